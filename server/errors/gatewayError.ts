@@ -1,0 +1,85 @@
+/**
+ * One error class for the whole gateway, with stable codes grouped by area
+ * (pattern: zwave-js ZWaveError/ZWaveErrorCodes). Tests assert `code`, never message text.
+ */
+export const ErrorCode = {
+  // 1xx: request validation and HTTP contract
+  ValidationFailed: 100,
+  NotFound: 101,
+  Conflict: 102,
+  QueueFull: 103,
+  NoDeviceAvailable: 104,
+  InvalidState: 105,
+  PayloadTooLarge: 106,
+  UnsupportedMediaType: 107,
+  // 2xx: authentication and authorisation
+  Unauthorized: 200,
+  Forbidden: 201,
+  TooManyAttempts: 202,
+  // 3xx: storage
+  StoreCorrupt: 300,
+  StoreIo: 301,
+  StoreClosed: 302,
+  // 4xx: transport and AT session
+  TransportClosed: 400,
+  TransportOpenFailed: 401,
+  AtTimeout: 402,
+  AtError: 403,
+  CmsError: 404,
+  CmeError: 405,
+  AtBusy: 406,
+  AtSessionClosed: 407,
+  // 5xx: modem driver
+  ModemNotReady: 500,
+  SimPinRequired: 501,
+  SimPinWrong: 502,
+  ModemUnavailable: 503,
+  SendInterrupted: 504,
+  // 6xx: PDU codec
+  PduMalformed: 600,
+  PduUnsupported: 601,
+  MessageTooLong: 602,
+  // 7xx: webhooks
+  WebhookDeliveryFailed: 700,
+  // 8xx: configuration
+  ConfigInvalid: 800,
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface GatewayErrorOptions {
+  /** Which request field or setting key is at fault (shown to API clients). */
+  field?: string;
+  /** Numeric +CMS / +CME code, or TP-Status, where the modem gave one. */
+  modemCode?: number;
+  /** Lines received before a timeout or error: what the modem did say. */
+  partialResponse?: readonly string[];
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly field?: string;
+  readonly modemCode?: number;
+  readonly partialResponse?: readonly string[];
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: GatewayErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.field = options.field;
+    this.modemCode = options.modemCode;
+    this.partialResponse = options.partialResponse;
+  }
+}
+
+export function isGatewayError(error: unknown, code?: ErrorCode): error is GatewayError {
+  return error instanceof GatewayError && (code === undefined || error.code === code);
+}
+
+/** Message text of anything thrown, for logs and `error` fields. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,48 @@
+import { EventEmitter } from 'node:events';
+import type { LogRecord } from '../logging/logger.js';
+import type { MessageRecord } from '../messages/model.js';
+
+/**
+ * In-process events the core raises. Webhooks, the live UI stream and stats listen here;
+ * the producers never know who listens.
+ */
+export interface IncomingMessageEvent {
+  id: string;
+  type: 'SMS' | 'DATA_SMS';
+  deviceId: string;
+  simNumber: number;
+  sender: string;
+  recipient?: string;
+  /** Text for SMS; Base64 for DATA_SMS. */
+  content: string;
+  port?: number;
+  receivedAt: number;
+}
+
+export interface GatewayEvents {
+  /** A message changed (any recipient state). */
+  'message:updated': { message: MessageRecord; previousState: MessageState };
+  'message:received': IncomingMessageEvent;
+  'device:updated': { deviceId: string };
+  log: LogRecord;
+}
+
+type MessageState = MessageRecord['state'];
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Many SSE clients and webhook listeners may subscribe at once.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends keyof GatewayEvents>(name: K, payload: GatewayEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends keyof GatewayEvents>(name: K, listener: (payload: GatewayEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The one logger. Each layer takes a child with its module name ("at", "modem:abc", "http"…).
+ * Entries go to every sink (console, the log store behind GET /logs, the live UI stream).
+ * Cheap when off: `isEnabled` lets hot paths (raw AT traffic) skip building strings.
+ */
+export const LogLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LogLevels)[number];
+
+const levelRank: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
+
+export type LogContext = Record<string, unknown>;
+
+export interface LogRecord {
+  priority: LogLevel;
+  module: string;
+  message: string;
+  context?: LogContext;
+  createdAt: number;
+}
+
+export type LogSink = (record: LogRecord) => void;
+
+export interface Logger {
+  readonly module: string;
+  isEnabled(level: LogLevel): boolean;
+  debug(message: string, context?: LogContext): void;
+  info(message: string, context?: LogContext): void;
+  warn(message: string, context?: LogContext): void;
+  error(message: string, context?: LogContext): void;
+  child(module: string): Logger;
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  sinks: LogSink[];
+  now?: () => number;
+}
+
+export function parseLogLevel(value: string): LogLevel | undefined {
+  const upper = value.toUpperCase();
+  return (LogLevels as readonly string[]).includes(upper) ? (upper as LogLevel) : undefined;
+}
+
+export function createLogger(options: LoggerOptions, module = 'gateway'): Logger {
+  const now = options.now ?? Date.now;
+  const isEnabled = (level: LogLevel) => levelRank[level] >= levelRank[options.level];
+  const emit = (priority: LogLevel, message: string, context?: LogContext) => {
+    if (!isEnabled(priority)) return;
+    const record: LogRecord = { priority, module, message, createdAt: now() };
+    if (context && Object.keys(context).length > 0) record.context = context;
+    for (const sink of options.sinks) sink(record);
+  };
+  return {
+    module,
+    isEnabled,
+    debug: (message, context) => emit('DEBUG', message, context),
+    info: (message, context) => emit('INFO', message, context),
+    warn: (message, context) => emit('WARN', message, context),
+    error: (message, context) => emit('ERROR', message, context),
+    child: (name) => createLogger(options, `${module === 'gateway' ? '' : `${module}:`}${name}`),
+  };
+}
+
+/** A logger that drops everything: for unit tests that do not look at logs. */
+export const silentLogger: Logger = createLogger({ level: 'ERROR', sinks: [] });
+
+/** Human-readable single line per record, for a terminal. */
+export function consoleSink(stream: NodeJS.WritableStream = process.stderr): LogSink {
+  return (record) => {
+    const time = new Date(record.createdAt).toISOString();
+    const context = record.context ? ` ${safeJson(record.context)}` : '';
+    stream.write(`${time} ${record.priority.padEnd(5)} [${record.module}] ${record.message}${context}\n`);
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, inner) => (inner instanceof Error ? inner.message : inner));
+  } catch {
+    return '[unserialisable context]';
+  }
+}

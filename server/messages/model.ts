@@ -1,0 +1,77 @@
+/**
+ * The outgoing message as the gateway stores it. The API's "message state" record
+ * (DESIGN §2) is a projection of this (see `messageView.ts`).
+ */
+export const MessageStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed', 'Cancelled'] as const;
+export type MessageState = (typeof MessageStates)[number];
+
+export type MessageContent =
+  | { kind: 'text'; text: string }
+  /** `data` is the Base64 text the client sent; `port` the 16-bit destination port. */
+  | { kind: 'data'; data: string; port: number };
+
+/** One SMS part as handed to the modem (a long text is several). */
+export interface PartRecord {
+  /** TP-MR the modem answered in `+CMGS: <mr>`; absent until sent. */
+  reference?: number;
+  /** Last TP-Status from a status report, absent until one arrives. */
+  reportStatus?: number;
+}
+
+export interface RecipientRecord {
+  phoneNumber: string;
+  state: MessageState;
+  error?: string;
+  parts?: PartRecord[];
+  /** When this recipient's state last changed (ms since epoch). */
+  updatedAt?: number;
+}
+
+export interface MessageRecord {
+  id: string;
+  /** Device the client asked for, if any: the scheduler never moves such a message. */
+  requestedDeviceId?: string;
+  /** Device (modem) that took the message; set when it leaves Pending. */
+  deviceId?: string;
+  content: MessageContent;
+  recipients: RecipientRecord[];
+  /** SIM slot 1..3 the client asked for. */
+  simNumber?: number;
+  withDeliveryReport: boolean;
+  priority: number;
+  isEncrypted: boolean;
+  /** Absolute expiry (ms since epoch), from `ttl` or `validUntil`. */
+  validUntil?: number;
+  /** Not sent before this instant (ms since epoch). */
+  scheduleAt?: number;
+  /** Only modems seen within this many hours (0/absent: any). */
+  deviceActiveWithinHours?: number;
+  createdAt: number;
+  /** Enqueue order, strictly increasing: tie-breaker for FIFO/LIFO. */
+  sequence: number;
+  /** Time each aggregate state was first reached (ms since epoch). */
+  states: Partial<Record<MessageState, number>>;
+  /** Aggregate of the recipients' states (see `aggregateState`). */
+  state: MessageState;
+}
+
+/**
+ * Aggregate rule of the upstream project, first match wins:
+ * any Pending → Pending; any Cancelled → Cancelled; any Processed → Processed;
+ * all Failed → Failed; all Delivered → Delivered; otherwise Sent.
+ */
+export function aggregateState(recipients: readonly Pick<RecipientRecord, 'state'>[]): MessageState {
+  const has = (state: MessageState) => recipients.some((recipient) => recipient.state === state);
+  const all = (state: MessageState) => recipients.every((recipient) => recipient.state === state);
+  if (has('Pending')) return 'Pending';
+  if (has('Cancelled')) return 'Cancelled';
+  if (has('Processed')) return 'Processed';
+  if (all('Failed')) return 'Failed';
+  if (all('Delivered')) return 'Delivered';
+  return 'Sent';
+}
+
+/** A Failed (or Cancelled/Delivered) recipient never changes again. */
+export function isFinalRecipientState(state: MessageState): boolean {
+  return state === 'Failed' || state === 'Cancelled' || state === 'Delivered';
+}

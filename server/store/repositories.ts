@@ -1,0 +1,105 @@
+import type { LogRecord } from '../logging/logger.js';
+import type { MessageRecord, MessageState } from '../messages/model.js';
+
+/**
+ * What the rest of the gateway needs from storage. Large, fast-growing collections (messages,
+ * inbox, logs, webhook outbox) live in append-only journals (`journal/`), never in one JSON
+ * document rewritten on every change (DESIGN §4). Small ones (settings, webhooks, tokens,
+ * devices) live in lowdb.
+ *
+ * Every write method resolves only once the change is durable (written and fsynced, group
+ * committed); a caller that got the promise resolved may tell the client "accepted".
+ * Reads are synchronous from memory.
+ */
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+export interface TimeRange {
+  /** Inclusive lower bound, ms since epoch. */
+  from?: number;
+  /** Exclusive upper bound, ms since epoch. */
+  to?: number;
+}
+
+export interface MessageQuery extends TimeRange {
+  state?: MessageState;
+  deviceId?: string;
+  /** Case-insensitive substring of text content or a phone number (UI search). */
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface MessageRepository {
+  /** Throws GatewayError(Conflict, field "id") when the id exists. */
+  insert(record: MessageRecord): Promise<void>;
+  /** Replaces the stored record with the same id. */
+  update(record: MessageRecord): Promise<void>;
+  get(id: string): MessageRecord | undefined;
+  /** Newest first (createdAt descending). */
+  list(query: MessageQuery): Page<MessageRecord>;
+  /** Every message whose aggregate state is Pending, in no particular order. */
+  pending(): MessageRecord[];
+  /** Messages in a given aggregate state (e.g. Processed after a crash). */
+  inState(state: MessageState): MessageRecord[];
+  count(): number;
+  /** Removes messages created before `before` that are in a final state; returns how many. */
+  pruneOlderThan(before: number): Promise<number>;
+}
+
+export type IncomingType = 'SMS' | 'DATA_SMS' | 'MMS' | 'MMS_DOWNLOADED';
+
+export interface IncomingRecord {
+  /** Derived from the content (DESIGN §2): the same message read twice has the same id. */
+  id: string;
+  type: IncomingType;
+  deviceId: string;
+  simNumber: number;
+  sender: string;
+  recipient?: string;
+  /** Full text (SMS) or Base64 bytes (DATA_SMS). */
+  content: string;
+  port?: number;
+  /** When the SMSC stamped it (SCTS), ms since epoch. */
+  sentAt?: number;
+  receivedAt: number;
+  /** Multipart message whose missing parts never arrived: stored with what we have. */
+  incomplete?: boolean;
+}
+
+export interface InboxQuery extends TimeRange {
+  type?: IncomingType;
+  deviceId?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface InboxRepository {
+  /** Idempotent: returns false (and stores nothing) when the id is already stored. */
+  insert(record: IncomingRecord): Promise<boolean>;
+  get(id: string): IncomingRecord | undefined;
+  /** Newest first (receivedAt descending). */
+  list(query: InboxQuery): Page<IncomingRecord>;
+  pruneOlderThan(before: number): Promise<number>;
+}
+
+export interface StoredLogEntry extends LogRecord {
+  id: number;
+}
+
+export interface LogQuery extends TimeRange {
+  priority?: LogRecord['priority'];
+  module?: string;
+  limit?: number;
+}
+
+export interface LogRepository {
+  /** Not awaited by the logger: logs are batched and must never slow the caller. */
+  append(record: LogRecord): StoredLogEntry;
+  /** Oldest first. */
+  list(query: LogQuery): StoredLogEntry[];
+  pruneOlderThan(before: number): Promise<number>;
+}
