@@ -33,9 +33,12 @@ export interface MessageQuery extends TimeRange {
 }
 
 export interface MessageRepository {
-  /** Throws GatewayError(Conflict, field "id") when the id exists. */
+  /** Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. */
   insert(record: MessageRecord): Promise<void>;
-  /** Replaces the stored record with the same id. */
+  /**
+   * Replaces the stored record with the same id. Applies to memory synchronously, before the
+   * returned promise settles, so a read-modify-write with no await in between is atomic.
+   */
   update(record: MessageRecord): Promise<void>;
   get(id: string): MessageRecord | undefined;
   /** Newest first (createdAt descending). */

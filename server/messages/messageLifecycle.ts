@@ -1,0 +1,179 @@
+import type { Clock } from '../clock/clock.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import type { DeliveryReport } from '../modem/outboundModem.js';
+import type { MessageRepository } from '../store/repositories.js';
+import {
+  aggregateState,
+  isFinalRecipientState,
+  type MessageRecord,
+  type RecipientRecord,
+} from './model.js';
+
+/**
+ * Every change of a message's state goes through here, so the aggregate state, the `states`
+ * timestamps, persistence and the `message:updated` event can never disagree.
+ *
+ * Read-modify-write is safe without locks: the repository applies `update` to memory
+ * synchronously, and nothing awaits between the read and that call.
+ */
+export class MessageLifecycle {
+  /** "<deviceId>/<reference>/<recipient>" → message id, for matching status reports. */
+  private readonly reportIndex = new Map<string, string>();
+
+  constructor(
+    private readonly repository: MessageRepository,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    for (const message of repository.inState('Sent')) this.indexReferences(message);
+  }
+
+  /** Pending → Processed for every still-pending recipient: the message is handed to a modem. */
+  markProcessed(messageId: string, deviceId: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      message.deviceId = deviceId;
+      for (const recipient of message.recipients) {
+        if (recipient.state === 'Pending') recipient.state = 'Processed';
+      }
+    });
+  }
+
+  markRecipientSent(messageId: string, phoneNumber: string, references: number[]): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      const recipient = this.recipient(message, phoneNumber);
+      if (isFinalRecipientState(recipient.state)) return;
+      recipient.state = 'Sent';
+      recipient.parts = references.map((reference) => ({ reference }));
+      delete recipient.error;
+    });
+  }
+
+  markRecipientFailed(messageId: string, phoneNumber: string, error: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      const recipient = this.recipient(message, phoneNumber);
+      if (isFinalRecipientState(recipient.state)) return;
+      recipient.state = 'Failed';
+      recipient.error = error;
+    });
+  }
+
+  /** Fails every recipient that is not final yet (TTL expiry, crash recovery). */
+  failAll(messageId: string, error: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      for (const recipient of message.recipients) {
+        if (isFinalRecipientState(recipient.state)) continue;
+        recipient.state = 'Failed';
+        recipient.error = error;
+      }
+    });
+  }
+
+  /**
+   * Cancel rules (DESIGN §2): Pending → Cancelled; already Cancelled → unchanged;
+   * anything else → InvalidState naming the state; unknown → NotFound.
+   */
+  cancel(messageId: string): Promise<MessageRecord> {
+    const current = this.repository.get(messageId);
+    if (!current) throw new GatewayError(ErrorCode.NotFound, `message ${messageId} not found`);
+    if (current.state === 'Cancelled') return Promise.resolve(current);
+    if (current.state !== 'Pending') {
+      throw new GatewayError(
+        ErrorCode.InvalidState,
+        `message ${messageId} is ${current.state} and can no longer be cancelled`,
+      );
+    }
+    return this.change(messageId, (message) => {
+      for (const recipient of message.recipients) {
+        if (recipient.state === 'Pending') recipient.state = 'Cancelled';
+      }
+    });
+  }
+
+  /**
+   * TS 23.040 §9.2.3.15 TP-Status: < 0x20 delivered; 0x20–0x3F the SC is still trying
+   * (stay Sent); ≥ 0x40 permanent or given-up failure.
+   * Returns false when the report matches no message we sent (logged, not fatal).
+   */
+  async applyDeliveryReport(report: DeliveryReport): Promise<boolean> {
+    const key = referenceKey(report.deviceId, report.reference, report.recipient);
+    const messageId = this.reportIndex.get(key);
+    const message = messageId ? this.repository.get(messageId) : undefined;
+    if (!messageId || !message) {
+      this.logger.info('status report matches no sent message', { ...report });
+      return false;
+    }
+    await this.change(messageId, (draft) => {
+      const recipient = draft.recipients.find(
+        (candidate) =>
+          samePhoneNumber(candidate.phoneNumber, report.recipient) &&
+          candidate.parts?.some((part) => part.reference === report.reference),
+      );
+      if (!recipient || recipient.state !== 'Sent' || !recipient.parts) return;
+      for (const part of recipient.parts) {
+        if (part.reference === report.reference) part.reportStatus = report.status;
+      }
+      if (report.status >= 0x40) {
+        recipient.state = 'Failed';
+        recipient.error = `delivery failed: TP-Status 0x${report.status.toString(16).padStart(2, '0')}`;
+      } else if (recipient.parts.every((part) => part.reportStatus !== undefined && part.reportStatus < 0x20)) {
+        recipient.state = 'Delivered';
+      }
+    });
+    return true;
+  }
+
+  private recipient(message: MessageRecord, phoneNumber: string): RecipientRecord {
+    const recipient = message.recipients.find((candidate) => candidate.phoneNumber === phoneNumber);
+    if (!recipient) {
+      throw new GatewayError(ErrorCode.NotFound, `message ${message.id} has no recipient ${phoneNumber}`);
+    }
+    return recipient;
+  }
+
+  private async change(messageId: string, mutate: (draft: MessageRecord) => void): Promise<MessageRecord> {
+    const current = this.repository.get(messageId);
+    if (!current) throw new GatewayError(ErrorCode.NotFound, `message ${messageId} not found`);
+    const draft = structuredClone(current);
+    mutate(draft);
+    const now = this.clock.now();
+    for (const [index, recipient] of draft.recipients.entries()) {
+      if (recipient.state !== current.recipients[index]?.state) recipient.updatedAt = now;
+    }
+    draft.state = aggregateState(draft.recipients);
+    if (draft.states[draft.state] === undefined) draft.states[draft.state] = now;
+    if (JSON.stringify(draft) === JSON.stringify(current)) return current;
+    const written = this.repository.update(draft);
+    this.indexReferences(draft);
+    await written;
+    this.events.emit('message:updated', { message: draft, previousState: current.state });
+    return draft;
+  }
+
+  private indexReferences(message: MessageRecord): void {
+    if (!message.deviceId) return;
+    for (const recipient of message.recipients) {
+      for (const part of recipient.parts ?? []) {
+        if (part.reference === undefined) continue;
+        const key = referenceKey(message.deviceId, part.reference, recipient.phoneNumber);
+        if (recipient.state === 'Sent') this.reportIndex.set(key, message.id);
+        else if (this.reportIndex.get(key) === message.id) this.reportIndex.delete(key);
+      }
+    }
+  }
+}
+
+/** Status reports carry the recipient as the SMSC saw it: compare digits only. */
+function samePhoneNumber(left: string, right: string): boolean {
+  return digits(left) === digits(right);
+}
+
+function referenceKey(deviceId: string, reference: number, recipient: string): string {
+  return `${deviceId}/${reference}/${digits(recipient)}`;
+}
+
+function digits(phoneNumber: string): string {
+  return phoneNumber.replace(/\D/g, '');
+}

@@ -1,0 +1,66 @@
+import type { ModemStatus, OutboundModem } from './outboundModem.js';
+
+/** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
+export interface SimCardInfo {
+  slotIndex: number;
+  simNumber: number;
+  phoneNumber?: string;
+  carrierName?: string;
+  iccid?: string;
+}
+
+export interface SignalInfo {
+  /** Raw +CSQ <rssi> 0..31 (99 = unknown). */
+  rssi: number;
+  dbm?: number;
+  /** 0..4 for the UI. */
+  bars: number;
+}
+
+export interface ModemDetails {
+  /** Port path or "simulated:N". */
+  port: string;
+  simulated: boolean;
+  status: ModemStatus;
+  /** Why the status is what it is, in words a user understands. */
+  statusDetail?: string;
+  manufacturer?: string;
+  model?: string;
+  revision?: string;
+  imei?: string;
+  usb?: { vendorId?: string; productId?: string; serialNumber?: string };
+  signal?: SignalInfo;
+  operator?: string;
+  registration?: 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
+  simState?: string;
+  smsc?: string;
+}
+
+export interface DeviceInfo {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  lastSeen: number;
+  simCards: SimCardInfo[];
+  modem: ModemDetails;
+}
+
+/**
+ * The modems the gateway knows, online or not. Implemented by the modem pool; read by the
+ * API (devices, health), the scheduler (who can send) and the UI.
+ */
+export interface DeviceDirectory {
+  list(): DeviceInfo[];
+  get(id: string): DeviceInfo | undefined;
+  /** Modems able to send now, for the scheduler. */
+  online(): OutboundModem[];
+  /** Forgets a device (DELETE /devices/{id}); false when unknown. */
+  forget(id: string): Promise<boolean>;
+  /** Re-reads modem storage (AT+CMGL) of one device, or all. */
+  refreshInbox(deviceId?: string): Promise<void>;
+  /** Unlocks a SIM with a PIN the user typed (never retried automatically). */
+  enterPin(deviceId: string, pin: string): Promise<void>;
+  /** Called whenever a device's state changes. Returns an unsubscribe function. */
+  onChange(listener: (deviceId: string) => void): () => void;
+}
