@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { parseLogLevel } from '../logging/logger.js';
+import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
+
+/**
+ * `npm start -- <flags>`. Every flag has an environment twin (flag wins); both are listed in
+ * `usage` and the README.
+ */
+export const usage = `Usage: npm start -- [options]
+
+  --listen <host:port>      where the API and UI listen            (SMSGW_LISTEN, default 127.0.0.1:8080)
+  --data-dir <dir>          where data and secrets are kept        (SMSGW_DATA_DIR, default: per-user app data)
+  --modem <path>[:<baud>]   a serial modem; repeat for several     (SMSGW_MODEMS, comma-separated)
+  --simulate [count]        run built-in simulated modem(s)        (SMSGW_SIMULATE, default count 1)
+  --no-probe                do not probe serial ports for modems   (SMSGW_NO_PROBE=1)
+  --username <name>         Basic auth user (with --password)      (SMSGW_USERNAME)
+  --password <secret>       Basic auth password, 8+ characters     (SMSGW_PASSWORD)
+  --sim-pin <pin>           SIM PIN, tried once per modem          (SMSGW_SIM_PIN)
+  --log-level <level>       DEBUG, INFO, WARN or ERROR             (SMSGW_LOG_LEVEL, default INFO)
+  --allow-host <name>       extra accepted Host name; repeatable   (SMSGW_ALLOW_HOSTS, comma-separated)
+  --cors-origin <origin>    allow CORS from an origin; repeatable  (SMSGW_CORS_ORIGINS, comma-separated)
+  --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
+  --resend-interrupted      re-queue sends cut by a crash          (SMSGW_RESEND_INTERRUPTED=1)
+  --ui-dir <dir>            built UI to serve at /ui/              (SMSGW_UI_DIR)
+  -h, --help                show this help
+  -v, --version             print the version
+
+With no --modem the gateway probes the serial ports for a modem that answers AT; when none
+answers it starts a simulated modem and says so.
+`;
+
+export type CommandLine =
+  | { kind: 'run'; options: GatewayOptions }
+  | { kind: 'help' }
+  | { kind: 'version' };
+
+/** Throws GatewayError(ConfigInvalid) with a message fit for the terminal. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
+  let parsed: ReturnType<typeof parseFlags>;
+  try {
+    parsed = parseFlags(argv);
+  } catch (error) {
+    throw new GatewayError(ErrorCode.ConfigInvalid, error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+
+  const options = defaultOptions();
+  const listen = values.listen ?? env.SMSGW_LISTEN;
+  if (listen !== undefined) options.listen = parseListen(listen);
+  const dataDir = values['data-dir'] ?? env.SMSGW_DATA_DIR;
+  if (dataDir !== undefined) options.dataDir = dataDir;
+  const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
+  options.modems = modems.map(parseModem);
+  options.simulatedModems = parseSimulate(values.simulate, positionals, env.SMSGW_SIMULATE);
+  options.probeSerialPorts = !(values['no-probe'] || isTrue(env.SMSGW_NO_PROBE));
+  const username = values.username ?? env.SMSGW_USERNAME;
+  if (username !== undefined) options.username = username;
+  const password = values.password ?? env.SMSGW_PASSWORD;
+  if (password !== undefined) options.password = password;
+  const simPin = values['sim-pin'] ?? env.SMSGW_SIM_PIN;
+  if (simPin !== undefined) options.simPin = simPin;
+  const level = values['log-level'] ?? env.SMSGW_LOG_LEVEL;
+  if (level !== undefined) {
+    const parsedLevel = parseLogLevel(level);
+    if (!parsedLevel) invalid('log-level', `"${level}" is not one of DEBUG, INFO, WARN, ERROR`);
+    options.logLevel = parsedLevel;
+  }
+  options.allowedHosts = values['allow-host'] ?? splitList(env.SMSGW_ALLOW_HOSTS);
+  options.corsOrigins = values['cors-origin'] ?? splitList(env.SMSGW_CORS_ORIGINS);
+  const maxPending = values['max-pending'] ?? env.SMSGW_MAX_PENDING;
+  if (maxPending !== undefined) options.maxPendingMessages = parseInteger('max-pending', maxPending);
+  options.resendInterrupted = Boolean(values['resend-interrupted']) || isTrue(env.SMSGW_RESEND_INTERRUPTED);
+  const uiDirectory = values['ui-dir'] ?? env.SMSGW_UI_DIR;
+  if (uiDirectory !== undefined) options.uiDirectory = uiDirectory;
+  return { kind: 'run', options: checkOptions(options) };
+}
+
+function parseFlags(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      listen: { type: 'string' },
+      'data-dir': { type: 'string' },
+      modem: { type: 'string', multiple: true },
+      simulate: { type: 'boolean' },
+      'no-probe': { type: 'boolean' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      'sim-pin': { type: 'string' },
+      'log-level': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'cors-origin': { type: 'string', multiple: true },
+      'max-pending': { type: 'string' },
+      'resend-interrupted': { type: 'boolean' },
+      'ui-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+function invalid(field: string, message: string): never {
+  throw new GatewayError(ErrorCode.ConfigInvalid, `--${field}: ${message}`, { field });
+}
+
+function parseListen(value: string): GatewayOptions['listen'] {
+  // "[::1]:8080", "0.0.0.0:8080", "8080" (port only keeps the loopback host).
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
+  if (!match?.[2]) invalid('listen', `"${value}" is not <host:port>, e.g. 127.0.0.1:8080`);
+  const port = Number(match[2]);
+  if (port > 65_535) invalid('listen', `port ${port} is not 0..65535`);
+  const host = match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1';
+  return { host, port };
+}
+
+function parseModem(value: string): SerialModemOption {
+  // Windows port names ("COM3") and paths with colons are rare; only a trailing ":<digits>" is a baud.
+  const match = /^(.*?)(?::(\d+))?$/.exec(value.trim());
+  const path = match?.[1] ?? '';
+  if (path === '') invalid('modem', `"${value}" is not <path>[:<baud>]`);
+  return { path, baudRate: match?.[2] ? Number(match[2]) : 115_200 };
+}
+
+function parseSimulate(flag: boolean | undefined, positionals: string[], env: string | undefined): number {
+  if (flag) {
+    // `--simulate 3`: parseArgs leaves the count as a positional.
+    const [count, ...rest] = positionals;
+    if (rest.length > 0) invalid('simulate', `unexpected arguments: ${rest.join(' ')}`);
+    return count === undefined ? 1 : parseInteger('simulate', count);
+  }
+  if (positionals.length > 0) invalid('simulate', `unexpected arguments: ${positionals.join(' ')}`);
+  if (env === undefined || env === '' || env === '0' || env.toLowerCase() === 'false') return 0;
+  return isTrue(env) ? 1 : parseInteger('simulate', env);
+}
+
+function parseInteger(field: string, value: string): number {
+  if (!/^\d+$/.test(value.trim())) invalid(field, `"${value}" is not a whole number`);
+  return Number(value);
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}

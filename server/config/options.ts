@@ -1,0 +1,110 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { LogLevel } from '../logging/logger.js';
+
+/**
+ * Every start-up option in one documented object, merged over `defaultOptions` and checked by
+ * `checkOptions` before anything starts (pattern: zwave-js ZWaveOptions).
+ */
+export interface SerialModemOption {
+  path: string;
+  /** Bits per second; USB modems ignore it, real UARTs need it. Default 115200. */
+  baudRate: number;
+}
+
+export interface GatewayOptions {
+  /** Where the HTTP API and UI listen. Default 127.0.0.1:8080 (LAN only when the user opts in). */
+  listen: { host: string; port: number };
+  /** Where messages, settings and secrets live. Default: the per-user app-data folder. */
+  dataDir: string;
+  /** Serial modems to use. Empty: probe the serial ports, else fall back to a simulated modem. */
+  modems: SerialModemOption[];
+  /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
+  simulatedModems: number;
+  /** Probe serial ports for modems when none is configured. Default true. */
+  probeSerialPorts: boolean;
+  /** Basic credentials; absent: generated on first run, stored, printed once. */
+  username?: string;
+  password?: string;
+  /** SIM PIN tried once per modem that asks for one (a wrong PIN is never retried). */
+  simPin?: string;
+  logLevel: LogLevel;
+  /** Extra Host header names accepted besides localhost/127.0.0.1/[::1] (DNS-rebinding guard). */
+  allowedHosts: string[];
+  /** Origins allowed by CORS; empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** Most messages that may wait in Pending before POST /messages answers 503. 1..10,000,000. */
+  maxPendingMessages: number;
+  /** Re-queue a send interrupted by a crash instead of failing it (may send twice). Default false. */
+  resendInterrupted: boolean;
+  /** Built UI to serve at /ui/; absent: the API only. */
+  uiDirectory?: string;
+}
+
+export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
+
+export function defaultDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Desktop SMS Gateway');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Desktop SMS Gateway');
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'desktop-sms-gateway');
+}
+
+export function defaultOptions(): GatewayOptions {
+  return {
+    listen: { ...defaultListen },
+    dataDir: defaultDataDir(),
+    modems: [],
+    simulatedModems: 0,
+    probeSerialPorts: true,
+    logLevel: 'INFO',
+    allowedHosts: [],
+    corsOrigins: [],
+    maxPendingMessages: 100_000,
+    resendInterrupted: false,
+  };
+}
+
+/** Throws GatewayError(ConfigInvalid) naming the option at fault. */
+export function checkOptions(options: GatewayOptions): GatewayOptions {
+  const fail = (field: string, message: string): never => {
+    throw new GatewayError(ErrorCode.ConfigInvalid, `${field}: ${message}`, { field });
+  };
+  const { port, host } = options.listen;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('listen', `port ${port} is not 0..65535`);
+  if (host.trim() === '') fail('listen', 'host is empty');
+  if (options.dataDir.trim() === '') fail('data-dir', 'is empty');
+  for (const modem of options.modems) {
+    if (modem.path.trim() === '') fail('modem', 'path is empty');
+    if (!Number.isInteger(modem.baudRate) || modem.baudRate < 300 || modem.baudRate > 4_000_000) {
+      fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);
+    }
+  }
+  if (!Number.isInteger(options.simulatedModems) || options.simulatedModems < 0 || options.simulatedModems > 64) {
+    fail('simulate', 'count must be 0..64');
+  }
+  if ((options.username === undefined) !== (options.password === undefined)) {
+    fail(options.username === undefined ? 'username' : 'password', 'give both --username and --password');
+  }
+  if (options.username !== undefined && (options.username === '' || options.username.includes(':'))) {
+    fail('username', 'must be non-empty and contain no ":"');
+  }
+  if (options.password !== undefined && options.password.length < 8) {
+    fail('password', 'must be at least 8 characters');
+  }
+  if (options.simPin !== undefined && !/^\d{4,8}$/.test(options.simPin)) fail('sim-pin', 'must be 4 to 8 digits');
+  if (
+    !Number.isInteger(options.maxPendingMessages) ||
+    options.maxPendingMessages < 1 ||
+    options.maxPendingMessages > 10_000_000
+  ) {
+    fail('max-pending', 'must be 1..10000000');
+  }
+  for (const origin of options.corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail('cors-origin', `"${origin}" is not an origin like https://app.example`);
+  }
+  return options;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../../server/config/commandLine.js';
+import { defaultDataDir } from '../../server/config/options.js';
+import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+
+function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = parseCommandLine(argv, env);
+  if (result.kind !== 'run') throw new Error(`expected run, got ${result.kind}`);
+  return result.options;
+}
+
+function configError(argv: string[], env: NodeJS.ProcessEnv = {}): GatewayError {
+  try {
+    parseCommandLine(argv, env);
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('command line', () => {
+  it('listens on 127.0.0.1:8080 with no modem and probing on by default', () => {
+    const options = run([]);
+    expect(options.listen).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(options.modems).toEqual([]);
+    expect(options.simulatedModems).toBe(0);
+    expect(options.probeSerialPorts).toBe(true);
+    expect(options.logLevel).toBe('INFO');
+  });
+
+  it('parses repeated --modem flags with and without a baud rate', () => {
+    const options = run(['--modem', '/dev/ttyUSB2', '--modem', '/dev/pts/7:9600']);
+    expect(options.modems).toEqual([
+      { path: '/dev/ttyUSB2', baudRate: 115_200 },
+      { path: '/dev/pts/7', baudRate: 9600 },
+    ]);
+  });
+
+  it('takes an optional count after --simulate', () => {
+    expect(run(['--simulate']).simulatedModems).toBe(1);
+    expect(run(['--simulate', '3']).simulatedModems).toBe(3);
+  });
+
+  it('parses IPv6 and port-only listen addresses', () => {
+    expect(run(['--listen', '[::1]:9000']).listen).toEqual({ host: '::1', port: 9000 });
+    expect(run(['--listen', '9001']).listen).toEqual({ host: '127.0.0.1', port: 9001 });
+  });
+
+  it('reads every environment twin, and a flag wins over its twin', () => {
+    const options = run(['--listen', '127.0.0.1:7000'], {
+      SMSGW_LISTEN: '0.0.0.0:9999',
+      SMSGW_DATA_DIR: '/tmp/gw',
+      SMSGW_MODEMS: '/dev/ttyUSB0, /dev/ttyUSB3:57600',
+      SMSGW_SIMULATE: '2',
+      SMSGW_USERNAME: 'office',
+      SMSGW_PASSWORD: 'correct horse',
+      SMSGW_SIM_PIN: '1234',
+      SMSGW_LOG_LEVEL: 'debug',
+      SMSGW_ALLOW_HOSTS: 'gateway.lan',
+      SMSGW_CORS_ORIGINS: 'https://crm.example',
+      SMSGW_MAX_PENDING: '500',
+      SMSGW_RESEND_INTERRUPTED: '1',
+      SMSGW_NO_PROBE: 'yes',
+    });
+    expect(options).toMatchObject({
+      listen: { host: '127.0.0.1', port: 7000 },
+      dataDir: '/tmp/gw',
+      modems: [
+        { path: '/dev/ttyUSB0', baudRate: 115_200 },
+        { path: '/dev/ttyUSB3', baudRate: 57_600 },
+      ],
+      simulatedModems: 2,
+      username: 'office',
+      password: 'correct horse',
+      simPin: '1234',
+      logLevel: 'DEBUG',
+      allowedHosts: ['gateway.lan'],
+      corsOrigins: ['https://crm.example'],
+      maxPendingMessages: 500,
+      resendInterrupted: true,
+      probeSerialPorts: false,
+    });
+  });
+
+  it.each([
+    [['--bogus'], undefined],
+    [['--listen', 'localhost'], 'listen'],
+    [['--listen', '127.0.0.1:70000'], 'listen'],
+    [['--modem', ':9600'], 'modem'],
+    [['--simulate', 'many'], 'simulate'],
+    [['--username', 'office'], 'password'],
+    [['--username', 'a:b', '--password', 'long enough'], 'username'],
+    [['--username', 'office', '--password', 'short'], 'password'],
+    [['--sim-pin', '12'], 'sim-pin'],
+    [['--log-level', 'loud'], 'log-level'],
+    [['--max-pending', '0'], 'max-pending'],
+    [['--cors-origin', 'crm.example'], 'cors-origin'],
+    [['stray'], 'simulate'],
+  ])('rejects %j as a configuration error naming %s', (argv, field) => {
+    const error = configError(argv);
+    expect(error.code).toBe(ErrorCode.ConfigInvalid);
+    expect(error.field).toBe(field);
+  });
+
+  it('answers help and version requests without options', () => {
+    expect(parseCommandLine(['--help']).kind).toBe('help');
+    expect(parseCommandLine(['-v']).kind).toBe('version');
+  });
+
+  it('puts data in the per-user app-data folder of each OS', () => {
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/home/a/.config' })).toBe(
+      '/home/a/.config/desktop-sms-gateway',
+    );
+    expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' })).toContain('Desktop SMS Gateway');
+    expect(defaultDataDir('darwin', {})).toContain('Library/Application Support/Desktop SMS Gateway');
+  });
+});
