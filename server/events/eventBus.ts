@@ -20,8 +20,10 @@ export interface IncomingMessageEvent {
 }
 
 export interface GatewayEvents {
-  /** A message changed (any recipient state). */
-  'message:updated': { message: MessageRecord; previousState: MessageState };
+  /** A message changed (any recipient state); `previous` is the record before the change. */
+  'message:updated': { message: MessageRecord; previous: MessageRecord; previousState: MessageState };
+  /** A message was accepted (durably stored in Pending). */
+  'message:enqueued': { message: MessageRecord };
   'message:received': IncomingMessageEvent;
   'device:updated': { deviceId: string };
   log: LogRecord;

@@ -148,7 +148,7 @@ export class MessageLifecycle {
     const written = this.repository.update(draft);
     this.indexReferences(draft);
     await written;
-    this.events.emit('message:updated', { message: draft, previousState: current.state });
+    this.events.emit('message:updated', { message: draft, previous: current, previousState: current.state });
     return draft;
   }
 
