@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// `npm start`: build what is stale, then open the desktop app (Electron) when its binary and a
+// display are available, else run the same core headless under Node — and say which, and why.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const headlessRequested = args.includes('--headless');
+const gatewayArgs = args.filter((arg) => arg !== '--headless');
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function buildIfStale(label, sources, output, npmScript) {
+  const built = newestMtime(output);
+  const changed = Math.max(...sources.map((source) => newestMtime(join(root, source))));
+  if (built >= changed) return;
+  console.error(`[start] building ${label}…`);
+  const result = spawnSync('npm', ['run', '--silent', npmScript], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+buildIfStale(
+  'the gateway core',
+  ['server', 'electron', 'package.json'],
+  join(root, 'dist', 'server', 'cli', 'main.js'),
+  'build:core',
+);
+buildIfStale(
+  'the user interface',
+  ['renderer', 'server/pdu'],
+  join(root, 'dist', 'ui', 'index.html'),
+  'build:ui',
+);
+
+function electronBinary() {
+  try {
+    // The electron package exports the binary's path, and throws when it was never downloaded.
+    const binary = require('electron');
+    return typeof binary === 'string' && existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fetchElectronBinary() {
+  // npm here does not run electron's download script (see allowScripts in package.json): try
+  // it once now, so a user's machine with internet gets the desktop window.
+  const installer = join(root, 'node_modules', 'electron', 'install.js');
+  if (!existsSync(installer)) return;
+  console.error('[start] the Electron binary is not installed; trying to download it once…');
+  spawnSync(process.execPath, [installer], {
+    cwd: join(root, 'node_modules', 'electron'),
+    stdio: 'ignore',
+    timeout: 180_000,
+  });
+}
+
+function hasDisplay() {
+  if (process.platform !== 'linux') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+let binary;
+let reason;
+if (headlessRequested) reason = '--headless was given';
+else if (!hasDisplay()) reason = 'no display is available (DISPLAY/WAYLAND_DISPLAY unset)';
+else {
+  binary = electronBinary();
+  if (!binary) {
+    fetchElectronBinary();
+    binary = electronBinary();
+  }
+  if (!binary) reason = 'the Electron binary is not installed and could not be downloaded';
+}
+
+if (!binary) console.error(`[start] running headless: ${reason}. The UI is served in your browser instead.`);
+const child = binary
+  ? spawn(binary, [join(root, 'dist', 'electron', 'main.js'), ...gatewayArgs], {
+      cwd: root,
+      stdio: 'inherit',
+    })
+  : spawn(process.execPath, [join(root, 'dist', 'server', 'cli', 'main.js'), ...gatewayArgs], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, SMSGW_UI_DIR: process.env.SMSGW_UI_DIR ?? join(root, 'dist', 'ui') },
+    });
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

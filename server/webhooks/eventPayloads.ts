@@ -1,0 +1,78 @@
+import { toIsoWithOffset } from '../clock/isoTime.js';
+import type { IncomingMessageEvent } from '../events/eventBus.js';
+import type { MessageRecord, RecipientRecord } from '../messages/model.js';
+import type { WebhookEvent } from './webhookEvents.js';
+
+/**
+ * Maps what happened in the gateway to upstream-shaped webhook payloads (DESIGN §2):
+ * `messageId`, `phoneNumber`, `simNumber`, plus per event the time and details.
+ */
+export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent {
+  const common = {
+    messageId: incoming.id,
+    phoneNumber: incoming.sender,
+    sender: incoming.sender,
+    recipient: incoming.recipient,
+    simNumber: incoming.simNumber,
+    receivedAt: toIsoWithOffset(incoming.receivedAt),
+  };
+  if (incoming.type === 'DATA_SMS') {
+    return {
+      event: 'sms:data-received',
+      deviceId: incoming.deviceId,
+      payload: withoutUndefined({ ...common, data: incoming.content }),
+    };
+  }
+  return {
+    event: 'sms:received',
+    deviceId: incoming.deviceId,
+    payload: withoutUndefined({ ...common, message: incoming.content }),
+  };
+}
+
+/** One event per recipient whose state changed into Sent, Delivered, Failed or Cancelled. */
+export function payloadsForUpdate(message: MessageRecord, previous: MessageRecord): WebhookEvent[] {
+  const events: WebhookEvent[] = [];
+  for (const [index, recipient] of message.recipients.entries()) {
+    const before = previous.recipients[index]?.state;
+    if (before === recipient.state) continue;
+    const event = eventForRecipient(message, recipient);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+function eventForRecipient(message: MessageRecord, recipient: RecipientRecord): WebhookEvent | undefined {
+  const at = toIsoWithOffset(recipient.updatedAt ?? message.createdAt);
+  const deviceId = message.deviceId ?? message.requestedDeviceId ?? '';
+  const common = {
+    messageId: message.id,
+    phoneNumber: recipient.phoneNumber,
+    recipient: recipient.phoneNumber,
+    simNumber: message.simNumber ?? 1,
+  };
+  switch (recipient.state) {
+    case 'Sent':
+      return {
+        event: 'sms:sent',
+        deviceId,
+        payload: { ...common, partsCount: recipient.parts?.length ?? 1, sentAt: at },
+      };
+    case 'Delivered':
+      return { event: 'sms:delivered', deviceId, payload: { ...common, deliveredAt: at } };
+    case 'Failed':
+      return {
+        event: 'sms:failed',
+        deviceId,
+        payload: { ...common, failedAt: at, reason: recipient.error ?? 'failed' },
+      };
+    case 'Cancelled':
+      return { event: 'sms:cancelled', deviceId, payload: { ...common, cancelledAt: at } };
+    default:
+      return undefined;
+  }
+}
+
+function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
