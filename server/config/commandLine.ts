@@ -30,10 +30,7 @@ With no --modem the gateway probes the serial ports for a modem that answers AT;
 answers it starts a simulated modem and says so.
 `;
 
-export type CommandLine =
-  | { kind: 'run'; options: GatewayOptions }
-  | { kind: 'help' }
-  | { kind: 'version' };
+export type CommandLine = { kind: 'run'; options: GatewayOptions } | { kind: 'help' } | { kind: 'version' };
 
 /** Throws GatewayError(ConfigInvalid) with a message fit for the terminal. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {

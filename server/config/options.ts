@@ -48,7 +48,8 @@ export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Desktop SMS Gateway');
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Desktop SMS Gateway');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Desktop SMS Gateway');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'desktop-sms-gateway');
 }
@@ -83,7 +84,11 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
       fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);
     }
   }
-  if (!Number.isInteger(options.simulatedModems) || options.simulatedModems < 0 || options.simulatedModems > 64) {
+  if (
+    !Number.isInteger(options.simulatedModems) ||
+    options.simulatedModems < 0 ||
+    options.simulatedModems > 64
+  ) {
     fail('simulate', 'count must be 0..64');
   }
   if ((options.username === undefined) !== (options.password === undefined)) {
@@ -95,7 +100,8 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   if (options.password !== undefined && options.password.length < 8) {
     fail('password', 'must be at least 8 characters');
   }
-  if (options.simPin !== undefined && !/^\d{4,8}$/.test(options.simPin)) fail('sim-pin', 'must be 4 to 8 digits');
+  if (options.simPin !== undefined && !/^\d{4,8}$/.test(options.simPin))
+    fail('sim-pin', 'must be 4 to 8 digits');
   if (
     !Number.isInteger(options.maxPendingMessages) ||
     options.maxPendingMessages < 1 ||
@@ -104,7 +110,8 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     fail('max-pending', 'must be 1..10000000');
   }
   for (const origin of options.corsOrigins) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail('cors-origin', `"${origin}" is not an origin like https://app.example`);
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      fail('cors-origin', `"${origin}" is not an origin like https://app.example`);
   }
   return options;
 }

@@ -1,8 +1,8 @@
 /**
- * Event kinds a webhook can subscribe to (DESIGN §2; the spec shows `sms:received` and leaves
- * the rest to the upstream project). MMS events are left out: this gateway never receives MMS.
+ * Webhook event kinds (DESIGN §2; the spec shows `sms:received` and leaves the rest to the
+ * upstream project). MMS events are left out: this gateway never receives MMS.
  */
-export const WebhookEvents = [
+export const WebhookEventNames = [
   'sms:received',
   'sms:data-received',
   'sms:sent',
@@ -13,8 +13,11 @@ export const WebhookEvents = [
   'app:started',
 ] as const;
 
-export type WebhookEvent = (typeof WebhookEvents)[number];
+export type WebhookEventName = (typeof WebhookEventNames)[number];
 
-export function isWebhookEvent(value: string): value is WebhookEvent {
-  return (WebhookEvents as readonly string[]).includes(value);
+/** One thing that happened, before it is fanned out to the webhooks registered for it. */
+export interface WebhookEvent {
+  event: WebhookEventName;
+  deviceId: string;
+  payload: Record<string, unknown>;
 }

@@ -112,7 +112,9 @@ describe('command line', () => {
     expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/home/a/.config' })).toBe(
       '/home/a/.config/desktop-sms-gateway',
     );
-    expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' })).toContain('Desktop SMS Gateway');
+    expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' })).toContain(
+      'Desktop SMS Gateway',
+    );
     expect(defaultDataDir('darwin', {})).toContain('Library/Application Support/Desktop SMS Gateway');
   });
 });
