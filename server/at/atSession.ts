@@ -1,0 +1,474 @@
+/**
+ * One AT session over one transport: frames lines, routes unsolicited codes, runs one command
+ * at a time in call order, handles the `> ` prompt of AT+CMGS and times everything out on the
+ * injected clock.
+ *
+ * Every line is offered to the URC classifier first (`unsolicited.ts`); only the rest can
+ * complete the command in flight. The waiter (the `active` exchange) exists before the command's
+ * bytes are written, so a fast reply cannot be lost (pattern: zigbee-herdsman's waitress).
+ *
+ * Resynchronising after a timeout: a modem that answers late would otherwise complete the NEXT
+ * command with the old command's OK. After a timeout the session therefore holds back the next
+ * command until the line has been quiet for `resyncQuietMs`; every non-URC line in that window is
+ * discarded (and logged), and each one restarts the window. The same short hold follows a
+ * `completeOnLine` completion, because most modems do send the OK that Wavecom leaves out.
+ * Independently, when a command's own echo arrives (ATE1), any lines collected before it are
+ * dropped: they belonged to an earlier command.
+ */
+import type { Clock, TimerHandle } from '../clock/clock.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { Transport } from '../transport/transport.js';
+import { classifyFinalResult, type FinalResult, finalResultError } from './finalResults.js';
+import { type FramerEvent, LineFramer } from './lineFramer.js';
+import {
+  initialSendPduState,
+  isTerminal,
+  type SendPduEvent,
+  type SendPduState,
+  transition,
+} from './sendPduMachine.js';
+import { classifyUnsolicited, type UrcMatch } from './unsolicited.js';
+
+export interface AtSessionOptions {
+  clock: Clock;
+  logger: Logger;
+  /** Per-command timeout in ms (default 10 000). */
+  defaultTimeoutMs?: number;
+  /** How long AT+CMGS may take to show its "> " prompt, in ms (default 10 000). */
+  promptTimeoutMs?: number;
+  /** How long the network may take to accept a PDU after Ctrl-Z, in ms (default 60 000). */
+  pduResultTimeoutMs?: number;
+  /** Quiet period before the next command after a timeout, in ms (default 1 000). */
+  resyncQuietMs?: number;
+  /** Quiet period after a `completeOnLine` completion, for a trailing OK, in ms (default 300). */
+  completeOnLineGraceMs?: number;
+}
+
+/** Information lines only: echo and final result are stripped. */
+export interface AtResponse {
+  lines: string[];
+}
+
+export interface AtCommandOptions {
+  /** For `execute`: the whole command. For `sendPdu`: the wait for the result after Ctrl-Z. */
+  timeoutMs?: number;
+  /** Some modems omit the final OK (Wavecom AT+CPIN?): complete when a line matches. */
+  completeOnLine?: RegExp;
+}
+
+export interface UnsolicitedCode {
+  /** '+CMTI', 'RING', '^RSSI' … */
+  name: string;
+  args: string;
+  line: string;
+  /** The following PDU line for +CMT / +CDS / +CBM. */
+  pdu?: string;
+}
+
+const CTRL_Z = '\x1a';
+const ESC = '\x1b';
+
+interface Job {
+  command: string;
+  pdu?: string;
+  options: AtCommandOptions;
+  resolve(response: AtResponse): void;
+  reject(error: Error): void;
+}
+
+interface Exchange {
+  job: Job;
+  lines: string[];
+  timer?: TimerHandle;
+  /** Present for sendPdu exchanges only. */
+  pduState?: SendPduState;
+}
+
+export class AtSession {
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly defaultTimeoutMs: number;
+  private readonly promptTimeoutMs: number;
+  private readonly pduResultTimeoutMs: number;
+  private readonly resyncQuietMs: number;
+  private readonly completeOnLineGraceMs: number;
+  private readonly framer = new LineFramer();
+  private readonly queue: Job[] = [];
+  private readonly urcListeners = new Set<(code: UnsolicitedCode) => void>();
+  private readonly closeListeners = new Set<(error?: Error) => void>();
+  private unsubscribers: Array<() => void> = [];
+  private active?: Exchange;
+  /** A +CMT / +CDS header whose PDU line is still to come. */
+  private pendingUrc?: { match: UrcMatch; line: string };
+  private settleTimer?: TimerHandle;
+  /** The quiet period of the current settle window, restarted by each discarded line. */
+  private settleQuietMs = 0;
+  private opened = false;
+
+  constructor(
+    private readonly transport: Transport,
+    options: AtSessionOptions,
+  ) {
+    this.clock = options.clock;
+    this.log = options.logger.child('at');
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
+    this.promptTimeoutMs = options.promptTimeoutMs ?? 10_000;
+    this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? 60_000;
+    this.resyncQuietMs = options.resyncQuietMs ?? 1_000;
+    this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? 300;
+  }
+
+  get isOpen(): boolean {
+    return this.opened && this.transport.isOpen;
+  }
+
+  /** Opens the transport and starts reading. */
+  async open(): Promise<void> {
+    if (this.opened) return;
+    this.framer.reset();
+    this.unsubscribers = [
+      this.transport.onData((chunk) => this.handleChunk(chunk)),
+      this.transport.onClose((error) => this.handleClosed(error)),
+    ];
+    try {
+      await this.transport.open();
+    } catch (error) {
+      this.unsubscribe();
+      throw error;
+    }
+    this.opened = true;
+    this.log.debug('session open', { transport: this.transport.description });
+  }
+
+  /** Closes the transport; pending and queued commands reject with AtSessionClosed. */
+  async close(): Promise<void> {
+    if (!this.opened) return;
+    this.failEverything(new GatewayError(ErrorCode.AtSessionClosed, 'AT session closed'));
+    await this.transport.close();
+    this.handleClosed(undefined);
+  }
+
+  /** Runs one command (without the trailing CR) after every command queued before it. */
+  execute(command: string, options: AtCommandOptions = {}): Promise<AtResponse> {
+    return this.enqueue({ command, options });
+  }
+
+  /**
+   * TS 27.005 §3.5.1: writes `command` (e.g. 'AT+CMGS=23'), waits for the "> " prompt, writes
+   * the PDU hex and Ctrl-Z, and resolves with the information lines ("+CMGS: <mr>").
+   */
+  sendPdu(command: string, pduHex: string, options: AtCommandOptions = {}): Promise<AtResponse> {
+    return this.enqueue({ command, pdu: pduHex, options });
+  }
+
+  onUnsolicited(listener: (code: UnsolicitedCode) => void): () => void {
+    this.urcListeners.add(listener);
+    return () => this.urcListeners.delete(listener);
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  private enqueue(request: Pick<Job, 'command' | 'pdu' | 'options'>): Promise<AtResponse> {
+    if (!this.isOpen) {
+      return Promise.reject(
+        new GatewayError(ErrorCode.AtSessionClosed, `cannot run ${request.command}: AT session is not open`),
+      );
+    }
+    return new Promise<AtResponse>((resolve, reject) => {
+      this.queue.push({ ...request, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.active || this.settleTimer || !this.opened) return;
+    const job = this.queue.shift();
+    if (job) this.start(job);
+  }
+
+  private start(job: Job): void {
+    const exchange: Exchange = { job, lines: [] };
+    if (job.pdu !== undefined) {
+      exchange.pduState = initialSendPduState;
+      this.framer.expectPrompt = true;
+    }
+    this.active = exchange;
+    const timeoutMs =
+      job.pdu !== undefined ? this.promptTimeoutMs : (job.options.timeoutMs ?? this.defaultTimeoutMs);
+    this.armTimer(exchange, timeoutMs);
+    this.write(`${job.command}\r`).catch((error: unknown) => {
+      if (this.active !== exchange) return;
+      if (exchange.pduState) this.feed(exchange, { type: 'writeFailed' }, error);
+      else this.finish(exchange, asError(error));
+    });
+  }
+
+  private armTimer(exchange: Exchange, timeoutMs: number): void {
+    exchange.timer?.cancel();
+    exchange.timer = this.clock.setTimer(() => this.handleTimeout(exchange, timeoutMs), timeoutMs);
+  }
+
+  private handleTimeout(exchange: Exchange, timeoutMs: number): void {
+    if (this.active !== exchange) return;
+    if (exchange.pduState) {
+      this.feed(exchange, { type: 'timeout' }, undefined, timeoutMs);
+      return;
+    }
+    this.finish(exchange, this.timeoutError(exchange, `no final result within ${timeoutMs} ms`));
+    this.startSettle(this.resyncQuietMs);
+  }
+
+  private timeoutError(exchange: Exchange, what: string): GatewayError {
+    const partialResponse = [...exchange.lines];
+    if (this.framer.pending.length > 0) partialResponse.push(this.framer.pending);
+    return new GatewayError(ErrorCode.AtTimeout, `${exchange.job.command} timed out: ${what}`, {
+      partialResponse,
+    });
+  }
+
+  private feed(exchange: Exchange, event: SendPduEvent, cause?: unknown, timeoutMs?: number): void {
+    const before = exchange.pduState ?? initialSendPduState;
+    const step = transition(before, event);
+    exchange.pduState = step.state;
+    for (const action of step.actions) {
+      if (action === 'writePdu') this.writePdu(exchange);
+      else if (action === 'writeEscape')
+        this.write(ESC).catch((error: unknown) => this.logWriteFailure(error));
+      else this.armTimer(exchange, exchange.job.options.timeoutMs ?? this.pduResultTimeoutMs);
+    }
+    const state = step.state;
+    if (!isTerminal(state)) return;
+    if (state.name === 'done') {
+      this.finish(exchange, undefined);
+      return;
+    }
+    if (state.name !== 'failed') return;
+    const command = exchange.job.command;
+    switch (state.reason) {
+      case 'rejectedBeforePrompt':
+      case 'rejected':
+        this.finish(exchange, finalResultError(state.result, command, exchange.lines));
+        return;
+      case 'noPrompt':
+        this.finish(
+          exchange,
+          new GatewayError(ErrorCode.AtError, `${command} answered OK without a "> " prompt`),
+        );
+        return;
+      case 'promptTimeout':
+        this.finish(exchange, this.timeoutError(exchange, `no "> " prompt within ${timeoutMs} ms`));
+        this.startSettle(this.resyncQuietMs);
+        return;
+      case 'resultTimeout':
+        this.finish(exchange, this.timeoutError(exchange, `no result for the PDU within ${timeoutMs} ms`));
+        this.startSettle(this.resyncQuietMs);
+        return;
+      case 'writeFailed':
+        this.finish(exchange, asError(cause));
+        return;
+      case 'sessionClosed':
+        this.finish(
+          exchange,
+          new GatewayError(ErrorCode.AtSessionClosed, `AT session closed during ${command}`),
+        );
+        return;
+    }
+  }
+
+  private writePdu(exchange: Exchange): void {
+    this.framer.expectPrompt = false;
+    this.write(`${exchange.job.pdu ?? ''}${CTRL_Z}`).then(
+      () => {
+        if (this.active === exchange) this.feed(exchange, { type: 'pduWritten' });
+      },
+      (error: unknown) => {
+        if (this.active === exchange) this.feed(exchange, { type: 'writeFailed' }, error);
+      },
+    );
+  }
+
+  /** Ends the exchange: resolves with its lines, or rejects with `error`. Starts the next job. */
+  private finish(exchange: Exchange, error: Error | undefined): void {
+    if (this.active !== exchange) return;
+    exchange.timer?.cancel();
+    this.active = undefined;
+    this.framer.expectPrompt = false;
+    if (error) exchange.job.reject(error);
+    else exchange.job.resolve({ lines: exchange.lines });
+    // Resolution callbacks run later (microtasks): the next command starts on this tick, which
+    // keeps the call order and cannot interleave with a line from the transport.
+    queueMicrotask(() => this.pump());
+  }
+
+  private startSettle(quietMs: number): void {
+    this.settleQuietMs = quietMs;
+    this.settleTimer?.cancel();
+    this.settleTimer = this.clock.setTimer(() => {
+      this.settleTimer = undefined;
+      this.pump();
+    }, quietMs);
+  }
+
+  private handleChunk(chunk: Buffer): void {
+    const events = this.framer.push(chunk.toString('latin1'));
+    for (const event of events) this.handleEvent(event);
+  }
+
+  private handleEvent(event: FramerEvent): void {
+    if (event.kind === 'prompt') {
+      this.trace('«', '> ');
+      const exchange = this.active;
+      if (exchange?.pduState) this.feed(exchange, { type: 'prompt' });
+      else this.log.warn('unexpected "> " prompt');
+      return;
+    }
+    this.handleLine(event.line);
+  }
+
+  private handleLine(line: string): void {
+    this.trace('«', line);
+    const pendingUrc = this.pendingUrc;
+    if (pendingUrc) {
+      this.pendingUrc = undefined;
+      this.emitUrc({
+        name: pendingUrc.match.name,
+        args: pendingUrc.match.args,
+        line: pendingUrc.line,
+        pdu: line,
+      });
+      return;
+    }
+    const exchange = this.active;
+    const command = exchange?.job.command;
+    const urc = classifyUnsolicited(line, command);
+    if (urc) {
+      if (urc.takesNextLine) this.pendingUrc = { match: urc, line };
+      else this.emitUrc({ name: urc.name, args: urc.args, line });
+      return;
+    }
+    if (!exchange) {
+      this.discard(line);
+      return;
+    }
+    if (this.isEcho(line, exchange)) {
+      // Anything collected before our own echo belonged to an earlier command.
+      exchange.lines = [];
+      return;
+    }
+    const final = classifyFinalResult(line, command);
+    if (final) {
+      this.complete(exchange, final);
+      return;
+    }
+    exchange.lines.push(line);
+    const completeOn = exchange.job.options.completeOnLine;
+    if (!exchange.pduState && completeOn?.test(line)) {
+      this.finish(exchange, undefined);
+      this.startSettle(this.completeOnLineGraceMs);
+    }
+  }
+
+  private complete(exchange: Exchange, final: FinalResult): void {
+    if (exchange.pduState) {
+      this.feed(exchange, { type: 'final', result: final });
+      return;
+    }
+    this.finish(
+      exchange,
+      final.kind === 'ok' ? undefined : finalResultError(final, exchange.job.command, exchange.lines),
+    );
+  }
+
+  private isEcho(line: string, exchange: Exchange): boolean {
+    const text = line.trim();
+    if (text.toUpperCase() === exchange.job.command.trim().toUpperCase()) return true;
+    // With ATE1 many modems also echo the PDU they were given, Ctrl-Z included.
+    const pdu = exchange.job.pdu;
+    return pdu !== undefined && text.replace(CTRL_Z, '').toUpperCase() === pdu.toUpperCase();
+  }
+
+  /** A line nobody waits for: a late answer during resync, or noise while idle. */
+  private discard(line: string): void {
+    if (this.settleTimer) {
+      this.log.debug('discarding late line while resynchronising', { line });
+      this.startSettle(this.settleQuietMs);
+      return;
+    }
+    this.log.debug('discarding line with no command in flight', { line });
+  }
+
+  private emitUrc(code: UnsolicitedCode): void {
+    for (const listener of this.urcListeners) {
+      try {
+        listener(code);
+      } catch (error) {
+        this.log.error('unsolicited code listener failed', { code: code.name, error });
+      }
+    }
+  }
+
+  private write(data: string): Promise<void> {
+    this.trace('»', data);
+    return this.transport.write(Buffer.from(data, 'latin1'));
+  }
+
+  private logWriteFailure(error: unknown): void {
+    this.log.warn('write failed', { error });
+  }
+
+  private trace(direction: '«' | '»', data: string): void {
+    if (this.log.isEnabled('DEBUG')) this.log.debug(`${direction} ${escapeControls(data)}`);
+  }
+
+  private handleClosed(error: Error | undefined): void {
+    if (!this.opened) return;
+    this.opened = false;
+    this.unsubscribe();
+    this.settleTimer?.cancel();
+    this.settleTimer = undefined;
+    this.pendingUrc = undefined;
+    this.framer.reset();
+    this.failEverything(
+      new GatewayError(ErrorCode.AtSessionClosed, `${this.transport.description} closed`, { cause: error }),
+    );
+    if (error) this.log.warn('transport closed', { error });
+    for (const listener of this.closeListeners) listener(error);
+  }
+
+  private failEverything(error: GatewayError): void {
+    const exchange = this.active;
+    if (exchange) {
+      exchange.timer?.cancel();
+      this.active = undefined;
+      exchange.job.reject(error);
+    }
+    for (const job of this.queue.splice(0)) job.reject(error);
+    this.framer.expectPrompt = false;
+  }
+
+  private unsubscribe(): void {
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    this.unsubscribers = [];
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** "AT\r" → "AT\\r": raw traffic stays one readable log line. */
+function escapeControls(data: string): string {
+  let text = '';
+  for (const char of data) {
+    const code = char.charCodeAt(0);
+    if (char === '\r') text += '\\r';
+    else if (char === '\n') text += '\\n';
+    else if (code < 0x20) text += `\\x${code.toString(16).padStart(2, '0')}`;
+    else text += char;
+  }
+  return text;
+}

@@ -1,0 +1,167 @@
+/**
+ * Parsers for signal, registration, operator, SIM and radio-state replies (TS 27.007). Each
+ * returns undefined when the reply does not carry the answer, so a driver can tell "no answer"
+ * from a bad value. Pure.
+ */
+import {
+  afterPrefix,
+  expandRanges,
+  findPrefixed,
+  parseLists,
+  splitLoose,
+  splitQuoted,
+  toInt,
+  tokensOf,
+} from './replyFields.js';
+
+export interface SignalQuality {
+  /** TS 27.007 §8.5 <rssi>: 0–31, 99 unknown (100–191 for TD-SCDMA). */
+  rssi: number;
+  /** <ber>: 0–7, 99 unknown. */
+  ber: number;
+  /** Received power in dBm; undefined when the modem does not know (99). */
+  dbm?: number;
+  /** 0–4 bars for the UI. */
+  bars: number;
+}
+
+/** `+CSQ: <rssi>,<ber>`. */
+export function parseCsq(lines: readonly string[]): SignalQuality | undefined {
+  const rest = findPrefixed(lines, '+CSQ');
+  if (rest === undefined) return undefined;
+  const [rssiField, berField] = splitLoose(rest);
+  const rssi = toInt(rssiField);
+  if (rssi === undefined) return undefined;
+  const ber = toInt(berField) ?? 99;
+  const dbm = rssiToDbm(rssi);
+  return dbm === undefined ? { rssi, ber, bars: 0 } : { rssi, ber, dbm, bars: dbmToBars(dbm) };
+}
+
+/** TS 27.007 §8.5: 0 → ≤ -113 dBm, 1 → -111, 2..30 → -109..-53 in 2 dB steps, 31 → ≥ -51. */
+function rssiToDbm(rssi: number): number | undefined {
+  if (rssi >= 0 && rssi <= 31) return -113 + 2 * rssi;
+  // TD-SCDMA extension: 100 → -116 dBm … 191 → -25 dBm in 1 dB steps.
+  if (rssi >= 100 && rssi <= 191) return rssi - 216;
+  return undefined;
+}
+
+/** Bar thresholds as phones draw them for GSM/UMTS RSSI. */
+function dbmToBars(dbm: number): number {
+  if (dbm >= -73) return 4;
+  if (dbm >= -83) return 3;
+  if (dbm >= -93) return 2;
+  if (dbm >= -109) return 1;
+  return 0;
+}
+
+export interface Registration {
+  /** <n>, present only in the answer to AT+CREG? (not in the unsolicited form). */
+  n?: number;
+  /** TS 27.007 §7.2 <stat>: 0 not registered, 1 home, 2 searching, 3 denied, 4 unknown, 5 roaming… */
+  stat: number;
+  /** Registered for SMS: home or roaming, including the E-UTRAN "SMS only" states 6 and 7. */
+  registered: boolean;
+  roaming: boolean;
+  /** Location area (or tracking area) code, upper-case hex. */
+  lac?: string;
+  /** Cell id, upper-case hex. */
+  ci?: string;
+  /** <AcT>: 0 GSM, 2 UTRAN, 7 E-UTRAN … */
+  act?: number;
+}
+
+/**
+ * `+CREG` / `+CGREG` / `+CEREG`. The answer to the query starts with <n>
+ * (`+CREG: 2,1,"4CA","81DE445"`); the unsolicited form does not (`+CREG: 1,"4CA","81DE445"`),
+ * so the caller says which one it has. Hex without quotes (Huawei), a trailing AcT (Sierra
+ * 312U) and mismatched quotes are accepted.
+ */
+export function parseRegistration(
+  line: string,
+  source: 'query' | 'unsolicited',
+  prefix: '+CREG' | '+CGREG' | '+CEREG' = '+CREG',
+): Registration | undefined {
+  const rest = afterPrefix(line, prefix) ?? (source === 'unsolicited' ? line.trim() : undefined);
+  if (rest === undefined || rest.length === 0) return undefined;
+  const fields = splitLoose(rest);
+  const n = source === 'query' ? toInt(fields.shift()) : undefined;
+  const stat = toInt(fields[0]);
+  if (stat === undefined) return undefined;
+  const registration: Registration = {
+    stat,
+    registered: stat === 1 || stat === 5 || stat === 6 || stat === 7,
+    roaming: stat === 5 || stat === 7,
+  };
+  if (n !== undefined) registration.n = n;
+  const lac = hexField(fields[1]);
+  const ci = hexField(fields[2]);
+  const act = toInt(fields[3]);
+  if (lac !== undefined) registration.lac = lac;
+  if (ci !== undefined) registration.ci = ci;
+  if (act !== undefined) registration.act = act;
+  return registration;
+}
+
+function hexField(field: string | undefined): string | undefined {
+  return field !== undefined && /^[0-9A-Fa-f]+$/.test(field) ? field.toUpperCase() : undefined;
+}
+
+export interface OperatorSelection {
+  /** TS 27.007 §7.3 <mode>: 0 automatic, 1 manual, 2 deregister … */
+  mode: number;
+  /** <format>: 0 long alphanumeric, 1 short, 2 numeric (MCC+MNC). */
+  format?: number;
+  operator?: string;
+  act?: number;
+}
+
+/** `+COPS: <mode>[,<format>,<oper>[,<AcT>]]` (the operator is absent when unregistered). */
+export function parseCops(lines: readonly string[]): OperatorSelection | undefined {
+  const rest = findPrefixed(lines, '+COPS');
+  if (rest === undefined) return undefined;
+  const fields = splitQuoted(rest);
+  const mode = toInt(fields[0]);
+  if (mode === undefined) return undefined;
+  const selection: OperatorSelection = { mode };
+  const format = toInt(fields[1]);
+  if (format !== undefined) selection.format = format;
+  const operator = fields[2]?.trim();
+  if (operator) selection.operator = operator;
+  const act = toInt(fields[3]);
+  if (act !== undefined) selection.act = act;
+  return selection;
+}
+
+export interface PinState {
+  /** TS 27.007 §8.3 <code>: 'READY', 'SIM PIN', 'SIM PUK', 'PH-SIM PIN' … */
+  code: string;
+  ready: boolean;
+}
+
+/** `+CPIN: READY` (also without the prefix, as some Siemens modems answer). */
+export function parseCpin(lines: readonly string[]): PinState | undefined {
+  const rest = findPrefixed(lines, '+CPIN');
+  if (rest === undefined) return undefined;
+  const code = rest.replaceAll('"', '').trim().toUpperCase();
+  if (code.length === 0) return undefined;
+  return { code, ready: code === 'READY' };
+}
+
+export interface FunctionalityState {
+  /** TS 27.007 §8.2 <fun>: 1 full, 0 minimum, 4 flight mode; undefined when not reported. */
+  fun?: number;
+  /** ZTE K3565-Z answers AT+CFUN? in the test format: the values it supports instead. */
+  supported?: number[];
+}
+
+/** `+CFUN: 1`, or ZTE's `+CFUN: (0-1,4-7),(0-1)`. */
+export function parseCfun(lines: readonly string[]): FunctionalityState | undefined {
+  const rest = findPrefixed(lines, '+CFUN');
+  if (rest === undefined) return undefined;
+  if (rest.startsWith('(')) {
+    const [funList] = parseLists(rest);
+    return { supported: expandRanges(tokensOf(funList)) };
+  }
+  const fun = toInt(splitLoose(rest)[0]);
+  return fun === undefined ? undefined : { fun };
+}

@@ -1,0 +1,188 @@
+/**
+ * Finds serial ports that may hold a modem, and probes one with `AT`.
+ *
+ * On Linux, serialport's list() shells out to `udevadm`; where udev is absent (containers,
+ * minimal distributions) the spawn fails with an unhandled `spawn udevadm ENOENT` that takes
+ * the whole process down. So udevadm is looked up on PATH first, and without it the ports are
+ * found by scanning /dev (by-id links, ttyUSB*, ttyACM*) with USB ids read from sysfs: the
+ * vendor/product/serial triple is what finds a modem again after a replug (DESIGN.md §3).
+ */
+import { constants } from 'node:fs';
+import { access, readdir, readFile, readlink, realpath } from 'node:fs/promises';
+import { basename, delimiter, join, resolve as resolvePath } from 'node:path';
+import { AtSession } from '../at/atSession.js';
+import { type Clock, systemClock } from '../clock/clock.js';
+import { type Logger, silentLogger } from '../logging/logger.js';
+import type { TransportFactory } from './transport.js';
+
+export interface SerialPortInfo {
+  path: string;
+  manufacturer?: string;
+  vendorId?: string;
+  productId?: string;
+  serialNumber?: string;
+  pnpId?: string;
+}
+
+export interface PortDiscoveryOptions {
+  platform?: NodeJS.Platform;
+  /** PATH to search for udevadm (default: process.env.PATH). */
+  searchPath?: string;
+  /** Where device nodes live (default /dev); tests point it at a scratch tree. */
+  devDir?: string;
+  /** Where sysfs is mounted (default /sys). */
+  sysDir?: string;
+  /** serialport's list(), injectable so the scan fallback can be exercised anywhere. */
+  listWithSerialport?: () => Promise<SerialPortInfo[]>;
+  logger?: Logger;
+}
+
+export async function listSerialPorts(options: PortDiscoveryOptions = {}): Promise<SerialPortInfo[]> {
+  const platform = options.platform ?? process.platform;
+  const log = (options.logger ?? silentLogger).child('discovery');
+  const canUseSerialport =
+    platform !== 'linux' || (await isOnPath('udevadm', options.searchPath ?? process.env.PATH));
+  if (canUseSerialport) {
+    try {
+      return await (options.listWithSerialport ?? listWithSerialport)();
+    } catch (error) {
+      log.warn('serialport list() failed; scanning device nodes instead', { error });
+      if (platform !== 'linux') return [];
+    }
+  } else {
+    log.debug('udevadm not on PATH; scanning device nodes');
+  }
+  return scanLinuxDevices(options.devDir ?? '/dev', options.sysDir ?? '/sys');
+}
+
+async function listWithSerialport(): Promise<SerialPortInfo[]> {
+  const { SerialPort } = await import('serialport');
+  const ports = await SerialPort.list();
+  return ports.map((port) => {
+    const info: SerialPortInfo = { path: port.path };
+    if (port.manufacturer) info.manufacturer = port.manufacturer;
+    if (port.vendorId) info.vendorId = port.vendorId.toLowerCase();
+    if (port.productId) info.productId = port.productId.toLowerCase();
+    if (port.serialNumber) info.serialNumber = port.serialNumber;
+    if (port.pnpId) info.pnpId = port.pnpId;
+    return info;
+  });
+}
+
+async function isOnPath(command: string, searchPath: string | undefined): Promise<boolean> {
+  for (const dir of (searchPath ?? '').split(delimiter)) {
+    if (dir.length === 0) continue;
+    try {
+      await access(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
+}
+
+/**
+ * /dev/serial/by-id/<pnpId> links first (they name the USB device and interface), then any
+ * ttyUSB* / ttyACM* node not already found through a link.
+ */
+async function scanLinuxDevices(devDir: string, sysDir: string): Promise<SerialPortInfo[]> {
+  const byId = new Map<string, string>();
+  const byIdDir = join(devDir, 'serial', 'by-id');
+  for (const name of await listDir(byIdDir)) {
+    try {
+      const target = resolvePath(byIdDir, await readlink(join(byIdDir, name)));
+      byId.set(target, name);
+    } catch {
+      // a dangling or non-link entry: skip it
+    }
+  }
+  const nodes = (await listDir(devDir)).filter((name) => /^tty(USB|ACM)\d+$/.test(name)).sort(naturalOrder);
+  const ports: SerialPortInfo[] = [];
+  for (const name of nodes) {
+    const path = join(devDir, name);
+    const info: SerialPortInfo = { path, ...(await usbIdentity(sysDir, name)) };
+    const pnpId = byId.get(path);
+    if (pnpId) info.pnpId = pnpId;
+    ports.push(info);
+  }
+  return ports;
+}
+
+/** Walks up from /sys/class/tty/<name>/device to the USB device that holds idVendor. */
+async function usbIdentity(sysDir: string, name: string): Promise<Omit<SerialPortInfo, 'path'>> {
+  let dir: string;
+  try {
+    dir = await realpath(join(sysDir, 'class', 'tty', name, 'device'));
+  } catch {
+    return {};
+  }
+  for (let depth = 0; depth < 4 && dir !== '/'; depth++) {
+    const vendorId = await readAttribute(dir, 'idVendor');
+    if (vendorId !== undefined) {
+      const identity: Omit<SerialPortInfo, 'path'> = { vendorId: vendorId.toLowerCase() };
+      const productId = await readAttribute(dir, 'idProduct');
+      const manufacturer = await readAttribute(dir, 'manufacturer');
+      const serialNumber = await readAttribute(dir, 'serial');
+      if (productId !== undefined) identity.productId = productId.toLowerCase();
+      if (manufacturer !== undefined) identity.manufacturer = manufacturer;
+      if (serialNumber !== undefined) identity.serialNumber = serialNumber;
+      return identity;
+    }
+    dir = join(dir, '..');
+  }
+  return {};
+}
+
+async function readAttribute(dir: string, name: string): Promise<string | undefined> {
+  try {
+    const value = (await readFile(join(dir, name), 'utf8')).trim();
+    return value.length > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** ttyUSB2 before ttyUSB10. */
+function naturalOrder(a: string, b: string): number {
+  return basename(a).localeCompare(basename(b), 'en', { numeric: true });
+}
+
+export interface ProbeOptions {
+  timeoutMs: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * Opens a transport, sends `AT` and expects `OK`. True only for a modem that answered; a port
+ * that cannot open, stays silent or answers ERROR gives false. The transport is always closed.
+ */
+export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {
+  const logger = (options.logger ?? silentLogger).child('probe');
+  const transport = factory();
+  const session = new AtSession(transport, {
+    clock: options.clock ?? systemClock,
+    logger,
+    defaultTimeoutMs: options.timeoutMs,
+  });
+  try {
+    await session.open();
+    await session.execute('AT');
+    return true;
+  } catch (error) {
+    logger.debug('no modem answered', { port: transport.description, error });
+    return false;
+  } finally {
+    await session.close();
+    await transport.close();
+  }
+}
