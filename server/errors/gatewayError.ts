@@ -12,6 +12,7 @@ export const ErrorCode = {
   InvalidState: 105,
   PayloadTooLarge: 106,
   UnsupportedMediaType: 107,
+  DecryptionFailed: 108,
   // 2xx: authentication and authorisation
   Unauthorized: 200,
   Forbidden: 201,

@@ -4,12 +4,7 @@ import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { DeliveryReport } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';
-import {
-  aggregateState,
-  isFinalRecipientState,
-  type MessageRecord,
-  type RecipientRecord,
-} from './model.js';
+import { aggregateState, isFinalRecipientState, type MessageRecord, type RecipientRecord } from './model.js';
 
 /**
  * Every change of a message's state goes through here, so the aggregate state, the `states`
@@ -72,6 +67,20 @@ export class MessageLifecycle {
   }
 
   /**
+   * Processed → Pending for every recipient still Processed: back in the queue, on any modem.
+   * For a hand-over the modem refused (nothing was sent) and, when the user opted in, for sends
+   * a crash interrupted.
+   */
+  requeue(messageId: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      delete message.deviceId;
+      for (const recipient of message.recipients) {
+        if (recipient.state === 'Processed') recipient.state = 'Pending';
+      }
+    });
+  }
+
+  /**
    * Cancel rules (DESIGN §2): Pending → Cancelled; already Cancelled → unchanged;
    * anything else → InvalidState naming the state; unknown → NotFound.
    */
@@ -118,7 +127,9 @@ export class MessageLifecycle {
       if (report.status >= 0x40) {
         recipient.state = 'Failed';
         recipient.error = `delivery failed: TP-Status 0x${report.status.toString(16).padStart(2, '0')}`;
-      } else if (recipient.parts.every((part) => part.reportStatus !== undefined && part.reportStatus < 0x20)) {
+      } else if (
+        recipient.parts.every((part) => part.reportStatus !== undefined && part.reportStatus < 0x20)
+      ) {
         recipient.state = 'Delivered';
       }
     });

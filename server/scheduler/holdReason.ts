@@ -1,0 +1,38 @@
+/** Why Pending messages are not moving, for the UI and the health check. */
+export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled';
+
+export interface Hold {
+  reason: HoldReason;
+  /** When the scheduler will look again on its own (ms since epoch); absent: on an event. */
+  nextAttemptAt?: number;
+  /** Which modem the hold is about, when one is. */
+  deviceId?: string;
+}
+
+/** "rate limit: next send in 42 s" — seconds rounded up, so "0 s" never shows while waiting. */
+export function describeHold(hold: Hold, now: number): string {
+  const wait =
+    hold.nextAttemptAt === undefined
+      ? ''
+      : `next send in ${formatWait(Math.max(0, hold.nextAttemptAt - now))}`;
+  switch (hold.reason) {
+    case 'rate-limit':
+      return `rate limit: ${wait}`;
+    case 'send-interval':
+      return `send interval: ${wait}`;
+    case 'scheduled':
+      return `scheduled: ${wait}`;
+    case 'no-modem':
+      return hold.deviceId === undefined
+        ? 'no modem: waiting for a modem able to send'
+        : `no modem: waiting for modem ${hold.deviceId} to come online`;
+  }
+}
+
+function formatWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.ceil(minutes / 60)} h`;
+}

@@ -1,0 +1,26 @@
+import type { MessageRecord } from '../messages/model.js';
+
+export type ProcessingOrder = 'LIFO' | 'FIFO';
+
+/** Priority from which a message skips limits and delays (spec, Limits: "100 to 127 bypasses all"). */
+export const EXPEDITED_PRIORITY = 100;
+
+export function isExpedited(message: Pick<MessageRecord, 'priority'>): boolean {
+  return message.priority >= EXPEDITED_PRIORITY;
+}
+
+/**
+ * The one ordering of the queue; negative when `left` goes first. Each level:
+ * 1. priority, higher first: the spec's processing flow takes messages "ordered by priority";
+ * 2. enqueue `sequence`: for equal priority the spec sends newest first (LIFO, the default)
+ *    unless the user chose FIFO. `sequence` is strictly increasing, so no two messages tie and
+ *    the order is total (the outcome never depends on how the repository lists them).
+ */
+export function compareMessages(
+  order: ProcessingOrder,
+  left: Pick<MessageRecord, 'priority' | 'sequence'>,
+  right: Pick<MessageRecord, 'priority' | 'sequence'>,
+): number {
+  if (left.priority !== right.priority) return right.priority - left.priority;
+  return order === 'FIFO' ? left.sequence - right.sequence : right.sequence - left.sequence;
+}

@@ -1,0 +1,399 @@
+import type { Clock, TimerHandle } from '../clock/clock.js';
+import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageLifecycle } from '../messages/messageLifecycle.js';
+import type { MessageRecord } from '../messages/model.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
+import type { OutboundModem } from '../modem/outboundModem.js';
+import type { MessageRepository } from '../store/repositories.js';
+import { INTERRUPTED_ERROR, recoverInterruptedSends, restoreSendWindows } from './crashRecovery.js';
+import { describeHold, type Hold, type HoldReason } from './holdReason.js';
+import { compareMessages, isExpedited, type ProcessingOrder } from './messageOrder.js';
+import { canCarry, compareModemLoad, type ModemLoad } from './modemSelection.js';
+import { type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
+import { SendPacing } from './sendPacing.js';
+import { type SimSelectionMode, SimSelector } from './simSelection.js';
+
+export interface SendingPolicy {
+  processingOrder: ProcessingOrder;
+  sendIntervalMinSeconds: number | null;
+  sendIntervalMaxSeconds: number | null;
+  limitPeriod: LimitPeriod;
+  limitValue: number | null;
+  simSelectionMode: SimSelectionMode;
+  /** Opt-in: re-queue a send interrupted by a crash instead of failing it (DESIGN §3). */
+  resendInterrupted: boolean;
+}
+
+export interface SchedulerDeps {
+  repository: MessageRepository;
+  lifecycle: MessageLifecycle;
+  devices: DeviceDirectory;
+  /** Read on every decision, so settings apply live; call `wake()` after a change. */
+  policy: () => SendingPolicy;
+  /** Plain copy of an end-to-end encrypted message; identity when not encrypted. */
+  decrypt: (message: MessageRecord) => MessageRecord;
+  clock: Clock;
+  logger: Logger;
+  /** Uniform in [0, 1): send pauses and Random SIM choice. */
+  random?: () => number;
+}
+
+export interface SchedulerStatus {
+  pending: number;
+  sending: number;
+  holding?: { reason: HoldReason; nextAttemptAt?: number; detail: string };
+}
+
+/** Error text of a message whose `validUntil` passed before a modem took it. */
+export const TTL_EXPIRED_ERROR = 'TTL expired';
+
+/**
+ * How long a modem that refused a hand-over with ModemUnavailable is left alone before it is
+ * offered work again, so a modem stuck in that state cannot spin the queue.
+ */
+export const MODEM_UNAVAILABLE_BACKOFF_MS = 30_000;
+
+/**
+ * Decides what is sent, when, through which modem and SIM.
+ *
+ * Each decision is one synchronous scan of the Pending messages: expire what passed its
+ * `validUntil`, then let every free modem (fewest sends in the window first) take the first
+ * message in queue order it may carry — a non-expedited one only when the modem's pause and
+ * sliding window allow. A scan never runs inline: `wake()` sets a zero-delay timer, so every
+ * event of one instant (several sends ending together) is seen by one scan.
+ *
+ * ModemUnavailable (the modem refused the hand-over; nothing was sent) puts the recipients not
+ * yet sent back to Pending, for any modem unless pinned, and parks that modem for
+ * MODEM_UNAVAILABLE_BACKOFF_MS. Nothing is lost, and nothing the modem may have sent is sent
+ * again: every other failure is final for that recipient.
+ */
+export class Scheduler {
+  private readonly logger: Logger;
+  private limiter = new SlidingWindowLimiter();
+  private readonly pacing: SendPacing;
+  private readonly sims: SimSelector;
+  private readonly busy = new Set<string>();
+  private readonly lastUsedAt = new Map<string, number>();
+  private readonly parkedUntil = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private scanTimer: TimerHandle | undefined;
+  private wakeTimer: TimerHandle | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private hold: Hold | undefined;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.logger = deps.logger.child('scheduler');
+    const random = deps.random ?? Math.random;
+    this.pacing = new SendPacing(random);
+    this.sims = new SimSelector(random);
+  }
+
+  /** Rebuilds the limit windows, settles sends a crash interrupted, then starts scheduling. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    const { repository, lifecycle, clock } = this.deps;
+    // From the store alone, so a stop/start of this instance does not count a send twice; and
+    // before recovery, as re-queueing forgets the device an interrupted message was handed to.
+    this.limiter = new SlidingWindowLimiter();
+    const restored = restoreSendWindows(repository, this.limiter, clock.now());
+    const recovered = await recoverInterruptedSends({
+      repository,
+      lifecycle,
+      requeue: (messageId) => lifecycle.requeue(messageId),
+      resend: this.deps.policy().resendInterrupted,
+      logger: this.logger,
+    });
+    this.logger.info('scheduler started', { restoredSends: restored, interruptedSends: recovered });
+    this.running = true;
+    this.unsubscribe = this.deps.devices.onChange(() => this.wake());
+    this.wake();
+  }
+
+  /** Stops taking messages and waits for the sends already handed to modems. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.scanTimer?.cancel();
+    this.scanTimer = undefined;
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Something changed (message enqueued or cancelled, settings, modems): decide again. */
+  wake(): void {
+    if (!this.running || this.scanTimer) return;
+    this.scanTimer = this.deps.clock.setTimer(() => {
+      this.scanTimer = undefined;
+      this.scan();
+    }, 0);
+  }
+
+  status(): SchedulerStatus {
+    const status: SchedulerStatus = {
+      pending: this.deps.repository.pending().length,
+      sending: this.busy.size,
+    };
+    const hold = this.hold;
+    if (hold && status.pending > 0) {
+      status.holding = { reason: hold.reason, detail: describeHold(hold, this.deps.clock.now()) };
+      if (hold.nextAttemptAt !== undefined) status.holding.nextAttemptAt = hold.nextAttemptAt;
+    }
+    return status;
+  }
+
+  private scan(): void {
+    if (!this.running) return;
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+    const now = this.deps.clock.now();
+    const policy = this.deps.policy();
+    const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
+
+    const ready: MessageRecord[] = [];
+    let nextExpiry = Number.POSITIVE_INFINITY;
+    let nextScheduled = Number.POSITIVE_INFINITY;
+    for (const message of this.deps.repository.pending()) {
+      if (message.validUntil !== undefined && now >= message.validUntil) {
+        this.track(this.expire(message.id));
+        continue;
+      }
+      if (message.validUntil !== undefined) nextExpiry = Math.min(nextExpiry, message.validUntil);
+      if (message.scheduleAt !== undefined && message.scheduleAt > now) {
+        nextScheduled = Math.min(nextScheduled, message.scheduleAt);
+        continue;
+      }
+      ready.push(message);
+    }
+
+    // Only a modem that says it is ready is handed a message (a hand-over it then refuses is
+    // re-queued, see the class comment).
+    const online = this.deps.devices.online().filter((modem) => modem.status === 'ready');
+    const free = online
+      .filter((modem) => !this.busy.has(modem.deviceId) && this.parkedAt(modem.deviceId) <= now)
+      .map((modem) => ({
+        modem,
+        deviceId: modem.deviceId,
+        lastSeen: modem.lastSeen,
+        ...this.load(modem, now, limit),
+      }))
+      .sort(compareModemLoad);
+    const claimed = new Set<string>();
+    for (const candidate of free) {
+      const limitsAllow = this.limitsFreeAt(candidate.deviceId, now, limit) <= now;
+      let best: MessageRecord | undefined;
+      for (const message of ready) {
+        if (claimed.has(message.id)) continue;
+        if (!limitsAllow && !isExpedited(message)) continue;
+        if (!canCarry(message, candidate, now)) continue;
+        if (!best || compareMessages(policy.processingOrder, message, best) < 0) best = message;
+      }
+      if (!best) continue;
+      claimed.add(best.id);
+      this.handOver(candidate.modem, best.id, policy, now);
+    }
+
+    const waiting = ready.filter((message) => !claimed.has(message.id));
+    this.hold = this.explainHold(waiting, online, nextScheduled, policy.processingOrder, limit, now);
+    let nextWake = Math.min(nextExpiry, nextScheduled);
+    if (waiting.length > 0) {
+      for (const modem of online) {
+        if (this.busy.has(modem.deviceId)) continue;
+        const at = Math.max(this.parkedAt(modem.deviceId), this.limitsFreeAt(modem.deviceId, now, limit));
+        if (at > now) nextWake = Math.min(nextWake, at);
+      }
+    }
+    if (Number.isFinite(nextWake)) {
+      // Through wake(): events due at the same instant (sends ending) land in the same scan.
+      this.wakeTimer = this.deps.clock.setTimer(() => this.wake(), nextWake - now);
+    }
+  }
+
+  private load(modem: OutboundModem, now: number, limit: SendLimit): ModemLoad {
+    return {
+      sentInWindow: this.limiter.countInWindow(modem.deviceId, now, limit),
+      lastUsedAt: this.lastUsedAt.get(modem.deviceId) ?? Number.NEGATIVE_INFINITY,
+    };
+  }
+
+  /** When the pause and the sliding window both let a non-expedited message through. */
+  private limitsFreeAt(deviceId: string, now: number, limit: SendLimit): number {
+    return Math.max(this.pacing.nextAllowedAt(deviceId), this.limiter.nextAllowedAt(deviceId, now, limit));
+  }
+
+  private parkedAt(deviceId: string): number {
+    return this.parkedUntil.get(deviceId) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  private async expire(messageId: string): Promise<void> {
+    this.logger.info('message expired before a modem took it', { messageId });
+    await this.deps.lifecycle.failAll(messageId, TTL_EXPIRED_ERROR);
+  }
+
+  /** Synchronous up to `markProcessed`'s in-memory change, so the next scan cannot pick it again. */
+  private handOver(modem: OutboundModem, messageId: string, policy: SendingPolicy, now: number): void {
+    const { repository, lifecycle } = this.deps;
+    // Re-read: the scan's copy must still be Pending (a cancel may have landed meanwhile).
+    const stored = repository.get(messageId);
+    if (stored?.state !== 'Pending') return;
+    let plain: MessageRecord;
+    try {
+      plain = this.deps.decrypt(stored);
+    } catch (error) {
+      this.logger.warn('cannot decrypt message', { messageId, error: describeError(error) });
+      this.track(
+        lifecycle.failAll(messageId, `decryption failed: ${describeError(error)}`).then(() => undefined),
+      );
+      this.wake();
+      return;
+    }
+    const simNumber = this.sims.choose(stored, modem, policy.simSelectionMode);
+    this.limiter.record(modem.deviceId, now);
+    this.lastUsedAt.set(modem.deviceId, now);
+    this.busy.add(modem.deviceId);
+    this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
+    const processed = lifecycle.markProcessed(messageId, modem.deviceId);
+    this.track(this.deliver(modem, stored, plain, simNumber, processed));
+  }
+
+  private async deliver(
+    modem: OutboundModem,
+    stored: MessageRecord,
+    plain: MessageRecord,
+    simNumber: number,
+    processed: Promise<MessageRecord>,
+  ): Promise<void> {
+    try {
+      await processed;
+      for (const [index, recipient] of stored.recipients.entries()) {
+        // `stored` is the copy from before markProcessed: its Pending recipients are this hand-over's.
+        if (recipient.state !== 'Pending') continue;
+        const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
+        const outcome = await this.sendTo(
+          modem,
+          stored,
+          plain,
+          recipient.phoneNumber,
+          phoneNumber,
+          simNumber,
+        );
+        if (outcome === 'modem-unavailable') {
+          this.parkedUntil.set(modem.deviceId, this.deps.clock.now() + MODEM_UNAVAILABLE_BACKOFF_MS);
+          this.logger.warn('modem refused the message; re-queued', {
+            messageId: stored.id,
+            deviceId: modem.deviceId,
+          });
+          await this.deps.lifecycle.requeue(stored.id);
+          break;
+        }
+      }
+    } finally {
+      this.busy.delete(modem.deviceId);
+      const policy = this.deps.policy();
+      this.pacing.sendEnded(modem.deviceId, this.deps.clock.now(), {
+        minSeconds: policy.sendIntervalMinSeconds,
+        maxSeconds: policy.sendIntervalMaxSeconds,
+      });
+      this.wake();
+    }
+  }
+
+  /** One recipient: the modem's answer becomes the recipient's state. */
+  private async sendTo(
+    modem: OutboundModem,
+    stored: MessageRecord,
+    plain: MessageRecord,
+    storedPhoneNumber: string,
+    phoneNumber: string,
+    simNumber: number,
+  ): Promise<'sent' | 'failed' | 'modem-unavailable'> {
+    let references: number[];
+    try {
+      const result = await modem.send({
+        messageId: stored.id,
+        recipient: phoneNumber,
+        content: plain.content,
+        simNumber,
+        requestStatusReport: stored.withDeliveryReport,
+        ...(stored.validUntil === undefined ? {} : { validUntil: stored.validUntil }),
+      });
+      references = result.references;
+    } catch (error) {
+      if (isGatewayError(error, ErrorCode.ModemUnavailable)) return 'modem-unavailable';
+      this.logger.warn('send failed', {
+        messageId: stored.id,
+        deviceId: modem.deviceId,
+        error: describeError(error),
+      });
+      await this.deps.lifecycle.markRecipientFailed(stored.id, storedPhoneNumber, sendFailureText(error));
+      return 'failed';
+    }
+    await this.deps.lifecycle.markRecipientSent(stored.id, storedPhoneNumber, references);
+    return 'sent';
+  }
+
+  private explainHold(
+    waiting: readonly MessageRecord[],
+    online: readonly OutboundModem[],
+    nextScheduled: number,
+    order: ProcessingOrder,
+    limit: SendLimit,
+    now: number,
+  ): Hold | undefined {
+    let first: MessageRecord | undefined;
+    for (const message of waiting) {
+      if (!first || compareMessages(order, message, first) < 0) first = message;
+    }
+    if (!first) {
+      return Number.isFinite(nextScheduled)
+        ? { reason: 'scheduled', nextAttemptAt: nextScheduled }
+        : undefined;
+    }
+    const head = first;
+    const carriers = online.filter((modem) => canCarry(head, modem, now));
+    if (carriers.length === 0) {
+      return head.requestedDeviceId === undefined
+        ? { reason: 'no-modem' }
+        : { reason: 'no-modem', deviceId: head.requestedDeviceId };
+    }
+    // Next in line behind a send in progress: not held, just queued.
+    if (carriers.some((modem) => this.busy.has(modem.deviceId))) return undefined;
+    let hold: Hold | undefined;
+    for (const modem of carriers) {
+      const candidate = this.modemHold(modem.deviceId, now, limit);
+      if (!hold || (candidate.nextAttemptAt ?? 0) < (hold.nextAttemptAt ?? 0)) hold = candidate;
+    }
+    return hold;
+  }
+
+  private modemHold(deviceId: string, now: number, limit: SendLimit): Hold {
+    const parked = this.parkedAt(deviceId);
+    const paced = this.pacing.nextAllowedAt(deviceId);
+    const limited = this.limiter.nextAllowedAt(deviceId, now, limit);
+    if (parked > now && parked >= Math.max(paced, limited))
+      return { reason: 'no-modem', nextAttemptAt: parked, deviceId };
+    if (limited > now && limited >= paced) return { reason: 'rate-limit', nextAttemptAt: limited, deviceId };
+    return { reason: 'send-interval', nextAttemptAt: Math.max(paced, now), deviceId };
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => {
+      this.logger.error('scheduler step failed', { error: describeError(error) });
+    });
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+}
+
+/**
+ * The `error` a failed recipient shows: the modem's own text for a refusal (e.g. "+CMS ERROR: 500",
+ * TS 27.005 §3.2.5); for an unknown outcome the interruption text, since the PDU may have left.
+ */
+function sendFailureText(error: unknown): string {
+  if (isGatewayError(error, ErrorCode.CmsError)) return error.message;
+  if (isGatewayError(error, ErrorCode.SendInterrupted)) return INTERRUPTED_ERROR;
+  return `send failed: ${describeError(error)}`;
+}

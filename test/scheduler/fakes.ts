@@ -1,0 +1,273 @@
+import type { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import { EventBus } from '../../server/events/eventBus.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import type { MessageRecord, MessageState } from '../../server/messages/model.js';
+import type { DeviceDirectory, DeviceInfo } from '../../server/modem/deviceDirectory.js';
+import type {
+  ModemStatus,
+  OutboundModem,
+  SendRequest,
+  SendResult,
+} from '../../server/modem/outboundModem.js';
+import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
+import type { MessageRepository, Page } from '../../server/store/repositories.js';
+
+/**
+ * In-memory MessageRepository with the contract's semantics (memory changes synchronously,
+ * promise settles after), and an index of Pending ids so 10,000-message runs stay fast.
+ */
+export class MemoryMessageRepository implements MessageRepository {
+  private readonly records = new Map<string, MessageRecord>();
+  private readonly pendingIds = new Set<string>();
+
+  insert(record: MessageRecord): Promise<void> {
+    if (this.records.has(record.id)) {
+      return Promise.reject(new GatewayError(ErrorCode.Conflict, 'id exists', { field: 'id' }));
+    }
+    this.put(record);
+    return Promise.resolve();
+  }
+
+  update(record: MessageRecord): Promise<void> {
+    if (!this.records.has(record.id))
+      return Promise.reject(new GatewayError(ErrorCode.NotFound, 'no such id'));
+    this.put(record);
+    return Promise.resolve();
+  }
+
+  get(id: string): MessageRecord | undefined {
+    const record = this.records.get(id);
+    return record && structuredClone(record);
+  }
+
+  list(): Page<MessageRecord> {
+    return { total: this.records.size, items: [...this.records.values()] };
+  }
+
+  pending(): MessageRecord[] {
+    const result: MessageRecord[] = [];
+    for (const id of this.pendingIds) {
+      const record = this.records.get(id);
+      if (record) result.push(record);
+    }
+    return result;
+  }
+
+  inState(state: MessageState): MessageRecord[] {
+    return [...this.records.values()].filter((record) => record.state === state);
+  }
+
+  count(): number {
+    return this.records.size;
+  }
+
+  pruneOlderThan(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  private put(record: MessageRecord): void {
+    const copy = structuredClone(record);
+    this.records.set(copy.id, copy);
+    if (copy.state === 'Pending') this.pendingIds.add(copy.id);
+    else this.pendingIds.delete(copy.id);
+  }
+}
+
+export type SendBehaviour = (request: SendRequest) => SendResult | GatewayError;
+
+/** A modem that takes `sendMs` of clock time per recipient and records what it was asked. */
+export class FakeModem implements OutboundModem {
+  status: ModemStatus = 'ready';
+  lastSeen: number;
+  readonly sent: { at: number; request: SendRequest }[] = [];
+  private nextReference = 0;
+  behaviour: SendBehaviour = () => ({ references: [this.nextReference++ % 256] });
+
+  constructor(
+    readonly deviceId: string,
+    private readonly clock: ManualClock,
+    readonly simSlots = 1,
+    private readonly sendMs = 1000,
+  ) {
+    this.lastSeen = clock.now();
+  }
+
+  send(request: SendRequest): Promise<SendResult> {
+    const startedAt = this.clock.now();
+    return new Promise((resolve, reject) => {
+      this.clock.setTimer(() => {
+        const outcome = this.behaviour(request);
+        if (outcome instanceof GatewayError) {
+          reject(outcome);
+          return;
+        }
+        this.sent.push({ at: startedAt, request });
+        resolve(outcome);
+      }, this.sendMs);
+    });
+  }
+}
+
+/** Directory whose online set the test edits; `setOnline` notifies like the modem pool would. */
+export class FakeDeviceDirectory implements DeviceDirectory {
+  private readonly modems = new Map<string, { modem: OutboundModem; online: boolean }>();
+  private readonly listeners = new Set<(deviceId: string) => void>();
+
+  add(modem: OutboundModem, online = true): void {
+    this.modems.set(modem.deviceId, { modem, online });
+  }
+
+  setOnline(deviceId: string, online: boolean): void {
+    const entry = this.modems.get(deviceId);
+    if (!entry) throw new Error(`unknown modem ${deviceId}`);
+    entry.online = online;
+    for (const listener of this.listeners) listener(deviceId);
+  }
+
+  list(): DeviceInfo[] {
+    return [];
+  }
+
+  get(): DeviceInfo | undefined {
+    return undefined;
+  }
+
+  online(): OutboundModem[] {
+    return [...this.modems.values()].filter((entry) => entry.online).map((entry) => entry.modem);
+  }
+
+  forget(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
+  refreshInbox(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  enterPin(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  onChange(listener: (deviceId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export const defaultPolicy: SendingPolicy = {
+  processingOrder: 'LIFO',
+  sendIntervalMinSeconds: null,
+  sendIntervalMaxSeconds: null,
+  limitPeriod: 'Disabled',
+  limitValue: null,
+  simSelectionMode: 'OSDefault',
+  resendInterrupted: false,
+};
+
+export interface MessageSpec {
+  id: string;
+  phoneNumbers?: string[];
+  priority?: number;
+  validUntil?: number;
+  scheduleAt?: number;
+  requestedDeviceId?: string;
+  simNumber?: number;
+  deviceActiveWithinHours?: number;
+  isEncrypted?: boolean;
+  text?: string;
+}
+
+/** A freshly enqueued message, as the message service would store it. */
+export function pendingMessage(spec: MessageSpec, sequence: number, now: number): MessageRecord {
+  const record: MessageRecord = {
+    id: spec.id,
+    content: { kind: 'text', text: spec.text ?? `text of ${spec.id}` },
+    recipients: (spec.phoneNumbers ?? ['+15550000001']).map((phoneNumber) => ({
+      phoneNumber,
+      state: 'Pending',
+    })),
+    withDeliveryReport: true,
+    priority: spec.priority ?? 0,
+    isEncrypted: spec.isEncrypted ?? false,
+    createdAt: now,
+    sequence,
+    states: { Pending: now },
+    state: 'Pending',
+  };
+  if (spec.validUntil !== undefined) record.validUntil = spec.validUntil;
+  if (spec.scheduleAt !== undefined) record.scheduleAt = spec.scheduleAt;
+  if (spec.requestedDeviceId !== undefined) record.requestedDeviceId = spec.requestedDeviceId;
+  if (spec.simNumber !== undefined) record.simNumber = spec.simNumber;
+  if (spec.deviceActiveWithinHours !== undefined)
+    record.deviceActiveWithinHours = spec.deviceActiveWithinHours;
+  return record;
+}
+
+/** Repository, lifecycle, directory and scheduler wired as `server/index.ts` would. */
+export class SchedulerHarness {
+  readonly repository: MemoryMessageRepository;
+  readonly lifecycle: MessageLifecycle;
+  readonly devices = new FakeDeviceDirectory();
+  readonly scheduler: Scheduler;
+  policy: SendingPolicy;
+  private sequence = 0;
+
+  constructor(
+    readonly clock: ManualClock,
+    options: {
+      policy?: Partial<SendingPolicy>;
+      repository?: MemoryMessageRepository;
+      random?: () => number;
+      decrypt?: (message: MessageRecord) => MessageRecord;
+    } = {},
+  ) {
+    this.repository = options.repository ?? new MemoryMessageRepository();
+    this.lifecycle = new MessageLifecycle(this.repository, new EventBus(), clock, silentLogger);
+    this.policy = { ...defaultPolicy, ...options.policy };
+    this.sequence = this.repository.count();
+    this.scheduler = new Scheduler({
+      repository: this.repository,
+      lifecycle: this.lifecycle,
+      devices: this.devices,
+      policy: () => this.policy,
+      decrypt: options.decrypt ?? ((message) => message),
+      clock,
+      logger: silentLogger,
+      ...(options.random ? { random: options.random } : {}),
+    });
+  }
+
+  modem(deviceId: string, options: { simSlots?: number; sendMs?: number; online?: boolean } = {}): FakeModem {
+    const modem = new FakeModem(deviceId, this.clock, options.simSlots, options.sendMs);
+    this.devices.add(modem, options.online ?? true);
+    return modem;
+  }
+
+  async enqueue(...specs: MessageSpec[]): Promise<void> {
+    for (const spec of specs) {
+      await this.repository.insert(pendingMessage(spec, ++this.sequence, this.clock.now()));
+    }
+    this.scheduler.wake();
+  }
+
+  setPolicy(change: Partial<SendingPolicy>): void {
+    this.policy = { ...this.policy, ...change };
+    this.scheduler.wake();
+  }
+
+  message(id: string): MessageRecord {
+    const record = this.repository.get(id);
+    if (!record) throw new Error(`no message ${id}`);
+    return record;
+  }
+}
+
+/** Ids in the order a modem (or all given modems) was asked to send them. */
+export function sentIds(...modems: FakeModem[]): string[] {
+  return modems
+    .flatMap((modem) => modem.sent)
+    .sort((left, right) => left.at - right.at)
+    .map((entry) => entry.request.messageId);
+}

@@ -1,0 +1,467 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import { MODEM_UNAVAILABLE_BACKOFF_MS, TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
+import { SchedulerHarness, sentIds } from './fakes.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+async function started(harness: SchedulerHarness): Promise<SchedulerHarness> {
+  await harness.scheduler.start();
+  return harness;
+}
+
+describe('Scheduler: order', () => {
+  it('sends newest first for equal priority by default (LIFO)', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' });
+    await started(harness);
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('sends oldest first when the processing order is FIFO', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' });
+    await started(harness);
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('sends higher priority first whatever the enqueue order', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'low', priority: -5 }, { id: 'mid' }, { id: 'high', priority: 50 });
+    await started(harness);
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['high', 'mid', 'low']);
+  });
+});
+
+describe('Scheduler: pacing and limits', () => {
+  it('pauses between sends of a modem for a random time within the send interval', async () => {
+    const clock = new ManualClock();
+    const draws = [0, 0.5, 1];
+    const harness = new SchedulerHarness(clock, {
+      policy: { sendIntervalMinSeconds: 10, sendIntervalMaxSeconds: 20, processingOrder: 'FIFO' },
+      random: () => draws.shift() ?? 0,
+    });
+    const modem = harness.modem('m1', { sendMs: 1000 });
+    const start = clock.now();
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' });
+    await started(harness);
+    await clock.advance(5 * MINUTE);
+    // Each send takes 1 s; pauses of 10 s, 15 s and 20 s follow.
+    expect(modem.sent.map((entry) => (entry.at - start) / SECOND)).toEqual([0, 11, 27, 48]);
+  });
+
+  it('allows at most limit_value sends per sliding window, not per fixed bucket', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      policy: { limitPeriod: 'PerMinute', limitValue: 2, processingOrder: 'FIFO' },
+    });
+    const modem = harness.modem('m1', { sendMs: 1000 });
+    // Start 50 s into a clock minute: a fixed bucket would allow 2 more at the minute boundary.
+    await clock.advance(50 * SECOND);
+    const start = clock.now();
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }, { id: 'e' });
+    await started(harness);
+    await clock.advance(5 * MINUTE);
+    expect(modem.sent.map((entry) => (entry.at - start) / SECOND)).toEqual([0, 1, 60, 61, 120]);
+  });
+
+  it('keeps a separate window per modem, so two modems send twice as many', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerHour', limitValue: 2 } });
+    const first = harness.modem('m1');
+    const second = harness.modem('m2');
+    await harness.enqueue(...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id })));
+    await started(harness);
+    await clock.advance(30 * MINUTE);
+    expect(first.sent).toHaveLength(2);
+    expect(second.sent).toHaveLength(2);
+    expect(harness.scheduler.status()).toMatchObject({ pending: 2, holding: { reason: 'rate-limit' } });
+  });
+
+  it('lets priority 100 jump ahead at once while others wait on the limit', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerHour', limitValue: 1 } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'first' }, { id: 'waiting' });
+    await started(harness);
+    await clock.advance(10 * MINUTE);
+    await harness.enqueue({ id: 'urgent', priority: 100 });
+    await clock.advance(2 * SECOND);
+    expect(sentIds(modem)).toEqual(['waiting', 'urgent']);
+    expect(harness.message('first').state).toBe('Pending');
+  });
+
+  it('lets priority 100 skip the send interval too', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      policy: { sendIntervalMinSeconds: 600, sendIntervalMaxSeconds: 600 },
+    });
+    const modem = harness.modem('m1', { sendMs: 1000 });
+    await harness.enqueue({ id: 'normal' });
+    await started(harness);
+    await clock.advance(5 * SECOND);
+    await harness.enqueue({ id: 'other' }, { id: 'urgent', priority: 127 });
+    await clock.advance(5 * SECOND);
+    expect(sentIds(modem)).toEqual(['normal', 'urgent']);
+  });
+
+  it('applies a changed limit without a restart', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerDay', limitValue: 1 } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent).toHaveLength(1);
+    harness.setPolicy({ limitPeriod: 'Disabled' });
+    await clock.advance(MINUTE);
+    expect(modem.sent).toHaveLength(3);
+  });
+
+  it('explains a rate-limit hold with the time of the next send', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerMinute', limitValue: 1 } });
+    harness.modem('m1');
+    const start = clock.now();
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(18 * SECOND);
+    expect(harness.scheduler.status()).toEqual({
+      pending: 1,
+      sending: 0,
+      holding: {
+        reason: 'rate-limit',
+        nextAttemptAt: start + MINUTE,
+        detail: 'rate limit: next send in 42 s',
+      },
+    });
+  });
+});
+
+describe('Scheduler: holds', () => {
+  it('explains a send-interval hold', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      policy: { sendIntervalMinSeconds: 30, sendIntervalMaxSeconds: 30 },
+    });
+    harness.modem('m1', { sendMs: 1000 });
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(11 * SECOND);
+    expect(harness.scheduler.status().holding).toMatchObject({
+      reason: 'send-interval',
+      detail: 'send interval: next send in 20 s',
+    });
+  });
+
+  it('explains that no modem is online', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(SECOND);
+    expect(harness.scheduler.status()).toMatchObject({
+      pending: 1,
+      sending: 0,
+      holding: { reason: 'no-modem' },
+    });
+  });
+
+  it('reports no hold once the queue is empty', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    harness.modem('m1');
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(harness.scheduler.status()).toEqual({ pending: 0, sending: 0 });
+  });
+});
+
+describe('Scheduler: expiry and schedule', () => {
+  it('fails a message whose validUntil passes while it waits on the rate limit', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerHour', limitValue: 1 } });
+    const modem = harness.modem('m1');
+    const start = clock.now();
+    await harness.enqueue({ id: 'short', validUntil: start + 10 * MINUTE }, { id: 'first', priority: 1 });
+    await started(harness);
+    await clock.advance(10 * MINUTE - 1);
+    expect(harness.message('short').state).toBe('Pending');
+    await clock.advance(1);
+    const expired = harness.message('short');
+    expect(expired.state).toBe('Failed');
+    expect(expired.recipients[0]).toMatchObject({ state: 'Failed', error: TTL_EXPIRED_ERROR });
+    expect(sentIds(modem)).toEqual(['first']);
+  });
+
+  it('fails an expired message even when no modem is online', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    await harness.enqueue({ id: 'a', validUntil: clock.now() + MINUTE });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(harness.message('a').recipients[0]?.error).toBe(TTL_EXPIRED_ERROR);
+  });
+
+  it('does not send a message before its scheduleAt', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    const at = clock.now() + 30 * MINUTE;
+    await harness.enqueue({ id: 'later', scheduleAt: at });
+    await started(harness);
+    await clock.advance(30 * MINUTE - 1);
+    expect(modem.sent).toHaveLength(0);
+    expect(harness.scheduler.status().holding).toMatchObject({ reason: 'scheduled', nextAttemptAt: at });
+    await clock.advance(1 + SECOND);
+    expect(modem.sent.map((entry) => entry.at)).toEqual([at]);
+  });
+});
+
+describe('Scheduler: modem and SIM choice', () => {
+  it('waits for the requested modem while it is offline, then sends through it', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const other = harness.modem('m1');
+    const pinned = harness.modem('m2', { online: false });
+    await harness.enqueue({ id: 'pinned', requestedDeviceId: 'm2' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(other.sent).toHaveLength(0);
+    expect(harness.scheduler.status().holding).toMatchObject({ reason: 'no-modem' });
+    expect(harness.scheduler.status().holding?.detail).toContain('m2');
+    harness.devices.setOnline('m2', true);
+    await clock.advance(2 * SECOND);
+    expect(sentIds(pinned)).toEqual(['pinned']);
+    expect(harness.message('pinned').deviceId).toBe('m2');
+  });
+
+  it('balances sends across three modems', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { sendIntervalMinSeconds: 5 } });
+    const modems = [harness.modem('m1'), harness.modem('m2'), harness.modem('m3')];
+    await harness.enqueue(...Array.from({ length: 30 }, (_, index) => ({ id: `msg${index}` })));
+    await started(harness);
+    await clock.advance(10 * MINUTE);
+    expect(modems.map((modem) => modem.sent.length)).toEqual([10, 10, 10]);
+  });
+
+  it('uses only modems seen within deviceActiveWithinHours', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    // m1 would be chosen first (same load, lower id) if it were not stale.
+    const stale = harness.modem('m1');
+    const fresh = harness.modem('m2');
+    stale.lastSeen = clock.now() - 3 * 3_600_000;
+    await harness.enqueue({ id: 'recent-only', deviceActiveWithinHours: 2 });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(stale.sent).toHaveLength(0);
+    expect(sentIds(fresh)).toEqual(['recent-only']);
+  });
+
+  it('sends on the SIM the client asked for', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { simSelectionMode: 'RoundRobin' } });
+    const modem = harness.modem('m1', { simSlots: 3 });
+    await harness.enqueue({ id: 'a', simNumber: 3 });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent[0]?.request.simNumber).toBe(3);
+  });
+
+  it.each([
+    ['OSDefault', [], [1, 1, 1, 1]],
+    ['RoundRobin', [], [1, 2, 3, 1]],
+    ['Random', [0.9, 0.1, 0.5, 0.34], [3, 1, 2, 2]],
+  ] as const)('chooses SIM slots by the %s mode', async (mode, draws, slots) => {
+    const clock = new ManualClock();
+    const queue = [...draws];
+    const harness = new SchedulerHarness(clock, {
+      policy: { simSelectionMode: mode, processingOrder: 'FIFO' },
+      random: () => queue.shift() ?? 0,
+    });
+    const modem = harness.modem('m1', { simSlots: 3 });
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent.map((entry) => entry.request.simNumber)).toEqual(slots);
+  });
+});
+
+describe('Scheduler: sending', () => {
+  it('skips a message cancelled while it waited', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerHour', limitValue: 1 } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    await harness.lifecycle.cancel('a');
+    harness.scheduler.wake();
+    await clock.advance(2 * 60 * MINUTE);
+    expect(sentIds(modem)).toEqual(['b']);
+    expect(harness.message('a').state).toBe('Cancelled');
+  });
+
+  it('sends every recipient and records the references the modem answered', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    modem.behaviour = (request) => ({ references: request.recipient === '+1555' ? [7, 8] : [9] });
+    await harness.enqueue({ id: 'a', phoneNumbers: ['+1555', '+1666'] });
+    await started(harness);
+    await clock.advance(MINUTE);
+    const message = harness.message('a');
+    expect(message.state).toBe('Sent');
+    expect(message.deviceId).toBe('m1');
+    expect(message.recipients.map((recipient) => recipient.parts)).toEqual([
+      [{ reference: 7 }, { reference: 8 }],
+      [{ reference: 9 }],
+    ]);
+  });
+
+  it('marks the recipient Failed with the modem text when the modem answers +CMS ERROR 500', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    modem.behaviour = () => new GatewayError(ErrorCode.CmsError, '+CMS ERROR: 500', { modemCode: 500 });
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(harness.message('a').recipients[0]).toMatchObject({ state: 'Failed', error: '+CMS ERROR: 500' });
+  });
+
+  it('marks the recipient Failed as possibly sent when the send was interrupted', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    modem.behaviour = () => new GatewayError(ErrorCode.SendInterrupted, 'timeout after the PDU');
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(harness.message('a').recipients[0]).toMatchObject({
+      state: 'Failed',
+      error: 'interrupted; may have been sent',
+    });
+  });
+
+  it('re-queues a message the modem refused as unavailable and sends it on another modem', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const refusing = harness.modem('m1');
+    refusing.behaviour = () => new GatewayError(ErrorCode.ModemUnavailable, 'port closed');
+    const other = harness.modem('m2', { online: false });
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(5 * SECOND);
+    expect(harness.message('a').state).toBe('Pending');
+    harness.devices.setOnline('m2', true);
+    await clock.advance(5 * SECOND);
+    expect(sentIds(other)).toEqual(['a']);
+    expect(harness.message('a')).toMatchObject({ state: 'Sent', deviceId: 'm2' });
+  });
+
+  it('offers work again to a modem that was unavailable once its back-off ends', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    let refusals = 1;
+    modem.behaviour = () =>
+      refusals-- > 0 ? new GatewayError(ErrorCode.ModemUnavailable, 'recovering') : { references: [1] };
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MODEM_UNAVAILABLE_BACKOFF_MS);
+    expect(modem.sent).toHaveLength(0);
+    await clock.advance(2 * SECOND);
+    expect(harness.message('a').state).toBe('Sent');
+  });
+
+  it('sends the decrypted content and numbers but records states under the stored numbers', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      decrypt: (message) => ({
+        ...message,
+        content: { kind: 'text', text: 'plain text' },
+        recipients: message.recipients.map((recipient) => ({ ...recipient, phoneNumber: '+1999' })),
+      }),
+    });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a', isEncrypted: true, phoneNumbers: ['$cipher$'] });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent[0]?.request).toMatchObject({ recipient: '+1999', content: { text: 'plain text' } });
+    expect(harness.message('a').recipients[0]).toMatchObject({ phoneNumber: '$cipher$', state: 'Sent' });
+  });
+
+  it('fails a message it cannot decrypt without handing it to a modem', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      decrypt: () => {
+        throw new GatewayError(ErrorCode.ValidationFailed, 'wrong passphrase');
+      },
+    });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a', isEncrypted: true });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent).toHaveLength(0);
+    expect(harness.message('a').recipients[0]?.error).toContain('decryption failed');
+  });
+
+  it('does not hand a message to a modem that is not ready', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    modem.status = 'recovering';
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent).toHaveLength(0);
+    modem.status = 'ready';
+    harness.devices.setOnline('m1', true);
+    await clock.advance(MINUTE);
+    expect(sentIds(modem)).toEqual(['a']);
+  });
+
+  it('counts each send once in the window when the same scheduler is stopped and started again', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { limitPeriod: 'PerHour', limitValue: 2 } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    await harness.scheduler.stop();
+    await harness.scheduler.start();
+    await harness.enqueue({ id: 'b' });
+    await clock.advance(MINUTE);
+    expect(sentIds(modem)).toEqual(['a', 'b']);
+  });
+
+  it('waits for a send in progress when stopped', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    harness.modem('m1', { sendMs: 10 * SECOND });
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(SECOND);
+    const stopped = harness.scheduler.stop();
+    await clock.advance(10 * SECOND);
+    await stopped;
+    await clock.advance(MINUTE);
+    expect(harness.repository.inState('Sent').map((message) => message.id)).toEqual(['b']);
+    expect(harness.message('a').state).toBe('Pending');
+  });
+});
