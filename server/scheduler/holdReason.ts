@@ -1,5 +1,5 @@
 /** Why Pending messages are not moving, for the UI and the health check. */
-export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled';
+export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused';
 
 export interface Hold {
   reason: HoldReason;
@@ -22,6 +22,8 @@ export function describeHold(hold: Hold, now: number): string {
       return `send interval: ${wait}`;
     case 'scheduled':
       return `scheduled: ${wait}`;
+    case 'paused':
+      return 'paused: sending was paused by the user';
     case 'no-modem':
       return hold.deviceId === undefined
         ? 'no modem: waiting for a modem able to send'

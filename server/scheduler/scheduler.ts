@@ -23,6 +23,8 @@ export interface SendingPolicy {
   simSelectionMode: SimSelectionMode;
   /** Opt-in: re-queue a send interrupted by a crash instead of failing it (DESIGN §3). */
   resendInterrupted: boolean;
+  /** The user paused sending (tray, UI): nothing is handed to a modem; expiry still applies. */
+  paused: boolean;
 }
 
 export interface SchedulerDeps {
@@ -171,7 +173,9 @@ export class Scheduler {
 
     // Only a modem that says it is ready is handed a message (a hand-over it then refuses is
     // re-queued, see the class comment).
-    const online = this.deps.devices.online().filter((modem) => modem.status === 'ready');
+    const online = policy.paused
+      ? []
+      : this.deps.devices.online().filter((modem) => modem.status === 'ready');
     const free = online
       .filter((modem) => !this.busy.has(modem.deviceId) && this.parkedAt(modem.deviceId) <= now)
       .map((modem) => ({
@@ -197,7 +201,10 @@ export class Scheduler {
     }
 
     const waiting = ready.filter((message) => !claimed.has(message.id));
-    this.hold = this.explainHold(waiting, online, nextScheduled, policy.processingOrder, limit, now);
+    this.hold =
+      policy.paused && waiting.length > 0
+        ? { reason: 'paused' }
+        : this.explainHold(waiting, online, nextScheduled, policy.processingOrder, limit, now);
     let nextWake = Math.min(nextExpiry, nextScheduled);
     if (waiting.length > 0) {
       for (const modem of online) {

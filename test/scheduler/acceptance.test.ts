@@ -19,6 +19,7 @@ const policy: SendingPolicy = {
   limitValue: 6,
   simSelectionMode: 'RoundRobin',
   resendInterrupted: false,
+  paused: false,
 };
 
 /** Small seeded PRNG (mulberry32) so the scenario is the same on every run. */

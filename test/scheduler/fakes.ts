@@ -164,6 +164,7 @@ export const defaultPolicy: SendingPolicy = {
   limitValue: null,
   simSelectionMode: 'OSDefault',
   resendInterrupted: false,
+  paused: false,
 };
 
 export interface MessageSpec {

@@ -465,3 +465,33 @@ describe('Scheduler: sending', () => {
     expect(harness.message('a').state).toBe('Pending');
   });
 });
+
+describe('Scheduler: pause', () => {
+  it('hands nothing to a modem while paused, says so, and resumes where it stopped', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { paused: true, processingOrder: 'FIFO' } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(10 * MINUTE);
+    expect(sentIds(modem)).toEqual([]);
+    expect(harness.scheduler.status().holding).toMatchObject({ reason: 'paused' });
+
+    harness.setPolicy({ paused: false });
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['a', 'b']);
+    expect(harness.scheduler.status().holding).toBeUndefined();
+  });
+
+  it('still expires a message whose TTL passes while sending is paused', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { paused: true } });
+    harness.modem('m1');
+    await harness.enqueue({ id: 'short', validUntil: clock.now() + 30 * SECOND });
+    await started(harness);
+    await clock.advance(31 * SECOND);
+    const message = harness.repository.get('short');
+    expect(message?.state).toBe('Failed');
+    expect(message?.recipients[0]?.error).toBe(TTL_EXPIRED_ERROR);
+  });
+});
