@@ -1,0 +1,168 @@
+import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Document } from '../store/documentStore.js';
+
+/**
+ * Basic credentials (spec: Authentication, method 1). Either given by the user
+ * (`--username/--password`, used for that run only and never written) or generated on first run
+ * and stored as a salted scrypt hash; the generated password is returned once so the
+ * composition root can print it, and is unrecoverable afterwards.
+ */
+export interface StoredCredentials {
+  username: string;
+  /** `scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`: parameters travel with the hash. */
+  passwordHash: string;
+}
+
+export interface CredentialsDocumentData {
+  basic?: StoredCredentials;
+}
+
+export interface BasicCredentials {
+  readonly username: string;
+  /** Set only when this run generated the credentials: print it once, then forget it. */
+  readonly generatedPassword?: string;
+  /** Where the credentials came from, for the start-up log and the UI. */
+  readonly source: 'options' | 'stored' | 'generated';
+  verify(username: string, password: string): Promise<boolean>;
+}
+
+export interface BasicCredentialsOptions {
+  document: Pick<Document<CredentialsDocumentData>, 'data' | 'update'>;
+  username?: string;
+  password?: string;
+  /** Injected so tests can use cheap parameters; defaults to `defaultScryptCost`. */
+  scryptCost?: ScryptCost;
+}
+
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** N=2^14, r=8, p=1: ~16 MiB and tens of ms per hash, the scrypt paper's interactive-login cost. */
+export const defaultScryptCost: ScryptCost = { N: 16_384, r: 8, p: 1 };
+
+const keyLength = 32;
+const minimumPasswordLength = 8;
+export const generatedUsername = 'sms';
+
+export async function openBasicCredentials(options: BasicCredentialsOptions): Promise<BasicCredentials> {
+  const cost = options.scryptCost ?? defaultScryptCost;
+  if (options.username !== undefined || options.password !== undefined) {
+    const { username, password } = checkConfigured(options.username, options.password);
+    return credentialsFrom(username, await hashPassword(password, cost), 'options');
+  }
+  const stored = options.document.data.basic;
+  if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored');
+  // 18 random bytes → 24 base64url characters (144 bits): typable, no padding, no quoting.
+  const password = randomBytes(18).toString('base64url');
+  const basic: StoredCredentials = {
+    username: generatedUsername,
+    passwordHash: await hashPassword(password, cost),
+  };
+  await options.document.update((data) => {
+    data.basic = basic;
+  });
+  return { ...credentialsFrom(basic.username, basic.passwordHash, 'generated'), generatedPassword: password };
+}
+
+function checkConfigured(username: string | undefined, password: string | undefined) {
+  if (username === undefined || username === '') {
+    throw new GatewayError(ErrorCode.ConfigInvalid, 'username: required with --password', {
+      field: 'username',
+    });
+  }
+  // RFC 7617 §2: the user-id cannot contain a colon; the first colon ends it.
+  if (username.includes(':')) {
+    throw new GatewayError(ErrorCode.ConfigInvalid, 'username: must not contain ":"', { field: 'username' });
+  }
+  if (password === undefined || [...password].length < minimumPasswordLength) {
+    throw new GatewayError(
+      ErrorCode.ConfigInvalid,
+      `password: at least ${minimumPasswordLength} characters required with --username`,
+      { field: 'password' },
+    );
+  }
+  return { username, password };
+}
+
+function credentialsFrom(
+  username: string,
+  passwordHash: string,
+  source: BasicCredentials['source'],
+): BasicCredentials {
+  const expectedUser = Buffer.from(username, 'utf8');
+  // Upstream clients send Basic on every request and scrypt is deliberately slow, so once a
+  // pair has verified, later requests compare a keyed digest of it instead (per-instance key,
+  // never stored). A wrong pair still pays the full scrypt cost.
+  const digestKey = randomBytes(32);
+  const digestOf = (user: string, password: string) =>
+    createHmac('sha256', digestKey)
+      .update(`${user}:${password.normalize('NFC')}`, 'utf8')
+      .digest();
+  let verifiedDigest: Buffer | undefined;
+  // A client opening many connections at once sends the same pair many times before the first
+  // check finishes: they share that one scrypt run instead of queueing one each.
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  const check = async (candidateUser: string, candidatePassword: string, digest: Buffer) => {
+    // Both checks always run, so timing does not reveal whether the user name was right.
+    const passwordMatches = await verifyPassword(candidatePassword, passwordHash);
+    const matches = constantTimeEqual(Buffer.from(candidateUser, 'utf8'), expectedUser) && passwordMatches;
+    if (matches) verifiedDigest = digest;
+    return matches;
+  };
+
+  return {
+    username,
+    source,
+    verify(candidateUser, candidatePassword) {
+      const digest = digestOf(candidateUser, candidatePassword);
+      if (verifiedDigest && timingSafeEqual(digest, verifiedDigest)) return Promise.resolve(true);
+      const key = digest.toString('hex');
+      const pending = inFlight.get(key);
+      if (pending) return pending;
+      const started = check(candidateUser, candidatePassword, digest).finally(() => inFlight.delete(key));
+      inFlight.set(key, started);
+      return started;
+    },
+  };
+}
+
+export async function hashPassword(password: string, cost: ScryptCost = defaultScryptCost): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await deriveKey(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = passwordHash.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) {
+    throw new GatewayError(ErrorCode.StoreCorrupt, 'stored password hash has an unknown format');
+  }
+  const expected = Buffer.from(key, 'base64');
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await deriveKey(password, Buffer.from(salt, 'base64'), cost, expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+function deriveKey(password: string, salt: Buffer, cost: ScryptCost, length = keyLength): Promise<Buffer> {
+  // Node refuses N·r·128 above maxmem (32 MiB by default); leave room for the chosen cost.
+  const maxmem = 256 * cost.N * cost.r;
+  return new Promise((resolve, reject) => {
+    // RFC 8265 §4.2 (OpaqueString): passwords compare in Unicode NFC, so "é" typed precomposed
+    // or decomposed is the same password.
+    scrypt(password.normalize('NFC'), salt, length, { ...cost, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** Equal-time comparison of unequal-length inputs too (timingSafeEqual alone throws on those). */
+export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
+  const padded = Buffer.alloc(b.length);
+  a.copy(padded, 0, 0, Math.min(a.length, b.length));
+  return timingSafeEqual(padded, b) && a.length === b.length;
+}

@@ -1,0 +1,30 @@
+/**
+ * The spec's scope table (Authentication) plus the inbox scopes DESIGN §2 adds. `all:any` holds
+ * every scope; `tokens:refresh` is a system scope put into refresh tokens only, never requested.
+ */
+export const Scopes = [
+  'all:any',
+  'messages:send',
+  'messages:read',
+  'messages:list',
+  'messages:cancel',
+  'messages:export',
+  'devices:list',
+  'devices:delete',
+  'webhooks:list',
+  'webhooks:write',
+  'webhooks:delete',
+  'settings:read',
+  'settings:write',
+  'logs:read',
+  'tokens:manage',
+  'tokens:refresh',
+  'inbox:list',
+  'inbox:read',
+  'inbox:refresh',
+] as const;
+export type Scope = (typeof Scopes)[number];
+
+export function isScope(value: string): value is Scope {
+  return (Scopes as readonly string[]).includes(value);
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { holdsScope } from '../../auth/accessControl.js';
+import { parseAuthorization } from '../../auth/authorizationHeader.js';
+import { Scopes } from '../../auth/scopes.js';
+import type { TokenPair, TokenService } from '../../auth/tokenService.js';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { ApiBuilder } from '../defineRoute.js';
+
+/**
+ * Token lifecycle routes (spec: Endpoints, /auth/token*; Authentication, token lifecycle).
+ * A Bearer caller holding `tokens:manage` may only hand out scopes it holds itself, so a
+ * narrow management token cannot mint an `all:any` one.
+ */
+export interface TokenRouteDependencies {
+  tokens: TokenService;
+}
+
+const requestableScopes = Scopes.filter((scope) => scope !== 'tokens:refresh');
+
+export const tokenRequestSchema = z.object({
+  ttl: z
+    .number()
+    .int()
+    .min(0)
+    .nullish()
+    .describe('access token lifetime in seconds; absent or 0: the server default (1 h)'),
+  scopes: z.array(z.enum(requestableScopes)).min(1).describe('scopes granted to the token'),
+});
+
+export const tokenResponseSchema = z.object({
+  id: z.string().describe('the access token id (JTI), used to revoke it'),
+  token_type: z.literal('Bearer'),
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_at: z.string().describe('access token expiry, ISO 8601'),
+});
+
+const errorSchema = z.object({ message: z.string() });
+
+export function tokenResponse(pair: TokenPair): z.infer<typeof tokenResponseSchema> {
+  return {
+    id: pair.id,
+    token_type: 'Bearer',
+    access_token: pair.accessToken,
+    refresh_token: pair.refreshToken,
+    expires_at: toIsoWithOffset(pair.expiresAt),
+  };
+}
+
+export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencies): void {
+  const { tokens } = deps;
+
+  api.route({
+    method: 'post',
+    path: '/auth/token',
+    summary: 'Issue an access token and a refresh token (Basic, or Bearer with tokens:manage)',
+    tag: 'Authentication',
+    access: { scope: 'tokens:manage' },
+    body: tokenRequestSchema,
+    responses: {
+      201: { description: 'the new token pair', schema: tokenResponseSchema },
+      400: { description: 'unknown or system scope, empty scopes, ttl out of range', schema: errorSchema },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the caller lacks tokens:manage or a requested scope', schema: errorSchema },
+    },
+    async handle({ body, principal }) {
+      if (principal?.kind === 'bearer') {
+        const beyond = body.scopes.filter((scope) => !holdsScope(principal, scope));
+        if (beyond.length > 0) {
+          throw new GatewayError(
+            ErrorCode.Forbidden,
+            `scopes: the caller does not hold ${beyond.join(', ')}`,
+            {
+              field: 'scopes',
+            },
+          );
+        }
+      }
+      const pair = await tokens.issue(body.scopes, body.ttl ?? undefined);
+      return { status: 201, body: tokenResponse(pair) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/auth/token/refresh',
+    summary: 'Exchange a refresh token for a new pair; the presented pair is revoked',
+    tag: 'Authentication',
+    access: 'refresh-token',
+    responses: {
+      201: { description: 'the new token pair', schema: tokenResponseSchema },
+      401: { description: 'not a valid, unused refresh token', schema: errorSchema },
+    },
+    async handle({ ctx }) {
+      // The access check has already verified this header holds a Bearer refresh token.
+      const parsed = parseAuthorization(ctx.get('authorization'));
+      if (parsed.scheme !== 'bearer')
+        throw new GatewayError(ErrorCode.Unauthorized, 'a refresh token is required');
+      return { status: 201, body: tokenResponse(await tokens.refresh(parsed.token)) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/auth/token/:jti',
+    summary: 'Revoke a token by id; revoking an access token also revokes its refresh token',
+    tag: 'Authentication',
+    access: { scope: 'tokens:manage' },
+    responses: {
+      204: { description: 'revoked (also when it was already revoked or has expired)' },
+      400: { description: 'not a token id this gateway issues', schema: errorSchema },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+    },
+    async handle({ params }) {
+      await tokens.revoke(params.jti ?? '');
+      return { status: 204 };
+    },
+  });
+}

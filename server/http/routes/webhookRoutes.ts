@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { WebhookEventNames } from '../../webhooks/webhookEvents.js';
+import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
+import type { ApiBuilder } from '../defineRoute.js';
+
+/**
+ * Webhook registration (spec: Endpoints /webhooks; Events, registration rules). The singular
+ * `/webhook` alias is what upstream clients call in Local mode (DESIGN §2 Mounts).
+ *
+ * DELETE answers 204 whether or not the id was registered: the spec leaves the status open,
+ * upstream answers 204 either way, and clients treat removal as idempotent cleanup, so a 404
+ * would only break a retry of a delete whose first answer was lost.
+ */
+export interface WebhookRouteDependencies {
+  webhooks: WebhookRegistry;
+}
+
+export const webhookSchema = z.object({
+  id: z.string().describe('webhook id; registering an existing id replaces that webhook'),
+  url: z.string().describe('https:// URL, or http:// to 127.0.0.1, localhost or [::1]'),
+  event: z.enum(WebhookEventNames),
+  deviceId: z.string().optional().describe('only events from this device; absent: every device'),
+});
+
+export const webhookInputSchema = z.object({
+  id: z.string().nullish().describe('absent: generated; an existing id replaces that webhook'),
+  url: z.string().describe('https:// URL, or http:// to 127.0.0.1, localhost or [::1]'),
+  event: z.enum(WebhookEventNames),
+  deviceId: z.string().nullish().describe('only events from this device; absent: every device'),
+});
+
+const errorSchema = z.object({ message: z.string() });
+const tag = 'Webhooks';
+
+export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDependencies): void {
+  const { webhooks } = deps;
+
+  api.route({
+    method: 'get',
+    path: '/webhooks',
+    aliases: ['/webhook'],
+    summary: 'List registered webhooks',
+    tag,
+    access: { scope: 'webhooks:list' },
+    responses: {
+      200: { description: 'every registered webhook', schema: z.array(webhookSchema) },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the token lacks webhooks:list', schema: errorSchema },
+    },
+    async handle() {
+      return { status: 200, body: webhooks.list() };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/webhooks',
+    aliases: ['/webhook'],
+    summary: 'Register a webhook, or replace the one with the same id',
+    tag,
+    access: { scope: 'webhooks:write' },
+    body: webhookInputSchema,
+    responses: {
+      201: { description: 'the stored webhook', schema: webhookSchema },
+      400: { description: 'URL not https/loopback, unknown event, bad id', schema: errorSchema },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the token lacks webhooks:write', schema: errorSchema },
+    },
+    async handle({ body }) {
+      const record = await webhooks.upsert({
+        id: body.id ?? undefined,
+        url: body.url,
+        event: body.event,
+        deviceId: body.deviceId ?? undefined,
+      });
+      return { status: 201, body: record };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/webhooks/:id',
+    aliases: ['/webhook/:id'],
+    summary: 'Remove a webhook (204 also when the id is not registered)',
+    tag,
+    access: { scope: 'webhooks:delete' },
+    responses: {
+      204: { description: 'removed, or was not registered' },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the token lacks webhooks:delete', schema: errorSchema },
+    },
+    async handle({ params }) {
+      await webhooks.remove(params.id ?? '');
+      return { status: 204 };
+    },
+  });
+}

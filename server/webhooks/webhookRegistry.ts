@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { Document } from '../store/documentStore.js';
+import { type WebhookEventName, WebhookEventNames } from './webhookEvents.js';
+import { checkWebhookUrl } from './webhookUrl.js';
+
+/**
+ * Registered webhooks (spec: Events, registration rules; DESIGN §2 webhook record): kept in a
+ * small persisted document, upserted by id. Listeners (the dispatcher) hear every change.
+ */
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  event: WebhookEventName;
+  /** Only events from this device; absent: every device. */
+  deviceId?: string;
+}
+
+export interface WebhookInput {
+  /** Absent: a new id is generated. Present: replaces the webhook with that id. */
+  id?: string;
+  url: string;
+  event: string;
+  deviceId?: string;
+}
+
+export interface WebhookDocumentData {
+  webhooks: WebhookRecord[];
+}
+
+export interface WebhookRegistry {
+  list(): WebhookRecord[];
+  get(id: string): WebhookRecord | undefined;
+  /** Validates (400 naming `url`, `event`, `id` or `deviceId`), stores, returns the record. */
+  upsert(input: WebhookInput): Promise<WebhookRecord>;
+  /** Returns false when no webhook had that id. */
+  remove(id: string): Promise<boolean>;
+  /** Calls `listener` after every stored change; returns the unsubscribe function. */
+  onChange(listener: (webhooks: readonly WebhookRecord[]) => void): () => void;
+}
+
+export interface WebhookRegistryOptions {
+  document: Pick<Document<WebhookDocumentData>, 'data' | 'update'>;
+  logger: Logger;
+}
+
+/** Room for any client scheme (a UUID is 36); bounded so records and log lines stay small. */
+export const maxWebhookIdLength = 64;
+const maxDeviceIdLength = 64;
+
+export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookRegistry {
+  const { document } = options;
+  const logger = options.logger.child('webhooks');
+  const listeners = new Set<(webhooks: readonly WebhookRecord[]) => void>();
+
+  const records = (): WebhookRecord[] => document.data.webhooks ?? [];
+  const notify = () => {
+    const snapshot = records().map((record) => ({ ...record }));
+    for (const listener of listeners) listener(snapshot);
+  };
+
+  return {
+    list: () => records().map((record) => ({ ...record })),
+
+    get(id) {
+      const found = records().find((record) => record.id === id);
+      return found ? { ...found } : undefined;
+    },
+
+    async upsert(input) {
+      const record = checkInput(input);
+      await document.update((data) => {
+        const others = (data.webhooks ?? []).filter((existing) => existing.id !== record.id);
+        data.webhooks = [...others, record];
+      });
+      logger.info('registered a webhook', { id: record.id, event: record.event });
+      notify();
+      return { ...record };
+    },
+
+    async remove(id) {
+      if (!records().some((record) => record.id === id)) return false;
+      await document.update((data) => {
+        data.webhooks = (data.webhooks ?? []).filter((record) => record.id !== id);
+      });
+      logger.info('removed a webhook', { id });
+      notify();
+      return true;
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function checkInput(input: WebhookInput): WebhookRecord {
+  const fail = (field: string, why: string): never => {
+    throw new GatewayError(ErrorCode.ValidationFailed, `${field}: ${why}`, { field });
+  };
+  const id = input.id === undefined ? newWebhookId() : input.id.trim();
+  if (id === '' || id.length > maxWebhookIdLength)
+    fail('id', `must be 1 to ${maxWebhookIdLength} characters`);
+  if (!(WebhookEventNames as readonly string[]).includes(input.event)) {
+    fail('event', `must be one of ${WebhookEventNames.join(', ')}`);
+  }
+  const record: WebhookRecord = {
+    id,
+    url: checkWebhookUrl(input.url),
+    event: input.event as WebhookEventName,
+  };
+  if (input.deviceId !== undefined) {
+    const deviceId = input.deviceId.trim();
+    if (deviceId === '' || deviceId.length > maxDeviceIdLength) {
+      fail('deviceId', `must be 1 to ${maxDeviceIdLength} characters`);
+    }
+    record.deviceId = deviceId;
+  }
+  return record;
+}
+
+const idAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+/** 21 characters from a 64-letter alphabet (126 bits), the shape of upstream's generated ids. */
+function newWebhookId(): string {
+  // 256 is a multiple of 64, so masking each byte keeps the letters uniform.
+  return [...randomBytes(21)].map((byte) => idAlphabet[byte & 63]).join('');
+}

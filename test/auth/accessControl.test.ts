@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
+import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
+import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
+import { type Scope, Scopes } from '../../server/auth/scopes.js';
+import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { JsonDisk } from './support/jsonDocument.js';
+
+const basicHeader = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+
+async function setup() {
+  const clock = new ManualClock();
+  const credentials = await openBasicCredentials({
+    document: new JsonDisk<CredentialsDocumentData>({}).open(),
+    username: 'admin',
+    password: 'correct horse',
+    scryptCost: { N: 1_024, r: 8, p: 1 },
+  });
+  const tokens = await openTokenService({
+    document: new JsonDisk<TokenDocumentData>({ revoked: {} }).open(),
+    clock,
+    logger: silentLogger,
+  });
+  const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
+  const access = createAccessControl({ credentials, tokens, throttle, logger: silentLogger });
+  return { clock, tokens, access };
+}
+
+const ip = '192.0.2.7';
+const good = basicHeader('admin', 'correct horse');
+const bad = basicHeader('admin', 'wrong horse');
+
+async function outcome(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return String((error as { code?: number }).code);
+  }
+}
+
+function decision(access: AccessControl, principal: Principal, scope: Scope): 'allow' | 'deny' {
+  try {
+    access.authorize(principal, scope);
+    return 'allow';
+  } catch (error) {
+    expect(error).toMatchObject({ code: ErrorCode.Forbidden });
+    return 'deny';
+  }
+}
+
+describe('AccessControl.authorize', () => {
+  const allButRefresh = Scopes.filter((scope) => scope !== 'tokens:refresh');
+  const table: Array<[string, Scope[], Scope, 'allow' | 'deny']> = [
+    ['a token with messages:send', ['messages:send'], 'messages:send', 'allow'],
+    ['a token with messages:send', ['messages:send'], 'messages:list', 'deny'],
+    ['a token with messages:send', ['messages:send'], 'tokens:manage', 'deny'],
+    [
+      'a token with webhooks:list and webhooks:write',
+      ['webhooks:list', 'webhooks:write'],
+      'webhooks:write',
+      'allow',
+    ],
+    [
+      'a token with webhooks:list and webhooks:write',
+      ['webhooks:list', 'webhooks:write'],
+      'webhooks:delete',
+      'deny',
+    ],
+    ['a token with inbox:list', ['inbox:list'], 'inbox:read', 'deny'],
+    ...allButRefresh.map((scope): [string, Scope[], Scope, 'allow'] => [
+      'an all:any token',
+      ['all:any'],
+      scope,
+      'allow',
+    ]),
+    ['an all:any token', ['all:any'], 'tokens:refresh', 'deny'],
+    ['a refresh token', ['tokens:refresh'], 'tokens:refresh', 'allow'],
+    ['a refresh token', ['tokens:refresh'], 'messages:send', 'deny'],
+  ];
+
+  it.each(table)('%s asking for %j → %s', async (_who, held, scope, expected) => {
+    const { access } = await setup();
+    const principal: Principal = { kind: 'bearer', scopes: new Set(held), tokenId: 'x' };
+    expect(decision(access, principal, scope)).toBe(expected);
+  });
+
+  it('lets Basic credentials hold every scope except the refresh system scope', async () => {
+    const { access } = await setup();
+    const principal = await access.authenticate({ authorization: good, ip }, 'access');
+    for (const scope of Scopes) {
+      expect(decision(access, principal, scope)).toBe(scope === 'tokens:refresh' ? 'deny' : 'allow');
+    }
+  });
+});
+
+describe('AccessControl.authenticate', () => {
+  it('answers a request without credentials with 401', async () => {
+    const { access } = await setup();
+    expect(await outcome(access.authenticate({ ip }, 'access'))).toBe(String(ErrorCode.Unauthorized));
+    expect(await outcome(access.authenticate({ authorization: '  ', ip }, 'access'))).toBe(
+      String(ErrorCode.Unauthorized),
+    );
+  });
+
+  it('turns right Basic credentials into a basic principal and wrong ones into 401', async () => {
+    const { access } = await setup();
+    await expect(access.authenticate({ authorization: good, ip }, 'access')).resolves.toMatchObject({
+      kind: 'basic',
+    });
+    expect(await outcome(access.authenticate({ authorization: bad, ip }, 'access'))).toBe(
+      String(ErrorCode.Unauthorized),
+    );
+  });
+
+  it('turns a Bearer access token into a principal holding its scopes and jti', async () => {
+    const { access, tokens } = await setup();
+    const pair = await tokens.issue(['messages:send', 'logs:read']);
+
+    const principal = await access.authenticate(
+      { authorization: `Bearer ${pair.accessToken}`, ip },
+      'access',
+    );
+    expect(principal.kind).toBe('bearer');
+    expect(principal.tokenId).toBe(pair.id);
+    expect([...principal.scopes].sort()).toEqual(['logs:read', 'messages:send']);
+  });
+
+  it.each([
+    ['a refresh token on an access route', 'refresh', 'access'],
+    ['an access token on the refresh route', 'access', 'refresh'],
+  ] as const)('refuses %s with 401', async (_name, presented, route) => {
+    const { access, tokens } = await setup();
+    const pair = await tokens.issue(['messages:send']);
+    const token = presented === 'refresh' ? pair.refreshToken : pair.accessToken;
+    expect(await outcome(access.authenticate({ authorization: `Bearer ${token}`, ip }, route))).toBe(
+      String(ErrorCode.Unauthorized),
+    );
+  });
+
+  it('refuses Basic credentials on the refresh route', async () => {
+    const { access } = await setup();
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'refresh'))).toBe(
+      String(ErrorCode.Unauthorized),
+    );
+  });
+
+  it('accepts a refresh token on the refresh route as a principal holding only tokens:refresh', async () => {
+    const { access, tokens } = await setup();
+    const pair = await tokens.issue(['messages:send']);
+    const principal = await access.authenticate(
+      { authorization: `Bearer ${pair.refreshToken}`, ip },
+      'refresh',
+    );
+    expect([...principal.scopes]).toEqual(['tokens:refresh']);
+  });
+
+  it('accepts the UI session token as holding every scope', async () => {
+    const { access, tokens } = await setup();
+    const session = await tokens.issueSession();
+    const principal = await access.authenticate(
+      { authorization: `Bearer ${session.accessToken}`, ip },
+      'access',
+    );
+    expect(decision(access, principal, 'settings:write')).toBe('allow');
+    expect(decision(access, principal, 'tokens:manage')).toBe('allow');
+  });
+
+  it('locks an IP out after ten wrong passwords, refusing even the right one with 429 until the window frees', async () => {
+    const { access, clock } = await setup();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect(await outcome(access.authenticate({ authorization: bad, ip }, 'access'))).toBe(
+        String(ErrorCode.Unauthorized),
+      );
+    }
+
+    const locked = access.authenticate({ authorization: good, ip }, 'access');
+    await expect(locked).rejects.toBeInstanceOf(TooManyAttemptsError);
+    await expect(locked).rejects.toMatchObject({ code: ErrorCode.TooManyAttempts, retryAfterSeconds: 300 });
+    expect(await outcome(access.authenticate({ authorization: good, ip: '192.0.2.8' }, 'access'))).toBe('ok');
+
+    await clock.advance(5 * 60_000);
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
+  });
+
+  it('counts malformed headers and forged tokens as failed logins', async () => {
+    const { access } = await setup();
+    const attempts = ['Basic !!!', 'Digest x', 'Bearer not.a.jwt', basicHeader('admin', 'nope')];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await outcome(
+        access.authenticate({ authorization: attempts[attempt % attempts.length], ip }, 'access'),
+      );
+    }
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe(
+      String(ErrorCode.TooManyAttempts),
+    );
+  });
+
+  it('does not count expired tokens, so a client can still refresh after many calls with one', async () => {
+    const { access, clock, tokens } = await setup();
+    const pair = await tokens.issue(['messages:send'], 60);
+    await clock.advance(61_000);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect(
+        await outcome(access.authenticate({ authorization: `Bearer ${pair.accessToken}`, ip }, 'access')),
+      ).toBe(String(ErrorCode.Unauthorized));
+    }
+
+    const auth = `Bearer ${pair.refreshToken}`;
+    expect(await outcome(access.authenticate({ authorization: auth, ip }, 'refresh'))).toBe('ok');
+  });
+
+  it('refuses a revoked token with 401', async () => {
+    const { access, tokens } = await setup();
+    const pair = await tokens.issue(['messages:send']);
+    await tokens.revoke(pair.id);
+    expect(
+      await outcome(access.authenticate({ authorization: `Bearer ${pair.accessToken}`, ip }, 'access')),
+    ).toBe(String(ErrorCode.Unauthorized));
+  });
+});
