@@ -1,0 +1,14 @@
+/** Every command the simulator answers, by upper-case name (`E`, `&F`, `+CMGS`, `^ICCID`). */
+import type { CommandDefinition } from './commandTypes.js';
+import { generalCommands } from './generalCommands.js';
+import { messageCommands } from './messageCommands.js';
+import { networkCommands } from './networkCommands.js';
+
+export function buildCommandTable(): ReadonlyMap<string, CommandDefinition> {
+  return new Map(Object.entries({ ...generalCommands, ...networkCommands, ...messageCommands }));
+}
+
+/** AT+CLAC lists commands as they are typed (TS 27.007 §8.37): "AT" and the name. */
+export function commandListing(table: ReadonlyMap<string, CommandDefinition>): string[] {
+  return [...table.keys()].map((name) => `AT${name}`);
+}
