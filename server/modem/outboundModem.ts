@@ -23,7 +23,13 @@ export interface SendResult {
   references: number[];
 }
 
-export type ModemStatus = 'starting' | 'ready' | 'sim-pin-required' | 'sim-pin-wrong' | 'recovering' | 'offline';
+export type ModemStatus =
+  | 'starting'
+  | 'ready'
+  | 'sim-pin-required'
+  | 'sim-pin-wrong'
+  | 'recovering'
+  | 'offline';
 
 export interface OutboundModem {
   readonly deviceId: string;

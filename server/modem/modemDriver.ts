@@ -1,0 +1,669 @@
+import { randomInt } from 'node:crypto';
+import type { UnsolicitedCode } from '../at/atSession.js';
+import { parseCmgs, parseRegistration } from '../at/parsers.js';
+import { type Clock, sleep, type TimerHandle } from '../clock/clock.js';
+import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import { encodeSubmit, type SubmitOptions } from '../pdu/index.js';
+import { backoffDelay } from './backoff.js';
+import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import { deriveDeviceId } from './deviceIdentity.js';
+import { IncomingMessages } from './incomingMessages.js';
+import { type HealthReading, readHealth, readPinState, registrationName } from './modemHealth.js';
+import type { DeliveryReportSink, IncomingSink, ModemSession, SessionFactory } from './modemSession.js';
+import {
+  configureMessaging,
+  type MessagingSetup,
+  type ModemIdentity,
+  optional,
+  readModemIdentity,
+  readSimIdentity,
+  type SetupContext,
+  type SimIdentity,
+  synchronise,
+} from './modemSetup.js';
+import type { ModemStatus, OutboundModem, SendRequest, SendResult } from './outboundModem.js';
+import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
+import type { ModemSource } from './serialModemSource.js';
+
+/** Tunables of one driver. Every duration is in milliseconds. */
+export interface ModemTimingOptions {
+  /** Timeout of an ordinary command. Default 10 000. */
+  commandTimeoutMs: number;
+  /** How many `AT` tries to synchronise after opening (1..20). Default 5. */
+  syncAttempts: number;
+  /** Timeout of each synchronising `AT`. Default 2 000. */
+  syncTimeoutMs: number;
+  /** Wait for the network's `+CMGS` after the PDU was written. Default 60 000. */
+  sendTimeoutMs: number;
+  /** Interval of health rounds (`AT`, CSQ, CREG, COPS, CPIN). Default 30 000. */
+  healthIntervalMs: number;
+  /** Timeout of the health `AT` probe. Default 5 000. */
+  probeTimeoutMs: number;
+  /** Storage listing interval when the modem gives no new-message indications. Default 30 000. */
+  pollIntervalMs: number;
+  /** First reconnect delay; doubles per failed attempt. Default 1 000. */
+  backoffInitialMs: number;
+  /** Longest reconnect delay. Default 60 000. */
+  backoffMaxMs: number;
+}
+
+export const defaultModemTiming: ModemTimingOptions = {
+  commandTimeoutMs: 10_000,
+  syncAttempts: 5,
+  syncTimeoutMs: 2_000,
+  sendTimeoutMs: 60_000,
+  healthIntervalMs: 30_000,
+  probeTimeoutMs: 5_000,
+  pollIntervalMs: 30_000,
+  backoffInitialMs: 1_000,
+  backoffMaxMs: 60_000,
+};
+
+export interface ModemDriverOptions {
+  /**
+   * Where the transport comes from. For an unplugged USB modem `openTransport` finds the port
+   * again (it may have a new name) and rejects while the modem is not there.
+   */
+  source: ModemSource;
+  createSession: SessionFactory;
+  receive: IncomingSink;
+  onDeliveryReport: DeliveryReportSink;
+  clock: Clock;
+  logger: Logger;
+  /** SIM PIN tried once when the SIM asks; a PIN the SIM rejected is never sent again. */
+  pin?: string;
+  timing?: Partial<ModemTimingOptions>;
+  /** First concatenation reference (0..255). Default random, so a restart does not reuse one. */
+  initialConcatReference?: number;
+}
+
+/** Throws GatewayError(ConfigInvalid) naming the first timing that is out of range. */
+export function checkModemTiming(timing: ModemTimingOptions): ModemTimingOptions {
+  for (const [key, value] of Object.entries(timing)) {
+    const valid =
+      key === 'syncAttempts'
+        ? Number.isInteger(value) && value >= 1 && value <= 20
+        : Number.isFinite(value) && value > 0 && value <= 24 * 60 * 60 * 1000;
+    if (!valid) {
+      throw new GatewayError(ErrorCode.ConfigInvalid, `modem timing ${key}=${value} is out of range`, {
+        field: key,
+      });
+    }
+  }
+  if (timing.backoffMaxMs < timing.backoffInitialMs) {
+    throw new GatewayError(ErrorCode.ConfigInvalid, 'modem timing backoffMaxMs is below backoffInitialMs', {
+      field: 'backoffMaxMs',
+    });
+  }
+  return timing;
+}
+
+type RecoveryStep = 'probe' | 'reinit' | 'reopen';
+
+/**
+ * One driver per modem: brings it up (sync, identity, SIM PIN, storage, indications), sends,
+ * receives, watches its health and recovers it. Timeouts escalate probe → re-init → reopen
+ * with capped exponential back-off; an unplugged modem is 'offline' until `openTransport`
+ * finds it again. Sends are refused with ModemUnavailable unless the modem is 'ready'.
+ */
+export class ModemDriver implements OutboundModem {
+  readonly simSlots = 1;
+  private readonly timing: ModemTimingOptions;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly incoming: IncomingMessages;
+  private readonly listeners = new Set<() => void>();
+  private session?: ModemSession;
+  private detachSession: Array<() => void> = [];
+  private status_: ModemStatus = 'starting';
+  private statusDetail?: string;
+  private identity: ModemIdentity = {};
+  private sim: SimIdentity = {};
+  private setup?: MessagingSetup;
+  private health: HealthReading = {};
+  private quirks: QuirkProfile = genericProfile;
+  private identifiedId?: string;
+  private readonly fallbackId: string;
+  private lastSeen_ = 0;
+  private rejectedPin?: string;
+  private recovering = false;
+  private stopped = false;
+  private healthTimer?: TimerHandle;
+  private pollTimer?: TimerHandle;
+  private concatReference: number;
+
+  constructor(private readonly options: ModemDriverOptions) {
+    this.timing = checkModemTiming({ ...defaultModemTiming, ...options.timing });
+    this.clock = options.clock;
+    const { source } = options;
+    this.fallbackId = deriveDeviceId({ port: source.port, usbSerialNumber: source.usb?.serialNumber });
+    this.logger = options.logger.child(`modem:${source.port}`);
+    this.concatReference = options.initialConcatReference ?? randomInt(256);
+    this.incoming = new IncomingMessages({
+      deviceId: () => this.deviceId,
+      receive: options.receive,
+      onDeliveryReport: options.onDeliveryReport,
+      logger: this.logger,
+      commandTimeoutMs: this.timing.commandTimeoutMs,
+    });
+  }
+
+  /** Derived from the IMEI once read (then fixed), else the USB serial number, else the port. */
+  get deviceId(): string {
+    return this.identifiedId ?? this.fallbackId;
+  }
+
+  get status(): ModemStatus {
+    return this.status_;
+  }
+
+  get lastSeen(): number {
+    return this.lastSeen_;
+  }
+
+  /** The port in use now (a replugged USB modem may have a new one). */
+  get port(): string {
+    return this.options.source.port;
+  }
+
+  /** Called on every status or detail change. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Connects and initialises; resolves after the first attempt (retries go on in the background). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    try {
+      await this.connect();
+    } catch (error) {
+      if (this.isTerminal(error)) return;
+      this.logger.warn('modem not available yet; retrying', { error: describeError(error) });
+      this.markUnreachable(error);
+      void this.recover('reopen', true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopTimers();
+    await this.closeSession();
+    await this.incoming.idle();
+    this.setStatus('offline', 'stopped');
+  }
+
+  details(): ModemDetails {
+    const details: ModemDetails = {
+      port: this.options.source.port,
+      simulated: this.options.source.simulated ?? false,
+      status: this.status_,
+      ...this.identity,
+      ...this.health,
+    };
+    if (this.statusDetail) details.statusDetail = this.statusDetail;
+    if (this.options.source.usb) details.usb = { ...this.options.source.usb };
+    if (this.sim.smsc) details.smsc = this.sim.smsc;
+    return details;
+  }
+
+  simCard(): SimCardInfo {
+    const card: SimCardInfo = { slotIndex: 0, simNumber: 1 };
+    if (this.sim.phoneNumber) card.phoneNumber = this.sim.phoneNumber;
+    if (this.health.operator) card.carrierName = this.health.operator;
+    if (this.sim.iccid) card.iccid = this.sim.iccid;
+    return card;
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    const session = this.session;
+    if (this.status_ !== 'ready' || !session) {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
+    }
+    if (request.simNumber !== 1) {
+      throw new GatewayError(ErrorCode.ValidationFailed, `modem ${this.deviceId} has one SIM slot`, {
+        field: 'simNumber',
+      });
+    }
+    const parts = encodeSubmit(this.submitOptions(request));
+    const references: number[] = [];
+    for (const [index, part] of parts.entries()) {
+      let lines: string[];
+      try {
+        ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, {
+          timeoutMs: this.timing.sendTimeoutMs,
+        }));
+      } catch (error) {
+        throw this.sendFailure(error, request, index, parts.length);
+      }
+      const reference = parseCmgs(lines);
+      if (reference === undefined) {
+        // OK without +CMGS: the network took the part, but without its TP-MR no status report
+        // can be matched to it; -1 is outside 0..255, so none ever will.
+        this.logger.warn('+CMGS reference missing in the answer', { messageId: request.messageId, lines });
+      }
+      references.push(reference ?? -1);
+    }
+    this.logger.info('message sent', { messageId: request.messageId, parts: parts.length, references });
+    return { references };
+  }
+
+  /** Lists and processes everything in the modem storage. */
+  async refreshInbox(): Promise<void> {
+    const session = this.readySession();
+    await this.incoming.refresh(session);
+  }
+
+  /** Unlocks the SIM with a PIN the user typed (never retried automatically), then finishes init. */
+  async enterPin(pin: string): Promise<void> {
+    const session = this.session;
+    if (!session)
+      throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
+    if (this.status_ !== 'sim-pin-required' && this.status_ !== 'sim-pin-wrong') {
+      throw new GatewayError(ErrorCode.InvalidState, `modem ${this.deviceId} is not waiting for a PIN`);
+    }
+    const context = this.context(session);
+    const state = await readPinState(context, this.quirks.cpinWithoutOk);
+    if (state?.includes('PUK')) {
+      throw new GatewayError(
+        ErrorCode.SimPinWrong,
+        'the SIM is blocked and needs its PUK (unlock it in a phone)',
+      );
+    }
+    if (state !== 'READY') await this.submitPin(context, pin);
+    await this.finishInit(session);
+  }
+
+  private submitOptions(request: SendRequest): SubmitOptions {
+    const options: SubmitOptions = {
+      recipient: request.recipient,
+      content:
+        request.content.kind === 'text'
+          ? { kind: 'text', text: request.content.text }
+          : {
+              kind: 'data',
+              bytes: new Uint8Array(Buffer.from(request.content.data, 'base64')),
+              destinationPort: request.content.port,
+            },
+      requestStatusReport: request.requestStatusReport,
+      concatReference: this.concatReference,
+    };
+    this.concatReference = (this.concatReference + 1) % 256;
+    if (request.validUntil !== undefined) {
+      // Relative TP-VP (TS 23.040 §9.2.3.12.1): every SMSC supports it; the codec rounds up.
+      const seconds = Math.max(1, Math.ceil((request.validUntil - this.clock.now()) / 1000));
+      options.validity = { kind: 'relative', seconds };
+    }
+    return options;
+  }
+
+  /**
+   * A refusal (+CMS ERROR, or a bare ERROR) means nothing of that part went out. Anything
+   * else after AT+CMGS (timeout, unplug) leaves the outcome unknown: SendInterrupted, and the
+   * modem is checked.
+   */
+  private sendFailure(error: unknown, request: SendRequest, index: number, count: number): GatewayError {
+    const sentBefore = index > 0 ? ` after ${index} of ${count} parts were sent` : '';
+    if (isGatewayError(error, ErrorCode.CmsError) || isGatewayError(error, ErrorCode.AtError)) {
+      // A modem with numeric errors off, or odd firmware, answers a bare ERROR where TS 27.005
+      // §3.2.5 would say +CMS ERROR: 500 (unknown error).
+      const modemCode = error.modemCode ?? 500;
+      this.logger.warn('modem refused the message', {
+        messageId: request.messageId,
+        modemCode,
+        part: index + 1,
+      });
+      return new GatewayError(
+        ErrorCode.CmsError,
+        `modem refused the message (+CMS ERROR ${modemCode})${sentBefore}`,
+        {
+          modemCode,
+          cause: error,
+        },
+      );
+    }
+    if (isGatewayError(error, ErrorCode.CmeError)) return error;
+    this.logger.warn('send interrupted; outcome unknown', {
+      messageId: request.messageId,
+      error: describeError(error),
+    });
+    if (isGatewayError(error, ErrorCode.AtTimeout)) void this.recover('probe');
+    const partialResponse = isGatewayError(error) ? error.partialResponse : undefined;
+    return new GatewayError(ErrorCode.SendInterrupted, `interrupted; may have been sent${sentBefore}`, {
+      cause: error,
+      ...(partialResponse ? { partialResponse } : {}),
+    });
+  }
+
+  private readySession(): ModemSession {
+    if (this.status_ !== 'ready' || !this.session) {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
+    }
+    return this.session;
+  }
+
+  private context(session: ModemSession): SetupContext {
+    return { session, clock: this.clock, commandTimeoutMs: this.timing.commandTimeoutMs };
+  }
+
+  /** Opens a fresh transport and session, then initialises. */
+  private async connect(): Promise<void> {
+    await this.closeSession();
+    const transport = await this.options.source.openTransport();
+    const session = this.track(this.options.createSession(transport));
+    this.detachSession = [
+      session.onUnsolicited((code) => this.handleUnsolicited(session, code)),
+      session.onClose((error) => this.handleClosed(session, error)),
+    ];
+    try {
+      await session.open();
+    } catch (error) {
+      this.detach();
+      throw error;
+    }
+    this.session = session;
+    this.logger.info('port open', { transport: transport.description });
+    await this.initialize(session);
+  }
+
+  /** Wraps the session so every answer counts as a sign of life (`lastSeen`). */
+  private track(session: ModemSession): ModemSession {
+    return {
+      open: () => session.open(),
+      close: () => session.close(),
+      execute: async (command, options) => {
+        const response = await session.execute(command, options);
+        this.touch();
+        return response;
+      },
+      sendPdu: async (command, pdu, options) => {
+        const response = await session.sendPdu(command, pdu, options);
+        this.touch();
+        return response;
+      },
+      onUnsolicited: (listener) => session.onUnsolicited(listener),
+      onClose: (listener) => session.onClose(listener),
+    };
+  }
+
+  private async initialize(session: ModemSession): Promise<void> {
+    this.stopTimers();
+    this.setStatus(
+      this.status_ === 'offline' ? 'starting' : this.status_ === 'ready' ? 'recovering' : this.status_,
+    );
+    const context = this.context(session);
+    await synchronise(context, this.timing.syncAttempts, this.timing.syncTimeoutMs);
+    await session.execute('ATE0', { timeoutMs: this.timing.commandTimeoutMs });
+    // Numeric +CME/+CMS codes (TS 27.007 §9.1): the driver decides on codes, not texts.
+    await optional(context, 'AT+CMEE=1', () => true);
+    this.identity = await readModemIdentity(context);
+    this.quirks = quirksFor(this.identity.manufacturer, this.identity.model);
+    if (this.identity.imei && !this.identifiedId) {
+      this.identifiedId = deriveDeviceId({ imei: this.identity.imei, port: this.options.source.port });
+    }
+    this.logger.info('modem identified', {
+      ...this.identity,
+      family: this.quirks.family,
+      deviceId: this.deviceId,
+    });
+    for (const command of this.quirks.extraInit) await optional(context, command, () => true);
+    if (!(await this.unlockSim(context))) return;
+    await this.finishInit(session);
+  }
+
+  /** The steps that need an unlocked SIM. */
+  private async finishInit(session: ModemSession): Promise<void> {
+    const context = this.context(session);
+    this.sim = await readSimIdentity(context);
+    this.setup = await configureMessaging(context, this.quirks);
+    // Long alphanumeric operator names in +COPS? (TS 27.007 §7.3 <format> 0).
+    await optional(context, 'AT+COPS=3,0', () => true);
+    this.health = await readHealth(context, this.quirks.cpinWithoutOk);
+    this.setStatus('ready');
+    this.logger.info('modem ready', {
+      storage: this.setup.storage,
+      indications: this.setup.newMessageIndication ?? 'polling',
+      statusReports: this.setup.statusReportIndication ?? 'none',
+    });
+    this.startTimers();
+    this.incoming.refresh(session).catch((error: unknown) => {
+      this.logger.warn('reading stored messages failed', { error: describeError(error) });
+    });
+  }
+
+  /** Returns true when the SIM is usable; otherwise sets the status that says why. */
+  private async unlockSim(context: SetupContext): Promise<boolean> {
+    const state = await readPinState(context, this.quirks.cpinWithoutOk);
+    if (state === undefined || state === 'READY') return true;
+    if (state === 'NOT INSERTED') {
+      throw new GatewayError(ErrorCode.ModemNotReady, 'no SIM card in the modem');
+    }
+    if (state.includes('PUK')) {
+      this.setStatus(
+        'sim-pin-wrong',
+        'The SIM is blocked after too many wrong PINs: unlock it with its PUK in a phone.',
+      );
+      return false;
+    }
+    if (state !== 'SIM PIN') {
+      this.setStatus('sim-pin-required', `The modem asks for ${state}.`);
+      return false;
+    }
+    const pin = this.options.pin;
+    if (pin === undefined) {
+      this.setStatus('sim-pin-required', 'The SIM asks for its PIN: enter it for this device.');
+      return false;
+    }
+    if (pin === this.rejectedPin) {
+      this.setStatus(
+        'sim-pin-wrong',
+        'The SIM rejected the configured PIN; enter the right PIN for this device.',
+      );
+      return false;
+    }
+    await this.submitPin(context, pin);
+    return true;
+  }
+
+  /** TS 27.007 §8.3 AT+CPIN; +CME ERROR 16 "incorrect password" is remembered, never retried. */
+  private async submitPin(context: SetupContext, pin: string): Promise<void> {
+    try {
+      await context.session.execute(`AT+CPIN="${pin}"`, { timeoutMs: this.timing.commandTimeoutMs });
+    } catch (error) {
+      if (isGatewayError(error, ErrorCode.CmeError) && error.modemCode === 16) {
+        this.rejectedPin = pin;
+        this.setStatus(
+          'sim-pin-wrong',
+          'The SIM rejected the PIN. It is not retried automatically: a SIM locks after 3 wrong PINs.',
+        );
+        throw new GatewayError(ErrorCode.SimPinWrong, 'the SIM rejected the PIN', {
+          modemCode: 16,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    this.logger.info('SIM unlocked');
+  }
+
+  private handleUnsolicited(session: ModemSession, code: UnsolicitedCode): void {
+    this.touch();
+    if (this.setup && this.incoming.handleUnsolicited(session, this.setup, code)) return;
+    if (code.name === '+CREG') {
+      const registration = parseRegistration(code.line, 'unsolicited');
+      if (registration) {
+        this.health.registration = registrationName(registration.stat);
+        this.emitChange();
+      }
+      return;
+    }
+    if (this.quirks.noise.includes(code.name)) {
+      this.logger.debug('modem status chatter', { line: code.line });
+      return;
+    }
+    this.logger.info('unsolicited code', { line: code.line });
+  }
+
+  private handleClosed(session: ModemSession, error?: Error): void {
+    if (this.session !== session) return;
+    this.detach();
+    this.session = undefined;
+    this.stopTimers();
+    if (this.stopped) return;
+    this.logger.warn('modem disconnected', { error: error ? describeError(error) : undefined });
+    this.setStatus('offline', 'The modem was disconnected; waiting for it to come back.');
+    void this.recover('reopen');
+  }
+
+  /**
+   * Escalates until the modem answers again: probe → re-init → reopen, reopening with capped
+   * exponential back-off. Only one recovery runs at a time.
+   */
+  private async recover(firstStep: RecoveryStep, alreadyFailedOnce = false): Promise<void> {
+    if (this.recovering || this.stopped) return;
+    this.recovering = true;
+    this.stopTimers();
+    if (this.status_ === 'ready') this.setStatus('recovering', 'The modem stopped answering; recovering.');
+    let step = firstStep;
+    let failures = alreadyFailedOnce ? 1 : 0;
+    try {
+      while (!this.stopped) {
+        if (step === 'reopen' && failures > 0) {
+          await sleep(
+            this.clock,
+            backoffDelay(failures - 1, this.timing.backoffInitialMs, this.timing.backoffMaxMs),
+          );
+          if (this.stopped) return;
+        }
+        try {
+          await this.recoveryStep(step);
+          return;
+        } catch (error) {
+          if (this.isTerminal(error)) return;
+          this.logger.warn(`recovery step ${step} failed`, { error: describeError(error) });
+          if (step === 'probe') step = 'reinit';
+          else if (step === 'reinit') step = 'reopen';
+          else {
+            failures++;
+            this.markUnreachable(error);
+          }
+        }
+      }
+    } finally {
+      this.recovering = false;
+    }
+  }
+
+  private async recoveryStep(step: RecoveryStep): Promise<void> {
+    const session = this.session;
+    if (step === 'reopen' || !session) {
+      await this.connect();
+      return;
+    }
+    if (step === 'probe') {
+      await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
+      if (this.setup) {
+        this.setStatus('ready');
+        this.startTimers();
+        return;
+      }
+    }
+    await this.initialize(session);
+  }
+
+  /** A wrong PIN needs the user; nothing automatic may retry it. */
+  private isTerminal(error: unknown): boolean {
+    return isGatewayError(error, ErrorCode.SimPinWrong);
+  }
+
+  private markUnreachable(error: unknown): void {
+    const portMissing =
+      isGatewayError(error, ErrorCode.TransportOpenFailed) ||
+      isGatewayError(error, ErrorCode.TransportClosed);
+    if (isGatewayError(error, ErrorCode.ModemNotReady)) {
+      this.setStatus('recovering', `The modem answers but is not usable: ${describeError(error)}; retrying.`);
+    } else if (portMissing || !this.session) {
+      this.setStatus('offline', `Modem not reachable: ${describeError(error)}`);
+    } else {
+      this.setStatus('recovering', `Modem not answering: ${describeError(error)}`);
+    }
+  }
+
+  private startTimers(): void {
+    this.stopTimers();
+    if (this.stopped) return;
+    this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
+    if (this.setup && this.setup.newMessageIndication === undefined) {
+      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
+    }
+  }
+
+  private stopTimers(): void {
+    this.healthTimer?.cancel();
+    this.healthTimer = undefined;
+    this.pollTimer?.cancel();
+    this.pollTimer = undefined;
+  }
+
+  private async healthRound(): Promise<void> {
+    this.healthTimer = undefined;
+    const session = this.session;
+    if (!session || this.status_ !== 'ready') return;
+    try {
+      await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
+      this.health = await readHealth(this.context(session), this.quirks.cpinWithoutOk);
+      this.emitChange();
+    } catch (error) {
+      this.logger.warn('health check failed', { error: describeError(error) });
+      if (isGatewayError(error, ErrorCode.AtTimeout)) {
+        void this.recover('probe');
+        return;
+      }
+    }
+    if (this.status_ === 'ready' && !this.healthTimer) {
+      this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
+    }
+  }
+
+  private async pollRound(): Promise<void> {
+    this.pollTimer = undefined;
+    const session = this.session;
+    if (!session || this.status_ !== 'ready') return;
+    await this.incoming.refresh(session).catch((error: unknown) => {
+      this.logger.warn('polling modem storage failed', { error: describeError(error) });
+    });
+    if (this.status_ === 'ready' && !this.pollTimer) {
+      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
+    }
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    this.detach();
+    this.session = undefined;
+    if (session) await session.close().catch(() => undefined);
+  }
+
+  private detach(): void {
+    for (const unsubscribe of this.detachSession) unsubscribe();
+    this.detachSession = [];
+  }
+
+  private touch(): void {
+    this.lastSeen_ = this.clock.now();
+  }
+
+  private setStatus(status: ModemStatus, detail?: string): void {
+    if (this.status_ === status && this.statusDetail === detail) return;
+    if (this.status_ !== status)
+      this.logger.info(`status ${this.status_} → ${status}`, detail ? { detail } : undefined);
+    this.status_ = status;
+    this.statusDetail = detail;
+    this.emitChange();
+  }
+
+  private emitChange(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,327 @@
+import type { Clock } from '../clock/clock.js';
+import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { SerialPortInfo } from '../transport/portDiscovery.js';
+import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import { ModemDriver, type ModemTimingOptions } from './modemDriver.js';
+import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
+import type { OutboundModem } from './outboundModem.js';
+import {
+  type ModemSource,
+  type SerialAccess,
+  sameUsbDevice,
+  serialModemSource,
+  usbIdentityOf,
+} from './serialModemSource.js';
+
+/** A device the gateway has seen, kept so the list shows it while it is unplugged. */
+export interface KnownDevice {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  lastSeen: number;
+  simCards: SimCardInfo[];
+  /** Last known details (the live status replaces `status` while a driver runs). */
+  modem: ModemDetails;
+}
+
+/** Persistence of the known devices; the composition root backs it with lowdb. */
+export interface KnownDeviceStore {
+  load(): KnownDevice[];
+  save(devices: KnownDevice[]): Promise<void>;
+}
+
+export interface ModemPoolOptions {
+  clock: Clock;
+  logger: Logger;
+  knownDevices: KnownDeviceStore;
+  createSession: SessionFactory;
+  receive: IncomingSink;
+  /** Status reports go here: `MessageLifecycle.applyDeliveryReport`. */
+  onDeliveryReport: DeliveryReportSink;
+  /** SIM PIN tried once per modem whose SIM asks for one. */
+  pin?: string;
+  timing?: Partial<ModemTimingOptions>;
+  serial: SerialAccess & {
+    /** `--modem path[:baud]`; when empty and `discover` is on, ports are probed. */
+    configured: { path: string; baudRate: number }[];
+    discover: boolean;
+    /** Baud rate for discovered ports (USB modems ignore it). Default 115200. */
+    defaultBaudRate?: number;
+  };
+}
+
+interface Member {
+  driver: ModemDriver;
+  source: ModemSource;
+  /** The id the known-device record was written under (changes once, when the IMEI is read). */
+  recordedId?: string;
+  unsubscribe: () => void;
+}
+
+/**
+ * The modem pool: one driver per configured, discovered or simulated modem, and the device
+ * directory the API, scheduler and UI read. Knows devices that are offline too (persisted).
+ */
+export class ModemPool implements DeviceDirectory {
+  private readonly members: Member[] = [];
+  private readonly known = new Map<string, KnownDevice>();
+  private readonly listeners = new Set<(deviceId: string) => void>();
+  private readonly logger: Logger;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ModemPoolOptions) {
+    this.logger = options.logger.child('pool');
+    for (const device of options.knownDevices.load()) this.known.set(device.id, device);
+  }
+
+  /** Starts the configured serial modems, or probes the ports when none is configured. */
+  async start(): Promise<void> {
+    const { serial } = this.options;
+    if (serial.configured.length > 0) {
+      const ports = await this.listPortsSafely();
+      for (const configured of serial.configured) {
+        const usb = ports.find((port) => port.path === configured.path);
+        const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
+        const identity = usb ? usbIdentityOf(usb) : undefined;
+        if (identity) initial.usb = identity;
+        await this.addModem(serialModemSource(serial, initial));
+      }
+      return;
+    }
+    if (serial.discover) await this.discover();
+  }
+
+  /**
+   * Probes the serial ports not in use yet. A USB modem exposes several ports (AT, PPP,
+   * diagnostics, GPS): they are grouped by USB identity and the first that answers `AT` is used.
+   * Returns the number of modems added.
+   */
+  async discover(): Promise<number> {
+    const { serial } = this.options;
+    const ports = await this.listPortsSafely();
+    const groups = new Map<string, SerialPortInfo[]>();
+    for (const port of ports) {
+      const usb = usbIdentityOf(port);
+      if (this.members.some((member) => member.source.port === port.path)) continue;
+      if (usb && this.members.some((member) => member.source.usb && sameUsbDevice(member.source.usb, usb)))
+        continue;
+      const key = usb ? JSON.stringify(usb) : `path:${port.path}`;
+      groups.set(key, [...(groups.get(key) ?? []), port]);
+    }
+    let added = 0;
+    for (const group of groups.values()) {
+      group.sort((left, right) => left.path.localeCompare(right.path));
+      for (const port of group) {
+        const baudRate = serial.defaultBaudRate ?? 115_200;
+        const answers = await serial
+          .probe(() => serial.createTransport({ path: port.path, baudRate }))
+          .catch(() => false);
+        if (!answers) continue;
+        const initial: Parameters<typeof serialModemSource>[1] = { path: port.path, baudRate, probed: true };
+        const usb = usbIdentityOf(port);
+        if (usb) initial.usb = usb;
+        this.logger.info('modem found', { path: port.path, ...usb });
+        await this.addModem(serialModemSource(serial, initial));
+        added++;
+        break;
+      }
+    }
+    if (added === 0 && this.members.length === 0) this.logger.warn('no modem answered on any serial port');
+    return added;
+  }
+
+  /** Adds a modem from any source (serial port, simulated) and starts its driver. */
+  async addModem(source: ModemSource): Promise<ModemDriver> {
+    const driverOptions: ConstructorParameters<typeof ModemDriver>[0] = {
+      source,
+      createSession: this.options.createSession,
+      receive: this.options.receive,
+      onDeliveryReport: this.options.onDeliveryReport,
+      clock: this.options.clock,
+      logger: this.options.logger,
+    };
+    if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
+    if (this.options.timing) driverOptions.timing = this.options.timing;
+    const driver = new ModemDriver(driverOptions);
+    const member: Member = { driver, source, unsubscribe: () => undefined };
+    member.unsubscribe = driver.onChange(() => this.changed(member));
+    this.members.push(member);
+    await driver.start();
+    const twin = this.members.find((other) => other !== member && other.driver.deviceId === driver.deviceId);
+    if (twin) {
+      // The same modem reached through a second port (or listed twice): keep the first driver.
+      this.logger.info('second port of an already attached modem ignored', { port: source.port });
+      await this.remove(member);
+      return twin.driver;
+    }
+    this.changed(member);
+    return driver;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.splice(0).map((member) => this.stopMember(member)));
+    await this.saving;
+  }
+
+  list(): DeviceInfo[] {
+    const live = new Map(this.members.map((member) => [member.driver.deviceId, member.driver]));
+    const devices = [...this.known.values()].map((record) => this.view(record, live.get(record.id)));
+    return devices.sort((left, right) => left.createdAt - right.createdAt || left.id.localeCompare(right.id));
+  }
+
+  get(id: string): DeviceInfo | undefined {
+    const record = this.known.get(id);
+    return record ? this.view(record, this.driver(id)) : undefined;
+  }
+
+  online(): OutboundModem[] {
+    return this.members.map((member) => member.driver).filter((driver) => driver.status === 'ready');
+  }
+
+  async forget(id: string): Promise<boolean> {
+    const members = this.members.filter((member) => member.driver.deviceId === id);
+    const known = this.known.delete(id);
+    for (const member of members) await this.remove(member);
+    if (!known && members.length === 0) return false;
+    await this.persist();
+    this.notify(id);
+    return true;
+  }
+
+  async refreshInbox(deviceId?: string): Promise<void> {
+    if (deviceId !== undefined) {
+      await this.requireDriver(deviceId).refreshInbox();
+      return;
+    }
+    const results = await Promise.allSettled(
+      this.online().map((driver) => (driver as ModemDriver).refreshInbox()),
+    );
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        this.logger.warn('inbox refresh failed', { error: describeError(result.reason) });
+      }
+    }
+  }
+
+  async enterPin(deviceId: string, pin: string): Promise<void> {
+    await this.requireDriver(deviceId).enterPin(pin);
+  }
+
+  onChange(listener: (deviceId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private requireDriver(deviceId: string): ModemDriver {
+    const driver = this.driver(deviceId);
+    if (driver) return driver;
+    if (this.known.has(deviceId)) {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `device ${deviceId} is not connected`);
+    }
+    throw new GatewayError(ErrorCode.NotFound, `device ${deviceId} not found`);
+  }
+
+  private driver(deviceId: string): ModemDriver | undefined {
+    return this.members.find((member) => member.driver.deviceId === deviceId)?.driver;
+  }
+
+  private view(record: KnownDevice, driver: ModemDriver | undefined): DeviceInfo {
+    if (!driver) {
+      return { ...record, modem: { ...record.modem, status: 'offline', statusDetail: 'Not connected.' } };
+    }
+    return {
+      ...record,
+      lastSeen: Math.max(record.lastSeen, driver.lastSeen),
+      simCards: [driver.simCard()],
+      modem: driver.details(),
+    };
+  }
+
+  /** Keeps the known-device record in step with the driver; saves when something lasting changed. */
+  private changed(member: Member): void {
+    if (!this.members.includes(member)) return;
+    const { driver } = member;
+    const id = driver.deviceId;
+    const now = this.options.clock.now();
+    if (member.recordedId !== undefined && member.recordedId !== id) {
+      // The IMEI was read: the provisional (port-based) record gives way to the lasting one.
+      this.known.delete(member.recordedId);
+    }
+    member.recordedId = id;
+    const previous = this.known.get(id);
+    const details = driver.details();
+    const record: KnownDevice = {
+      id,
+      name: previous?.name ?? deviceName(details),
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: previous?.updatedAt ?? now,
+      lastSeen: Math.max(previous?.lastSeen ?? 0, driver.lastSeen),
+      simCards: [driver.simCard()],
+      modem: lasting(details),
+    };
+    if (previous?.name && deviceName(previous.modem) === previous.name && details.model) {
+      record.name = deviceName(details);
+    }
+    const changedLastingly =
+      !previous || JSON.stringify(lastingRecord(previous)) !== JSON.stringify(lastingRecord(record));
+    if (changedLastingly) record.updatedAt = now;
+    this.known.set(id, record);
+    if (changedLastingly) {
+      this.persist().catch((error: unknown) => {
+        this.logger.warn('saving known devices failed', { error: describeError(error) });
+      });
+    }
+    this.notify(id);
+  }
+
+  private notify(deviceId: string): void {
+    for (const listener of this.listeners) listener(deviceId);
+  }
+
+  private persist(): Promise<void> {
+    const next = this.saving.then(() => this.options.knownDevices.save([...this.known.values()]));
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  private async remove(member: Member): Promise<void> {
+    const index = this.members.indexOf(member);
+    if (index >= 0) this.members.splice(index, 1);
+    await this.stopMember(member);
+  }
+
+  private async stopMember(member: Member): Promise<void> {
+    member.unsubscribe();
+    await member.driver.stop();
+  }
+
+  private async listPortsSafely(): Promise<SerialPortInfo[]> {
+    try {
+      return await this.options.serial.listPorts();
+    } catch (error) {
+      this.logger.warn('listing serial ports failed', { error: describeError(error) });
+      return [];
+    }
+  }
+}
+
+function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port'>): string {
+  const name = [details.manufacturer, details.model].filter(Boolean).join(' ');
+  return name || details.port;
+}
+
+/** Details worth persisting: identity and where it was, not the moment-to-moment radio state. */
+function lasting(details: ModemDetails): ModemDetails {
+  const { signal: _signal, statusDetail: _detail, ...rest } = details;
+  return rest;
+}
+
+function lastingRecord(record: KnownDevice): unknown {
+  const { lastSeen: _lastSeen, updatedAt: _updatedAt, ...rest } = record;
+  return {
+    ...rest,
+    modem: { ...rest.modem, status: undefined, operator: undefined, registration: undefined },
+  };
+}

@@ -1,0 +1,19 @@
+import type { AtSession } from '../at/atSession.js';
+import type { DecodedDeliver } from '../pdu/index.js';
+import type { Transport } from '../transport/transport.js';
+import type { DeliveryReport } from './outboundModem.js';
+
+/** The part of the AT session a modem driver uses (the composition root passes `AtSession`). */
+export type ModemSession = Pick<
+  AtSession,
+  'open' | 'close' | 'execute' | 'sendPdu' | 'onUnsolicited' | 'onClose'
+>;
+
+/** Builds a session over a freshly opened transport (one per (re)connect). */
+export type SessionFactory = (transport: Transport) => ModemSession;
+
+/** Hands a received SMS (one part) to the inbox; resolves once it is durably kept. */
+export type IncomingSink = (deviceId: string, simNumber: number, sms: DecodedDeliver) => Promise<void>;
+
+/** Receives status reports; the composition root wires `MessageLifecycle.applyDeliveryReport`. */
+export type DeliveryReportSink = (report: DeliveryReport) => Promise<unknown>;

@@ -1,0 +1,188 @@
+import {
+  chooseCnmiSettings,
+  parseCnmiOptions,
+  parseCnum,
+  parseCpmsOptions,
+  parseCsca,
+  parseIccid,
+  parseIdentity,
+} from '../at/parsers.js';
+import { type Clock, sleep } from '../clock/clock.js';
+import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { ModemSession } from './modemSession.js';
+import type { QuirkProfile } from './quirks.js';
+
+/**
+ * The steps of bringing a modem up, each a small function over the session. The driver
+ * (`modemDriver.ts`) sequences them and owns the status.
+ */
+export interface ModemIdentity {
+  manufacturer?: string;
+  model?: string;
+  revision?: string;
+  imei?: string;
+}
+
+export interface SimIdentity {
+  iccid?: string;
+  phoneNumber?: string;
+  smsc?: string;
+}
+
+/** How the modem tells us about new messages and status reports, as negotiated. */
+export interface MessagingSetup {
+  /** Storage read and deleted (<mem1>), e.g. "SM"; undefined: the modem's default. */
+  storage?: string;
+  /** +CNMI <mt>: 1 → +CMTI, 2 → +CMT; undefined when there are no indications (polling). */
+  newMessageIndication?: 1 | 2;
+  /** +CNMI <ds>: 1 → +CDS, 2 → +CDSI; undefined: no status report indications. */
+  statusReportIndication?: 1 | 2;
+  /** TS 27.005 §3.2.1 +CSMS <service> 1: +CMT / +CDS must be acknowledged with AT+CNMA. */
+  acknowledgeDirect: boolean;
+}
+
+export interface SetupContext {
+  session: ModemSession;
+  clock: Clock;
+  commandTimeoutMs: number;
+}
+
+/** Tries `AT` until the modem answers: the first bytes after opening a port are often lost. */
+export async function synchronise(context: SetupContext, attempts: number, timeoutMs: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await context.session.execute('AT', { timeoutMs });
+      return;
+    } catch (error) {
+      if (attempt >= attempts || !isGatewayError(error, ErrorCode.AtTimeout)) throw error;
+    }
+  }
+}
+
+export async function readModemIdentity(context: SetupContext): Promise<ModemIdentity> {
+  const identity: ModemIdentity = {};
+  const manufacturer = await optional(context, 'AT+CGMI', (lines) => parseIdentity(lines, '+CGMI'));
+  const model = await optional(context, 'AT+CGMM', (lines) => parseIdentity(lines, '+CGMM'));
+  const revision = await optional(context, 'AT+CGMR', (lines) => parseIdentity(lines, '+CGMR'));
+  const imei = await optional(context, 'AT+CGSN', (lines) => parseIdentity(lines, '+CGSN'));
+  if (manufacturer) identity.manufacturer = manufacturer;
+  if (model) identity.model = model;
+  if (revision) identity.revision = revision;
+  if (imei) identity.imei = imei;
+  return identity;
+}
+
+/** ICCID (three spellings across vendors), own number and service centre; all optional. */
+export async function readSimIdentity(context: SetupContext): Promise<SimIdentity> {
+  const sim: SimIdentity = {};
+  for (const command of ['AT+CCID', 'AT^ICCID?', 'AT+QCCID']) {
+    const iccid = await optional(context, command, parseIccid);
+    if (iccid) {
+      sim.iccid = iccid;
+      break;
+    }
+  }
+  const phoneNumber = await optional(context, 'AT+CNUM', (lines) => parseCnum(lines)[0]?.number);
+  if (phoneNumber) sim.phoneNumber = phoneNumber;
+  const smsc = await optional(context, 'AT+CSCA?', (lines) => parseCsca(lines)?.address);
+  if (smsc) sim.smsc = smsc;
+  return sim;
+}
+
+/** Storage preference: the SIM first (it survives moving the SIM), then the modem's memory. */
+const storagePreference = ['SM', 'ME', 'MT'];
+
+/**
+ * PDU mode, message storage and new-message indications (TS 27.005 §3.2.3, §3.2.2, §3.4.1).
+ * Storage commands answer "SIM busy" (+CMS ERROR 314 / +CME ERROR 14) for a few seconds after
+ * the PIN was accepted, so they are retried while the SIM initialises.
+ */
+export async function configureMessaging(
+  context: SetupContext,
+  quirks: QuirkProfile,
+): Promise<MessagingSetup> {
+  const { session } = context;
+  await session.execute('AT+CMGF=0', { timeoutMs: context.commandTimeoutMs });
+  const setup: MessagingSetup = { acknowledgeDirect: false };
+  const storage = await whileSimBusy(context, () => selectStorage(context));
+  if (storage) setup.storage = storage;
+
+  const service = await optional(context, 'AT+CSMS?', (lines) => {
+    const match = lines.join('\n').match(/\+CSMS:\s*(\d+)/);
+    return match ? Number(match[1]) : undefined;
+  });
+  setup.acknowledgeDirect = service === 1;
+
+  if (quirks.newMessages === 'polling') return setup;
+  const options = await optional(context, 'AT+CNMI=?', (lines) => parseCnmiOptions(lines));
+  if (!options) return setup;
+  const chosen = chooseCnmiSettings(options);
+  chosen.mode = quirks.cnmiModes.find((mode) => options.mode.includes(mode)) ?? chosen.mode;
+  const command = `AT+CNMI=${chosen.mode},${chosen.mt},${chosen.bm},${chosen.ds},${chosen.bfr}`;
+  const accepted = await optional(context, command, () => true);
+  if (!accepted) return setup;
+  if (chosen.mt === 1 || chosen.mt === 2) setup.newMessageIndication = chosen.mt;
+  if (chosen.ds === 1 || chosen.ds === 2) setup.statusReportIndication = chosen.ds;
+  return setup;
+}
+
+async function selectStorage(context: SetupContext): Promise<string | undefined> {
+  const options = await optional(context, 'AT+CPMS=?', (lines) => parseCpmsOptions(lines), true);
+  if (!options) return undefined;
+  const pick = (allowed: string[]) => storagePreference.find((memory) => allowed.includes(memory));
+  const memories = [pick(options.mem1), pick(options.mem2), pick(options.mem3)];
+  // Wavecom lists two memory lists and rejects a third parameter: try 3, then 2, then 1.
+  for (let count = 3; count >= 1; count--) {
+    const chosen = memories.slice(0, count);
+    if (chosen.some((memory) => memory === undefined)) continue;
+    const command = `AT+CPMS=${chosen.map((memory) => `"${memory}"`).join(',')}`;
+    if (await optional(context, command, () => true, true)) return chosen[0];
+  }
+  return undefined;
+}
+
+async function whileSimBusy<T>(context: SetupContext, step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 10 || !isSimBusy(error)) throw error;
+      await sleep(context.clock, 2_000);
+    }
+  }
+}
+
+/** TS 27.005 §3.2.5 +CMS ERROR 314 and TS 27.007 §9.2.1 +CME ERROR 14: "SIM busy". */
+export function isSimBusy(error: unknown): boolean {
+  return (
+    (isGatewayError(error, ErrorCode.CmsError) && error.modemCode === 314) ||
+    (isGatewayError(error, ErrorCode.CmeError) && error.modemCode === 14)
+  );
+}
+
+/**
+ * Runs a command whose failure is not fatal (the modem does not support it): an ERROR reply
+ * gives undefined. Timeouts and a closed session still throw, since those mean the modem is gone.
+ * With `rethrowBusy`, "SIM busy" is thrown too so the caller can wait and retry.
+ */
+export async function optional<T>(
+  context: SetupContext,
+  command: string,
+  parse: (lines: string[]) => T | undefined,
+  rethrowBusy = false,
+): Promise<T | undefined> {
+  try {
+    const response = await context.session.execute(command, { timeoutMs: context.commandTimeoutMs });
+    return parse(response.lines);
+  } catch (error) {
+    if (rethrowBusy && isSimBusy(error)) throw error;
+    if (
+      isGatewayError(error, ErrorCode.AtError) ||
+      isGatewayError(error, ErrorCode.CmeError) ||
+      isGatewayError(error, ErrorCode.CmsError)
+    ) {
+      return undefined;
+    }
+    throw error;
+  }
+}

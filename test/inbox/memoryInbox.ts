@@ -1,0 +1,36 @@
+import type { InboxQuery, InboxRepository, IncomingRecord, Page } from '../../server/store/repositories.js';
+
+/** An in-memory InboxRepository with the contract's idempotent insert, for inbox tests. */
+export class MemoryInbox implements InboxRepository {
+  readonly records = new Map<string, IncomingRecord>();
+
+  async insert(record: IncomingRecord): Promise<boolean> {
+    if (this.records.has(record.id)) return false;
+    this.records.set(record.id, record);
+    return true;
+  }
+
+  get(id: string): IncomingRecord | undefined {
+    return this.records.get(id);
+  }
+
+  list(query: InboxQuery): Page<IncomingRecord> {
+    const items = [...this.records.values()].sort((left, right) => right.receivedAt - left.receivedAt);
+    return { total: items.length, items: items.slice(query.offset, query.offset + query.limit) };
+  }
+
+  async pruneOlderThan(before: number): Promise<number> {
+    let removed = 0;
+    for (const [id, record] of this.records) {
+      if (record.receivedAt < before) {
+        this.records.delete(id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  all(): IncomingRecord[] {
+    return [...this.records.values()];
+  }
+}

@@ -1,0 +1,147 @@
+import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
+
+/**
+ * A scripted fake modem on the device side of a MemoryLink (pattern: python-gsmmodem's
+ * fakemodems.py): a table of command → reply lines, a handler for the PDU written after the
+ * `> ` prompt, URC injection and a record of every command received. Echo is off, replies are
+ * framed `\r\n<line>\r\n` like a real modem.
+ */
+export type Reply = string[] | ((command: string) => string[] | undefined);
+
+export interface ScriptedModemOptions {
+  /** Exact command (without CR) or pattern → reply lines (the final result included). */
+  replies: Array<[string | RegExp, Reply]>;
+  /** Reply to the PDU written after the prompt; default `+CMGS: <n>` counting from 0, then OK. */
+  onPdu?: (pdu: string, command: string) => string[];
+}
+
+export class ScriptedModem {
+  readonly commands: string[] = [];
+  readonly pdus: string[] = [];
+  /** When true the modem swallows everything (a hung modem). */
+  silent = false;
+  private buffer = '';
+  private awaitingPduFor?: string;
+  private nextReference = 0;
+  private replies: Array<[string | RegExp, Reply]>;
+
+  constructor(
+    private readonly device: MemoryEndpoint,
+    private readonly options: ScriptedModemOptions,
+  ) {
+    this.replies = [...options.replies];
+    device.onData((chunk) => this.receive(chunk.toString('latin1')));
+  }
+
+  async start(): Promise<void> {
+    await this.device.open();
+  }
+
+  /** Replaces (or adds, ahead of the others) the reply to a command. */
+  script(command: string | RegExp, reply: Reply): void {
+    this.replies.unshift([command, reply]);
+  }
+
+  /** Sends an unsolicited line (or several, e.g. a +CMT header and its PDU). */
+  inject(...lines: string[]): void {
+    void this.device.write(lines.map((line) => `\r\n${line}\r\n`).join(''));
+  }
+
+  count(command: string | RegExp): number {
+    return this.commands.filter((seen) => matches(command, seen)).length;
+  }
+
+  private receive(text: string): void {
+    this.buffer += text;
+    for (;;) {
+      if (this.awaitingPduFor !== undefined) {
+        // Ctrl-Z (0x1A) ends the PDU, ESC (0x1B) aborts it (TS 27.005 §3.5.1).
+        const ctrlZ = this.buffer.indexOf('\x1a');
+        const abort = this.buffer.indexOf('\x1b');
+        const ends = [ctrlZ, abort].filter((index) => index >= 0);
+        if (ends.length === 0) return;
+        const end = Math.min(...ends);
+        const pdu = this.buffer.slice(0, end);
+        const aborted = this.buffer[end] === '\x1b';
+        this.buffer = this.buffer.slice(end + 1);
+        const command = this.awaitingPduFor;
+        this.awaitingPduFor = undefined;
+        if (aborted || this.silent) continue;
+        this.pdus.push(pdu);
+        const reply = this.options.onPdu?.(pdu, command) ?? [`+CMGS: ${this.nextReference++ % 256}`, 'OK'];
+        this.send(reply);
+        continue;
+      }
+      const end = this.buffer.indexOf('\r');
+      if (end < 0) return;
+      const command = this.buffer.slice(0, end).replace(/^\n/, '').trim();
+      this.buffer = this.buffer.slice(end + 1);
+      if (command.length === 0) continue;
+      this.commands.push(command);
+      if (this.silent) continue;
+      if (/^AT\+CMGS=\d+$/i.test(command)) {
+        const refusal = this.lookup(command);
+        if (refusal) {
+          this.send(refusal);
+          continue;
+        }
+        this.awaitingPduFor = command;
+        void this.device.write('\r\n> ');
+        continue;
+      }
+      this.send(this.lookup(command) ?? ['ERROR']);
+    }
+  }
+
+  private lookup(command: string): string[] | undefined {
+    for (const [pattern, reply] of this.replies) {
+      if (!matches(pattern, command)) continue;
+      const lines = typeof reply === 'function' ? reply(command) : reply;
+      if (lines) return lines;
+    }
+    return undefined;
+  }
+
+  private send(lines: string[]): void {
+    if (lines.length === 0) return;
+    void this.device.write(lines.map((line) => `\r\n${line}\r\n`).join(''));
+  }
+}
+
+function matches(pattern: string | RegExp, command: string): boolean {
+  return typeof pattern === 'string'
+    ? pattern.toUpperCase() === command.toUpperCase()
+    : pattern.test(command);
+}
+
+/** Replies of a well-behaved generic modem, ready for a PIN-less SIM. */
+export function standardReplies(
+  overrides: Partial<{ imei: string; manufacturer: string; model: string }> = {},
+) {
+  const replies: Array<[string | RegExp, Reply]> = [
+    ['AT', ['OK']],
+    ['ATE0', ['OK']],
+    ['AT+CMEE=1', ['OK']],
+    ['AT+CGMI', [overrides.manufacturer ?? 'Acme', 'OK']],
+    ['AT+CGMM', [overrides.model ?? 'M1', 'OK']],
+    ['AT+CGMR', ['1.0', 'OK']],
+    ['AT+CGSN', [overrides.imei ?? '356938035643809', 'OK']],
+    ['AT+CPIN?', ['+CPIN: READY', 'OK']],
+    ['AT+CCID', ['+CCID: 8944500102198304826', 'OK']],
+    ['AT+CNUM', ['+CNUM: "","+15550100",145', 'OK']],
+    ['AT+CSCA?', ['+CSCA: "+15550000",145', 'OK']],
+    ['AT+CMGF=0', ['OK']],
+    ['AT+CPMS=?', ['+CPMS: ("SM","ME"),("SM","ME"),("SM","ME")', 'OK']],
+    [/^AT\+CPMS=/, ['+CPMS: 0,30,0,30,0,30', 'OK']],
+    ['AT+CSMS?', ['+CSMS: 0,1,1,1', 'OK']],
+    ['AT+CNMI=?', ['+CNMI: (0-2),(0-3),(0,2),(0-2),(0,1)', 'OK']],
+    [/^AT\+CNMI=/, ['OK']],
+    ['AT+COPS=3,0', ['OK']],
+    ['AT+CSQ', ['+CSQ: 20,99', 'OK']],
+    ['AT+CREG?', ['+CREG: 0,1', 'OK']],
+    ['AT+COPS?', ['+COPS: 0,0,"Test Net",2', 'OK']],
+    ['AT+CMGL=4', ['OK']],
+    [/^AT\+CMGD=/, ['OK']],
+  ];
+  return replies;
+}
