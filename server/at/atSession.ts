@@ -421,7 +421,7 @@ export class AtSession {
   }
 
   private trace(direction: '«' | '»', data: string): void {
-    if (this.log.isEnabled('DEBUG')) this.log.debug(`${direction} ${escapeControls(data)}`);
+    if (this.log.isEnabled('DEBUG')) this.log.debug(`${direction} ${escapeControls(redactSecrets(data))}`);
   }
 
   private handleClosed(error: Error | undefined): void {
@@ -471,4 +471,9 @@ function escapeControls(data: string): string {
     else text += char;
   }
   return text;
+}
+
+/** A SIM PIN (AT+CPIN="1234", AT+CPIN="PUK","PIN") must never reach a log file. */
+export function redactSecrets(data: string): string {
+  return data.replace(/(AT\+CPIN=)[^\r\n]*/gi, '$1"****"');
 }

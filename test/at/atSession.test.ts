@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AtSession, type AtSessionOptions, type UnsolicitedCode } from '../../server/at/atSession.js';
+import { AtSession, type AtSessionOptions, redactSecrets, type UnsolicitedCode } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
@@ -327,5 +327,13 @@ describe('AtSession', () => {
     await reply('OK\r\n');
     await response;
     expect(records).toEqual([]);
+  });
+});
+
+describe('AT trace redaction', () => {
+  it('hides a SIM PIN and PUK from the raw traffic log', () => {
+    expect(redactSecrets('AT+CPIN="1234"\r')).toBe('AT+CPIN="****"\r');
+    expect(redactSecrets('at+cpin="12345678","0000"\r')).toBe('at+cpin="****"\r');
+    expect(redactSecrets('AT+CPIN?\r')).toBe('AT+CPIN?\r');
   });
 });
