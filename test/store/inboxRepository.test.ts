@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../server/logging/logger.js';
+import { JournalInboxRepository } from '../../server/store/inboxRepository.js';
+import type { IncomingRecord } from '../../server/store/repositories.js';
+import { temporaryDirectory } from './storeTestKit.js';
+
+function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt: number }): IncomingRecord {
+  return {
+    type: 'SMS',
+    deviceId: 'modem-1',
+    simNumber: 1,
+    sender: '+15550001',
+    content: `text of ${overrides.id}`,
+    ...overrides,
+  };
+}
+
+describe('JournalInboxRepository', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let inbox: JournalInboxRepository;
+  const open = () =>
+    JournalInboxRepository.open({ path: join(dir.path, 'inbox.journal'), logger: silentLogger });
+
+  beforeEach(async () => {
+    dir = await temporaryDirectory();
+    inbox = await open();
+  });
+
+  afterEach(async () => {
+    await inbox.close();
+    await dir.remove();
+  });
+
+  it('stores a message read twice only once and says so', async () => {
+    expect(await inbox.insert(incoming({ id: 'x', receivedAt: 1 }))).toBe(true);
+    expect(await inbox.insert(incoming({ id: 'x', receivedAt: 2, content: 'again' }))).toBe(false);
+    expect(inbox.get('x')?.content).toBe('text of x');
+    expect(inbox.count()).toBe(1);
+  });
+
+  it('lists newest first by receivedAt, filtered by type, device, time and search', async () => {
+    await inbox.insert(
+      incoming({ id: 'a', receivedAt: 10, sender: '+15550001', content: 'Meeting at noon' }),
+    );
+    await inbox.insert(incoming({ id: 'b', receivedAt: 30, deviceId: 'modem-2' }));
+    await inbox.insert(incoming({ id: 'c', receivedAt: 20, type: 'DATA_SMS', content: 'AAEC', port: 2948 }));
+    await inbox.insert(incoming({ id: 'd', receivedAt: 40, sender: '+4930123', content: 'noon again' }));
+    const ids = (query: Parameters<JournalInboxRepository['list']>[0]) =>
+      inbox.list(query).items.map((r) => r.id);
+    expect(ids({ limit: 10, offset: 0 })).toEqual(['d', 'b', 'c', 'a']);
+    expect(ids({ limit: 2, offset: 1 })).toEqual(['b', 'c']);
+    expect(inbox.list({ limit: 2, offset: 1 }).total).toBe(4);
+    expect(ids({ limit: 10, offset: 0, type: 'DATA_SMS' })).toEqual(['c']);
+    expect(ids({ limit: 10, offset: 0, deviceId: 'modem-2' })).toEqual(['b']);
+    expect(ids({ limit: 10, offset: 0, from: 20, to: 40 })).toEqual(['b', 'c']);
+    expect(ids({ limit: 10, offset: 0, search: 'NOON' })).toEqual(['d', 'a']);
+    expect(ids({ limit: 10, offset: 0, search: '4930' })).toEqual(['d']);
+    expect(inbox.list({ limit: 1, offset: 0, search: 'noon' }).total).toBe(2);
+  });
+
+  it('prunes messages received before the cut-off, durably', async () => {
+    await inbox.insert(incoming({ id: 'old', receivedAt: 10 }));
+    await inbox.insert(incoming({ id: 'new', receivedAt: 100 }));
+    expect(await inbox.pruneOlderThan(50)).toBe(1);
+    await inbox.close();
+    inbox = await open();
+    expect(inbox.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(['new']);
+    // A pruned id is no longer a duplicate: the same SMS read again later is stored again.
+    expect(await inbox.insert(incoming({ id: 'old', receivedAt: 120 }))).toBe(true);
+  });
+});

@@ -1,0 +1,260 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import type { MessageRecord, MessageState } from '../../server/messages/model.js';
+import { JournalMessageRepository } from '../../server/store/messageRepository.js';
+import type { MessageQuery } from '../../server/store/repositories.js';
+import { countingFileSystem, message, temporaryDirectory } from './storeTestKit.js';
+
+const start = Date.UTC(2026, 0, 1);
+const minute = 60_000;
+
+function openAt(path: string, fs?: ReturnType<typeof countingFileSystem>['fs']) {
+  return JournalMessageRepository.open({ path: join(path, 'messages.journal'), logger: silentLogger, fs });
+}
+
+describe('JournalMessageRepository', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let repository: JournalMessageRepository;
+
+  beforeEach(async () => {
+    dir = await temporaryDirectory();
+    repository = await openAt(dir.path);
+  });
+
+  afterEach(async () => {
+    await repository.close();
+    await dir.remove();
+  });
+
+  it('rejects a second insert with the same id as Conflict on field "id"', async () => {
+    await repository.insert(message({ id: 'm1' }));
+    const duplicate = repository.insert(message({ id: 'm1' }));
+    await expect(duplicate).rejects.toSatisfy(
+      (error) => isGatewayError(error, ErrorCode.Conflict) && error.field === 'id',
+    );
+    expect(repository.count()).toBe(1);
+  });
+
+  it('shows an inserted message to reads before the insert resolves', async () => {
+    const inserted = repository.insert(message({ id: 'm1' }));
+    expect(repository.get('m1')?.id).toBe('m1');
+    expect(repository.pending().map((record) => record.id)).toEqual(['m1']);
+    await inserted;
+  });
+
+  it('rejects an update of an unknown message as NotFound', async () => {
+    await expect(repository.update(message({ id: 'ghost' }))).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.NotFound),
+    );
+  });
+
+  it('keeps pending() and inState() in step with every update', async () => {
+    await repository.insert(message({ id: 'm1' }));
+    await repository.insert(message({ id: 'm2' }));
+    const current = repository.get('m1') as MessageRecord;
+    await repository.update({ ...current, state: 'Processed', deviceId: 'modem-1' });
+    expect(repository.pending().map((record) => record.id)).toEqual(['m2']);
+    expect(repository.inState('Processed').map((record) => record.id)).toEqual(['m1']);
+    await repository.update({ ...(repository.get('m1') as MessageRecord), state: 'Sent' });
+    expect(repository.inState('Processed')).toEqual([]);
+    expect(repository.inState('Sent').map((record) => record.id)).toEqual(['m1']);
+  });
+
+  it('rebuilds the state index and the order from the journal after reopening', async () => {
+    await repository.insert(message({ id: 'old', createdAt: start }));
+    await repository.insert(message({ id: 'new', createdAt: start + minute }));
+    await repository.update({ ...(repository.get('old') as MessageRecord), state: 'Failed' });
+    await repository.close();
+    repository = await openAt(dir.path);
+    expect(repository.pending().map((record) => record.id)).toEqual(['new']);
+    expect(repository.inState('Failed').map((record) => record.id)).toEqual(['old']);
+    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
+      'new',
+      'old',
+    ]);
+  });
+
+  it('lists a message inserted out of time order at its place', async () => {
+    await repository.insert(message({ id: 'b', createdAt: start + 2 * minute }));
+    await repository.insert(message({ id: 'a', createdAt: start + minute }));
+    await repository.insert(message({ id: 'c', createdAt: start + 3 * minute }));
+    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
+      'c',
+      'b',
+      'a',
+    ]);
+  });
+
+  it('takes a message back out of memory when its insert cannot be written, so a retry is not a duplicate', async () => {
+    await repository.close();
+    let failing = false;
+    const failingFs = countingFileSystem(() => (failing ? new Error('EIO') : undefined)).fs;
+    repository = await openAt(dir.path, failingFs);
+    failing = true;
+    await expect(repository.insert(message({ id: 'm1' }))).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.StoreIo),
+    );
+    expect(repository.get('m1')).toBeUndefined();
+    expect(repository.pending()).toEqual([]);
+    failing = false;
+    await repository.insert(message({ id: 'm1' }));
+    expect(repository.count()).toBe(1);
+  });
+
+  it('rejects an insert after close with StoreClosed rather than throwing', async () => {
+    await repository.close();
+    const late = repository.insert(message({ id: 'late' }));
+    await expect(late).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.StoreClosed));
+    expect(repository.get('late')).toBeUndefined();
+  });
+
+  it('prunes old messages in a final state but keeps old ones still in flight', async () => {
+    await repository.insert(message({ id: 'old-sent', createdAt: start, state: 'Sent' }));
+    await repository.insert(message({ id: 'old-failed', createdAt: start + 1, state: 'Failed' }));
+    await repository.insert(message({ id: 'old-pending', createdAt: start + 2 }));
+    await repository.insert(message({ id: 'old-processed', createdAt: start + 3, state: 'Processed' }));
+    await repository.insert(message({ id: 'recent-sent', createdAt: start + 10 * minute, state: 'Sent' }));
+    expect(await repository.pruneOlderThan(start + minute)).toBe(2);
+    const remaining = ['recent-sent', 'old-processed', 'old-pending'];
+    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
+    expect(repository.inState('Sent').map((record) => record.id)).toEqual(['recent-sent']);
+    await repository.close();
+    repository = await openAt(dir.path);
+    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
+  });
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('JournalMessageRepository.list at 12,000 messages', () => {
+  const count = 12_000;
+  const devices = ['modem-a', 'modem-b', 'modem-c'];
+  const finalStates: MessageState[] = ['Sent', 'Delivered', 'Failed', 'Cancelled'];
+  let dir: { path: string; remove: () => Promise<void> };
+  let repository: JournalMessageRepository;
+  let all: MessageRecord[];
+
+  beforeAll(async () => {
+    dir = await temporaryDirectory();
+    repository = await openAt(dir.path);
+    const random = seededRandom(42);
+    all = [];
+    const writes: Promise<void>[] = [];
+    for (let n = 0; n < count; n++) {
+      // Like a real history: few messages in flight, most in a final state.
+      const roll = random();
+      const state: MessageState =
+        roll < 0.03
+          ? 'Pending'
+          : roll < 0.05
+            ? 'Processed'
+            : (finalStates[Math.floor(random() * 4)] as MessageState);
+      // Mostly increasing times with jitter and ties, like clients enqueueing concurrently.
+      const createdAt = start + n * 1000 + Math.floor(random() * 3000) - 1500;
+      const record = message({
+        id: `msg-${n}`,
+        state,
+        createdAt,
+        sequence: n,
+        deviceId: random() < 0.8 ? devices[n % devices.length] : undefined,
+        content: { kind: 'text', text: n % 97 === 0 ? `Your CODE is ${n}` : `note ${n}` },
+        recipients: [{ phoneNumber: `+1555${String(n % 5000).padStart(7, '0')}`, state }],
+      });
+      all.push(record);
+      writes.push(repository.insert(record));
+    }
+    await Promise.all(writes);
+  });
+
+  afterAll(async () => {
+    await repository.close();
+    await dir.remove();
+  });
+
+  /** The obvious implementation the indexed one must agree with. */
+  function expected(query: MessageQuery): { total: number; ids: string[] } {
+    const needle = query.search?.toLowerCase();
+    const matches = all
+      .filter(
+        (record) =>
+          (query.state === undefined || record.state === query.state) &&
+          (query.deviceId === undefined || record.deviceId === query.deviceId) &&
+          (query.from === undefined || record.createdAt >= query.from) &&
+          (query.to === undefined || record.createdAt < query.to) &&
+          (needle === undefined ||
+            (record.content.kind === 'text' && record.content.text.toLowerCase().includes(needle)) ||
+            record.recipients.some((recipient) => recipient.phoneNumber.includes(needle))),
+      )
+      .map((record, position) => ({ record, position }))
+      .sort((left, right) => right.record.createdAt - left.record.createdAt || right.position - left.position)
+      .map(({ record }) => record.id);
+    return { total: matches.length, ids: matches.slice(query.offset, query.offset + query.limit) };
+  }
+
+  function actual(query: MessageQuery): { total: number; ids: string[] } {
+    const page = repository.list(query);
+    return { total: page.total, ids: page.items.map((record) => record.id) };
+  }
+
+  const queries: [string, MessageQuery][] = [
+    ['the newest page with no filter', { limit: 50, offset: 0 }],
+    ['a deep page with no filter', { limit: 50, offset: 11_000 }],
+    ['a page past the end', { limit: 50, offset: 11_990 }],
+    ['a time range only', { limit: 25, offset: 10, from: start + 3_000_000, to: start + 3_600_000 }],
+    ['a common state', { limit: 50, offset: 100, state: 'Delivered' }],
+    [
+      'a common state in a time range',
+      { limit: 50, offset: 3, state: 'Sent', from: start + 100_000, to: start + 900_000 },
+    ],
+    ['a rare state', { limit: 50, offset: 10, state: 'Pending' }],
+    [
+      'a rare state in a time range',
+      { limit: 5, offset: 0, state: 'Processed', from: start, to: start + 4_000_000 },
+    ],
+    ['a rare state and a search', { limit: 50, offset: 0, state: 'Pending', search: '+15550001' }],
+    ['a device and a state', { limit: 20, offset: 5, state: 'Failed', deviceId: 'modem-b' }],
+    ['a search over text, case-insensitive', { limit: 500, offset: 0, search: 'code' }],
+    ['a search over phone numbers', { limit: 50, offset: 0, search: '0004999' }],
+    [
+      'every filter at once',
+      {
+        limit: 10,
+        offset: 1,
+        state: 'Pending',
+        deviceId: 'modem-a',
+        from: start,
+        to: start + 6_000_000,
+        search: '1',
+      },
+    ],
+  ];
+
+  it.each(queries)('agrees with a plain filter-and-sort for %s', (_name, query) => {
+    const result = actual(query);
+    expect(result).toEqual(expected(query));
+    // Every query here selects something: an empty page on both sides would prove nothing.
+    expect(result.ids.length).toBeGreaterThan(0);
+  });
+
+  it('counts the pending messages the same as a scan', () => {
+    expect(repository.pending().length).toBe(all.filter((record) => record.state === 'Pending').length);
+  });
+
+  it('lists the same pages after reopening', async () => {
+    await repository.close();
+    repository = await openAt(dir.path);
+    expect(repository.count()).toBe(count);
+    for (const [, query] of queries) expect(actual(query)).toEqual(expected(query));
+  });
+});

@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { lockFileName } from '../../server/store/dataDirLock.js';
+import { nodeFileSystem, type StoreFileSystem } from '../../server/store/journal/fileSystem.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
+import { message, temporaryDirectory } from './storeTestKit.js';
+
+let dir: { path: string; remove: () => Promise<void> };
+let dataDir: string;
+const opened: Storage[] = [];
+
+beforeEach(async () => {
+  dir = await temporaryDirectory();
+  dataDir = join(dir.path, 'data');
+});
+
+afterEach(async () => {
+  for (const storage of opened.splice(0)) await storage.close();
+  await dir.remove();
+});
+
+async function open(): Promise<Storage> {
+  const storage = await openStorage({ dataDir, clock: new ManualClock(), logger: silentLogger });
+  opened.push(storage);
+  return storage;
+}
+
+/** The pid of a process that has exited: nobody holds a lock with it. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
+}
+
+describe('openStorage', () => {
+  it('creates the data directory 0700 and its files 0600', async () => {
+    const storage = await open();
+    await storage.messages.insert(message({ id: 'm1' }));
+    await storage.openDocument('settings', { a: 1 });
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const file of ['messages.journal', 'inbox.journal', 'logs.journal', 'settings.json', lockFileName]) {
+      expect({ file, mode: (await stat(join(dataDir, file))).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+    }
+  });
+
+  it('refuses a second gateway on the same data directory with a clear error', async () => {
+    await open();
+    const second = openStorage({ dataDir, clock: new ManualClock(), logger: silentLogger });
+    await expect(second).rejects.toSatisfy(
+      (error) =>
+        isGatewayError(error, ErrorCode.StoreIo) && error.field === 'dataDir' && /in use/.test(error.message),
+    );
+  });
+
+  it('writes its pid into the lock file and removes it on close', async () => {
+    const storage = await open();
+    expect(Number(await readFile(join(dataDir, lockFileName), 'utf8'))).toBe(process.pid);
+    await storage.close();
+    opened.pop();
+    await expect(stat(join(dataDir, lockFileName))).rejects.toMatchObject({ code: 'ENOENT' });
+    await open();
+  });
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const first = await open();
+    await first.messages.insert(message({ id: 'kept' }));
+    await first.close();
+    opened.pop();
+    await writeFile(join(dataDir, lockFileName), `${deadPid()}\n`);
+    const storage = await open();
+    expect(storage.messages.get('kept')?.id).toBe('kept');
+  });
+
+  it('keeps messages, inbox, logs, collections and documents across a restart', async () => {
+    const storage = await open();
+    await storage.messages.insert(message({ id: 'm1' }));
+    await storage.inbox.insert({
+      id: 'in1',
+      type: 'SMS',
+      deviceId: 'modem-1',
+      simNumber: 1,
+      sender: '+15550001',
+      content: 'hi',
+      receivedAt: 1,
+    });
+    storage.logs.append({ priority: 'INFO', module: 'test', message: 'hello', createdAt: 5 });
+    const outbox = await storage.openCollection<{ id: string; url: string }>('webhook-outbox');
+    await outbox.put({ id: 'w1', url: 'https://example.test/hook' });
+    const settings = await storage.openDocument('settings', { retries: 1 });
+    await settings.update((data) => {
+      data.retries = 4;
+    });
+    await storage.close();
+    opened.pop();
+
+    const reopened = await open();
+    expect(reopened.messages.get('m1')?.id).toBe('m1');
+    expect(reopened.inbox.get('in1')?.content).toBe('hi');
+    expect(reopened.logs.list({}).map((entry) => entry.message)).toEqual(['hello']);
+    expect(
+      (await reopened.openCollection<{ id: string; url: string }>('webhook-outbox')).get('w1')?.url,
+    ).toBe('https://example.test/hook');
+    expect((await reopened.openDocument('settings', { retries: 1 })).data.retries).toBe(4);
+  });
+
+  it('refuses collection names that are not plain file names', async () => {
+    const storage = await open();
+    await expect(storage.openCollection('../escape')).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.ValidationFailed),
+    );
+    await expect(storage.openDocument('Settings.json', {})).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.ValidationFailed),
+    );
+  });
+
+  it('refuses to open the same collection twice (two writers on one journal)', async () => {
+    const storage = await open();
+    await storage.openCollection('outbox');
+    await expect(storage.openCollection('outbox')).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.Conflict),
+    );
+    await expect(storage.openCollection('messages')).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.Conflict),
+    );
+  });
+
+  it('reports the directory writable, and not writable once the disk refuses files', async () => {
+    let diskFull = false;
+    const fs: StoreFileSystem = {
+      ...nodeFileSystem,
+      open: ((...args: Parameters<typeof nodeFileSystem.open>) =>
+        diskFull
+          ? Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
+          : nodeFileSystem.open(...args)) as StoreFileSystem['open'],
+    };
+    const storage = await openStorage({ dataDir, clock: new ManualClock(), logger: silentLogger, fs });
+    opened.push(storage);
+    expect(await storage.checkWritable()).toBe(true);
+    diskFull = true;
+    expect(await storage.checkWritable()).toBe(false);
+    diskFull = false;
+  });
+
+  it('reports not writable after close', async () => {
+    const storage = await open();
+    await storage.close();
+    opened.pop();
+    expect(await storage.checkWritable()).toBe(false);
+  });
+});
