@@ -24,7 +24,10 @@ export interface GatewayEvents {
   'message:updated': { message: MessageRecord; previous: MessageRecord; previousState: MessageState };
   /** A message was accepted (durably stored in Pending). */
   'message:enqueued': { message: MessageRecord };
+  /** An SMS arrived and was stored for the first time. */
   'message:received': IncomingMessageEvent;
+  /** A stored SMS re-announced for webhooks only (inbox export, refresh with triggerWebhooks). */
+  'inbox:replayed': IncomingMessageEvent;
   'device:updated': { deviceId: string };
   log: LogRecord;
 }

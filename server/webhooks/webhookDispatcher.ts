@@ -4,7 +4,6 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import type { IncomingRecord } from '../store/repositories.js';
 import { payloadForIncoming, payloadsForUpdate } from './eventPayloads.js';
 import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
@@ -106,6 +105,7 @@ export class WebhookDispatcher {
     const { events } = this.deps;
     this.unsubscribe.push(
       events.on('message:received', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
+      events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('message:updated', ({ message, previous }) => {
         for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
       }),
@@ -158,29 +158,6 @@ export class WebhookDispatcher {
     for (const delivery of deliveries) this.track(delivery);
     this.pump();
     return deliveries;
-  }
-
-  /** POST /messages/inbox/export: one sms:received (or sms:data-received) per stored message. */
-  async exportReceived(records: readonly IncomingRecord[]): Promise<number> {
-    let published = 0;
-    for (const record of records) {
-      if (record.type !== 'SMS' && record.type !== 'DATA_SMS') continue;
-      const deliveries = await this.publish(
-        payloadForIncoming({
-          id: record.id,
-          type: record.type,
-          deviceId: record.deviceId,
-          simNumber: record.simNumber,
-          sender: record.sender,
-          recipient: record.recipient,
-          content: record.content,
-          port: record.port,
-          receivedAt: record.receivedAt,
-        }),
-      );
-      published += deliveries.length;
-    }
-    return published;
   }
 
   /** The UI's "send test event": a sample of the webhook's own event kind, to it alone. */

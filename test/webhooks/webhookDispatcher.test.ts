@@ -142,6 +142,22 @@ describe('webhook dispatcher', () => {
     expect(envelope.payload.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
   });
 
+  it('sends sms:received for a stored message replayed by an inbox export', async () => {
+    const hook = await receiver();
+    const { events } = await startDispatcher({ targets: [{ id: 'wh1', url: hook.url, event: 'sms:received' }] });
+    events.emit('inbox:replayed', {
+      id: 'in-old',
+      type: 'SMS',
+      deviceId: 'modem-a',
+      simNumber: 1,
+      sender: '+15557654321',
+      content: 'from last week',
+      receivedAt: Date.UTC(2026, 0, 1),
+    });
+    await vi.waitFor(() => expect(hook.requests).toHaveLength(1));
+    expect(JSON.parse(hook.requests[0]?.body ?? '{}').payload).toMatchObject({ messageId: 'in-old', message: 'from last week' });
+  });
+
   it('sends sms:sent with the parts count when a recipient becomes Sent', async () => {
     const hook = await receiver();
     const { events } = await startDispatcher({

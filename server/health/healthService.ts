@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory, DeviceInfo } from '../modem/deviceDirectory.js';
+import type { MessageRepository } from '../store/repositories.js';
+
+/**
+ * Readiness as upstream reports it (DESIGN §2, after the IETF health-check draft):
+ * `{status, version, releaseId, checks: {"<group>:<name>": {status, observedValue, observedUnit,
+ * description}}}`. The overall status is the worst check; 503 only for `fail`.
+ */
+export const HealthStatuses = ['pass', 'warn', 'fail'] as const;
+export type HealthStatus = (typeof HealthStatuses)[number];
+
+export const healthCheckSchema = z.object({
+  status: z.enum(HealthStatuses),
+  observedValue: z.number(),
+  observedUnit: z.string(),
+  description: z.string(),
+});
+
+export const healthReportSchema = z.object({
+  status: z.enum(HealthStatuses),
+  version: z.string(),
+  releaseId: z.string(),
+  checks: z.record(z.string(), healthCheckSchema),
+});
+
+export type HealthCheck = z.output<typeof healthCheckSchema>;
+export type HealthReport = z.output<typeof healthReportSchema>;
+
+export interface HealthThresholds {
+  /** Weakest acceptable signal; below it the check warns (−100 dBm ≈ +CSQ 6, one bar). */
+  weakSignalDbm: number;
+  /** Failed messages in the last hour from which the check warns, and from which it fails. */
+  failedWarn: number;
+  failedFail: number;
+  /** Pending messages from which the queue check warns, and fails (the enqueue limit). */
+  queueWarn: number;
+  queueFail: number;
+}
+
+export interface HealthDependencies {
+  devices: DeviceDirectory;
+  messages: MessageRepository;
+  clock: Clock;
+  /** Whether the data directory accepts a write now (the store's own probe). */
+  storageWritable(): Promise<boolean>;
+  /** From package.json, read once by the composition root. */
+  version: string;
+  releaseId: string;
+  thresholds: HealthThresholds;
+}
+
+const hourMs = 3_600_000;
+const rank: Record<HealthStatus, number> = { pass: 0, warn: 1, fail: 2 };
+
+export class HealthService {
+  constructor(private readonly deps: HealthDependencies) {}
+
+  async report(): Promise<HealthReport> {
+    const devices = this.deps.devices.list();
+    const checks: Record<string, HealthCheck> = {
+      'modems:connected': connectedCheck(devices),
+      'modems:signal': signalCheck(devices, this.deps.thresholds.weakSignalDbm),
+      'sim:ready': simCheck(devices),
+      'messages:failed': this.failedCheck(),
+      'messages:queue': this.queueCheck(),
+      'storage:writable': await this.storageCheck(),
+    };
+    const status = Object.values(checks).reduce<HealthStatus>(
+      (worst, check) => (rank[check.status] > rank[worst] ? check.status : worst),
+      'pass',
+    );
+    return { status, version: this.deps.version, releaseId: this.deps.releaseId, checks };
+  }
+
+  private failedCheck(): HealthCheck {
+    const since = this.deps.clock.now() - hourMs;
+    const failed = this.deps.messages
+      .inState('Failed')
+      .filter((message) => (message.states.Failed ?? 0) >= since).length;
+    const { failedWarn, failedFail } = this.deps.thresholds;
+    return {
+      status: failed >= failedFail ? 'fail' : failed >= failedWarn ? 'warn' : 'pass',
+      observedValue: failed,
+      observedUnit: 'messages',
+      description: 'Messages that failed in the last hour',
+    };
+  }
+
+  private queueCheck(): HealthCheck {
+    const pending = this.deps.messages.pending().length;
+    const { queueWarn, queueFail } = this.deps.thresholds;
+    return {
+      status: pending >= queueFail ? 'fail' : pending >= queueWarn ? 'warn' : 'pass',
+      observedValue: pending,
+      observedUnit: 'messages',
+      description: 'Messages waiting to be sent',
+    };
+  }
+
+  private async storageCheck(): Promise<HealthCheck> {
+    const writable = await this.deps.storageWritable().catch(() => false);
+    return {
+      status: writable ? 'pass' : 'fail',
+      observedValue: writable ? 1 : 0,
+      observedUnit: 'boolean',
+      description: writable
+        ? 'The data directory accepts writes'
+        : 'The data directory does not accept writes',
+    };
+  }
+}
+
+function connectedCheck(devices: readonly DeviceInfo[]): HealthCheck {
+  const ready = devices.filter((device) => device.modem.status === 'ready').length;
+  return {
+    status: ready === 0 ? 'fail' : ready < devices.length ? 'warn' : 'pass',
+    observedValue: ready,
+    observedUnit: 'modems',
+    description: `${ready} of ${devices.length} modems ready to send`,
+  };
+}
+
+/** The weakest signal among ready modems; unknown signal (+CSQ 99) counts as weak. */
+function signalCheck(devices: readonly DeviceInfo[], weakSignalDbm: number): HealthCheck {
+  const ready = devices.filter((device) => device.modem.status === 'ready');
+  if (ready.length === 0) {
+    return {
+      status: 'warn',
+      observedValue: 0,
+      observedUnit: 'dBm',
+      description: 'No ready modem to measure',
+    };
+  }
+  const levels = ready.map((device) => device.modem.signal?.dbm);
+  const known = levels.filter((level): level is number => level !== undefined);
+  const weakest = known.length > 0 ? Math.min(...known) : 0;
+  const weak = known.length < levels.length || weakest < weakSignalDbm;
+  return {
+    status: weak ? 'warn' : 'pass',
+    observedValue: weakest,
+    observedUnit: 'dBm',
+    description: weak
+      ? `A modem has weak or unknown signal (below ${weakSignalDbm} dBm)`
+      : 'Every ready modem has usable signal',
+  };
+}
+
+/** A SIM waiting for its PIN (or refusing it) cannot send: that modem is out of service. */
+function simCheck(devices: readonly DeviceInfo[]): HealthCheck {
+  const locked = devices.filter(
+    (device) => device.modem.status === 'sim-pin-required' || device.modem.status === 'sim-pin-wrong',
+  ).length;
+  return {
+    status: locked === 0 ? 'pass' : locked === devices.length ? 'fail' : 'warn',
+    observedValue: locked,
+    observedUnit: 'modems',
+    description: locked === 0 ? 'Every SIM is unlocked' : `${locked} modems wait for a SIM PIN`,
+  };
+}

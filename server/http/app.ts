@@ -1,0 +1,139 @@
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { AccessControl } from '../auth/accessControl.js';
+import type { TokenService } from '../auth/tokenService.js';
+import type { Clock } from '../clock/clock.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { HealthService } from '../health/healthService.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageLifecycle } from '../messages/messageLifecycle.js';
+import { MessageService } from '../messages/messageService.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
+import type { SettingsService } from '../settings/settingsService.js';
+import type { InboxRepository, LogRepository, MessageRepository } from '../store/repositories.js';
+import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
+import { registerApiRoutes } from './apiRoutes.js';
+import { cors } from './cors.js';
+import { type ApiBuilder, RouteTable } from './defineRoute.js';
+import { docsPageHtml } from './docsPage.js';
+import { bodyParseError, errorMapper } from './errorMapper.js';
+import { hostCheck } from './hostCheck.js';
+import { staticUi, uiPrefix } from './staticUi.js';
+
+/**
+ * The API server as a Koa app, never listening itself (the composition root or a test calls
+ * `listen`). Middleware order matters: errors are mapped first so everything below can throw;
+ * the Host check runs before CORS and the body parser so a rebinding page learns nothing.
+ */
+export interface HttpOptions {
+  /** Host names a request may name (see `defaultAllowedHosts`). */
+  allowedHosts: readonly string[];
+  /** Origins allowed to call the API from a browser page; empty: no CORS at all. */
+  corsOrigins?: readonly string[];
+  /** Largest JSON body accepted, in bytes (default 256 KiB); larger → 413. */
+  bodyLimitBytes?: number;
+  /** Built React UI served at /ui/; absent: no UI. */
+  uiDirectory?: string;
+  /** Most Pending messages at once; one more is refused with 503. */
+  maxPendingMessages: number;
+  /** From package.json, read once at start. */
+  version: string;
+}
+
+export interface HttpDependencies {
+  repositories: { messages: MessageRepository; inbox: InboxRepository; logs: LogRepository };
+  devices: DeviceDirectory;
+  lifecycle: MessageLifecycle;
+  events: EventBus;
+  accessControl: AccessControl;
+  settings: SettingsService;
+  health: HealthService;
+  tokens: TokenService;
+  webhooks: WebhookRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** Wakes the scheduler once a message is durably queued. */
+  onEnqueued(): void;
+  /**
+   * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
+   * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
+   * same validation, access control and OpenAPI entry.
+   */
+  extensions?: readonly ((api: ApiBuilder) => void)[];
+}
+
+/** The spec's mounts (DESIGN §2): Local mode at the root, Cloud and Private bases. */
+export const apiBases = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
+
+export const defaultBodyLimitBytes = 256 * 1024;
+
+export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa {
+  const logger = deps.logger.child('http');
+  const messages = new MessageService(
+    {
+      repository: deps.repositories.messages,
+      lifecycle: deps.lifecycle,
+      devices: deps.devices,
+      events: deps.events,
+      clock: deps.clock,
+      logger: logger.child('messages'),
+      onEnqueued: deps.onEnqueued,
+    },
+    { maxPendingMessages: options.maxPendingMessages },
+  );
+  const routes = new RouteTable({
+    accessControl: deps.accessControl,
+    bases: apiBases,
+    info: {
+      title: 'Desktop SMS Gateway',
+      version: options.version,
+      description:
+        'The SMS Gateway for Android HTTP interface (Local mode), served by a PC with GSM modems. ' +
+        'Every route is served at the root, under /3rdparty/v1 and under /api/3rdparty/v1; ' +
+        'singular aliases (/message, /device, /webhook) are listed per operation.',
+      servers: apiBases,
+    },
+  });
+  registerApiRoutes(routes, deps, { messages, settings: deps.settings, health: deps.health });
+
+  const router = new Router();
+  router.get('/', (ctx) => {
+    // A browser opening the address gets the UI; API clients get upstream's status object.
+    if (options.uiDirectory && ctx.accepts('json', 'html') === 'html') {
+      ctx.redirect(`${uiPrefix}/`);
+      return;
+    }
+    ctx.body = { status: 'ok', model: 'Desktop SMS Gateway', version: options.version, docs: '/docs' };
+  });
+  const openApi = routes.openApi();
+  router.get('/docs/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = docsPageHtml;
+  });
+  routes.mount(router);
+
+  const app = new Koa({ proxy: false });
+  app.use(errorMapper(logger));
+  app.use(hostCheck(options.allowedHosts));
+  if (options.corsOrigins && options.corsOrigins.length > 0) app.use(cors(options.corsOrigins));
+  if (options.uiDirectory) app.use(staticUi(options.uiDirectory));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: `${options.bodyLimitBytes ?? defaultBodyLimitBytes}b`,
+      strict: true,
+      onerror: (error) => {
+        throw bodyParseError(error);
+      },
+    }),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  // Koa logs unhandled errors itself; ours are all handled by errorMapper, so silence duplicates.
+  app.silent = true;
+  return app;
+}

@@ -1,0 +1,162 @@
+import type { Router } from '@koa/router';
+import type Koa from 'koa';
+import type { z } from 'zod';
+import type { AccessControl, Principal } from '../auth/accessControl.js';
+import type { Scope } from '../auth/scopes.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { parseOrThrow } from '../validation/issues.js';
+import { omitNulls } from './json.js';
+import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
+
+/**
+ * The one way to declare an API route: the same zod schemas validate the request, document it
+ * in OpenAPI, and the access rule is checked before anything else runs.
+ */
+export type RouteAccess = { scope: Scope } | 'refresh-token' | 'public';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteInput<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  body: Infer<B>;
+  query: Infer<Q>;
+  params: Record<string, string>;
+  ctx: Koa.Context;
+  /** Absent only on public routes. */
+  principal?: Principal;
+}
+
+export interface RouteResult {
+  status: number;
+  /** Serialised as JSON with null fields omitted; absent: no body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface RouteSpec<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+> {
+  method: HttpMethod;
+  /** koa-router path relative to the API base, e.g. '/messages/:id'. */
+  path: string;
+  /** Other paths serving the same route, e.g. ['/message/:id'] (upstream singular forms). */
+  aliases?: string[];
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  body?: B;
+  query?: Q;
+  responses: Record<number, RouteResponseSpec>;
+  handle(input: RouteInput<B, Q>): Promise<RouteResult>;
+}
+
+/** Paths of our extensions to the upstream API. */
+export const extensionPrefix = '/gateway/v1/';
+
+/** A route spec with its schema types erased, as the builder stores it. */
+export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined>;
+
+export interface ApiBuilder {
+  route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+    spec: RouteSpec<B, Q>,
+  ): void;
+  openApi(): object;
+}
+
+export interface RouteTableOptions {
+  accessControl: AccessControl;
+  info: OpenApiInfo;
+  /** Bases every route is served under ('' is the root), e.g. ['', '/3rdparty/v1']. */
+  bases: readonly string[];
+}
+
+/** Collects route specs; mounts them on a router and describes them as OpenAPI. */
+export class RouteTable implements ApiBuilder {
+  private readonly specs: AnyRouteSpec[] = [];
+
+  constructor(private readonly options: RouteTableOptions) {}
+
+  route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+    spec: RouteSpec<B, Q>,
+  ): void {
+    const erased = spec as unknown as AnyRouteSpec;
+    for (const path of [erased.path, ...(erased.aliases ?? [])]) {
+      const clash = this.specs.find(
+        (known) => known.method === erased.method && [known.path, ...(known.aliases ?? [])].includes(path),
+      );
+      if (clash) throw new Error(`route ${erased.method.toUpperCase()} ${path} is declared twice`);
+    }
+    this.specs.push(erased);
+  }
+
+  openApi(): object {
+    return buildOpenApiDocument(this.specs, this.options.info);
+  }
+
+  /**
+   * Registers every route at every base, under its path and each alias. Our own extensions
+   * (`/gateway/v1/…`, DESIGN §2) are served at the root only: they are not the spec's routes.
+   */
+  mount(router: Router): void {
+    for (const spec of this.specs) {
+      const handler = routeMiddleware(spec, this.options.accessControl);
+      const bases = spec.path.startsWith(extensionPrefix) ? [''] : this.options.bases;
+      for (const base of bases) {
+        for (const path of [spec.path, ...(spec.aliases ?? [])]) {
+          router.register(`${base}${path}`, [spec.method.toUpperCase()], handler);
+        }
+      }
+    }
+  }
+}
+
+function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.Middleware {
+  return async (ctx) => {
+    const principal = await checkAccess(spec.access, accessControl, ctx);
+    const body = spec.body ? parseOrThrow(spec.body, requestBody(ctx), 'body') : undefined;
+    const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : undefined;
+    const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};
+    const result = await spec.handle({ body, query, params, ctx, principal });
+    if (result.body !== undefined) ctx.body = omitNulls(result.body);
+    // No body means an empty one: Koa would otherwise answer with the status text ("Accepted").
+    // Set before the status, because Koa turns a null body into 204 otherwise.
+    else if (ctx.body === undefined || ctx.body === null) ctx.body = null;
+    ctx.status = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  };
+}
+
+async function checkAccess(
+  access: RouteAccess,
+  accessControl: AccessControl,
+  ctx: Koa.Context,
+): Promise<Principal | undefined> {
+  if (access === 'public') return undefined;
+  const request = { authorization: ctx.get('authorization') || undefined, ip: ctx.ip };
+  if (access === 'refresh-token') return accessControl.authenticate(request, 'refresh');
+  const principal = await accessControl.authenticate(request, 'access');
+  accessControl.authorize(principal, access.scope);
+  return principal;
+}
+
+/**
+ * The parsed JSON body. A body sent with another content type is refused (415) rather than
+ * read as empty, so a client posting form data learns why nothing it sent was seen.
+ */
+function requestBody(ctx: Koa.Context): unknown {
+  if (ctx.is('application/json', 'application/*+json') === false) {
+    throw new GatewayError(
+      ErrorCode.UnsupportedMediaType,
+      `body: content type ${ctx.get('content-type') || '(none)'} is not supported; send application/json`,
+      { field: 'body' },
+    );
+  }
+  return (ctx.request as Koa.Request & { body?: unknown }).body ?? {};
+}

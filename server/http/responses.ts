@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { RouteResponseSpec } from './defineRoute.js';
+
+/** The upstream error body (DESIGN §2): `{"message": "..."}`. */
+export const errorBodySchema = z.object({ message: z.string() });
+
+const errorMeanings: Record<number, string> = {
+  400: 'Invalid request; the message names the field',
+  401: 'Credentials missing or not accepted',
+  403: 'The token lacks the required scope',
+  404: 'Not found',
+  409: 'A message with this id already exists',
+  413: 'Request body too large',
+  415: 'Request body is not application/json',
+  429: 'Too many failed logins; see Retry-After',
+  500: 'Internal error',
+  503: 'No device can take the message now, or the queue is full',
+};
+
+/** Documented error responses for a route, each with the error body schema. */
+export function errorResponses(...statuses: number[]): Record<number, RouteResponseSpec> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: errorMeanings[status] ?? 'Error', schema: errorBodySchema },
+    ]),
+  );
+}
+
+/** The errors every authenticated route can answer. */
+export const authErrors = [401, 403, 429, 500] as const;

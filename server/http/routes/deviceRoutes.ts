@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+/**
+ * GET /devices and DELETE /devices/{id}, with the `/device` alias. Upstream's device record
+ * (DESIGN §2) plus our modem details under `modem`.
+ */
+export const deviceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastSeen: z.string(),
+  simCards: z.array(
+    z.object({
+      slotIndex: z.number().int(),
+      simNumber: z.number().int(),
+      phoneNumber: z.string().optional(),
+      carrierName: z.string().optional(),
+      iccid: z.string().optional(),
+    }),
+  ),
+  modem: z.object({
+    port: z.string(),
+    simulated: z.boolean(),
+    status: z.string(),
+    statusDetail: z.string().optional(),
+    manufacturer: z.string().optional(),
+    model: z.string().optional(),
+    revision: z.string().optional(),
+    imei: z.string().optional(),
+    usb: z
+      .object({
+        vendorId: z.string().optional(),
+        productId: z.string().optional(),
+        serialNumber: z.string().optional(),
+      })
+      .optional(),
+    signal: z.object({ rssi: z.number(), dbm: z.number().optional(), bars: z.number() }).optional(),
+    operator: z.string().optional(),
+    registration: z.string().optional(),
+    simState: z.string().optional(),
+    smsc: z.string().optional(),
+  }),
+});
+
+export function toDeviceView(device: DeviceInfo): z.output<typeof deviceViewSchema> {
+  return {
+    ...device,
+    createdAt: toIsoWithOffset(device.createdAt),
+    updatedAt: toIsoWithOffset(device.updatedAt),
+    lastSeen: toIsoWithOffset(device.lastSeen),
+  };
+}
+
+export function registerDeviceRoutes(api: ApiBuilder, deps: { devices: DeviceDirectory }): void {
+  api.route({
+    method: 'get',
+    path: '/devices',
+    aliases: ['/device'],
+    summary: 'List devices (one per attached modem)',
+    tag: 'Devices',
+    access: { scope: 'devices:list' },
+    responses: {
+      200: { description: 'Every known device', schema: z.array(deviceViewSchema) },
+      ...errorResponses(400, ...authErrors),
+    },
+    async handle() {
+      return { status: 200, body: deps.devices.list().map(toDeviceView) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/devices/:id',
+    aliases: ['/device/:id'],
+    summary: 'Forget a device',
+    tag: 'Devices',
+    access: { scope: 'devices:delete' },
+    responses: { 204: { description: 'Forgotten' }, ...errorResponses(400, 404, ...authErrors) },
+    async handle({ params }) {
+      const id = params.id ?? '';
+      if (!(await deps.devices.forget(id))) {
+        throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
+      }
+      return { status: 204 };
+    },
+  });
+}

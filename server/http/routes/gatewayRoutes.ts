@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
+import type { SchedulerStatus } from '../../scheduler/scheduler.js';
+import type { DailyCount } from '../../stats/dailyStats.js';
+import type { SerialPortInfo } from '../../transport/portDiscovery.js';
+import type { TrafficLine } from '../../transport/trafficRecorder.js';
+import { queryInteger } from '../../validation/primitives.js';
+import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
+import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+import { toDeviceView } from './deviceRoutes.js';
+
+/**
+ * Our extensions under /gateway/v1/ (DESIGN §2): what the desktop UI needs beyond the upstream
+ * API — gateway status, daily counts, serial ports and modem control, the AT log, webhook
+ * delivery attempts, pause/resume. The upstream routes keep the upstream shapes.
+ */
+export interface GatewayStatus {
+  version: string;
+  simulated: boolean;
+  sendingPaused: boolean;
+  scheduler: SchedulerStatus;
+  webhooks: DispatcherStatus;
+}
+
+export interface GatewayRouteDependencies {
+  devices: DeviceDirectory;
+  status(): GatewayStatus;
+  dailyStats(days: number): DailyCount[];
+  serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
+  addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
+  atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
+  deliveries(query: DeliveryQuery): WebhookDelivery[];
+  sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
+  setSendingPaused(paused: boolean): void;
+}
+
+const tag = 'Gateway extensions';
+
+const statusSchema = z.object({
+  version: z.string(),
+  simulated: z.boolean(),
+  sendingPaused: z.boolean(),
+  scheduler: z.object({
+    pending: z.number().int(),
+    sending: z.number().int(),
+    holding: z
+      .object({ reason: z.string(), detail: z.string(), nextAttemptAt: z.number().optional() })
+      .optional(),
+  }),
+  webhooks: z.object({
+    pending: z.number().int(),
+    failedLastHour: z.number().int(),
+    lastFailure: z.object({ webhookId: z.string(), error: z.string(), at: z.number() }).optional(),
+  }),
+});
+
+const deliverySchema = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  url: z.string(),
+  event: z.string(),
+  deviceId: z.string(),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  createdAt: z.number(),
+  nextAttemptAt: z.number(),
+  attemptCount: z.number().int(),
+  attempts: z.array(
+    z.object({
+      at: z.number(),
+      status: z.number().optional(),
+      error: z.string().optional(),
+      durationMs: z.number(),
+    }),
+  ),
+  lastError: z.string().optional(),
+  finishedAt: z.number().optional(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+function deviceOr404(devices: DeviceDirectory, id: string): DeviceInfo {
+  const device = devices.get(id);
+  if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
+  return device;
+}
+
+export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDependencies): void {
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/status',
+    summary: 'Gateway status: queue, holds (rate limit, pause), webhook health, simulated modem',
+    tag,
+    access: { scope: 'messages:list' },
+    responses: { 200: { description: 'Status', schema: statusSchema }, ...errorResponses(...authErrors) },
+    handle: async () => ({ status: 200, body: deps.status() }),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/stats/daily',
+    summary: 'Sent, delivered, failed and received per local day',
+    tag,
+    access: { scope: 'messages:list' },
+    query: z.object({ days: queryInteger(1, 366).default(14) }),
+    responses: {
+      200: {
+        description: 'One entry per day, oldest first',
+        schema: z.array(
+          z.object({
+            date: z.string(),
+            sent: z.number(),
+            delivered: z.number(),
+            failed: z.number(),
+            received: z.number(),
+          }),
+        ),
+      },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ query }) => ({ status: 200, body: deps.dailyStats(query.days) }),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/serial-ports',
+    summary: 'Serial ports on this PC, and whether a modem of ours uses them',
+    tag,
+    access: { scope: 'devices:list' },
+    responses: { 200: { description: 'Ports' }, ...errorResponses(...authErrors) },
+    handle: async () => ({ status: 200, body: await deps.serialPorts() }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/modems',
+    summary: 'Add a serial modem by port path',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({
+      path: z.string().min(1).max(256),
+      baudRate: z.number().int().min(300).max(4_000_000).default(115_200),
+    }),
+    responses: { 201: { description: 'The new device' }, ...errorResponses(400, ...authErrors) },
+    handle: async ({ body }) => ({
+      status: 201,
+      body: toDeviceView(await deps.addSerialModem(body.path, body.baudRate)),
+    }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/devices/:id/pin',
+    summary: 'Unlock a SIM with its PIN (tried once; a wrong PIN is never retried automatically)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({ pin: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits') }),
+    responses: { 204: { description: 'PIN accepted' }, ...errorResponses(400, 404, ...authErrors) },
+    handle: async ({ body, params }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      await deps.devices.enterPin(device.id, body.pin);
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/devices/:id/at-log',
+    summary: "The latest AT traffic of a modem's port (PINs redacted)",
+    tag,
+    access: { scope: 'logs:read' },
+    query: z.object({ limit: queryInteger(1, 500).default(200) }),
+    responses: { 200: { description: 'Lines, oldest first' }, ...errorResponses(400, 404, ...authErrors) },
+    handle: async ({ params, query }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      const lines = deps.atLog(device.id, query.limit) ?? [];
+      return { status: 200, body: lines.map((line) => ({ ...line, at: toIsoWithOffset(line.at) })) };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/webhooks/deliveries',
+    summary: 'Webhook deliveries with their attempts, status codes and errors, newest first',
+    tag,
+    access: { scope: 'webhooks:list' },
+    query: z.object({
+      webhookId: z.string().max(64).optional(),
+      state: z.enum(['pending', 'delivered', 'failed']).optional(),
+      limit: queryInteger(1, 500).default(100),
+    }),
+    responses: {
+      200: { description: 'Deliveries', schema: z.array(deliverySchema) },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ query }) => ({ status: 200, body: deps.deliveries(query) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/webhooks/:id/test',
+    summary: "Send a test event of the webhook's own kind to it",
+    tag,
+    access: { scope: 'webhooks:write' },
+    responses: {
+      202: { description: 'Queued', schema: deliverySchema },
+      ...errorResponses(404, ...authErrors),
+    },
+    handle: async ({ params }) => {
+      const delivery = await deps.sendTestEvent(params.id ?? '');
+      if (!delivery)
+        throw new GatewayError(ErrorCode.NotFound, `webhook ${params.id} not found`, { field: 'id' });
+      return { status: 202, body: delivery };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/sending',
+    summary: 'Pause or resume sending (messages keep queueing while paused)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({ paused: z.boolean() }),
+    responses: {
+      200: { description: 'Status', schema: statusSchema },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => {
+      deps.setSendingPaused(body.paused);
+      return { status: 200, body: deps.status() };
+    },
+  });
+}

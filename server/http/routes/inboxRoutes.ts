@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { InboxReplay } from '../../messages/inboxReplay.js';
+import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
+import {
+  IncomingTypes,
+  inboxExportSchema,
+  inboxListQuerySchema,
+  inboxRefreshSchema,
+} from '../../validation/inboxSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+export interface InboxRouteDependencies {
+  inbox: InboxRepository;
+  replay: InboxReplay;
+}
+
+/** Upstream's incoming message record (DESIGN §2), plus `deviceId`, `port` and `incomplete`. */
+export const incomingViewSchema = z.object({
+  id: z.string(),
+  type: z.enum(IncomingTypes),
+  deviceId: z.string(),
+  sender: z.string(),
+  recipient: z.string().optional(),
+  simNumber: z.number().int().optional(),
+  /** The whole text (SMS) or the Base64 bytes (DATA_SMS): SMS are short enough to send whole. */
+  contentPreview: z.string(),
+  port: z.number().int().optional(),
+  incomplete: z.boolean().optional(),
+  createdAt: z.string(),
+  attachments: z.array(z.never()),
+});
+
+export function toIncomingView(record: IncomingRecord): z.output<typeof incomingViewSchema> {
+  return {
+    id: record.id,
+    type: record.type,
+    deviceId: record.deviceId,
+    sender: record.sender,
+    recipient: record.recipient,
+    simNumber: record.simNumber,
+    contentPreview: record.content,
+    port: record.port,
+    incomplete: record.incomplete,
+    createdAt: toIsoWithOffset(record.receivedAt),
+    attachments: [],
+  };
+}
+
+/** GET /inbox, POST /inbox/refresh, POST /messages/inbox/export (alias /inbox/export). */
+export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencies): void {
+  api.route({
+    method: 'get',
+    path: '/inbox',
+    summary: 'List received messages, newest first',
+    tag: 'Inbox',
+    access: { scope: 'inbox:list' },
+    query: inboxListQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of received messages; X-Total-Count has the total',
+        schema: z.array(incomingViewSchema),
+      },
+      ...errorResponses(400, ...authErrors),
+    },
+    async handle({ query }) {
+      const page = deps.inbox.list(query);
+      return {
+        status: 200,
+        body: page.items.map(toIncomingView),
+        headers: { 'X-Total-Count': String(page.total) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/inbox/refresh',
+    summary: 'Re-read modem storage; optionally send webhooks for the period',
+    tag: 'Inbox',
+    access: { scope: 'inbox:refresh' },
+    body: inboxRefreshSchema,
+    responses: { 202: { description: 'Refresh started' }, ...errorResponses(400, 415, ...authErrors) },
+    async handle({ body }) {
+      deps.replay.refresh(
+        {
+          since: body.since ?? undefined,
+          until: body.until ?? undefined,
+          deviceId: body.deviceId ?? undefined,
+        },
+        body.triggerWebhooks ?? false,
+      );
+      return { status: 202 };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/messages/inbox/export',
+    aliases: ['/inbox/export'],
+    summary: 'Send one sms:received webhook per received message of the period',
+    tag: 'Inbox',
+    access: { scope: 'messages:export' },
+    body: inboxExportSchema,
+    responses: { 202: { description: 'Export started' }, ...errorResponses(400, 415, ...authErrors) },
+    async handle({ body }) {
+      deps.replay.export(
+        { since: body.since, until: body.until, deviceId: body.deviceId ?? undefined },
+        body.triggerWebhooks ?? true,
+      );
+      return { status: 202 };
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { LogLevels } from '../../logging/logger.js';
+import type { LogRepository, StoredLogEntry } from '../../store/repositories.js';
+import { logQuerySchema } from '../../validation/logSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+/** Upstream's log entry (DESIGN §2). */
+export const logEntryViewSchema = z.object({
+  id: z.number().int(),
+  priority: z.enum(LogLevels),
+  module: z.string(),
+  message: z.string(),
+  context: z.record(z.string(), z.unknown()).optional(),
+  createdAt: z.string(),
+});
+
+export function toLogEntryView(entry: StoredLogEntry): z.output<typeof logEntryViewSchema> {
+  return { ...entry, createdAt: toIsoWithOffset(entry.createdAt) };
+}
+
+/** GET /logs: entries created after `from` and before `to`, oldest first. */
+export function registerLogRoutes(api: ApiBuilder, deps: { logs: LogRepository }): void {
+  api.route({
+    method: 'get',
+    path: '/logs',
+    summary: 'Read log entries, oldest first',
+    tag: 'Logs',
+    access: { scope: 'logs:read' },
+    query: logQuerySchema,
+    responses: {
+      200: { description: 'Log entries', schema: z.array(logEntryViewSchema) },
+      ...errorResponses(400, ...authErrors),
+    },
+    async handle({ query }) {
+      return { status: 200, body: deps.logs.list(query).map(toLogEntryView) };
+    },
+  });
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { MessageService } from '../../messages/messageService.js';
+import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
+import {
+  messageListQuerySchema,
+  messageRequestSchema,
+  sendQuerySchema,
+} from '../../validation/messageSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+export interface MessageRouteDependencies {
+  messages: MessageService;
+}
+
+/** POST/GET /messages, GET/DELETE /messages/{id} (spec: Endpoints), with the `/message` alias. */
+export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDependencies): void {
+  api.route({
+    method: 'post',
+    path: '/messages',
+    aliases: ['/message'],
+    summary: 'Enqueue a message',
+    tag: 'Messages',
+    access: { scope: 'messages:send' },
+    body: messageRequestSchema,
+    query: sendQuerySchema,
+    responses: {
+      202: { description: 'Queued; Location names the state URL', schema: messageViewSchema },
+      ...errorResponses(400, 409, 413, 415, 503, ...authErrors),
+    },
+    async handle({ body, query, ctx }) {
+      const message = await deps.messages.enqueue({
+        message: body,
+        skipPhoneValidation: query.skipPhoneValidation,
+        deviceActiveWithinHours: query.deviceActiveWithin,
+      });
+      // Relative to the path the client used, so every mount and alias points back at itself.
+      const location = `${ctx.path.replace(/\/+$/, '')}/${encodeURIComponent(message.id)}`;
+      return { status: 202, body: toMessageView(message, true), headers: { Location: location } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/messages',
+    aliases: ['/message'],
+    summary: 'List messages, newest first',
+    tag: 'Messages',
+    access: { scope: 'messages:list' },
+    query: messageListQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of message states; X-Total-Count has the total',
+        schema: z.array(messageViewSchema),
+      },
+      ...errorResponses(400, ...authErrors),
+    },
+    async handle({ query }) {
+      const page = deps.messages.list({
+        from: query.from,
+        to: query.to,
+        state: query.state,
+        deviceId: query.deviceId,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return {
+        status: 200,
+        body: page.items.map((message) => toMessageView(message, query.includeContent)),
+        headers: { 'X-Total-Count': String(page.total) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/messages/:id',
+    aliases: ['/message/:id'],
+    summary: 'Read one message state, with its content',
+    tag: 'Messages',
+    access: { scope: 'messages:read' },
+    responses: {
+      200: { description: 'The message state', schema: messageViewSchema },
+      ...errorResponses(400, 404, ...authErrors),
+    },
+    async handle({ params }) {
+      return { status: 200, body: toMessageView(deps.messages.get(params.id ?? ''), true) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/messages/:id',
+    aliases: ['/message/:id'],
+    summary: 'Cancel a pending message',
+    tag: 'Messages',
+    access: { scope: 'messages:cancel' },
+    responses: {
+      200: { description: 'The message state after cancellation', schema: messageViewSchema },
+      ...errorResponses(400, 404, ...authErrors),
+    },
+    async handle({ params }) {
+      const message = await deps.messages.cancel(params.id ?? '');
+      return { status: 200, body: toMessageView(message, true) };
+    },
+  });
+}

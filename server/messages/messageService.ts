@@ -1,0 +1,207 @@
+import type { Clock } from '../clock/clock.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
+import type { MessageQuery, MessageRepository, Page } from '../store/repositories.js';
+import type { MessageRequest } from '../validation/messageSchemas.js';
+import { e164Pattern } from '../validation/primitives.js';
+import { generateMessageId } from './messageId.js';
+import type { MessageLifecycle } from './messageLifecycle.js';
+import type { MessageContent, MessageRecord } from './model.js';
+
+export interface MessageServiceOptions {
+  /** Most messages allowed in Pending at once; one more is refused with 503 (spec "Limits"). */
+  maxPendingMessages: number;
+}
+
+export interface MessageServiceDependencies {
+  repository: MessageRepository;
+  lifecycle: MessageLifecycle;
+  devices: DeviceDirectory;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Wakes the scheduler once a message is durably queued. */
+  onEnqueued(): void;
+  /** Id for messages the client sent without one; default: upstream-style 21 characters. */
+  generateId?: () => string;
+}
+
+export interface EnqueueRequest {
+  message: MessageRequest;
+  /** Query `skipPhoneValidation=true`: numbers need not be E.164. */
+  skipPhoneValidation: boolean;
+  /** Query `deviceActiveWithin`: only devices seen within this many hours; 0 turns it off. */
+  deviceActiveWithinHours: number;
+}
+
+const hourMs = 3_600_000;
+
+/** Enqueue, read, list and cancel outgoing messages (the API's view of the queue). */
+export class MessageService {
+  private lastSequence: number;
+  private readonly generateId: () => string;
+
+  constructor(
+    private readonly deps: MessageServiceDependencies,
+    private readonly options: MessageServiceOptions,
+  ) {
+    this.generateId = deps.generateId ?? generateMessageId;
+    this.lastSequence = deps.repository.list({ limit: 1, offset: 0 }).items[0]?.sequence ?? 0;
+  }
+
+  /**
+   * Checks everything that depends on state (clock, devices, queue, ids), then stores the
+   * message durably before resolving: a client told 202 never loses its message. Nothing is
+   * stored when any check fails.
+   */
+  async enqueue(request: EnqueueRequest): Promise<MessageRecord> {
+    const { message } = request;
+    const now = this.deps.clock.now();
+    const isEncrypted = message.isEncrypted ?? false;
+    if (!request.skipPhoneValidation && !isEncrypted) checkPhoneNumbers(message.phoneNumbers);
+    checkDistinct(message.phoneNumbers);
+    const validUntil = expiry(message, now);
+    this.checkDevice(message.deviceId ?? undefined, request.deviceActiveWithinHours, now);
+    const id = message.id ?? this.generateId();
+    if (this.deps.repository.get(id)) {
+      throw new GatewayError(ErrorCode.Conflict, `id: message ${id} already exists`, { field: 'id' });
+    }
+    this.checkQueueCapacity();
+
+    this.lastSequence = Math.max(this.lastSequence + 1, 1);
+    const record: MessageRecord = {
+      id,
+      requestedDeviceId: message.deviceId ?? undefined,
+      content: content(message),
+      recipients: message.phoneNumbers.map((phoneNumber) => ({
+        phoneNumber,
+        state: 'Pending',
+        updatedAt: now,
+      })),
+      simNumber: message.simNumber ?? undefined,
+      withDeliveryReport: message.withDeliveryReport ?? true,
+      priority: message.priority ?? 0,
+      isEncrypted,
+      validUntil,
+      scheduleAt: message.scheduleAt ?? undefined,
+      deviceActiveWithinHours:
+        request.deviceActiveWithinHours > 0 ? request.deviceActiveWithinHours : undefined,
+      createdAt: now,
+      sequence: this.lastSequence,
+      states: { Pending: now },
+      state: 'Pending',
+    };
+    await this.deps.repository.insert(record);
+    this.deps.logger.info('message queued', {
+      id,
+      recipients: record.recipients.length,
+      priority: record.priority,
+      deviceId: record.requestedDeviceId,
+    });
+    this.deps.events.emit('message:enqueued', { message: record });
+    this.deps.onEnqueued();
+    return record;
+  }
+
+  get(id: string): MessageRecord {
+    const message = this.deps.repository.get(id);
+    if (!message) throw new GatewayError(ErrorCode.NotFound, `message ${id} not found`, { field: 'id' });
+    return message;
+  }
+
+  list(query: MessageQuery): Page<MessageRecord> {
+    return this.deps.repository.list(query);
+  }
+
+  /** Cancel rules live in MessageLifecycle: Pending → Cancelled, Cancelled again → same, else 400. */
+  cancel(id: string): Promise<MessageRecord> {
+    return this.deps.lifecycle.cancel(id);
+  }
+
+  /**
+   * A named device must exist (400: the request is wrong, not the gateway). With
+   * `deviceActiveWithin`, some candidate must have been seen recently (503: try later).
+   */
+  private checkDevice(deviceId: string | undefined, activeWithinHours: number, now: number): void {
+    const devices = this.deps.devices;
+    if (deviceId !== undefined && !devices.get(deviceId)) {
+      throw new GatewayError(ErrorCode.NoDeviceAvailable, `deviceId: device ${deviceId} is not known`, {
+        field: 'deviceId',
+      });
+    }
+    if (activeWithinHours <= 0) return;
+    const candidates =
+      deviceId === undefined ? devices.list() : devices.list().filter((d) => d.id === deviceId);
+    const since = now - activeWithinHours * hourMs;
+    if (!candidates.some((device) => device.lastSeen >= since)) {
+      throw new GatewayError(
+        ErrorCode.NoDeviceAvailable,
+        `no device was active within the last ${activeWithinHours} hours`,
+      );
+    }
+  }
+
+  private checkQueueCapacity(): void {
+    const pending = this.deps.repository.pending().length;
+    if (pending >= this.options.maxPendingMessages) {
+      throw new GatewayError(
+        ErrorCode.QueueFull,
+        `the queue holds ${pending} pending messages, its limit; ensure a modem is online and try later`,
+      );
+    }
+  }
+}
+
+function content(message: MessageRequest): MessageContent {
+  if (message.dataMessage)
+    return { kind: 'data', data: message.dataMessage.data, port: message.dataMessage.port };
+  const text = message.textMessage?.text ?? message.message;
+  // The schema guarantees exactly one content field; this guards the type, not the client.
+  if (text == null) throw new GatewayError(ErrorCode.ValidationFailed, 'textMessage: is required');
+  return { kind: 'text', text };
+}
+
+/** Absolute expiry from `ttl` (seconds from now) or `validUntil`; an instant already past is refused. */
+function expiry(message: MessageRequest, now: number): number | undefined {
+  if (message.ttl != null) return now + message.ttl * 1000;
+  if (message.validUntil == null) return undefined;
+  if (message.validUntil <= now) {
+    throw new GatewayError(ErrorCode.ValidationFailed, 'validUntil: is already in the past', {
+      field: 'validUntil',
+    });
+  }
+  return message.validUntil;
+}
+
+function checkPhoneNumbers(phoneNumbers: readonly string[]): void {
+  for (const [index, phoneNumber] of phoneNumbers.entries()) {
+    if (!e164Pattern.test(phoneNumber)) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `phoneNumbers[${index}]: ${JSON.stringify(phoneNumber)} is not an E.164 number (+ and up to 15 digits); ` +
+          'send skipPhoneValidation=true to pass it unchanged',
+        { field: `phoneNumbers[${index}]` },
+      );
+    }
+  }
+}
+
+/** Recipients are tracked by number, so one number twice would share a single state. */
+function checkDistinct(phoneNumbers: readonly string[]): void {
+  const seen = new Map<string, number>();
+  for (const [index, phoneNumber] of phoneNumbers.entries()) {
+    const first = seen.get(phoneNumber);
+    if (first !== undefined) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `phoneNumbers[${index}]: repeats phoneNumbers[${first}]`,
+        {
+          field: `phoneNumbers[${index}]`,
+        },
+      );
+    }
+    seen.set(phoneNumber, index);
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { toIsoWithOffset } from '../clock/isoTime.js';
+import { type MessageRecord, type MessageState, MessageStates } from './model.js';
+
+/**
+ * The API's "message state" record (DESIGN §2), projected from the stored message.
+ * Content is included in the enqueue response and GET by id, and in lists only on request.
+ */
+export const messageStateSchema = z.enum(MessageStates);
+
+export const messageViewSchema = z.object({
+  id: z.string(),
+  deviceId: z.string().optional(),
+  state: messageStateSchema,
+  isHashed: z.boolean(),
+  isEncrypted: z.boolean(),
+  recipients: z.array(
+    z.object({ phoneNumber: z.string(), state: messageStateSchema, error: z.string().optional() }),
+  ),
+  states: z.partialRecord(messageStateSchema, z.string()),
+  textMessage: z.object({ text: z.string() }).optional(),
+  dataMessage: z.object({ data: z.string(), port: z.number().int() }).optional(),
+  priority: z.number().int().optional(),
+  simNumber: z.number().int().optional(),
+  withDeliveryReport: z.boolean().optional(),
+  validUntil: z.string().optional(),
+  scheduleAt: z.string().optional(),
+});
+
+export type MessageView = z.output<typeof messageViewSchema>;
+
+export function toMessageView(message: MessageRecord, includeContent: boolean): MessageView {
+  const states: Partial<Record<MessageState, string>> = {};
+  for (const state of MessageStates) {
+    const reachedAt = message.states[state];
+    if (reachedAt !== undefined) states[state] = toIsoWithOffset(reachedAt);
+  }
+  const view: MessageView = {
+    id: message.id,
+    deviceId: message.deviceId ?? message.requestedDeviceId,
+    state: message.state,
+    // Upstream hashes content of old messages for privacy; we keep content, so never hashed.
+    isHashed: false,
+    isEncrypted: message.isEncrypted,
+    recipients: message.recipients.map((recipient) => ({
+      phoneNumber: recipient.phoneNumber,
+      state: recipient.state,
+      error: recipient.error,
+    })),
+    states,
+    priority: message.priority,
+    simNumber: message.simNumber,
+    withDeliveryReport: message.withDeliveryReport,
+    validUntil: message.validUntil === undefined ? undefined : toIsoWithOffset(message.validUntil),
+    scheduleAt: message.scheduleAt === undefined ? undefined : toIsoWithOffset(message.scheduleAt),
+  };
+  if (includeContent) {
+    if (message.content.kind === 'text') view.textMessage = { text: message.content.text };
+    else view.dataMessage = { data: message.content.data, port: message.content.port };
+  }
+  return view;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
+ * Each value is nullable on the wire: null resets it to its default.
+ */
+export const LimitPeriods = ['Disabled', 'PerMinute', 'Per30Minutes', 'PerHour', 'PerDay'] as const;
+export const SimSelectionModes = ['OSDefault', 'RoundRobin', 'Random'] as const;
+/** Order among equal priorities: the spec's default is enqueue time descending (LIFO). */
+export const ProcessingOrders = ['LIFO', 'FIFO'] as const;
+
+const seconds = z.number().int().min(0).max(86_400);
+const days = z.number().int().min(1).max(3650);
+const secret = z.string().min(1).max(1024);
+
+export const settingGroups = {
+  encryption: {
+    passphrase: secret,
+  },
+  gateway: {
+    cloud_url: z.url({ protocol: /^https?$/ }),
+    private_token: secret,
+  },
+  messages: {
+    send_interval_min: seconds,
+    send_interval_max: seconds,
+    limit_period: z.enum(LimitPeriods),
+    limit_value: z.number().int().min(1).max(1_000_000),
+    sim_selection_mode: z.enum(SimSelectionModes),
+    processing_order: z.enum(ProcessingOrders),
+    log_lifetime_days: days,
+  },
+  ping: {
+    interval_seconds: seconds,
+  },
+  logs: {
+    lifetime_days: days,
+  },
+  webhooks: {
+    internet_required: z.boolean(),
+    retry_count: z.number().int().min(0).max(100),
+    signing_key: secret,
+  },
+} as const;
+
+type Groups = typeof settingGroups;
+export type SettingGroup = keyof Groups;
+
+/** The settings in force: a value, or null where the setting has no default and is unset. */
+export type Settings = {
+  [G in SettingGroup]: { [K in keyof Groups[G]]: z.output<Groups[G][K]> | null };
+};
+
+/** What a client may send: any subset, each value or null. */
+export type SettingsPatch = {
+  [G in SettingGroup]?: { [K in keyof Groups[G]]?: z.output<Groups[G][K]> | null };
+};
+
+/** Defaults of the spec's table, DESIGN §2 for our additions. */
+export const settingDefaults: Settings = {
+  encryption: { passphrase: null },
+  gateway: { cloud_url: null, private_token: null },
+  messages: {
+    send_interval_min: null,
+    send_interval_max: null,
+    limit_period: 'Disabled',
+    limit_value: null,
+    sim_selection_mode: 'OSDefault',
+    processing_order: 'LIFO',
+    log_lifetime_days: null,
+  },
+  ping: { interval_seconds: null },
+  logs: { lifetime_days: 30 },
+  webhooks: { internet_required: true, retry_count: 1, signing_key: null },
+};
+
+/** Secrets accepted on write and never returned (spec: write-only settings). */
+export const writeOnlySettings: readonly string[] = [
+  'encryption.passphrase',
+  'webhooks.signing_key',
+  'gateway.private_token',
+];
+
+/** `limit_period` → `limitPeriod`. */
+export function camelCaseKey(key: string): string {
+  return key.replace(/_([a-z])/g, (_all, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * Request body of PATCH and PUT /settings. Strict: an unknown group or key is a 400 naming it,
+ * never silently dropped (a typo would otherwise look like success).
+ *
+ * Each key is also accepted in camelCase (`limitPeriod`): the official TypeScript client
+ * (`android-sms-gateway` on npm, `DeviceSettings`) sends settings in that form, while the spec
+ * and the app use snake_case. Both fold into snake_case; when a request names both forms, the
+ * snake_case value wins. Responses are always snake_case.
+ */
+export const settingsPatchSchema = z
+  .strictObject(
+    Object.fromEntries(
+      Object.entries(settingGroups).map(([group, keys]) => [
+        group,
+        z
+          .strictObject(
+            Object.fromEntries(
+              Object.entries(keys).flatMap(([key, schema]) => {
+                const entries: [string, z.ZodType][] = [[key, schema.nullable().optional()]];
+                const alias = camelCaseKey(key);
+                if (alias !== key)
+                  entries.push([alias, schema.nullable().optional().describe(`alias of ${key}`)]);
+                return entries;
+              }),
+            ),
+          )
+          .optional(),
+      ]),
+    ),
+  )
+  .transform(foldCamelCase) as unknown as z.ZodType<SettingsPatch>;
+
+function foldCamelCase(body: Record<string, Record<string, unknown> | undefined>): SettingsPatch {
+  const patch: Record<string, Record<string, unknown>> = {};
+  for (const [group, keys] of Object.entries(body)) {
+    if (!keys) continue;
+    const folded: Record<string, unknown> = {};
+    for (const key of Object.keys(settingGroups[group as SettingGroup])) {
+      const value = keys[key] !== undefined ? keys[key] : keys[camelCaseKey(key)];
+      if (value !== undefined) folded[key] = value;
+    }
+    patch[group] = folded;
+  }
+  return patch as SettingsPatch;
+}
+
+/** Response of GET, PATCH and PUT /settings: every readable setting that has a value. */
+export const settingsViewSchema = z.object(
+  Object.fromEntries(
+    Object.entries(settingGroups).map(([group, keys]) => [
+      group,
+      z
+        .object(
+          Object.fromEntries(
+            Object.entries(keys)
+              .filter(([key]) => !writeOnlySettings.includes(`${group}.${key}`))
+              .map(([key, schema]) => [key, schema.optional()]),
+          ),
+        )
+        .optional(),
+    ]),
+  ),
+);

@@ -1,0 +1,161 @@
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import {
+  type SettingGroup,
+  type Settings,
+  type SettingsPatch,
+  settingDefaults,
+  writeOnlySettings,
+} from './settingsSchema.js';
+
+/**
+ * The small persisted document the storage layer hands out (`openDocument(name, defaults)`):
+ * `update` mutates `data` in place and resolves once the change is on disk.
+ */
+export interface SettingsDocument<T> {
+  readonly data: T;
+  update(mutator: (data: T) => void): Promise<void>;
+}
+
+/**
+ * What is persisted: only the values the user set explicitly, so a changed default in a later
+ * release reaches users who never touched that setting. The document store versions and
+ * migrates the stored object.
+ */
+export interface StoredSettings {
+  values: SettingsPatch;
+}
+
+export const emptyStoredSettings: StoredSettings = { values: {} };
+
+export type SettingsListener = (settings: Settings, changedKeys: readonly string[]) => void;
+
+/** Settings with defaults applied; persisted through one document; listeners apply changes live. */
+export class SettingsService {
+  private readonly listeners = new Set<SettingsListener>();
+
+  constructor(
+    private readonly document: SettingsDocument<StoredSettings>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The settings in force, secrets included: for the gateway's own modules. */
+  current(): Settings {
+    return applyDefaults(this.document.data.values);
+  }
+
+  /** The settings as the API returns them: write-only secrets removed. */
+  view(): Settings {
+    const settings = this.current();
+    for (const key of writeOnlySettings) {
+      const [group, name] = key.split('.') as [SettingGroup, string];
+      delete (settings[group] as Record<string, unknown>)[name];
+    }
+    return settings;
+  }
+
+  /** PATCH: sets the given keys; null resets a key to its default; other keys are kept. */
+  patch(patch: SettingsPatch): Promise<Settings> {
+    return this.write((values) => mergeInto(values, patch));
+  }
+
+  /**
+   * PUT: full replacement. The spec offers PUT only in Cloud/Private mode; we serve it in Local
+   * mode too, with the same meaning: every key not in the body goes back to its default,
+   * secrets included.
+   */
+  replace(settings: SettingsPatch): Promise<Settings> {
+    return this.write((values) => {
+      for (const group of Object.keys(values) as SettingGroup[]) delete values[group];
+      mergeInto(values, settings);
+    });
+  }
+
+  /** Called after every change with the new settings and the dotted keys whose value changed. */
+  onChange(listener: SettingsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async write(change: (values: SettingsPatch) => void): Promise<Settings> {
+    const before = this.current();
+    const candidate = structuredClone(this.document.data.values);
+    change(candidate);
+    checkConsistency(applyDefaults(candidate));
+    await this.document.update((data) => {
+      data.values = candidate;
+    });
+    const after = this.current();
+    const changed = changedKeys(before, after);
+    if (changed.length > 0) {
+      this.logger.info('settings changed', {
+        keys: changed.map((key) => (isSecret(key) ? `${key} (secret)` : key)),
+      });
+      for (const listener of this.listeners) listener(after, changed);
+    }
+    return this.view();
+  }
+}
+
+function applyDefaults(values: SettingsPatch): Settings {
+  const settings = structuredClone(settingDefaults);
+  mergeInto(settings as SettingsPatch, values);
+  for (const group of Object.keys(settingDefaults) as SettingGroup[]) {
+    const target = settings[group] as Record<string, unknown>;
+    const defaults = settingDefaults[group] as Record<string, unknown>;
+    for (const key of Object.keys(defaults)) target[key] ??= defaults[key];
+  }
+  return settings;
+}
+
+/** Copies set values over `target`; a null value removes the key (back to its default). */
+function mergeInto(target: SettingsPatch, patch: SettingsPatch): void {
+  for (const [group, keys] of Object.entries(patch) as [
+    SettingGroup,
+    Record<string, unknown> | undefined,
+  ][]) {
+    if (!keys) continue;
+    target[group] ??= {};
+    const destination = target[group] as Record<string, unknown>;
+    for (const [key, value] of Object.entries(keys)) {
+      if (value === undefined) continue;
+      if (value === null) delete destination[key];
+      else destination[key] = value;
+    }
+  }
+}
+
+/** Rules that span keys: checked on the merged result, so a PATCH of one side is checked too. */
+function checkConsistency(settings: Settings): void {
+  const { send_interval_min: min, send_interval_max: max } = settings.messages;
+  if (min !== null && max !== null && min > max) {
+    throw new GatewayError(
+      ErrorCode.ValidationFailed,
+      `messages.send_interval_min: must not exceed messages.send_interval_max (${max})`,
+      { field: 'messages.send_interval_min' },
+    );
+  }
+  if (settings.messages.limit_period !== 'Disabled' && settings.messages.limit_value === null) {
+    throw new GatewayError(
+      ErrorCode.ValidationFailed,
+      `messages.limit_value: is required when messages.limit_period is ${settings.messages.limit_period}`,
+      { field: 'messages.limit_value' },
+    );
+  }
+}
+
+function changedKeys(before: Settings, after: Settings): string[] {
+  const changed: string[] = [];
+  for (const group of Object.keys(after) as SettingGroup[]) {
+    const old = before[group] as Record<string, unknown>;
+    const now = after[group] as Record<string, unknown>;
+    for (const key of Object.keys(now)) {
+      if (old[key] !== now[key]) changed.push(`${group}.${key}`);
+    }
+  }
+  return changed;
+}
+
+function isSecret(key: string): boolean {
+  return writeOnlySettings.includes(key);
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { dateTime, pageQuery, timeRangeQuery } from './primitives.js';
+
+/** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
+export const IncomingTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
+
+export const inboxListQuerySchema = z.object({
+  ...timeRangeQuery,
+  ...pageQuery,
+  type: z.enum(IncomingTypes).optional(),
+  deviceId: z.string().min(1).optional(),
+});
+
+const period = {
+  since: dateTime,
+  until: dateTime,
+  deviceId: z.string().min(1).nullish(),
+};
+
+function untilAfterSince<T extends { since?: number | null; until?: number | null }>(value: T): boolean {
+  return value.since == null || value.until == null || value.until >= value.since;
+}
+
+/** Refresh re-reads modem storage; the period only selects which messages trigger webhooks. */
+export const inboxRefreshSchema = z
+  .object({
+    since: period.since.nullish(),
+    until: period.until.nullish(),
+    deviceId: period.deviceId,
+    triggerWebhooks: z.boolean().nullish(),
+  })
+  .refine(untilAfterSince, { path: ['until'], message: 'must not be before since' });
+
+export const inboxExportSchema = z
+  .object({ ...period, triggerWebhooks: z.boolean().nullish() })
+  .refine(untilAfterSince, { path: ['until'], message: 'must not be before since' });
+
+export type InboxRefreshRequest = z.output<typeof inboxRefreshSchema>;
+export type InboxExportRequest = z.output<typeof inboxExportSchema>;

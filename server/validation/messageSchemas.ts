@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { MessageStates } from '../messages/model.js';
+import { base64, dateTime, pageQuery, queryBoolean, queryInteger, timeRangeQuery } from './primitives.js';
+
+/**
+ * POST /messages and the message queries (spec "Message", DESIGN §2). Optional fields accept
+ * null as "absent": clients in typed languages serialise unset fields as null.
+ */
+
+/** Recipients per request: the spec leaves it open; 100 keeps one request's work bounded. */
+export const MaxRecipients = 100;
+/**
+ * Text length: 39 concatenated GSM 7-bit parts of 153 characters (TS 23.040 §9.2.3.24.1, the
+ * 6-octet concatenation header leaves 153 septets). Longer texts are refused up front.
+ */
+export const MaxTextLength = 39 * 153;
+/** Data bytes: 39 parts of 128 octets (140 minus the port and concatenation headers, rounded down). */
+export const MaxDataBytes = 39 * 128;
+/** Upstream limits client-chosen ids to 36 characters (a UUID). */
+export const MaxMessageIdLength = 36;
+
+export const textContentSchema = z.object({
+  text: z.string().min(1, 'must not be empty').max(MaxTextLength),
+});
+
+export const dataContentSchema = z.object({
+  data: base64
+    .refine((text) => decodedLength(text) > 0, 'must not be empty')
+    .refine((text) => decodedLength(text) <= MaxDataBytes, `must decode to at most ${MaxDataBytes} bytes`),
+  port: z.number().int().min(0).max(65_535),
+});
+
+export const messageRequestSchema = z
+  .object({
+    id: z.string().min(1).max(MaxMessageIdLength).nullish(),
+    deviceId: z.string().min(1).nullish(),
+    message: z.string().min(1, 'must not be empty').max(MaxTextLength).nullish(),
+    textMessage: textContentSchema.nullish(),
+    dataMessage: dataContentSchema.nullish(),
+    phoneNumbers: z.array(z.string().min(1, 'must not be empty')).min(1).max(MaxRecipients),
+    simNumber: z.number().int().min(1).max(3).nullish(),
+    ttl: z.number().int().min(1).nullish(),
+    validUntil: dateTime.nullish(),
+    withDeliveryReport: z.boolean().nullish(),
+    priority: z.number().int().min(-128).max(127).nullish(),
+    isEncrypted: z.boolean().nullish(),
+    /** Ours and upstream's extra: not sent before this instant; a past instant means now. */
+    scheduleAt: dateTime.nullish(),
+  })
+  .superRefine((request, context) => {
+    const contents = (['textMessage', 'dataMessage', 'message'] as const).filter(
+      (field) => request[field] !== undefined && request[field] !== null,
+    );
+    if (contents.length !== 1) {
+      context.addIssue({
+        code: 'custom',
+        path: [contents[1] ?? 'textMessage'],
+        message:
+          contents.length === 0
+            ? 'one of textMessage, dataMessage or message is required'
+            : 'only one of textMessage, dataMessage or message may be given',
+      });
+    }
+    if (request.ttl != null && request.validUntil != null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['validUntil'],
+        message: 'must not be given together with ttl',
+      });
+    }
+  });
+
+export type MessageRequest = z.output<typeof messageRequestSchema>;
+
+export const sendQuerySchema = z.object({
+  skipPhoneValidation: queryBoolean.default(false),
+  deviceActiveWithin: queryInteger(0, 24 * 365).default(0),
+});
+
+export const messageListQuerySchema = z.object({
+  ...timeRangeQuery,
+  ...pageQuery,
+  state: z.enum(MessageStates).optional(),
+  deviceId: z.string().min(1).optional(),
+  includeContent: queryBoolean.default(false),
+});
+
+function decodedLength(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiBases } from '../../server/http/app.js';
+import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+
+interface Report {
+  status: string;
+  version: string;
+  releaseId: string;
+  checks: Record<
+    string,
+    { status: string; observedValue: number; observedUnit: string; description: string }
+  >;
+}
+
+let harness: HttpHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function health(options: Parameters<typeof startHttpHarness>[0] = {}) {
+  harness ??= await startHttpHarness(options);
+  const response = await harness.request('/health', { authorization: null });
+  return { status: response.status, report: response.body as Report };
+}
+
+describe('GET /health', () => {
+  it.each(apiBases)(
+    'answers 200 pass without credentials at %s/health when everything is well',
+    async (base) => {
+      harness = await startHttpHarness();
+      const response = await harness.request(`${base}/health`, { authorization: null });
+      expect(response.status).toBe(200);
+      const report = response.body as Report;
+      expect(report.status).toBe('pass');
+      expect(report.version).toBe('1.2.3');
+      expect(Object.keys(report.checks).sort()).toEqual([
+        'messages:failed',
+        'messages:queue',
+        'modems:connected',
+        'modems:signal',
+        'sim:ready',
+        'storage:writable',
+      ]);
+      expect(report.checks['modems:connected']).toEqual({
+        status: 'pass',
+        observedValue: 1,
+        observedUnit: 'modems',
+        description: expect.any(String),
+      });
+    },
+  );
+
+  it('answers 503 fail when no modem is connected', async () => {
+    const { status, report } = await health({ devices: [] });
+    expect(status).toBe(503);
+    expect(report.status).toBe('fail');
+    expect(report.checks['modems:connected']?.status).toBe('fail');
+  });
+
+  it('answers 503 fail when the data directory does not accept writes', async () => {
+    harness = await startHttpHarness();
+    harness.setStorageWritable(false);
+    const { status, report } = await health();
+    expect(status).toBe(503);
+    expect(report.checks['storage:writable']).toMatchObject({ status: 'fail', observedValue: 0 });
+  });
+
+  it('answers 200 warn for a weak signal', async () => {
+    const weak = deviceInfo('weak');
+    weak.modem.signal = { rssi: 3, dbm: -107, bars: 0 };
+    const { status, report } = await health({ devices: [weak] });
+    expect(status).toBe(200);
+    expect(report.status).toBe('warn');
+    expect(report.checks['modems:signal']).toMatchObject({ status: 'warn', observedValue: -107 });
+  });
+
+  it('fails the SIM check when every modem waits for its PIN', async () => {
+    const locked = deviceInfo('locked');
+    locked.modem.status = 'sim-pin-required';
+    const { status, report } = await health({ devices: [locked] });
+    expect(status).toBe(503);
+    expect(report.checks['sim:ready']).toMatchObject({ status: 'fail', observedValue: 1 });
+  });
+
+  it('counts only messages that failed within the last hour', async () => {
+    harness = await startHttpHarness();
+    for (const id of ['old', 'new']) {
+      await harness.request('/messages', {
+        method: 'POST',
+        json: { id, textMessage: { text: 'x' }, phoneNumbers: ['+15551234567'] },
+      });
+      await harness.lifecycle.failAll(id, 'modem refused');
+      await harness.clock.advance(2 * 3_600_000 * (id === 'old' ? 1 : 0));
+    }
+    const { status, report } = await health();
+    expect(status).toBe(200);
+    expect(report.checks['messages:failed']).toMatchObject({ status: 'warn', observedValue: 1 });
+  });
+
+  it('reports the queue depth and fails at the enqueue limit', async () => {
+    harness = await startHttpHarness({ maxPendingMessages: 2 });
+    for (const id of ['a', 'b']) {
+      await harness.request('/messages', {
+        method: 'POST',
+        json: { id, textMessage: { text: 'x' }, phoneNumbers: ['+15551234567'] },
+      });
+    }
+    const { status, report } = await health();
+    expect(status).toBe(503);
+    expect(report.checks['messages:queue']).toMatchObject({ status: 'fail', observedValue: 2 });
+  });
+});

@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IncomingMessageEvent } from '../../server/events/eventBus.js';
+import { apiBases } from '../../server/http/app.js';
+import type { IncomingRecord } from '../../server/store/repositories.js';
+import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+
+let harness: HttpHarness;
+beforeEach(async () => {
+  harness = await startHttpHarness();
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+const hour = 3_600_000;
+
+function incoming(id: string, receivedAt: number, overrides: Partial<IncomingRecord> = {}): IncomingRecord {
+  return {
+    id,
+    type: 'SMS',
+    deviceId: 'modem-1',
+    simNumber: 1,
+    sender: '+15557654321',
+    content: `body of ${id}`,
+    receivedAt,
+    ...overrides,
+  };
+}
+
+function captureReplayed(): IncomingMessageEvent[] {
+  const seen: IncomingMessageEvent[] = [];
+  harness.events.on('inbox:replayed', (event) => seen.push(event));
+  return seen;
+}
+
+describe('devices', () => {
+  it.each(apiBases.flatMap((base) => [`${base}/devices`, `${base}/device`]))(
+    'lists devices in the upstream shape with modem details at %s',
+    async (path) => {
+      const response = await harness.request(path);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual([
+        {
+          id: 'modem-1',
+          name: 'Modem modem-1',
+          createdAt: expect.stringMatching(/^2026-01-01T\d\d:00:00\.000[+-]\d\d:\d\d$/),
+          updatedAt: expect.any(String),
+          lastSeen: expect.any(String),
+          simCards: [{ slotIndex: 0, simNumber: 1, carrierName: 'Test Net' }],
+          modem: expect.objectContaining({ port: '/dev/ttyUSB-modem-1', status: 'ready' }),
+        },
+      ]);
+    },
+  );
+
+  it.each(apiBases)(
+    'forgets a device with 204 and answers 404 the second time at %s/devices/{id}',
+    async (base) => {
+      harness.devices.add(deviceInfo('modem-2'));
+      expect((await harness.request(`${base}/devices/modem-2`, { method: 'DELETE' })).status).toBe(204);
+      expect(harness.devices.get('modem-2')).toBeUndefined();
+      expect((await harness.request(`${base}/devices/modem-2`, { method: 'DELETE' })).status).toBe(404);
+    },
+  );
+});
+
+describe('inbox', () => {
+  it.each(apiBases)('lists received messages newest first with X-Total-Count at %s/inbox', async (base) => {
+    const start = harness.clock.now();
+    await harness.storage.inbox.insert(incoming('in-1', start - 2 * hour));
+    await harness.storage.inbox.insert(
+      incoming('in-2', start - hour, { type: 'DATA_SMS', content: 'AQI=', port: 16 }),
+    );
+    const response = await harness.request(`${base}/inbox?limit=1`);
+    expect(response.status).toBe(200);
+    expect(response.headers['x-total-count']).toBe('2');
+    expect(response.body).toEqual([
+      {
+        id: 'in-2',
+        type: 'DATA_SMS',
+        deviceId: 'modem-1',
+        sender: '+15557654321',
+        simNumber: 1,
+        contentPreview: 'AQI=',
+        port: 16,
+        createdAt: expect.any(String),
+        attachments: [],
+      },
+    ]);
+  });
+
+  it('filters the inbox by type, device and period', async () => {
+    const start = harness.clock.now();
+    await harness.storage.inbox.insert(incoming('sms-old', start - 3 * hour));
+    await harness.storage.inbox.insert(incoming('sms-new', start - hour));
+    await harness.storage.inbox.insert(incoming('data', start - hour, { type: 'DATA_SMS', content: 'AA==' }));
+    await harness.storage.inbox.insert(incoming('other-modem', start - hour, { deviceId: 'modem-9' }));
+    const ids = async (query: string) =>
+      ((await harness.request(`/inbox?${query}`)).body as { id: string }[]).map((item) => item.id).sort();
+    expect(await ids('type=DATA_SMS')).toEqual(['data']);
+    expect(await ids('deviceId=modem-9')).toEqual(['other-modem']);
+    expect(
+      await ids(`from=${encodeURIComponent(new Date(start - 2 * hour).toISOString())}&type=SMS`),
+    ).toEqual(['other-modem', 'sms-new']);
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=501', 'limit'],
+    ['type=FAX', 'type'],
+    ['offset=-2', 'offset'],
+    ['to=noon', 'to'],
+  ])('answers 400 naming the parameter for /inbox?%s', async (query, field) => {
+    const response = await harness.request(`/inbox?${query}`);
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it.each(apiBases)(
+    'starts a refresh with 202 and re-reads the named modem at %s/inbox/refresh',
+    async (base) => {
+      const response = await harness.request(`${base}/inbox/refresh`, {
+        method: 'POST',
+        json: { deviceId: 'modem-1', triggerWebhooks: false },
+      });
+      expect(response.status).toBe(202);
+      expect(response.text).toBe('');
+      expect(harness.devices.inboxRefreshes).toEqual(['modem-1']);
+    },
+  );
+
+  it('replays the period as received-message events after a refresh with triggerWebhooks', async () => {
+    const start = harness.clock.now();
+    await harness.storage.inbox.insert(incoming('recent', start - hour));
+    await harness.storage.inbox.insert(incoming('ancient', start - 48 * hour));
+    const seen = captureReplayed();
+    const response = await harness.request('/inbox/refresh', {
+      method: 'POST',
+      json: { triggerWebhooks: true },
+    });
+    expect(response.status).toBe(202);
+    await harness.clock.advance(0);
+    expect(seen.map((event) => event.id)).toEqual(['recent']);
+  });
+
+  it('answers 400 for a refresh of an unknown device', async () => {
+    const response = await harness.request('/inbox/refresh', { method: 'POST', json: { deviceId: 'ghost' } });
+    expect(response.status).toBe(400);
+    expect(harness.devices.inboxRefreshes).toEqual([]);
+  });
+
+  it.each(apiBases.flatMap((base) => [`${base}/messages/inbox/export`, `${base}/inbox/export`]))(
+    'exports the period as one received-message event per SMS at %s',
+    async (path) => {
+      const start = harness.clock.now();
+      await harness.storage.inbox.insert(incoming('inside', start - 2 * hour));
+      await harness.storage.inbox.insert(incoming('outside', start - 10 * hour));
+      const seen = captureReplayed();
+      const response = await harness.request(path, {
+        method: 'POST',
+        json: {
+          since: new Date(start - 3 * hour).toISOString(),
+          until: new Date(start).toISOString(),
+          deviceId: 'modem-1',
+        },
+      });
+      expect(response.status).toBe(202);
+      expect(seen).toEqual([
+        expect.objectContaining({
+          id: 'inside',
+          type: 'SMS',
+          content: 'body of inside',
+          sender: '+15557654321',
+        }),
+      ]);
+    },
+  );
+
+  it('answers 400 naming since when the export period is missing', async () => {
+    const response = await harness.request('/inbox/export', {
+      method: 'POST',
+      json: { until: '2026-01-01T00:00:00Z' },
+    });
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message.startsWith('since: ')).toBe(true);
+  });
+});
+
+describe('logs', () => {
+  it.each(apiBases)('returns log entries between from and to, oldest first, at %s/logs', async (base) => {
+    const start = harness.clock.now();
+    harness.storage.logs.append({
+      priority: 'INFO',
+      module: 'modem',
+      message: 'too early',
+      createdAt: start - 2 * hour,
+    });
+    harness.storage.logs.append({
+      priority: 'WARN',
+      module: 'modem',
+      message: 'signal weak',
+      context: { dbm: -109 },
+      createdAt: start - hour,
+    });
+    harness.storage.logs.append({
+      priority: 'ERROR',
+      module: 'at',
+      message: 'timeout',
+      createdAt: start - 1000,
+    });
+    const from = encodeURIComponent(new Date(start - 90 * 60_000).toISOString());
+    const response = await harness.request(`${base}/logs?from=${from}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      {
+        id: expect.any(Number),
+        priority: 'WARN',
+        module: 'modem',
+        message: 'signal weak',
+        context: { dbm: -109 },
+        createdAt: expect.any(String),
+      },
+      expect.objectContaining({ priority: 'ERROR', message: 'timeout' }),
+    ]);
+  });
+
+  it('answers 400 naming to when it is not a date', async () => {
+    const response = await harness.request('/logs?to=later');
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message.startsWith('to: ')).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiBases } from '../../server/http/app.js';
+import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+
+let harness: HttpHarness;
+beforeEach(async () => {
+  harness = await startHttpHarness();
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+const defaults = {
+  gateway: {},
+  encryption: {},
+  messages: { limit_period: 'Disabled', sim_selection_mode: 'OSDefault', processing_order: 'LIFO' },
+  ping: {},
+  logs: { lifetime_days: 30 },
+  webhooks: { internet_required: true, retry_count: 1 },
+};
+
+const patch = (body: unknown, base = '') =>
+  harness.request(`${base}/settings`, { method: 'PATCH', json: body });
+
+describe('settings', () => {
+  it.each(apiBases)('returns the defaults at %s/settings', async (base) => {
+    const response = await harness.request(`${base}/settings`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(defaults);
+  });
+
+  it.each(apiBases)(
+    'changes only the given keys with PATCH at %s/settings and answers with the result',
+    async (base) => {
+      const response = await patch({ messages: { limit_period: 'PerHour', limit_value: 50 } }, base);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        ...defaults,
+        messages: { ...defaults.messages, limit_period: 'PerHour', limit_value: 50 },
+      });
+      expect(harness.settings.current().messages.limit_value).toBe(50);
+      expect(harness.settings.current().webhooks.retry_count).toBe(1);
+    },
+  );
+
+  it('resets a key to its default when PATCH sends null', async () => {
+    await patch({ logs: { lifetime_days: 7 }, webhooks: { retry_count: 5 } });
+    const response = await patch({ logs: { lifetime_days: null } });
+    expect(response.body).toMatchObject({ logs: { lifetime_days: 30 }, webhooks: { retry_count: 5 } });
+  });
+
+  it('accepts write-only secrets and never returns them', async () => {
+    const response = await patch({
+      encryption: { passphrase: 'open sesame' },
+      webhooks: { signing_key: 'k3y' },
+      gateway: { private_token: 'tok', cloud_url: 'https://sms.example.com' },
+    });
+    expect(response.status).toBe(200);
+    for (const text of [response.text, (await harness.request('/settings')).text]) {
+      expect(text).not.toContain('open sesame');
+      expect(text).not.toContain('k3y');
+      expect(text).not.toContain('"tok"');
+    }
+    expect(response.body).toMatchObject({ gateway: { cloud_url: 'https://sms.example.com' } });
+    expect(harness.settings.current().encryption.passphrase).toBe('open sesame');
+    expect(harness.settings.current().webhooks.signing_key).toBe('k3y');
+  });
+
+  it.each(apiBases)(
+    'replaces every setting with PUT at %s/settings: keys left out return to defaults',
+    async (base) => {
+      await patch({ webhooks: { retry_count: 9, signing_key: 'old' }, logs: { lifetime_days: 3 } });
+      const response = await harness.request(`${base}/settings`, {
+        method: 'PUT',
+        json: { messages: { processing_order: 'FIFO' } },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        ...defaults,
+        messages: { ...defaults.messages, processing_order: 'FIFO' },
+      });
+      expect(harness.settings.current().webhooks.signing_key).toBeNull();
+    },
+  );
+
+  it.each([
+    ['an unknown key', { messages: { limit_perod: 'PerDay' } }, 'messages.limit_perod'],
+    ['an unknown group', { sms: {} }, 'sms'],
+    ['a bad limit_period', { messages: { limit_period: 'Weekly' } }, 'messages.limit_period'],
+    ['a bad sim_selection_mode', { messages: { sim_selection_mode: 'Both' } }, 'messages.sim_selection_mode'],
+    ['a bad processing_order', { messages: { processing_order: 'Random' } }, 'messages.processing_order'],
+    ['a negative interval', { messages: { send_interval_min: -1 } }, 'messages.send_interval_min'],
+    ['a string retry count', { webhooks: { retry_count: '3' } }, 'webhooks.retry_count'],
+    [
+      'a non-boolean internet_required',
+      { webhooks: { internet_required: 'no' } },
+      'webhooks.internet_required',
+    ],
+    ['zero lifetime days', { logs: { lifetime_days: 0 } }, 'logs.lifetime_days'],
+    ['a cloud_url that is not a URL', { gateway: { cloud_url: 'sms.example' } }, 'gateway.cloud_url'],
+    [
+      'min interval above max',
+      { messages: { send_interval_min: 10, send_interval_max: 5 } },
+      'messages.send_interval_min',
+    ],
+    [
+      'a limit period without a limit value',
+      { messages: { limit_period: 'PerDay' } },
+      'messages.limit_value',
+    ],
+  ])('answers 400 naming the key for %s, and changes nothing', async (_case, body, key) => {
+    const before = (await harness.request('/settings')).body;
+    const response = await patch(body);
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message.startsWith(`${key}: `)).toBe(true);
+    expect((await harness.request('/settings')).body).toEqual(before);
+  });
+
+  it('checks a key against the stored value of its partner key', async () => {
+    await patch({ messages: { send_interval_max: 5 } });
+    const response = await patch({ messages: { send_interval_min: 6 } });
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message.startsWith('messages.send_interval_min: ')).toBe(
+      true,
+    );
+  });
+
+  it('tells listeners which keys changed, so changes apply live', async () => {
+    const changes: string[][] = [];
+    harness.settings.onChange((_settings, keys) => changes.push([...keys]));
+    await patch({ messages: { processing_order: 'FIFO' }, ping: { interval_seconds: 60 } });
+    await patch({ messages: { processing_order: 'FIFO' } });
+    expect(changes).toEqual([['messages.processing_order', 'ping.interval_seconds']]);
+  });
+});

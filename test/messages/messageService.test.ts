@@ -1,0 +1,123 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { EventBus } from '../../server/events/eventBus.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import { MessageService } from '../../server/messages/messageService.js';
+import { toMessageView } from '../../server/messages/messageView.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
+import type { MessageRequest } from '../../server/validation/messageSchemas.js';
+import { deviceInfo, InMemoryDeviceDirectory } from '../support/httpHarness.js';
+
+let dataDir: string;
+let storage: Storage;
+const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+const events = new EventBus();
+
+function service(options: { maxPendingMessages?: number; onEnqueued?: () => void } = {}): MessageService {
+  const devices = new InMemoryDeviceDirectory();
+  devices.add(deviceInfo('modem-1', {}, clock.now()));
+  return new MessageService(
+    {
+      repository: storage.messages,
+      lifecycle: new MessageLifecycle(storage.messages, events, clock, silentLogger),
+      devices,
+      events,
+      clock,
+      logger: silentLogger,
+      onEnqueued: options.onEnqueued ?? (() => {}),
+    },
+    { maxPendingMessages: options.maxPendingMessages ?? 10 },
+  );
+}
+
+const request = (message: Partial<MessageRequest> = {}) => ({
+  message: { textMessage: { text: 'hi' }, phoneNumbers: ['+15551234567'], ...message } as MessageRequest,
+  skipPhoneValidation: false,
+  deviceActiveWithinHours: 0,
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<number | 'ok'> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    if (isGatewayError(error)) return error.code;
+    throw error;
+  }
+}
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-messages-'));
+  storage = await openStorage({ dataDir, clock, logger: silentLogger });
+});
+afterEach(async () => {
+  await storage.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('MessageService', () => {
+  it('announces a message only after it is stored, then wakes the scheduler', async () => {
+    const order: string[] = [];
+    const stop = events.on('message:enqueued', ({ message }) =>
+      order.push(`event:${storage.messages.get(message.id) ? 'stored' : 'missing'}`),
+    );
+    const messages = service({ onEnqueued: () => order.push('wake') });
+    await messages.enqueue(request({ id: 'm' }));
+    stop();
+    expect(order).toEqual(['event:stored', 'wake']);
+  });
+
+  it('continues the sequence after a restart instead of starting again at 1', async () => {
+    await service().enqueue(request({ id: 'before' }));
+    const before = storage.messages.get('before')?.sequence ?? 0;
+    await storage.close();
+    storage = await openStorage({ dataDir, clock, logger: silentLogger });
+    await service().enqueue(request({ id: 'after' }));
+    expect(storage.messages.get('after')?.sequence).toBeGreaterThan(before);
+  });
+
+  it('refuses with stable codes: Conflict, NoDeviceAvailable, QueueFull, ValidationFailed', async () => {
+    const messages = service({ maxPendingMessages: 1 });
+    expect(await codeOf(messages.enqueue(request({ id: 'one' })))).toBe('ok');
+    expect(await codeOf(messages.enqueue(request({ id: 'one' })))).toBe(ErrorCode.Conflict);
+    expect(await codeOf(messages.enqueue(request({ id: 'two', deviceId: 'ghost' })))).toBe(
+      ErrorCode.NoDeviceAvailable,
+    );
+    expect(await codeOf(messages.enqueue(request({ id: 'two' })))).toBe(ErrorCode.QueueFull);
+    expect(await codeOf(messages.enqueue(request({ id: 'three', validUntil: clock.now() })))).toBe(
+      ErrorCode.ValidationFailed,
+    );
+    expect(storage.messages.count()).toBe(1);
+  });
+
+  it('frees queue room when a pending message is cancelled', async () => {
+    const messages = service({ maxPendingMessages: 1 });
+    await messages.enqueue(request({ id: 'first' }));
+    await messages.cancel('first');
+    expect(await codeOf(messages.enqueue(request({ id: 'second' })))).toBe('ok');
+  });
+
+  it('generates upstream-shaped ids: 21 URL-safe characters, all different', async () => {
+    const messages = service({ maxPendingMessages: 50 });
+    const ids = new Set<string>();
+    for (let index = 0; index < 20; index++) ids.add((await messages.enqueue(request())).id);
+    expect(ids.size).toBe(20);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+  });
+});
+
+describe('toMessageView', () => {
+  it('formats state times with milliseconds and an offset, and leaves content out on request', async () => {
+    const record = await service().enqueue(request({ id: 'v', textMessage: { text: 'secret' } }));
+    const view = toMessageView(record, false);
+    expect(view.states.Pending).toMatch(/^2026-01-01T\d\d:00:00\.000[+-]\d\d:\d\d$/);
+    expect(Date.parse(view.states.Pending ?? '')).toBe(clock.now());
+    expect(JSON.stringify(view)).not.toContain('secret');
+    expect(toMessageView(record, true).textMessage).toEqual({ text: 'secret' });
+  });
+});

@@ -1,0 +1,278 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccessControl } from '../../server/auth/accessControl.js';
+import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
+import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
+import type { Scope } from '../../server/auth/scopes.js';
+import {
+  openTokenService,
+  type TokenDocumentData,
+  type TokenService,
+} from '../../server/auth/tokenService.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { EventBus } from '../../server/events/eventBus.js';
+import { HealthService } from '../../server/health/healthService.js';
+import { createHttpApp, type HttpDependencies, type HttpOptions } from '../../server/http/app.js';
+import { type Logger, silentLogger } from '../../server/logging/logger.js';
+import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import type { DeviceDirectory, DeviceInfo } from '../../server/modem/deviceDirectory.js';
+import type { OutboundModem } from '../../server/modem/outboundModem.js';
+import {
+  emptyStoredSettings,
+  SettingsService,
+  type StoredSettings,
+} from '../../server/settings/settingsService.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
+import { createWebhookRegistry, type WebhookDocumentData } from '../../server/webhooks/webhookRegistry.js';
+
+/**
+ * A real gateway HTTP stack on 127.0.0.1:<random port>: the real Koa app, real storage in a
+ * temporary directory, real auth. Only the modem pool is an in-memory directory (the API reads
+ * devices, it never drives them), and time is a ManualClock.
+ */
+export const basicUser = 'admin';
+export const basicPassword = 'correct horse battery';
+export const basicAuth = `Basic ${Buffer.from(`${basicUser}:${basicPassword}`).toString('base64')}`;
+
+export interface HarnessResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** Parsed JSON body (undefined when the body is empty or not JSON). */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** JSON body (serialised) or a raw string sent as is. */
+  json?: unknown;
+  raw?: string;
+  /** Authorization header; default Basic with the harness credentials; null: none. */
+  authorization?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** The device directory the API sees: devices the test puts there, and what was asked of it. */
+export class InMemoryDeviceDirectory implements DeviceDirectory {
+  readonly devices = new Map<string, DeviceInfo>();
+  readonly inboxRefreshes: (string | undefined)[] = [];
+
+  add(device: DeviceInfo): void {
+    this.devices.set(device.id, device);
+  }
+  list(): DeviceInfo[] {
+    return [...this.devices.values()];
+  }
+  get(id: string): DeviceInfo | undefined {
+    return this.devices.get(id);
+  }
+  online(): OutboundModem[] {
+    return [];
+  }
+  async forget(id: string): Promise<boolean> {
+    return this.devices.delete(id);
+  }
+  async refreshInbox(deviceId?: string): Promise<void> {
+    this.inboxRefreshes.push(deviceId);
+  }
+  async enterPin(): Promise<void> {}
+  onChange(): () => void {
+    return () => {};
+  }
+}
+
+export function deviceInfo(
+  id: string,
+  overrides: Partial<DeviceInfo> = {},
+  now = Date.UTC(2026, 0, 1),
+): DeviceInfo {
+  return {
+    id,
+    name: `Modem ${id}`,
+    createdAt: now,
+    updatedAt: now,
+    lastSeen: now,
+    simCards: [{ slotIndex: 0, simNumber: 1, carrierName: 'Test Net' }],
+    modem: {
+      port: `/dev/ttyUSB-${id}`,
+      simulated: false,
+      status: 'ready',
+      signal: { rssi: 20, dbm: -73, bars: 3 },
+      operator: 'Test Net',
+      registration: 'home',
+    },
+    ...overrides,
+  };
+}
+
+export interface HttpHarness {
+  baseUrl: string;
+  port: number;
+  clock: ManualClock;
+  storage: Storage;
+  devices: InMemoryDeviceDirectory;
+  events: EventBus;
+  lifecycle: MessageLifecycle;
+  settings: SettingsService;
+  tokens: TokenService;
+  /** How many times the API woke the scheduler. */
+  wakeups: () => number;
+  /** Whether the storage probe reports the data directory writable. */
+  setStorageWritable(writable: boolean): void;
+  request(path: string, options?: RequestOptions): Promise<HarnessResponse>;
+  /** A Bearer header for a fresh access token holding exactly these scopes. */
+  bearer(scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions extends Partial<HttpOptions> {
+  devices?: DeviceInfo[];
+  /** The HTTP layer's logger (everything else stays silent). */
+  logger?: Logger;
+  extensions?: HttpDependencies['extensions'];
+}
+
+export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+  const dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-http-'));
+  const storage = await openStorage({ dataDir, clock, logger: silentLogger });
+  const events = new EventBus();
+  const lifecycle = new MessageLifecycle(storage.messages, events, clock, silentLogger);
+  const devices = new InMemoryDeviceDirectory();
+  for (const device of options.devices ?? [deviceInfo('modem-1', {}, clock.now())]) devices.add(device);
+  const settings = new SettingsService(
+    await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
+    silentLogger,
+  );
+  const credentials = await openBasicCredentials({
+    document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
+    username: basicUser,
+    password: basicPassword,
+    scryptCost: { N: 1_024, r: 8, p: 1 },
+  });
+  const tokens = await openTokenService({
+    document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
+    clock,
+    logger: silentLogger,
+  });
+  const throttle = createLoginThrottle({ clock, maxFailures: 5, windowMs: 5 * 60_000 });
+  const accessControl = createAccessControl({ credentials, tokens, throttle, logger: silentLogger });
+  const webhooks = createWebhookRegistry({
+    document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
+    logger: silentLogger,
+  });
+  const maxPendingMessages = options.maxPendingMessages ?? 100;
+  let storageWritable = true;
+  const health = new HealthService({
+    devices,
+    messages: storage.messages,
+    clock,
+    storageWritable: async () => storageWritable && (await storage.checkWritable()),
+    version: '1.2.3',
+    releaseId: '1.2.3',
+    thresholds: {
+      weakSignalDbm: -100,
+      failedWarn: 1,
+      failedFail: 50,
+      queueWarn: Math.ceil(maxPendingMessages * 0.8),
+      queueFail: maxPendingMessages,
+    },
+  });
+  let wakeups = 0;
+  const { devices: _devices, logger: _logger, extensions, ...httpOptions } = options;
+  const app = createHttpApp(
+    {
+      repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
+      devices,
+      lifecycle,
+      events,
+      accessControl,
+      settings,
+      health,
+      tokens,
+      webhooks,
+      clock,
+      logger: options.logger ?? silentLogger,
+      onEnqueued: () => {
+        wakeups++;
+      },
+      extensions,
+    },
+    {
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      maxPendingMessages,
+      version: '1.2.3',
+      ...httpOptions,
+    },
+  );
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const request = (path: string, requestOptions: RequestOptions = {}) => send(port, path, requestOptions);
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    clock,
+    storage,
+    devices,
+    events,
+    lifecycle,
+    settings,
+    tokens,
+    wakeups: () => wakeups,
+    setStorageWritable: (writable) => {
+      storageWritable = writable;
+    },
+    request,
+    async bearer(scopes) {
+      const pair = await tokens.issue(scopes);
+      return `Bearer ${pair.accessToken}`;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function send(port: number, path: string, options: RequestOptions): Promise<HarnessResponse> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const authorization = options.authorization === undefined ? basicAuth : options.authorization;
+  if (authorization !== null) headers.Authorization = authorization;
+  let payload: string | undefined = options.raw;
+  if (options.json !== undefined) {
+    payload = JSON.stringify(options.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, setHost: !headers.Host },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body });
+        });
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
