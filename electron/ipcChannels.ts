@@ -1,0 +1,47 @@
+/**
+ * Every IPC channel between the renderer (through the preload) and the main process, in one
+ * place (pattern: mattermost/desktop src/common/communication.ts). The preload exposes one named
+ * function per channel; nothing else crosses.
+ */
+export const IpcChannel = {
+  getConnection: 'gateway:get-connection',
+  getPreferences: 'desktop:get-preferences',
+  setPreference: 'desktop:set-preference',
+  openApiDocs: 'desktop:open-api-docs',
+} as const;
+
+/** What the renderer needs to talk to the core: the same HTTP API every client uses. */
+export interface CoreConnection {
+  baseUrl: string;
+  /** A short-lived access token holding every scope, for this window only. */
+  token: string;
+}
+
+export interface DesktopPreferences {
+  /** Native notification when an SMS arrives. */
+  notifyOnIncoming: boolean;
+  /** Start the app when the user logs in. */
+  startAtLogin: boolean;
+  /** Closing the window hides it to the tray; the gateway keeps running. */
+  closeToTray: boolean;
+}
+
+export type PreferenceKey = keyof DesktopPreferences;
+
+export const defaultPreferences: DesktopPreferences = {
+  notifyOnIncoming: true,
+  startAtLogin: false,
+  closeToTray: true,
+};
+
+export function isPreferenceKey(value: unknown): value is PreferenceKey {
+  return typeof value === 'string' && Object.hasOwn(defaultPreferences, value);
+}
+
+/** The facade the preload puts on `window.desktop` (typed for the renderer too). */
+export interface DesktopBridge {
+  getConnection(): Promise<CoreConnection>;
+  getPreferences(): Promise<DesktopPreferences>;
+  setPreference(key: PreferenceKey, value: boolean): Promise<DesktopPreferences>;
+  openApiDocs(): Promise<void>;
+}

@@ -1,0 +1,139 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  type IpcMainInvokeEvent,
+  ipcMain,
+  Notification,
+  session,
+  shell,
+} from 'electron';
+import { CoreSupervisor } from './coreSupervisor.js';
+import { IpcChannel } from './ipcChannels.js';
+import { PreferencesFile } from './preferences.js';
+import { GatewayTray } from './tray.js';
+import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const resources = join(here, '..', '..', 'resources');
+
+if (!app.requestSingleInstanceLock()) {
+  // Another instance owns the data folder and the port: it shows its window (second-instance).
+  app.quit();
+} else {
+  let window: BrowserWindow | undefined;
+  let quitting = false;
+  const preferences = new PreferencesFile(app.getPath('userData'));
+  // Arguments after the script (`npm start -- --simulate`) go to the core unchanged.
+  const core = new CoreSupervisor(join(here, 'coreProcess.js'), process.argv.slice(app.isPackaged ? 1 : 2));
+
+  const baseUrl = () => core.connection?.baseUrl;
+
+  /** IPC is answered only for our own UI page, never for anything else that got loaded. */
+  const fromOwnUi = (event: IpcMainInvokeEvent) => {
+    const base = baseUrl();
+    const url = event.senderFrame?.url ?? '';
+    if (!base || !isOwnUiUrl(url, base)) throw new Error('IPC refused: the sender is not the gateway UI');
+  };
+
+  ipcMain.handle(IpcChannel.getConnection, async (event) => {
+    fromOwnUi(event);
+    const base = baseUrl();
+    if (!base) throw new Error('the gateway core is not running');
+    return { baseUrl: base, token: await core.renewSessionToken() };
+  });
+  ipcMain.handle(IpcChannel.getPreferences, (event) => {
+    fromOwnUi(event);
+    return preferences.values;
+  });
+  ipcMain.handle(IpcChannel.setPreference, async (event, key: unknown, value: unknown) => {
+    fromOwnUi(event);
+    const updated = await preferences.set(key, value);
+    app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
+    return updated;
+  });
+  ipcMain.handle(IpcChannel.openApiDocs, async (event) => {
+    fromOwnUi(event);
+    const base = baseUrl();
+    if (base) await shell.openExternal(`${base}/docs`);
+  });
+
+  const showWindow = () => {
+    if (!window) createWindow();
+    window?.show();
+    window?.focus();
+  };
+
+  const createWindow = () => {
+    window = new BrowserWindow({
+      width: 1280,
+      height: 800,
+      minWidth: 1024,
+      minHeight: 700,
+      title: 'Desktop SMS Gateway',
+      icon: join(resources, 'icon.png'),
+      show: false,
+      webPreferences: {
+        preload: join(here, 'preload.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        spellcheck: false,
+      },
+    });
+    lockDownWindow(window, baseUrl);
+    window.once('ready-to-show', () => window?.show());
+    window.on('close', (event) => {
+      if (!quitting && preferences.values.closeToTray) {
+        event.preventDefault();
+        window?.hide();
+      }
+    });
+    window.on('closed', () => {
+      window = undefined;
+    });
+    const base = baseUrl();
+    if (base) void window.loadURL(`${base}/ui/`);
+  };
+
+  app.on('second-instance', showWindow);
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  app.on('window-all-closed', () => {
+    // The gateway keeps serving from the tray; Quit is explicit.
+  });
+
+  app.whenReady().then(async () => {
+    const loaded = await preferences.load();
+    app.setLoginItemSettings({ openAtLogin: loaded.startAtLogin });
+    new GatewayTray(join(resources, 'tray.png'), {
+      toggleWindow: () => (window?.isVisible() ? window.hide() : showWindow()),
+      setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
+      quit: () => app.quit(),
+    });
+    core.on('ready', ({ baseUrl: base }) => {
+      lockDownSession(session.defaultSession, base);
+      if (window) void window.loadURL(`${base}/ui/`);
+      else createWindow();
+    });
+    core.on('incoming', ({ sender, preview }) => {
+      if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
+        new Notification({ title: `SMS from ${sender}`, body: preview }).show();
+      }
+    });
+    core.on('failed', (message) => {
+      dialog.showErrorBox('Desktop SMS Gateway', message);
+    });
+    core.start();
+  });
+
+  app.on('will-quit', (event) => {
+    if (!core.connection) return;
+    event.preventDefault();
+    void core.stop().finally(() => app.exit(0));
+  });
+}

@@ -1,0 +1,72 @@
+import { readPackageVersion } from '../composition/packageVersion.js';
+import { parseCommandLine, usage } from '../config/commandLine.js';
+import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import { createGateway } from '../index.js';
+
+/**
+ * Headless entry (`npm start` without Electron, or `node dist/server/cli/main.js`).
+ * Exit codes: 0 stopped cleanly, 1 failed at run time, 2 bad flags or configuration.
+ */
+async function main(argv: string[]): Promise<number> {
+  let commandLine: ReturnType<typeof parseCommandLine>;
+  try {
+    commandLine = parseCommandLine(argv);
+  } catch (error) {
+    process.stderr.write(`${describeError(error)}\n\n${usage}`);
+    return 2;
+  }
+  if (commandLine.kind === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (commandLine.kind === 'version') {
+    process.stdout.write(`${readPackageVersion()}\n`);
+    return 0;
+  }
+
+  const gateway = createGateway(commandLine.options);
+  let started: Awaited<ReturnType<typeof gateway.start>>;
+  try {
+    started = await gateway.start();
+  } catch (error) {
+    process.stderr.write(`Could not start: ${describeError(error)}\n`);
+    return isGatewayError(error, ErrorCode.ConfigInvalid) ? 2 : 1;
+  }
+  const lines = [
+    '',
+    `  Desktop SMS Gateway is running at ${started.url}`,
+    `  Open the UI:  ${started.url}/ui/`,
+    `  API docs:     ${started.url}/docs`,
+    started.generatedPassword
+      ? `  Login:        ${started.username} / ${started.generatedPassword}   (generated now, shown once: keep it)`
+      : `  Login:        ${started.username} / (the password you set or were shown on first run)`,
+  ];
+  if (started.simulated) lines.push('  Modem:        SIMULATED — messages do not reach real phones');
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`\n${signal}: stopping…\n`);
+      gateway.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(`Error while stopping: ${describeError(error)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`Fatal: ${describeError(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,368 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { AtSession } from './at/atSession.js';
+import { createAccessControl } from './auth/accessControl.js';
+import { type CredentialsDocumentData, openBasicCredentials } from './auth/credentials.js';
+import { createLoginThrottle } from './auth/loginThrottle.js';
+import { openTokenService, type TokenDocumentData, type TokenService } from './auth/tokenService.js';
+import { type Clock, systemClock } from './clock/clock.js';
+import { readPackageVersion } from './composition/packageVersion.js';
+import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
+import { startRetention } from './composition/retention.js';
+import { realSerialAccess } from './composition/serialAccess.js';
+import { startSimulatedModem } from './composition/simulatedModems.js';
+import type { GatewayOptions } from './config/options.js';
+import { EventBus } from './events/eventBus.js';
+import { HealthService } from './health/healthService.js';
+import { createHttpApp } from './http/app.js';
+import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
+import { InboxService } from './inbox/inboxService.js';
+import { createPendingPartsFile } from './inbox/pendingPartsFile.js';
+import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
+import { createMessageDecryptor } from './messages/e2eEncryption.js';
+import { MessageLifecycle } from './messages/messageLifecycle.js';
+import type { ModemTimingOptions } from './modem/modemDriver.js';
+import { type KnownDevice, ModemPool } from './modem/modemPool.js';
+import type { SerialAccess } from './modem/serialModemSource.js';
+import { serialModemSource } from './modem/serialModemSource.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
+import type { SimulatedModem } from './simulator/simulatedModem.js';
+import { dailyStats } from './stats/dailyStats.js';
+import { openStorage, type Storage } from './store/storage.js';
+import { TrafficRecorder } from './transport/trafficRecorder.js';
+import type { WebhookDelivery } from './webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from './webhooks/webhookDispatcher.js';
+import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
+import { createWebhookRegistry, type WebhookDocumentData } from './webhooks/webhookRegistry.js';
+
+/** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
+export interface GatewayDependencies {
+  clock?: Clock;
+  /** Where log records go besides the store and the live stream. Default: the console. */
+  logSinks?: LogSink[];
+  /** Serial ports; tests and benchmarks inject ptys. Default: node-serialport. */
+  serial?: SerialAccess;
+  webhookPoster?: WebhookPoster;
+  /** Modem driver timeouts and back-off; tests shorten them to watch recovery quickly. */
+  modemTiming?: Partial<ModemTimingOptions>;
+}
+
+export interface GatewayStarted {
+  url: string;
+  /** True when at least one modem is the built-in simulator. */
+  simulated: boolean;
+  username: string;
+  /** Only on the run that generated the password: show it once. */
+  generatedPassword?: string;
+}
+
+export interface Gateway {
+  start(): Promise<GatewayStarted>;
+  stop(): Promise<void>;
+  readonly events: EventBus;
+  /** The built-in simulated modems, for tests, benchmarks and the demo mode. */
+  readonly simulatedModems: readonly SimulatedModem[];
+  setSendingPaused(paused: boolean): void;
+  readonly sendingPaused: boolean;
+  /** A short-lived all-scopes token for the desktop window. */
+  issueSessionToken(): Promise<string>;
+}
+
+/**
+ * The one composition root: builds every part from the options and injected dependencies,
+ * starts them bottom-up (store → modems → scheduler → webhooks → HTTP) and stops them top-down.
+ */
+export function createGateway(options: GatewayOptions, deps: GatewayDependencies = {}): Gateway {
+  const clock = deps.clock ?? systemClock;
+  const events = new EventBus();
+  let storedLogs: Storage['logs'] | undefined;
+  const logger = createLogger({
+    level: options.logLevel,
+    now: () => clock.now(),
+    sinks: [
+      ...(deps.logSinks ?? [consoleSink()]),
+      (record) => storedLogs?.append(record),
+      (record) => events.emit('log', record),
+    ],
+  });
+  const simulatedModems: SimulatedModem[] = [];
+  const stops: (() => Promise<void> | void)[] = [];
+  let paused = false;
+  let tokens: TokenService | undefined;
+  let scheduler: Scheduler | undefined;
+
+  const start = async (): Promise<GatewayStarted> => {
+    const version = readPackageVersion();
+    const storage = await openStorage({ dataDir: options.dataDir, clock, logger });
+    stops.push(() => storage.close());
+    storedLogs = storage.logs;
+    logger.info(`Desktop SMS Gateway ${version} starting`, { dataDir: options.dataDir });
+
+    const settings = new SettingsService(
+      await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
+      logger.child('settings'),
+    );
+    const credentials = await openBasicCredentials({
+      document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
+      username: options.username,
+      password: options.password,
+    });
+    tokens = await openTokenService({
+      document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
+      clock,
+      logger,
+    });
+    const accessControl = createAccessControl({
+      credentials,
+      tokens,
+      throttle: createLoginThrottle({ clock }),
+      logger,
+    });
+    const webhooks = createWebhookRegistry({
+      document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
+      logger,
+    });
+
+    const lifecycle = new MessageLifecycle(storage.messages, events, clock, logger.child('messages'));
+    const inbox = new InboxService({
+      repository: storage.inbox,
+      events,
+      pendingParts: createPendingPartsFile(join(options.dataDir, 'pending-parts.json')),
+      clock,
+      logger,
+    });
+    await inbox.start();
+    stops.push(() => inbox.stop());
+
+    // The last AT lines of each port, for the UI's modem page (whatever the log level).
+    const traffic = new Map<string, TrafficRecorder>();
+    const recorderFor = (port: string) => {
+      let recorder = traffic.get(port);
+      if (!recorder) {
+        recorder = new TrafficRecorder(() => clock.now());
+        traffic.set(port, recorder);
+      }
+      return recorder;
+    };
+    const serial = deps.serial ?? realSerialAccess(clock, logger);
+    const devicesDocument = await storage.openDocument<{ devices: KnownDevice[] }>('devices', {
+      devices: [],
+    });
+    const pool = new ModemPool({
+      clock,
+      logger,
+      knownDevices: {
+        load: () => devicesDocument.data.devices,
+        save: (devices) =>
+          devicesDocument.update((data) => {
+            data.devices = devices;
+          }),
+      },
+      createSession: (transport) =>
+        new AtSession(recorderFor(transport.description).record(transport), {
+          clock,
+          logger: logger.child('at'),
+        }),
+      receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
+      onDeliveryReport: (report) => lifecycle.applyDeliveryReport(report),
+      pin: options.simPin,
+      ...(deps.modemTiming ? { timing: deps.modemTiming } : {}),
+      serial: {
+        ...serial,
+        configured: options.modems,
+        discover: options.probeSerialPorts,
+      },
+    });
+    pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
+    stops.push(() => pool.stop());
+    await pool.start();
+    let simulatedCount = options.simulatedModems;
+    if (simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0) {
+      logger.warn(
+        'No modem answered on any serial port: starting a SIMULATED modem. Messages will not reach real phones. ' +
+          'Plug in a modem and restart, or start with --modem <port>.',
+      );
+      simulatedCount = 1;
+    }
+    for (let index = 1; index <= simulatedCount; index++) {
+      const simulated = await startSimulatedModem(index, { clock, logger });
+      simulatedModems.push(simulated.modem);
+      stops.push(() => simulated.modem.stop());
+      await pool.addModem(simulated.source);
+    }
+
+    const health = new HealthService({
+      devices: pool,
+      messages: storage.messages,
+      clock,
+      storageWritable: () => storage.checkWritable(),
+      version,
+      releaseId: version,
+      thresholds: {
+        weakSignalDbm: -105,
+        failedWarn: 1,
+        failedFail: 50,
+        queueWarn: 1_000,
+        queueFail: options.maxPendingMessages,
+      },
+    });
+
+    scheduler = new Scheduler({
+      repository: storage.messages,
+      lifecycle,
+      devices: pool,
+      policy: () =>
+        sendingPolicyFrom(settings.current(), { resendInterrupted: options.resendInterrupted, paused }),
+      decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
+      clock,
+      logger,
+    });
+    const activeScheduler = scheduler;
+    settings.onChange(() => activeScheduler.wake());
+    await scheduler.start();
+    stops.push(() => activeScheduler.stop());
+
+    const dispatcher = new WebhookDispatcher({
+      outbox: await storage.openCollection<WebhookDelivery>('webhook-outbox'),
+      targets: () => webhooks.list(),
+      policy: () => webhookPolicyFrom(settings.current()),
+      events,
+      post: deps.webhookPoster ?? createNodePoster(),
+      clock,
+      logger: logger.child('webhooks'),
+      health: async () => health.report(),
+    });
+    await dispatcher.start();
+    stops.push(() => dispatcher.stop());
+    stops.push(startRetention({ storage, settings, clock, logger }));
+
+    const app = createHttpApp(
+      {
+        repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
+        devices: pool,
+        lifecycle,
+        events,
+        accessControl,
+        settings,
+        health,
+        tokens,
+        webhooks,
+        clock,
+        logger,
+        onEnqueued: () => activeScheduler.wake(),
+        extensions: [
+          (api) =>
+            registerGatewayRoutes(api, {
+              devices: pool,
+              status: () => ({
+                version,
+                simulated: simulatedModems.length > 0,
+                sendingPaused: paused,
+                scheduler: activeScheduler.status(),
+                webhooks: dispatcher.status(),
+              }),
+              dailyStats: (days) => dailyStats(storage, clock.now(), days),
+              serialPorts: async () => {
+                const inUse = new Set(pool.list().map((device) => device.modem.port));
+                return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
+              },
+              addSerialModem: async (path, baudRate) => {
+                const driver = await pool.addModem(serialModemSource(serial, { path, baudRate }));
+                const device = pool.get(driver.deviceId);
+                if (!device) throw new Error(`modem on ${path} did not register`);
+                return device;
+              },
+              atLog: (deviceId, limit) => {
+                const port = pool.get(deviceId)?.modem.port;
+                return port === undefined ? undefined : traffic.get(port)?.recent(limit);
+              },
+              deliveries: (query) => dispatcher.list(query),
+              sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
+              setSendingPaused: (value) => gateway.setSendingPaused(value),
+            }),
+        ],
+      },
+      {
+        allowedHosts: allowedHostsFor(options),
+        corsOrigins: options.corsOrigins,
+        uiDirectory: options.uiDirectory,
+        maxPendingMessages: options.maxPendingMessages,
+        version,
+      },
+    );
+    const server = await listen(createServer(app.callback()), options.listen);
+    stops.push(() => closeServer(server));
+    const { port } = server.address() as AddressInfo;
+    const host = options.listen.host.includes(':') ? `[${options.listen.host}]` : options.listen.host;
+    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+    logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
+    return {
+      url,
+      simulated: simulatedModems.length > 0,
+      username: credentials.username,
+      ...(credentials.generatedPassword ? { generatedPassword: credentials.generatedPassword } : {}),
+    };
+  };
+
+  const gateway: Gateway = {
+    events,
+    simulatedModems,
+    get sendingPaused() {
+      return paused;
+    },
+    start: async () => {
+      try {
+        return await start();
+      } catch (error) {
+        await stopAll(stops, logger);
+        throw error;
+      }
+    },
+    stop: () => stopAll(stops, logger),
+    setSendingPaused(value) {
+      paused = value;
+      logger.info(value ? 'sending paused by the user' : 'sending resumed');
+      scheduler?.wake();
+    },
+    async issueSessionToken() {
+      if (!tokens) throw new Error('the gateway is not started');
+      return (await tokens.issueSession()).accessToken;
+    },
+  };
+  return gateway;
+}
+
+function allowedHostsFor(options: GatewayOptions): string[] {
+  return [...new Set(['localhost', '127.0.0.1', '[::1]', options.listen.host, ...options.allowedHosts])];
+}
+
+function listen(server: Server, address: GatewayOptions['listen']): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Live event streams never end on their own.
+    server.closeAllConnections();
+  });
+}
+
+/** Stops in reverse order of start; one failing stop never keeps the others from running. */
+async function stopAll(stops: (() => Promise<void> | void)[], logger: Logger): Promise<void> {
+  for (const stop of stops.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      logger.error('error while stopping', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

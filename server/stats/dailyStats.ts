@@ -1,0 +1,62 @@
+import type { InboxRepository, MessageRepository } from '../store/repositories.js';
+
+export interface DailyCount {
+  /** Local calendar date, YYYY-MM-DD. */
+  date: string;
+  sent: number;
+  delivered: number;
+  failed: number;
+  received: number;
+}
+
+const dayMs = 24 * 60 * 60_000;
+
+/**
+ * Per-day counts for the dashboard chart: a message counts on the day it first reached Sent,
+ * Delivered or Failed; an incoming message on the day it arrived. Days are local to the PC.
+ */
+export function dailyStats(
+  repositories: { messages: MessageRepository; inbox: InboxRepository },
+  now: number,
+  days: number,
+): DailyCount[] {
+  const today = startOfLocalDay(now);
+  const first = today - (days - 1) * dayMs;
+  const byDate = new Map<string, DailyCount>();
+  for (let index = 0; index < days; index++) {
+    const date = localDate(first + index * dayMs + dayMs / 2);
+    byDate.set(date, { date, sent: 0, delivered: 0, failed: 0, received: 0 });
+  }
+  const count = (at: number | undefined, field: 'sent' | 'delivered' | 'failed' | 'received') => {
+    if (at === undefined || at < first) return;
+    const day = byDate.get(localDate(at));
+    if (day) day[field]++;
+  };
+  // A message reaches a final state after it was created: looking back from `first` finds all.
+  const messages = repositories.messages.list({
+    from: first - 30 * dayMs,
+    limit: Number.MAX_SAFE_INTEGER,
+    offset: 0,
+  });
+  for (const message of messages.items) {
+    count(message.states.Sent, 'sent');
+    count(message.states.Delivered, 'delivered');
+    count(message.states.Failed, 'failed');
+  }
+  const incoming = repositories.inbox.list({ from: first, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  for (const record of incoming.items) count(record.receivedAt, 'received');
+  return [...byDate.values()];
+}
+
+function startOfLocalDay(epochMs: number): number {
+  const date = new Date(epochMs);
+  date.setHours(0, 0, 0, 0);
+  return date.getTime();
+}
+
+function localDate(epochMs: number): string {
+  const date = new Date(epochMs);
+  const month = String(date.getMonth() + 1).padStart(2, '0');
+  const day = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${month}-${day}`;
+}

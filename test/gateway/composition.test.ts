@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
+import { createGateway, type Gateway } from '../../server/index.js';
+import type { LogRecord } from '../../server/logging/logger.js';
+import type { SerialAccess } from '../../server/modem/serialModemSource.js';
+import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+
+/** A PC with no serial modem at all. */
+const noSerialPorts: SerialAccess = {
+  listPorts: async () => [],
+  createTransport: () => createMemoryLink('none').host,
+  probe: async () => false,
+};
+
+const running: Gateway[] = [];
+const directories: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gateway) => gateway.stop()));
+  await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function start(overrides: Partial<GatewayOptions> = {}, logs: LogRecord[] = []) {
+  const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'smsgw-root-')));
+  if (!overrides.dataDir) directories.push(dataDir);
+  const gateway = createGateway(
+    { ...defaultOptions(), listen: { host: '127.0.0.1', port: 0 }, dataDir, ...overrides },
+    { serial: noSerialPorts, logSinks: [(record) => logs.push(record)] },
+  );
+  running.push(gateway);
+  const started = await gateway.start();
+  return { gateway, started, dataDir };
+}
+
+function api(url: string, auth: string) {
+  return async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}${path}`, {
+      ...init,
+      headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+describe('the composition root', () => {
+  it('starts a simulated modem when no real modem answers, and says so loudly', async () => {
+    const logs: LogRecord[] = [];
+    const { gateway, started } = await start({}, logs);
+    expect(started.simulated).toBe(true);
+    expect(gateway.simulatedModems).toHaveLength(1);
+    expect(logs.some((log) => log.priority === 'WARN' && log.message.includes('SIMULATED modem'))).toBe(true);
+  });
+
+  it('generates a Basic password on first run, shows it once, and accepts it after a restart', async () => {
+    const first = await start();
+    expect(first.started.generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const auth = `Basic ${Buffer.from(`${first.started.username}:${first.started.generatedPassword}`).toString('base64')}`;
+    await first.gateway.stop();
+
+    const second = await start({ dataDir: first.dataDir });
+    expect(second.started.generatedPassword).toBeUndefined();
+    const response = await api(second.started.url, auth)('/devices');
+    expect(response.status).toBe(200);
+  });
+
+  it('serves the gateway extensions: status, daily stats, AT log, pause and resume', async () => {
+    const { started } = await start({ username: 'office', password: 'password123' });
+    const call = api(started.url, `Basic ${Buffer.from('office:password123').toString('base64')}`);
+
+    const paused = await call('/gateway/v1/sending', {
+      method: 'POST',
+      body: JSON.stringify({ paused: true }),
+    });
+    expect(paused.body).toMatchObject({ sendingPaused: true, simulated: true });
+    const queued = await call('/messages', {
+      method: 'POST',
+      body: JSON.stringify({
+        textMessage: { text: 'held' },
+        phoneNumbers: ['+15551234567'],
+        withDeliveryReport: false,
+      }),
+    });
+    expect(queued.status).toBe(202);
+    await vi.waitFor(async () =>
+      expect((await call('/gateway/v1/status')).body.scheduler.holding).toMatchObject({ reason: 'paused' }),
+    );
+    expect((await call(`/messages/${queued.body.id}`)).body.state).toBe('Pending');
+
+    await call('/gateway/v1/sending', { method: 'POST', body: JSON.stringify({ paused: false }) });
+    await vi.waitFor(async () => expect((await call(`/messages/${queued.body.id}`)).body.state).toBe('Sent'));
+
+    const stats = await call('/gateway/v1/stats/daily?days=1');
+    expect(stats.body).toEqual([expect.objectContaining({ sent: 1, failed: 0 })]);
+
+    const [device] = (await call('/devices')).body;
+    const atLog = await call(`/gateway/v1/devices/${device.id}/at-log?limit=500`);
+    const lines = atLog.body.map(
+      (line: { direction: string; line: string }) => `${line.direction} ${line.line}`,
+    );
+    expect(lines).toContain('out AT+CMGF=0');
+    expect(lines.some((line: string) => line.startsWith('in +CMGS: '))).toBe(true);
+
+    expect((await call('/gateway/v1/devices/nope/at-log')).status).toBe(404);
+    expect((await call('/gateway/v1/stats/daily?days=0')).status).toBe(400);
+  });
+
+  it('refuses the extensions without credentials', async () => {
+    const { started } = await start({ username: 'office', password: 'password123' });
+    const response = await fetch(`${started.url}/gateway/v1/status`);
+    expect(response.status).toBe(401);
+  });
+
+  it('queues a test event for a webhook and lists its delivery attempts', async () => {
+    const { started } = await start({ username: 'office', password: 'password123' });
+    const call = api(started.url, `Basic ${Buffer.from('office:password123').toString('base64')}`);
+    await call('/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'crm', url: 'http://127.0.0.1:9/hook', event: 'sms:received' }),
+    });
+    const test = await call('/gateway/v1/webhooks/crm/test', { method: 'POST' });
+    expect(test.status).toBe(202);
+    expect(test.body).toMatchObject({ webhookId: 'crm', event: 'sms:received', state: 'pending' });
+    await vi.waitFor(async () => {
+      const [delivery] = (await call('/gateway/v1/webhooks/deliveries?webhookId=crm')).body;
+      expect(delivery.attemptCount).toBe(1);
+      expect(delivery.lastError).toBeTruthy();
+    });
+    expect((await call('/gateway/v1/webhooks/missing/test', { method: 'POST' })).status).toBe(404);
+  });
+});

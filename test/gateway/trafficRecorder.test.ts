@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { TrafficRecorder } from '../../server/transport/trafficRecorder.js';
+
+async function recordedLink(capacity?: number) {
+  const link = createMemoryLink('modem');
+  const recorder = new TrafficRecorder(() => 1_000, capacity);
+  const host = recorder.record(link.host);
+  await host.open();
+  await link.device.open();
+  return { recorder, host, device: link.device };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('AT traffic recorder', () => {
+  it('records commands out and lines in, joining lines split across chunks', async () => {
+    const { recorder, host, device } = await recordedLink();
+    await host.write('AT+CSQ\r');
+    await device.write('\r\n+CS');
+    await device.write('Q: 20,99\r\n\r\nOK\r\n');
+    await settle();
+    expect(recorder.recent(10)).toEqual([
+      { at: 1_000, direction: 'out', line: 'AT+CSQ' },
+      { at: 1_000, direction: 'in', line: '+CSQ: 20,99' },
+      { at: 1_000, direction: 'in', line: 'OK' },
+    ]);
+  });
+
+  it('shows the PDU prompt and the Ctrl-Z that ends a PDU', async () => {
+    const { recorder, host, device } = await recordedLink();
+    await host.write('AT+CMGS=18\r');
+    await device.write('\r\n> ');
+    await settle();
+    await host.write('0011000B91\u001a');
+    expect(recorder.recent(10).map((line) => line.line)).toEqual(['AT+CMGS=18', '> ', '0011000B91<Ctrl-Z>']);
+  });
+
+  it('never records a SIM PIN', async () => {
+    const { recorder, host } = await recordedLink();
+    await host.write('AT+CPIN="4321"\r');
+    expect(recorder.recent(1)[0]?.line).toBe('AT+CPIN="****"');
+  });
+
+  it('keeps only the newest lines up to its capacity', async () => {
+    const { recorder, host } = await recordedLink(3);
+    for (const command of ['AT', 'ATE0', 'AT+CMEE=1', 'AT+CMGF=0']) await host.write(`${command}\r`);
+    expect(recorder.recent(10).map((line) => line.line)).toEqual(['ATE0', 'AT+CMEE=1', 'AT+CMGF=0']);
+  });
+});
