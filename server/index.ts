@@ -9,6 +9,7 @@ import { openTokenService, type TokenDocumentData, type TokenService } from './a
 import { type Clock, systemClock } from './clock/clock.js';
 import { readPackageVersion } from './composition/packageVersion.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
+import { watchForNewPorts } from './composition/portWatcher.js';
 import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
@@ -177,7 +178,16 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
     stops.push(() => pool.stop());
+    const portsAtStart = options.probeSerialPorts ? await serial.listPorts().catch(() => []) : [];
     await pool.start();
+    if (options.probeSerialPorts && options.modems.length === 0) {
+      stops.push(
+        watchForNewPorts(
+          { listPorts: serial.listPorts, discover: () => pool.discover(), clock, logger },
+          portsAtStart.map((port) => port.path),
+        ),
+      );
+    }
     let simulatedCount = options.simulatedModems;
     if (simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0) {
       logger.warn(
