@@ -89,7 +89,7 @@ export class HealthService {
   }
 
   private queueCheck(): HealthCheck {
-    const pending = this.deps.messages.pending().length;
+    const pending = this.deps.messages.countInState('Pending');
     const { queueWarn, queueFail } = this.deps.thresholds;
     return {
       status: pending >= queueFail ? 'fail' : pending >= queueWarn ? 'warn' : 'pass',

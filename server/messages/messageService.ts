@@ -64,6 +64,7 @@ export class MessageService {
     checkDistinct(message.phoneNumbers);
     const validUntil = expiry(message, now);
     this.checkDevice(message.deviceId ?? undefined, request.deviceActiveWithinHours, now);
+    this.checkSimSlot(message.deviceId ?? undefined, message.simNumber ?? undefined);
     const id = message.id ?? this.generateId();
     if (this.deps.repository.get(id)) {
       throw new GatewayError(ErrorCode.Conflict, `id: message ${id} already exists`, { field: 'id' });
@@ -143,8 +144,28 @@ export class MessageService {
     }
   }
 
+  /**
+   * `simNumber` must name a slot the chosen modem (or, unpinned, some modem) has. A device
+   * whose SIM details were never read counts as a one-slot modem.
+   */
+  private checkSimSlot(deviceId: string | undefined, simNumber: number | undefined): void {
+    if (simNumber === undefined) return;
+    const candidates = deviceId === undefined ? this.deps.devices.list() : [this.deps.devices.get(deviceId)];
+    const hasSlot = candidates.some((device) =>
+      device && device.simCards.length > 0
+        ? device.simCards.some((sim) => sim.simNumber === simNumber)
+        : simNumber === 1,
+    );
+    if (!hasSlot) {
+      const where = deviceId === undefined ? 'no modem has' : `device ${deviceId} has no`;
+      throw new GatewayError(ErrorCode.ValidationFailed, `simNumber: ${where} SIM slot ${simNumber}`, {
+        field: 'simNumber',
+      });
+    }
+  }
+
   private checkQueueCapacity(): void {
-    const pending = this.deps.repository.pending().length;
+    const pending = this.deps.repository.countInState('Pending');
     if (pending >= this.options.maxPendingMessages) {
       throw new GatewayError(
         ErrorCode.QueueFull,

@@ -136,7 +136,7 @@ export class Scheduler {
 
   status(): SchedulerStatus {
     const status: SchedulerStatus = {
-      pending: this.deps.repository.pending().length,
+      pending: this.deps.repository.countInState('Pending'),
       sending: this.busy.size,
     };
     const hold = this.hold;

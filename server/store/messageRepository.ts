@@ -87,6 +87,10 @@ export class JournalMessageRepository implements MessageRepository {
     return this.inState('Pending');
   }
 
+  countInState(state: MessageState): number {
+    return this.states.ids(state).size;
+  }
+
   inState(state: MessageState): MessageRecord[] {
     const records: MessageRecord[] = [];
     for (const id of this.states.ids(state)) {

@@ -47,6 +47,8 @@ export interface MessageRepository {
   pending(): MessageRecord[];
   /** Messages in a given aggregate state (e.g. Processed after a crash). */
   inState(state: MessageState): MessageRecord[];
+  /** How many messages are in a state, without building the list (hot path: every POST). */
+  countInState(state: MessageState): number;
   count(): number;
   /** Removes messages created before `before` that are in a final state; returns how many. */
   pruneOlderThan(before: number): Promise<number>;

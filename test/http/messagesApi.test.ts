@@ -68,7 +68,7 @@ describe('POST /messages', () => {
       id: 'full',
       dataMessage: { data: 'AQID', port: 2948 },
       phoneNumbers: ['+4915112345678', '+4915112345679'],
-      simNumber: 2,
+      simNumber: 1,
       ttl: 3600,
       withDeliveryReport: false,
       priority: -5,
@@ -82,13 +82,26 @@ describe('POST /messages', () => {
         { phoneNumber: '+4915112345678', state: 'Pending' },
         { phoneNumber: '+4915112345679', state: 'Pending' },
       ],
-      simNumber: 2,
+      simNumber: 1,
       withDeliveryReport: false,
       priority: -5,
       validUntil: harness.clock.now() + 3_600_000,
       scheduleAt: Date.UTC(2026, 0, 1, 14),
       createdAt: harness.clock.now(),
     });
+  });
+
+  it('refuses a SIM slot that no modem has, naming simNumber, and stores nothing', async () => {
+    const before = harness.storage.messages.count();
+    for (const body of [
+      { textMessage: { text: 'x' }, phoneNumbers: ['+15551234567'], simNumber: 2 },
+      { textMessage: { text: 'x' }, phoneNumbers: ['+15551234567'], simNumber: 3, deviceId: 'modem-1' },
+    ]) {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect((response.body as { message: string }).message).toMatch(/^simNumber: /);
+    }
+    expect(harness.storage.messages.count()).toBe(before);
   });
 
   it('accepts the deprecated message field as text', async () => {

@@ -55,6 +55,10 @@ export class MemoryMessageRepository implements MessageRepository {
     return result;
   }
 
+  countInState(state: MessageState): number {
+    return this.inState(state).length;
+  }
+
   inState(state: MessageState): MessageRecord[] {
     return [...this.records.values()].filter((record) => record.state === state);
   }
