@@ -7,7 +7,7 @@ import { type CredentialsDocumentData, openBasicCredentials } from './auth/crede
 import { createLoginThrottle } from './auth/loginThrottle.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
-import { readPackageVersion } from './composition/packageVersion.js';
+import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
 import { watchForNewPorts } from './composition/portWatcher.js';
 import { startRetention } from './composition/retention.js';
@@ -209,7 +209,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       clock,
       storageWritable: () => storage.checkWritable(),
       version,
-      releaseId: version,
+      releaseId: releaseIdOf(version),
       thresholds: {
         weakSignalDbm: -105,
         failedWarn: 1,

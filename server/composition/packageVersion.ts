@@ -19,3 +19,11 @@ export function readPackageVersion(): string {
     directory = parent;
   }
 }
+
+/** "1.4.12" → 10412: the integer build number upstream reports as `releaseId` (VERSION_CODE). */
+export function releaseIdOf(version: string): number {
+  const [major = 0, minor = 0, patch = 0] = version
+    .split(/[.+-]/)
+    .map((part) => Number.parseInt(part, 10) || 0);
+  return major * 10_000 + minor * 100 + patch;
+}

@@ -21,7 +21,8 @@ export const healthCheckSchema = z.object({
 export const healthReportSchema = z.object({
   status: z.enum(HealthStatuses),
   version: z.string(),
-  releaseId: z.string(),
+  /** An increasing build number, an integer as upstream's `VERSION_CODE`. */
+  releaseId: z.number().int(),
   checks: z.record(z.string(), healthCheckSchema),
 });
 
@@ -47,7 +48,7 @@ export interface HealthDependencies {
   storageWritable(): Promise<boolean>;
   /** From package.json, read once by the composition root. */
   version: string;
-  releaseId: string;
+  releaseId: number;
   thresholds: HealthThresholds;
 }
 

@@ -5,7 +5,7 @@ import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpH
 interface Report {
   status: string;
   version: string;
-  releaseId: string;
+  releaseId: number;
   checks: Record<
     string,
     { status: string; observedValue: number; observedUnit: string; description: string }

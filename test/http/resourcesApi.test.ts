@@ -217,7 +217,7 @@ describe('logs', () => {
         priority: 'WARN',
         module: 'modem',
         message: 'signal weak',
-        context: { dbm: -109 },
+        context: { dbm: '-109' },
         createdAt: expect.any(String),
       },
       expect.objectContaining({ priority: 'ERROR', message: 'timeout' }),

@@ -172,7 +172,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     clock,
     storageWritable: async () => storageWritable && (await storage.checkWritable()),
     version: '1.2.3',
-    releaseId: '1.2.3',
+    releaseId: 10203,
     thresholds: {
       weakSignalDbm: -100,
       failedWarn: 1,

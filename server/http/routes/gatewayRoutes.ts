@@ -11,7 +11,7 @@ import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
-import { toDeviceView } from './deviceRoutes.js';
+import { deviceViewSchema, toDeviceView } from './deviceRoutes.js';
 
 /**
  * Our extensions under /gateway/v1/ (DESIGN §2): what the desktop UI needs beyond the upstream
@@ -81,6 +81,18 @@ const deliverySchema = z.object({
   payload: z.record(z.string(), z.unknown()),
 });
 
+const serialPortSchema = z.object({
+  path: z.string(),
+  manufacturer: z.string().optional(),
+  vendorId: z.string().optional(),
+  productId: z.string().optional(),
+  serialNumber: z.string().optional(),
+  pnpId: z.string().optional(),
+  inUse: z.boolean(),
+});
+
+const atLogLineSchema = z.object({ at: z.string(), direction: z.enum(['in', 'out']), line: z.string() });
+
 function deviceOr404(devices: DeviceDirectory, id: string): DeviceInfo {
   const device = devices.get(id);
   if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
@@ -129,7 +141,10 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Serial ports on this PC, and whether a modem of ours uses them',
     tag,
     access: { scope: 'devices:list' },
-    responses: { 200: { description: 'Ports' }, ...errorResponses(...authErrors) },
+    responses: {
+      200: { description: 'Ports', schema: z.array(serialPortSchema) },
+      ...errorResponses(...authErrors),
+    },
     handle: async () => ({ status: 200, body: await deps.serialPorts() }),
   });
 
@@ -143,7 +158,10 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       path: z.string().min(1).max(256),
       baudRate: z.number().int().min(300).max(4_000_000).default(115_200),
     }),
-    responses: { 201: { description: 'The new device' }, ...errorResponses(400, ...authErrors) },
+    responses: {
+      201: { description: 'The new device', schema: deviceViewSchema },
+      ...errorResponses(400, ...authErrors),
+    },
     handle: async ({ body }) => ({
       status: 201,
       body: toDeviceView(await deps.addSerialModem(body.path, body.baudRate)),
@@ -172,7 +190,10 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     tag,
     access: { scope: 'logs:read' },
     query: z.object({ limit: queryInteger(1, 500).default(200) }),
-    responses: { 200: { description: 'Lines, oldest first' }, ...errorResponses(400, 404, ...authErrors) },
+    responses: {
+      200: { description: 'Lines, oldest first', schema: z.array(atLogLineSchema) },
+      ...errorResponses(400, 404, ...authErrors),
+    },
     handle: async ({ params, query }) => {
       const device = deviceOr404(deps.devices, params.id ?? '');
       const lines = deps.atLog(device.id, query.limit) ?? [];

@@ -12,12 +12,28 @@ export const logEntryViewSchema = z.object({
   priority: z.enum(LogLevels),
   module: z.string(),
   message: z.string(),
-  context: z.record(z.string(), z.unknown()).optional(),
+  /** Values as strings, as upstream's clients type them (`Record<string, string>`). */
+  context: z.record(z.string(), z.string()).optional(),
   createdAt: z.string(),
 });
 
 export function toLogEntryView(entry: StoredLogEntry): z.output<typeof logEntryViewSchema> {
-  return { ...entry, createdAt: toIsoWithOffset(entry.createdAt) };
+  const view: z.output<typeof logEntryViewSchema> = {
+    id: entry.id,
+    priority: entry.priority,
+    module: entry.module,
+    message: entry.message,
+    createdAt: toIsoWithOffset(entry.createdAt),
+  };
+  if (entry.context) {
+    view.context = Object.fromEntries(
+      Object.entries(entry.context).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    );
+  }
+  return view;
 }
 
 /** GET /logs: entries created after `from` and before `to`, oldest first. */
