@@ -1,0 +1,163 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../../server/clock/manualClock.js';
+import { defaultOptions, type GatewayOptions } from '../../../server/config/options.js';
+import type { IncomingMessageEvent } from '../../../server/events/eventBus.js';
+import { createGateway, type Gateway } from '../../../server/index.js';
+
+/**
+ * The whole gateway as a customer runs it — `createGateway` with one built-in simulated modem,
+ * real storage in a temporary directory, the real Koa server on a loopback port — driven over
+ * HTTP with fetch. Time is a ManualClock: nothing is sent until a test advances it, so queued
+ * messages stay Pending for as long as a test needs them to.
+ */
+export const user = 'compat-admin';
+export const password = 'compat password 123';
+export const basicHeader = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const wrongBasicHeader = `Basic ${Buffer.from(`${user}:not the password`).toString('base64')}`;
+
+/** The spec's three bases (DESIGN §2 Mounts): Local mode at the root, Cloud, Private. */
+export const mounts = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
+export type Mount = (typeof mounts)[number];
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  body: unknown;
+}
+
+export interface ApiRequest {
+  /** Serialised as JSON with Content-Type application/json. */
+  json?: unknown;
+  /** Authorization header; default Basic with the right password; null: none. */
+  authorization?: string | null;
+}
+
+export interface GatewayUnderTest {
+  url: string;
+  clock: ManualClock;
+  gateway: Gateway;
+  request(method: string, path: string, request?: ApiRequest): Promise<ApiResponse>;
+  /** Issues a token pair through POST /auth/token (Basic) holding exactly these scopes. */
+  issueTokens(scopes: readonly string[]): Promise<TokenPair>;
+  /** `Bearer <access token>` for a fresh token holding exactly these scopes. */
+  bearer(scopes: readonly string[]): Promise<string>;
+  /** Lets the scheduler hand queued messages to the simulated modem until `done` holds. */
+  runUntil(done: () => boolean | Promise<boolean>, what: string): Promise<void>;
+  /** An SMS from `sender` arrives at the simulated modem and lands in the inbox. */
+  receiveSms(sender: string, text: string): Promise<IncomingMessageEvent>;
+  stop(): Promise<void>;
+}
+
+export interface TokenPair {
+  id: string;
+  token_type: string;
+  access_token: string;
+  refresh_token: string;
+  expires_at: string;
+}
+
+/** Simulated seconds `runUntil` may spend before it gives up. */
+const runLimitSteps = 600;
+const stepMs = 100;
+
+export async function startGatewayUnderTest(
+  overrides: Partial<GatewayOptions> = {},
+): Promise<GatewayUnderTest> {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+  const dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-compat-'));
+  const gateway = createGateway(
+    {
+      ...defaultOptions(),
+      simulatedModems: 1,
+      probeSerialPorts: false,
+      listen: { host: '127.0.0.1', port: 0 },
+      dataDir,
+      username: user,
+      password,
+      logLevel: 'INFO',
+      ...overrides,
+    },
+    { clock, logSinks: [] },
+  );
+  const { url } = await gateway.start();
+
+  const request = async (method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const authorization = options.authorization === undefined ? basicHeader : options.authorization;
+    if (authorization !== null) headers.Authorization = authorization;
+    if (options.json !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+    });
+    // The live event stream never ends: its status and headers are all a test can read.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, headers: response.headers, text: '', body: undefined };
+    }
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+  };
+
+  const issueTokens = async (scopes: readonly string[]): Promise<TokenPair> => {
+    const response = await request('POST', '/auth/token', { json: { scopes } });
+    if (response.status !== 201)
+      throw new Error(`token for ${scopes.join(',')}: ${response.status} ${response.text}`);
+    return response.body as TokenPair;
+  };
+
+  const runUntil = async (done: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+    for (let step = 0; step < runLimitSteps; step++) {
+      if (await done()) return;
+      await clock.advance(stepMs);
+      // The simulated modem and the server answer on real I/O callbacks between clock steps.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    throw new Error(`${what} did not happen within ${(runLimitSteps * stepMs) / 1000} simulated seconds`);
+  };
+
+  const receiveSms = async (sender: string, text: string): Promise<IncomingMessageEvent> => {
+    const modem = gateway.simulatedModems[0];
+    if (!modem) throw new Error('the gateway runs no simulated modem');
+    let received: IncomingMessageEvent | undefined;
+    const stopListening = gateway.events.on('message:received', (event) => {
+      if (event.sender === sender && event.content === text) received = event;
+    });
+    try {
+      modem.injectIncoming({ sender, text });
+      await runUntil(() => received !== undefined, `an SMS from ${sender}`);
+    } finally {
+      stopListening();
+    }
+    return received as IncomingMessageEvent;
+  };
+
+  return {
+    url,
+    clock,
+    gateway,
+    request,
+    issueTokens,
+    bearer: async (scopes) => `Bearer ${(await issueTokens(scopes)).access_token}`,
+    runUntil,
+    receiveSms,
+    async stop() {
+      await gateway.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
