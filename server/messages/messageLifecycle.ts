@@ -120,7 +120,7 @@ export class MessageLifecycle {
           samePhoneNumber(candidate.phoneNumber, report.recipient) &&
           candidate.parts?.some((part) => part.reference === report.reference),
       );
-      if (!recipient || recipient.state !== 'Sent' || !recipient.parts) return;
+      if (recipient?.state !== 'Sent' || !recipient.parts) return;
       for (const part of recipient.parts) {
         if (part.reference === report.reference) part.reportStatus = report.status;
       }

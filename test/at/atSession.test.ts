@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AtSession, type AtSessionOptions, redactSecrets, type UnsolicitedCode } from '../../server/at/atSession.js';
+import {
+  AtSession,
+  type AtSessionOptions,
+  redactSecrets,
+  type UnsolicitedCode,
+} from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';

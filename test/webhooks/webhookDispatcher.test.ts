@@ -144,7 +144,9 @@ describe('webhook dispatcher', () => {
 
   it('sends sms:received for a stored message replayed by an inbox export', async () => {
     const hook = await receiver();
-    const { events } = await startDispatcher({ targets: [{ id: 'wh1', url: hook.url, event: 'sms:received' }] });
+    const { events } = await startDispatcher({
+      targets: [{ id: 'wh1', url: hook.url, event: 'sms:received' }],
+    });
     events.emit('inbox:replayed', {
       id: 'in-old',
       type: 'SMS',
@@ -155,7 +157,10 @@ describe('webhook dispatcher', () => {
       receivedAt: Date.UTC(2026, 0, 1),
     });
     await vi.waitFor(() => expect(hook.requests).toHaveLength(1));
-    expect(JSON.parse(hook.requests[0]?.body ?? '{}').payload).toMatchObject({ messageId: 'in-old', message: 'from last week' });
+    expect(JSON.parse(hook.requests[0]?.body ?? '{}').payload).toMatchObject({
+      messageId: 'in-old',
+      message: 'from last week',
+    });
   });
 
   it('sends sms:sent with the parts count when a recipient becomes Sent', async () => {
