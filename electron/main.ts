@@ -116,7 +116,7 @@ if (!app.requestSingleInstanceLock()) {
       quit: () => app.quit(),
     });
     core.on('ready', ({ baseUrl: base }) => {
-      lockDownSession(session.defaultSession, base);
+      lockDownSession(session.defaultSession);
       if (window) void window.loadURL(`${base}/ui/`);
       else createWindow();
     });

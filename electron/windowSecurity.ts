@@ -3,20 +3,8 @@ import type { BrowserWindow, Session } from 'electron';
 /**
  * The window only ever shows our UI from the local core. Everything else is refused:
  * navigation elsewhere, new windows, permission prompts (camera, notifications from the page…).
+ * The core serves the UI with its Content-Security-Policy header (server/http/contentSecurityPolicy.ts).
  */
-export const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 export function isOwnUiUrl(url: string, baseUrl: string): boolean {
   try {
     const target = new URL(url);
@@ -27,13 +15,8 @@ export function isOwnUiUrl(url: string, baseUrl: string): boolean {
   }
 }
 
-export function lockDownSession(session: Session, baseUrl: string): void {
+export function lockDownSession(session: Session): void {
   session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  session.webRequest.onHeadersReceived((details, callback) => {
-    const headers = { ...details.responseHeaders };
-    if (details.url.startsWith(baseUrl)) headers['Content-Security-Policy'] = [contentSecurityPolicy];
-    callback({ responseHeaders: headers });
-  });
 }
 
 export function lockDownWindow(window: BrowserWindow, baseUrl: () => string | undefined): void {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type Koa from 'koa';
+import { contentSecurityPolicy } from './contentSecurityPolicy.js';
 
 /**
  * Serves the built React UI at `/ui/`. Paths without a file behind them get index.html, so the
@@ -50,6 +51,7 @@ export function staticUi(directory: string): Koa.Middleware {
     }
     ctx.type = contentTypes[extname(served)] ?? 'application/octet-stream';
     ctx.length = info.size;
+    ctx.set('Content-Security-Policy', contentSecurityPolicy);
     // Vite fingerprints asset names; index.html must always be re-read to pick up a new build.
     ctx.set(
       'Cache-Control',

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isCoreToMain, isMainToCore } from '../../electron/coreMessages.js';
 import { defaultPreferences, IpcChannel, isPreferenceKey } from '../../electron/ipcChannels.js';
-import { contentSecurityPolicy, isOwnUiUrl } from '../../electron/windowSecurity.js';
+import { isOwnUiUrl } from '../../electron/windowSecurity.js';
+import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
 
 describe('the Electron IPC contract', () => {
   it('uses in the sandboxed preload exactly the channel names the main process handles', () => {

@@ -199,6 +199,7 @@ describe('GET / and the UI', () => {
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.text).toContain('Gateway UI');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     }
     const asset = await harness.request('/ui/assets/app-1234.js', { authorization: null });
     expect(asset.headers['content-type']).toContain('javascript');

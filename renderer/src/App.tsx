@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { DesktopBridge } from '../../electron/ipcChannels.js';
+import { createApiClient, describeError } from './api/apiClient.js';
+import { createGatewayApi } from './api/gatewayApi.js';
+import { AppContext, type AppServices } from './appContext.js';
+import { LiveEventsProvider } from './live/LiveEvents.js';
+import { Shell } from './Shell.js';
+import { LoginScreen } from './screens/LoginScreen.js';
+import { readStoredSession, type Session, sessionStorageKey, storeSession } from './session/session.js';
+
+function desktopBridge(): DesktopBridge | undefined {
+  return (window as Window & { desktop?: DesktopBridge }).desktop;
+}
+
+export function App() {
+  const desktop = useMemo(desktopBridge, []);
+  const [session, setSession] = useState<Session | undefined>(() =>
+    desktop ? undefined : readStoredSession(window.sessionStorage, Date.now()),
+  );
+  const [desktopError, setDesktopError] = useState<unknown>(undefined);
+  // The token lives in a ref so renewing it (Electron) changes no state: screens keep their data.
+  const tokenRef = useRef(session?.token);
+
+  const begin = useCallback((next: Session) => {
+    tokenRef.current = next.token;
+    setSession(next);
+  }, []);
+
+  const end = useCallback(() => {
+    tokenRef.current = undefined;
+    window.sessionStorage.removeItem(sessionStorageKey);
+    setSession(undefined);
+  }, []);
+
+  const connectDesktop = useCallback(async (): Promise<boolean> => {
+    if (!desktop) return false;
+    try {
+      const connection = await desktop.getConnection();
+      setDesktopError(undefined);
+      if (tokenRef.current === undefined) {
+        begin({ mode: 'desktop', baseUrl: connection.baseUrl, token: connection.token });
+      } else {
+        tokenRef.current = connection.token;
+      }
+      return true;
+    } catch (error) {
+      setDesktopError(error);
+      return false;
+    }
+  }, [desktop, begin]);
+
+  useEffect(() => {
+    void connectDesktop();
+  }, [connectDesktop]);
+
+  // In Electron a 401 means "the short-lived token ran out": fetch the renewed one and retry.
+  // In a browser it means the working-day token ended: back to the login form.
+  const onUnauthorized = useCallback(async () => {
+    if (desktop) return connectDesktop();
+    end();
+    return false;
+  }, [desktop, connectDesktop, end]);
+
+  const authorization = useCallback(() => (tokenRef.current ? `Bearer ${tokenRef.current}` : undefined), []);
+
+  const services = useMemo<AppServices | undefined>(() => {
+    if (!session) return undefined;
+    const client = createApiClient({ baseUrl: session.baseUrl, authorization, onUnauthorized });
+    return { api: createGatewayApi(client), session, desktop, logOut: end };
+  }, [session, authorization, onUnauthorized, desktop, end]);
+
+  if (!services) {
+    if (desktop) {
+      return (
+        <main className="centered">
+          {desktopError ? (
+            <div className="note note-error" role="alert">
+              The gateway core is not answering: {describeError(desktopError)}{' '}
+              <button type="button" onClick={() => void connectDesktop()}>
+                Try again
+              </button>
+            </div>
+          ) : (
+            <p className="muted">Connecting to the gateway…</p>
+          )}
+        </main>
+      );
+    }
+    return (
+      <LoginScreen
+        baseUrl={window.location.origin}
+        onLoggedIn={(next) => {
+          storeSession(window.sessionStorage, next);
+          begin(next);
+        }}
+      />
+    );
+  }
+
+  return (
+    <AppContext.Provider value={services}>
+      <LiveEventsProvider
+        baseUrl={services.session.baseUrl}
+        authorization={authorization}
+        onUnauthorized={onUnauthorized}
+      >
+        <Shell />
+      </LiveEventsProvider>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,71 @@
+import type { JSX } from 'react';
+import { useApp } from './appContext.js';
+import { useScreen } from './hashRoute.js';
+import { useStreamState } from './live/LiveEvents.js';
+import { type ScreenId, screens } from './screenList.js';
+import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
+import { DashboardScreen } from './screens/DashboardScreen.js';
+import { InboxScreen } from './screens/InboxScreen.js';
+import { LogsScreen } from './screens/LogsScreen.js';
+import { MessagesScreen } from './screens/MessagesScreen.js';
+import { ModemsScreen } from './screens/ModemsScreen.js';
+import { SettingsScreen } from './screens/SettingsScreen.js';
+import { WebhooksScreen } from './screens/WebhooksScreen.js';
+
+const screenViews: Record<ScreenId, () => JSX.Element> = {
+  dashboard: DashboardScreen,
+  messages: MessagesScreen,
+  inbox: InboxScreen,
+  modems: ModemsScreen,
+  webhooks: WebhooksScreen,
+  logs: LogsScreen,
+  settings: SettingsScreen,
+  api: ApiAccessScreen,
+};
+
+const streamLabels = {
+  connecting: 'Connecting…',
+  open: 'Live',
+  retrying: 'Reconnecting…',
+  closed: 'Offline',
+} as const;
+
+export function Shell() {
+  const screen = useScreen();
+  const { session, logOut } = useApp();
+  const stream = useStreamState();
+  const View = screenViews[screen];
+  const label = screens.find((entry) => entry.id === screen)?.label ?? '';
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="sidebar" aria-label="Screens">
+        <div className="brand">SMS Gateway</div>
+        <ul>
+          {screens.map((entry) => (
+            <li key={entry.id}>
+              <a href={`#/${entry.id}`} aria-current={entry.id === screen ? 'page' : undefined}>
+                {entry.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-foot">
+          <span className={`live-dot live-${stream}`} role="status" title="Live updates from the gateway">
+            {streamLabels[stream]}
+          </span>
+          {session.mode === 'browser' && (
+            <button type="button" className="link-button" onClick={logOut}>
+              Sign out{session.username ? ` ${session.username}` : ''}
+            </button>
+          )}
+        </div>
+      </nav>
+      <main id="main" className="content" tabIndex={-1} aria-label={label}>
+        <View />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+/** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
+
+export const MessageStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed', 'Cancelled'] as const;
+export type MessageState = (typeof MessageStates)[number];
+
+export interface RecipientState {
+  phoneNumber: string;
+  state: MessageState;
+  error?: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  deviceId?: string;
+  state: MessageState;
+  isHashed: boolean;
+  isEncrypted: boolean;
+  recipients: RecipientState[];
+  states: Partial<Record<MessageState, string>>;
+  textMessage?: { text: string };
+  dataMessage?: { data: string; port: number };
+  priority?: number;
+  simNumber?: number;
+  withDeliveryReport?: boolean;
+  validUntil?: string;
+  scheduleAt?: string;
+}
+
+export interface SendMessageRequest {
+  phoneNumbers: string[];
+  textMessage: { text: string };
+  deviceId?: string;
+  simNumber?: number;
+  priority?: number;
+  withDeliveryReport?: boolean;
+  ttl?: number;
+}
+
+export type ModemStatus =
+  | 'starting'
+  | 'ready'
+  | 'sim-pin-required'
+  | 'sim-pin-wrong'
+  | 'recovering'
+  | 'offline';
+
+export interface SimCard {
+  slotIndex: number;
+  simNumber: number;
+  phoneNumber?: string;
+  carrierName?: string;
+  iccid?: string;
+}
+
+export interface ModemInfo {
+  port: string;
+  simulated: boolean;
+  status: ModemStatus;
+  statusDetail?: string;
+  manufacturer?: string;
+  model?: string;
+  revision?: string;
+  imei?: string;
+  signal?: { rssi: number; dbm?: number; bars: number };
+  operator?: string;
+  registration?: string;
+  simState?: string;
+  smsc?: string;
+}
+
+export interface DeviceRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  lastSeen: string;
+  simCards: SimCard[];
+  modem?: ModemInfo;
+}
+
+export const InboxTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
+export type InboxType = (typeof InboxTypes)[number];
+
+export interface InboxRecord {
+  id: string;
+  type: InboxType;
+  sender: string;
+  recipient?: string;
+  simNumber?: number;
+  deviceId?: string;
+  contentPreview: string;
+  createdAt: string;
+}
+
+export const LogPriorities = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogPriority = (typeof LogPriorities)[number];
+
+export interface LogRecord {
+  id?: string | number;
+  priority: LogPriority;
+  module: string;
+  message: string;
+  context?: Record<string, unknown>;
+  /** ISO from GET /logs, epoch ms from the live stream. */
+  createdAt: string | number;
+}
+
+export const WebhookEvents = [
+  'sms:received',
+  'sms:data-received',
+  'sms:sent',
+  'sms:delivered',
+  'sms:failed',
+  'sms:cancelled',
+  'system:ping',
+  'app:started',
+] as const;
+export type WebhookEvent = (typeof WebhookEvents)[number];
+
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  event: WebhookEvent;
+  deviceId?: string;
+}
+
+export interface WebhookAttempt {
+  at: string | number;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface WebhookDeliveryRecord {
+  id: string;
+  webhookId: string;
+  url: string;
+  event: string;
+  state: 'pending' | 'delivered' | 'failed';
+  createdAt: number;
+  nextAttemptAt?: number | string | null;
+  attemptCount: number;
+  attempts: WebhookAttempt[];
+  lastError?: string;
+}
+
+export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled';
+
+export interface GatewayStatus {
+  version: string;
+  simulated: boolean;
+  sendingPaused: boolean;
+  scheduler: {
+    pending: number;
+    sending: number;
+    holding?: { reason: HoldReason; detail: string; nextAttemptAt?: string | number };
+  };
+  webhooks: {
+    pending: number;
+    failedLastHour: number;
+    lastFailure?: { webhookId: string; error: string; at: string | number };
+  };
+}
+
+export interface DailyStats {
+  date: string;
+  sent: number;
+  delivered: number;
+  failed: number;
+  received: number;
+}
+
+export interface SerialPortInfo {
+  path: string;
+  manufacturer?: string;
+  vendorId?: string;
+  productId?: string;
+  serialNumber?: string;
+  inUse: boolean;
+}
+
+export interface AtLogLine {
+  at: string;
+  direction: 'in' | 'out';
+  line: string;
+}
+
+export interface TokenResponse {
+  id: string;
+  token_type: string;
+  access_token: string;
+  refresh_token?: string;
+  expires_at: string;
+}
+
+/** Settings as GET /settings returns them: groups of snake_case keys; unset keys are omitted. */
+export type SettingsDocument = Record<string, Record<string, unknown> | undefined>;
+
+export interface IncomingEvent {
+  id: string;
+  type: InboxType;
+  deviceId: string;
+  simNumber?: number;
+  sender: string;
+  content: string;
+  receivedAt: number;
+}

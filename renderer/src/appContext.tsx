@@ -1,0 +1,20 @@
+import { createContext, useContext } from 'react';
+import type { DesktopBridge } from '../../electron/ipcChannels.js';
+import type { GatewayApi } from './api/gatewayApi.js';
+import type { Session } from './session/session.js';
+
+/** What every screen needs: the typed API, the session, and the Electron bridge when present. */
+export interface AppServices {
+  api: GatewayApi;
+  session: Session;
+  desktop: DesktopBridge | undefined;
+  logOut(): void;
+}
+
+export const AppContext = createContext<AppServices | null>(null);
+
+export function useApp(): AppServices {
+  const services = useContext(AppContext);
+  if (!services) throw new Error('useApp() outside <AppContext.Provider>');
+  return services;
+}

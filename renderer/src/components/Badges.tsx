@@ -1,0 +1,48 @@
+import type { MessageState, ModemStatus } from '../api/types.js';
+
+const messageTone: Record<MessageState, string> = {
+  Pending: 'neutral',
+  Processed: 'info',
+  Sent: 'info',
+  Delivered: 'ok',
+  Failed: 'error',
+  Cancelled: 'muted',
+};
+
+export function MessageStateBadge(props: { state: MessageState }) {
+  return <span className={`badge badge-${messageTone[props.state] ?? 'neutral'}`}>{props.state}</span>;
+}
+
+const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
+  starting: { label: 'Starting', tone: 'neutral' },
+  ready: { label: 'Ready', tone: 'ok' },
+  'sim-pin-required': { label: 'SIM PIN needed', tone: 'warn' },
+  'sim-pin-wrong': { label: 'Wrong SIM PIN', tone: 'error' },
+  recovering: { label: 'Recovering', tone: 'warn' },
+  offline: { label: 'Offline', tone: 'error' },
+};
+
+export function ModemStatusBadge(props: { status: ModemStatus | undefined }) {
+  const shown = props.status ? modemLabels[props.status] : undefined;
+  return <span className={`badge badge-${shown?.tone ?? 'muted'}`}>{shown?.label ?? 'Unknown'}</span>;
+}
+
+/** Signal as 0–4 bars (the gateway maps +CSQ RSSI to bars, TS 27.007 §8.5). */
+export function SignalBars(props: { bars: number | undefined; dbm?: number }) {
+  const bars = Math.max(0, Math.min(4, props.bars ?? 0));
+  const label =
+    props.bars === undefined
+      ? 'No signal reading'
+      : `Signal ${bars} of 4${props.dbm !== undefined ? ` (${props.dbm} dBm)` : ''}`;
+  return (
+    <span className="signal" role="img" aria-label={label} title={label}>
+      {[1, 2, 3, 4].map((level) => (
+        <span
+          key={level}
+          className={`signal-bar${level <= bars ? ' on' : ''}`}
+          style={{ height: `${level * 25}%` }}
+        />
+      ))}
+    </span>
+  );
+}

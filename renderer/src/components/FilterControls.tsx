@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'react';
+import type { DeviceRecord } from '../api/types.js';
+
+/** Filter inputs shared by Messages and Inbox. */
+
+export function DeviceSelect(props: {
+  devices: DeviceRecord[] | undefined;
+  value: string;
+  onChange: (deviceId: string) => void;
+  label?: string;
+  emptyLabel?: string;
+  id?: string;
+}) {
+  return (
+    <label>
+      {props.label ?? 'Modem'}
+      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        <option value="">{props.emptyLabel ?? 'All modems'}</option>
+        {props.devices?.map((device) => (
+          <option key={device.id} value={device.id}>
+            {device.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A text box that reports its value once typing pauses, so each key press is not a request. */
+export function SearchInput(props: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  placeholder?: string;
+}) {
+  const [text, setText] = useState(props.value);
+  const { onChange, value } = props;
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onChange(text), 350);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
+  return (
+    <label>
+      {props.label}
+      <input
+        type="search"
+        value={text}
+        placeholder={props.placeholder}
+        onChange={(event) => setText(event.target.value)}
+      />
+    </label>
+  );
+}
+
+export function DateRangeInputs(props: {
+  from: string;
+  to: string;
+  onChange: (range: { from: string; to: string }) => void;
+}) {
+  return (
+    <>
+      <label>
+        From
+        <input
+          type="datetime-local"
+          value={props.from}
+          onChange={(event) => props.onChange({ from: event.target.value, to: props.to })}
+        />
+      </label>
+      <label>
+        To
+        <input
+          type="datetime-local"
+          value={props.to}
+          onChange={(event) => props.onChange({ from: props.from, to: event.target.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+export function Pager(props: {
+  offset: number;
+  pageSize: number;
+  shown: number;
+  total: number | undefined;
+  onOffset: (offset: number) => void;
+}) {
+  const { offset, pageSize, shown, total } = props;
+  const hasMore = total === undefined ? shown >= pageSize : offset + shown < total;
+  if (offset === 0 && !hasMore) {
+    return <p className="muted small">{total ?? shown} in total</p>;
+  }
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button
+        type="button"
+        disabled={offset === 0}
+        onClick={() => props.onOffset(Math.max(0, offset - pageSize))}
+      >
+        Newer
+      </button>
+      <span className="muted">
+        {offset + 1}–{offset + shown}
+        {total !== undefined ? ` of ${total}` : ''}
+      </span>
+      <button type="button" disabled={!hasMore} onClick={() => props.onOffset(offset + pageSize)}>
+        Older
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Client-side CSV export (RFC 4180: comma separated, CRLF rows, fields with a comma, quote or
+ * line break are quoted and quotes doubled). A leading UTF-8 BOM makes Excel read non-Latin text.
+ */
+
+export interface CsvColumn<Row> {
+  header: string;
+  value: (row: Row) => string | number | boolean | undefined | null;
+}
+
+/**
+ * Spreadsheet apps run cells that start with = + - @ as formulas (OWASP "CSV Injection"); SMS
+ * text comes from strangers, so such cells get a leading apostrophe. Phone numbers and plain
+ * numbers ("+15551234567", "-3") are left alone: they cannot form a formula.
+ */
+export function neutralizeFormula(text: string): string {
+  if (/^[+-]?\d[\d\s().]*$/.test(text)) return text;
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+export function csvField(value: string | number | boolean | undefined | null): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? neutralizeFormula(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function toCsv<Row>(columns: readonly CsvColumn<Row>[], rows: readonly Row[]): string {
+  const lines = [columns.map((column) => csvField(column.header)).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvField(column.value(row))).join(','));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+export interface Page<Item> {
+  items: Item[];
+  /** X-Total-Count, when the server sent it. */
+  total?: number;
+}
+
+/** Reads every page of a list endpoint (limit/offset), for exports of the whole filter. */
+export async function fetchAllPages<Item>(
+  fetchPage: (limit: number, offset: number) => Promise<Page<Item>>,
+  pageSize = 500,
+  maxItems = 100_000,
+): Promise<Item[]> {
+  const all: Item[] = [];
+  for (;;) {
+    const page = await fetchPage(pageSize, all.length);
+    all.push(...page.items);
+    const reachedTotal = page.total !== undefined && all.length >= page.total;
+    if (page.items.length < pageSize || reachedTotal || all.length >= maxItems) return all;
+  }
+}

@@ -1,0 +1,39 @@
+import type { InboxFilter } from '../api/gatewayApi.js';
+import type { InboxRecord, IncomingEvent } from '../api/types.js';
+import type { CsvColumn } from '../format/csv.js';
+import { toEpochMs } from '../format/timeFormat.js';
+
+/** The live stream's `incoming` event as an inbox row (the shape GET /inbox returns). */
+export function inboxRecordFromEvent(event: IncomingEvent): InboxRecord {
+  return {
+    id: event.id,
+    type: event.type,
+    sender: event.sender,
+    simNumber: event.simNumber,
+    deviceId: event.deviceId,
+    contentPreview: event.content,
+    createdAt: new Date(event.receivedAt).toISOString(),
+  };
+}
+
+export function matchesInboxFilter(record: InboxRecord, filter: InboxFilter): boolean {
+  if (filter.type && record.type !== filter.type) return false;
+  if (filter.deviceId && record.deviceId !== undefined && record.deviceId !== filter.deviceId) return false;
+  const at = toEpochMs(record.createdAt);
+  if (filter.from && at < toEpochMs(filter.from)) return false;
+  if (filter.to && at > toEpochMs(filter.to)) return false;
+  const search = filter.search?.trim().toLowerCase();
+  if (search && !`${record.sender}\n${record.contentPreview}`.toLowerCase().includes(search)) return false;
+  return true;
+}
+
+export const inboxCsvColumns: CsvColumn<InboxRecord>[] = [
+  { header: 'id', value: (record) => record.id },
+  { header: 'received_at', value: (record) => record.createdAt },
+  { header: 'type', value: (record) => record.type },
+  { header: 'sender', value: (record) => record.sender },
+  { header: 'recipient', value: (record) => record.recipient },
+  { header: 'device_id', value: (record) => record.deviceId },
+  { header: 'sim_number', value: (record) => record.simNumber },
+  { header: 'text', value: (record) => record.contentPreview },
+];

@@ -1,0 +1,175 @@
+import { type FormEvent, useMemo, useState } from 'react';
+import { planText } from '../../../server/pdu/index.js';
+import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { FormResult } from '../components/StatusViews.js';
+import { parseRecipients } from './messageRows.js';
+
+/** Compose and send one text message (POST /messages). */
+export function ComposeForm(props: {
+  devices: DeviceRecord[] | undefined;
+  onSent: (message: MessageRecord) => void;
+  /** Fixed modem (the Modems screen's test send). */
+  deviceId?: string;
+  idPrefix?: string;
+  compact?: boolean;
+}) {
+  const { api } = useApp();
+  const prefix = props.idPrefix ?? 'compose';
+  const [recipients, setRecipients] = useState('');
+  const [text, setText] = useState('');
+  const [deviceId, setDeviceId] = useState(props.deviceId ?? '');
+  const [simNumber, setSimNumber] = useState('');
+  const [priority, setPriority] = useState('0');
+  const [deliveryReport, setDeliveryReport] = useState(true);
+  const [ttl, setTtl] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<
+    { ok: true; text: string } | { ok: false; error: unknown } | undefined
+  >();
+
+  const plan = useMemo(() => planText(text), [text]);
+  const numbers = parseRecipients(recipients);
+  const device = props.devices?.find((entry) => entry.id === (props.deviceId ?? deviceId));
+  const simSlots = device?.simCards.length ? device.simCards.map((sim) => sim.simNumber) : [1, 2, 3];
+  const priorityValue = Number(priority);
+  const priorityValid = Number.isInteger(priorityValue) && priorityValue >= -128 && priorityValue <= 127;
+  const ttlValid = ttl === '' || (Number.isInteger(Number(ttl)) && Number(ttl) > 0);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (numbers.length === 0 || text === '' || !priorityValid || !ttlValid) return;
+    const request: SendMessageRequest = {
+      phoneNumbers: numbers,
+      textMessage: { text },
+      withDeliveryReport: deliveryReport,
+    };
+    const chosenDevice = props.deviceId ?? deviceId;
+    if (chosenDevice) request.deviceId = chosenDevice;
+    if (simNumber) request.simNumber = Number(simNumber);
+    if (priorityValue !== 0) request.priority = priorityValue;
+    if (ttl) request.ttl = Number(ttl);
+    setBusy(true);
+    setResult(undefined);
+    try {
+      const message = await api.sendMessage(request);
+      setResult({ ok: true, text: `Queued as ${message.id}.` });
+      setText('');
+      props.onSent(message);
+    } catch (error) {
+      setResult({ ok: false, error });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const encodingLabel = plan.encoding === 'gsm7' ? 'GSM 7-bit' : 'Unicode (UCS-2)';
+  return (
+    <form className="compose" onSubmit={(event) => void submit(event)} aria-label="Compose message">
+      <div className="field">
+        <label htmlFor={`${prefix}-recipients`}>Recipients</label>
+        <textarea
+          id={`${prefix}-recipients`}
+          name="recipients"
+          rows={2}
+          required
+          placeholder="+15551234567, +15557654321"
+          aria-describedby={`${prefix}-recipients-hint`}
+          value={recipients}
+          onChange={(event) => setRecipients(event.target.value)}
+        />
+        <span id={`${prefix}-recipients-hint`} className="hint">
+          International format (E.164); separate several with commas or new lines.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${prefix}-text`}>Message</label>
+        <textarea
+          id={`${prefix}-text`}
+          name="text"
+          rows={props.compact ? 2 : 4}
+          required
+          aria-describedby={`${prefix}-counter`}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <span id={`${prefix}-counter`} className="hint counter" aria-live="polite">
+          {text.length === 0
+            ? 'Up to 160 GSM characters fit in one SMS (70 with emoji or non-Latin letters).'
+            : `${encodingLabel}: ${plan.unitsUsed} ${plan.encoding === 'gsm7' ? 'characters' : 'units'}, ${plan.parts} SMS part${plan.parts === 1 ? '' : 's'}, ${plan.remainingInPart} left in this part.`}
+        </span>
+      </div>
+      {!props.compact && (
+        <div className="form-row">
+          {!props.deviceId && (
+            <label>
+              Modem
+              <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
+                <option value="">Any available</option>
+                {props.devices?.map((entry) => (
+                  <option key={entry.id} value={entry.id}>
+                    {entry.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label>
+            SIM
+            <select value={simNumber} onChange={(event) => setSimNumber(event.target.value)}>
+              <option value="">By settings</option>
+              {simSlots.map((slot) => (
+                <option key={slot} value={slot}>
+                  SIM {slot}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Priority
+            <input
+              type="number"
+              min={-128}
+              max={127}
+              value={priority}
+              aria-invalid={!priorityValid}
+              onChange={(event) => setPriority(event.target.value)}
+            />
+            <span className="hint">
+              {priorityValue >= 100 ? 'Skips limits and delays.' : '−128 to 127; 100+ skips limits.'}
+            </span>
+          </label>
+          <label>
+            Expires after (s)
+            <input
+              type="number"
+              min={1}
+              placeholder="never"
+              value={ttl}
+              aria-invalid={!ttlValid}
+              onChange={(event) => setTtl(event.target.value)}
+            />
+          </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={deliveryReport}
+              onChange={(event) => setDeliveryReport(event.target.checked)}
+            />
+            Delivery report
+          </label>
+        </div>
+      )}
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="primary"
+          disabled={busy || numbers.length === 0 || text === '' || !priorityValid || !ttlValid}
+        >
+          {busy ? 'Sending…' : numbers.length > 1 ? `Send to ${numbers.length} recipients` : 'Send'}
+        </button>
+        <FormResult result={result} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import type { MessageFilter } from '../api/gatewayApi.js';
+import { type MessageRecord, MessageStates } from '../api/types.js';
+import type { CsvColumn } from '../format/csv.js';
+import { toEpochMs } from '../format/timeFormat.js';
+
+/** Pure rules of the Messages screen: what a row shows, which live updates it takes, CSV columns. */
+
+/** When the message was accepted: the time it first became Pending. */
+export function acceptedAt(message: MessageRecord): string | undefined {
+  return message.states.Pending ?? MessageStates.map((state) => message.states[state]).find(Boolean);
+}
+
+/** The state timeline in the order the states were reached. */
+export function stateTimeline(message: MessageRecord): { state: string; at: string }[] {
+  return Object.entries(message.states)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    .map(([state, at]) => ({ state, at }))
+    .sort((a, b) => toEpochMs(a.at) - toEpochMs(b.at));
+}
+
+export function messageText(message: MessageRecord): string {
+  if (message.textMessage) return message.textMessage.text;
+  if (message.dataMessage) return `[data to port ${message.dataMessage.port}] ${message.dataMessage.data}`;
+  return '';
+}
+
+/**
+ * Whether a message pushed by the live stream belongs in the list under `filter`, mirroring the
+ * server's filters (state, modem, time range, substring of text or number).
+ */
+export function matchesMessageFilter(message: MessageRecord, filter: MessageFilter): boolean {
+  if (filter.state && message.state !== filter.state) return false;
+  if (filter.deviceId && message.deviceId !== filter.deviceId) return false;
+  const accepted = acceptedAt(message);
+  const acceptedMs = accepted === undefined ? undefined : toEpochMs(accepted);
+  if (filter.from && acceptedMs !== undefined && acceptedMs < toEpochMs(filter.from)) return false;
+  if (filter.to && acceptedMs !== undefined && acceptedMs > toEpochMs(filter.to)) return false;
+  const search = filter.search?.trim().toLowerCase();
+  if (search) {
+    const haystack = [messageText(message), ...message.recipients.map((recipient) => recipient.phoneNumber)];
+    if (!haystack.some((value) => value.toLowerCase().includes(search))) return false;
+  }
+  return true;
+}
+
+/** Applies a live update to the current page: replace in place, or put a new match on top. */
+export function mergeLiveMessage(
+  rows: readonly MessageRecord[],
+  update: MessageRecord,
+  filter: MessageFilter,
+  onFirstPage: boolean,
+): { rows: MessageRecord[]; added: boolean } {
+  const index = rows.findIndex((row) => row.id === update.id);
+  const matches = matchesMessageFilter(update, filter);
+  if (index >= 0) {
+    // A row that stops matching (e.g. the Pending filter and it was sent) stays until the next
+    // reload, updated, so it does not vanish under the user's pointer.
+    return { rows: rows.map((row) => (row.id === update.id ? update : row)), added: false };
+  }
+  if (!onFirstPage || !matches) return { rows: [...rows], added: false };
+  return { rows: [update, ...rows], added: true };
+}
+
+/** Splits what the user typed into numbers: commas, semicolons, spaces or new lines between. */
+export function parseRecipients(input: string): string[] {
+  const numbers = input
+    .split(/[\n,;]+/)
+    .map((part) => part.replace(/[\s()-]/g, ''))
+    .filter((part) => part !== '');
+  return [...new Set(numbers)];
+}
+
+export const messageCsvColumns: CsvColumn<MessageRecord>[] = [
+  { header: 'id', value: (message) => message.id },
+  { header: 'state', value: (message) => message.state },
+  { header: 'accepted_at', value: (message) => acceptedAt(message) },
+  {
+    header: 'recipients',
+    value: (message) => message.recipients.map((recipient) => recipient.phoneNumber).join(' '),
+  },
+  {
+    header: 'recipient_states',
+    value: (message) =>
+      message.recipients
+        .map(
+          (recipient) =>
+            `${recipient.phoneNumber}=${recipient.state}${recipient.error ? ` (${recipient.error})` : ''}`,
+        )
+        .join('; '),
+  },
+  { header: 'text', value: messageText },
+  { header: 'device_id', value: (message) => message.deviceId },
+  { header: 'sim_number', value: (message) => message.simNumber },
+  { header: 'priority', value: (message) => message.priority },
+  { header: 'sent_at', value: (message) => message.states.Sent },
+  { header: 'delivered_at', value: (message) => message.states.Delivered },
+  { header: 'failed_at', value: (message) => message.states.Failed },
+];

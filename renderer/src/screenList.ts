@@ -1,0 +1,21 @@
+/**
+ * Hash routing (`/ui/#/messages`): reloads and deep links work with the server's plain
+ * index.html fallback, and nothing depends on where the UI is mounted.
+ */
+export const screens = [
+  { id: 'dashboard', label: 'Dashboard' },
+  { id: 'messages', label: 'Messages' },
+  { id: 'inbox', label: 'Inbox' },
+  { id: 'modems', label: 'Modems' },
+  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'settings', label: 'Settings' },
+  { id: 'api', label: 'API access' },
+] as const;
+
+export type ScreenId = (typeof screens)[number]['id'];
+
+export function screenFromHash(hash: string): ScreenId {
+  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
+  return screens.find((screen) => screen.id === id)?.id ?? 'dashboard';
+}

@@ -1,0 +1,192 @@
+import { type FormEvent, useState } from 'react';
+import type { TokenResponse } from '../api/types.js';
+import { curlSendExample, tokenScopes } from '../apiAccess/apiExamples.js';
+import { useApp } from '../appContext.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { FormResult } from '../components/StatusViews.js';
+import { formatDateTime } from '../format/timeFormat.js';
+
+const ttlChoices = [
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '1 day' },
+  { seconds: 7 * 86_400, label: '7 days' },
+  { seconds: 30 * 86_400, label: '30 days' },
+  { seconds: 365 * 86_400, label: '1 year' },
+];
+
+export function ApiAccessScreen() {
+  const { session, desktop } = useApp();
+  const [created, setCreated] = useState<TokenResponse | undefined>(undefined);
+  const docsUrl = `${session.baseUrl.replace(/\/$/, '')}/docs`;
+  const curl = curlSendExample(session.baseUrl, { token: created?.access_token, username: session.username });
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>API access</h1>
+        <div className="head-actions">
+          {desktop ? (
+            <button type="button" onClick={() => void desktop.openApiDocs()}>
+              Open API documentation
+            </button>
+          ) : (
+            <a className="button" href={docsUrl} target="_blank" rel="noreferrer">
+              Open API documentation
+            </a>
+          )}
+        </div>
+      </header>
+      <section className="panel" aria-labelledby="connection-title">
+        <h2 id="connection-title">Connection</h2>
+        <dl className="facts facts-wide">
+          <dt>Base URL</dt>
+          <dd>
+            <code>{session.baseUrl}</code> <CopyButton text={session.baseUrl} />
+          </dd>
+          <dt>Basic user</dt>
+          <dd>
+            {session.username ? (
+              <code>{session.username}</code>
+            ) : (
+              <span className="muted">
+                The gateway’s username (printed at first start, or set with --username).
+              </span>
+            )}
+          </dd>
+          <dt>Also served at</dt>
+          <dd>
+            <code>/3rdparty/v1</code> and <code>/api/3rdparty/v1</code>, for clients configured for the cloud
+            or a private server.
+          </dd>
+        </dl>
+      </section>
+      <section className="panel" aria-labelledby="curl-title">
+        <h2 id="curl-title">Send an SMS from the command line</h2>
+        <pre className="terminal wrap">{curl}</pre>
+        <CopyButton text={curl} label="Copy command" />
+        {!created && (
+          <p className="hint">Replace PASSWORD, or create a token below and the command will use it.</p>
+        )}
+      </section>
+      <CreateTokenPanel created={created} onCreated={setCreated} />
+      <RevokeTokenPanel />
+    </>
+  );
+}
+
+function CreateTokenPanel(props: {
+  created: TokenResponse | undefined;
+  onCreated: (token: TokenResponse) => void;
+}) {
+  const { api } = useApp();
+  const [scopes, setScopes] = useState<string[]>(['messages:send', 'messages:read']);
+  const [ttl, setTtl] = useState(String(ttlChoices[1]?.seconds ?? 86_400));
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: false; error: unknown }>();
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    if (scopes.length === 0) return;
+    setBusy(true);
+    setResult(undefined);
+    try {
+      props.onCreated(await api.createToken(scopes, Number(ttl)));
+    } catch (error) {
+      setResult({ ok: false, error });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function toggle(scope: string, on: boolean) {
+    setScopes(on ? [...scopes, scope] : scopes.filter((entry) => entry !== scope));
+  }
+
+  return (
+    <section className="panel" aria-labelledby="token-title">
+      <h2 id="token-title">Create an access token</h2>
+      <form onSubmit={(event) => void create(event)}>
+        <fieldset className="scope-grid">
+          <legend>Allowed to</legend>
+          {tokenScopes.map((entry) => (
+            <label key={entry.scope} className="checkbox">
+              <input
+                type="checkbox"
+                checked={scopes.includes(entry.scope)}
+                onChange={(event) => toggle(entry.scope, event.target.checked)}
+              />
+              <span>
+                {entry.meaning} <code className="small">{entry.scope}</code>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="form-row">
+          <label>
+            Valid for
+            <select value={ttl} onChange={(event) => setTtl(event.target.value)}>
+              {ttlChoices.map((choice) => (
+                <option key={choice.seconds} value={choice.seconds}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={busy || scopes.length === 0}>
+            Create token
+          </button>
+          <FormResult result={result} />
+        </div>
+      </form>
+      {props.created && (
+        <div className="note note-info token-once" role="status">
+          <p>
+            <strong>Copy this token now — it is not shown again.</strong> ID <code>{props.created.id}</code>,
+            valid until {formatDateTime(props.created.expires_at)}.
+          </p>
+          <pre className="terminal wrap">{props.created.access_token}</pre>
+          <CopyButton text={props.created.access_token} label="Copy token" />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function RevokeTokenPanel() {
+  const { api } = useApp();
+  const [jti, setJti] = useState('');
+  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  async function revoke(event: FormEvent) {
+    event.preventDefault();
+    const id = jti.trim();
+    if (!id) return;
+    try {
+      await api.revokeToken(id);
+      setResult({ ok: true, text: `Token ${id} is revoked.` });
+      setJti('');
+    } catch (error) {
+      setResult({ ok: false, error });
+    }
+  }
+  return (
+    <section className="panel" aria-labelledby="revoke-title">
+      <h2 id="revoke-title">Revoke a token</h2>
+      <form className="form-row" onSubmit={(event) => void revoke(event)}>
+        <label className="grow">
+          Token ID
+          <input
+            value={jti}
+            onChange={(event) => setJti(event.target.value)}
+            placeholder="the id shown when it was created"
+          />
+        </label>
+        <button type="submit" className="danger-outline" disabled={jti.trim() === ''}>
+          Revoke
+        </button>
+      </form>
+      <FormResult result={result} />
+    </section>
+  );
+}

@@ -1,0 +1,219 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DeviceRecord, GatewayStatus } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
+import { DailyChart } from '../components/DailyChart.js';
+import { Banner, EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatRelative, isoDay } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
+import { useResource } from '../useResource.js';
+
+/** Status refresh period: the queue and hold reasons change without a live event of their own. */
+const statusPollMs = 5000;
+
+export function DashboardScreen() {
+  const { api } = useApp();
+  const status = useResource(() => api.status(), [api]);
+  const devices = useResource(() => api.devices(), [api]);
+  const stats = useResource(() => api.dailyStats(14), [api]);
+
+  const refreshStatus = status.reload;
+  const refreshStats = stats.reload;
+  useEffect(() => {
+    const timer = setInterval(refreshStatus, statusPollMs);
+    return () => clearInterval(timer);
+  }, [refreshStatus]);
+
+  // Message changes come in bursts; re-read the counters at most once a second.
+  const pendingRefresh = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const refreshCounters = () => {
+    if (pendingRefresh.current !== undefined) return;
+    pendingRefresh.current = setTimeout(() => {
+      pendingRefresh.current = undefined;
+      refreshStatus();
+      refreshStats();
+    }, 1000);
+  };
+  useEffect(() => () => clearTimeout(pendingRefresh.current), []);
+  useLiveEvent('message', refreshCounters);
+  useLiveEvent('incoming', refreshCounters);
+  useLiveEvent('device', devices.reload);
+
+  const today = stats.data?.find((day) => day.date === isoDay(Date.now()));
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Dashboard</h1>
+        {status.data && <PauseControl status={status.data} onChanged={refreshStatus} />}
+      </header>
+      {status.error !== undefined && !status.data && (
+        <ErrorNote title="Gateway status unavailable." error={status.error} onRetry={refreshStatus} />
+      )}
+      <Banners status={status.data} devices={devices.data} />
+
+      <section className="tiles" aria-label="Today">
+        <Tile
+          label="In queue"
+          value={status.data ? status.data.scheduler.pending + status.data.scheduler.sending : undefined}
+          hint={status.data ? `${status.data.scheduler.sending} sending now` : undefined}
+        />
+        <Tile label="Sent today" value={stats.data ? (today?.sent ?? 0) : undefined} />
+        <Tile label="Delivered today" value={stats.data ? (today?.delivered ?? 0) : undefined} />
+        <Tile
+          label="Failed today"
+          value={stats.data ? (today?.failed ?? 0) : undefined}
+          tone={today && today.failed > 0 ? 'error' : undefined}
+        />
+        <Tile label="Received today" value={stats.data ? (today?.received ?? 0) : undefined} />
+      </section>
+
+      <section className="panel" aria-labelledby="modems-title">
+        <h2 id="modems-title">Modems</h2>
+        {devices.loading && !devices.data && <Loading what="modems" />}
+        {devices.error !== undefined && <ErrorNote error={devices.error} onRetry={devices.reload} />}
+        {devices.data && devices.data.length === 0 && (
+          <EmptyState title="No modem is connected.">
+            Plug in a USB GSM modem, then add it on the <a href="#/modems">Modems</a> screen.
+          </EmptyState>
+        )}
+        {devices.data && devices.data.length > 0 && (
+          <div className="modem-cards">
+            {devices.data.map((device) => (
+              <ModemCard key={device.id} device={device} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="chart-title">
+        <h2 id="chart-title">Last 14 days</h2>
+        {stats.loading && !stats.data && <Loading what="statistics" />}
+        {stats.error !== undefined && <ErrorNote error={stats.error} onRetry={refreshStats} />}
+        {stats.data && stats.data.length === 0 && <EmptyState title="No traffic yet." />}
+        {stats.data && stats.data.length > 0 && <DailyChart days={stats.data} />}
+      </section>
+    </>
+  );
+}
+
+function Tile(props: { label: string; value: number | undefined; hint?: string; tone?: 'error' }) {
+  return (
+    <div className={`tile${props.tone ? ` tile-${props.tone}` : ''}`}>
+      <div className="tile-value">{props.value ?? '–'}</div>
+      <div className="tile-label">{props.label}</div>
+      {props.hint && <div className="tile-hint muted">{props.hint}</div>}
+    </div>
+  );
+}
+
+function ModemCard(props: { device: DeviceRecord }) {
+  const { device } = props;
+  const modem = device.modem;
+  return (
+    <article className="modem-card">
+      <header>
+        <strong>{device.name}</strong>
+        <ModemStatusBadge status={modem?.status} />
+      </header>
+      <dl className="facts">
+        <dt>Signal</dt>
+        <dd>
+          <SignalBars bars={modem?.signal?.bars} dbm={modem?.signal?.dbm} />
+        </dd>
+        <dt>Operator</dt>
+        <dd>{modem?.operator ?? '—'}</dd>
+        <dt>SIM</dt>
+        <dd>{modem?.simState ?? '—'}</dd>
+        <dt>Port</dt>
+        <dd>{modem?.simulated ? 'Simulated modem' : (modem?.port ?? '—')}</dd>
+        <dt>Last seen</dt>
+        <dd>{formatRelative(device.lastSeen, Date.now())}</dd>
+      </dl>
+      {modem?.statusDetail && <p className="muted small">{modem.statusDetail}</p>}
+    </article>
+  );
+}
+
+function Banners(props: { status: GatewayStatus | undefined; devices: DeviceRecord[] | undefined }) {
+  const { status, devices } = props;
+  const simulated = status?.simulated || devices?.some((device) => device.modem?.simulated);
+  const pinNeeded = devices?.filter(
+    (device) => device.modem?.status === 'sim-pin-required' || device.modem?.status === 'sim-pin-wrong',
+  );
+  const holding = status?.scheduler.holding;
+  return (
+    <div className="banners">
+      {simulated && (
+        <Banner tone="warn" title="A simulated modem is in use.">
+          Messages are not really sent to phones and nothing arrives from the mobile network. Connect a USB
+          GSM modem to send real SMS.
+        </Banner>
+      )}
+      {devices && devices.length === 0 && (
+        <Banner tone="error" title="No modem is connected.">
+          Messages wait in the queue until a modem is available. <a href="#/modems">Add a modem</a>.
+        </Banner>
+      )}
+      {pinNeeded && pinNeeded.length > 0 && (
+        <Banner tone="error" title="A SIM card needs its PIN.">
+          {pinNeeded.map((device) => device.name).join(', ')}:{' '}
+          <a href="#/modems">enter the PIN on the Modems screen</a>.
+        </Banner>
+      )}
+      {status?.sendingPaused && (
+        <Banner tone="warn" title="Sending is paused.">
+          New messages are queued but not sent until sending is resumed.
+        </Banner>
+      )}
+      {holding && holding.reason === 'rate-limit' && (
+        <Banner tone="warn" title="The sending limit is holding messages back.">
+          {holding.detail}
+          {holding.nextAttemptAt !== undefined &&
+            ` Next attempt ${formatRelative(holding.nextAttemptAt, Date.now())}.`}{' '}
+          <a href="#/settings">Change the limit</a>.
+        </Banner>
+      )}
+      {holding && holding.reason !== 'rate-limit' && holding.reason !== 'no-modem' && (
+        <Banner tone="info" title="Messages are waiting.">
+          {holding.detail}
+        </Banner>
+      )}
+      {status && status.webhooks.failedLastHour > 0 && (
+        <Banner tone="error" title="Webhook deliveries are failing.">
+          {status.webhooks.failedLastHour} failed in the last hour
+          {status.webhooks.lastFailure
+            ? ` (last: ${status.webhooks.lastFailure.webhookId} — ${status.webhooks.lastFailure.error})`
+            : ''}
+          . <a href="#/webhooks">See the delivery attempts</a>.
+        </Banner>
+      )}
+    </div>
+  );
+}
+
+function PauseControl(props: { status: GatewayStatus; onChanged: () => void }) {
+  const { api } = useApp();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: false; error: unknown } | undefined>(undefined);
+  async function toggle() {
+    setBusy(true);
+    setResult(undefined);
+    try {
+      await api.setSendingPaused(!props.status.sendingPaused);
+      props.onChanged();
+    } catch (error) {
+      setResult({ ok: false, error });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="head-actions">
+      <FormResult result={result} />
+      <button type="button" disabled={busy} onClick={() => void toggle()}>
+        {props.status.sendingPaused ? 'Resume sending' : 'Pause sending'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import type { InboxFilter } from '../api/gatewayApi.js';
+import { InboxTypes, type IncomingEvent } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { ExportButton } from '../components/ExportButton.js';
+import { DateRangeInputs, DeviceSelect, Pager, SearchInput } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatDateTime, localInputToIso } from '../format/timeFormat.js';
+import { inboxCsvColumns, inboxRecordFromEvent, matchesInboxFilter } from '../inbox/inboxRows.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
+import { useResource } from '../useResource.js';
+
+const pageSize = 50;
+/** How far back "Re-read modem storage" looks: messages older than this are rarely left on a SIM. */
+const refreshWindowMs = 30 * 24 * 3600 * 1000;
+
+export function InboxScreen() {
+  const { api } = useApp();
+  const devices = useResource(() => api.devices(), [api]);
+  const [type, setType] = useState('');
+  const [deviceId, setDeviceId] = useState('');
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshResult, setRefreshResult] = useState<
+    { ok: true; text: string } | { ok: false; error: unknown }
+  >();
+
+  const filter: InboxFilter = {
+    type: type || undefined,
+    deviceId: deviceId || undefined,
+    from: localInputToIso(range.from),
+    to: localInputToIso(range.to),
+    search: search || undefined,
+  };
+  const filterKey = JSON.stringify(filter);
+  const page = useResource(
+    () => api.listInbox(JSON.parse(filterKey) as InboxFilter, pageSize, offset),
+    [api, filterKey, offset],
+  );
+
+  useLiveEvent<IncomingEvent>('incoming', (event) => {
+    const record = inboxRecordFromEvent(event);
+    if (offset !== 0 || !matchesInboxFilter(record, filter)) return;
+    page.setData((current) => {
+      if (
+        !current ||
+        current.items.some((item) => item.id === record.id && item.createdAt === record.createdAt)
+      ) {
+        return current;
+      }
+      return {
+        items: [record, ...current.items].slice(0, pageSize),
+        total: current.total === undefined ? undefined : current.total + 1,
+      };
+    });
+  });
+
+  async function rereadStorage() {
+    setRefreshing(true);
+    setRefreshResult(undefined);
+    const until = new Date();
+    try {
+      await api.refreshInbox(new Date(until.getTime() - refreshWindowMs).toISOString(), until.toISOString());
+      setRefreshResult({ ok: true, text: 'The modems are reading their storage; new messages appear here.' });
+      page.reload();
+    } catch (error) {
+      setRefreshResult({ ok: false, error });
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const resetPage = () => setOffset(0);
+  const rows = page.data?.items ?? [];
+  const deviceName = (id: string | undefined) =>
+    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Inbox</h1>
+        <div className="head-actions">
+          <ExportButton
+            fileStem="inbox"
+            columns={inboxCsvColumns}
+            fetchPage={(limit, pageOffset) => api.listInbox(filter, limit, pageOffset)}
+          />
+          <button type="button" disabled={refreshing} onClick={() => void rereadStorage()}>
+            {refreshing ? 'Reading…' : 'Re-read modem storage'}
+          </button>
+        </div>
+      </header>
+      <FormResult result={refreshResult} />
+
+      <section className="filters" aria-label="Filters">
+        <label>
+          Type
+          <select
+            value={type}
+            onChange={(event) => {
+              setType(event.target.value);
+              resetPage();
+            }}
+          >
+            <option value="">All types</option>
+            {InboxTypes.map((entry) => (
+              <option key={entry} value={entry}>
+                {entry === 'DATA_SMS' ? 'Data SMS' : entry.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <DeviceSelect
+          devices={devices.data}
+          value={deviceId}
+          onChange={(value) => {
+            setDeviceId(value);
+            resetPage();
+          }}
+        />
+        <DateRangeInputs
+          from={range.from}
+          to={range.to}
+          onChange={(value) => {
+            setRange(value);
+            resetPage();
+          }}
+        />
+        <SearchInput
+          label="Search"
+          placeholder="Text or sender"
+          value={search}
+          onChange={(value) => {
+            setSearch(value);
+            resetPage();
+          }}
+        />
+      </section>
+
+      <section className="panel">
+        {page.loading && !page.data && <Loading what="received messages" />}
+        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
+        {page.data && rows.length === 0 && (
+          <EmptyState title="No received messages match.">
+            SMS that arrive at a modem appear here at once.
+          </EmptyState>
+        )}
+        {rows.length > 0 && (
+          <table className="table" aria-label="Received messages">
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col">From</th>
+                <th scope="col">Message</th>
+                <th scope="col">Modem</th>
+                <th scope="col">Type</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((record) => (
+                <tr key={`${record.id}-${record.createdAt}`}>
+                  <td className="nowrap">{formatDateTime(record.createdAt)}</td>
+                  <td className="mono">{record.sender}</td>
+                  <td className="message-cell">{record.contentPreview}</td>
+                  <td>
+                    {deviceName(record.deviceId)}
+                    {record.simNumber !== undefined ? ` · SIM ${record.simNumber}` : ''}
+                  </td>
+                  <td>{record.type}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {page.data && rows.length > 0 && (
+          <Pager
+            offset={offset}
+            pageSize={pageSize}
+            shown={rows.length}
+            total={page.data.total}
+            onOffset={setOffset}
+          />
+        )}
+      </section>
+    </>
+  );
+}

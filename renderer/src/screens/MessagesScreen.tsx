@@ -1,0 +1,211 @@
+import { Fragment, useCallback, useState } from 'react';
+import type { MessageFilter } from '../api/gatewayApi.js';
+import { type MessageRecord, MessageStates } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { MessageStateBadge } from '../components/Badges.js';
+import { ExportButton } from '../components/ExportButton.js';
+import { DateRangeInputs, DeviceSelect, Pager, SearchInput } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { formatDateTime, localInputToIso } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
+import { ComposeForm } from '../messages/ComposeForm.js';
+import { MessageDetail } from '../messages/MessageDetail.js';
+import { acceptedAt, mergeLiveMessage, messageCsvColumns, messageText } from '../messages/messageRows.js';
+import { useResource } from '../useResource.js';
+
+const pageSize = 50;
+
+export function MessagesScreen() {
+  const { api } = useApp();
+  const devices = useResource(() => api.devices(), [api]);
+  const [state, setState] = useState('');
+  const [deviceId, setDeviceId] = useState('');
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [openId, setOpenId] = useState<string | undefined>(undefined);
+  const [composing, setComposing] = useState(false);
+
+  const filter: MessageFilter = {
+    state: state || undefined,
+    deviceId: deviceId || undefined,
+    from: localInputToIso(range.from),
+    to: localInputToIso(range.to),
+    search: search || undefined,
+  };
+  const filterKey = JSON.stringify(filter);
+  const page = useResource(
+    () => api.listMessages(JSON.parse(filterKey) as MessageFilter, pageSize, offset),
+    [api, filterKey, offset],
+  );
+
+  const applyUpdate = useCallback(
+    (message: MessageRecord) => {
+      page.setData((current) => {
+        if (!current) return current;
+        const merged = mergeLiveMessage(
+          current.items,
+          message,
+          JSON.parse(filterKey) as MessageFilter,
+          offset === 0,
+        );
+        return {
+          items: merged.rows.slice(0, pageSize),
+          total: current.total === undefined ? undefined : current.total + (merged.added ? 1 : 0),
+        };
+      });
+    },
+    [page.setData, filterKey, offset],
+  );
+  useLiveEvent<MessageRecord>('message', applyUpdate);
+
+  const resetPage = () => setOffset(0);
+  const rows = page.data?.items ?? [];
+  const deviceName = (id: string | undefined) =>
+    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Messages</h1>
+        <div className="head-actions">
+          <ExportButton
+            fileStem="messages"
+            columns={messageCsvColumns}
+            fetchPage={(limit, pageOffset) => api.listMessages(filter, limit, pageOffset)}
+          />
+          <button
+            type="button"
+            className="primary"
+            aria-expanded={composing}
+            onClick={() => setComposing(!composing)}
+          >
+            {composing ? 'Close' : 'New message'}
+          </button>
+        </div>
+      </header>
+
+      {composing && (
+        <section className="panel" aria-label="New message">
+          <h2>New message</h2>
+          <ComposeForm devices={devices.data} onSent={applyUpdate} />
+        </section>
+      )}
+
+      <section className="filters" aria-label="Filters">
+        <label>
+          State
+          <select
+            value={state}
+            onChange={(event) => {
+              setState(event.target.value);
+              resetPage();
+            }}
+          >
+            <option value="">All states</option>
+            {MessageStates.map((entry) => (
+              <option key={entry} value={entry}>
+                {entry}
+              </option>
+            ))}
+          </select>
+        </label>
+        <DeviceSelect
+          devices={devices.data}
+          value={deviceId}
+          onChange={(value) => {
+            setDeviceId(value);
+            resetPage();
+          }}
+        />
+        <DateRangeInputs
+          from={range.from}
+          to={range.to}
+          onChange={(value) => {
+            setRange(value);
+            resetPage();
+          }}
+        />
+        <SearchInput
+          label="Search"
+          placeholder="Text or number"
+          value={search}
+          onChange={(value) => {
+            setSearch(value);
+            resetPage();
+          }}
+        />
+      </section>
+
+      <section className="panel">
+        {page.loading && !page.data && <Loading what="messages" />}
+        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
+        {page.data && rows.length === 0 && (
+          <EmptyState title="No messages match.">
+            {filterKey === '{}'
+              ? 'Messages you send appear here as they move through the queue.'
+              : 'Try a wider filter.'}
+          </EmptyState>
+        )}
+        {rows.length > 0 && (
+          <table className="table" aria-label="Messages">
+            <thead>
+              <tr>
+                <th scope="col">Accepted</th>
+                <th scope="col">Recipients</th>
+                <th scope="col">Text</th>
+                <th scope="col">Modem</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((message) => {
+                const open = openId === message.id;
+                return (
+                  <Fragment key={message.id}>
+                    <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
+                      <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
+                      <td className="mono">
+                        {message.recipients.map((recipient) => recipient.phoneNumber).join(', ')}
+                      </td>
+                      <td className="truncate">
+                        <button
+                          type="button"
+                          className="row-toggle"
+                          aria-expanded={open}
+                          onClick={() => setOpenId(open ? undefined : message.id)}
+                        >
+                          {messageText(message) || '(no text)'}
+                        </button>
+                      </td>
+                      <td>{deviceName(message.deviceId)}</td>
+                      <td>
+                        <MessageStateBadge state={message.state} />
+                      </td>
+                    </tr>
+                    {open && (
+                      <tr className="detail-row">
+                        <td colSpan={5}>
+                          <MessageDetail message={message} devices={devices.data} onChanged={applyUpdate} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        {page.data && rows.length > 0 && (
+          <Pager
+            offset={offset}
+            pageSize={pageSize}
+            shown={rows.length}
+            total={page.data.total}
+            onOffset={setOffset}
+          />
+        )}
+      </section>
+    </>
+  );
+}

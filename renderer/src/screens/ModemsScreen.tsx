@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import type { DeviceRecord } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatRelative } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
+import { ComposeForm } from '../messages/ComposeForm.js';
+import { AddModemPanel } from '../modems/AddModemPanel.js';
+import { AtLogView } from '../modems/AtLogView.js';
+import { PinForm } from '../modems/PinForm.js';
+import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { useResource } from '../useResource.js';
+
+export function ModemsScreen() {
+  const { api } = useApp();
+  const devices = useResource(() => api.devices(), [api]);
+  const [adding, setAdding] = useState(false);
+  useLiveEvent('device', devices.reload);
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Modems</h1>
+        <div className="head-actions">
+          <button type="button" className="primary" aria-expanded={adding} onClick={() => setAdding(!adding)}>
+            {adding ? 'Close' : 'Add a modem'}
+          </button>
+        </div>
+      </header>
+      {adding && <AddModemPanel onAdded={devices.reload} />}
+      {devices.loading && !devices.data && <Loading what="modems" />}
+      {devices.error !== undefined && <ErrorNote error={devices.error} onRetry={devices.reload} />}
+      {devices.data && devices.data.length === 0 && (
+        <section className="panel">
+          <EmptyState title="No modem is connected.">
+            Plug in a USB GSM modem and choose “Add a modem” to pick its serial port.
+          </EmptyState>
+        </section>
+      )}
+      {devices.data?.map((device) => (
+        <ModemPanel key={device.id} device={device} devices={devices.data} onChanged={devices.reload} />
+      ))}
+    </>
+  );
+}
+
+type Section = 'none' | 'test' | 'at-log';
+
+function ModemPanel(props: {
+  device: DeviceRecord;
+  devices: DeviceRecord[] | undefined;
+  onChanged: () => void;
+}) {
+  const { api } = useApp();
+  const { device } = props;
+  const modem = device.modem;
+  const [section, setSection] = useState<Section>('none');
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [removeResult, setRemoveResult] = useState<{ ok: false; error: unknown }>();
+  const toggle = (next: Section) => setSection(section === next ? 'none' : next);
+  const pinNeeded = modem?.status === 'sim-pin-required' || modem?.status === 'sim-pin-wrong';
+
+  async function remove() {
+    try {
+      await api.removeDevice(device.id);
+      props.onChanged();
+    } catch (error) {
+      setRemoveResult({ ok: false, error });
+    }
+  }
+
+  const sims = device.simCards;
+  return (
+    <section className="panel modem-panel" aria-label={`Modem ${device.name}`}>
+      <div className="panel-head">
+        <h2>
+          {device.name} <ModemStatusBadge status={modem?.status} />
+        </h2>
+        <SignalBars bars={modem?.signal?.bars} dbm={modem?.signal?.dbm} />
+      </div>
+      {modem?.simulated && (
+        <p className="note note-warn">
+          This is a simulated modem: nothing is really sent over the mobile network.
+        </p>
+      )}
+      {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
+      {isPortPermissionProblem(modem?.statusDetail) && (
+        <div className="note note-error">
+          <p>
+            <strong>The gateway may not open this serial port.</strong> On Linux, serial ports belong to the
+            <code> dialout</code> group. Add your user to it, then log out and back in:
+          </p>
+          <p>
+            <code className="command">{dialoutFixCommand}</code> <CopyButton text={dialoutFixCommand} />
+          </p>
+        </div>
+      )}
+      {pinNeeded && (
+        <PinForm
+          deviceId={device.id}
+          wrongBefore={modem?.status === 'sim-pin-wrong'}
+          onDone={props.onChanged}
+        />
+      )}
+      <dl className="facts facts-wide">
+        <dt>Model</dt>
+        <dd>{[modem?.manufacturer, modem?.model].filter(Boolean).join(' ') || '—'}</dd>
+        <dt>Firmware</dt>
+        <dd>{modem?.revision ?? '—'}</dd>
+        <dt>IMEI</dt>
+        <dd className="mono">{modem?.imei ?? '—'}</dd>
+        <dt>Port</dt>
+        <dd className="mono">{modem?.port ?? '—'}</dd>
+        <dt>Operator</dt>
+        <dd>{modem?.operator ?? '—'}</dd>
+        <dt>Registration</dt>
+        <dd>{modem?.registration ?? '—'}</dd>
+        <dt>Signal</dt>
+        <dd>
+          {modem?.signal
+            ? `${modem.signal.bars}/4${modem.signal.dbm !== undefined ? `, ${modem.signal.dbm} dBm` : ''} (RSSI ${modem.signal.rssi})`
+            : '—'}
+        </dd>
+        <dt>SIM state</dt>
+        <dd>{modem?.simState ?? '—'}</dd>
+        <dt>SMSC</dt>
+        <dd className="mono">{modem?.smsc ?? '—'}</dd>
+        <dt>Last seen</dt>
+        <dd>{formatRelative(device.lastSeen, Date.now())}</dd>
+        {sims.map((sim) => (
+          <SimFacts key={sim.simNumber} sim={sim} />
+        ))}
+      </dl>
+      <div className="form-actions">
+        <button type="button" aria-expanded={section === 'test'} onClick={() => toggle('test')}>
+          Test send
+        </button>
+        <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
+          AT log
+        </button>
+        {!confirmRemove ? (
+          <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
+            Remove
+          </button>
+        ) : (
+          <span className="inline-action">
+            <span>Remove {device.name}? Messages waiting for it go to other modems.</span>
+            <button type="button" className="danger" onClick={() => void remove()}>
+              Yes, remove
+            </button>
+            <button type="button" onClick={() => setConfirmRemove(false)}>
+              Keep
+            </button>
+          </span>
+        )}
+        <FormResult result={removeResult} />
+      </div>
+      {section === 'test' && (
+        <div className="subpanel">
+          <h3>Test send through {device.name}</h3>
+          <ComposeForm
+            devices={props.devices}
+            deviceId={device.id}
+            idPrefix={`test-${device.id}`}
+            compact
+            onSent={() => undefined}
+          />
+        </div>
+      )}
+      {section === 'at-log' && <AtLogView deviceId={device.id} />}
+    </section>
+  );
+}
+
+function SimFacts(props: { sim: DeviceRecord['simCards'][number] }) {
+  const { sim } = props;
+  return (
+    <>
+      <dt>SIM {sim.simNumber}</dt>
+      <dd>
+        {[sim.phoneNumber, sim.carrierName].filter(Boolean).join(' · ') || 'Inserted'}
+        {sim.iccid && (
+          <>
+            {' '}
+            · ICCID <span className="mono">{sim.iccid}</span>
+          </>
+        )}
+      </dd>
+    </>
+  );
+}

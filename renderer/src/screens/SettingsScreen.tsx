@@ -1,0 +1,260 @@
+import { type FormEvent, type JSX, useEffect, useMemo, useState } from 'react';
+import type { DesktopPreferences, PreferenceKey } from '../../../electron/ipcChannels.js';
+import { ApiError, describeError } from '../api/apiClient.js';
+import type { SettingsDocument } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import {
+  allSettingFields,
+  buildSettingsPatch,
+  crossFieldProblems,
+  fieldNamedIn,
+  fieldPath,
+  fieldProblem,
+  formValue,
+  type SettingField,
+  settingSections,
+} from '../settings/settingFields.js';
+import { useResource } from '../useResource.js';
+
+type Values = Record<string, string>;
+
+function valuesOf(document: SettingsDocument | undefined): Values {
+  return Object.fromEntries(allSettingFields.map((field) => [fieldPath(field), formValue(document, field)]));
+}
+
+export function SettingsScreen() {
+  const { api, desktop } = useApp();
+  const settings = useResource(() => api.settings(), [api]);
+  // The form shows the stored values overlaid with the user's edits, so its very first render
+  // already holds the stored values (no frame of empty fields).
+  const initial = useMemo(() => valuesOf(settings.data), [settings.data]);
+  const [edits, setEdits] = useState<Values>({});
+  const values = { ...initial, ...edits };
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+
+  // A fresh document from the server (loaded or just saved) supersedes the edits.
+  useEffect(() => setEdits({}), [settings.data]);
+
+  const problems: Record<string, string> = { ...crossFieldProblems(values) };
+  for (const field of allSettingFields) {
+    const problem = fieldProblem(field, values[fieldPath(field)] ?? '');
+    if (problem) problems[fieldPath(field)] = problem;
+  }
+  const patch = buildSettingsPatch(values, initial);
+  const dirty = Object.keys(patch).length > 0;
+
+  async function send(body: SettingsDocument, done: string) {
+    setBusy(true);
+    setResult(undefined);
+    setServerErrors({});
+    try {
+      const saved = await api.patchSettings(body);
+      settings.setData(() => saved);
+      setResult({ ok: true, text: done });
+    } catch (error) {
+      const named =
+        error instanceof ApiError && error.kind === 'invalid' ? fieldNamedIn(error.message) : undefined;
+      if (named) setServerErrors({ [named]: describeError(error) });
+      setResult({ ok: false, error });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    if (Object.keys(problems).length > 0 || !dirty) return;
+    void send(patch, 'Settings saved. They apply at once.');
+  }
+
+  function reset(field: SettingField) {
+    void send({ [field.group]: { [field.key]: null } }, `${field.label}: back to the default.`);
+  }
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Settings</h1>
+      </header>
+      {settings.loading && !settings.data && <Loading what="settings" />}
+      {settings.error !== undefined && <ErrorNote error={settings.error} onRetry={settings.reload} />}
+      {settings.data && (
+        <form className="settings" onSubmit={save} noValidate>
+          {settingSections.map((section) => (
+            <fieldset key={section.title} className="panel">
+              <legend>{section.title}</legend>
+              {section.fields.map((field) => {
+                const path = fieldPath(field);
+                return (
+                  <SettingInput
+                    key={path}
+                    field={field}
+                    value={values[path] ?? ''}
+                    isSet={
+                      field.kind === 'secret' || (settings.data?.[field.group]?.[field.key] ?? null) !== null
+                    }
+                    error={problems[path] ?? serverErrors[path]}
+                    onChange={(value) => setEdits({ ...edits, [path]: value })}
+                    onReset={() => reset(field)}
+                    disabled={busy}
+                  />
+                );
+              })}
+            </fieldset>
+          ))}
+          <div className="form-actions sticky-actions">
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy || !dirty || Object.keys(problems).length > 0}
+            >
+              {busy ? 'Saving…' : 'Save settings'}
+            </button>
+            <button type="button" disabled={busy || !dirty} onClick={() => setEdits({})}>
+              Discard changes
+            </button>
+            <FormResult result={result} />
+          </div>
+        </form>
+      )}
+      {desktop && <DesktopPreferencesPanel />}
+    </>
+  );
+}
+
+function SettingInput(props: {
+  field: SettingField;
+  value: string;
+  isSet: boolean;
+  error: string | undefined;
+  disabled: boolean;
+  onChange: (value: string) => void;
+  onReset: () => void;
+}) {
+  const { field } = props;
+  const id = `setting-${field.group}-${field.key}`;
+  const describedBy = `${id}-help${props.error ? ` ${id}-error` : ''}`;
+  let input: JSX.Element;
+  if (field.kind === 'enum' || field.kind === 'boolean') {
+    const options =
+      field.kind === 'boolean'
+        ? [
+            { value: 'true', label: 'On' },
+            { value: 'false', label: 'Off' },
+          ]
+        : (field.options ?? []);
+    input = (
+      <select
+        id={id}
+        name={fieldPath(field)}
+        value={props.value}
+        aria-describedby={describedBy}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        {props.value === '' && <option value="">Default ({field.defaultLabel})</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    input = (
+      <input
+        id={id}
+        name={fieldPath(field)}
+        type={field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}
+        inputMode={field.kind === 'integer' ? 'numeric' : undefined}
+        autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
+        placeholder={field.kind === 'secret' ? 'Set a new value' : `Default: ${field.defaultLabel}`}
+        value={props.value}
+        aria-invalid={props.error !== undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    );
+  }
+  return (
+    <div className="setting">
+      <label htmlFor={id} className="setting-label">
+        {field.label}
+        {field.unit && <span className="muted"> ({field.unit})</span>}
+      </label>
+      <div className="setting-input">
+        {input}
+        <button
+          type="button"
+          className="link-button"
+          disabled={props.disabled || !props.isSet}
+          onClick={props.onReset}
+        >
+          {field.kind === 'secret' ? 'Clear' : 'Reset to default'}
+        </button>
+      </div>
+      <p id={`${id}-help`} className="hint">
+        {field.meaning} Default: {field.defaultLabel}.
+        {field.min !== undefined && field.max !== undefined ? ` Allowed: ${field.min}–${field.max}.` : ''}
+      </p>
+      {props.error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const preferenceLabels: Record<PreferenceKey, { label: string; meaning: string }> = {
+  notifyOnIncoming: {
+    label: 'Notify me of incoming SMS',
+    meaning: 'A desktop notification for each received message.',
+  },
+  startAtLogin: { label: 'Start when I log in', meaning: 'The gateway starts with your computer session.' },
+  closeToTray: {
+    label: 'Keep running when the window is closed',
+    meaning: 'Closing the window hides it to the tray; the gateway keeps sending.',
+  },
+};
+
+function DesktopPreferencesPanel() {
+  const { desktop } = useApp();
+  const [preferences, setPreferences] = useState<DesktopPreferences | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => {
+    desktop?.getPreferences().then(setPreferences, setError);
+  }, [desktop]);
+  if (!desktop) return null;
+  async function change(key: PreferenceKey, value: boolean) {
+    try {
+      setPreferences(await desktop?.setPreference(key, value));
+      setError(undefined);
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+  return (
+    <section className="panel" aria-labelledby="desktop-title">
+      <h2 id="desktop-title">This computer</h2>
+      {error !== undefined && <FormResult result={{ ok: false, error }} />}
+      {!preferences && error === undefined && <Loading what="preferences" />}
+      {preferences &&
+        (Object.keys(preferenceLabels) as PreferenceKey[]).map((key) => (
+          <label key={key} className="checkbox setting">
+            <input
+              type="checkbox"
+              checked={preferences[key]}
+              onChange={(event) => void change(key, event.target.checked)}
+            />
+            <span>
+              {preferenceLabels[key].label}
+              <span className="hint"> {preferenceLabels[key].meaning}</span>
+            </span>
+          </label>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,284 @@
+import { type FormEvent, Fragment, useState } from 'react';
+import { WebhookEvents, type WebhookRecord } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { DeviceSelect } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatDateTime, formatRelative } from '../format/timeFormat.js';
+import { useResource } from '../useResource.js';
+import { webhookEventHelp, webhookUrlProblem } from '../webhooks/webhookForm.js';
+
+export function WebhooksScreen() {
+  const { api } = useApp();
+  const webhooks = useResource(() => api.webhooks(), [api]);
+  const devices = useResource(() => api.devices(), [api]);
+  const [openId, setOpenId] = useState<string | undefined>(undefined);
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Webhooks</h1>
+      </header>
+      <p className="muted intro">
+        The gateway POSTs a signed JSON event to each address when something happens. Failed deliveries are
+        retried with growing pauses, as many times as the “retry count” setting allows.
+      </p>
+      <AddWebhookForm devices={devices.data} onAdded={webhooks.reload} />
+      <section className="panel" aria-labelledby="webhook-list-title">
+        <h2 id="webhook-list-title">Registered webhooks</h2>
+        {webhooks.loading && !webhooks.data && <Loading what="webhooks" />}
+        {webhooks.error !== undefined && <ErrorNote error={webhooks.error} onRetry={webhooks.reload} />}
+        {webhooks.data && webhooks.data.length === 0 && (
+          <EmptyState title="No webhooks yet.">
+            Add one above to be told about incoming SMS and delivery reports.
+          </EmptyState>
+        )}
+        {webhooks.data && webhooks.data.length > 0 && (
+          <table className="table" aria-label="Webhooks">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Address</th>
+                <th scope="col">Modem</th>
+                <th scope="col">ID</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {webhooks.data.map((webhook) => (
+                <Fragment key={webhook.id}>
+                  <tr>
+                    <td>
+                      <code>{webhook.event}</code>
+                    </td>
+                    <td className="mono truncate" title={webhook.url}>
+                      {webhook.url}
+                    </td>
+                    <td>
+                      {devices.data?.find((device) => device.id === webhook.deviceId)?.name ??
+                        webhook.deviceId ??
+                        'All'}
+                    </td>
+                    <td className="mono small">{webhook.id}</td>
+                    <td className="nowrap">
+                      <button
+                        type="button"
+                        className="button-small"
+                        aria-expanded={openId === webhook.id}
+                        onClick={() => setOpenId(openId === webhook.id ? undefined : webhook.id)}
+                      >
+                        Deliveries
+                      </button>
+                    </td>
+                  </tr>
+                  {openId === webhook.id && (
+                    <tr className="detail-row">
+                      <td colSpan={5}>
+                        <WebhookDetail webhook={webhook} onRemoved={webhooks.reload} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+function AddWebhookForm(props: {
+  devices: Parameters<typeof DeviceSelect>[0]['devices'];
+  onAdded: () => void;
+}) {
+  const { api } = useApp();
+  const [id, setId] = useState('');
+  const [url, setUrl] = useState('');
+  const [event, setEvent] = useState<string>('sms:received');
+  const [deviceId, setDeviceId] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const urlProblem = webhookUrlProblem(url);
+
+  async function submit(formEvent: FormEvent) {
+    formEvent.preventDefault();
+    setTouched(true);
+    if (urlProblem) return;
+    setBusy(true);
+    setResult(undefined);
+    try {
+      const saved = await api.saveWebhook({
+        url: url.trim(),
+        event,
+        ...(id.trim() ? { id: id.trim() } : {}),
+        ...(deviceId ? { deviceId } : {}),
+      });
+      setResult({ ok: true, text: `Saved webhook ${saved.id}.` });
+      setId('');
+      setUrl('');
+      setTouched(false);
+      props.onAdded();
+    } catch (error) {
+      setResult({ ok: false, error });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="add-webhook-title">
+      <h2 id="add-webhook-title">Add a webhook</h2>
+      <form onSubmit={(formEvent) => void submit(formEvent)}>
+        <div className="form-row">
+          <label className="grow">
+            Address (URL)
+            <input
+              name="url"
+              type="url"
+              placeholder="https://example.com/sms-events"
+              value={url}
+              aria-invalid={touched && urlProblem !== undefined}
+              onBlur={() => setTouched(url !== '')}
+              onChange={(changeEvent) => setUrl(changeEvent.target.value)}
+            />
+            {touched && urlProblem && <span className="field-error">{urlProblem}</span>}
+          </label>
+          <label>
+            Event
+            <select name="event" value={event} onChange={(changeEvent) => setEvent(changeEvent.target.value)}>
+              {WebhookEvents.map((entry) => (
+                <option key={entry} value={entry}>
+                  {entry} — {webhookEventHelp[entry]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="form-row">
+          <label>
+            ID (optional)
+            <input
+              name="id"
+              value={id}
+              placeholder="generated"
+              onChange={(changeEvent) => setId(changeEvent.target.value)}
+            />
+            <span className="hint">Saving an existing ID replaces that webhook.</span>
+          </label>
+          <DeviceSelect
+            devices={props.devices}
+            value={deviceId}
+            onChange={setDeviceId}
+            emptyLabel="All modems"
+          />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Add webhook'}
+          </button>
+          <FormResult result={result} />
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void }) {
+  const { api } = useApp();
+  const { webhook } = props;
+  const deliveries = useResource(() => api.webhookDeliveries(webhook.id, 50), [api, webhook.id]);
+  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+
+  async function sendTest() {
+    setResult(undefined);
+    try {
+      await api.testWebhook(webhook.id);
+      setResult({ ok: true, text: `A test ${webhook.event} event is on its way.` });
+      setTimeout(deliveries.reload, 1500);
+    } catch (error) {
+      setResult({ ok: false, error });
+    }
+  }
+
+  async function remove() {
+    try {
+      await api.removeWebhook(webhook.id);
+      props.onRemoved();
+    } catch (error) {
+      setResult({ ok: false, error });
+    }
+  }
+
+  return (
+    <div className="detail">
+      <div className="form-actions">
+        <button type="button" onClick={() => void sendTest()}>
+          Send test event
+        </button>
+        <button type="button" onClick={deliveries.reload}>
+          Refresh
+        </button>
+        <button type="button" className="danger-outline" onClick={() => void remove()}>
+          Remove webhook
+        </button>
+        <FormResult result={result} />
+      </div>
+      <h3>Delivery attempts</h3>
+      {deliveries.loading && !deliveries.data && <Loading what="deliveries" />}
+      {deliveries.error !== undefined && <ErrorNote error={deliveries.error} onRetry={deliveries.reload} />}
+      {deliveries.data && deliveries.data.length === 0 && <EmptyState title="Nothing delivered yet." />}
+      {deliveries.data && deliveries.data.length > 0 && (
+        <table className="table compact" aria-label="Deliveries">
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">State</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Next retry</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data.map((delivery) => (
+              <tr key={delivery.id}>
+                <td className="nowrap">{formatDateTime(delivery.createdAt)}</td>
+                <td>
+                  <span
+                    className={`badge badge-${delivery.state === 'delivered' ? 'ok' : delivery.state === 'failed' ? 'error' : 'neutral'}`}
+                  >
+                    {delivery.state}
+                  </span>
+                  {delivery.lastError && <div className="form-error small">{delivery.lastError}</div>}
+                </td>
+                <td>
+                  <ul className="plain small">
+                    {delivery.attempts.map((attempt, index) => (
+                      // Attempts are an append-only list: the index is their identity.
+                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                      <li key={index}>
+                        {formatDateTime(attempt.at)} —{' '}
+                        {attempt.status !== undefined
+                          ? `HTTP ${attempt.status}`
+                          : (attempt.error ?? 'no answer')}
+                        {attempt.status !== undefined && attempt.error ? ` (${attempt.error})` : ''} ·{' '}
+                        {attempt.durationMs} ms
+                      </li>
+                    ))}
+                    {delivery.attempts.length === 0 && <li className="muted">Not tried yet</li>}
+                  </ul>
+                </td>
+                <td className="nowrap">
+                  {delivery.state === 'pending' && delivery.nextAttemptAt
+                    ? formatRelative(delivery.nextAttemptAt, Date.now())
+                    : '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

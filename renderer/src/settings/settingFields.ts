@@ -1,0 +1,286 @@
+import type { SettingsDocument } from '../api/types.js';
+
+/**
+ * Every setting of GET/PATCH /settings as the Settings screen shows it: meaning, default, input
+ * kind and the same bounds the server enforces (server/settings/settingsSchema.ts).
+ */
+export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url';
+
+export interface SettingField {
+  group: string;
+  key: string;
+  label: string;
+  meaning: string;
+  kind: SettingKind;
+  /** Shown as "Default: …"; the server applies it when the value is null. */
+  defaultLabel: string;
+  unit?: string;
+  min?: number;
+  max?: number;
+  options?: readonly { value: string; label: string }[];
+}
+
+export const settingSections: readonly { title: string; fields: readonly SettingField[] }[] = [
+  {
+    title: 'Sending',
+    fields: [
+      {
+        group: 'messages',
+        key: 'send_interval_min',
+        label: 'Pause between messages, at least',
+        meaning:
+          'The gateway waits a random time between this and the maximum before each SMS, so the operator does not flag the SIM as a spammer.',
+        kind: 'integer',
+        unit: 'seconds',
+        min: 0,
+        max: 86_400,
+        defaultLabel: 'no pause',
+      },
+      {
+        group: 'messages',
+        key: 'send_interval_max',
+        label: 'Pause between messages, at most',
+        meaning: 'Upper end of the random pause. Must not be below the minimum.',
+        kind: 'integer',
+        unit: 'seconds',
+        min: 0,
+        max: 86_400,
+        defaultLabel: 'no pause',
+      },
+      {
+        group: 'messages',
+        key: 'limit_period',
+        label: 'Sending limit period',
+        meaning: 'Counts messages over this sliding window; with “Disabled” there is no limit.',
+        kind: 'enum',
+        options: [
+          { value: 'Disabled', label: 'Disabled' },
+          { value: 'PerMinute', label: 'Per minute' },
+          { value: 'Per30Minutes', label: 'Per 30 minutes' },
+          { value: 'PerHour', label: 'Per hour' },
+          { value: 'PerDay', label: 'Per day' },
+        ],
+        defaultLabel: 'Disabled',
+      },
+      {
+        group: 'messages',
+        key: 'limit_value',
+        label: 'Messages allowed per period',
+        meaning:
+          'More messages than this within the period wait in the queue. Priority 100 and above ignores the limit.',
+        kind: 'integer',
+        min: 1,
+        max: 1_000_000,
+        defaultLabel: 'none',
+      },
+      {
+        group: 'messages',
+        key: 'sim_selection_mode',
+        label: 'SIM choice',
+        meaning:
+          'Which SIM sends a message that names none: the modem’s default, each in turn, or at random.',
+        kind: 'enum',
+        options: [
+          { value: 'OSDefault', label: 'Modem default' },
+          { value: 'RoundRobin', label: 'Each in turn (round robin)' },
+          { value: 'Random', label: 'Random' },
+        ],
+        defaultLabel: 'Modem default',
+      },
+      {
+        group: 'messages',
+        key: 'processing_order',
+        label: 'Order of equal-priority messages',
+        meaning: 'LIFO sends the newest first (the upstream default); FIFO sends the oldest first.',
+        kind: 'enum',
+        options: [
+          { value: 'LIFO', label: 'Newest first (LIFO)' },
+          { value: 'FIFO', label: 'Oldest first (FIFO)' },
+        ],
+        defaultLabel: 'Newest first (LIFO)',
+      },
+      {
+        group: 'messages',
+        key: 'log_lifetime_days',
+        label: 'Keep message history',
+        meaning: 'Sent, delivered and failed messages older than this are deleted.',
+        kind: 'integer',
+        unit: 'days',
+        min: 1,
+        max: 3650,
+        defaultLabel: 'forever',
+      },
+    ],
+  },
+  {
+    title: 'Health and logs',
+    fields: [
+      {
+        group: 'ping',
+        key: 'interval_seconds',
+        label: 'Ping interval',
+        meaning: 'How often the gateway sends the system:ping webhook event, to show it is alive.',
+        kind: 'integer',
+        unit: 'seconds',
+        min: 0,
+        max: 86_400,
+        defaultLabel: 'off',
+      },
+      {
+        group: 'logs',
+        key: 'lifetime_days',
+        label: 'Keep logs',
+        meaning: 'Log entries older than this are deleted.',
+        kind: 'integer',
+        unit: 'days',
+        min: 1,
+        max: 3650,
+        defaultLabel: '30 days',
+      },
+    ],
+  },
+  {
+    title: 'Webhooks',
+    fields: [
+      {
+        group: 'webhooks',
+        key: 'internet_required',
+        label: 'Wait for internet before delivering',
+        meaning: 'Hold webhook deliveries while the computer is offline instead of spending retries.',
+        kind: 'boolean',
+        defaultLabel: 'on',
+      },
+      {
+        group: 'webhooks',
+        key: 'retry_count',
+        label: 'Retries per delivery',
+        meaning: 'How often a failed delivery is tried again, with a growing pause (5 s, 10 s, 20 s …).',
+        kind: 'integer',
+        min: 0,
+        max: 100,
+        defaultLabel: '1',
+      },
+      {
+        group: 'webhooks',
+        key: 'signing_key',
+        label: 'Signing key',
+        meaning:
+          'Each delivery carries X-Signature, an HMAC-SHA256 of the body and X-Timestamp with this key. Never shown again once set.',
+        kind: 'secret',
+        defaultLabel: 'none',
+      },
+    ],
+  },
+  {
+    title: 'Encryption',
+    fields: [
+      {
+        group: 'encryption',
+        key: 'passphrase',
+        label: 'End-to-end passphrase',
+        meaning: 'Decrypts messages that clients send with isEncrypted: true. Never shown again once set.',
+        kind: 'secret',
+        defaultLabel: 'none',
+      },
+    ],
+  },
+  {
+    title: 'Cloud or private server',
+    fields: [
+      {
+        group: 'gateway',
+        key: 'cloud_url',
+        label: 'Server address',
+        meaning: 'Base URL of a cloud or private upstream server, when this gateway works with one.',
+        kind: 'url',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'gateway',
+        key: 'private_token',
+        label: 'Private server token',
+        meaning: 'The token of your private server. Never shown again once set.',
+        kind: 'secret',
+        defaultLabel: 'none',
+      },
+    ],
+  },
+];
+
+export const allSettingFields: readonly SettingField[] = settingSections.flatMap((section) => section.fields);
+
+export function fieldPath(field: SettingField): string {
+  return `${field.group}.${field.key}`;
+}
+
+/** The form's text for a stored value ('' when unset; secrets are never read back). */
+export function formValue(document: SettingsDocument | undefined, field: SettingField): string {
+  if (field.kind === 'secret') return '';
+  const value = document?.[field.group]?.[field.key];
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** A reason the typed text cannot be saved, or undefined. */
+export function fieldProblem(field: SettingField, text: string): string | undefined {
+  if (text === '') return undefined;
+  if (field.kind === 'integer') {
+    if (!/^\d+$/.test(text.trim())) return 'Enter a whole number.';
+    const value = Number(text);
+    if (field.min !== undefined && value < field.min) return `At least ${field.min}.`;
+    if (field.max !== undefined && value > field.max) return `At most ${field.max}.`;
+  }
+  if (field.kind === 'url') {
+    try {
+      const url = new URL(text);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
+    } catch {
+      return 'Enter a complete address, e.g. https://sms.example.com.';
+    }
+  }
+  if (field.kind === 'enum' && !field.options?.some((option) => option.value === text))
+    return 'Choose a value.';
+  return undefined;
+}
+
+/** Rules across fields; keyed by path. */
+export function crossFieldProblems(values: Record<string, string>): Record<string, string> {
+  const min = values['messages.send_interval_min'];
+  const max = values['messages.send_interval_max'];
+  if (min && max && Number(min) > Number(max)) {
+    return { 'messages.send_interval_max': 'Must not be below the minimum pause.' };
+  }
+  return {};
+}
+
+/**
+ * The PATCH body for what changed. Clearing a field is left to “Reset to default” (explicit
+ * null); an emptied text box is not taken as a reset, and secrets are sent only when typed.
+ */
+export function buildSettingsPatch(
+  values: Record<string, string>,
+  initial: Record<string, string>,
+): SettingsDocument {
+  const patch: SettingsDocument = {};
+  for (const field of allSettingFields) {
+    const path = fieldPath(field);
+    const value = values[path] ?? '';
+    if (value === '' || value === initial[path]) continue;
+    let typed: unknown = value;
+    if (field.kind === 'integer') typed = Number(value);
+    if (field.kind === 'boolean') typed = value === 'true';
+    const group = patch[field.group] ?? {};
+    group[field.key] = typed;
+    patch[field.group] = group;
+  }
+  return patch;
+}
+
+/** The field a 400 `{message}` names (“messages.limit_value: …” or just “limit_value”). */
+export function fieldNamedIn(message: string): string | undefined {
+  const byPath = allSettingFields.find((field) => message.includes(fieldPath(field)));
+  if (byPath) return fieldPath(byPath);
+  const byKey = allSettingFields
+    .filter((field) => new RegExp(`\\b${field.key}\\b`).test(message))
+    .sort((a, b) => b.key.length - a.key.length)[0];
+  return byKey ? fieldPath(byKey) : undefined;
+}

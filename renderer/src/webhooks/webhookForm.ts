@@ -1,0 +1,31 @@
+/**
+ * What the gateway accepts as a webhook target (DESIGN §2): https anywhere, plain http only to
+ * this computer (127.0.0.1, localhost, [::1]). Checked here too so the user hears it while typing.
+ */
+export function webhookUrlProblem(input: string): string | undefined {
+  const text = input.trim();
+  if (text === '') return 'Enter the address that should receive the events.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'This is not a complete address (it should start with https://).';
+  }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    return undefined;
+  if (url.protocol === 'http:')
+    return 'Plain http:// is only allowed to this computer (127.0.0.1); use https://.';
+  return 'Only https:// addresses are allowed.';
+}
+
+export const webhookEventHelp: Record<string, string> = {
+  'sms:received': 'An SMS arrived',
+  'sms:data-received': 'A data SMS arrived',
+  'sms:sent': 'A message was sent',
+  'sms:delivered': 'A delivery report confirmed a message',
+  'sms:failed': 'A message failed',
+  'sms:cancelled': 'A message was cancelled',
+  'system:ping': 'Heartbeat at the ping interval',
+  'app:started': 'The gateway started',
+};

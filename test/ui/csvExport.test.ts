@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type CsvColumn,
+  csvField,
+  fetchAllPages,
+  neutralizeFormula,
+  toCsv,
+} from '../../renderer/src/format/csv.js';
+
+interface Row {
+  number: string;
+  text: string;
+  parts?: number;
+}
+
+const columns: CsvColumn<Row>[] = [
+  { header: 'number', value: (row) => row.number },
+  { header: 'text', value: (row) => row.text },
+  { header: 'parts', value: (row) => row.parts },
+];
+
+describe('CSV export', () => {
+  it('writes a BOM, a header row and CRLF-terminated rows', () => {
+    expect(toCsv(columns, [{ number: '+15551234567', text: 'Hi', parts: 1 }])).toBe(
+      '\uFEFFnumber,text,parts\r\n+15551234567,Hi,1\r\n',
+    );
+  });
+
+  it('quotes fields holding commas, quotes or line breaks and doubles the quotes', () => {
+    expect(csvField('a, b')).toBe('"a, b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+  });
+
+  it('leaves missing values empty', () => {
+    expect(toCsv(columns, [{ number: '+1', text: '' }]).split('\r\n')[1]).toBe('+1,,');
+  });
+
+  it('defuses text a spreadsheet would run as a formula', () => {
+    expect(neutralizeFormula('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
+    expect(neutralizeFormula('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(neutralizeFormula('+cmd|calc')).toBe("'+cmd|calc");
+  });
+
+  it('keeps phone numbers and negative numbers as they are', () => {
+    expect(neutralizeFormula('+15551234567')).toBe('+15551234567');
+    expect(neutralizeFormula('+44 (20) 7946 0958')).toBe('+44 (20) 7946 0958');
+    expect(neutralizeFormula('-3')).toBe('-3');
+  });
+
+  it('reads every page of the filter until a short page', async () => {
+    const all = Array.from({ length: 7 }, (_, index) => index);
+    const requests: [number, number][] = [];
+    const items = await fetchAllPages(async (limit, offset) => {
+      requests.push([limit, offset]);
+      return { items: all.slice(offset, offset + limit) };
+    }, 3);
+    expect(items).toEqual(all);
+    expect(requests).toEqual([
+      [3, 0],
+      [3, 3],
+      [3, 6],
+    ]);
+  });
+
+  it('stops at X-Total-Count without asking for an empty page', async () => {
+    const requests: number[] = [];
+    const items = await fetchAllPages(async (limit, offset) => {
+      requests.push(offset);
+      return { items: Array.from({ length: limit }, (_, index) => offset + index), total: 4 };
+    }, 2);
+    expect(items).toEqual([0, 1, 2, 3]);
+    expect(requests).toEqual([0, 2]);
+  });
+});

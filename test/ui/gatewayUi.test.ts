@@ -1,0 +1,313 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultOptions } from '../../server/config/options.js';
+import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
+import { createGateway, type Gateway } from '../../server/index.js';
+import { launchBrowser } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+
+/**
+ * The React UI in real headless Chromium against the real headless gateway with one simulated
+ * modem, at the smallest window size we support (1024×700).
+ */
+const screenshotDir = 'test-artifacts/screens';
+const viewport = { width: 1024, height: 700 };
+const screens = ['dashboard', 'messages', 'inbox', 'modems', 'webhooks', 'logs', 'settings', 'api'] as const;
+
+let gateway: Gateway;
+let baseUrl: string;
+let browser: Browser;
+let dataDir: string;
+
+beforeAll(async () => {
+  await buildUi();
+  dataDir = mkdtempSync(join(tmpdir(), 'ui-e2e-'));
+  gateway = createGateway(
+    {
+      ...defaultOptions(),
+      listen: { host: '127.0.0.1', port: 0 },
+      dataDir,
+      simulatedModems: 1,
+      probeSerialPorts: false,
+      username: 'admin',
+      password: 'password123',
+      uiDirectory: 'dist/ui',
+    },
+    { logSinks: [] },
+  );
+  baseUrl = (await gateway.start()).url;
+  browser = await launchBrowser();
+  mkdirSync(screenshotDir, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh tab; Playwright gives up before vitest does, so a failure names what it waited for. */
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+async function signedInPage(): Promise<Page> {
+  const page = await newPage();
+  await page.goto(`${baseUrl}/ui/`);
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('password123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  return page;
+}
+
+/** A direct API read with the Basic user, to check what the UI did. */
+async function apiGet<T>(path: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    headers: { Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+async function openScreen(page: Page, screen: string, heading: string): Promise<void> {
+  await page.goto(`${baseUrl}/ui/#/${screen}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+describe('the gateway UI in Chromium', () => {
+  it('refuses a wrong password and says so', async () => {
+    const page = await newPage();
+    await page.goto(`${baseUrl}/ui/`);
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Wrong username or password');
+    await page.close();
+  });
+
+  it('signs in with the gateway username and password and opens the live stream', async () => {
+    const page = await signedInPage();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // The session survives a reload of the tab (sessionStorage), without a second login.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await page.close();
+  });
+
+  it('shows a message sent from Compose reaching Sent without a reload', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'messages', 'Messages');
+    await page.getByRole('button', { name: 'New message' }).click();
+    await page.getByLabel('Recipients').fill('+15551230001');
+    await page.getByLabel('Message', { exact: true }).fill('Your order is ready');
+    await expect(page.locator('.counter').textContent()).resolves.toContain('1 SMS part');
+    // Without a delivery report the simulated modem's message ends in Sent, not Delivered.
+    await page.getByLabel('Delivery report').uncheck();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const row = page.locator('tr[data-message-id]').filter({ hasText: 'Your order is ready' });
+    await row.getByText('Sent', { exact: true }).waitFor({ timeout: 15_000 });
+    await row.getByRole('button', { name: 'Your order is ready' }).click();
+    await page.locator('.timeline').getByText('Processed').waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'messages-detail.png') });
+    await page.close();
+  });
+
+  it('cancels a message that is still Pending while sending is paused', async () => {
+    gateway.setSendingPaused(true);
+    try {
+      const page = await signedInPage();
+      await openScreen(page, 'messages', 'Messages');
+      await page.getByRole('button', { name: 'New message' }).click();
+      await page.getByLabel('Recipients').fill('+15551230002');
+      await page.getByLabel('Message', { exact: true }).fill('Please call us back');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const row = page.locator('tr[data-message-id]').filter({ hasText: 'Please call us back' });
+      await row.getByText('Pending', { exact: true }).waitFor();
+      await row.getByRole('button', { name: 'Please call us back' }).click();
+      await page.getByRole('button', { name: 'Cancel message' }).click();
+      await row.getByText('Cancelled', { exact: true }).waitFor();
+      await expect(page.getByRole('button', { name: 'Cancel message' }).count()).resolves.toBe(0);
+      await page.close();
+    } finally {
+      gateway.setSendingPaused(false);
+    }
+  });
+
+  it('shows an SMS injected at the simulated modem in the Inbox at once', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'inbox', 'Inbox');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await page.locator('.panel .empty, .panel table').first().waitFor();
+    gateway.simulatedModems[0]?.injectIncoming({ sender: '+15557654321', text: 'Hello from a phone' });
+    await page.getByRole('row').filter({ hasText: 'Hello from a phone' }).waitFor({ timeout: 15_000 });
+    await expect(
+      page.getByRole('row').filter({ hasText: 'Hello from a phone' }).textContent(),
+    ).resolves.toContain('+15557654321');
+    await page.close();
+  });
+
+  it('shows the simulated modem with its details, its AT log and a test send through it', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'modems', 'Modems');
+    const modem = page.getByRole('region', { name: /^Modem / });
+    await modem.getByText('Ready', { exact: true }).waitFor();
+    await modem.getByText('This is a simulated modem').waitFor();
+    await expect(modem.locator('.facts').textContent()).resolves.toMatch(/IMEI\s*\d{15}/);
+    await modem.getByRole('button', { name: 'AT log' }).click();
+    await expect(modem.locator('.terminal').textContent()).resolves.toMatch(/» AT/);
+    await page.screenshot({ path: join(screenshotDir, 'modems-at-log.png'), fullPage: true });
+    await modem.getByRole('button', { name: 'Test send' }).click();
+    await modem.getByLabel('Recipients').fill('+15551230004');
+    await modem.getByLabel('Message', { exact: true }).fill('Modem test');
+    await modem.getByRole('button', { name: 'Send', exact: true }).click();
+    await modem.getByText(/^Queued as /).waitFor();
+    // The test send names this modem, so the queued message is bound to it.
+    const [device] = await apiGet<{ id: string }[]>('/devices');
+    const [message] = await apiGet<{ deviceId?: string }[]>(
+      '/messages?includeContent=true&search=Modem%20test',
+    );
+    expect(message?.deviceId).toBe(device?.id);
+    await page.close();
+  });
+
+  it('keeps a changed setting after a reload', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'settings', 'Settings');
+    await page.getByLabel('Order of equal-priority messages').selectOption('FIFO');
+    await page.getByLabel('Messages allowed per period').fill('25');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await expect(page.getByLabel('Order of equal-priority messages').inputValue()).resolves.toBe('FIFO');
+    await expect(page.getByLabel('Messages allowed per period').inputValue()).resolves.toBe('25');
+    await page.close();
+  });
+
+  it('refuses an out-of-range setting next to its field before sending it', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'settings', 'Settings');
+    await page.getByLabel('Keep logs').fill('0');
+    await page.getByText('At least 1.').waitFor();
+    await expect(page.getByRole('button', { name: 'Save settings' }).isDisabled()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('adds a webhook and lists it', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'webhooks', 'Webhooks');
+    await page.getByLabel('Address (URL)').fill('http://example.com/hook');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByText('Plain http:// is only allowed to this computer').waitFor();
+    await page.getByLabel('Address (URL)').fill('https://hooks.example.com/sms');
+    await page.getByLabel('Event').selectOption('sms:delivered');
+    await page.getByLabel('ID (optional)').fill('crm-delivered');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'https://hooks.example.com/sms' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('sms:delivered');
+    await page.close();
+  });
+
+  it('filters the log by level and module', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'logs', 'Logs');
+    await page.locator('.log-line').first().waitFor();
+    const moduleOptions = await page.getByLabel('Module').locator('option').allTextContents();
+    const chosen = moduleOptions.find((name) => name.startsWith('modem:')) ?? moduleOptions[1];
+    expect(chosen).toBeDefined();
+    await page.getByLabel('Module').selectOption(chosen ?? '');
+    const modules = await page.locator('.log-line .log-module').allTextContents();
+    expect(modules.length).toBeGreaterThan(0);
+    expect(new Set(modules)).toEqual(new Set([chosen]));
+    await page.getByLabel('Level').selectOption('ERROR');
+    const levels = await page.locator('.log-line .log-level').allTextContents();
+    expect(levels.every((level) => level === 'ERROR')).toBe(true);
+    await page.close();
+  });
+
+  it('creates an API token, shows it once with a curl line that uses it, and revokes it', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'api', 'API access');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.locator('.token-once');
+    await shown.getByText('Copy this token now').waitFor();
+    const token = (await shown.locator('pre').textContent()) ?? '';
+    expect(token.split('.')).toHaveLength(3);
+    await expect(page.locator('pre').first().textContent()).resolves.toContain(
+      `Authorization: Bearer ${token}`,
+    );
+    const sent = await fetch(`${baseUrl}/messages`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ textMessage: { text: 'via token' }, phoneNumbers: ['+15551230003'] }),
+    });
+    expect(sent.status).toBe(202);
+    const jti = (await shown.locator('code').first().textContent()) ?? '';
+    await page.getByLabel('Token ID').fill(jti);
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText(`Token ${jti} is revoked.`).waitFor();
+    const refused = await fetch(`${baseUrl}/messages`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    await page.close();
+  });
+
+  it('runs in the Electron window on the bridge token, renewing it after a 401, with desktop preferences', async () => {
+    const token = await gateway.issueSessionToken();
+    const page = await newPage();
+    // Electron's binary is absent here: this stands in for the preload's window.desktop facade.
+    // Its first token is stale, as after a long sleep; the UI must fetch the renewed one.
+    await page.addInitScript(`
+      let calls = 0;
+      window.__preferences = { notifyOnIncoming: true, startAtLogin: false, closeToTray: true };
+      window.desktop = {
+        getConnection: async () => ({ baseUrl: ${JSON.stringify(baseUrl)}, token: calls++ === 0 ? 'stale' : ${JSON.stringify(token)} }),
+        getPreferences: async () => window.__preferences,
+        setPreference: async (key, value) => (window.__preferences = { ...window.__preferences, [key]: value }),
+        openApiDocs: async () => undefined,
+      };
+    `);
+    await page.goto(`${baseUrl}/ui/#/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByRole('heading', { name: 'This computer' }).waitFor();
+    await page.getByLabel('Order of equal-priority messages').waitFor();
+    await page.getByLabel('Start when I log in').check();
+    await expect(page.evaluate<boolean>('window.__preferences.startAtLogin')).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: /Sign out/ }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('renders every screen at 1024×700 without sideways scrolling or Content Security Policy violations', async () => {
+    const page = await newPage();
+    const served = await fetch(`${baseUrl}/ui/`);
+    expect(served.headers.get('content-security-policy')).toBe(contentSecurityPolicy);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    });
+    await page.goto(`${baseUrl}/ui/`);
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const screen of screens) {
+      await page.goto(`${baseUrl}/ui/#/${screen}`);
+      await page.locator('main h1').waitFor();
+      await page.locator('.loading').first().waitFor({ state: 'detached' });
+      // A string expression: this file is compiled without the DOM library.
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      expect({ screen, overflow }).toEqual({ screen, overflow: 0 });
+      await page.screenshot({ path: join(screenshotDir, `${screen}.png`) });
+    }
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+});

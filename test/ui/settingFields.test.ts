@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allSettingFields,
+  buildSettingsPatch,
+  crossFieldProblems,
+  fieldNamedIn,
+  fieldPath,
+  fieldProblem,
+  formValue,
+} from '../../renderer/src/settings/settingFields.js';
+import { settingDefaults } from '../../server/settings/settingsSchema.js';
+
+const field = (path: string) => {
+  const found = allSettingFields.find((entry) => fieldPath(entry) === path);
+  if (!found) throw new Error(`no field ${path}`);
+  return found;
+};
+
+describe('the settings form', () => {
+  it('offers every setting the server knows, and nothing else', () => {
+    const serverPaths = Object.entries(settingDefaults).flatMap(([group, keys]) =>
+      Object.keys(keys).map((key) => `${group}.${key}`),
+    );
+    expect(allSettingFields.map(fieldPath).sort()).toEqual(serverPaths.sort());
+  });
+
+  it('never fills a write-only secret from what the server returned', () => {
+    expect(formValue({ webhooks: { signing_key: 'leaked' } }, field('webhooks.signing_key'))).toBe('');
+    expect(formValue({ messages: { limit_value: 25 } }, field('messages.limit_value'))).toBe('25');
+  });
+
+  it('checks whole numbers against the server bounds', () => {
+    expect(fieldProblem(field('messages.limit_value'), '0')).toBe('At least 1.');
+    expect(fieldProblem(field('logs.lifetime_days'), '3651')).toBe('At most 3650.');
+    expect(fieldProblem(field('ping.interval_seconds'), '1.5')).toBe('Enter a whole number.');
+    expect(fieldProblem(field('ping.interval_seconds'), '60')).toBeUndefined();
+    expect(fieldProblem(field('gateway.cloud_url'), 'sms.example.com')).toBeTypeOf('string');
+  });
+
+  it('refuses a maximum pause below the minimum', () => {
+    expect(
+      crossFieldProblems({ 'messages.send_interval_min': '30', 'messages.send_interval_max': '10' }),
+    ).toHaveProperty(['messages.send_interval_max']);
+    expect(
+      crossFieldProblems({ 'messages.send_interval_min': '10', 'messages.send_interval_max': '30' }),
+    ).toEqual({});
+  });
+
+  it('sends only changed values, typed, and a secret only when one was typed', () => {
+    const initial = {
+      'messages.limit_value': '10',
+      'messages.processing_order': 'LIFO',
+      'webhooks.internet_required': 'true',
+    };
+    const values = {
+      ...initial,
+      'messages.limit_value': '25',
+      'webhooks.internet_required': 'false',
+      'webhooks.signing_key': 'new-key',
+      'encryption.passphrase': '',
+    };
+    expect(buildSettingsPatch(values, initial)).toEqual({
+      messages: { limit_value: 25 },
+      webhooks: { internet_required: false, signing_key: 'new-key' },
+    });
+  });
+
+  it('finds the field a 400 message names', () => {
+    expect(fieldNamedIn('messages.limit_value: Too small: expected number to be >=1')).toBe(
+      'messages.limit_value',
+    );
+    expect(fieldNamedIn('retry_count must be at most 100')).toBe('webhooks.retry_count');
+    expect(fieldNamedIn('something else broke')).toBeUndefined();
+  });
+});
