@@ -134,8 +134,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       clock,
       logger,
     });
-    await inbox.start();
-    stops.push(() => inbox.stop());
 
     // The last AT lines of each port, for the UI's modem page (whatever the log level).
     const traffic = new Map<string, TrafficRecorder>();
@@ -176,6 +174,40 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         discover: options.probeSerialPorts,
       },
     });
+    const health = new HealthService({
+      devices: pool,
+      messages: storage.messages,
+      clock,
+      storageWritable: () => storage.checkWritable(),
+      version,
+      releaseId: releaseIdOf(version),
+      thresholds: {
+        weakSignalDbm: -105,
+        failedWarn: 1,
+        failedFail: 50,
+        queueWarn: 1_000,
+        queueFail: options.maxPendingMessages,
+      },
+    });
+
+    // The dispatcher subscribes before anything can raise an event: modems deliver SMS and
+    // reports as soon as they start, the inbox restores partial messages, and crash recovery changes messages as the scheduler starts.
+    // Its stop is pushed first so it runs last, after everything that raises events.
+    const dispatcher = new WebhookDispatcher({
+      outbox: await storage.openCollection<WebhookDelivery>('webhook-outbox'),
+      targets: () => webhooks.list(),
+      policy: () => webhookPolicyFrom(settings.current()),
+      events,
+      post: deps.webhookPoster ?? createNodePoster(),
+      clock,
+      logger: logger.child('webhooks'),
+      health: async () => health.report(),
+    });
+    await dispatcher.start();
+    stops.push(() => dispatcher.stop());
+    // Restored multipart parts may complete or time out at once: after the dispatcher listens.
+    await inbox.start();
+    stops.push(() => inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
     stops.push(() => pool.stop());
     const portsAtStart = options.probeSerialPorts ? await serial.listPorts().catch(() => []) : [];
@@ -203,22 +235,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       await pool.addModem(simulated.source);
     }
 
-    const health = new HealthService({
-      devices: pool,
-      messages: storage.messages,
-      clock,
-      storageWritable: () => storage.checkWritable(),
-      version,
-      releaseId: releaseIdOf(version),
-      thresholds: {
-        weakSignalDbm: -105,
-        failedWarn: 1,
-        failedFail: 50,
-        queueWarn: 1_000,
-        queueFail: options.maxPendingMessages,
-      },
-    });
-
     scheduler = new Scheduler({
       repository: storage.messages,
       lifecycle,
@@ -234,18 +250,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     await scheduler.start();
     stops.push(() => activeScheduler.stop());
 
-    const dispatcher = new WebhookDispatcher({
-      outbox: await storage.openCollection<WebhookDelivery>('webhook-outbox'),
-      targets: () => webhooks.list(),
-      policy: () => webhookPolicyFrom(settings.current()),
-      events,
-      post: deps.webhookPoster ?? createNodePoster(),
-      clock,
-      logger: logger.child('webhooks'),
-      health: async () => health.report(),
-    });
-    await dispatcher.start();
-    stops.push(() => dispatcher.stop());
     stops.push(startRetention({ storage, settings, clock, logger }));
 
     const app = createHttpApp(
