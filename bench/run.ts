@@ -1,0 +1,62 @@
+/**
+ * `npm run bench` (full, minutes) or `npm run bench -- --quick` (every workload tiny, seconds).
+ * Prints the machine and one table per workload family; BENCHMARKS.md explains the figures.
+ */
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { fullSizes, quickSizes } from './support/benchSizes.js';
+import { createDatasets } from './support/dataset.js';
+import { repositoryRoot } from './support/gatewayProcess.js';
+import { describeMachine, machineLine } from './support/machine.js';
+import { formatTable } from './support/table.js';
+import { runFootprint } from './workloads/footprint.js';
+import { runHttpWorkloads } from './workloads/httpLoad.js';
+import { runModemWorkloads } from './workloads/modemPath.js';
+import { runPeers } from './workloads/peers.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+  const sizes = values.quick ? quickSizes : fullSizes;
+  // The full run measures the product as shipped (compiled JavaScript, no tsx); the quick run
+  // checks that the benchmarks still work against the source as it is now.
+  const compiled = !sizes.quick;
+  if (compiled) buildCore();
+
+  process.stdout.write(`${machineLine(describeMachine())}\n`);
+  process.stdout.write(
+    `Mode: ${sizes.quick ? 'quick (tiny workloads: figures are NOT meaningful)' : 'full'}\n\n`,
+  );
+  const datasets = await createDatasets(sizes.stored);
+  try {
+    process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, compiled)));
+    process.stdout.write('\n');
+    const modemPath = await runModemWorkloads(sizes, datasets, compiled);
+    process.stdout.write(formatTable(modemPath.table));
+    process.stdout.write('\n');
+    process.stdout.write(
+      formatTable(await runFootprint(sizes, datasets, modemPath.peakResidentBytes16, compiled)),
+    );
+    process.stdout.write('\n');
+    // Last: it may install Debian packages, and the peers take a minute or two to drain a queue.
+    const own = { messagesPerSecond: modemPath.oneModemRate, idleLatencyMs: modemPath.idleLatencyMs };
+    process.stdout.write(formatTable(await runPeers(sizes, own)));
+  } finally {
+    await datasets.removeAll();
+  }
+}
+
+function buildCore(): void {
+  process.stderr.write('building dist/ (npm run build:core)…\n');
+  const build = spawnSync('npm', ['run', 'build:core'], { cwd: repositoryRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build:core failed (exit ${build.status})`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,36 @@
+/** How big each workload is: the full benchmark, or `--quick` (seconds, for the smoke test). */
+export interface BenchSizes {
+  quick: boolean;
+  /** Repetitions of each measurement; tables report the median. */
+  runs: number;
+  /** Seconds of autocannon load per HTTP measurement. */
+  httpSeconds: number;
+  /** Messages (and incoming messages) already in the store for the "stored" workloads. */
+  stored: number;
+  /** Messages pushed through the modems per modem-path measurement. */
+  modemMessages: number;
+  /** Single idle POST → PDU samples. */
+  latencySamples: number;
+  /** Quiet time after start-up before measuring (SIM reads, first health round, GC). */
+  settleMs: number;
+}
+
+export const fullSizes: BenchSizes = {
+  quick: false,
+  runs: 3,
+  httpSeconds: 10,
+  stored: 100_000,
+  modemMessages: 1_000,
+  latencySamples: 50,
+  settleMs: 2_000,
+};
+
+export const quickSizes: BenchSizes = {
+  quick: true,
+  runs: 1,
+  httpSeconds: 1,
+  stored: 1_000,
+  modemMessages: 20,
+  latencySamples: 3,
+  settleMs: 200,
+};

@@ -1,0 +1,98 @@
+import type { Clock } from '../../server/clock/clock.js';
+import { systemClock } from '../../server/clock/clock.js';
+import { createLogger } from '../../server/logging/logger.js';
+import type { MessageRecord } from '../../server/messages/model.js';
+import type { IncomingRecord } from '../../server/store/repositories.js';
+import { openStorage } from '../../server/store/storage.js';
+
+/**
+ * Fills a data directory the way months of use would: `messages` delivered outgoing messages and
+ * `incoming` received ones, written straight into the store (no HTTP, no modem) so 100,000 take
+ * seconds. Records are spread over the last `spanMs` so time-range reads see a realistic spread.
+ */
+export interface PrefillOptions {
+  dataDir: string;
+  messages: number;
+  incoming: number;
+  spanMs?: number;
+  clock?: Clock;
+}
+
+const BATCH = 5_000;
+const DEFAULT_SPAN_MS = 7 * 24 * 60 * 60_000;
+
+export async function prefillStore(options: PrefillOptions): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const storage = await openStorage({
+    dataDir: options.dataDir,
+    clock,
+    logger: createLogger({ level: 'ERROR', sinks: [] }),
+  });
+  try {
+    const now = clock.now();
+    const span = options.spanMs ?? DEFAULT_SPAN_MS;
+    const at = (index: number, count: number) => now - span + Math.floor((span * index) / Math.max(count, 1));
+    // Each insert resolves once durable; a batch of them shares one group-committed fsync.
+    for (let start = 0; start < options.messages; start += BATCH) {
+      const writes: Promise<void>[] = [];
+      for (let index = start; index < Math.min(start + BATCH, options.messages); index++) {
+        writes.push(storage.messages.insert(deliveredMessage(index, at(index, options.messages))));
+      }
+      await Promise.all(writes);
+    }
+    for (let start = 0; start < options.incoming; start += BATCH) {
+      const writes: Promise<boolean>[] = [];
+      for (let index = start; index < Math.min(start + BATCH, options.incoming); index++) {
+        writes.push(storage.inbox.insert(receivedMessage(index, at(index, options.incoming))));
+      }
+      await Promise.all(writes);
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
+function phoneNumber(index: number): string {
+  return `+4477009${String(index % 100_000).padStart(5, '0')}`;
+}
+
+function deliveredMessage(index: number, createdAt: number): MessageRecord {
+  return {
+    id: `prefill-${index}`,
+    content: { kind: 'text', text: `Stored message number ${index}: your code is ${100_000 + index}.` },
+    recipients: [
+      {
+        phoneNumber: phoneNumber(index),
+        state: 'Delivered',
+        parts: [{ reference: index % 256, reportStatus: 0 }],
+        updatedAt: createdAt + 4_000,
+      },
+    ],
+    deviceId: 'prefill-device',
+    withDeliveryReport: true,
+    priority: 0,
+    isEncrypted: false,
+    createdAt,
+    sequence: index + 1,
+    states: {
+      Pending: createdAt,
+      Processed: createdAt + 50,
+      Sent: createdAt + 900,
+      Delivered: createdAt + 4_000,
+    },
+    state: 'Delivered',
+  };
+}
+
+function receivedMessage(index: number, receivedAt: number): IncomingRecord {
+  return {
+    id: `prefill-in-${index}`,
+    type: 'SMS',
+    deviceId: 'prefill-device',
+    simNumber: 1,
+    sender: phoneNumber(index),
+    content: `Reply number ${index}: yes, see you at ${index % 24}:00.`,
+    sentAt: receivedAt - 2_000,
+    receivedAt,
+  };
+}

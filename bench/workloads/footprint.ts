@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import type { BenchSizes } from '../support/benchSizes.js';
+import type { Datasets } from '../support/dataset.js';
+import { startGatewayProcess } from '../support/gatewayProcess.js';
+import { residentBytes } from '../support/processStats.js';
+import { startPtyModemFleet } from '../support/ptyModems.js';
+import { median } from '../support/stats.js';
+import { fixed, mebibytes, type Table } from '../support/table.js';
+
+/** Memory and start-up time of the gateway process. */
+
+export async function runFootprint(
+  sizes: BenchSizes,
+  datasets: Datasets,
+  peakResidentBytes16: number,
+  compiled: boolean,
+): Promise<Table> {
+  const storedLabel = sizes.stored.toLocaleString('en-US');
+  const idle = await idleResident(sizes, datasets, compiled);
+  const stored = await storedStart(sizes, datasets, compiled);
+  return {
+    title: 'Footprint (gateway process)',
+    headers: ['workload', 'value'],
+    rows: [
+      ['resident memory, idle (empty store, 1 modem)', mebibytes(idle)],
+      [`resident memory, ${storedLabel} stored`, mebibytes(stored.residentBytes)],
+      ['resident memory, peak during the 16-modem run', mebibytes(peakResidentBytes16)],
+      [`start → GET /health answers, ${storedLabel} stored`, `${fixed(stored.readyMs)} ms`],
+    ],
+    notes: [
+      `"Stored" means ${storedLabel} delivered outgoing messages AND ${storedLabel} received messages in the journals.`,
+      `Resident memory is VmRSS ${sizes.settleMs / 1000} s after ready. Start-up is the median of ${sizes.runs} ` +
+        `restart(s) of an existing data directory, from spawn to the first answer, running ` +
+        `${compiled ? 'the compiled dist/server/cli/main.js' : 'the TypeScript source through tsx (no dist/ built)'}.`,
+    ],
+  };
+}
+
+async function idleResident(sizes: BenchSizes, datasets: Datasets, compiled: boolean): Promise<number> {
+  const fleet = await startPtyModemFleet(1);
+  try {
+    const gateway = await startGatewayProcess({
+      dataDir: await datasets.empty(),
+      modems: fleet.paths,
+      compiled,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
+      return residentBytes(gateway.pid);
+    } finally {
+      await gateway.stop();
+    }
+  } finally {
+    await fleet.close();
+  }
+}
+
+async function storedStart(
+  sizes: BenchSizes,
+  datasets: Datasets,
+  compiled: boolean,
+): Promise<{ readyMs: number; residentBytes: number }> {
+  const dataDir = await datasets.stored();
+  const modems = [join(dataDir, 'no-modem-here')];
+  // The first start of a copied directory generates the credential hash and device list: a
+  // restart is what a user waits through every day.
+  await (await startGatewayProcess({ dataDir, modems, compiled })).stop();
+  const readyTimes: number[] = [];
+  let resident = 0;
+  for (let run = 0; run < sizes.runs; run++) {
+    const gateway = await startGatewayProcess({ dataDir, modems, compiled });
+    readyTimes.push(gateway.readyMs);
+    try {
+      if (run === 0) {
+        await new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
+        resident = residentBytes(gateway.pid);
+      }
+    } finally {
+      await gateway.stop();
+    }
+  }
+  return { readyMs: median(readyTimes), residentBytes: resident };
+}

@@ -1,0 +1,20 @@
+import { systemClock } from '../../../server/clock/clock.js';
+import { createLogger } from '../../../server/logging/logger.js';
+import type { MessageRecord } from '../../../server/messages/model.js';
+import { openStorage } from '../../../server/store/storage.js';
+
+/** Every stored message of a STOPPED gateway's data directory, read with the store's own code. */
+export async function readStoredMessages(dataDir: string): Promise<Map<string, MessageRecord>> {
+  const storage = await openStorage({
+    dataDir,
+    clock: systemClock,
+    logger: createLogger({ level: 'ERROR', sinks: [] }),
+  });
+  try {
+    const total = storage.messages.count();
+    const page = storage.messages.list({ limit: total, offset: 0 });
+    return new Map(page.items.map((record) => [record.id, record]));
+  } finally {
+    await storage.close();
+  }
+}
