@@ -4,7 +4,7 @@ import { parseCmgs, parseRegistration } from '../at/parsers.js';
 import { type Clock, sleep, type TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { encodeSubmit, type SubmitOptions } from '../pdu/index.js';
+import { encodeSubmit } from '../pdu/index.js';
 import { backoffDelay } from './backoff.js';
 import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { deriveDeviceId } from './deviceIdentity.js';
@@ -22,43 +22,11 @@ import {
   type SimIdentity,
   synchronise,
 } from './modemSetup.js';
+import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
 import type { ModemStatus, OutboundModem, SendRequest, SendResult } from './outboundModem.js';
+import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
 import type { ModemSource } from './serialModemSource.js';
-
-/** Tunables of one driver. Every duration is in milliseconds. */
-export interface ModemTimingOptions {
-  /** Timeout of an ordinary command. Default 10 000. */
-  commandTimeoutMs: number;
-  /** How many `AT` tries to synchronise after opening (1..20). Default 5. */
-  syncAttempts: number;
-  /** Timeout of each synchronising `AT`. Default 2 000. */
-  syncTimeoutMs: number;
-  /** Wait for the network's `+CMGS` after the PDU was written. Default 60 000. */
-  sendTimeoutMs: number;
-  /** Interval of health rounds (`AT`, CSQ, CREG, COPS, CPIN). Default 30 000. */
-  healthIntervalMs: number;
-  /** Timeout of the health `AT` probe. Default 5 000. */
-  probeTimeoutMs: number;
-  /** Storage listing interval when the modem gives no new-message indications. Default 30 000. */
-  pollIntervalMs: number;
-  /** First reconnect delay; doubles per failed attempt. Default 1 000. */
-  backoffInitialMs: number;
-  /** Longest reconnect delay. Default 60 000. */
-  backoffMaxMs: number;
-}
-
-export const defaultModemTiming: ModemTimingOptions = {
-  commandTimeoutMs: 10_000,
-  syncAttempts: 5,
-  syncTimeoutMs: 2_000,
-  sendTimeoutMs: 60_000,
-  healthIntervalMs: 30_000,
-  probeTimeoutMs: 5_000,
-  pollIntervalMs: 30_000,
-  backoffInitialMs: 1_000,
-  backoffMaxMs: 60_000,
-};
 
 export interface ModemDriverOptions {
   /**
@@ -76,27 +44,6 @@ export interface ModemDriverOptions {
   timing?: Partial<ModemTimingOptions>;
   /** First concatenation reference (0..255). Default random, so a restart does not reuse one. */
   initialConcatReference?: number;
-}
-
-/** Throws GatewayError(ConfigInvalid) naming the first timing that is out of range. */
-export function checkModemTiming(timing: ModemTimingOptions): ModemTimingOptions {
-  for (const [key, value] of Object.entries(timing)) {
-    const valid =
-      key === 'syncAttempts'
-        ? Number.isInteger(value) && value >= 1 && value <= 20
-        : Number.isFinite(value) && value > 0 && value <= 24 * 60 * 60 * 1000;
-    if (!valid) {
-      throw new GatewayError(ErrorCode.ConfigInvalid, `modem timing ${key}=${value} is out of range`, {
-        field: key,
-      });
-    }
-  }
-  if (timing.backoffMaxMs < timing.backoffInitialMs) {
-    throw new GatewayError(ErrorCode.ConfigInvalid, 'modem timing backoffMaxMs is below backoffInitialMs', {
-      field: 'backoffMaxMs',
-    });
-  }
-  return timing;
 }
 
 type RecoveryStep = 'probe' | 'reinit' | 'reopen';
@@ -226,7 +173,8 @@ export class ModemDriver implements OutboundModem {
         field: 'simNumber',
       });
     }
-    const parts = encodeSubmit(this.submitOptions(request));
+    const parts = encodeSubmit(submitOptionsFor(request, this.concatReference, this.clock.now()));
+    this.concatReference = (this.concatReference + 1) % 256;
     const references: number[] = [];
     for (const [index, part] of parts.entries()) {
       let lines: string[];
@@ -275,65 +223,26 @@ export class ModemDriver implements OutboundModem {
     await this.finishInit(session);
   }
 
-  private submitOptions(request: SendRequest): SubmitOptions {
-    const options: SubmitOptions = {
-      recipient: request.recipient,
-      content:
-        request.content.kind === 'text'
-          ? { kind: 'text', text: request.content.text }
-          : {
-              kind: 'data',
-              bytes: new Uint8Array(Buffer.from(request.content.data, 'base64')),
-              destinationPort: request.content.port,
-            },
-      requestStatusReport: request.requestStatusReport,
-      concatReference: this.concatReference,
-    };
-    this.concatReference = (this.concatReference + 1) % 256;
-    if (request.validUntil !== undefined) {
-      // Relative TP-VP (TS 23.040 §9.2.3.12.1): every SMSC supports it; the codec rounds up.
-      const seconds = Math.max(1, Math.ceil((request.validUntil - this.clock.now()) / 1000));
-      options.validity = { kind: 'relative', seconds };
-    }
-    return options;
-  }
-
   /**
-   * A refusal (+CMS ERROR, or a bare ERROR) means nothing of that part went out. Anything
-   * else after AT+CMGS (timeout, unplug) leaves the outcome unknown: SendInterrupted, and the
-   * modem is checked.
+   * Logs what became of a part that did not go out cleanly, and checks the modem when it went
+   * silent; the error itself says whether anything may have left (`sendFailureError`).
    */
   private sendFailure(error: unknown, request: SendRequest, index: number, count: number): GatewayError {
-    const sentBefore = index > 0 ? ` after ${index} of ${count} parts were sent` : '';
-    if (isGatewayError(error, ErrorCode.CmsError) || isGatewayError(error, ErrorCode.AtError)) {
-      // A modem with numeric errors off, or odd firmware, answers a bare ERROR where TS 27.005
-      // §3.2.5 would say +CMS ERROR: 500 (unknown error).
-      const modemCode = error.modemCode ?? 500;
+    const failure = sendFailureError(error, index, count);
+    if (failure.code === ErrorCode.CmsError) {
       this.logger.warn('modem refused the message', {
         messageId: request.messageId,
-        modemCode,
+        modemCode: failure.modemCode,
         part: index + 1,
       });
-      return new GatewayError(
-        ErrorCode.CmsError,
-        `modem refused the message (+CMS ERROR ${modemCode})${sentBefore}`,
-        {
-          modemCode,
-          cause: error,
-        },
-      );
+    } else if (failure.code === ErrorCode.SendInterrupted) {
+      this.logger.warn('send interrupted; outcome unknown', {
+        messageId: request.messageId,
+        error: describeError(error),
+      });
+      if (isGatewayError(error, ErrorCode.AtTimeout)) void this.recover('probe');
     }
-    if (isGatewayError(error, ErrorCode.CmeError)) return error;
-    this.logger.warn('send interrupted; outcome unknown', {
-      messageId: request.messageId,
-      error: describeError(error),
-    });
-    if (isGatewayError(error, ErrorCode.AtTimeout)) void this.recover('probe');
-    const partialResponse = isGatewayError(error) ? error.partialResponse : undefined;
-    return new GatewayError(ErrorCode.SendInterrupted, `interrupted; may have been sent${sentBefore}`, {
-      cause: error,
-      ...(partialResponse ? { partialResponse } : {}),
-    });
+    return failure;
   }
 
   private readySession(): ModemSession {

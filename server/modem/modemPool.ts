@@ -3,8 +3,9 @@ import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.j
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
-import { ModemDriver, type ModemTimingOptions } from './modemDriver.js';
+import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
+import type { ModemTimingOptions } from './modemTiming.js';
 import type { OutboundModem } from './outboundModem.js';
 import {
   type ModemSource,

@@ -12,7 +12,7 @@ import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
 import { createLogger, type Logger, type LogLevel, type LogRecord } from '../../server/logging/logger.js';
-import type { ModemTimingOptions } from '../../server/modem/modemDriver.js';
+import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import type {
   AcceptedPdu,
