@@ -1,6 +1,8 @@
 /**
  * `npm run bench` (full, minutes) or `npm run bench -- --quick` (every workload tiny, seconds).
  * Prints the machine and one table per workload family; BENCHMARKS.md explains the figures.
+ * `--only http` or `--only modem` reruns one family (the footprint and peers tables need the
+ * modem-path run, so they come only with the whole suite).
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -15,7 +17,13 @@ import { runModemWorkloads } from './workloads/modemPath.js';
 import { runPeers } from './workloads/peers.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  });
+  if (values.only !== undefined && values.only !== 'http' && values.only !== 'modem') {
+    throw new Error(`--only takes http or modem, not "${values.only}"`);
+  }
+  const runs = (family: 'http' | 'modem') => values.only === undefined || values.only === family;
   const sizes = values.quick ? quickSizes : fullSizes;
   // The full run measures the product as shipped (compiled JavaScript, no tsx); the quick run
   // checks that the benchmarks still work against the source as it is now.
@@ -28,11 +36,15 @@ async function main(): Promise<void> {
   );
   const datasets = await createDatasets(sizes.stored);
   try {
-    process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, compiled)));
-    process.stdout.write('\n');
+    if (runs('http')) {
+      process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, compiled)));
+      process.stdout.write('\n');
+    }
+    if (!runs('modem')) return;
     const modemPath = await runModemWorkloads(sizes, datasets, compiled);
     process.stdout.write(formatTable(modemPath.table));
     process.stdout.write('\n');
+    if (values.only !== undefined) return;
     process.stdout.write(
       formatTable(await runFootprint(sizes, datasets, modemPath.peakResidentBytes16, compiled)),
     );

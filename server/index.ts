@@ -265,7 +265,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         webhooks,
         clock,
         logger,
-        onEnqueued: () => activeScheduler.wake(),
+        onEnqueued: (message) => activeScheduler.enqueued(message),
         extensions: [
           (api) =>
             registerGatewayRoutes(api, {

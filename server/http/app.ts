@@ -9,6 +9,7 @@ import type { HealthService } from '../health/healthService.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import { MessageService } from '../messages/messageService.js';
+import type { MessageRecord } from '../messages/model.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { InboxRepository, LogRepository, MessageRepository } from '../store/repositories.js';
@@ -53,8 +54,8 @@ export interface HttpDependencies {
   webhooks: WebhookRegistry;
   clock: Clock;
   logger: Logger;
-  /** Wakes the scheduler once a message is durably queued. */
-  onEnqueued(): void;
+  /** Tells the scheduler once a message is durably queued. */
+  onEnqueued(message: MessageRecord): void;
   /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the

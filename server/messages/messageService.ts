@@ -22,8 +22,8 @@ export interface MessageServiceDependencies {
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  /** Wakes the scheduler once a message is durably queued. */
-  onEnqueued(): void;
+  /** Tells the scheduler once a message is durably queued. */
+  onEnqueued(message: MessageRecord): void;
   /** Id for messages the client sent without one; default: upstream-style 21 characters. */
   generateId?: () => string;
 }
@@ -102,7 +102,7 @@ export class MessageService {
       deviceId: record.requestedDeviceId,
     });
     this.deps.events.emit('message:enqueued', { message: record });
-    this.deps.onEnqueued();
+    this.deps.onEnqueued(record);
     return record;
   }
 

@@ -47,6 +47,9 @@ export interface SchedulerStatus {
   holding?: { reason: HoldReason; nextAttemptAt?: number; detail: string };
 }
 
+/** What a modem made of one recipient's send. */
+type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable';
+
 /** Error text of a message whose `validUntil` passed before a modem took it. */
 export const TTL_EXPIRED_ERROR = 'TTL expired';
 
@@ -63,7 +66,10 @@ export const MODEM_UNAVAILABLE_BACKOFF_MS = 30_000;
  * `validUntil`, then let every free modem (fewest sends in the window first) take the first
  * message in queue order it may carry — a non-expedited one only when the modem's pause and
  * sliding window allow. A scan never runs inline: `wake()` sets a zero-delay timer, so every
- * event of one instant (several sends ending together) is seen by one scan.
+ * event of one instant (several sends ending together) is seen by one scan. A queued message
+ * asks for a scan only when a modem could take it at once (`enqueued`), so a long queue behind
+ * busy modems costs nothing per POST. A modem is free again as soon as its send is answered:
+ * the records of that send and the next hand-over then share one journal commit.
  *
  * ModemUnavailable (the modem refused the hand-over; nothing was sent) puts the recipients not
  * yet sent back to Pending, for any modem unless pinned, and parks that modem for
@@ -82,6 +88,7 @@ export class Scheduler {
   private running = false;
   private scanTimer: TimerHandle | undefined;
   private wakeTimer: TimerHandle | undefined;
+  private wakeTimerAt = Number.POSITIVE_INFINITY;
   private unsubscribe: (() => void) | undefined;
   private hold: Hold | undefined;
 
@@ -118,8 +125,7 @@ export class Scheduler {
     this.running = false;
     this.scanTimer?.cancel();
     this.scanTimer = undefined;
-    this.wakeTimer?.cancel();
-    this.wakeTimer = undefined;
+    this.cancelWakeTimer();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await Promise.allSettled([...this.inFlight]);
@@ -132,6 +138,45 @@ export class Scheduler {
       this.scanTimer = undefined;
       this.scan();
     }, 0);
+  }
+
+  /**
+   * A message was queued. When no modem could take it now (all busy, parked, held by their
+   * limits, offline, or sending paused), a scan would hand nothing over yet cost a walk of the
+   * whole queue on every POST; the send that ends next, or a modem change, scans instead. Only
+   * the message's own deadlines can need an earlier scan, so they move the wake timer.
+   */
+  enqueued(message: MessageRecord): void {
+    if (!this.running) return;
+    const now = this.deps.clock.now();
+    const policy = this.deps.policy();
+    const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
+    const online = policy.paused ? [] : this.readyModems();
+    const startsAt = Math.max(message.scheduleAt ?? now, now);
+    // When each idle modem that may carry it could take it; busy ones wake us when they finish.
+    let takeableAt = Number.POSITIVE_INFINITY;
+    for (const modem of online) {
+      if (this.busy.has(modem.deviceId) || !canCarry(message, modem, now)) continue;
+      const limitsAt = isExpedited(message) ? now : this.limitsFreeAt(modem.deviceId, now, limit);
+      takeableAt = Math.min(takeableAt, Math.max(startsAt, this.parkedAt(modem.deviceId), limitsAt));
+    }
+    if (takeableAt <= now) {
+      this.wake();
+      return;
+    }
+    const due = Math.min(message.validUntil ?? Number.POSITIVE_INFINITY, takeableAt);
+    if (due < this.wakeTimerAt) this.setWakeTimer(due, now);
+    const startsLater = startsAt > now;
+    this.hold ??= policy.paused
+      ? { reason: 'paused' }
+      : this.explainHold(
+          startsLater ? [] : [message],
+          online,
+          startsLater ? startsAt : Number.POSITIVE_INFINITY,
+          policy.processingOrder,
+          limit,
+          now,
+        );
   }
 
   status(): SchedulerStatus {
@@ -149,8 +194,7 @@ export class Scheduler {
 
   private scan(): void {
     if (!this.running) return;
-    this.wakeTimer?.cancel();
-    this.wakeTimer = undefined;
+    this.cancelWakeTimer();
     const now = this.deps.clock.now();
     const policy = this.deps.policy();
     const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
@@ -171,13 +215,9 @@ export class Scheduler {
       ready.push(message);
     }
 
-    // Only a modem that says it is ready is handed a message (a hand-over it then refuses is
-    // re-queued, see the class comment).
-    const online = policy.paused
-      ? []
-      : this.deps.devices.online().filter((modem) => modem.status === 'ready');
+    const online = policy.paused ? [] : this.readyModems();
     const free = online
-      .filter((modem) => !this.busy.has(modem.deviceId) && this.parkedAt(modem.deviceId) <= now)
+      .filter((modem) => this.isFree(modem.deviceId, now))
       .map((modem) => ({
         modem,
         deviceId: modem.deviceId,
@@ -213,10 +253,33 @@ export class Scheduler {
         if (at > now) nextWake = Math.min(nextWake, at);
       }
     }
-    if (Number.isFinite(nextWake)) {
-      // Through wake(): events due at the same instant (sends ending) land in the same scan.
-      this.wakeTimer = this.deps.clock.setTimer(() => this.wake(), nextWake - now);
-    }
+    if (Number.isFinite(nextWake)) this.setWakeTimer(nextWake, now);
+  }
+
+  /** Through wake(): events due at the same instant (sends ending) land in the same scan. */
+  private setWakeTimer(at: number, now: number): void {
+    this.cancelWakeTimer();
+    this.wakeTimerAt = at;
+    this.wakeTimer = this.deps.clock.setTimer(() => {
+      this.wakeTimer = undefined;
+      this.wakeTimerAt = Number.POSITIVE_INFINITY;
+      this.wake();
+    }, at - now);
+  }
+
+  private cancelWakeTimer(): void {
+    this.wakeTimer?.cancel();
+    this.wakeTimer = undefined;
+    this.wakeTimerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** Only a modem that says it is ready is handed a message (see the class comment). */
+  private readyModems(): OutboundModem[] {
+    return this.deps.devices.online().filter((modem) => modem.status === 'ready');
+  }
+
+  private isFree(deviceId: string, now: number): boolean {
+    return !this.busy.has(deviceId) && this.parkedAt(deviceId) <= now;
   }
 
   private load(modem: OutboundModem, now: number, limit: SendLimit): ModemLoad {
@@ -273,20 +336,14 @@ export class Scheduler {
     simNumber: number,
     processed: Promise<MessageRecord>,
   ): Promise<void> {
+    const records: Promise<unknown>[] = [];
     try {
       await processed;
       for (const [index, recipient] of stored.recipients.entries()) {
         // `stored` is the copy from before markProcessed: its Pending recipients are this hand-over's.
         if (recipient.state !== 'Pending') continue;
         const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
-        const outcome = await this.sendTo(
-          modem,
-          stored,
-          plain,
-          recipient.phoneNumber,
-          phoneNumber,
-          simNumber,
-        );
+        const outcome = await this.sendTo(modem, stored, plain, phoneNumber, simNumber);
         if (outcome === 'modem-unavailable') {
           this.parkedUntil.set(modem.deviceId, this.deps.clock.now() + MODEM_UNAVAILABLE_BACKOFF_MS);
           this.logger.warn('modem refused the message; re-queued', {
@@ -296,28 +353,36 @@ export class Scheduler {
           await this.deps.lifecycle.requeue(stored.id);
           break;
         }
+        records.push(this.record(stored.id, recipient.phoneNumber, outcome));
       }
     } finally {
-      this.busy.delete(modem.deviceId);
-      const policy = this.deps.policy();
-      this.pacing.sendEnded(modem.deviceId, this.deps.clock.now(), {
-        minSeconds: policy.sendIntervalMinSeconds,
-        maxSeconds: policy.sendIntervalMaxSeconds,
-      });
-      this.wake();
+      this.release(modem.deviceId);
     }
+    // The modem is free before these records are durable: its next hand-over's Processed mark
+    // joins them in one journal commit instead of waiting for a commit of its own. No send
+    // starts before its own Processed mark is durable, so a crash still marks exactly the sends
+    // that may have left.
+    await Promise.all(records);
   }
 
-  /** One recipient: the modem's answer becomes the recipient's state. */
+  private release(deviceId: string): void {
+    this.busy.delete(deviceId);
+    const policy = this.deps.policy();
+    this.pacing.sendEnded(deviceId, this.deps.clock.now(), {
+      minSeconds: policy.sendIntervalMinSeconds,
+      maxSeconds: policy.sendIntervalMaxSeconds,
+    });
+    this.wake();
+  }
+
+  /** One recipient's send; the modem's answer, to be recorded as the recipient's state. */
   private async sendTo(
     modem: OutboundModem,
     stored: MessageRecord,
     plain: MessageRecord,
-    storedPhoneNumber: string,
     phoneNumber: string,
     simNumber: number,
-  ): Promise<'sent' | 'failed' | 'modem-unavailable'> {
-    let references: number[];
+  ): Promise<SendOutcome> {
     try {
       const result = await modem.send({
         messageId: stored.id,
@@ -327,7 +392,7 @@ export class Scheduler {
         requestStatusReport: stored.withDeliveryReport,
         ...(stored.validUntil === undefined ? {} : { validUntil: stored.validUntil }),
       });
-      references = result.references;
+      return { references: result.references };
     } catch (error) {
       if (isGatewayError(error, ErrorCode.ModemUnavailable)) return 'modem-unavailable';
       this.logger.warn('send failed', {
@@ -335,11 +400,20 @@ export class Scheduler {
         deviceId: modem.deviceId,
         error: describeError(error),
       });
-      await this.deps.lifecycle.markRecipientFailed(stored.id, storedPhoneNumber, sendFailureText(error));
-      return 'failed';
+      return { failure: sendFailureText(error) };
     }
-    await this.deps.lifecycle.markRecipientSent(stored.id, storedPhoneNumber, references);
-    return 'sent';
+  }
+
+  /** States are recorded under the stored (possibly encrypted) number, not the one dialled. */
+  private record(
+    messageId: string,
+    storedPhoneNumber: string,
+    outcome: Exclude<SendOutcome, 'modem-unavailable'>,
+  ): Promise<unknown> {
+    const { lifecycle } = this.deps;
+    return 'references' in outcome
+      ? lifecycle.markRecipientSent(messageId, storedPhoneNumber, outcome.references)
+      : lifecycle.markRecipientFailed(messageId, storedPhoneNumber, outcome.failure);
   }
 
   private explainHold(

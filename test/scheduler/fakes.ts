@@ -251,10 +251,12 @@ export class SchedulerHarness {
   }
 
   async enqueue(...specs: MessageSpec[]): Promise<void> {
+    // As the API does: each message is told to the scheduler once it is durably stored.
     for (const spec of specs) {
-      await this.repository.insert(pendingMessage(spec, ++this.sequence, this.clock.now()));
+      const message = pendingMessage(spec, ++this.sequence, this.clock.now());
+      await this.repository.insert(message);
+      this.scheduler.enqueued(message);
     }
-    this.scheduler.wake();
   }
 
   setPolicy(change: Partial<SendingPolicy>): void {
