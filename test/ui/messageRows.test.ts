@@ -59,6 +59,18 @@ describe('message rows', () => {
     ]);
   });
 
+  it('keeps the newer state when an older version of the message arrives late', () => {
+    const at = (seconds: number) => `2026-11-22T10:00:0${seconds}.000+00:00`;
+    const sent = message({ state: 'Sent', states: { Pending: at(0), Processed: at(1), Sent: at(1) } });
+    // The POST's answer (Pending) after the live Processed and Sent events.
+    expect(mergeLiveMessage([sent], message(), {}, true).rows[0]?.state).toBe('Sent');
+    const processed = message({ state: 'Processed', states: { Pending: at(0), Processed: at(1) } });
+    expect(mergeLiveMessage([sent], processed, {}, true).rows[0]?.state).toBe('Sent');
+    // Re-queued after the modem refused it: Pending again, with the same states.
+    const requeued = message({ state: 'Pending', states: { Pending: at(0), Processed: at(1) } });
+    expect(mergeLiveMessage([processed], requeued, {}, true).rows[0]?.state).toBe('Pending');
+  });
+
   it('puts a new matching message on top of the first page only', () => {
     const fresh = message({ id: 'new' });
     expect(mergeLiveMessage([message()], fresh, {}, true).rows.map((row) => row.id)).toEqual(['new', 'm1']);

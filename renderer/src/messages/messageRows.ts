@@ -50,15 +50,29 @@ export function mergeLiveMessage(
   filter: MessageFilter,
   onFirstPage: boolean,
 ): { rows: MessageRecord[]; added: boolean } {
-  const index = rows.findIndex((row) => row.id === update.id);
+  const current = rows.find((row) => row.id === update.id);
   const matches = matchesMessageFilter(update, filter);
-  if (index >= 0) {
+  if (current) {
+    // The POST's answer can arrive after the live events of the same message: never go back.
+    if (isBehind(update, current)) return { rows: [...rows], added: false };
     // A row that stops matching (e.g. the Pending filter and it was sent) stays until the next
     // reload, updated, so it does not vanish under the user's pointer.
     return { rows: rows.map((row) => (row.id === update.id ? update : row)), added: false };
   }
   if (!onFirstPage || !matches) return { rows: [...rows], added: false };
   return { rows: [update, ...rows], added: true };
+}
+
+/**
+ * Whether `update` is an older version of `current`: its last state change is earlier, or as
+ * early with fewer states reached. States only accumulate, each with its time; a requeue goes
+ * back to Pending with the same states, a tie, and a tie takes the update.
+ */
+function isBehind(update: MessageRecord, current: MessageRecord): boolean {
+  const latest = (message: MessageRecord) => toEpochMs(stateTimeline(message).at(-1)?.at ?? '') || 0;
+  const [updated, known] = [latest(update), latest(current)];
+  if (updated !== known) return updated < known;
+  return Object.keys(update.states).length < Object.keys(current.states).length;
 }
 
 /** Splits what the user typed into numbers: commas, semicolons, spaces or new lines between. */

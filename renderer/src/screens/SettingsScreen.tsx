@@ -29,14 +29,15 @@ export function SettingsScreen() {
   // The form shows the stored values overlaid with the user's edits, so its very first render
   // already holds the stored values (no frame of empty fields).
   const initial = useMemo(() => valuesOf(settings.data), [settings.data]);
-  const [edits, setEdits] = useState<Values>({});
+  // Edits belong to the document they were made on: a fresh one from the server (loaded, or
+  // just saved) supersedes them.
+  const [editState, setEditState] = useState<{ base?: SettingsDocument; values: Values }>({ values: {} });
+  const edits = editState.base === settings.data ? editState.values : {};
+  const setEdits = (next: Values) => setEditState({ base: settings.data, values: next });
   const values = { ...initial, ...edits };
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
-
-  // A fresh document from the server (loaded or just saved) supersedes the edits.
-  useEffect(() => setEdits({}), [settings.data]);
 
   const problems: Record<string, string> = { ...crossFieldProblems(values) };
   for (const field of allSettingFields) {
