@@ -274,6 +274,39 @@ const rows: Row[] = [
     ],
   },
   {
+    route: 'GET /inbox/{id}',
+    cases: [
+      {
+        status: 200,
+        when: 'the message was received (DESIGN §2: the inbox:read scope)',
+        send: async (api) => {
+          const listed = await api.call('GET', '/inbox?type=SMS&limit=500');
+          const row = (listed.body as { id: string; contentPreview: string }[]).find(
+            (item) => item.contentPreview === 'inbox row',
+          );
+          return api.call('GET', `/inbox/${row?.id ?? 'missing'}`);
+        },
+        verify: (response) => {
+          expect(response.body).toMatchObject({
+            type: 'SMS',
+            sender: '+15550002222',
+            contentPreview: 'inbox row',
+          });
+        },
+      },
+      {
+        status: 404,
+        when: 'the id is unknown',
+        send: (api) => api.call('GET', '/inbox/no-such-incoming-message'),
+        verify: (response) => {
+          expect(response.body).toMatchObject({
+            message: expect.stringContaining('no-such-incoming-message'),
+          });
+        },
+      },
+    ],
+  },
+  {
     route: 'POST /inbox/refresh',
     cases: [
       {

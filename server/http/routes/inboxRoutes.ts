@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { InboxReplay } from '../../messages/inboxReplay.js';
 import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
 import {
@@ -48,7 +49,7 @@ export function toIncomingView(record: IncomingRecord): z.output<typeof incoming
   };
 }
 
-/** GET /inbox, POST /inbox/refresh, POST /messages/inbox/export (alias /inbox/export). */
+/** GET /inbox, GET /inbox/{id}, POST /inbox/refresh, POST /messages/inbox/export (alias /inbox/export). */
 export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencies): void {
   api.route({
     method: 'get',
@@ -71,6 +72,26 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
         body: page.items.map(toIncomingView),
         headers: { 'X-Total-Count': String(page.total) },
       };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/inbox/:id',
+    summary: 'Read one received message',
+    tag: 'Inbox',
+    access: { scope: 'inbox:read' },
+    responses: {
+      200: { description: 'The received message', schema: incomingViewSchema },
+      ...errorResponses(400, 404, ...authErrors),
+    },
+    async handle({ params }) {
+      const id = params.id ?? '';
+      const record = deps.inbox.get(id);
+      if (!record) {
+        throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
+      }
+      return { status: 200, body: toIncomingView(record) };
     },
   });
 

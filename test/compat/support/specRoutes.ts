@@ -62,6 +62,12 @@ export const specRoutes: readonly SpecRoute[] = [
   { method: 'GET', path: '/health', access: 'public', probe: { path: '/health' } },
   { method: 'GET', path: '/inbox', access: { scope: 'inbox:list' }, probe: { path: '/inbox' } },
   {
+    method: 'GET',
+    path: '/inbox/{id}',
+    access: { scope: 'inbox:read' },
+    probe: { path: '/inbox/no-such-incoming-message' },
+  },
+  {
     method: 'POST',
     path: '/inbox/refresh',
     access: { scope: 'inbox:refresh' },
