@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DeviceRecord } from '../api/types.js';
+import { localInputToIso } from '../format/timeFormat.js';
 
 /** Filter inputs shared by Messages and Inbox. */
 
@@ -110,5 +111,57 @@ export function Pager(props: {
         Older
       </button>
     </nav>
+  );
+}
+
+/** The filters Messages and Inbox both have, as typed (`from`/`to` are datetime-local text). */
+export interface SharedFilters {
+  deviceId: string;
+  from: string;
+  to: string;
+  search: string;
+}
+
+const noFilters: SharedFilters = { deviceId: '', from: '', to: '', search: '' };
+
+/** The shared filters and the page offset; any change of filter goes back to the first page. */
+export function useSharedFilters() {
+  const [values, setValues] = useState(noFilters);
+  const [offset, setOffset] = useState(0);
+  const change = (next: Partial<SharedFilters>) => {
+    setValues((current) => ({ ...current, ...next }));
+    setOffset(0);
+  };
+  const query = {
+    deviceId: values.deviceId || undefined,
+    from: localInputToIso(values.from),
+    to: localInputToIso(values.to),
+    search: values.search || undefined,
+  };
+  return { values, change, query, offset, setOffset };
+}
+
+export function SharedFilterControls(props: {
+  devices: DeviceRecord[] | undefined;
+  values: SharedFilters;
+  onChange: (next: Partial<SharedFilters>) => void;
+  searchPlaceholder: string;
+}) {
+  const { values, onChange } = props;
+  return (
+    <>
+      <DeviceSelect
+        devices={props.devices}
+        value={values.deviceId}
+        onChange={(deviceId) => onChange({ deviceId })}
+      />
+      <DateRangeInputs from={values.from} to={values.to} onChange={(range) => onChange(range)} />
+      <SearchInput
+        label="Search"
+        placeholder={props.searchPlaceholder}
+        value={values.search}
+        onChange={(search) => onChange({ search })}
+      />
+    </>
   );
 }

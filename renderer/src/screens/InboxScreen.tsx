@@ -3,9 +3,9 @@ import type { InboxFilter } from '../api/gatewayApi.js';
 import { InboxTypes, type IncomingEvent } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { DateRangeInputs, DeviceSelect, Pager, SearchInput } from '../components/FilterControls.js';
+import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { formatDateTime, localInputToIso } from '../format/timeFormat.js';
+import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxRecordFromEvent, matchesInboxFilter } from '../inbox/inboxRows.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
@@ -18,10 +18,8 @@ export function InboxScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
   const [type, setType] = useState('');
-  const [deviceId, setDeviceId] = useState('');
-  const [range, setRange] = useState({ from: '', to: '' });
-  const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState(0);
+  const filters = useSharedFilters();
+  const { offset, setOffset } = filters;
   const [refreshing, setRefreshing] = useState(false);
   const [refreshResult, setRefreshResult] = useState<
     { ok: true; text: string } | { ok: false; error: unknown }
@@ -29,10 +27,7 @@ export function InboxScreen() {
 
   const filter: InboxFilter = {
     type: type || undefined,
-    deviceId: deviceId || undefined,
-    from: localInputToIso(range.from),
-    to: localInputToIso(range.to),
-    search: search || undefined,
+    ...filters.query,
   };
   const filterKey = JSON.stringify(filter);
   const page = useResource(
@@ -72,7 +67,6 @@ export function InboxScreen() {
     }
   }
 
-  const resetPage = () => setOffset(0);
   const rows = page.data?.items ?? [];
   const deviceName = (id: string | undefined) =>
     devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
@@ -101,7 +95,7 @@ export function InboxScreen() {
             value={type}
             onChange={(event) => {
               setType(event.target.value);
-              resetPage();
+              setOffset(0);
             }}
           >
             <option value="">All types</option>
@@ -112,30 +106,11 @@ export function InboxScreen() {
             ))}
           </select>
         </label>
-        <DeviceSelect
+        <SharedFilterControls
           devices={devices.data}
-          value={deviceId}
-          onChange={(value) => {
-            setDeviceId(value);
-            resetPage();
-          }}
-        />
-        <DateRangeInputs
-          from={range.from}
-          to={range.to}
-          onChange={(value) => {
-            setRange(value);
-            resetPage();
-          }}
-        />
-        <SearchInput
-          label="Search"
-          placeholder="Text or sender"
-          value={search}
-          onChange={(value) => {
-            setSearch(value);
-            resetPage();
-          }}
+          values={filters.values}
+          onChange={filters.change}
+          searchPlaceholder="Text or sender"
         />
       </section>
 

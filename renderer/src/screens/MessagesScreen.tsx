@@ -4,9 +4,9 @@ import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { DateRangeInputs, DeviceSelect, Pager, SearchInput } from '../components/FilterControls.js';
+import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
-import { formatDateTime, localInputToIso } from '../format/timeFormat.js';
+import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
@@ -19,19 +19,14 @@ export function MessagesScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
   const [state, setState] = useState('');
-  const [deviceId, setDeviceId] = useState('');
-  const [range, setRange] = useState({ from: '', to: '' });
-  const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState(0);
+  const filters = useSharedFilters();
+  const { offset, setOffset } = filters;
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [composing, setComposing] = useState(false);
 
   const filter: MessageFilter = {
     state: state || undefined,
-    deviceId: deviceId || undefined,
-    from: localInputToIso(range.from),
-    to: localInputToIso(range.to),
-    search: search || undefined,
+    ...filters.query,
   };
   const filterKey = JSON.stringify(filter);
   const page = useResource(
@@ -59,7 +54,6 @@ export function MessagesScreen() {
   );
   useLiveEvent<MessageRecord>('message', applyUpdate);
 
-  const resetPage = () => setOffset(0);
   const rows = page.data?.items ?? [];
   const deviceName = (id: string | undefined) =>
     devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
@@ -99,7 +93,7 @@ export function MessagesScreen() {
             value={state}
             onChange={(event) => {
               setState(event.target.value);
-              resetPage();
+              setOffset(0);
             }}
           >
             <option value="">All states</option>
@@ -110,30 +104,11 @@ export function MessagesScreen() {
             ))}
           </select>
         </label>
-        <DeviceSelect
+        <SharedFilterControls
           devices={devices.data}
-          value={deviceId}
-          onChange={(value) => {
-            setDeviceId(value);
-            resetPage();
-          }}
-        />
-        <DateRangeInputs
-          from={range.from}
-          to={range.to}
-          onChange={(value) => {
-            setRange(value);
-            resetPage();
-          }}
-        />
-        <SearchInput
-          label="Search"
-          placeholder="Text or number"
-          value={search}
-          onChange={(value) => {
-            setSearch(value);
-            resetPage();
-          }}
+          values={filters.values}
+          onChange={filters.change}
+          searchPlaceholder="Text or number"
         />
       </section>
 
