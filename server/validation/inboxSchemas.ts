@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, pageQuery, timeRangeQuery } from './primitives.js';
+import { dateTime, pageQuery, searchQuery, timeRangeQuery } from './primitives.js';
 
 /** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
 export const IncomingTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
@@ -9,6 +9,7 @@ export const inboxListQuerySchema = z.object({
   ...pageQuery,
   type: z.enum(IncomingTypes).optional(),
   deviceId: z.string().min(1).optional(),
+  ...searchQuery,
 });
 
 const period = {

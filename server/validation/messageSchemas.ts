@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { MessageStates } from '../messages/model.js';
-import { base64, dateTime, pageQuery, queryBoolean, queryInteger, timeRangeQuery } from './primitives.js';
+import {
+  base64,
+  dateTime,
+  pageQuery,
+  queryBoolean,
+  queryInteger,
+  searchQuery,
+  timeRangeQuery,
+} from './primitives.js';
 
 /**
  * POST /messages and the message queries (spec "Message", DESIGN §2). Optional fields accept
@@ -82,6 +90,7 @@ export const messageListQuerySchema = z.object({
   ...pageQuery,
   state: z.enum(MessageStates).optional(),
   deviceId: z.string().min(1).optional(),
+  ...searchQuery,
   includeContent: queryBoolean.default(false),
 });
 

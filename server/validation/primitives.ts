@@ -41,6 +41,11 @@ export const pageQuery = {
   offset: queryInteger(0, Number.MAX_SAFE_INTEGER).default(0),
 };
 
+/** Our extension to the list queries: a case-insensitive substring of the text or a number (the UI's search box). */
+export const searchQuery = {
+  search: z.string().max(200).optional(),
+};
+
 export const timeRangeQuery = {
   from: dateTime.optional(),
   to: dateTime.optional(),

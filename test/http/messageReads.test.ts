@@ -104,6 +104,10 @@ describe('GET /messages', () => {
       await ids(`to=${encodeURIComponent(new Date(harness.clock.now() - 30_000).toISOString())}`),
     ).toEqual(['early']);
     expect(await ids('from=2026-01-01T12:00:30%2B00:00')).toEqual(['cancelled', 'late']);
+    // The UI's search box: a substring of the text or a number, any case.
+    expect(await ids('search=TEXT%20OF%20LA')).toEqual(['late']);
+    expect(await ids('search=1234567')).toEqual(['cancelled', 'early', 'late']);
+    expect(await ids('search=nowhere')).toEqual([]);
     const second = await harness.request('/messages?limit=1&offset=1');
     expect(second.headers['x-total-count']).toBe('3');
     expect((second.body as View[]).length).toBe(1);

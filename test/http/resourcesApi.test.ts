@@ -89,7 +89,7 @@ describe('inbox', () => {
     ]);
   });
 
-  it('filters the inbox by type, device and period', async () => {
+  it('filters the inbox by type, device, period and search text', async () => {
     const start = harness.clock.now();
     await harness.storage.inbox.insert(incoming('sms-old', start - 3 * hour));
     await harness.storage.inbox.insert(incoming('sms-new', start - hour));
@@ -99,6 +99,8 @@ describe('inbox', () => {
       ((await harness.request(`/inbox?${query}`)).body as { id: string }[]).map((item) => item.id).sort();
     expect(await ids('type=DATA_SMS')).toEqual(['data']);
     expect(await ids('deviceId=modem-9')).toEqual(['other-modem']);
+    expect(await ids('search=BODY%20OF%20SMS-N')).toEqual(['sms-new']);
+    expect(await ids('search=7654321&type=SMS')).toEqual(['other-modem', 'sms-new', 'sms-old']);
     expect(
       await ids(`from=${encodeURIComponent(new Date(start - 2 * hour).toISOString())}&type=SMS`),
     ).toEqual(['other-modem', 'sms-new']);

@@ -116,6 +116,11 @@ describe('the gateway UI in Chromium', () => {
     await row.getByRole('button', { name: 'Your order is ready' }).click();
     await page.locator('.timeline').getByText('Processed').waitFor();
     await page.screenshot({ path: join(screenshotDir, 'messages-detail.png') });
+    // The search filter goes to the server and back.
+    await page.getByLabel('Search').fill('no such text anywhere');
+    await page.getByText('No messages match.').waitFor();
+    await page.getByLabel('Search').fill('order is ready');
+    await row.waitFor();
     await page.close();
   });
 

@@ -61,6 +61,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
         to: query.to,
         state: query.state,
         deviceId: query.deviceId,
+        search: query.search,
         limit: query.limit,
         offset: query.offset,
       });
