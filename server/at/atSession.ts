@@ -53,6 +53,8 @@ export interface AtResponse {
 export interface AtCommandOptions {
   /** For `execute`: the whole command. For `sendPdu`: the wait for the result after Ctrl-Z. */
   timeoutMs?: number;
+  /** For `sendPdu`: the wait for the "> " prompt (default: the session's `promptTimeoutMs`). */
+  promptTimeoutMs?: number;
   /** Some modems omit the final OK (Wavecom AT+CPIN?): complete when a line matches. */
   completeOnLine?: RegExp;
 }
@@ -198,7 +200,9 @@ export class AtSession {
     }
     this.active = exchange;
     const timeoutMs =
-      job.pdu !== undefined ? this.promptTimeoutMs : (job.options.timeoutMs ?? this.defaultTimeoutMs);
+      job.pdu !== undefined
+        ? (job.options.promptTimeoutMs ?? this.promptTimeoutMs)
+        : (job.options.timeoutMs ?? this.defaultTimeoutMs);
     this.armTimer(exchange, timeoutMs);
     this.write(`${job.command}\r`).catch((error: unknown) => {
       if (this.active !== exchange) return;

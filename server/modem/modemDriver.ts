@@ -179,7 +179,10 @@ export class ModemDriver implements OutboundModem {
     for (const [index, part] of parts.entries()) {
       let lines: string[];
       try {
+        // The prompt is the modem's own answer, due as fast as any command's; the result after
+        // the PDU waits on the network.
         ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, {
+          promptTimeoutMs: this.timing.commandTimeoutMs,
           timeoutMs: this.timing.sendTimeoutMs,
         }));
       } catch (error) {

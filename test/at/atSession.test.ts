@@ -259,6 +259,21 @@ describe('AtSession', () => {
     expect(written).toEqual(['AT+CMGS=23\r', '\x1b']);
   });
 
+  it('lets one send wait less for the prompt than the session default', async () => {
+    const { session, clock, flush } = await setup({ promptTimeoutMs: 10_000 });
+    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', { promptTimeoutMs: 500 }));
+    await flush();
+    await clock.advance(499);
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await flush();
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect((await outcome).message).toContain('no "> " prompt within 500 ms');
+  });
+
   it('waits pduResultTimeoutMs for the network after the PDU, then times out', async () => {
     const { session, clock, reply, flush } = await setup({
       promptTimeoutMs: 2_000,
