@@ -332,12 +332,20 @@ export class ModemDriver implements OutboundModem {
     // Long alphanumeric operator names in +COPS? (TS 27.007 §7.3 <format> 0).
     await optional(context, 'AT+COPS=3,0', () => true);
     this.health = await readHealth(context, this.quirks.cpinWithoutOk);
-    this.setStatus('ready');
     this.logger.info('modem ready', {
       storage: this.setup.storage,
       indications: this.setup.newMessageIndication ?? 'polling',
       statusReports: this.setup.statusReportIndication ?? 'none',
     });
+    this.resume(session);
+  }
+
+  /**
+   * Ready for sends again. The storage is listed every time: a +CMTI sent while the line was
+   * dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
+   */
+  private resume(session: ModemSession): void {
+    this.setStatus('ready');
     this.startTimers();
     this.incoming.refresh(session).catch((error: unknown) => {
       this.logger.warn('reading stored messages failed', { error: describeError(error) });
@@ -476,8 +484,7 @@ export class ModemDriver implements OutboundModem {
     if (step === 'probe') {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       if (this.setup) {
-        this.setStatus('ready');
-        this.startTimers();
+        this.resume(session);
         return;
       }
     }

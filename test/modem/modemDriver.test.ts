@@ -421,6 +421,25 @@ describe('ModemDriver recovery', () => {
     expect(result.references).toHaveLength(1);
   });
 
+  it('lists the storage again when a modem that stopped answering answers the probe', async () => {
+    const test = harness({
+      driver: { timing: { healthIntervalMs: 1_000, probeTimeoutMs: 500, commandTimeoutMs: 500 } },
+    });
+    await test.start();
+    await test.flush();
+    const listings = test.modem.count('AT+CMGL=4');
+    test.modem.silent = true;
+    await test.until(() => test.driver.status === 'recovering');
+    // Back before the probe is written: recovery ends at the probe, without a re-init. A
+    // +CMTI the modem sent while nobody listened is not repeated: only a listing finds it.
+    test.modem.silent = false;
+    await test.until(() => test.driver.status === 'ready');
+    await test.flush();
+    expect(test.modems).toHaveLength(1);
+    expect(test.modem.count('ATE0')).toBe(1);
+    expect(test.modem.count('AT+CMGL=4')).toBe(listings + 1);
+  });
+
   it('goes offline on unplug, refuses sends, and reconnects with capped exponential back-off', async () => {
     const test = harness({ driver: { timing: { backoffInitialMs: 1_000, backoffMaxMs: 4_000 } } });
     await test.start();
