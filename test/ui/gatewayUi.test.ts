@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.j
 import { createGateway, type Gateway } from '../../server/index.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
+import { startLoopbackServer } from './loopbackServer.js';
 
 /**
  * The React UI in real headless Chromium against the real headless gateway with one simulated
@@ -16,6 +17,11 @@ import buildUi from '../support/buildUi.js';
 const screenshotDir = 'test-artifacts/screens';
 const viewport = { width: 1024, height: 700 };
 const screens = ['dashboard', 'messages', 'inbox', 'modems', 'webhooks', 'logs', 'settings', 'api'] as const;
+/**
+ * The browser zone of the filter tests, with its offset east of UTC: not a whole hour, so a From/To
+ * that lost its zone on the way to the server would move the range and show the wrong rows.
+ */
+const filterZone = { timezoneId: 'Asia/Kolkata', offsetMinutes: 330 };
 
 let gateway: Gateway;
 let baseUrl: string;
@@ -50,14 +56,14 @@ afterAll(async () => {
 });
 
 /** A fresh tab; Playwright gives up before vitest does, so a failure names what it waited for. */
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+async function newPage(zone?: { timezoneId: string }): Promise<Page> {
+  const page = await browser.newPage({ viewport, timezoneId: zone?.timezoneId });
   page.setDefaultTimeout(10_000);
   return page;
 }
 
-async function signedInPage(): Promise<Page> {
-  const page = await newPage();
+async function signedInPage(zone?: { timezoneId: string }): Promise<Page> {
+  const page = await newPage(zone);
   await page.goto(`${baseUrl}/ui/`);
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('password123');
@@ -66,13 +72,40 @@ async function signedInPage(): Promise<Page> {
   return page;
 }
 
-/** A direct API read with the Basic user, to check what the UI did. */
-async function apiGet<T>(path: string): Promise<T> {
+/** A direct API call with the Basic user, to set the scene or check what the UI did. */
+async function apiCall<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {
-    headers: { Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}` },
+    method,
+    headers: {
+      Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  expect(response.status).toBe(200);
-  return (await response.json()) as T;
+  expect(response.status).toBeLessThan(300);
+  const text = await response.text();
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+async function apiGet<T>(path: string): Promise<T> {
+  return apiCall<T>('GET', path);
+}
+
+async function simulatedDevice(): Promise<{ id: string; name: string }> {
+  const [device] = await apiGet<{ id: string; name: string }[]>('/devices');
+  if (!device) throw new Error('the simulated modem is not listed');
+  return device;
+}
+
+async function messageReaching(id: string, state: string): Promise<void> {
+  await expect
+    .poll(async () => (await apiGet<{ state: string }>(`/messages/${id}`)).state, { timeout: 15_000 })
+    .toBe(state);
+}
+
+/** What a user types into `<input type="datetime-local">` for an instant, in `filterZone`. */
+function localInput(ms: number): string {
+  return new Date(ms + filterZone.offsetMinutes * 60_000).toISOString().slice(0, 16);
 }
 
 async function openScreen(page: Page, screen: string, heading: string): Promise<void> {
@@ -110,9 +143,28 @@ describe('the gateway UI in Chromium', () => {
     await expect(page.locator('.counter').textContent()).resolves.toContain('1 SMS part');
     // Without a delivery report the simulated modem's message ends in Sent, not Delivered.
     await page.getByLabel('Delivery report').uncheck();
+    const compose = page.getByRole('form', { name: 'Compose message' });
+    const device = await simulatedDevice();
+    await compose.getByLabel('Modem').selectOption(device.id);
+    // A label wrapping a select also holds its options' text: "SIM By settings SIM 1".
+    await compose.getByLabel(/^SIM/).selectOption('1');
+    await compose.getByLabel('Priority').fill('5');
+    await compose.getByLabel('Expires after (s)').fill('3600');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'Your order is ready' });
     await row.getByText('Sent', { exact: true }).waitFor({ timeout: 15_000 });
+    // Every compose option reached the stored message.
+    const stored = await apiGet<{ validUntil?: string }>(
+      `/messages/${await row.getAttribute('data-message-id')}`,
+    );
+    expect(stored).toMatchObject({
+      deviceId: device.id,
+      simNumber: 1,
+      priority: 5,
+      withDeliveryReport: false,
+    });
+    expect(Date.parse(stored.validUntil ?? '') - Date.now()).toBeGreaterThan(3_500_000);
+    expect(Date.parse(stored.validUntil ?? '') - Date.now()).toBeLessThanOrEqual(3_600_000);
     await row.getByRole('button', { name: 'Your order is ready' }).click();
     await page.locator('.timeline').getByText('Processed').waitFor();
     await page.screenshot({ path: join(screenshotDir, 'messages-detail.png') });
@@ -145,6 +197,112 @@ describe('the gateway UI in Chromium', () => {
     }
   });
 
+  it('narrows Messages by state, modem and period, pages past 50 rows and exports only the matches', async () => {
+    const send = (text: string) =>
+      apiCall<{ id: string }>('POST', '/messages', {
+        textMessage: { text },
+        phoneNumbers: ['+15551230010'],
+        withDeliveryReport: false,
+      });
+    gateway.simulatedModems[0]?.failSends(500, 1);
+    const refused = await send('Refused by the network');
+    await messageReaching(refused.id, 'Failed');
+    const reached = await send('Reached the phone');
+    await messageReaching(reached.id, 'Sent');
+    // Queued while paused and cancelled at once, so no modem ever takes them; 55 make a second page.
+    gateway.setSendingPaused(true);
+    try {
+      const fillers = await Promise.all(Array.from({ length: 55 }, (_, index) => send(`Filler ${index}`)));
+      await Promise.all(fillers.map((filler) => apiCall('DELETE', `/messages/${filler.id}`)));
+    } finally {
+      gateway.setSendingPaused(false);
+    }
+    const total = (await apiGet<unknown[]>('/messages?limit=500')).length;
+    expect(total).toBeGreaterThan(50);
+    expect(total).toBeLessThanOrEqual(100);
+
+    const page = await signedInPage(filterZone);
+    await openScreen(page, 'messages', 'Messages');
+    const rows = page.locator('tr[data-message-id]');
+    const row = (text: string) => rows.filter({ hasText: text });
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await pager.getByText(`1–50 of ${total}`).waitFor();
+    const firstPage = await rows.allTextContents();
+    await pager.getByRole('button', { name: 'Older' }).click();
+    await pager.getByText(`51–${total} of ${total}`).waitFor();
+    const secondPage = await rows.allTextContents();
+    expect(secondPage).toHaveLength(total - 50);
+    expect(secondPage.filter((text) => firstPage.includes(text))).toEqual([]);
+
+    // State: from the second page, since a new filter starts again at the first.
+    await page.getByLabel('State').selectOption('Failed');
+    await row('Reached the phone').waitFor({ state: 'detached' });
+    await expect(rows.allTextContents()).resolves.toEqual([
+      expect.stringContaining('Refused by the network'),
+    ]);
+    await page.getByLabel('State').selectOption('Sent');
+    await row('Refused by the network').waitFor({ state: 'detached' });
+    await row('Reached the phone').waitFor();
+    await page.getByLabel('State').selectOption('');
+    await row('Filler').first().waitFor();
+
+    // Modem: the cancelled fillers never had one.
+    await page.getByLabel('Modem').selectOption((await simulatedDevice()).id);
+    await row('Filler').first().waitFor({ state: 'detached' });
+    await row('Reached the phone').waitFor();
+    await page.getByLabel('Modem').selectOption('');
+
+    // Period, typed in the browser's zone.
+    const now = Date.now();
+    await page.getByLabel('From', { exact: true }).fill(localInput(now + 10 * 60_000));
+    await page.getByText('No messages match.').waitFor();
+    await page.getByLabel('From', { exact: true }).fill(localInput(now - 10 * 60_000));
+    await pager.getByText(`1–50 of ${total}`).waitFor();
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill(localInput(now - 10 * 60_000));
+    await page.getByText('No messages match.').waitFor();
+    await page.getByLabel('To', { exact: true }).fill('');
+
+    // The export is every page of the current filter, and only that.
+    await page.getByLabel('State').selectOption('Failed');
+    await row('Refused by the network').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv).toContain('Refused by the network');
+    expect(csv).not.toContain('Reached the phone');
+    expect(csv).not.toContain('Filler');
+    await page.close();
+  });
+
+  it("shows the gateway's today on the Dashboard in any browser zone, and pauses and resumes sending", async () => {
+    // A zone already on another date than the gateway's: UTC+14 or UTC−12, 26 h apart.
+    const gatewayNow = new Date();
+    const plus14 = new Date(gatewayNow.getTime() + 14 * 3_600_000).getUTCDate() !== gatewayNow.getDate();
+    const page = await signedInPage({ timezoneId: plus14 ? 'Pacific/Kiritimati' : 'Etc/GMT+12' });
+    const today = (await apiGet<{ sent: number; failed: number }[]>('/gateway/v1/stats/daily')).at(-1);
+    expect(today?.failed).toBeGreaterThan(0);
+    await openScreen(page, 'dashboard', 'Dashboard');
+    const tile = (label: string) => page.locator('.tile').filter({ hasText: label }).locator('.tile-value');
+    await expect
+      .poll(() => tile('Failed today').textContent(), { timeout: 10_000 })
+      .toBe(String(today?.failed));
+    await expect(tile('Sent today').textContent()).resolves.toBe(String(today?.sent));
+    try {
+      await page.getByRole('button', { name: 'Pause sending' }).click();
+      await page.getByText('Sending is paused.').waitFor();
+      await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
+      await page.getByRole('button', { name: 'Resume sending' }).click();
+      await page.getByText('Sending is paused.').waitFor({ state: 'detached' });
+      await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: false });
+    } finally {
+      gateway.setSendingPaused(false);
+    }
+    await page.close();
+  });
+
   it('shows an SMS injected at the simulated modem in the Inbox at once', async () => {
     const page = await signedInPage();
     await openScreen(page, 'inbox', 'Inbox');
@@ -155,6 +313,35 @@ describe('the gateway UI in Chromium', () => {
     await expect(
       page.getByRole('row').filter({ hasText: 'Hello from a phone' }).textContent(),
     ).resolves.toContain('+15557654321');
+    await page.close();
+  });
+
+  it('narrows the Inbox by type, search and period', async () => {
+    const page = await signedInPage(filterZone);
+    await openScreen(page, 'inbox', 'Inbox');
+    const textRow = page.getByRole('row').filter({ hasText: 'Hello from a phone' });
+    const dataRow = page.getByRole('row').filter({ hasText: '+15550009999' });
+    await textRow.waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    gateway.simulatedModems[0]?.injectIncoming({
+      sender: '+15550009999',
+      data: { bytes: new Uint8Array([1, 2, 3]), port: 4242 },
+    });
+    await dataRow.getByText('DATA_SMS').waitFor({ timeout: 15_000 });
+    await page.getByLabel('Type').selectOption('SMS');
+    await dataRow.waitFor({ state: 'detached' });
+    await textRow.waitFor();
+    await page.getByLabel('Type').selectOption('DATA_SMS');
+    await textRow.waitFor({ state: 'detached' });
+    await dataRow.waitFor();
+    await page.getByLabel('Type').selectOption('');
+    await page.getByLabel('Search').fill('from a phone');
+    await dataRow.waitFor({ state: 'detached' });
+    await textRow.waitFor();
+    await page.getByLabel('From', { exact: true }).fill(localInput(Date.now() + 10 * 60_000));
+    await page.getByText('No received messages match.').waitFor();
+    await page.getByLabel('From', { exact: true }).fill(localInput(Date.now() - 10 * 60_000));
+    await textRow.waitFor();
     await page.close();
   });
 
@@ -193,6 +380,16 @@ describe('the gateway UI in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await expect(page.getByLabel('Order of equal-priority messages').inputValue()).resolves.toBe('FIFO');
     await expect(page.getByLabel('Messages allowed per period').inputValue()).resolves.toBe('25');
+    await page
+      .locator('.setting')
+      .filter({ has: page.getByLabel('Messages allowed per period') })
+      .getByRole('button', { name: 'Reset to default' })
+      .click();
+    await page.getByText('Messages allowed per period: back to the default.').waitFor();
+    await expect(page.getByLabel('Messages allowed per period').inputValue()).resolves.toBe('');
+    const stored = await apiGet<{ messages: Record<string, unknown> }>('/settings');
+    expect(stored.messages.processing_order).toBe('FIFO');
+    expect(stored.messages.limit_value).toBeUndefined();
     await page.close();
   });
 
@@ -221,6 +418,38 @@ describe('the gateway UI in Chromium', () => {
     await page.close();
   });
 
+  it('sends a test event to a webhook, lists the delivery and removes the webhook', async () => {
+    const receiver = await startLoopbackServer((_request, response) => response.end('ok'));
+    try {
+      const page = await signedInPage();
+      await openScreen(page, 'webhooks', 'Webhooks');
+      const device = await simulatedDevice();
+      await page.getByLabel('Address (URL)').fill(`${receiver.url}/events`);
+      await page.getByLabel('ID (optional)').fill('ui-loopback');
+      await page.getByLabel('Modem').selectOption(device.id);
+      await page.getByRole('button', { name: 'Add webhook' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'ui-loopback' });
+      await row.getByText(device.name).waitFor();
+      await row.getByRole('button', { name: 'Deliveries' }).click();
+      await page.getByText('Nothing delivered yet.').waitFor();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page
+        .getByRole('table', { name: 'Deliveries' })
+        .getByText(/HTTP 200/)
+        .waitFor();
+      expect(receiver.requests.map((request) => request.url)).toEqual(['/events']);
+      expect(receiver.requests[0]?.body).toContain('"sms:received"');
+      await page.getByRole('button', { name: 'Remove webhook' }).click();
+      await row.waitFor({ state: 'detached' });
+      const ids = (await apiGet<{ id: string }[]>('/webhooks')).map((webhook) => webhook.id);
+      expect(ids).not.toContain('ui-loopback');
+      expect(ids).toContain('crm-delivered');
+      await page.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('filters the log by level and module', async () => {
     const page = await signedInPage();
     await openScreen(page, 'logs', 'Logs');
@@ -232,6 +461,10 @@ describe('the gateway UI in Chromium', () => {
     const modules = await page.locator('.log-line .log-module').allTextContents();
     expect(modules.length).toBeGreaterThan(0);
     expect(new Set(modules)).toEqual(new Set([chosen]));
+    await page.getByLabel('Contains').fill('no entry says this');
+    await page.getByText('No log entries match.').waitFor();
+    await page.getByLabel('Contains').fill('');
+    await page.locator('.log-line').first().waitFor();
     await page.getByLabel('Level').selectOption('ERROR');
     const levels = await page.locator('.log-line .log-level').allTextContents();
     expect(levels.every((level) => level === 'ERROR')).toBe(true);
@@ -241,11 +474,20 @@ describe('the gateway UI in Chromium', () => {
   it('creates an API token, shows it once with a curl line that uses it, and revokes it', async () => {
     const page = await signedInPage();
     await openScreen(page, 'api', 'API access');
+    // The longest lifetime on offer is one the gateway grants.
+    const lifetime =
+      (await page.getByLabel('Valid for').locator('option').last().getAttribute('value')) ?? '';
+    await page.getByLabel('Valid for').selectOption(lifetime);
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.locator('.token-once');
     await shown.getByText('Copy this token now').waitFor();
     const token = (await shown.locator('pre').textContent()) ?? '';
     expect(token.split('.')).toHaveLength(3);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+      iat: number;
+      exp: number;
+    };
+    expect(claims.exp - claims.iat).toBe(Number(lifetime));
     await expect(page.locator('pre').first().textContent()).resolves.toContain(
       `Authorization: Bearer ${token}`,
     );
@@ -255,6 +497,9 @@ describe('the gateway UI in Chromium', () => {
       body: JSON.stringify({ textMessage: { text: 'via token' }, phoneNumbers: ['+15551230003'] }),
     });
     expect(sent.status).toBe(202);
+    // Only the ticked scopes: sending and reading one message, not listing them.
+    const listed = await fetch(`${baseUrl}/messages`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(listed.status).toBe(403);
     const jti = (await shown.locator('code').first().textContent()) ?? '';
     await page.getByLabel('Token ID').fill(jti);
     await page.getByRole('button', { name: 'Revoke' }).click();

@@ -6,12 +6,12 @@ import { CopyButton } from '../components/CopyButton.js';
 import { FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 
+/** The gateway refuses an access token longer than 30 days (720 h, server/auth/tokenService.ts). */
 const ttlChoices = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 86_400, label: '1 day' },
   { seconds: 7 * 86_400, label: '7 days' },
   { seconds: 30 * 86_400, label: '30 days' },
-  { seconds: 365 * 86_400, label: '1 year' },
 ];
 
 export function ApiAccessScreen() {

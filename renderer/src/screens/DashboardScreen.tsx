@@ -4,7 +4,7 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { DailyChart } from '../components/DailyChart.js';
 import { Banner, EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { formatRelative, isoDay } from '../format/timeFormat.js';
+import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
 
@@ -39,7 +39,9 @@ export function DashboardScreen() {
   useLiveEvent('incoming', refreshCounters);
   useLiveEvent('device', devices.reload);
 
-  const today = stats.data?.find((day) => day.date === isoDay(Date.now()));
+  // Days are the gateway PC's local days, oldest first: the last one is the gateway's today even
+  // when this browser's zone is already on another date.
+  const today = stats.data?.at(-1);
 
   return (
     <>
