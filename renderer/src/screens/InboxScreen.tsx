@@ -39,11 +39,10 @@ export function InboxScreen() {
     const record = inboxRecordFromEvent(event);
     if (offset !== 0 || !matchesInboxFilter(record, filter)) return;
     page.setData((current) => {
-      if (
-        !current ||
-        current.items.some((item) => item.id === record.id && item.createdAt === record.createdAt)
-      ) {
-        return current;
+      if (!current) return current;
+      // Already listed (a reload overlapped the event): take the event's copy in place.
+      if (current.items.some((item) => item.id === record.id)) {
+        return { ...current, items: current.items.map((item) => (item.id === record.id ? record : item)) };
       }
       return {
         items: [record, ...current.items].slice(0, pageSize),
