@@ -14,8 +14,13 @@ const warmUp = scaled(1_000, 10_000);
 const concurrency = 16;
 /** Every 50th request is raw bytes that are not HTTP at all. */
 const rawEvery = 50;
-/** Growth allowed between warm-up and the end: GC timing, not a leak (a leak grows with the count). */
-const allowedGrowthBytes = 48 * 2 ** 20;
+/**
+ * Growth allowed between warm-up and the end: GC timing, not a leak (a leak grows with the
+ * count). After the short form's 1,000 warm-up requests the heap is still settling, and on a
+ * loaded CI machine collections come late (57 MB seen once), so the short form only catches a
+ * gross leak (≥ 24 KB a request); the full form's 100,000 requests show 0.5 KB a request.
+ */
+const allowedGrowthBytes = scaled(96, 48) * 2 ** 20;
 
 describe('malformed HTTP requests', () => {
   let root: string;
