@@ -328,6 +328,8 @@ function lostStatusReports(accepted: readonly AcceptedPdu[], unpluggedAt: number
 class IncomingTraffic {
   private readonly held = new Set<number>();
   private injected = 0;
+  /** What each modem was given, to know when its SIM is empty again. */
+  private readonly injectedInto = new Map<number, PlannedIncoming[]>();
 
   constructor(
     private readonly harness: GatewayHarness,
@@ -338,10 +340,21 @@ class IncomingTraffic {
     this.held.add(modem);
   }
 
-  /** Holds `modem` and waits until everything injected so far is in the inbox. */
+  /**
+   * Holds `modem` and waits until every message it was given is in the inbox: checked by
+   * sender, since the inbox's total also counts what other modems received meanwhile.
+   */
   async withhold(modem: number): Promise<void> {
     this.hold(modem);
-    await this.waitForInbox(this.injected, 30_000);
+    const given = this.injectedInto.get(modem) ?? [];
+    await vi.waitFor(
+      async () => {
+        const senders = new Set((await listAllInbox(this.harness.api)).map((entry) => entry.sender));
+        const unread = given.filter((message) => !senders.has(message.sender));
+        if (unread.length > 0) throw new Error(`${unread.length} messages still on modem ${modem}`);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
   }
 
   release(modem: number): void {
@@ -352,23 +365,24 @@ class IncomingTraffic {
     let turn = 0;
     for (const message of this.planned) {
       await this.waitForInbox(this.injected - 3, 60_000);
-      const modem = await vi.waitFor(
+      // Choosing and injecting in one synchronous step: a hold placed meanwhile is respected.
+      await vi.waitFor(
         () => {
           const free = [0, 1].filter((candidate) => !this.held.has(candidate));
-          const chosen = free[turn % Math.max(1, free.length)];
-          if (chosen === undefined) throw new Error('both modems are held');
-          return chosen;
+          const modem = free[turn % Math.max(1, free.length)];
+          if (modem === undefined) throw new Error('both modems are held');
+          this.harness
+            .ptyModem(modem)
+            .injectIncoming(
+              { sender: message.sender, text: message.text },
+              message.partOrder ? { partOrder: message.partOrder } : {},
+            );
+          this.injectedInto.set(modem, [...(this.injectedInto.get(modem) ?? []), message]);
+          this.injected++;
         },
         { timeout: 60_000, interval: 50 },
       );
       turn++;
-      this.harness
-        .ptyModem(modem)
-        .injectIncoming(
-          { sender: message.sender, text: message.text },
-          message.partOrder ? { partOrder: message.partOrder } : {},
-        );
-      this.injected++;
     }
   }
 
