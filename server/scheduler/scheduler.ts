@@ -84,6 +84,8 @@ export class Scheduler {
   private readonly busy = new Set<string>();
   private readonly lastUsedAt = new Map<string, number>();
   private readonly parkedUntil = new Map<string, number>();
+  /** Parked modems seen not ready since: once ready again they are offered work at once. */
+  private readonly downWhileParked = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private scanTimer: TimerHandle | undefined;
@@ -116,7 +118,10 @@ export class Scheduler {
     });
     this.logger.info('scheduler started', { restoredSends: restored, interruptedSends: recovered });
     this.running = true;
-    this.unsubscribe = this.deps.devices.onChange(() => this.wake());
+    this.unsubscribe = this.deps.devices.onChange((deviceId) => {
+      this.noteDeviceChange(deviceId);
+      this.wake();
+    });
     this.wake();
   }
 
@@ -294,6 +299,30 @@ export class Scheduler {
     return Math.max(this.pacing.nextAllowedAt(deviceId), this.limiter.nextAllowedAt(deviceId, now, limit));
   }
 
+  private park(deviceId: string): void {
+    this.parkedUntil.set(deviceId, this.deps.clock.now() + MODEM_UNAVAILABLE_BACKOFF_MS);
+    this.downWhileParked.delete(deviceId);
+    // It usually refused because it had just gone down (unplugged, recovering): the change
+    // that said so may have come before this hand-over ended.
+    this.noteDeviceChange(deviceId);
+  }
+
+  /**
+   * The back-off is for a modem that says it is ready yet refuses; one that went down and came
+   * back (replugged, recovered) is a new state, offered work again without waiting it out.
+   */
+  private noteDeviceChange(deviceId: string): void {
+    if (!this.parkedUntil.has(deviceId)) return;
+    const ready = this.readyModems().some((modem) => modem.deviceId === deviceId);
+    if (!ready) {
+      this.downWhileParked.add(deviceId);
+    } else if (this.downWhileParked.has(deviceId)) {
+      this.parkedUntil.delete(deviceId);
+      this.downWhileParked.delete(deviceId);
+      this.logger.info('modem is back; offering it work again', { deviceId });
+    }
+  }
+
   private parkedAt(deviceId: string): number {
     return this.parkedUntil.get(deviceId) ?? Number.NEGATIVE_INFINITY;
   }
@@ -345,7 +374,7 @@ export class Scheduler {
         const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
         const outcome = await this.sendTo(modem, stored, plain, phoneNumber, simNumber);
         if (outcome === 'modem-unavailable') {
-          this.parkedUntil.set(modem.deviceId, this.deps.clock.now() + MODEM_UNAVAILABLE_BACKOFF_MS);
+          this.park(modem.deviceId);
           this.logger.warn('modem refused the message; re-queued', {
             messageId: stored.id,
             deviceId: modem.deviceId,

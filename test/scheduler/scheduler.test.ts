@@ -389,6 +389,43 @@ describe('Scheduler: sending', () => {
     expect(harness.message('a').state).toBe('Sent');
   });
 
+  it('offers work at once to a modem that refused while going down and is ready again', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    let refusals = 1;
+    modem.behaviour = () => {
+      if (refusals-- <= 0) return { references: [1] };
+      // Unplugged between the scan and the send: the driver refuses and the pool says so.
+      harness.devices.setOnline('m1', false);
+      return new GatewayError(ErrorCode.ModemUnavailable, 'offline');
+    };
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(5 * SECOND);
+    expect(harness.message('a').state).toBe('Pending');
+    harness.devices.setOnline('m1', true);
+    await clock.advance(SECOND);
+    expect(harness.message('a').state).toBe('Sent');
+  });
+
+  it('keeps a modem that refuses while it says it is ready parked for the whole back-off', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const modem = harness.modem('m1');
+    let refusals = 1;
+    modem.behaviour = () =>
+      refusals-- > 0 ? new GatewayError(ErrorCode.ModemUnavailable, 'refused') : { references: [1] };
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    // Signal and registration updates raise changes without the modem ever going down.
+    harness.devices.setOnline('m1', true);
+    await clock.advance(MODEM_UNAVAILABLE_BACKOFF_MS - SECOND);
+    expect(harness.message('a').state).toBe('Pending');
+    await clock.advance(5 * SECOND);
+    expect(harness.message('a').state).toBe('Sent');
+  });
+
   it('sends the decrypted content and numbers but records states under the stored numbers', async () => {
     const clock = new ManualClock();
     const harness = new SchedulerHarness(clock, {
