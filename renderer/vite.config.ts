@@ -18,5 +18,8 @@ export default defineConfig({
     emptyOutDir: true,
     // The CSP forbids inline scripts; Vite's module preload polyfill would be one.
     modulePreload: { polyfill: false },
+    // One ~540 kB bundle (React and the PDU planner's alphabet tables) loaded over loopback
+    // from the gateway itself: splitting it would add requests and save nothing.
+    chunkSizeWarningLimit: 800,
   },
 });
