@@ -1,7 +1,12 @@
 /** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
+import type { MessageState } from '../../../server/messages/model.js';
+import type { ModemStatus } from '../../../server/modem/outboundModem.js';
+import type { WebhookEventName } from '../../../server/webhooks/webhookEvents.js';
 
-export const MessageStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed', 'Cancelled'] as const;
-export type MessageState = (typeof MessageStates)[number];
+// The server's own lists (plain modules without Node imports, so they bundle for the browser).
+export { MessageStates } from '../../../server/messages/model.js';
+export { WebhookEventNames as WebhookEvents } from '../../../server/webhooks/webhookEvents.js';
+export type { MessageState, ModemStatus };
 
 export interface RecipientState {
   phoneNumber: string;
@@ -35,14 +40,6 @@ export interface SendMessageRequest {
   withDeliveryReport?: boolean;
   ttl?: number;
 }
-
-export type ModemStatus =
-  | 'starting'
-  | 'ready'
-  | 'sim-pin-required'
-  | 'sim-pin-wrong'
-  | 'recovering'
-  | 'offline';
 
 export interface SimCard {
   slotIndex: number;
@@ -105,17 +102,7 @@ export interface LogRecord {
   createdAt: string | number;
 }
 
-export const WebhookEvents = [
-  'sms:received',
-  'sms:data-received',
-  'sms:sent',
-  'sms:delivered',
-  'sms:failed',
-  'sms:cancelled',
-  'system:ping',
-  'app:started',
-] as const;
-export type WebhookEvent = (typeof WebhookEvents)[number];
+export type WebhookEvent = WebhookEventName;
 
 export interface WebhookRecord {
   id: string;
