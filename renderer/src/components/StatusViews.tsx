@@ -42,10 +42,11 @@ export function Banner(props: { tone: 'info' | 'warn' | 'error'; title: string; 
   );
 }
 
+/** The outcome of a user action: a success line, or the failure to describe. */
+export type ActionResult = { ok: true; text: string } | { ok: false; error: unknown };
+
 /** A one-line outcome under a form: "Saved." or the server's reason. */
-export function FormResult(props: {
-  result: { ok: true; text: string } | { ok: false; error: unknown } | undefined;
-}) {
+export function FormResult(props: { result: ActionResult | undefined }) {
   if (!props.result) return null;
   return props.result.ok ? (
     <p className="form-ok" role="status">

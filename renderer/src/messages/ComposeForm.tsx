@@ -3,6 +3,7 @@ import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
 import { parseRecipients } from './messageRows.js';
 
 /** Compose and send one text message (POST /messages). */
@@ -23,10 +24,7 @@ export function ComposeForm(props: {
   const [priority, setPriority] = useState('0');
   const [deliveryReport, setDeliveryReport] = useState(true);
   const [ttl, setTtl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<
-    { ok: true; text: string } | { ok: false; error: unknown } | undefined
-  >();
+  const { busy, result, run } = useAction();
 
   const plan = useMemo(() => planText(text), [text]);
   const numbers = parseRecipients(recipients);
@@ -49,18 +47,12 @@ export function ComposeForm(props: {
     if (simNumber) request.simNumber = Number(simNumber);
     if (priorityValue !== 0) request.priority = priorityValue;
     if (ttl) request.ttl = Number(ttl);
-    setBusy(true);
-    setResult(undefined);
-    try {
+    await run(async () => {
       const message = await api.sendMessage(request);
-      setResult({ ok: true, text: `Queued as ${message.id}.` });
       setText('');
       props.onSent(message);
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return `Queued as ${message.id}.`;
+    });
   }
 
   const encodingLabel = plan.encoding === 'gsm7' ? 'GSM 7-bit' : 'Unicode (UCS-2)';

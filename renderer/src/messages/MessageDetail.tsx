@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
 import { FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
 import { messageText, stateTimeline } from './messageRows.js';
 
 /** One message opened: content, each recipient's state and error, the state timeline, cancel. */
@@ -14,20 +14,14 @@ export function MessageDetail(props: {
 }) {
   const { api } = useApp();
   const { message } = props;
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: false; error: unknown } | undefined>();
+  const { busy, result, run } = useAction();
   const device = props.devices?.find((entry) => entry.id === message.deviceId);
 
   async function cancel() {
-    setBusy(true);
-    setResult(undefined);
-    try {
+    await run(async () => {
       props.onChanged(await api.cancelMessage(message.id));
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return undefined;
+    });
   }
 
   return (

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 /** Common modem speeds; most USB modems ignore the rate, old RS-232 ones need the right one. */
@@ -11,25 +12,19 @@ export function AddModemPanel(props: { onAdded: () => void }) {
   const ports = useResource(() => api.serialPorts(), [api]);
   const [path, setPath] = useState('');
   const [baudRate, setBaudRate] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { busy, result, run } = useAction();
 
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!path) return;
-    setBusy(true);
-    setResult(undefined);
-    try {
+    const added = await run(async () => {
       const device = await api.addModem(path, baudRate ? Number(baudRate) : undefined);
-      setResult({ ok: true, text: `Added ${device.name}. It is starting up.` });
-      setPath('');
-      ports.reload();
-      props.onAdded();
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return `Added ${device.name}. It is starting up.`;
+    });
+    if (!added) return;
+    setPath('');
+    ports.reload();
+    props.onAdded();
   }
 
   return (

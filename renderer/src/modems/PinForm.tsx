@@ -1,30 +1,25 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
 
 /** SIM PIN entry (AT+CPIN, TS 27.007 §8.3). */
 export function PinForm(props: { deviceId: string; wrongBefore: boolean; onDone: () => void }) {
   const { api } = useApp();
   const [pin, setPin] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { busy, result, run } = useAction();
   const valid = /^\d{4,8}$/.test(pin);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
-    setBusy(true);
-    setResult(undefined);
-    try {
+    const sent = await run(async () => {
       await api.enterPin(props.deviceId, pin);
-      setPin('');
-      setResult({ ok: true, text: 'PIN sent. The modem is unlocking the SIM.' });
-      props.onDone();
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return 'PIN sent. The modem is unlocking the SIM.';
+    });
+    if (!sent) return;
+    setPin('');
+    props.onDone();
   }
 
   return (

@@ -5,6 +5,7 @@ import { useApp } from '../appContext.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
 
 /** The gateway refuses an access token longer than 30 days (720 h, server/auth/tokenService.ts). */
 const ttlChoices = [
@@ -81,21 +82,15 @@ function CreateTokenPanel(props: {
   const { api } = useApp();
   const [scopes, setScopes] = useState<string[]>(['messages:send', 'messages:read']);
   const [ttl, setTtl] = useState(String(ttlChoices[1]?.seconds ?? 86_400));
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: false; error: unknown }>();
+  const { busy, result, run } = useAction();
 
   async function create(event: FormEvent) {
     event.preventDefault();
     if (scopes.length === 0) return;
-    setBusy(true);
-    setResult(undefined);
-    try {
+    await run(async () => {
       props.onCreated(await api.createToken(scopes, Number(ttl)));
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return undefined;
+    });
   }
 
   function toggle(scope: string, on: boolean) {
@@ -157,18 +152,16 @@ function CreateTokenPanel(props: {
 function RevokeTokenPanel() {
   const { api } = useApp();
   const [jti, setJti] = useState('');
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { result, run } = useAction();
   async function revoke(event: FormEvent) {
     event.preventDefault();
     const id = jti.trim();
     if (!id) return;
-    try {
+    const revoked = await run(async () => {
       await api.revokeToken(id);
-      setResult({ ok: true, text: `Token ${id} is revoked.` });
-      setJti('');
-    } catch (error) {
-      setResult({ ok: false, error });
-    }
+      return `Token ${id} is revoked.`;
+    });
+    if (revoked) setJti('');
   }
   return (
     <section className="panel" aria-labelledby="revoke-title">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { DeviceRecord, GatewayStatus } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
@@ -6,6 +6,7 @@ import { DailyChart } from '../components/DailyChart.js';
 import { Banner, EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 /** Status refresh period: the queue and hold reasons change without a live event of their own. */
@@ -196,19 +197,13 @@ function Banners(props: { status: GatewayStatus | undefined; devices: DeviceReco
 
 function PauseControl(props: { status: GatewayStatus; onChanged: () => void }) {
   const { api } = useApp();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: false; error: unknown } | undefined>(undefined);
+  const { busy, result, run } = useAction();
   async function toggle() {
-    setBusy(true);
-    setResult(undefined);
-    try {
+    const changed = await run(async () => {
       await api.setSendingPaused(!props.status.sendingPaused);
-      props.onChanged();
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return undefined;
+    });
+    if (changed) props.onChanged();
   }
   return (
     <div className="head-actions">

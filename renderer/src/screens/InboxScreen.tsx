@@ -8,6 +8,7 @@ import { EmptyState, ErrorNote, FormResult, Loading } from '../components/Status
 import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxRecordFromEvent, matchesInboxFilter } from '../inbox/inboxRows.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
@@ -20,10 +21,7 @@ export function InboxScreen() {
   const [type, setType] = useState('');
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
-  const [refreshing, setRefreshing] = useState(false);
-  const [refreshResult, setRefreshResult] = useState<
-    { ok: true; text: string } | { ok: false; error: unknown }
-  >();
+  const refresh = useAction();
 
   const filter: InboxFilter = {
     type: type || undefined,
@@ -52,18 +50,12 @@ export function InboxScreen() {
   });
 
   async function rereadStorage() {
-    setRefreshing(true);
-    setRefreshResult(undefined);
-    const until = new Date();
-    try {
+    const started = await refresh.run(async () => {
+      const until = new Date();
       await api.refreshInbox(new Date(until.getTime() - refreshWindowMs).toISOString(), until.toISOString());
-      setRefreshResult({ ok: true, text: 'The modems are reading their storage; new messages appear here.' });
-      page.reload();
-    } catch (error) {
-      setRefreshResult({ ok: false, error });
-    } finally {
-      setRefreshing(false);
-    }
+      return 'The modems are reading their storage; new messages appear here.';
+    });
+    if (started) page.reload();
   }
 
   const rows = page.data?.items ?? [];
@@ -80,12 +72,12 @@ export function InboxScreen() {
             columns={inboxCsvColumns}
             fetchPage={(limit, pageOffset) => api.listInbox(filter, limit, pageOffset)}
           />
-          <button type="button" disabled={refreshing} onClick={() => void rereadStorage()}>
-            {refreshing ? 'Reading…' : 'Re-read modem storage'}
+          <button type="button" disabled={refresh.busy} onClick={() => void rereadStorage()}>
+            {refresh.busy ? 'Reading…' : 'Re-read modem storage'}
           </button>
         </div>
       </header>
-      <FormResult result={refreshResult} />
+      <FormResult result={refresh.result} />
 
       <section className="filters" aria-label="Filters">
         <label>

@@ -11,6 +11,7 @@ import { AddModemPanel } from '../modems/AddModemPanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 export function ModemsScreen() {
@@ -58,17 +59,16 @@ function ModemPanel(props: {
   const modem = device.modem;
   const [section, setSection] = useState<Section>('none');
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [removeResult, setRemoveResult] = useState<{ ok: false; error: unknown }>();
+  const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
   const pinNeeded = modem?.status === 'sim-pin-required' || modem?.status === 'sim-pin-wrong';
 
   async function remove() {
-    try {
+    const removed = await removal.run(async () => {
       await api.removeDevice(device.id);
-      props.onChanged();
-    } catch (error) {
-      setRemoveResult({ ok: false, error });
-    }
+      return undefined;
+    });
+    if (removed) props.onChanged();
   }
 
   const sims = device.simCards;
@@ -155,7 +155,7 @@ function ModemPanel(props: {
             </button>
           </span>
         )}
-        <FormResult result={removeResult} />
+        <FormResult result={removal.result} />
       </div>
       {section === 'test' && (
         <div className="subpanel">

@@ -15,6 +15,7 @@ import {
   type SettingField,
   settingSections,
 } from '../settings/settingFields.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 type Values = Record<string, string>;
@@ -36,8 +37,7 @@ export function SettingsScreen() {
   const setEdits = (next: Values) => setEditState({ base: settings.data, values: next });
   const values = { ...initial, ...edits };
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { busy, result, run } = useAction();
 
   const problems: Record<string, string> = { ...crossFieldProblems(values) };
   for (const field of allSettingFields) {
@@ -48,21 +48,20 @@ export function SettingsScreen() {
   const dirty = Object.keys(patch).length > 0;
 
   async function send(body: SettingsDocument, done: string) {
-    setBusy(true);
-    setResult(undefined);
-    setServerErrors({});
-    try {
-      const saved = await api.patchSettings(body);
-      settings.setData(() => saved);
-      setResult({ ok: true, text: done });
-    } catch (error) {
-      const named =
-        error instanceof ApiError && error.kind === 'invalid' ? fieldNamedIn(error.message) : undefined;
-      if (named) setServerErrors({ [named]: describeError(error) });
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => {
+      setServerErrors({});
+      try {
+        const saved = await api.patchSettings(body);
+        settings.setData(() => saved);
+        return done;
+      } catch (error) {
+        // The server names the offending setting: show its reason next to that field as well.
+        const named =
+          error instanceof ApiError && error.kind === 'invalid' ? fieldNamedIn(error.message) : undefined;
+        if (named) setServerErrors({ [named]: describeError(error) });
+        throw error;
+      }
+    });
   }
 
   function save(event: FormEvent) {

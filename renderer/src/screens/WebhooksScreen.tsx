@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { webhookEventHelp, webhookUrlProblem } from '../webhooks/webhookForm.js';
 
@@ -99,33 +100,27 @@ function AddWebhookForm(props: {
   const [event, setEvent] = useState<string>('sms:received');
   const [deviceId, setDeviceId] = useState('');
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { busy, result, run } = useAction();
   const urlProblem = webhookUrlProblem(url);
 
   async function submit(formEvent: FormEvent) {
     formEvent.preventDefault();
     setTouched(true);
     if (urlProblem) return;
-    setBusy(true);
-    setResult(undefined);
-    try {
-      const saved = await api.saveWebhook({
+    const saved = await run(async () => {
+      const webhook = await api.saveWebhook({
         url: url.trim(),
         event,
         ...(id.trim() ? { id: id.trim() } : {}),
         ...(deviceId ? { deviceId } : {}),
       });
-      setResult({ ok: true, text: `Saved webhook ${saved.id}.` });
-      setId('');
-      setUrl('');
-      setTouched(false);
-      props.onAdded();
-    } catch (error) {
-      setResult({ ok: false, error });
-    } finally {
-      setBusy(false);
-    }
+      return `Saved webhook ${webhook.id}.`;
+    });
+    if (!saved) return;
+    setId('');
+    setUrl('');
+    setTouched(false);
+    props.onAdded();
   }
 
   return (
@@ -190,26 +185,22 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
   const { api } = useApp();
   const { webhook } = props;
   const deliveries = useResource(() => api.webhookDeliveries(webhook.id, 50), [api, webhook.id]);
-  const [result, setResult] = useState<{ ok: true; text: string } | { ok: false; error: unknown }>();
+  const { result, run } = useAction();
 
   async function sendTest() {
-    setResult(undefined);
-    try {
+    const sent = await run(async () => {
       await api.testWebhook(webhook.id);
-      setResult({ ok: true, text: `A test ${webhook.event} event is on its way.` });
-      setTimeout(deliveries.reload, 1500);
-    } catch (error) {
-      setResult({ ok: false, error });
-    }
+      return `A test ${webhook.event} event is on its way.`;
+    });
+    if (sent) setTimeout(deliveries.reload, 1500);
   }
 
   async function remove() {
-    try {
+    const removed = await run(async () => {
       await api.removeWebhook(webhook.id);
-      props.onRemoved();
-    } catch (error) {
-      setResult({ ok: false, error });
-    }
+      return undefined;
+    });
+    if (removed) props.onRemoved();
   }
 
   return (
