@@ -21,6 +21,7 @@ import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
 import { createPendingPartsFile } from './inbox/pendingPartsFile.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
+import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
 import { MessageLifecycle } from './messages/messageLifecycle.js';
 import { type KnownDevice, ModemPool } from './modem/modemPool.js';
@@ -83,9 +84,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     level: options.logLevel,
     now: () => clock.now(),
     sinks: [
-      ...(deps.logSinks ?? [consoleSink()]),
-      (record) => storedLogs?.append(record),
-      (record) => events.emit('log', record),
+      limitRepeats([
+        ...(deps.logSinks ?? [consoleSink()]),
+        (record) => storedLogs?.append(record),
+        (record) => events.emit('log', record),
+      ]),
     ],
   });
   const simulatedModems: SimulatedModem[] = [];
