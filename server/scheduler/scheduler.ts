@@ -9,6 +9,7 @@ import type { MessageRepository } from '../store/repositories.js';
 import { INTERRUPTED_ERROR, recoverInterruptedSends, restoreSendWindows } from './crashRecovery.js';
 import { describeHold, type Hold, type HoldReason } from './holdReason.js';
 import { compareMessages, isExpedited, type ProcessingOrder } from './messageOrder.js';
+import { ModemParking } from './modemParking.js';
 import { canCarry, compareModemLoad, type ModemLoad } from './modemSelection.js';
 import { type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
 import { SendPacing } from './sendPacing.js';
@@ -54,12 +55,6 @@ type SendOutcome = { references: number[] } | { failure: string } | 'modem-unava
 export const TTL_EXPIRED_ERROR = 'TTL expired';
 
 /**
- * How long a modem that refused a hand-over with ModemUnavailable is left alone before it is
- * offered work again, so a modem stuck in that state cannot spin the queue.
- */
-export const MODEM_UNAVAILABLE_BACKOFF_MS = 30_000;
-
-/**
  * Decides what is sent, when, through which modem and SIM.
  *
  * Each decision is one synchronous scan of the Pending messages: expire what passed its
@@ -72,9 +67,9 @@ export const MODEM_UNAVAILABLE_BACKOFF_MS = 30_000;
  * the records of that send and the next hand-over then share one journal commit.
  *
  * ModemUnavailable (the modem refused the hand-over; nothing was sent) puts the recipients not
- * yet sent back to Pending, for any modem unless pinned, and parks that modem for
- * MODEM_UNAVAILABLE_BACKOFF_MS. Nothing is lost, and nothing the modem may have sent is sent
- * again: every other failure is final for that recipient.
+ * yet sent back to Pending, for any modem unless pinned, and parks that modem (`modemParking.ts`).
+ * Nothing is lost, and nothing the modem may have sent is sent again: every other failure is
+ * final for that recipient.
  */
 export class Scheduler {
   private readonly logger: Logger;
@@ -83,9 +78,7 @@ export class Scheduler {
   private readonly sims: SimSelector;
   private readonly busy = new Set<string>();
   private readonly lastUsedAt = new Map<string, number>();
-  private readonly parkedUntil = new Map<string, number>();
-  /** Parked modems seen not ready since: once ready again they are offered work at once. */
-  private readonly downWhileParked = new Set<string>();
+  private readonly parking = new ModemParking();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private scanTimer: TimerHandle | undefined;
@@ -300,31 +293,21 @@ export class Scheduler {
   }
 
   private park(deviceId: string): void {
-    this.parkedUntil.set(deviceId, this.deps.clock.now() + MODEM_UNAVAILABLE_BACKOFF_MS);
-    this.downWhileParked.delete(deviceId);
-    // It usually refused because it had just gone down (unplugged, recovering): the change
-    // that said so may have come before this hand-over ended.
-    this.noteDeviceChange(deviceId);
+    this.parking.park(deviceId, this.deps.clock.now(), this.isReady(deviceId));
   }
 
-  /**
-   * The back-off is for a modem that says it is ready yet refuses; one that went down and came
-   * back (replugged, recovered) is a new state, offered work again without waiting it out.
-   */
   private noteDeviceChange(deviceId: string): void {
-    if (!this.parkedUntil.has(deviceId)) return;
-    const ready = this.readyModems().some((modem) => modem.deviceId === deviceId);
-    if (!ready) {
-      this.downWhileParked.add(deviceId);
-    } else if (this.downWhileParked.has(deviceId)) {
-      this.parkedUntil.delete(deviceId);
-      this.downWhileParked.delete(deviceId);
+    if (this.parking.noteStatus(deviceId, this.isReady(deviceId))) {
       this.logger.info('modem is back; offering it work again', { deviceId });
     }
   }
 
+  private isReady(deviceId: string): boolean {
+    return this.readyModems().some((modem) => modem.deviceId === deviceId);
+  }
+
   private parkedAt(deviceId: string): number {
-    return this.parkedUntil.get(deviceId) ?? Number.NEGATIVE_INFINITY;
+    return this.parking.parkedUntilOf(deviceId);
   }
 
   private async expire(messageId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { MODEM_UNAVAILABLE_BACKOFF_MS, TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
+import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/scheduler/modemParking.js';
+import { TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;
