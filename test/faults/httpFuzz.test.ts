@@ -82,8 +82,8 @@ describe('malformed HTTP requests', () => {
       expect([200, 503]).toContain(health.status);
       expect(residentAtEnd - residentAfterWarmUp).toBeLessThan(allowedGrowthBytes);
     },
-    // The short form runs beside the bench smoke on two cores: its settings, webhook and token
-    // writes wait on that run's fsyncs, which has stretched 4 s alone to 35–120 s there.
+    // The short form often runs beside the bench smoke on two cores, whose CPU and fsync load
+    // has stretched its 4 s alone to 35–120 s.
     scaled(300_000, 1_800_000),
   );
 });
