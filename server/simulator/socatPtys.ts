@@ -87,11 +87,15 @@ function readyPtys(
         resolve([hostPty, devicePty]);
       }
     };
-    const onError = (error: Error) =>
+    const onError = (error: NodeJS.ErrnoException) =>
       fail(
-        new GatewayError(ErrorCode.TransportOpenFailed, `cannot run socat: ${error.message}`, {
-          cause: error,
-        }),
+        new GatewayError(
+          ErrorCode.TransportOpenFailed,
+          error.code === 'ENOENT'
+            ? `socat is not installed (Debian/Ubuntu: sudo apt-get install socat; Fedora: sudo dnf install socat; macOS: brew install socat)`
+            : `cannot run socat: ${error.message}`,
+          { cause: error },
+        ),
       );
     const onExit = (code: number | null) =>
       fail(

@@ -4,6 +4,7 @@
  * (close()) makes both ends go away, as a USB unplug does.
  */
 import { openSocatPtys } from '../../server/simulator/socatPtys.js';
+import { requireSystemTool } from './systemTools.js';
 
 export interface PtyPair {
   hostPath: string;
@@ -13,6 +14,7 @@ export interface PtyPair {
 }
 
 export async function createPtyPair(): Promise<PtyPair> {
+  requireSystemTool('socat');
   const ptys = await openSocatPtys({ startTimeoutMs: 5_000 });
   return { hostPath: ptys.hostPath, devicePath: ptys.devicePath, close: () => ptys.stop() };
 }

@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { webcrypto } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import * as x509 from '@peculiar/x509';
 
 export interface ReceivedRequest {
   body: string;
@@ -63,63 +61,43 @@ export async function startReceiver(
   };
 }
 
-/** A throw-away CA and a server certificate for 127.0.0.1 signed by it (openssl CLI). */
-export function createTestCertificates(): { ca: string; key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'smsgw-tls-'));
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  try {
-    run(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=Test CA',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-    );
-    run(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-keyout',
-      'server.key',
-      '-out',
-      'server.csr',
-    );
-    const extensions = join(dir, 'ext.cnf');
-    execFileSync('sh', ['-c', `printf 'subjectAltName=IP:127.0.0.1\\n' > ${extensions}`]);
-    run(
-      'x509',
-      '-req',
-      '-in',
-      'server.csr',
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-extfile',
-      'ext.cnf',
-      '-out',
-      'server.pem',
-    );
-    return {
-      ca: readFileSync(join(dir, 'ca.pem'), 'utf8'),
-      key: readFileSync(join(dir, 'server.key'), 'utf8'),
-      cert: readFileSync(join(dir, 'server.pem'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/**
+ * A throw-away CA and a server certificate for 127.0.0.1 signed by it, made in-process with
+ * @peculiar/x509 on Node's WebCrypto (no openssl CLI needed on the test machine).
+ */
+export async function createTestCertificates(): Promise<{ ca: string; key: string; cert: string }> {
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+  const validFrom = new Date(Date.now() - 60_000);
+  const validUntil = new Date(Date.now() + 2 * 24 * 3_600_000);
+  const caKeys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const caCertificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01',
+    name: 'CN=Test CA',
+    notBefore: validFrom,
+    notAfter: validUntil,
+    keys: caKeys,
+    signingAlgorithm: algorithm,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    ],
+  });
+  const serverKeys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const serverCertificate = await x509.X509CertificateGenerator.create({
+    serialNumber: '02',
+    subject: 'CN=127.0.0.1',
+    issuer: caCertificate.subject,
+    notBefore: validFrom,
+    notAfter: validUntil,
+    publicKey: serverKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    signingAlgorithm: algorithm,
+    extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }])],
+  });
+  const serverKey = await webcrypto.subtle.exportKey('pkcs8', serverKeys.privateKey);
+  return {
+    ca: caCertificate.toString('pem'),
+    key: x509.PemConverter.encode(serverKey, 'PRIVATE KEY'),
+    cert: serverCertificate.toString('pem'),
+  };
 }

@@ -307,7 +307,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('delivers over HTTPS to a receiver whose certificate comes from a trusted private CA', async () => {
-    const tls = createTestCertificates();
+    const tls = await createTestCertificates();
     const hook = await receiver({ tls: { key: tls.key, cert: tls.cert } });
     const { dispatcher } = await startDispatcher({
       ca: tls.ca,
@@ -318,7 +318,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('refuses a receiver whose certificate is not trusted', async () => {
-    const tls = createTestCertificates();
+    const tls = await createTestCertificates();
     const hook = await receiver({ tls: { key: tls.key, cert: tls.cert } });
     const { dispatcher } = await startDispatcher({
       targets: [{ id: 'tls', url: hook.url, event: 'sms:sent' }],
