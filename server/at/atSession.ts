@@ -7,6 +7,13 @@
  * complete the command in flight. The waiter (the `active` exchange) exists before the command's
  * bytes are written, so a fast reply cannot be lost (pattern: zigbee-herdsman's waitress).
  *
+ * Taking over a line: a modem outlives the process that talks to it. If that process died after
+ * `AT+CMGS=<n>` drew the `> ` prompt, the modem still collects PDU characters and would swallow
+ * every command as part of the PDU. `cancelPendingInput` writes ESC, which cancels the edited
+ * message (TS 27.005 §3.5.1, answered OK) and is ignored in command mode (V.250 §5.2.1: characters
+ * before "AT" are discarded), then holds the next command until the line has been quiet: the
+ * ESC's OK and anything else the dead process left must not answer it.
+ *
  * Resynchronising after a timeout: a modem that answers late would otherwise complete the NEXT
  * command with the old command's OK. After a timeout the session therefore holds back the next
  * command until the line has been quiet for `resyncQuietMs`; every non-URC line in that window is
@@ -79,6 +86,24 @@ interface Job {
   reject(error: Error): void;
 }
 
+/** A wait for a quiet line, queued in order with the commands (see `awaitQuiet`). */
+interface QuietWait {
+  quietMs: number;
+  /** Write ESC first (`cancelPendingInput`). */
+  escapeFirst: boolean;
+  resolve(discardedLines: number): void;
+  reject(error: Error): void;
+}
+
+/** Commands are held while the line settles; every non-URC line meanwhile is discarded. */
+interface Settle {
+  timer: TimerHandle;
+  quietMs: number;
+  discardedLines: number;
+  /** Present when someone awaits the end of this window. */
+  waiter?: QuietWait;
+}
+
 interface Exchange {
   job: Job;
   lines: string[];
@@ -96,16 +121,14 @@ export class AtSession {
   private readonly resyncQuietMs: number;
   private readonly completeOnLineGraceMs: number;
   private readonly framer = new LineFramer();
-  private readonly queue: Job[] = [];
+  private readonly queue: Array<Job | QuietWait> = [];
   private readonly urcListeners = new Set<(code: UnsolicitedCode) => void>();
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
   private active?: Exchange;
   /** A +CMT / +CDS header whose PDU line is still to come. */
   private pendingUrc?: { match: UrcMatch; line: string };
-  private settleTimer?: TimerHandle;
-  /** The quiet period of the current settle window, restarted by each discarded line. */
-  private settleQuietMs = 0;
+  private settle?: Settle;
   private opened = false;
 
   constructor(
@@ -164,6 +187,33 @@ export class AtSession {
     return this.enqueue({ command, pdu: pduHex, options });
   }
 
+  /**
+   * Resolves, after every command queued before it, once the line has been quiet for `quietMs`,
+   * with the number of lines that arrived meanwhile and were discarded. Anything but 0 means the
+   * modem is still answering something: the last answer may not have been ours.
+   */
+  awaitQuiet(quietMs: number): Promise<number> {
+    return this.enqueueQuiet(quietMs, false);
+  }
+
+  /**
+   * Writes ESC, then waits like `awaitQuiet`: the first step on a line another process may have
+   * left in the middle of `AT+CMGS` (see the class comment).
+   */
+  cancelPendingInput(quietMs: number): Promise<number> {
+    return this.enqueueQuiet(quietMs, true);
+  }
+
+  private enqueueQuiet(quietMs: number, escapeFirst: boolean): Promise<number> {
+    if (!this.isOpen) {
+      return Promise.reject(new GatewayError(ErrorCode.AtSessionClosed, 'AT session is not open'));
+    }
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ quietMs, escapeFirst, resolve, reject });
+      this.pump();
+    });
+  }
+
   onUnsolicited(listener: (code: UnsolicitedCode) => void): () => void {
     this.urcListeners.add(listener);
     return () => this.urcListeners.delete(listener);
@@ -187,9 +237,15 @@ export class AtSession {
   }
 
   private pump(): void {
-    if (this.active || this.settleTimer || !this.opened) return;
-    const job = this.queue.shift();
-    if (job) this.start(job);
+    if (this.active || this.settle || !this.opened) return;
+    const next = this.queue.shift();
+    if (next === undefined) return;
+    if ('command' in next) {
+      this.start(next);
+      return;
+    }
+    this.startSettle(next.quietMs, next);
+    if (next.escapeFirst) this.write(ESC).catch((error: unknown) => this.logWriteFailure(error));
   }
 
   private start(job: Job): void {
@@ -308,11 +364,18 @@ export class AtSession {
     queueMicrotask(() => this.pump());
   }
 
-  private startSettle(quietMs: number): void {
-    this.settleQuietMs = quietMs;
-    this.settleTimer?.cancel();
-    this.settleTimer = this.clock.setTimer(() => {
-      this.settleTimer = undefined;
+  /** Holds commands until the line has been quiet for `quietMs`; each discarded line restarts it. */
+  private startSettle(quietMs: number, waiter?: QuietWait): void {
+    const settle: Settle = { quietMs, discardedLines: 0, waiter, timer: this.quietTimer(quietMs) };
+    this.settle?.timer.cancel();
+    this.settle = settle;
+  }
+
+  private quietTimer(quietMs: number): TimerHandle {
+    return this.clock.setTimer(() => {
+      const settle = this.settle;
+      this.settle = undefined;
+      settle?.waiter?.resolve(settle.discardedLines);
       this.pump();
     }, quietMs);
   }
@@ -397,9 +460,12 @@ export class AtSession {
 
   /** A line nobody waits for: a late answer during resync, or noise while idle. */
   private discard(line: string): void {
-    if (this.settleTimer) {
+    const settle = this.settle;
+    if (settle) {
       this.log.debug('discarding late line while resynchronising', { line });
-      this.startSettle(this.settleQuietMs);
+      settle.discardedLines++;
+      settle.timer.cancel();
+      settle.timer = this.quietTimer(settle.quietMs);
       return;
     }
     this.log.debug('discarding line with no command in flight', { line });
@@ -432,8 +498,11 @@ export class AtSession {
     if (!this.opened) return;
     this.opened = false;
     this.unsubscribe();
-    this.settleTimer?.cancel();
-    this.settleTimer = undefined;
+    this.settle?.timer.cancel();
+    this.settle?.waiter?.reject(
+      new GatewayError(ErrorCode.AtSessionClosed, `${this.transport.description} closed`, { cause: error }),
+    );
+    this.settle = undefined;
     this.pendingUrc = undefined;
     this.framer.reset();
     this.failEverything(

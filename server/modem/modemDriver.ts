@@ -294,6 +294,8 @@ export class ModemDriver implements OutboundModem {
         this.touch();
         return response;
       },
+      awaitQuiet: (quietMs) => session.awaitQuiet(quietMs),
+      cancelPendingInput: (quietMs) => session.cancelPendingInput(quietMs),
       onUnsolicited: (listener) => session.onUnsolicited(listener),
       onClose: (listener) => session.onClose(listener),
     };
@@ -305,7 +307,11 @@ export class ModemDriver implements OutboundModem {
       this.status_ === 'offline' ? 'starting' : this.status_ === 'ready' ? 'recovering' : this.status_,
     );
     const context = this.context(session);
-    await synchronise(context, this.timing.syncAttempts, this.timing.syncTimeoutMs);
+    await synchronise(context, {
+      attempts: this.timing.syncAttempts,
+      timeoutMs: this.timing.syncTimeoutMs,
+      quietMs: this.timing.syncQuietMs,
+    });
     await session.execute('ATE0', { timeoutMs: this.timing.commandTimeoutMs });
     // Numeric +CME/+CMS codes (TS 27.007 §9.1): the driver decides on codes, not texts.
     await optional(context, 'AT+CMEE=1', () => true);

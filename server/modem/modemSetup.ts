@@ -8,7 +8,7 @@ import {
   parseIdentity,
 } from '../at/parsers.js';
 import { type Clock, sleep } from '../clock/clock.js';
-import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { ModemSession } from './modemSession.js';
 import type { QuirkProfile } from './quirks.js';
 
@@ -47,14 +47,47 @@ export interface SetupContext {
   commandTimeoutMs: number;
 }
 
-/** Tries `AT` until the modem answers: the first bytes after opening a port are often lost. */
-export async function synchronise(context: SetupContext, attempts: number, timeoutMs: number): Promise<void> {
+export interface SyncTiming {
+  attempts: number;
+  /** Timeout of each `AT`. */
+  timeoutMs: number;
+  /** How long the line must stay quiet after the `OK` for it to count as ours. */
+  quietMs: number;
+}
+
+/** What may answer a synchronising `AT` while the line still carries a dead process's traffic. */
+const staleAnswerCodes: ReadonlySet<ErrorCode> = new Set([
+  ErrorCode.AtTimeout,
+  ErrorCode.AtError,
+  ErrorCode.CmsError,
+  ErrorCode.CmeError,
+]);
+
+/**
+ * Takes over the line (ESC cancels a PDU input a dead process left open), then tries `AT` until
+ * the modem answers it and then stays quiet. The first bytes after opening a
+ * port are often lost (a timeout), and a modem may still be answering a command of a process
+ * that died (an `ERROR` or `+CMS ERROR` for its `AT+CMGS`, arriving after our `AT`). An `OK`
+ * followed by another line was not ours either: accepting it would pair every later command with
+ * its predecessor's answer — a send refused with another command's error.
+ */
+export async function synchronise(context: SetupContext, timing: SyncTiming): Promise<void> {
+  await context.session.cancelPendingInput(timing.quietMs);
   for (let attempt = 1; ; attempt++) {
+    let lastError: unknown;
     try {
-      await context.session.execute('AT', { timeoutMs });
-      return;
+      await context.session.execute('AT', { timeoutMs: timing.timeoutMs });
     } catch (error) {
-      if (attempt >= attempts || !isGatewayError(error, ErrorCode.AtTimeout)) throw error;
+      if (!isGatewayError(error) || !staleAnswerCodes.has(error.code)) throw error;
+      lastError = error;
+    }
+    const strayLines = await context.session.awaitQuiet(timing.quietMs);
+    if (lastError === undefined && strayLines === 0) return;
+    if (attempt >= timing.attempts) {
+      throw (
+        lastError ??
+        new GatewayError(ErrorCode.AtError, `the modem kept answering after AT (${strayLines} stray lines)`)
+      );
     }
   }
 }

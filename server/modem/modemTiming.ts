@@ -8,6 +8,8 @@ export interface ModemTimingOptions {
   syncAttempts: number;
   /** Timeout of each synchronising `AT`. Default 2 000. */
   syncTimeoutMs: number;
+  /** Quiet after the synchronising `AT`'s OK that proves it was ours. Default 200. */
+  syncQuietMs: number;
   /** Wait for the network's `+CMGS` after the PDU was written. Default 60 000. */
   sendTimeoutMs: number;
   /** Interval of health rounds (`AT`, CSQ, CREG, COPS, CPIN). Default 30 000. */
@@ -26,6 +28,7 @@ export const defaultModemTiming: ModemTimingOptions = {
   commandTimeoutMs: 10_000,
   syncAttempts: 5,
   syncTimeoutMs: 2_000,
+  syncQuietMs: 200,
   sendTimeoutMs: 60_000,
   healthIntervalMs: 30_000,
   probeTimeoutMs: 5_000,

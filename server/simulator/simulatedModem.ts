@@ -314,7 +314,9 @@ export class SimulatedModem {
   }
 
   private async handleLine(rawLine: string): Promise<void> {
-    const line = rawLine.trim();
+    // V.250 §5.2.1: everything before "AT" is ignored (an ESC a host sent in command mode, noise).
+    const start = rawLine.search(/at/i);
+    const line = (start < 0 ? rawLine : rawLine.slice(start)).trim();
     this.remember(this.receivedCommands, line);
     if (this.logger.isEnabled('DEBUG')) this.logger.debug('« command', { line });
     if (this.silent) return;
@@ -322,8 +324,8 @@ export class SimulatedModem {
       this.write(frameResponse(junkLines(this.noiseSeed++)));
       return;
     }
-    // V.250 §5.2.1: everything before "AT" is ignored, so a line without it gets no answer.
-    if (!/^at/i.test(line)) return;
+    // A line without "AT" gets no answer.
+    if (start < 0) return;
     if (this.profile.echo) this.write(`${line}\r`);
     const commands = parseCommandLine(line);
     if (!commands) {

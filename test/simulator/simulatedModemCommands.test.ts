@@ -96,6 +96,13 @@ describe('SimulatedModem answering AT commands', () => {
     expect(sim.modem.commands).toEqual(['hello', 'AT']);
   });
 
+  it('answers a command line preceded by an ESC sent in command mode, ignoring what comes before AT', async () => {
+    sim = await startSimulator({ echo: false });
+    await sim.terminal.write('\x1b');
+    expect(await sim.terminal.exchange('AT+CSQ')).toEqual(['+CSQ: 20,99', 'OK']);
+    expect(sim.modem.commands).toEqual(['AT+CSQ']);
+  });
+
   it('reports failures as ERROR, numeric or verbose according to AT+CMEE', async () => {
     sim = await startSimulator({ echo: false });
     const { terminal } = sim;
