@@ -277,6 +277,48 @@ describe('the gateway UI in Chromium', () => {
     await page.close();
   });
 
+  it('keeps page 1 as the server lists it while older messages change and new ones wait behind a bar', async () => {
+    const send = (text: string) =>
+      apiCall<{ id: string }>('POST', '/messages', { textMessage: { text }, phoneNumbers: ['+15551230020'] });
+    const serverTotal = async () => {
+      const response = await fetch(`${baseUrl}/messages?limit=1`, {
+        headers: { Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}` },
+      });
+      return Number(response.headers.get('x-total-count'));
+    };
+    gateway.setSendingPaused(true);
+    try {
+      const burst: { id: string }[] = [];
+      for (let index = 0; index < 55; index++) burst.push(await send(`Live list ${index}`));
+      const page = await signedInPage();
+      await openScreen(page, 'messages', 'Messages');
+      const rows = page.locator('tr[data-message-id]');
+      const shownIds = () =>
+        rows.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-message-id')));
+      const pager = page.getByRole('navigation', { name: 'Pages' });
+      const before = await serverTotal();
+      await pager.getByText(`1–50 of ${before}`).waitFor();
+      const shownBefore = await shownIds();
+
+      // State changes of messages on page 2 (the five oldest of the burst) are not new messages.
+      for (const message of burst.slice(0, 5)) await apiCall('DELETE', `/messages/${message.id}`);
+      // New messages are counted at once and shown only when asked for.
+      for (let index = 0; index < 3; index++) await send(`Live arrival ${index}`);
+      const bar = page.getByRole('button', { name: '3 new messages — show' });
+      await bar.waitFor();
+      expect(await serverTotal()).toBe(before + 3);
+      await pager.getByText(`1–50 of ${before + 3}`).waitFor();
+      expect(await shownIds()).toEqual(shownBefore);
+
+      await bar.click();
+      const serverPage = await apiGet<{ id: string }[]>('/messages?limit=50');
+      await expect.poll(shownIds).toEqual(serverPage.map((message) => message.id));
+      await page.close();
+    } finally {
+      gateway.setSendingPaused(false);
+    }
+  });
+
   it("shows the gateway's today on the Dashboard in any browser zone, and pauses and resumes sending", async () => {
     // A zone already on another date than the gateway's: UTC+14 or UTC−12, 26 h apart.
     const gatewayNow = new Date();
@@ -327,7 +369,9 @@ describe('the gateway UI in Chromium', () => {
       sender: '+15550009999',
       data: { bytes: new Uint8Array([1, 2, 3]), port: 4242 },
     });
-    await dataRow.getByText('DATA_SMS').waitFor({ timeout: 15_000 });
+    // A new message waits behind the bar instead of pushing the listed rows down.
+    await page.getByRole('button', { name: '1 new received message — show' }).click({ timeout: 15_000 });
+    await dataRow.getByText('DATA_SMS').waitFor();
     await page.getByLabel('Type').selectOption('SMS');
     await dataRow.waitFor({ state: 'detached' });
     await textRow.waitFor();

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../renderer/src/api/types.js';
 import { toCsv } from '../../renderer/src/format/csv.js';
+import { applyLiveItem, livePageOf, showArrivals } from '../../renderer/src/live/livePage.js';
 import {
   acceptedAt,
   matchesMessageFilter,
-  mergeLiveMessage,
   messageCsvColumns,
+  messageLiveRules,
   parseRecipients,
   stateTimeline,
 } from '../../renderer/src/messages/messageRows.js';
@@ -49,33 +50,73 @@ describe('message rows', () => {
     expect(matchesMessageFilter(pending, { search: 'invoice' })).toBe(false);
   });
 
+  /** The Messages screen's live merge: `applyLiveItem` with the Messages rules. */
+  function merge(rows: MessageRecord[], update: MessageRecord, filter = {}, onFirstPage = true) {
+    return applyLiveItem(
+      livePageOf({ items: rows, total: rows.length }),
+      update,
+      messageLiveRules(filter),
+      onFirstPage,
+    );
+  }
+  const at = (seconds: number) => `2026-11-22T10:00:${String(seconds).padStart(2, '0')}.000+00:00`;
+
   it('updates a listed message in place when the stream reports a new state', () => {
-    const rows = [message({ id: 'm2' }), message()];
-    const merged = mergeLiveMessage(rows, message({ state: 'Sent' }), {}, true);
-    expect(merged.added).toBe(false);
-    expect(merged.rows.map((row) => [row.id, row.state])).toEqual([
+    const rows = [message({ id: 'm2', states: { Pending: at(5) } }), message()];
+    const merged = merge(rows, message({ state: 'Sent' }));
+    expect(merged.total).toBe(2);
+    expect(merged.arrivals).toEqual([]);
+    expect(merged.items.map((row) => [row.id, row.state])).toEqual([
       ['m2', 'Pending'],
       ['m1', 'Sent'],
     ]);
   });
 
   it('keeps the newer state when an older version of the message arrives late', () => {
-    const at = (seconds: number) => `2026-11-22T10:00:0${seconds}.000+00:00`;
     const sent = message({ state: 'Sent', states: { Pending: at(0), Processed: at(1), Sent: at(1) } });
     // The POST's answer (Pending) after the live Processed and Sent events.
-    expect(mergeLiveMessage([sent], message(), {}, true).rows[0]?.state).toBe('Sent');
+    expect(merge([sent], message()).items[0]?.state).toBe('Sent');
     const processed = message({ state: 'Processed', states: { Pending: at(0), Processed: at(1) } });
-    expect(mergeLiveMessage([sent], processed, {}, true).rows[0]?.state).toBe('Sent');
+    expect(merge([sent], processed).items[0]?.state).toBe('Sent');
     // Re-queued after the modem refused it: Pending again, with the same states.
     const requeued = message({ state: 'Pending', states: { Pending: at(0), Processed: at(1) } });
-    expect(mergeLiveMessage([processed], requeued, {}, true).rows[0]?.state).toBe('Pending');
+    expect(merge([processed], requeued).items[0]?.state).toBe('Pending');
   });
 
-  it('puts a new matching message on top of the first page only', () => {
-    const fresh = message({ id: 'new' });
-    expect(mergeLiveMessage([message()], fresh, {}, true).rows.map((row) => row.id)).toEqual(['new', 'm1']);
-    expect(mergeLiveMessage([message()], fresh, {}, false).rows.map((row) => row.id)).toEqual(['m1']);
-    expect(mergeLiveMessage([message()], fresh, { state: 'Failed' }, true).added).toBe(false);
+  it('holds a new matching message back as an arrival of the first page, counted once', () => {
+    const fresh = message({ id: 'new', states: { Pending: at(9) } });
+    const merged = merge([message()], fresh);
+    expect(merged.items.map((row) => row.id)).toEqual(['m1']);
+    expect(merged.arrivals.map((row) => row.id)).toEqual(['new']);
+    expect(merged.total).toBe(2);
+    // Its later states update the arrival; they are not new messages.
+    const sent = message({ id: 'new', state: 'Sent', states: { Pending: at(9), Sent: at(10) } });
+    const again = applyLiveItem(merged, sent, messageLiveRules({}), true);
+    expect(again.total).toBe(2);
+    expect(again.arrivals.map((row) => row.state)).toEqual(['Sent']);
+    expect(showArrivals(again, 50).items.map((row) => row.id)).toEqual(['new', 'm1']);
+    expect(merge([message()], fresh, {}, false).arrivals).toEqual([]);
+    expect(merge([message()], fresh, { state: 'Failed' }).arrivals).toEqual([]);
+  });
+
+  it('shows a new message at once when the page is empty: no row can move under the pointer', () => {
+    const merged = merge([], message({ id: 'first' }));
+    expect(merged.items.map((row) => row.id)).toEqual(['first']);
+    expect(merged.arrivals).toEqual([]);
+    expect(merged.total).toBe(1);
+  });
+
+  it('ignores a state change of a message that is on a later page (it is not new)', () => {
+    // Page 1 shows messages accepted at 10:00:20 and 10:00:30; m-old (10:00:05) is on page 2.
+    const page = [
+      message({ id: 'p1', states: { Pending: at(30) } }),
+      message({ id: 'p2', states: { Pending: at(20) } }),
+    ];
+    const scrolledOff = message({ id: 'm-old', state: 'Sent', states: { Pending: at(5), Sent: at(40) } });
+    const merged = merge(page, scrolledOff);
+    expect(merged.items.map((row) => row.id)).toEqual(['p1', 'p2']);
+    expect(merged.arrivals).toEqual([]);
+    expect(merged.total).toBe(2);
   });
 
   it('reads recipients separated by commas, semicolons or new lines, without duplicates', () => {

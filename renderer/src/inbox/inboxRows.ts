@@ -2,6 +2,7 @@ import type { InboxFilter } from '../api/gatewayApi.js';
 import type { InboxRecord, IncomingEvent } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
+import type { LiveRules } from '../live/livePage.js';
 
 /** The live stream's `incoming` event as an inbox row (the shape GET /inbox returns). */
 export function inboxRecordFromEvent(event: IncomingEvent): InboxRecord {
@@ -25,6 +26,15 @@ export function matchesInboxFilter(record: InboxRecord, filter: InboxFilter): bo
   const search = filter.search?.trim().toLowerCase();
   if (search && !`${record.sender}\n${record.contentPreview}`.toLowerCase().includes(search)) return false;
   return true;
+}
+
+/** How the Inbox list takes live arrivals (see `live/livePage.ts`). */
+export function inboxLiveRules(filter: InboxFilter): LiveRules<InboxRecord> {
+  return {
+    id: (record) => record.id,
+    listedAt: (record) => toEpochMs(record.createdAt),
+    matches: (record) => matchesInboxFilter(record, filter),
+  };
 }
 
 export const inboxCsvColumns: CsvColumn<InboxRecord>[] = [

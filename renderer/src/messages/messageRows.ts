@@ -2,6 +2,7 @@ import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
+import type { LiveRules } from '../live/livePage.js';
 
 /** Pure rules of the Messages screen: what a row shows, which live updates it takes, CSV columns. */
 
@@ -43,24 +44,17 @@ export function matchesMessageFilter(message: MessageRecord, filter: MessageFilt
   return true;
 }
 
-/** Applies a live update to the current page: replace in place, or put a new match on top. */
-export function mergeLiveMessage(
-  rows: readonly MessageRecord[],
-  update: MessageRecord,
-  filter: MessageFilter,
-  onFirstPage: boolean,
-): { rows: MessageRecord[]; added: boolean } {
-  const current = rows.find((row) => row.id === update.id);
-  const matches = matchesMessageFilter(update, filter);
-  if (current) {
-    // The POST's answer can arrive after the live events of the same message: never go back.
-    if (isBehind(update, current)) return { rows: [...rows], added: false };
+/** How the Messages list takes live updates (see `live/livePage.ts`). */
+export function messageLiveRules(filter: MessageFilter): LiveRules<MessageRecord> {
+  return {
+    id: (message) => message.id,
+    listedAt: (message) => toEpochMs(acceptedAt(message) ?? '') || 0,
     // A row that stops matching (e.g. the Pending filter and it was sent) stays until the next
     // reload, updated, so it does not vanish under the user's pointer.
-    return { rows: rows.map((row) => (row.id === update.id ? update : row)), added: false };
-  }
-  if (!onFirstPage || !matches) return { rows: [...rows], added: false };
-  return { rows: [update, ...rows], added: true };
+    matches: (message) => matchesMessageFilter(message, filter),
+    // The POST's answer can arrive after the live events of the same message: never go back.
+    isBehind,
+  };
 }
 
 /**

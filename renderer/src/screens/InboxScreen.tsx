@@ -6,8 +6,10 @@ import { ExportButton } from '../components/ExportButton.js';
 import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { inboxCsvColumns, inboxRecordFromEvent, matchesInboxFilter } from '../inbox/inboxRows.js';
+import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/inboxRows.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
+import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -29,24 +31,16 @@ export function InboxScreen() {
   };
   const filterKey = JSON.stringify(filter);
   const page = useResource(
-    () => api.listInbox(JSON.parse(filterKey) as InboxFilter, pageSize, offset),
+    () => api.listInbox(JSON.parse(filterKey) as InboxFilter, pageSize, offset).then(livePageOf),
     [api, filterKey, offset],
   );
 
   useLiveEvent<IncomingEvent>('incoming', (event) => {
-    const record = inboxRecordFromEvent(event);
-    if (offset !== 0 || !matchesInboxFilter(record, filter)) return;
-    page.setData((current) => {
-      if (!current) return current;
-      // Already listed (a reload overlapped the event): take the event's copy in place.
-      if (current.items.some((item) => item.id === record.id)) {
-        return { ...current, items: current.items.map((item) => (item.id === record.id ? record : item)) };
-      }
-      return {
-        items: [record, ...current.items].slice(0, pageSize),
-        total: current.total === undefined ? undefined : current.total + 1,
-      };
-    });
+    const rules = inboxLiveRules(filter);
+    // Already listed (a reload overlapped the event): the event's copy replaces it in place.
+    page.setData(
+      (current) => current && applyLiveItem(current, inboxRecordFromEvent(event), rules, offset === 0),
+    );
   });
 
   async function rereadStorage() {
@@ -106,6 +100,11 @@ export function InboxScreen() {
       </section>
 
       <section className="panel">
+        <NewArrivalsBar
+          count={page.data?.arrivals.length ?? 0}
+          noun="received message"
+          onShow={() => page.setData((current) => current && showArrivals(current, pageSize))}
+        />
         {page.loading && !page.data && <Loading what="received messages" />}
         {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
         {page.data && rows.length === 0 && (

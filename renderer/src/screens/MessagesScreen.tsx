@@ -8,9 +8,11 @@ import { Pager, SharedFilterControls, useSharedFilters } from '../components/Fil
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
+import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
-import { acceptedAt, mergeLiveMessage, messageCsvColumns, messageText } from '../messages/messageRows.js';
+import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
@@ -30,29 +32,24 @@ export function MessagesScreen() {
   };
   const filterKey = JSON.stringify(filter);
   const page = useResource(
-    () => api.listMessages(JSON.parse(filterKey) as MessageFilter, pageSize, offset),
+    () => api.listMessages(JSON.parse(filterKey) as MessageFilter, pageSize, offset).then(livePageOf),
     [api, filterKey, offset],
   );
 
   const applyUpdate = useCallback(
     (message: MessageRecord) => {
-      page.setData((current) => {
-        if (!current) return current;
-        const merged = mergeLiveMessage(
-          current.items,
-          message,
-          JSON.parse(filterKey) as MessageFilter,
-          offset === 0,
-        );
-        return {
-          items: merged.rows.slice(0, pageSize),
-          total: current.total === undefined ? undefined : current.total + (merged.added ? 1 : 0),
-        };
-      });
+      const rules = messageLiveRules(JSON.parse(filterKey) as MessageFilter);
+      page.setData((current) => current && applyLiveItem(current, message, rules, offset === 0));
     },
     [page.setData, filterKey, offset],
   );
   useLiveEvent<MessageRecord>('message', applyUpdate);
+  const showNew = () => page.setData((current) => current && showArrivals(current, pageSize));
+  /** The user's own message: shown at once, with whatever else arrived. */
+  const showSent = (message: MessageRecord) => {
+    applyUpdate(message);
+    if (offset === 0) showNew();
+  };
 
   const rows = page.data?.items ?? [];
   const deviceName = (id: string | undefined) =>
@@ -82,7 +79,7 @@ export function MessagesScreen() {
       {composing && (
         <section className="panel" aria-label="New message">
           <h2>New message</h2>
-          <ComposeForm devices={devices.data} onSent={applyUpdate} />
+          <ComposeForm devices={devices.data} onSent={showSent} />
         </section>
       )}
 
@@ -113,6 +110,7 @@ export function MessagesScreen() {
       </section>
 
       <section className="panel">
+        <NewArrivalsBar count={page.data?.arrivals.length ?? 0} noun="message" onShow={showNew} />
         {page.loading && !page.data && <Loading what="messages" />}
         {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
         {page.data && rows.length === 0 && (
