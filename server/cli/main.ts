@@ -1,3 +1,4 @@
+import { findBuiltUi } from '../composition/builtUi.js';
 import { readPackageVersion } from '../composition/packageVersion.js';
 import { parseCommandLine, usage } from '../config/commandLine.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
@@ -24,18 +25,27 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const gateway = createGateway(commandLine.options);
+  const options = commandLine.options;
+  options.uiDirectory ??= findBuiltUi(import.meta.url);
+  const gateway = createGateway(options);
   let started: Awaited<ReturnType<typeof gateway.start>>;
+  // The core's timers never hold the process (clock.ts), and until the server listens nothing
+  // else may: a built-in modem's bring-up waits on timers alone.
+  const holdWhileStarting = setInterval(() => undefined, 60_000);
   try {
     started = await gateway.start();
   } catch (error) {
     process.stderr.write(`Could not start: ${describeError(error)}\n`);
     return isGatewayError(error, ErrorCode.ConfigInvalid) ? 2 : 1;
+  } finally {
+    clearInterval(holdWhileStarting);
   }
   const lines = [
     '',
     `  Desktop SMS Gateway is running at ${started.url}`,
-    `  Open the UI:  ${started.url}/ui/`,
+    ...(options.uiDirectory === undefined
+      ? ['  UI:           not built here (npm run build:ui), so not served']
+      : [`  Open the UI:  ${started.url}/ui/`]),
     `  API docs:     ${started.url}/docs`,
     started.generatedPassword
       ? `  Login:        ${started.username} / ${started.generatedPassword}   (generated now, shown once: keep it)`
