@@ -10,6 +10,8 @@ import {
   session,
   shell,
 } from 'electron';
+import { consoleSink, createLogger } from '../server/logging/logger.js';
+import { coreArguments } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
 import { IpcChannel } from './ipcChannels.js';
 import { PreferencesFile } from './preferences.js';
@@ -18,6 +20,7 @@ import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
+const logger = createLogger({ level: 'INFO', sinks: [consoleSink()] }, 'desktop');
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder and the port: it shows its window (second-instance).
@@ -26,8 +29,10 @@ if (!app.requestSingleInstanceLock()) {
   let window: BrowserWindow | undefined;
   let quitting = false;
   const preferences = new PreferencesFile(app.getPath('userData'));
-  // Arguments after the script (`npm start -- --simulate`) go to the core unchanged.
-  const core = new CoreSupervisor(join(here, 'coreProcess.js'), process.argv.slice(app.isPackaged ? 1 : 2));
+  // Only the gateway's own flags reach the core (`npm start -- --simulate`); see coreArguments.ts.
+  const { kept, dropped } = coreArguments(process.argv.slice(1));
+  if (dropped.length > 0) logger.info('arguments not for the gateway core', { dropped });
+  const core = new CoreSupervisor(join(here, 'coreProcess.js'), kept);
 
   const baseUrl = () => core.connection?.baseUrl;
 

@@ -1,0 +1,48 @@
+import { commandLineFlags } from '../server/config/commandLine.js';
+
+export interface CoreArguments {
+  /** Our own flags, in order, with their values: what the core's strict parser receives. */
+  kept: string[];
+  /** Everything else, for one log line: Chromium's switches, the OS's, a script path. */
+  dropped: string[];
+}
+
+type FlagName = keyof typeof commandLineFlags;
+
+/** `--help` and `--version` print to a terminal; the core in a utility process has none. */
+const terminalOnly = new Set<string>(['help', 'version']);
+
+function ownFlag(name: string): FlagName | undefined {
+  return Object.hasOwn(commandLineFlags, name) && !terminalOnly.has(name) ? (name as FlagName) : undefined;
+}
+
+/**
+ * Picks the gateway's own flags out of the Electron process's argv. That argv is not ours alone:
+ * the AppImage runtime adds `--no-sandbox`, macOS adds `-psn_0_…` to apps started from Finder,
+ * users add Chromium switches such as `--disable-gpu`, and unpackaged runs carry the script
+ * path. The core's parser is strict (a typo must stop the headless CLI), so it sees only ours.
+ * Give it `process.argv.slice(1)`: whatever is not a flag of ours is dropped.
+ */
+export function coreArguments(argv: readonly string[]): CoreArguments {
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    const name = token.startsWith('--') ? ownFlag(token.slice(2).split('=', 1)[0] ?? '') : undefined;
+    if (!name) {
+      dropped.push(token);
+      continue;
+    }
+    kept.push(token);
+    const next = argv[index + 1];
+    if (next === undefined || token.includes('=')) continue;
+    // A string flag takes the next token as its value, as node:util parseArgs does; `--simulate`
+    // takes an optional count (server/config/commandLine.ts reads it as a positional).
+    const takesNext = commandLineFlags[name].type === 'string' || (name === 'simulate' && /^\d+$/.test(next));
+    if (takesNext) {
+      kept.push(next);
+      index++;
+    }
+  }
+  return { kept, dropped };
+}
