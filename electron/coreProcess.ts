@@ -3,17 +3,21 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from '../server/config/commandLine.js';
+import { defaultListen, localUrlOf } from '../server/config/options.js';
 import { describeError } from '../server/errors/gatewayError.js';
 import { createGateway } from '../server/index.js';
 import { type CoreToMain, isMainToCore } from './coreMessages.js';
+import { classifyStartFailure, findRunningGateway } from './startFailure.js';
 
 const parentPort = process.parentPort;
 const post = (message: CoreToMain) => parentPort.postMessage(message);
+let listen: { host: string; port: number } = { ...defaultListen };
 
 async function run(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
   if (commandLine.kind !== 'run') throw new Error('--help and --version are for the command line');
   const options = commandLine.options;
+  listen = options.listen;
   options.uiDirectory ??= join(dirname(fileURLToPath(import.meta.url)), '..', 'ui');
   const gateway = createGateway(options);
   const started = await gateway.start();
@@ -30,11 +34,15 @@ async function run(): Promise<void> {
       case 'set-sending-paused':
         gateway.setSendingPaused(message.paused);
         break;
-      case 'renew-session-token':
-        void gateway
-          .issueSessionToken()
-          .then((sessionToken) => post({ type: 'session-token', sessionToken }));
+      case 'renew-session-token': {
+        const { requestId } = message;
+        gateway.issueSessionToken().then(
+          (sessionToken) => post({ type: 'session-token', requestId, sessionToken }),
+          (error: unknown) =>
+            post({ type: 'session-token-failed', requestId, message: describeError(error) }),
+        );
         break;
+      }
       case 'shutdown':
         void gateway.stop().finally(() => process.exit(0));
         break;
@@ -48,7 +56,13 @@ async function run(): Promise<void> {
   });
 }
 
-run().catch((error: unknown) => {
-  post({ type: 'fatal', message: `The gateway could not start: ${describeError(error)}` });
-  process.exit(1);
+run().catch(async (error: unknown) => {
+  const failure = classifyStartFailure(error, listen);
+  if (failure.kind === 'port-in-use') {
+    const running = await findRunningGateway(localUrlOf(listen));
+    if (running) failure.runningGatewayUrl = running;
+  }
+  post({ type: 'start-failed', failure });
+  // The supervisor ends this process when the message arrives; exiting at once could drop it.
+  setTimeout(() => process.exit(1), 2_000);
 });

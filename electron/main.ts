@@ -9,7 +9,9 @@ import {
   Notification,
   session,
   shell,
+  utilityProcess,
 } from 'electron';
+import { systemClock } from '../server/clock/clock.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { coreArguments } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
@@ -32,7 +34,13 @@ if (!app.requestSingleInstanceLock()) {
   // Only the gateway's own flags reach the core (`npm start -- --simulate`); see coreArguments.ts.
   const { kept, dropped } = coreArguments(process.argv.slice(1));
   if (dropped.length > 0) logger.info('arguments not for the gateway core', { dropped });
-  const core = new CoreSupervisor(join(here, 'coreProcess.js'), kept);
+  const core = new CoreSupervisor({
+    fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
+    entry: join(here, 'coreProcess.js'),
+    args: () => kept,
+    clock: systemClock,
+    logger,
+  });
 
   const baseUrl = () => core.connection?.baseUrl;
 
@@ -47,7 +55,7 @@ if (!app.requestSingleInstanceLock()) {
     fromOwnUi(event);
     const base = baseUrl();
     if (!base) throw new Error('the gateway core is not running');
-    return { baseUrl: base, token: await core.renewSessionToken() };
+    return { baseUrl: base, token: await core.requestSessionToken() };
   });
   ipcMain.handle(IpcChannel.getPreferences, (event) => {
     fromOwnUi(event);
@@ -130,14 +138,22 @@ if (!app.requestSingleInstanceLock()) {
         new Notification({ title: `SMS from ${sender}`, body: preview }).show();
       }
     });
-    core.on('failed', (message) => {
-      dialog.showErrorBox('Desktop SMS Gateway', message);
+    core.on('start-failed', (failure) => {
+      dialog.showErrorBox('Desktop SMS Gateway could not start', failure.message);
+    });
+    core.on('crashed', (crash) => {
+      if ('gaveUp' in crash) {
+        dialog.showErrorBox(
+          'Desktop SMS Gateway',
+          `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
+        );
+      }
     });
     core.start();
   });
 
   app.on('will-quit', (event) => {
-    if (!core.connection) return;
+    if (!core.running) return;
     event.preventDefault();
     void core.stop().finally(() => app.exit(0));
   });

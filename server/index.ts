@@ -13,7 +13,8 @@ import { watchForNewPorts } from './composition/portWatcher.js';
 import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
-import type { GatewayOptions } from './config/options.js';
+import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
 import { createHttpApp } from './http/app.js';
@@ -312,8 +313,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const server = await listen(createServer(app.callback()), options.listen);
     stops.push(() => closeServer(server));
     const { port } = server.address() as AddressInfo;
-    const host = options.listen.host.includes(':') ? `[${options.listen.host}]` : options.listen.host;
-    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+    const url = localUrlOf({ host: options.listen.host, port });
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {
       url,
@@ -357,12 +357,31 @@ function allowedHostsFor(options: GatewayOptions): string[] {
 
 function listen(server: Server, address: GatewayOptions['listen']): Promise<Server> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenError(error, address));
+    server.once('error', refused);
     server.listen(address.port, address.host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve(server);
     });
   });
+}
+
+/** A refused port gets its own code: the desktop app offers another port for these two. */
+function listenError(error: NodeJS.ErrnoException, { host, port }: GatewayOptions['listen']): Error {
+  const options = { field: 'listen', cause: error };
+  if (error.code === 'EADDRINUSE') {
+    return new GatewayError(ErrorCode.PortInUse, `port ${port} on ${host} is already in use`, options);
+  }
+  if (error.code === 'EACCES') {
+    // Windows answers EACCES for ports inside its excluded ranges (Hyper-V, WSL, Docker reserve
+    // them: `netsh interface ipv4 show excludedportrange protocol=tcp`), POSIX for ports < 1024.
+    return new GatewayError(
+      ErrorCode.PortForbidden,
+      `the system does not allow listening on port ${port}`,
+      options,
+    );
+  }
+  return error;
 }
 
 function closeServer(server: Server): Promise<void> {

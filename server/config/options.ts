@@ -44,6 +44,12 @@ export interface GatewayOptions {
 
 export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
 
+/** The URL a local client reaches `listen` at (a wildcard host is reached on loopback). */
+export function localUrlOf({ host, port }: GatewayOptions['listen']): string {
+  const bracketed = host.includes(':') ? `[${host}]` : host;
+  return `http://${bracketed === '0.0.0.0' || bracketed === '[::]' ? '127.0.0.1' : bracketed}:${port}`;
+}
+
 export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,

@@ -49,7 +49,7 @@ export async function lockDataDir(
     const owner = await readOwner(fs, path);
     if (owner !== undefined && isRunning(owner)) {
       throw new GatewayError(
-        ErrorCode.StoreIo,
+        ErrorCode.DataDirLocked,
         `data directory ${dataDir} is in use by another gateway (pid ${owner}); stop it or delete ${path} if it is not a gateway`,
         { field: 'dataDir' },
       );

@@ -51,8 +51,7 @@ describe('openStorage', () => {
     await open();
     const second = openStorage({ dataDir, clock: new ManualClock(), logger: silentLogger });
     await expect(second).rejects.toSatisfy(
-      (error) =>
-        isGatewayError(error, ErrorCode.StoreIo) && error.field === 'dataDir' && /in use/.test(error.message),
+      (error) => isGatewayError(error, ErrorCode.DataDirLocked) && error.field === 'dataDir',
     );
   });
 

@@ -1,0 +1,62 @@
+/**
+ * A small double of the Electron main-process APIs the desktop app uses, written from Electron's
+ * documentation (https://www.electronjs.org/docs/latest/api/…), so the logic behind them runs
+ * under plain Node (the Electron binary cannot be downloaded on the build machines):
+ *
+ * - utilityProcess (api/utility-process.md): `fork()` returns an EventEmitter child with
+ *   `postMessage(message)`, `kill()` ("Terminates the process gracefully"; the `exit` event
+ *   follows with the exit code) and events `message` and `exit`.
+ */
+import { EventEmitter } from 'node:events';
+import type { MainToCore } from '../../../electron/coreMessages.js';
+import type { CoreChild, ForkCore } from '../../../electron/coreSupervisor.js';
+
+/** What utilityProcess.fork returned, driven by the test. */
+export class FakeUtilityProcess extends EventEmitter implements CoreChild {
+  readonly posted: MainToCore[] = [];
+  killed = false;
+  exitCode?: number;
+
+  constructor(
+    readonly modulePath: string,
+    readonly args: string[],
+  ) {
+    super();
+  }
+
+  postMessage(message: MainToCore): void {
+    if (this.exitCode !== undefined) return;
+    this.posted.push(message);
+  }
+
+  kill(): boolean {
+    if (this.exitCode !== undefined) return false;
+    this.killed = true;
+    // A POSIX SIGTERM ends the process; `exit` follows asynchronously.
+    queueMicrotask(() => this.exit(143));
+    return true;
+  }
+
+  /** The core posts to the main process (`process.parentPort.postMessage`). */
+  reply(message: unknown): void {
+    this.emit('message', message);
+  }
+
+  exit(code: number): void {
+    if (this.exitCode !== undefined) return;
+    this.exitCode = code;
+    this.emit('exit', code);
+  }
+}
+
+export function fakeUtilityProcess(): { fork: ForkCore; children: FakeUtilityProcess[] } {
+  const children: FakeUtilityProcess[] = [];
+  return {
+    children,
+    fork: (modulePath, args) => {
+      const child = new FakeUtilityProcess(modulePath, args);
+      children.push(child);
+      return child;
+    },
+  };
+}
