@@ -2,7 +2,15 @@ import type { StartFailure } from './startFailure.js';
 
 /** Messages between the main process and the core's utility process. */
 export type CoreToMain =
-  | { type: 'ready'; baseUrl: string; sessionToken: string; simulated: boolean }
+  | {
+      type: 'ready';
+      baseUrl: string;
+      sessionToken: string;
+      simulated: boolean;
+      username: string;
+      /** Only on the run that generated it: shown once in the window (firstRunLogin.ts). */
+      generatedPassword?: string;
+    }
   | { type: 'session-token'; requestId: number; sessionToken: string }
   | { type: 'session-token-failed'; requestId: number; message: string }
   | { type: 'incoming'; sender: string; preview: string }

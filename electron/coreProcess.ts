@@ -53,6 +53,8 @@ async function run(): Promise<void> {
     baseUrl: started.url,
     sessionToken: await gateway.issueSessionToken(),
     simulated: started.simulated,
+    username: started.username,
+    ...(started.generatedPassword === undefined ? {} : { generatedPassword: started.generatedPassword }),
   });
 }
 

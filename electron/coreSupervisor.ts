@@ -10,6 +10,8 @@ export interface CoreReady {
   baseUrl: string;
   sessionToken: string;
   simulated: boolean;
+  username: string;
+  generatedPassword?: string;
 }
 
 /**
@@ -195,6 +197,10 @@ export class CoreSupervisor extends EventEmitter<{
           baseUrl: message.baseUrl,
           sessionToken: message.sessionToken,
           simulated: message.simulated,
+          username: message.username,
+          ...(message.generatedPassword === undefined
+            ? {}
+            : { generatedPassword: message.generatedPassword }),
         };
         this.emit('ready', this.latest);
         break;

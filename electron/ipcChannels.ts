@@ -1,3 +1,5 @@
+import type { FirstRunLogin } from './firstRunLogin.js';
+
 /**
  * Every IPC channel between the renderer (through the preload) and the main process, in one
  * place (pattern: mattermost/desktop src/common/communication.ts). The preload exposes one named
@@ -8,6 +10,8 @@ export const IpcChannel = {
   getPreferences: 'desktop:get-preferences',
   setPreference: 'desktop:set-preference',
   openApiDocs: 'desktop:open-api-docs',
+  getFirstRunLogin: 'gateway:get-first-run-login',
+  confirmFirstRunLoginSaved: 'gateway:confirm-first-run-login-saved',
 } as const;
 
 /** What the renderer needs to talk to the core: the same HTTP API every client uses. */
@@ -44,4 +48,7 @@ export interface DesktopBridge {
   getPreferences(): Promise<DesktopPreferences>;
   setPreference(key: PreferenceKey, value: boolean): Promise<DesktopPreferences>;
   openApiDocs(): Promise<void>;
+  /** The login generated on first run, until the user confirms they saved it; else undefined. */
+  getFirstRunLogin(): Promise<FirstRunLogin | undefined>;
+  confirmFirstRunLoginSaved(): Promise<void>;
 }

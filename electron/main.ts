@@ -15,6 +15,7 @@ import { systemClock } from '../server/clock/clock.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { coreArguments } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
+import { FirstRunLoginHolder } from './firstRunLogin.js';
 import { IpcChannel } from './ipcChannels.js';
 import { PreferencesFile } from './preferences.js';
 import { GatewayTray } from './tray.js';
@@ -42,6 +43,8 @@ if (!app.requestSingleInstanceLock()) {
     logger,
   });
 
+  const firstRunLogin = new FirstRunLoginHolder();
+  core.on('ready', (ready) => firstRunLogin.offer(ready));
   const baseUrl = () => core.connection?.baseUrl;
 
   /** IPC is answered only for our own UI page, never for anything else that got loaded. */
@@ -66,6 +69,14 @@ if (!app.requestSingleInstanceLock()) {
     const updated = await preferences.set(key, value);
     app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
     return updated;
+  });
+  ipcMain.handle(IpcChannel.getFirstRunLogin, (event) => {
+    fromOwnUi(event);
+    return firstRunLogin.pending;
+  });
+  ipcMain.handle(IpcChannel.confirmFirstRunLoginSaved, (event) => {
+    fromOwnUi(event);
+    firstRunLogin.saved();
   });
   ipcMain.handle(IpcChannel.openApiDocs, async (event) => {
     fromOwnUi(event);
@@ -129,7 +140,7 @@ if (!app.requestSingleInstanceLock()) {
       quit: () => app.quit(),
     });
     core.on('ready', ({ baseUrl: base }) => {
-      lockDownSession(session.defaultSession);
+      lockDownSession(session.defaultSession, baseUrl);
       if (window) void window.loadURL(`${base}/ui/`);
       else createWindow();
     });

@@ -11,6 +11,8 @@ const bridge: DesktopBridge = {
   setPreference: (key: PreferenceKey, value: boolean) =>
     ipcRenderer.invoke('desktop:set-preference', key, value),
   openApiDocs: () => ipcRenderer.invoke('desktop:open-api-docs'),
+  getFirstRunLogin: () => ipcRenderer.invoke('gateway:get-first-run-login'),
+  confirmFirstRunLoginSaved: () => ipcRenderer.invoke('gateway:confirm-first-run-login-saved'),
 };
 
 contextBridge.exposeInMainWorld('desktop', bridge);

@@ -299,6 +299,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               deliveries: (query) => dispatcher.list(query),
               sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
               setSendingPaused: (value) => gateway.setSendingPaused(value),
+              changeCredentials: (username, password) => credentials.change(username, password),
             }),
         ],
       },
