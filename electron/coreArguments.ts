@@ -46,3 +46,37 @@ export function coreArguments(argv: readonly string[]): CoreArguments {
   }
   return { kept, dropped };
 }
+
+/**
+ * The desktop preferences on top of the kept flags: the port chosen in Settings (or in the
+ * start-up failure window) replaces the port of any --listen, keeping its host; without
+ * --listen it is given as one, on loopback.
+ */
+export function withPreferences(
+  args: readonly string[],
+  preferences: { listenPort: number | null },
+): string[] {
+  const { listenPort } = preferences;
+  if (listenPort === null) return [...args];
+  const result: string[] = [];
+  let replaced = false;
+  for (let index = 0; index < args.length; index++) {
+    const token = args[index] ?? '';
+    const joined = token.startsWith('--listen=');
+    if (token !== '--listen' && !joined) {
+      result.push(token);
+      continue;
+    }
+    const value = joined ? token.slice('--listen='.length) : (args[++index] ?? '');
+    result.push(`--listen=${withPort(value, listenPort)}`);
+    replaced = true;
+  }
+  if (!replaced) result.push(`--listen=127.0.0.1:${listenPort}`);
+  return result;
+}
+
+/** "0.0.0.0:8080" → "0.0.0.0:<port>"; "8080" (port only) → "<port>". */
+function withPort(listen: string, port: number): string {
+  const colon = listen.lastIndexOf(':');
+  return colon === -1 || listen.endsWith(']') ? String(port) : `${listen.slice(0, colon + 1)}${port}`;
+}

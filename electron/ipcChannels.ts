@@ -28,14 +28,23 @@ export interface DesktopPreferences {
   startAtLogin: boolean;
   /** Closing the window hides it to the tray; the gateway keeps running. */
   closeToTray: boolean;
+  /**
+   * Port of the API and the window on this computer; null: 8080. Overrides the port of
+   * SMSGW_LISTEN and of --listen, so the fix chosen after a start-up failure always applies.
+   */
+  listenPort: number | null;
 }
 
 export type PreferenceKey = keyof DesktopPreferences;
+export type BooleanPreferenceKey = {
+  [Key in PreferenceKey]: DesktopPreferences[Key] extends boolean ? Key : never;
+}[PreferenceKey];
 
 export const defaultPreferences: DesktopPreferences = {
   notifyOnIncoming: true,
   startAtLogin: false,
   closeToTray: true,
+  listenPort: null,
 };
 
 export function isPreferenceKey(value: unknown): value is PreferenceKey {
@@ -46,7 +55,10 @@ export function isPreferenceKey(value: unknown): value is PreferenceKey {
 export interface DesktopBridge {
   getConnection(): Promise<CoreConnection>;
   getPreferences(): Promise<DesktopPreferences>;
-  setPreference(key: PreferenceKey, value: boolean): Promise<DesktopPreferences>;
+  setPreference<Key extends PreferenceKey>(
+    key: Key,
+    value: DesktopPreferences[Key],
+  ): Promise<DesktopPreferences>;
   openApiDocs(): Promise<void>;
   /** The login generated on first run, until the user confirms they saved it; else undefined. */
   getFirstRunLogin(): Promise<FirstRunLogin | undefined>;

@@ -13,9 +13,11 @@ import {
 } from 'electron';
 import { systemClock } from '../server/clock/clock.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
-import { coreArguments } from './coreArguments.js';
+import { coreArguments, withPreferences } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
+import { resolveStartFailure } from './failureDialog.js';
 import { FirstRunLoginHolder } from './firstRunLogin.js';
+import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
 import { PreferencesFile } from './preferences.js';
 import { GatewayTray } from './tray.js';
@@ -38,7 +40,7 @@ if (!app.requestSingleInstanceLock()) {
   const core = new CoreSupervisor({
     fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
     entry: join(here, 'coreProcess.js'),
-    args: () => kept,
+    args: () => withPreferences(kept, preferences.values),
     clock: systemClock,
     logger,
   });
@@ -66,8 +68,11 @@ if (!app.requestSingleInstanceLock()) {
   });
   ipcMain.handle(IpcChannel.setPreference, async (event, key: unknown, value: unknown) => {
     fromOwnUi(event);
+    const before = preferences.values;
     const updated = await preferences.set(key, value);
     app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
+    // The window reloads from the new address when the restarted core is ready.
+    if (updated.listenPort !== before.listenPort) void core.restart();
     return updated;
   });
   ipcMain.handle(IpcChannel.getFirstRunLogin, (event) => {
@@ -150,7 +155,18 @@ if (!app.requestSingleInstanceLock()) {
       }
     });
     core.on('start-failed', (failure) => {
-      dialog.showErrorBox('Desktop SMS Gateway could not start', failure.message);
+      logger.error('the gateway core could not start', { ...failure });
+      window?.hide();
+      void resolveStartFailure(failure, {
+        showMessageBox: (options) => dialog.showMessageBox(options),
+        nextFreePort: (port) => nextFreePort('127.0.0.1', port),
+        saveListenPort: async (port) => {
+          await preferences.set('listenPort', port);
+        },
+        restartCore: () => core.restart(),
+        openExternal: (url) => shell.openExternal(url),
+        quit: () => app.quit(),
+      });
     });
     core.on('crashed', (crash) => {
       if ('gaveUp' in crash) {

@@ -6,6 +6,8 @@
  * - utilityProcess (api/utility-process.md): `fork()` returns an EventEmitter child with
  *   `postMessage(message)`, `kill()` ("Terminates the process gracefully"; the `exit` event
  *   follows with the exit code) and events `message` and `exit`.
+ * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
+ *   with `{ response }`, the index of the clicked button (`cancelId` for Escape).
  */
 import { EventEmitter } from 'node:events';
 import type { MainToCore } from '../../../electron/coreMessages.js';
@@ -57,6 +59,25 @@ export function fakeUtilityProcess(): { fork: ForkCore; children: FakeUtilityPro
       const child = new FakeUtilityProcess(modulePath, args);
       children.push(child);
       return child;
+    },
+  };
+}
+
+/** dialog.showMessageBox that records each box and clicks the button the test names. */
+export function fakeDialog(click: (buttons: string[]) => string | undefined) {
+  const shown: { message: string; detail: string; buttons: string[]; cancelId: number }[] = [];
+  return {
+    shown,
+    showMessageBox: async (options: {
+      message: string;
+      detail: string;
+      buttons: string[];
+      cancelId: number;
+    }) => {
+      shown.push(options);
+      const label = click(options.buttons);
+      const index = label === undefined ? -1 : options.buttons.indexOf(label);
+      return { response: index === -1 ? options.cancelId : index };
     },
   };
 }
