@@ -48,15 +48,21 @@ export function coreArguments(argv: readonly string[]): CoreArguments {
 }
 
 /**
- * The desktop preferences on top of the kept flags: the port chosen in Settings (or in the
+ * The desktop preferences on top of the kept flags: the simulated modem when the user chose it
+ * (`--simulate`, unless a count was given already), and the port chosen in Settings (or in the
  * start-up failure window) replaces the port of any --listen, keeping its host; without
  * --listen it is given as one, on loopback.
  */
 export function withPreferences(
   args: readonly string[],
-  preferences: { listenPort: number | null },
+  preferences: { listenPort: number | null; useSimulator: boolean },
 ): string[] {
-  const { listenPort } = preferences;
+  const withSimulator =
+    preferences.useSimulator && !args.includes('--simulate') ? [...args, '--simulate'] : [...args];
+  return withListenPort(withSimulator, preferences.listenPort);
+}
+
+function withListenPort(args: readonly string[], listenPort: number | null): string[] {
   if (listenPort === null) return [...args];
   const result: string[] = [];
   let replaced = false;

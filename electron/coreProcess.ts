@@ -18,6 +18,9 @@ async function run(): Promise<void> {
   if (commandLine.kind !== 'run') throw new Error('--help and --version are for the command line');
   const options = commandLine.options;
   listen = options.listen;
+  // In the desktop app the simulator is the user's choice (a preference that adds --simulate),
+  // never a silent stand-in for a USB modem that enumerates a little after login.
+  options.simulatorFallback = false;
   options.uiDirectory ??= join(dirname(fileURLToPath(import.meta.url)), '..', 'ui');
   const gateway = createGateway(options);
   const started = await gateway.start();

@@ -33,6 +33,11 @@ export interface DesktopPreferences {
    * SMSGW_LISTEN and of --listen, so the fix chosen after a start-up failure always applies.
    */
   listenPort: number | null;
+  /**
+   * Run the built-in simulated modem (a demo: its messages reach no phone). Chosen by the user
+   * on first run or in Settings; the desktop app never starts it on its own.
+   */
+  useSimulator: boolean;
 }
 
 export type PreferenceKey = keyof DesktopPreferences;
@@ -45,6 +50,7 @@ export const defaultPreferences: DesktopPreferences = {
   startAtLogin: false,
   closeToTray: true,
   listenPort: null,
+  useSimulator: false,
 };
 
 export function isPreferenceKey(value: unknown): value is PreferenceKey {

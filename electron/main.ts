@@ -72,7 +72,9 @@ if (!app.requestSingleInstanceLock()) {
     const updated = await preferences.set(key, value);
     app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
     // The window reloads from the new address when the restarted core is ready.
-    if (updated.listenPort !== before.listenPort) void core.restart();
+    if (updated.listenPort !== before.listenPort || updated.useSimulator !== before.useSimulator) {
+      void core.restart();
+    }
     return updated;
   });
   ipcMain.handle(IpcChannel.getFirstRunLogin, (event) => {

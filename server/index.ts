@@ -225,7 +225,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       );
     }
     let simulatedCount = options.simulatedModems;
-    if (simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0) {
+    const noModem = simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0;
+    if (noModem && !options.simulatorFallback) {
+      logger.warn(
+        'No modem answered on any serial port. Messages wait in the queue until a modem or phone is plugged in ' +
+          '(it is found by itself), or until you choose the simulated modem.',
+      );
+    } else if (noModem) {
       logger.warn(
         'No modem answered on any serial port: starting a SIMULATED modem. Messages will not reach real phones. ' +
           'Plug in a modem and restart, or start with --modem <port>.',

@@ -22,6 +22,11 @@ export interface GatewayOptions {
   modems: SerialModemOption[];
   /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
   simulatedModems: number;
+  /**
+   * Start a simulated modem when no real modem answers at start-up (the headless try-out).
+   * The desktop app turns it off: there the simulator is the user's choice, never a fallback.
+   */
+  simulatorFallback: boolean;
   /** Probe serial ports for modems when none is configured. Default true. */
   probeSerialPorts: boolean;
   /** Basic credentials; absent: generated on first run, stored, printed once. */
@@ -66,6 +71,7 @@ export function defaultOptions(): GatewayOptions {
     dataDir: defaultDataDir(),
     modems: [],
     simulatedModems: 0,
+    simulatorFallback: true,
     probeSerialPorts: true,
     logLevel: 'INFO',
     allowedHosts: [],

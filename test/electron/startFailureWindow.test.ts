@@ -78,23 +78,33 @@ describe('the port preference', () => {
       const parsed = parseCommandLine(args, {});
       return parsed.kind === 'run' ? parsed.options.listen : undefined;
     };
-    expect(port(withPreferences(['--listen', '0.0.0.0:8080'], { listenPort: 9000 }))).toEqual({
+    expect(
+      port(withPreferences(['--listen', '0.0.0.0:8080'], { listenPort: 9000, useSimulator: false })),
+    ).toEqual({
       host: '0.0.0.0',
       port: 9000,
     });
-    expect(port(withPreferences(['--listen=[::1]:8080'], { listenPort: 9000 }))).toEqual({
-      host: '::1',
-      port: 9000,
-    });
-    expect(port(withPreferences(coreArguments(['--simulate']).kept, { listenPort: 9000 }))).toEqual({
+    expect(port(withPreferences(['--listen=[::1]:8080'], { listenPort: 9000, useSimulator: false }))).toEqual(
+      {
+        host: '::1',
+        port: 9000,
+      },
+    );
+    expect(
+      port(withPreferences(coreArguments(['--simulate']).kept, { listenPort: 9000, useSimulator: false })),
+    ).toEqual({
       host: '127.0.0.1',
       port: 9000,
     });
-    expect(withPreferences(['--simulate'], { listenPort: null })).toEqual(['--simulate']);
+    expect(withPreferences(['--simulate'], { listenPort: null, useSimulator: false })).toEqual([
+      '--simulate',
+    ]);
   });
 
   it('wins over SMSGW_LISTEN, so the port chosen after a failure applies', () => {
-    const parsed = parseCommandLine(withPreferences([], { listenPort: 9001 }), { SMSGW_LISTEN: '8080' });
+    const parsed = parseCommandLine(withPreferences([], { listenPort: 9001, useSimulator: false }), {
+      SMSGW_LISTEN: '8080',
+    });
     expect(parsed.kind === 'run' && parsed.options.listen.port).toBe(9001);
   });
 });

@@ -222,6 +222,11 @@ const preferenceLabels: Record<BooleanPreferenceKey, { label: string; meaning: s
     label: 'Keep running when the window is closed',
     meaning: 'Closing the window hides it to the tray; the gateway keeps sending.',
   },
+  useSimulator: {
+    label: 'Run the simulated modem (demo)',
+    meaning:
+      'A built-in modem to try the gateway without hardware: its messages reach no phone and are marked Simulated. Once a real modem is plugged in, it takes only messages sent to it by device id. Changing this restarts the gateway.',
+  },
 };
 
 function DesktopPreferencesPanel() {
