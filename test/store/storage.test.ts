@@ -57,7 +57,7 @@ describe('openStorage', () => {
 
   it('writes its pid into the lock file and removes it on close', async () => {
     const storage = await open();
-    expect(Number(await readFile(join(dataDir, lockFileName), 'utf8'))).toBe(process.pid);
+    expect(JSON.parse(await readFile(join(dataDir, lockFileName), 'utf8')).pid).toBe(process.pid);
     await storage.close();
     opened.pop();
     await expect(stat(join(dataDir, lockFileName))).rejects.toMatchObject({ code: 'ENOENT' });
