@@ -7,12 +7,14 @@ import {
   type IpcMainInvokeEvent,
   ipcMain,
   Notification,
+  powerMonitor,
   session,
   shell,
   utilityProcess,
 } from 'electron';
 import { systemClock } from '../server/clock/clock.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
+import { CleanShutdown } from './cleanShutdown.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
 import { resolveStartFailure } from './failureDialog.js';
@@ -45,6 +47,12 @@ if (!app.requestSingleInstanceLock()) {
     logger,
   });
 
+  const cleanShutdown = new CleanShutdown({
+    coreRunning: () => core.running,
+    stopCore: () => core.stop(),
+    exit: () => app.exit(0),
+    logger,
+  });
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
   const baseUrl = () => core.connection?.baseUrl;
@@ -116,9 +124,11 @@ if (!app.requestSingleInstanceLock()) {
       },
     });
     lockDownWindow(window, baseUrl);
+    cleanShutdown.watchWindow(window);
     window.once('ready-to-show', () => window?.show());
     window.on('close', (event) => {
-      if (!quitting && preferences.values.closeToTray) {
+      // A session end or shutdown closes windows too: hiding instead would hold it up.
+      if (!quitting && !cleanShutdown.inProgress && preferences.values.closeToTray) {
         event.preventDefault();
         window?.hide();
       }
@@ -139,6 +149,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(async () => {
+    cleanShutdown.watchPowerMonitor(powerMonitor);
     const loaded = await preferences.load();
     app.setLoginItemSettings({ openAtLogin: loaded.startAtLogin });
     new GatewayTray(join(resources, 'tray.png'), {
@@ -181,9 +192,5 @@ if (!app.requestSingleInstanceLock()) {
     core.start();
   });
 
-  app.on('will-quit', (event) => {
-    if (!core.running) return;
-    event.preventDefault();
-    void core.stop().finally(() => app.exit(0));
-  });
+  app.on('will-quit', cleanShutdown.onWillQuit);
 }

@@ -6,6 +6,10 @@
  * - utilityProcess (api/utility-process.md): `fork()` returns an EventEmitter child with
  *   `postMessage(message)`, `kill()` ("Terminates the process gracefully"; the `exit` event
  *   follows with the exit code) and events `message` and `exit`.
+ * - powerMonitor (api/power-monitor.md): event `shutdown` (Linux, macOS) whose handler may call
+ *   `e.preventDefault()` to delay the shutdown; the app should then quit as soon as possible.
+ * - BrowserWindow (api/browser-window.md), Windows: `query-session-end` (preventable, delays
+ *   the shutdown) then `session-end` ("there is no way to prevent the session from ending").
  * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
  *   with `{ response }`, the index of the clicked button (`cancelId` for Escape).
  */
@@ -80,4 +84,22 @@ export function fakeDialog(click: (buttons: string[]) => string | undefined) {
       return { response: index === -1 ? options.cancelId : index };
     },
   };
+}
+
+/** Electron's preventable Event, as handed to `shutdown`, `query-session-end` and `will-quit`. */
+export class FakeEvent {
+  defaultPrevented = false;
+  preventDefault(): void {
+    this.defaultPrevented = true;
+  }
+}
+
+/** powerMonitor and BrowserWindow are EventEmitters; the test emits their events. */
+export class FakeEmitter extends EventEmitter {
+  /** Emits `event` with a fresh FakeEvent and returns it. */
+  fire(event: string): FakeEvent {
+    const fired = new FakeEvent();
+    this.emit(event, fired);
+    return fired;
+  }
 }
