@@ -14,6 +14,8 @@ export type CoreToMain =
   | { type: 'session-token'; requestId: number; sessionToken: string }
   | { type: 'session-token-failed'; requestId: number; message: string }
   | { type: 'incoming'; sender: string; preview: string }
+  /** Sending was paused or resumed, from any side: the tray shows it. */
+  | { type: 'sending-paused'; paused: boolean }
   /** Posted just before the core exits because it could not start. */
   | { type: 'start-failed'; failure: StartFailure };
 
@@ -24,9 +26,14 @@ export type MainToCore =
 
 export function isCoreToMain(value: unknown): value is CoreToMain {
   if (typeof value !== 'object' || value === null || !('type' in value)) return false;
-  return ['ready', 'session-token', 'session-token-failed', 'incoming', 'start-failed'].includes(
-    String((value as { type: unknown }).type),
-  );
+  return [
+    'ready',
+    'session-token',
+    'session-token-failed',
+    'incoming',
+    'sending-paused',
+    'start-failed',
+  ].includes(String((value as { type: unknown }).type));
 }
 
 export function isMainToCore(value: unknown): value is MainToCore {

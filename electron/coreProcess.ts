@@ -30,6 +30,7 @@ async function run(): Promise<void> {
       incoming.type === 'SMS' ? incoming.content.slice(0, 120) : `data message to port ${incoming.port}`;
     post({ type: 'incoming', sender: incoming.sender, preview });
   });
+  gateway.events.on('sending:paused', ({ paused }) => post({ type: 'sending-paused', paused }));
   parentPort.on('message', (event: { data: unknown }) => {
     const message = event.data;
     if (!isMainToCore(message)) return;

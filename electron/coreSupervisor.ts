@@ -67,6 +67,7 @@ interface TokenRequest {
 export class CoreSupervisor extends EventEmitter<{
   ready: [CoreReady];
   incoming: [{ sender: string; preview: string }];
+  'sending-paused': [boolean];
   'start-failed': [StartFailure];
   crashed: [CoreCrash];
 }> {
@@ -213,6 +214,9 @@ export class CoreSupervisor extends EventEmitter<{
         break;
       case 'incoming':
         this.emit('incoming', { sender: message.sender, preview: message.preview });
+        break;
+      case 'sending-paused':
+        this.emit('sending-paused', message.paused);
         break;
       case 'start-failed':
         if (isStartFailure(message.failure)) this.reportedFailure = message.failure;

@@ -17,10 +17,12 @@ import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
+import { applyAppIdentity, bringToFront, onAllWindowsClosed, trayIconFile } from './desktopShell.js';
 import { resolveStartFailure } from './failureDialog.js';
 import { FirstRunLoginHolder } from './firstRunLogin.js';
 import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
+import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
 import { PreferencesFile } from './preferences.js';
 import { GatewayTray } from './tray.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
@@ -78,7 +80,7 @@ if (!app.requestSingleInstanceLock()) {
     fromOwnUi(event);
     const before = preferences.values;
     const updated = await preferences.set(key, value);
-    app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
+    if (updated.startAtLogin !== before.startAtLogin) await startAtLogin(updated.startAtLogin);
     // The window reloads from the new address when the restarted core is ready.
     if (updated.listenPort !== before.listenPort || updated.useSimulator !== before.useSimulator) {
       void core.restart();
@@ -101,8 +103,7 @@ if (!app.requestSingleInstanceLock()) {
 
   const showWindow = () => {
     if (!window) createWindow();
-    window?.show();
-    window?.focus();
+    if (window) bringToFront(window);
   };
 
   const createWindow = () => {
@@ -140,24 +141,38 @@ if (!app.requestSingleInstanceLock()) {
     if (base) void window.loadURL(`${base}/ui/`);
   };
 
+  applyAppIdentity(app, process.platform);
   app.on('second-instance', showWindow);
+  // macOS: a click on the dock icon (or opening the app again) shows the window.
+  app.on('activate', () => {
+    if (core.connection) showWindow();
+  });
   app.on('before-quit', () => {
     quitting = true;
   });
-  app.on('window-all-closed', () => {
-    // The gateway keeps serving from the tray; Quit is explicit.
-  });
+  app.on('window-all-closed', () => onAllWindowsClosed(preferences.values.closeToTray, () => app.quit()));
+  const startAtLogin = (enabled: boolean) =>
+    applyStartAtLogin(enabled, {
+      platform: process.platform,
+      env: process.env,
+      execPath: process.execPath,
+      setLoginItemSettings: (settings) => app.setLoginItemSettings(settings),
+      ...nodeLoginItemFiles,
+    }).catch((error: unknown) => logger.warn('cannot change start at login', { error }));
 
   app.whenReady().then(async () => {
     cleanShutdown.watchPowerMonitor(powerMonitor);
     const loaded = await preferences.load();
-    app.setLoginItemSettings({ openAtLogin: loaded.startAtLogin });
-    new GatewayTray(join(resources, 'tray.png'), {
+    await startAtLogin(loaded.startAtLogin);
+    const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
       toggleWindow: () => (window?.isVisible() ? window.hide() : showWindow()),
       setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
       quit: () => app.quit(),
     });
+    core.on('sending-paused', (paused) => tray.showPaused(paused));
     core.on('ready', ({ baseUrl: base }) => {
+      // A (re)started core sends; the tray follows.
+      tray.showPaused(false);
       lockDownSession(session.defaultSession, baseUrl);
       if (window) void window.loadURL(`${base}/ui/`);
       else createWindow();

@@ -347,6 +347,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stop: () => stopAll(stops, logger),
     setSendingPaused(value) {
       paused = value;
+      events.emit('sending:paused', { paused: value });
       logger.info(value ? 'sending paused by the user' : 'sending resumed');
       scheduler?.wake();
     },

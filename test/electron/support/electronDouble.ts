@@ -10,6 +10,10 @@
  *   `e.preventDefault()` to delay the shutdown; the app should then quit as soon as possible.
  * - BrowserWindow (api/browser-window.md), Windows: `query-session-end` (preventable, delays
  *   the shutdown) then `session-end` ("there is no way to prevent the session from ending").
+ * - BrowserWindow (api/browser-window.md): `isMinimized()`, `restore()` ("Restores the window
+ *   from minimized state"), `show()` (does not un-minimise), `focus()`.
+ * - app (api/app.md): `setAppUserModelId(id)` (Windows), `setLoginItemSettings({ openAtLogin })`
+ *   (macOS, Windows; no effect on Linux).
  * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
  *   with `{ response }`, the index of the clicked button (`cancelId` for Escape).
  */
@@ -101,5 +105,38 @@ export class FakeEmitter extends EventEmitter {
     const fired = new FakeEvent();
     this.emit(event, fired);
     return fired;
+  }
+}
+
+export class FakeWindow {
+  minimized = false;
+  visible = false;
+  focused = false;
+
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  restore(): void {
+    this.minimized = false;
+    this.visible = true;
+  }
+  show(): void {
+    // Showing a minimised window leaves it minimised, as on every desktop.
+    this.visible = true;
+  }
+  focus(): void {
+    this.focused = true;
+  }
+}
+
+export class FakeApp {
+  appUserModelId?: string;
+  loginItem?: { openAtLogin: boolean };
+
+  setAppUserModelId(id: string): void {
+    this.appUserModelId = id;
+  }
+  setLoginItemSettings(settings: { openAtLogin: boolean }): void {
+    this.loginItem = settings;
   }
 }
