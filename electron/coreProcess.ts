@@ -1,6 +1,5 @@
 // The gateway core inside an Electron utility process (see coreSupervisor.ts). Plain Node: it
 // imports the same server/ code the headless CLI runs.
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from '../server/config/commandLine.js';
 import { defaultListen, localUrlOf } from '../server/config/options.js';
@@ -8,6 +7,7 @@ import { describeError } from '../server/errors/gatewayError.js';
 import { createGateway } from '../server/index.js';
 import { type CoreToMain, isMainToCore } from './coreMessages.js';
 import { classifyStartFailure, findRunningGateway } from './startFailure.js';
+import { uiDirectoryFor } from './uiDirectory.js';
 
 const parentPort = process.parentPort;
 const post = (message: CoreToMain) => parentPort.postMessage(message);
@@ -21,7 +21,7 @@ async function run(): Promise<void> {
   // In the desktop app the simulator is the user's choice (a preference that adds --simulate),
   // never a silent stand-in for a USB modem that enumerates a little after login.
   options.simulatorFallback = false;
-  options.uiDirectory ??= join(dirname(fileURLToPath(import.meta.url)), '..', 'ui');
+  options.uiDirectory ??= uiDirectoryFor(fileURLToPath(import.meta.url));
   const gateway = createGateway(options);
   const started = await gateway.start();
 
