@@ -165,7 +165,7 @@ if (!app.requestSingleInstanceLock()) {
     const loaded = await preferences.load();
     await startAtLogin(loaded.startAtLogin);
     const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
-      toggleWindow: () => (window?.isVisible() ? window.hide() : showWindow()),
+      toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
       setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
       quit: () => app.quit(),
     });
