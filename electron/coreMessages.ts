@@ -1,18 +1,39 @@
+import type { StartFailure } from './startFailure.js';
+
 /** Messages between the main process and the core's utility process. */
 export type CoreToMain =
-  | { type: 'ready'; baseUrl: string; sessionToken: string; simulated: boolean }
-  | { type: 'session-token'; sessionToken: string }
+  | {
+      type: 'ready';
+      baseUrl: string;
+      sessionToken: string;
+      simulated: boolean;
+      username: string;
+      /** Only on the run that generated it: shown once in the window (firstRunLogin.ts). */
+      generatedPassword?: string;
+    }
+  | { type: 'session-token'; requestId: number; sessionToken: string }
+  | { type: 'session-token-failed'; requestId: number; message: string }
   | { type: 'incoming'; sender: string; preview: string }
-  | { type: 'fatal'; message: string };
+  /** Sending was paused or resumed, from any side: the tray shows it. */
+  | { type: 'sending-paused'; paused: boolean }
+  /** Posted just before the core exits because it could not start. */
+  | { type: 'start-failed'; failure: StartFailure };
 
 export type MainToCore =
   | { type: 'set-sending-paused'; paused: boolean }
-  | { type: 'renew-session-token' }
+  | { type: 'renew-session-token'; requestId: number }
   | { type: 'shutdown' };
 
 export function isCoreToMain(value: unknown): value is CoreToMain {
   if (typeof value !== 'object' || value === null || !('type' in value)) return false;
-  return ['ready', 'session-token', 'incoming', 'fatal'].includes(String((value as { type: unknown }).type));
+  return [
+    'ready',
+    'session-token',
+    'session-token-failed',
+    'incoming',
+    'sending-paused',
+    'start-failed',
+  ].includes(String((value as { type: unknown }).type));
 }
 
 export function isMainToCore(value: unknown): value is MainToCore {

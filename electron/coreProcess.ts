@@ -1,20 +1,27 @@
 // The gateway core inside an Electron utility process (see coreSupervisor.ts). Plain Node: it
 // imports the same server/ code the headless CLI runs.
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from '../server/config/commandLine.js';
+import { defaultListen, localUrlOf } from '../server/config/options.js';
 import { describeError } from '../server/errors/gatewayError.js';
 import { createGateway } from '../server/index.js';
 import { type CoreToMain, isMainToCore } from './coreMessages.js';
+import { classifyStartFailure, findRunningGateway } from './startFailure.js';
+import { uiDirectoryFor } from './uiDirectory.js';
 
 const parentPort = process.parentPort;
 const post = (message: CoreToMain) => parentPort.postMessage(message);
+let listen: { host: string; port: number } = { ...defaultListen };
 
 async function run(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
   if (commandLine.kind !== 'run') throw new Error('--help and --version are for the command line');
   const options = commandLine.options;
-  options.uiDirectory ??= join(dirname(fileURLToPath(import.meta.url)), '..', 'ui');
+  listen = options.listen;
+  // In the desktop app the simulator is the user's choice (a preference that adds --simulate),
+  // never a silent stand-in for a USB modem that enumerates a little after login.
+  options.simulatorFallback = false;
+  options.uiDirectory ??= uiDirectoryFor(fileURLToPath(import.meta.url));
   const gateway = createGateway(options);
   const started = await gateway.start();
 
@@ -23,6 +30,7 @@ async function run(): Promise<void> {
       incoming.type === 'SMS' ? incoming.content.slice(0, 120) : `data message to port ${incoming.port}`;
     post({ type: 'incoming', sender: incoming.sender, preview });
   });
+  gateway.events.on('sending:paused', ({ paused }) => post({ type: 'sending-paused', paused }));
   parentPort.on('message', (event: { data: unknown }) => {
     const message = event.data;
     if (!isMainToCore(message)) return;
@@ -30,11 +38,15 @@ async function run(): Promise<void> {
       case 'set-sending-paused':
         gateway.setSendingPaused(message.paused);
         break;
-      case 'renew-session-token':
-        void gateway
-          .issueSessionToken()
-          .then((sessionToken) => post({ type: 'session-token', sessionToken }));
+      case 'renew-session-token': {
+        const { requestId } = message;
+        gateway.issueSessionToken().then(
+          (sessionToken) => post({ type: 'session-token', requestId, sessionToken }),
+          (error: unknown) =>
+            post({ type: 'session-token-failed', requestId, message: describeError(error) }),
+        );
         break;
+      }
       case 'shutdown':
         void gateway.stop().finally(() => process.exit(0));
         break;
@@ -45,10 +57,18 @@ async function run(): Promise<void> {
     baseUrl: started.url,
     sessionToken: await gateway.issueSessionToken(),
     simulated: started.simulated,
+    username: started.username,
+    ...(started.generatedPassword === undefined ? {} : { generatedPassword: started.generatedPassword }),
   });
 }
 
-run().catch((error: unknown) => {
-  post({ type: 'fatal', message: `The gateway could not start: ${describeError(error)}` });
-  process.exit(1);
+run().catch(async (error: unknown) => {
+  const failure = classifyStartFailure(error, listen);
+  if (failure.kind === 'port-in-use') {
+    const running = await findRunningGateway(localUrlOf(listen));
+    if (running) failure.runningGatewayUrl = running;
+  }
+  post({ type: 'start-failed', failure });
+  // The supervisor ends this process when the message arrives; exiting at once could drop it.
+  setTimeout(() => process.exit(1), 2_000);
 });

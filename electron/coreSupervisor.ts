@@ -1,57 +1,121 @@
 import { EventEmitter } from 'node:events';
-import { type UtilityProcess, utilityProcess } from 'electron';
+import type { Clock, TimerHandle } from '../server/clock/clock.js';
+import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
+import type { Logger } from '../server/logging/logger.js';
 import { type CoreToMain, isCoreToMain, type MainToCore } from './coreMessages.js';
+import { type ExitDecision, RestartPolicy } from './restartPolicy.js';
+import { isStartFailure, type StartFailure } from './startFailure.js';
 
 export interface CoreReady {
   baseUrl: string;
   sessionToken: string;
   simulated: boolean;
+  username: string;
+  generatedPassword?: string;
+}
+
+/**
+ * The part of Electron's `UtilityProcess` the supervisor uses (docs/api/utility-process.md:
+ * `child.postMessage(message)`, `child.kill()`, events `message` and `exit` with the exit code).
+ * Main passes `utilityProcess.fork`; tests pass a double.
+ */
+export interface CoreChild {
+  postMessage(message: MainToCore): void;
+  kill(): boolean;
+  on(event: 'message', listener: (message: unknown) => void): this;
+  on(event: 'exit', listener: (code: number) => void): this;
+  once(event: 'exit', listener: (code: number) => void): this;
+}
+
+export type ForkCore = (
+  modulePath: string,
+  args: string[],
+  options: { serviceName: string; stdio: 'inherit' },
+) => CoreChild;
+
+export interface CoreSupervisorOptions {
+  fork: ForkCore;
+  entry: string;
+  /** Read at every start, so a changed preference (port, simulator) applies on restart. */
+  args: () => string[];
+  clock: Clock;
+  logger: Logger;
+  restartPolicy?: RestartPolicy;
+  /** How long a token request may wait for the core. */
+  tokenTimeoutMs?: number;
+  /** How long `stop()` waits for a clean shutdown before killing the process. */
+  stopTimeoutMs?: number;
+}
+
+export type CoreCrash =
+  | { restartInMs: number; attempt: number; code: number }
+  | { gaveUp: true; crashes: number; code: number };
+
+interface TokenRequest {
+  resolve(token: string): void;
+  reject(error: Error): void;
+  timer: TimerHandle;
 }
 
 /**
  * Runs the gateway core in an Electron utility process, so a crash or a busy moment in the core
- * never freezes the window, and restarts it (with back-off) when it dies unexpectedly.
+ * never freezes the window. A core that fails to start is reported once (`start-failed`) and
+ * not restarted; one that crashes after `ready` is restarted as `RestartPolicy` allows
+ * (`crashed`). Every token request settles: with the token, or with CoreUnavailable when the
+ * core refuses, does not answer in time, or goes away.
  */
 export class CoreSupervisor extends EventEmitter<{
   ready: [CoreReady];
   incoming: [{ sender: string; preview: string }];
-  failed: [string];
+  'sending-paused': [boolean];
+  'start-failed': [StartFailure];
+  crashed: [CoreCrash];
 }> {
-  private child?: UtilityProcess;
+  private child?: CoreChild;
   private latest?: CoreReady;
   private stopping = false;
-  private restartDelayMs = 1_000;
-  private pendingToken?: (token: string) => void;
+  private restartTimer?: TimerHandle;
+  private reportedFailure?: StartFailure;
+  private nextRequestId = 1;
+  private readonly tokenRequests = new Map<number, TokenRequest>();
+  private readonly policy: RestartPolicy;
 
-  constructor(
-    private readonly entry: string,
-    private readonly args: string[],
-  ) {
+  constructor(private readonly options: CoreSupervisorOptions) {
     super();
+    this.policy = options.restartPolicy ?? new RestartPolicy();
   }
 
   get connection(): CoreReady | undefined {
     return this.latest;
   }
 
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
   start(): void {
+    if (this.child) return;
     this.stopping = false;
-    const child = utilityProcess.fork(this.entry, this.args, {
+    this.restartTimer?.cancel();
+    this.restartTimer = undefined;
+    this.reportedFailure = undefined;
+    this.policy.started();
+    const child = this.options.fork(this.options.entry, this.options.args(), {
       serviceName: 'SMS Gateway core',
       stdio: 'inherit',
     });
     this.child = child;
     child.on('message', (message: unknown) => {
-      if (isCoreToMain(message)) this.handle(message);
+      if (this.child === child && isCoreToMain(message)) this.handle(message);
     });
-    child.on('exit', (code) => {
-      this.child = undefined;
-      this.latest = undefined;
-      if (this.stopping) return;
-      this.emit('failed', `the gateway core stopped (exit code ${code}); restarting`);
-      setTimeout(() => this.start(), this.restartDelayMs);
-      this.restartDelayMs = Math.min(this.restartDelayMs * 2, 60_000);
-    });
+    child.on('exit', (code) => this.exited(child, code));
+  }
+
+  /** Stops the core and starts it again with fresh arguments; earlier crashes are forgiven. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.policy.reset();
+    this.start();
   }
 
   send(message: MainToCore): void {
@@ -59,50 +123,110 @@ export class CoreSupervisor extends EventEmitter<{
   }
 
   /** A fresh short-lived token for the window (the one from start-up may have expired). */
-  renewSessionToken(): Promise<string> {
+  requestSessionToken(): Promise<string> {
+    if (!this.child || !this.latest) return Promise.reject(unavailable('the gateway core is not running'));
+    const requestId = this.nextRequestId++;
     return new Promise((resolve, reject) => {
-      if (!this.child) {
-        reject(new Error('the gateway core is not running'));
-        return;
-      }
-      this.pendingToken = resolve;
-      this.send({ type: 'renew-session-token' });
+      const timer = this.options.clock.setTimer(() => {
+        this.settle(requestId, unavailable('the gateway core did not answer in time'));
+      }, this.options.tokenTimeoutMs ?? 10_000);
+      this.tokenRequests.set(requestId, { resolve, reject, timer });
+      this.send({ type: 'renew-session-token', requestId });
     });
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.restartTimer?.cancel();
+    this.restartTimer = undefined;
     const child = this.child;
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.send({ type: 'shutdown' });
-    const forced = setTimeout(() => child.kill(), 10_000);
+    const forced = this.options.clock.setTimer(() => child.kill(), this.options.stopTimeoutMs ?? 10_000);
     await exited;
-    clearTimeout(forced);
+    forced.cancel();
+  }
+
+  private exited(child: CoreChild, code: number): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    this.latest = undefined;
+    for (const requestId of [...this.tokenRequests.keys()]) {
+      this.settle(requestId, unavailable(`the gateway core stopped (exit code ${code})`));
+    }
+    const decision: ExitDecision = this.policy.exited(this.options.clock.now());
+    if (this.stopping) return;
+    if (!decision.restart && decision.reason === 'failed-to-start') {
+      this.emit(
+        'start-failed',
+        this.reportedFailure ?? {
+          kind: 'other',
+          message: `The gateway core stopped before it was ready (exit code ${code}).`,
+        },
+      );
+      return;
+    }
+    if (!decision.restart) {
+      this.options.logger.error('the gateway core keeps crashing; not restarting it', { code });
+      this.emit('crashed', { gaveUp: true, crashes: decision.crashes, code });
+      return;
+    }
+    this.options.logger.warn('the gateway core crashed; restarting it', {
+      code,
+      attempt: decision.attempt,
+      delayMs: decision.delayMs,
+    });
+    this.emit('crashed', { restartInMs: decision.delayMs, attempt: decision.attempt, code });
+    this.restartTimer = this.options.clock.setTimer(() => this.start(), decision.delayMs);
+  }
+
+  private settle(requestId: number, outcome: string | Error): void {
+    const request = this.tokenRequests.get(requestId);
+    if (!request) return;
+    this.tokenRequests.delete(requestId);
+    request.timer.cancel();
+    if (typeof outcome === 'string') request.resolve(outcome);
+    else request.reject(outcome);
   }
 
   private handle(message: CoreToMain): void {
     switch (message.type) {
       case 'ready':
-        this.restartDelayMs = 1_000;
+        this.policy.ready(this.options.clock.now());
         this.latest = {
           baseUrl: message.baseUrl,
           sessionToken: message.sessionToken,
           simulated: message.simulated,
+          username: message.username,
+          ...(message.generatedPassword === undefined
+            ? {}
+            : { generatedPassword: message.generatedPassword }),
         };
         this.emit('ready', this.latest);
         break;
       case 'session-token':
         if (this.latest) this.latest = { ...this.latest, sessionToken: message.sessionToken };
-        this.pendingToken?.(message.sessionToken);
-        this.pendingToken = undefined;
+        this.settle(message.requestId, message.sessionToken);
+        break;
+      case 'session-token-failed':
+        this.settle(message.requestId, unavailable(message.message));
         break;
       case 'incoming':
         this.emit('incoming', { sender: message.sender, preview: message.preview });
         break;
-      case 'fatal':
-        this.emit('failed', message.message);
+      case 'sending-paused':
+        this.emit('sending-paused', message.paused);
+        break;
+      case 'start-failed':
+        if (isStartFailure(message.failure)) this.reportedFailure = message.failure;
+        // It has nothing left to do; its exit reports the failure (see exited()).
+        this.child?.kill();
         break;
     }
   }
+}
+
+function unavailable(message: string): GatewayError {
+  return new GatewayError(ErrorCode.CoreUnavailable, message);
 }

@@ -1,3 +1,5 @@
+import type { FirstRunLogin } from './firstRunLogin.js';
+
 /**
  * Every IPC channel between the renderer (through the preload) and the main process, in one
  * place (pattern: mattermost/desktop src/common/communication.ts). The preload exposes one named
@@ -8,6 +10,8 @@ export const IpcChannel = {
   getPreferences: 'desktop:get-preferences',
   setPreference: 'desktop:set-preference',
   openApiDocs: 'desktop:open-api-docs',
+  getFirstRunLogin: 'gateway:get-first-run-login',
+  confirmFirstRunLoginSaved: 'gateway:confirm-first-run-login-saved',
 } as const;
 
 /** What the renderer needs to talk to the core: the same HTTP API every client uses. */
@@ -24,14 +28,29 @@ export interface DesktopPreferences {
   startAtLogin: boolean;
   /** Closing the window hides it to the tray; the gateway keeps running. */
   closeToTray: boolean;
+  /**
+   * Port of the API and the window on this computer; null: 8080. Overrides the port of
+   * SMSGW_LISTEN and of --listen, so the fix chosen after a start-up failure always applies.
+   */
+  listenPort: number | null;
+  /**
+   * Run the built-in simulated modem (a demo: its messages reach no phone). Chosen by the user
+   * on first run or in Settings; the desktop app never starts it on its own.
+   */
+  useSimulator: boolean;
 }
 
 export type PreferenceKey = keyof DesktopPreferences;
+export type BooleanPreferenceKey = {
+  [Key in PreferenceKey]: DesktopPreferences[Key] extends boolean ? Key : never;
+}[PreferenceKey];
 
 export const defaultPreferences: DesktopPreferences = {
   notifyOnIncoming: true,
   startAtLogin: false,
   closeToTray: true,
+  listenPort: null,
+  useSimulator: false,
 };
 
 export function isPreferenceKey(value: unknown): value is PreferenceKey {
@@ -42,6 +61,12 @@ export function isPreferenceKey(value: unknown): value is PreferenceKey {
 export interface DesktopBridge {
   getConnection(): Promise<CoreConnection>;
   getPreferences(): Promise<DesktopPreferences>;
-  setPreference(key: PreferenceKey, value: boolean): Promise<DesktopPreferences>;
+  setPreference<Key extends PreferenceKey>(
+    key: Key,
+    value: DesktopPreferences[Key],
+  ): Promise<DesktopPreferences>;
   openApiDocs(): Promise<void>;
+  /** The login generated on first run, until the user confirms they saved it; else undefined. */
+  getFirstRunLogin(): Promise<FirstRunLogin | undefined>;
+  confirmFirstRunLoginSaved(): Promise<void>;
 }

@@ -7,17 +7,29 @@ import {
   type IpcMainInvokeEvent,
   ipcMain,
   Notification,
+  powerMonitor,
   session,
   shell,
+  utilityProcess,
 } from 'electron';
+import { systemClock } from '../server/clock/clock.js';
+import { consoleSink, createLogger } from '../server/logging/logger.js';
+import { CleanShutdown } from './cleanShutdown.js';
+import { coreArguments, withPreferences } from './coreArguments.js';
 import { CoreSupervisor } from './coreSupervisor.js';
+import { applyAppIdentity, bringToFront, onAllWindowsClosed, trayIconFile } from './desktopShell.js';
+import { resolveStartFailure } from './failureDialog.js';
+import { FirstRunLoginHolder } from './firstRunLogin.js';
+import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
+import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
 import { PreferencesFile } from './preferences.js';
 import { GatewayTray } from './tray.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
+const logger = createLogger({ level: 'INFO', sinks: [consoleSink()] }, 'desktop');
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder and the port: it shows its window (second-instance).
@@ -26,9 +38,25 @@ if (!app.requestSingleInstanceLock()) {
   let window: BrowserWindow | undefined;
   let quitting = false;
   const preferences = new PreferencesFile(app.getPath('userData'));
-  // Arguments after the script (`npm start -- --simulate`) go to the core unchanged.
-  const core = new CoreSupervisor(join(here, 'coreProcess.js'), process.argv.slice(app.isPackaged ? 1 : 2));
+  // Only the gateway's own flags reach the core (`npm start -- --simulate`); see coreArguments.ts.
+  const { kept, dropped } = coreArguments(process.argv.slice(1));
+  if (dropped.length > 0) logger.info('arguments not for the gateway core', { dropped });
+  const core = new CoreSupervisor({
+    fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
+    entry: join(here, 'coreProcess.js'),
+    args: () => withPreferences(kept, preferences.values),
+    clock: systemClock,
+    logger,
+  });
 
+  const cleanShutdown = new CleanShutdown({
+    coreRunning: () => core.running,
+    stopCore: () => core.stop(),
+    exit: () => app.exit(0),
+    logger,
+  });
+  const firstRunLogin = new FirstRunLoginHolder();
+  core.on('ready', (ready) => firstRunLogin.offer(ready));
   const baseUrl = () => core.connection?.baseUrl;
 
   /** IPC is answered only for our own UI page, never for anything else that got loaded. */
@@ -42,7 +70,7 @@ if (!app.requestSingleInstanceLock()) {
     fromOwnUi(event);
     const base = baseUrl();
     if (!base) throw new Error('the gateway core is not running');
-    return { baseUrl: base, token: await core.renewSessionToken() };
+    return { baseUrl: base, token: await core.requestSessionToken() };
   });
   ipcMain.handle(IpcChannel.getPreferences, (event) => {
     fromOwnUi(event);
@@ -50,9 +78,22 @@ if (!app.requestSingleInstanceLock()) {
   });
   ipcMain.handle(IpcChannel.setPreference, async (event, key: unknown, value: unknown) => {
     fromOwnUi(event);
+    const before = preferences.values;
     const updated = await preferences.set(key, value);
-    app.setLoginItemSettings({ openAtLogin: updated.startAtLogin });
+    if (updated.startAtLogin !== before.startAtLogin) await startAtLogin(updated.startAtLogin);
+    // The window reloads from the new address when the restarted core is ready.
+    if (updated.listenPort !== before.listenPort || updated.useSimulator !== before.useSimulator) {
+      void core.restart();
+    }
     return updated;
+  });
+  ipcMain.handle(IpcChannel.getFirstRunLogin, (event) => {
+    fromOwnUi(event);
+    return firstRunLogin.pending;
+  });
+  ipcMain.handle(IpcChannel.confirmFirstRunLoginSaved, (event) => {
+    fromOwnUi(event);
+    firstRunLogin.saved();
   });
   ipcMain.handle(IpcChannel.openApiDocs, async (event) => {
     fromOwnUi(event);
@@ -62,8 +103,7 @@ if (!app.requestSingleInstanceLock()) {
 
   const showWindow = () => {
     if (!window) createWindow();
-    window?.show();
-    window?.focus();
+    if (window) bringToFront(window);
   };
 
   const createWindow = () => {
@@ -85,9 +125,11 @@ if (!app.requestSingleInstanceLock()) {
       },
     });
     lockDownWindow(window, baseUrl);
+    cleanShutdown.watchWindow(window);
     window.once('ready-to-show', () => window?.show());
     window.on('close', (event) => {
-      if (!quitting && preferences.values.closeToTray) {
+      // A session end or shutdown closes windows too: hiding instead would hold it up.
+      if (!quitting && !cleanShutdown.inProgress && preferences.values.closeToTray) {
         event.preventDefault();
         window?.hide();
       }
@@ -99,24 +141,39 @@ if (!app.requestSingleInstanceLock()) {
     if (base) void window.loadURL(`${base}/ui/`);
   };
 
+  applyAppIdentity(app, process.platform);
   app.on('second-instance', showWindow);
+  // macOS: a click on the dock icon (or opening the app again) shows the window.
+  app.on('activate', () => {
+    if (core.connection) showWindow();
+  });
   app.on('before-quit', () => {
     quitting = true;
   });
-  app.on('window-all-closed', () => {
-    // The gateway keeps serving from the tray; Quit is explicit.
-  });
+  app.on('window-all-closed', () => onAllWindowsClosed(preferences.values.closeToTray, () => app.quit()));
+  const startAtLogin = (enabled: boolean) =>
+    applyStartAtLogin(enabled, {
+      platform: process.platform,
+      env: process.env,
+      execPath: process.execPath,
+      setLoginItemSettings: (settings) => app.setLoginItemSettings(settings),
+      ...nodeLoginItemFiles,
+    }).catch((error: unknown) => logger.warn('cannot change start at login', { error }));
 
   app.whenReady().then(async () => {
+    cleanShutdown.watchPowerMonitor(powerMonitor);
     const loaded = await preferences.load();
-    app.setLoginItemSettings({ openAtLogin: loaded.startAtLogin });
-    new GatewayTray(join(resources, 'tray.png'), {
-      toggleWindow: () => (window?.isVisible() ? window.hide() : showWindow()),
+    await startAtLogin(loaded.startAtLogin);
+    const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
+      toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
       setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
       quit: () => app.quit(),
     });
+    core.on('sending-paused', (paused) => tray.showPaused(paused));
     core.on('ready', ({ baseUrl: base }) => {
-      lockDownSession(session.defaultSession);
+      // A (re)started core sends; the tray follows.
+      tray.showPaused(false);
+      lockDownSession(session.defaultSession, baseUrl);
       if (window) void window.loadURL(`${base}/ui/`);
       else createWindow();
     });
@@ -125,15 +182,30 @@ if (!app.requestSingleInstanceLock()) {
         new Notification({ title: `SMS from ${sender}`, body: preview }).show();
       }
     });
-    core.on('failed', (message) => {
-      dialog.showErrorBox('Desktop SMS Gateway', message);
+    core.on('start-failed', (failure) => {
+      logger.error('the gateway core could not start', { ...failure });
+      window?.hide();
+      void resolveStartFailure(failure, {
+        showMessageBox: (options) => dialog.showMessageBox(options),
+        nextFreePort: (port) => nextFreePort('127.0.0.1', port),
+        saveListenPort: async (port) => {
+          await preferences.set('listenPort', port);
+        },
+        restartCore: () => core.restart(),
+        openExternal: (url) => shell.openExternal(url),
+        quit: () => app.quit(),
+      });
+    });
+    core.on('crashed', (crash) => {
+      if ('gaveUp' in crash) {
+        dialog.showErrorBox(
+          'Desktop SMS Gateway',
+          `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
+        );
+      }
     });
     core.start();
   });
 
-  app.on('will-quit', (event) => {
-    if (!core.connection) return;
-    event.preventDefault();
-    void core.stop().finally(() => app.exit(0));
-  });
+  app.on('will-quit', cleanShutdown.onWillQuit);
 }

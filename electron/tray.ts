@@ -1,15 +1,9 @@
 import { Menu, nativeImage, Tray } from 'electron';
-
-export interface TrayActions {
-  toggleWindow(): void;
-  setSendingPaused(paused: boolean): void;
-  quit(): void;
-}
+import { type TrayActions, trayMenu } from './trayMenu.js';
 
 /** Tray icon with show/hide, pause/resume sending and quit (the gateway runs while hidden). */
 export class GatewayTray {
   private readonly tray: Tray;
-  private paused = false;
 
   constructor(
     iconPath: string,
@@ -18,24 +12,11 @@ export class GatewayTray {
     this.tray = new Tray(nativeImage.createFromPath(iconPath));
     this.tray.setToolTip('Desktop SMS Gateway');
     this.tray.on('click', () => actions.toggleWindow());
-    this.render();
+    this.showPaused(false);
   }
 
-  private render(): void {
-    this.tray.setContextMenu(
-      Menu.buildFromTemplate([
-        { label: 'Show / hide window', click: () => this.actions.toggleWindow() },
-        {
-          label: this.paused ? 'Resume sending' : 'Pause sending',
-          click: () => {
-            this.paused = !this.paused;
-            this.actions.setSendingPaused(this.paused);
-            this.render();
-          },
-        },
-        { type: 'separator' },
-        { label: 'Quit', click: () => this.actions.quit() },
-      ]),
-    );
+  /** The core's sending state (it starts unpaused). */
+  showPaused(paused: boolean): void {
+    this.tray.setContextMenu(Menu.buildFromTemplate(trayMenu(paused, this.actions)));
   }
 }

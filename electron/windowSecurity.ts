@@ -15,8 +15,24 @@ export function isOwnUiUrl(url: string, baseUrl: string): boolean {
   }
 }
 
-export function lockDownSession(session: Session): void {
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+/**
+ * The one permission granted: writing to the clipboard, for our own UI's Copy buttons (the
+ * first-run login, tokens). Electron routes `navigator.clipboard.writeText` through this
+ * handler as `clipboard-sanitized-write` (docs/api/session.md, setPermissionRequestHandler).
+ */
+export function isPermissionAllowed(permission: string, requestingUrl: string, baseUrl: string | undefined) {
+  return (
+    permission === 'clipboard-sanitized-write' && baseUrl !== undefined && isOwnUiUrl(requestingUrl, baseUrl)
+  );
+}
+
+export function lockDownSession(session: Session, baseUrl: () => string | undefined): void {
+  session.setPermissionRequestHandler((_webContents, permission, callback, details) =>
+    callback(isPermissionAllowed(permission, details.requestingUrl, baseUrl())),
+  );
+  session.setPermissionCheckHandler((_webContents, permission, _origin, details) =>
+    isPermissionAllowed(permission, details.requestingUrl ?? '', baseUrl()),
+  );
 }
 
 export function lockDownWindow(window: BrowserWindow, baseUrl: () => string | undefined): void {

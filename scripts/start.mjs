@@ -6,6 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmCommand } from './npmCommand.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -30,7 +31,9 @@ function buildIfStale(label, sources, output, npmScript) {
   const changed = Math.max(...sources.map((source) => newestMtime(join(root, source))));
   if (built >= changed) return;
   console.error(`[start] building ${label}…`);
-  const result = spawnSync('npm', ['run', '--silent', npmScript], { cwd: root, stdio: 'inherit' });
+  const npm = npmCommand(['run', '--silent', npmScript], process);
+  const result = spawnSync(npm.command, npm.args, { cwd: root, stdio: 'inherit', shell: npm.shell });
+  if (result.error) console.error(`[start] cannot run npm: ${result.error.message}`);
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

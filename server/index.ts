@@ -13,7 +13,8 @@ import { watchForNewPorts } from './composition/portWatcher.js';
 import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
-import type { GatewayOptions } from './config/options.js';
+import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
 import { createHttpApp } from './http/app.js';
@@ -224,7 +225,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       );
     }
     let simulatedCount = options.simulatedModems;
-    if (simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0) {
+    const noModem = simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0;
+    if (noModem && !options.simulatorFallback) {
+      logger.warn(
+        'No modem answered on any serial port. Messages wait in the queue until a modem or phone is plugged in ' +
+          '(it is found by itself), or until you choose the simulated modem.',
+      );
+    } else if (noModem) {
       logger.warn(
         'No modem answered on any serial port: starting a SIMULATED modem. Messages will not reach real phones. ' +
           'Plug in a modem and restart, or start with --modem <port>.',
@@ -298,6 +305,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               deliveries: (query) => dispatcher.list(query),
               sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
               setSendingPaused: (value) => gateway.setSendingPaused(value),
+              changeCredentials: (username, password) => credentials.change(username, password),
             }),
         ],
       },
@@ -312,8 +320,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const server = await listen(createServer(app.callback()), options.listen);
     stops.push(() => closeServer(server));
     const { port } = server.address() as AddressInfo;
-    const host = options.listen.host.includes(':') ? `[${options.listen.host}]` : options.listen.host;
-    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+    const url = localUrlOf({ host: options.listen.host, port });
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {
       url,
@@ -340,6 +347,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stop: () => stopAll(stops, logger),
     setSendingPaused(value) {
       paused = value;
+      events.emit('sending:paused', { paused: value });
       logger.info(value ? 'sending paused by the user' : 'sending resumed');
       scheduler?.wake();
     },
@@ -357,12 +365,31 @@ function allowedHostsFor(options: GatewayOptions): string[] {
 
 function listen(server: Server, address: GatewayOptions['listen']): Promise<Server> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenError(error, address));
+    server.once('error', refused);
     server.listen(address.port, address.host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve(server);
     });
   });
+}
+
+/** A refused port gets its own code: the desktop app offers another port for these two. */
+function listenError(error: NodeJS.ErrnoException, { host, port }: GatewayOptions['listen']): Error {
+  const options = { field: 'listen', cause: error };
+  if (error.code === 'EADDRINUSE') {
+    return new GatewayError(ErrorCode.PortInUse, `port ${port} on ${host} is already in use`, options);
+  }
+  if (error.code === 'EACCES') {
+    // Windows answers EACCES for ports inside its excluded ranges (Hyper-V, WSL, Docker reserve
+    // them: `netsh interface ipv4 show excludedportrange protocol=tcp`), POSIX for ports < 1024.
+    return new GatewayError(
+      ErrorCode.PortForbidden,
+      `the system does not allow listening on port ${port}`,
+      options,
+    );
+  }
+  return error;
 }
 
 function closeServer(server: Server): Promise<void> {

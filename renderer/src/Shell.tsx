@@ -1,5 +1,7 @@
 import type { JSX } from 'react';
 import { useApp } from './appContext.js';
+import { FirstRunLoginPanel } from './firstRun/FirstRunLoginPanel.js';
+import { NoModemChoice } from './firstRun/NoModemChoice.js';
 import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { type ScreenId, screens } from './screenList.js';
@@ -64,6 +66,8 @@ export function Shell() {
         </div>
       </nav>
       <main id="main" className="content" tabIndex={-1} aria-label={label}>
+        <FirstRunLoginPanel />
+        <NoModemChoice />
         <View />
       </main>
     </div>

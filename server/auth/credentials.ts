@@ -25,6 +25,11 @@ export interface BasicCredentials {
   /** Where the credentials came from, for the start-up log and the UI. */
   readonly source: 'options' | 'stored' | 'generated';
   verify(username: string, password: string): Promise<boolean>;
+  /**
+   * Replaces the stored login (the first-run panel's "change it"). Refused with InvalidState
+   * while `--username/--password` set it for this run: the change would not last.
+   */
+  change(username: string, password: string): Promise<void>;
 }
 
 export interface BasicCredentialsOptions {
@@ -50,22 +55,35 @@ export const generatedUsername = 'sms';
 
 export async function openBasicCredentials(options: BasicCredentialsOptions): Promise<BasicCredentials> {
   const cost = options.scryptCost ?? defaultScryptCost;
+  const store = async (basic: StoredCredentials) =>
+    options.document.update((data) => {
+      data.basic = basic;
+    });
+  const changeStored = async (username: string, password: string) => {
+    const checked = checkConfigured(username, password);
+    const basic = { username: checked.username, passwordHash: await hashPassword(checked.password, cost) };
+    await store(basic);
+    return basic;
+  };
   if (options.username !== undefined || options.password !== undefined) {
     const { username, password } = checkConfigured(options.username, options.password);
-    return credentialsFrom(username, await hashPassword(password, cost), 'options');
+    return credentialsFrom(username, await hashPassword(password, cost), 'options', async () => {
+      throw new GatewayError(
+        ErrorCode.InvalidState,
+        'the login was given with --username/--password (or their environment twins); change it there',
+      );
+    });
   }
   const stored = options.document.data.basic;
-  if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored');
+  if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored', changeStored);
   // 18 random bytes → 24 base64url characters (144 bits): typable, no padding, no quoting.
   const password = randomBytes(18).toString('base64url');
   const basic: StoredCredentials = {
     username: generatedUsername,
     passwordHash: await hashPassword(password, cost),
   };
-  await options.document.update((data) => {
-    data.basic = basic;
-  });
-  return { ...credentialsFrom(basic.username, basic.passwordHash, 'generated'), generatedPassword: password };
+  await store(basic);
+  return credentialsFrom(basic.username, basic.passwordHash, 'generated', changeStored, password);
 }
 
 function checkConfigured(username: string | undefined, password: string | undefined) {
@@ -89,11 +107,15 @@ function checkConfigured(username: string | undefined, password: string | undefi
 }
 
 function credentialsFrom(
-  username: string,
-  passwordHash: string,
+  initialUsername: string,
+  initialHash: string,
   source: BasicCredentials['source'],
+  replace: (username: string, password: string) => Promise<StoredCredentials>,
+  generatedPassword?: string,
 ): BasicCredentials {
-  const expectedUser = Buffer.from(username, 'utf8');
+  let username = initialUsername;
+  let passwordHash = initialHash;
+  let expectedUser = Buffer.from(username, 'utf8');
   // Upstream clients send Basic on every request and scrypt is deliberately slow, so once a
   // pair has verified, later requests compare a keyed digest of it instead (per-instance key,
   // never stored). A wrong pair still pays the full scrypt cost.
@@ -116,8 +138,20 @@ function credentialsFrom(
   };
 
   return {
-    username,
+    get username() {
+      return username;
+    },
     source,
+    ...(generatedPassword === undefined ? {} : { generatedPassword }),
+    async change(newUsername, newPassword) {
+      const stored = await replace(newUsername, newPassword);
+      username = stored.username;
+      passwordHash = stored.passwordHash;
+      expectedUser = Buffer.from(username, 'utf8');
+      // The old pair must not pass the digest shortcut any more.
+      verifiedDigest = undefined;
+      inFlight.clear();
+    },
     verify(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);
       if (verifiedDigest && timingSafeEqual(digest, verifiedDigest)) return Promise.resolve(true);

@@ -75,30 +75,28 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   return { kind: 'run', options: checkOptions(options) };
 }
 
+/** Every flag the gateway takes; the desktop app hands the core only these (electron/coreArguments.ts). */
+export const commandLineFlags = {
+  listen: { type: 'string' },
+  'data-dir': { type: 'string' },
+  modem: { type: 'string', multiple: true },
+  simulate: { type: 'boolean' },
+  'no-probe': { type: 'boolean' },
+  username: { type: 'string' },
+  password: { type: 'string' },
+  'sim-pin': { type: 'string' },
+  'log-level': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'cors-origin': { type: 'string', multiple: true },
+  'max-pending': { type: 'string' },
+  'resend-interrupted': { type: 'boolean' },
+  'ui-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 function parseFlags(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      listen: { type: 'string' },
-      'data-dir': { type: 'string' },
-      modem: { type: 'string', multiple: true },
-      simulate: { type: 'boolean' },
-      'no-probe': { type: 'boolean' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      'sim-pin': { type: 'string' },
-      'log-level': { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'cors-origin': { type: 'string', multiple: true },
-      'max-pending': { type: 'string' },
-      'resend-interrupted': { type: 'boolean' },
-      'ui-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
-  });
+  return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: commandLineFlags });
 }
 
 function invalid(field: string, message: string): never {

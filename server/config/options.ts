@@ -22,6 +22,11 @@ export interface GatewayOptions {
   modems: SerialModemOption[];
   /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
   simulatedModems: number;
+  /**
+   * Start a simulated modem when no real modem answers at start-up (the headless try-out).
+   * The desktop app turns it off: there the simulator is the user's choice, never a fallback.
+   */
+  simulatorFallback: boolean;
   /** Probe serial ports for modems when none is configured. Default true. */
   probeSerialPorts: boolean;
   /** Basic credentials; absent: generated on first run, stored, printed once. */
@@ -44,6 +49,12 @@ export interface GatewayOptions {
 
 export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
 
+/** The URL a local client reaches `listen` at (a wildcard host is reached on loopback). */
+export function localUrlOf({ host, port }: GatewayOptions['listen']): string {
+  const bracketed = host.includes(':') ? `[${host}]` : host;
+  return `http://${bracketed === '0.0.0.0' || bracketed === '[::]' ? '127.0.0.1' : bracketed}:${port}`;
+}
+
 export function defaultDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
@@ -60,6 +71,7 @@ export function defaultOptions(): GatewayOptions {
     dataDir: defaultDataDir(),
     modems: [],
     simulatedModems: 0,
+    simulatorFallback: true,
     probeSerialPorts: true,
     logLevel: 'INFO',
     allowedHosts: [],

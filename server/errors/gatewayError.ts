@@ -21,6 +21,8 @@ export const ErrorCode = {
   StoreCorrupt: 300,
   StoreIo: 301,
   StoreClosed: 302,
+  /** Another gateway holds the data directory's lock. */
+  DataDirLocked: 303,
   // 4xx: transport and AT session
   TransportClosed: 400,
   TransportOpenFailed: 401,
@@ -44,6 +46,12 @@ export const ErrorCode = {
   WebhookDeliveryFailed: 700,
   // 8xx: configuration
   ConfigInvalid: 800,
+  /** The listen port is taken by another program (EADDRINUSE). */
+  PortInUse: 801,
+  /** The OS refuses the listen port (EACCES: privileged, or a Windows excluded port range). */
+  PortForbidden: 802,
+  // 9xx: the desktop app's core process
+  CoreUnavailable: 900,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -29,6 +29,8 @@ export interface GatewayEvents {
   /** A stored SMS re-announced for webhooks only (inbox export, refresh with triggerWebhooks). */
   'inbox:replayed': IncomingMessageEvent;
   'device:updated': { deviceId: string };
+  /** Sending was paused or resumed (UI, API, desktop tray). */
+  'sending:paused': { paused: boolean };
   log: LogRecord;
 }
 

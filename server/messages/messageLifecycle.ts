@@ -26,10 +26,14 @@ export class MessageLifecycle {
     for (const message of repository.inState('Sent')) this.indexReferences(message);
   }
 
-  /** Pending → Processed for every still-pending recipient: the message is handed to a modem. */
-  markProcessed(messageId: string, deviceId: string): Promise<MessageRecord> {
+  /**
+   * Pending → Processed for every still-pending recipient: the message is handed to a modem.
+   * A hand-over to the simulator marks the message for good, so its record says so.
+   */
+  markProcessed(messageId: string, deviceId: string, viaSimulator = false): Promise<MessageRecord> {
     return this.change(messageId, (message) => {
       message.deviceId = deviceId;
+      if (viaSimulator) message.simulated = true;
       for (const recipient of message.recipients) {
         if (recipient.state === 'Pending') recipient.state = 'Processed';
       }
@@ -77,6 +81,8 @@ export class MessageLifecycle {
       for (const recipient of message.recipients) {
         if (recipient.state === 'Processed') recipient.state = 'Pending';
       }
+      // The simulator refused it before anything was sent: nothing went through it.
+      if (message.recipients.every((recipient) => recipient.state === 'Pending')) delete message.simulated;
     });
   }
 

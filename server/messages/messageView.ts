@@ -11,6 +11,8 @@ export const messageStateSchema = z.enum(MessageStates);
 export const messageViewSchema = z.object({
   id: z.string(),
   deviceId: z.string().optional(),
+  /** Ours: present (true) when the message went through the built-in simulated modem. */
+  simulated: z.literal(true).optional(),
   state: messageStateSchema,
   isHashed: z.boolean(),
   isEncrypted: z.boolean(),
@@ -38,6 +40,7 @@ export function toMessageView(message: MessageRecord, includeContent: boolean): 
   const view: MessageView = {
     id: message.id,
     deviceId: message.deviceId ?? message.requestedDeviceId,
+    simulated: message.simulated,
     state: message.state,
     // Upstream hashes content of old messages for privacy; we keep content, so never hashed.
     isHashed: false,

@@ -33,6 +33,8 @@ export interface MessageRecord {
   requestedDeviceId?: string;
   /** Device (modem) that took the message; set when it leaves Pending. */
   deviceId?: string;
+  /** It went through the built-in simulated modem: nothing reached a phone. */
+  simulated?: true;
   content: MessageContent;
   recipients: RecipientRecord[];
   /** SIM slot 1..3 the client asked for. */

@@ -24,6 +24,20 @@ export function canCarry(
   return true;
 }
 
+/**
+ * The built-in simulator is a demo that never takes a message meant for the real world once a
+ * real modem or phone is in the pool (DESIGN §3): from then on it carries only messages that
+ * name it by `deviceId`. Otherwise a modem that enumerates after start-up would share the queue
+ * with it, and some messages would be reported Sent without ever leaving the PC.
+ */
+export function simulatorMayCarry(
+  message: Pick<MessageRecord, 'requestedDeviceId'>,
+  simulatorDeviceId: string,
+  realModemInPool: boolean,
+): boolean {
+  return !realModemInPool || message.requestedDeviceId === simulatorDeviceId;
+}
+
 export interface ModemLoad {
   /** Messages handed to the modem within the current limit window (or the last day). */
   sentInWindow: number;

@@ -10,7 +10,13 @@ import { INTERRUPTED_ERROR, recoverInterruptedSends, restoreSendWindows } from '
 import { describeHold, type Hold, type HoldReason } from './holdReason.js';
 import { compareMessages, isExpedited, type ProcessingOrder } from './messageOrder.js';
 import { ModemParking } from './modemParking.js';
-import { canCarry, compareModemLoad, type ModemLoad } from './modemSelection.js';
+import {
+  canCarry,
+  compareModemLoad,
+  type ModemCandidate,
+  type ModemLoad,
+  simulatorMayCarry,
+} from './modemSelection.js';
 import { type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
 import { SendPacing } from './sendPacing.js';
 import { type SimSelectionMode, SimSelector } from './simSelection.js';
@@ -78,6 +84,7 @@ export class Scheduler {
   private readonly sims: SimSelector;
   private readonly busy = new Set<string>();
   private readonly lastUsedAt = new Map<string, number>();
+  private realModemJoined = false;
   private readonly parking = new ModemParking();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
@@ -150,11 +157,12 @@ export class Scheduler {
     const policy = this.deps.policy();
     const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
     const online = policy.paused ? [] : this.readyModems();
+    const benched = this.benchedSimulators(online);
     const startsAt = Math.max(message.scheduleAt ?? now, now);
     // When each idle modem that may carry it could take it; busy ones wake us when they finish.
     let takeableAt = Number.POSITIVE_INFINITY;
     for (const modem of online) {
-      if (this.busy.has(modem.deviceId) || !canCarry(message, modem, now)) continue;
+      if (this.busy.has(modem.deviceId) || !carries(message, modem, now, benched)) continue;
       const limitsAt = isExpedited(message) ? now : this.limitsFreeAt(modem.deviceId, now, limit);
       takeableAt = Math.min(takeableAt, Math.max(startsAt, this.parkedAt(modem.deviceId), limitsAt));
     }
@@ -214,6 +222,7 @@ export class Scheduler {
     }
 
     const online = policy.paused ? [] : this.readyModems();
+    const benched = this.benchedSimulators(online);
     const free = online
       .filter((modem) => this.isFree(modem.deviceId, now))
       .map((modem) => ({
@@ -230,7 +239,7 @@ export class Scheduler {
       for (const message of ready) {
         if (claimed.has(message.id)) continue;
         if (!limitsAllow && !isExpedited(message)) continue;
-        if (!canCarry(message, candidate, now)) continue;
+        if (!carries(message, candidate, now, benched)) continue;
         if (!best || compareMessages(policy.processingOrder, message, best) < 0) best = message;
       }
       if (!best) continue;
@@ -269,6 +278,21 @@ export class Scheduler {
     this.wakeTimer?.cancel();
     this.wakeTimer = undefined;
     this.wakeTimerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The simulated modems among `online` that may carry only messages pinned to them, because a
+   * real modem or phone is in the pool (`simulatorMayCarry`). Once one has been seen in this
+   * run the rule holds while it recovers or is replugged, so the simulator never fills in.
+   */
+  private benchedSimulators(online: readonly OutboundModem[]): ReadonlySet<string> {
+    const { devices } = this.deps;
+    const simulated = online.filter((modem) => devices.get(modem.deviceId)?.modem.simulated === true);
+    if (simulated.length === 0) return new Set();
+    this.realModemJoined ||= devices
+      .list()
+      .some((device) => !device.modem.simulated && device.modem.status !== 'offline');
+    return new Set(this.realModemJoined ? simulated.map((modem) => modem.deviceId) : []);
   }
 
   /** Only a modem that says it is ready is handed a message (see the class comment). */
@@ -337,7 +361,8 @@ export class Scheduler {
     this.lastUsedAt.set(modem.deviceId, now);
     this.busy.add(modem.deviceId);
     this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
-    const processed = lifecycle.markProcessed(messageId, modem.deviceId);
+    const viaSimulator = this.deps.devices.get(modem.deviceId)?.modem.simulated === true;
+    const processed = lifecycle.markProcessed(messageId, modem.deviceId, viaSimulator);
     this.track(this.deliver(modem, stored, plain, simNumber, processed));
   }
 
@@ -446,7 +471,8 @@ export class Scheduler {
         : undefined;
     }
     const head = first;
-    const carriers = online.filter((modem) => canCarry(head, modem, now));
+    const benched = this.benchedSimulators(online);
+    const carriers = online.filter((modem) => carries(head, modem, now, benched));
     if (carriers.length === 0) {
       return head.requestedDeviceId === undefined
         ? { reason: 'no-modem' }
@@ -489,4 +515,17 @@ function sendFailureText(error: unknown): string {
   if (isGatewayError(error, ErrorCode.CmsError)) return error.message;
   if (isGatewayError(error, ErrorCode.SendInterrupted)) return INTERRUPTED_ERROR;
   return `send failed: ${describeError(error)}`;
+}
+
+/** `canCarry` plus the simulator rule (`simulatorMayCarry`) for the benched simulators. */
+function carries(
+  message: MessageRecord,
+  modem: ModemCandidate,
+  now: number,
+  benched: ReadonlySet<string>,
+): boolean {
+  // Only simulators are ever benched, and only while a real modem is in the pool.
+  return (
+    canCarry(message, modem, now) && simulatorMayCarry(message, modem.deviceId, benched.has(modem.deviceId))
+  );
 }

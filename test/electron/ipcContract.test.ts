@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isCoreToMain, isMainToCore } from '../../electron/coreMessages.js';
 import { defaultPreferences, IpcChannel, isPreferenceKey } from '../../electron/ipcChannels.js';
-import { isOwnUiUrl } from '../../electron/windowSecurity.js';
+import { isOwnUiUrl, isPermissionAllowed } from '../../electron/windowSecurity.js';
 import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
 
 describe('the Electron IPC contract', () => {
@@ -24,7 +24,13 @@ describe('the Electron IPC contract', () => {
     expect(isMainToCore({ type: 'set-sending-paused', paused: true })).toBe(true);
     expect(isMainToCore({ type: 'eval', code: '1' })).toBe(false);
     expect(
-      isCoreToMain({ type: 'ready', baseUrl: 'http://127.0.0.1:8080', sessionToken: 't', simulated: false }),
+      isCoreToMain({
+        type: 'ready',
+        baseUrl: 'http://127.0.0.1:8080',
+        sessionToken: 't',
+        simulated: false,
+        username: 'sms',
+      }),
     ).toBe(true);
     expect(isCoreToMain(null)).toBe(false);
   });
@@ -36,6 +42,15 @@ describe('the Electron IPC contract', () => {
     expect(isOwnUiUrl('http://127.0.0.1:9999/ui/', base)).toBe(false);
     expect(isOwnUiUrl('https://evil.example/ui/', base)).toBe(false);
     expect(isOwnUiUrl('not a url', base)).toBe(false);
+  });
+
+  it('grants our own UI the clipboard for its Copy buttons, and nothing else to anyone', () => {
+    const base = 'http://127.0.0.1:8080';
+    expect(isPermissionAllowed('clipboard-sanitized-write', `${base}/ui/#/api`, base)).toBe(true);
+    expect(isPermissionAllowed('clipboard-sanitized-write', 'https://evil.example/ui/', base)).toBe(false);
+    expect(isPermissionAllowed('clipboard-read', `${base}/ui/`, base)).toBe(false);
+    expect(isPermissionAllowed('notifications', `${base}/ui/`, base)).toBe(false);
+    expect(isPermissionAllowed('clipboard-sanitized-write', `${base}/ui/`, undefined)).toBe(false);
   });
 
   it('ships a content security policy without inline or remote scripts', () => {

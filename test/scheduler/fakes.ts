@@ -116,11 +116,11 @@ export class FakeModem implements OutboundModem {
 
 /** Directory whose online set the test edits; `setOnline` notifies like the modem pool would. */
 export class FakeDeviceDirectory implements DeviceDirectory {
-  private readonly modems = new Map<string, { modem: OutboundModem; online: boolean }>();
+  private readonly modems = new Map<string, { modem: OutboundModem; online: boolean; simulated: boolean }>();
   private readonly listeners = new Set<(deviceId: string) => void>();
 
-  add(modem: OutboundModem, online = true): void {
-    this.modems.set(modem.deviceId, { modem, online });
+  add(modem: OutboundModem, online = true, simulated = false): void {
+    this.modems.set(modem.deviceId, { modem, online, simulated });
   }
 
   setOnline(deviceId: string, online: boolean): void {
@@ -130,12 +130,21 @@ export class FakeDeviceDirectory implements DeviceDirectory {
     for (const listener of this.listeners) listener(deviceId);
   }
 
+  /** Only the fields the scheduler reads (whether a modem is simulated, its status). */
   list(): DeviceInfo[] {
-    return [];
+    return [...this.modems.values()].map(({ modem, online, simulated }) => ({
+      id: modem.deviceId,
+      name: modem.deviceId,
+      createdAt: 0,
+      updatedAt: 0,
+      lastSeen: modem.lastSeen,
+      simCards: [],
+      modem: { port: modem.deviceId, simulated, status: online ? modem.status : 'offline' },
+    }));
   }
 
-  get(): DeviceInfo | undefined {
-    return undefined;
+  get(id: string): DeviceInfo | undefined {
+    return this.list().find((device) => device.id === id);
   }
 
   online(): OutboundModem[] {
@@ -244,9 +253,12 @@ export class SchedulerHarness {
     });
   }
 
-  modem(deviceId: string, options: { simSlots?: number; sendMs?: number; online?: boolean } = {}): FakeModem {
+  modem(
+    deviceId: string,
+    options: { simSlots?: number; sendMs?: number; online?: boolean; simulated?: boolean } = {},
+  ): FakeModem {
     const modem = new FakeModem(deviceId, this.clock, options.simSlots, options.sendMs);
-    this.devices.add(modem, options.online ?? true);
+    this.devices.add(modem, options.online ?? true, options.simulated ?? false);
     return modem;
   }
 

@@ -51,14 +51,13 @@ describe('openStorage', () => {
     await open();
     const second = openStorage({ dataDir, clock: new ManualClock(), logger: silentLogger });
     await expect(second).rejects.toSatisfy(
-      (error) =>
-        isGatewayError(error, ErrorCode.StoreIo) && error.field === 'dataDir' && /in use/.test(error.message),
+      (error) => isGatewayError(error, ErrorCode.DataDirLocked) && error.field === 'dataDir',
     );
   });
 
   it('writes its pid into the lock file and removes it on close', async () => {
     const storage = await open();
-    expect(Number(await readFile(join(dataDir, lockFileName), 'utf8'))).toBe(process.pid);
+    expect(JSON.parse(await readFile(join(dataDir, lockFileName), 'utf8')).pid).toBe(process.pid);
     await storage.close();
     opened.pop();
     await expect(stat(join(dataDir, lockFileName))).rejects.toMatchObject({ code: 'ENOENT' });

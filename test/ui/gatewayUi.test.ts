@@ -159,14 +159,18 @@ describe('the gateway UI in Chromium', () => {
     );
     expect(stored).toMatchObject({
       deviceId: device.id,
+      simulated: true,
       simNumber: 1,
       priority: 5,
       withDeliveryReport: false,
     });
+    // It went through the simulator: the list and the detail say so.
+    await row.getByText('Simulated', { exact: true }).waitFor();
     expect(Date.parse(stored.validUntil ?? '') - Date.now()).toBeGreaterThan(3_500_000);
     expect(Date.parse(stored.validUntil ?? '') - Date.now()).toBeLessThanOrEqual(3_600_000);
     await row.getByRole('button', { name: 'Your order is ready' }).click();
     await page.locator('.timeline').getByText('Processed').waitFor();
+    await page.locator('.detail').getByText('the built-in simulator: no phone received it').waitFor();
     await page.screenshot({ path: join(screenshotDir, 'messages-detail.png') });
     // The search filter goes to the server and back.
     await page.getByLabel('Search').fill('no such text anywhere');
@@ -560,20 +564,37 @@ describe('the gateway UI in Chromium', () => {
     // Its first token is stale, as after a long sleep; the UI must fetch the renewed one.
     await page.addInitScript(`
       let calls = 0;
-      window.__preferences = { notifyOnIncoming: true, startAtLogin: false, closeToTray: true };
+      window.__preferences = {
+        notifyOnIncoming: true, startAtLogin: false, closeToTray: true, listenPort: null, useSimulator: false,
+      };
+      window.__firstRunLogin = { username: 'sms', password: 'generated-once-123' };
       window.desktop = {
         getConnection: async () => ({ baseUrl: ${JSON.stringify(baseUrl)}, token: calls++ === 0 ? 'stale' : ${JSON.stringify(token)} }),
         getPreferences: async () => window.__preferences,
         setPreference: async (key, value) => (window.__preferences = { ...window.__preferences, [key]: value }),
         openApiDocs: async () => undefined,
+        getFirstRunLogin: async () => window.__firstRunLogin,
+        confirmFirstRunLoginSaved: async () => {
+          window.__firstRunLogin = undefined;
+        },
       };
     `);
     await page.goto(`${baseUrl}/ui/#/settings`);
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    // The first-run login, shown until the user says it is saved.
+    const firstRun = page.getByRole('region', { name: 'Your login for the API' });
+    await firstRun.getByText('generated-once-123').waitFor();
+    await firstRun.getByRole('button', { name: 'I saved it' }).click();
+    await firstRun.waitFor({ state: 'detached' });
+    await expect(page.evaluate<unknown>('window.__firstRunLogin')).resolves.toBeUndefined();
+
     await page.getByRole('heading', { name: 'This computer' }).waitFor();
     await page.getByLabel('Order of equal-priority messages').waitFor();
     await page.getByLabel('Start when I log in').check();
     await expect(page.evaluate<boolean>('window.__preferences.startAtLogin')).resolves.toBe(true);
+    await page.getByLabel('Port of the API and this window').fill('8081');
+    await page.getByRole('button', { name: 'Save and restart the gateway' }).click();
+    await expect.poll(() => page.evaluate<number | null>('window.__preferences.listenPort')).toBe(8081);
     await expect(page.getByRole('button', { name: /Sign out/ }).count()).resolves.toBe(0);
     await page.close();
   });

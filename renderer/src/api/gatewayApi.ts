@@ -57,6 +57,9 @@ export function createGatewayApi(client: ApiClient) {
     status: () => client.get<GatewayStatus>('/gateway/v1/status'),
     dailyStats: (days = 14) => client.get<DailyStats[]>('/gateway/v1/stats/daily', { days }),
     setSendingPaused: (paused: boolean) => client.post<GatewayStatus>('/gateway/v1/sending', { paused }),
+    changeLogin: async (username: string, password: string) => {
+      await client.request('PUT', '/gateway/v1/credentials', { body: { username, password } });
+    },
 
     listMessages: (filter: MessageFilter, limit: number, offset: number) =>
       listPage<MessageRecord>('/messages', { ...filter, limit, offset, includeContent: true }),

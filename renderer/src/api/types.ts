@@ -17,6 +17,8 @@ export interface RecipientState {
 export interface MessageRecord {
   id: string;
   deviceId?: string;
+  /** Went through the built-in simulated modem: it reached no phone. */
+  simulated?: true;
   state: MessageState;
   isHashed: boolean;
   isEncrypted: boolean;

@@ -13,6 +13,18 @@ export function MessageStateBadge(props: { state: MessageState }) {
   return <span className={`badge badge-${messageTone[props.state] ?? 'neutral'}`}>{props.state}</span>;
 }
 
+/** A message that went through the built-in simulated modem reached no phone: say so wherever it shows. */
+export function SimulatedBadge() {
+  return (
+    <span
+      className="badge badge-warn"
+      title="Sent through the built-in simulated modem: no phone received it"
+    >
+      Simulated
+    </span>
+  );
+}
+
 const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
   starting: { label: 'Starting', tone: 'neutral' },
   ready: { label: 'Ready', tone: 'ok' },

@@ -1,6 +1,6 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
-import { MessageStateBadge } from '../components/Badges.js';
+import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
 import { FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
@@ -38,7 +38,15 @@ export function MessageDetail(props: {
               <code>{message.id}</code>
             </dd>
             <dt>Modem</dt>
-            <dd>{device?.name ?? message.deviceId ?? 'Not chosen yet'}</dd>
+            <dd>
+              {device?.name ?? message.deviceId ?? 'Not chosen yet'}{' '}
+              {message.simulated && (
+                <>
+                  <SimulatedBadge />{' '}
+                  <span className="hint">the built-in simulator: no phone received it</span>
+                </>
+              )}
+            </dd>
             <dt>SIM</dt>
             <dd>{message.simNumber ?? 'By settings'}</dd>
             <dt>Priority</dt>

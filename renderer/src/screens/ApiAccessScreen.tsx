@@ -71,6 +71,7 @@ export function ApiAccessScreen() {
       </section>
       <CreateTokenPanel created={created} onCreated={setCreated} />
       <RevokeTokenPanel />
+      <ChangeLoginPanel />
     </>
   );
 }
@@ -177,6 +178,46 @@ function RevokeTokenPanel() {
         </label>
         <button type="submit" className="danger-outline" disabled={jti.trim() === ''}>
           Revoke
+        </button>
+      </form>
+      <FormResult result={result} />
+    </section>
+  );
+}
+
+/** The first-run panel's "change it": a new Basic user and password for API clients. */
+function ChangeLoginPanel() {
+  const { api, session } = useApp();
+  const [username, setUsername] = useState(session.username ?? 'sms');
+  const [password, setPassword] = useState('');
+  const { busy, result, run } = useAction();
+  async function change(event: FormEvent) {
+    event.preventDefault();
+    const changed = await run(async () => {
+      await api.changeLogin(username.trim(), password);
+      return 'The login is changed. Apps using the old password must be given the new one.';
+    });
+    if (changed) setPassword('');
+  }
+  return (
+    <section className="panel" id="change-login" aria-labelledby="change-login-title">
+      <h2 id="change-login-title">Change the login</h2>
+      <form className="form-row" onSubmit={(event) => void change(event)}>
+        <label>
+          User
+          <input value={username} onChange={(event) => setUsername(event.target.value)} autoComplete="off" />
+        </label>
+        <label className="grow">
+          New password (8 characters or more)
+          <input
+            type="password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            autoComplete="new-password"
+          />
+        </label>
+        <button type="submit" disabled={busy || password.length < 8 || username.trim() === ''}>
+          Change
         </button>
       </form>
       <FormResult result={result} />

@@ -1,5 +1,9 @@
 import { type FormEvent, type JSX, useEffect, useMemo, useState } from 'react';
-import type { DesktopPreferences, PreferenceKey } from '../../../electron/ipcChannels.js';
+import type {
+  BooleanPreferenceKey,
+  DesktopPreferences,
+  PreferenceKey,
+} from '../../../electron/ipcChannels.js';
 import { ApiError, describeError } from '../api/apiClient.js';
 import type { SettingsDocument } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -208,7 +212,7 @@ function SettingInput(props: {
   );
 }
 
-const preferenceLabels: Record<PreferenceKey, { label: string; meaning: string }> = {
+const preferenceLabels: Record<BooleanPreferenceKey, { label: string; meaning: string }> = {
   notifyOnIncoming: {
     label: 'Notify me of incoming SMS',
     meaning: 'A desktop notification for each received message.',
@@ -217,6 +221,11 @@ const preferenceLabels: Record<PreferenceKey, { label: string; meaning: string }
   closeToTray: {
     label: 'Keep running when the window is closed',
     meaning: 'Closing the window hides it to the tray; the gateway keeps sending.',
+  },
+  useSimulator: {
+    label: 'Run the simulated modem (demo)',
+    meaning:
+      'A built-in modem to try the gateway without hardware: its messages reach no phone and are marked Simulated. Once a real modem is plugged in, it takes only messages sent to it by device id. Changing this restarts the gateway.',
   },
 };
 
@@ -228,7 +237,7 @@ function DesktopPreferencesPanel() {
     desktop?.getPreferences().then(setPreferences, setError);
   }, [desktop]);
   if (!desktop) return null;
-  async function change(key: PreferenceKey, value: boolean) {
+  async function change<Key extends PreferenceKey>(key: Key, value: DesktopPreferences[Key]) {
     try {
       setPreferences(await desktop?.setPreference(key, value));
       setError(undefined);
@@ -242,7 +251,7 @@ function DesktopPreferencesPanel() {
       {error !== undefined && <FormResult result={{ ok: false, error }} />}
       {!preferences && error === undefined && <Loading what="preferences" />}
       {preferences &&
-        (Object.keys(preferenceLabels) as PreferenceKey[]).map((key) => (
+        (Object.keys(preferenceLabels) as BooleanPreferenceKey[]).map((key) => (
           <label key={key} className="checkbox setting">
             <input
               type="checkbox"
@@ -255,6 +264,43 @@ function DesktopPreferencesPanel() {
             </span>
           </label>
         ))}
+      {preferences && (
+        <ListenPortField port={preferences.listenPort} onSave={(port) => change('listenPort', port)} />
+      )}
     </section>
+  );
+}
+
+/** The port of the API and this window; saving restarts the gateway there (the window follows). */
+function ListenPortField(props: { port: number | null; onSave: (port: number | null) => Promise<void> }) {
+  const [text, setText] = useState(props.port === null ? '' : String(props.port));
+  const parsed = text.trim() === '' ? null : Number(text);
+  const valid = parsed === null || (Number.isInteger(parsed) && parsed >= 1 && parsed <= 65_535);
+  return (
+    <form
+      className="form-row setting"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) void props.onSave(parsed);
+      }}
+    >
+      <label>
+        Port of the API and this window
+        <input
+          inputMode="numeric"
+          value={text}
+          placeholder="8080"
+          aria-invalid={!valid}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </label>
+      <button type="submit" disabled={!valid || parsed === props.port}>
+        Save and restart the gateway
+      </button>
+      <span className="hint">
+        Empty: 8080. Apps calling the API must use the new port. Overrides the port of --listen and
+        SMSGW_LISTEN.
+      </span>
+    </form>
   );
 }

@@ -36,6 +36,7 @@ export interface GatewayRouteDependencies {
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
   setSendingPaused(paused: boolean): void;
+  changeCredentials(username: string, password: string): Promise<void>;
 }
 
 const tag = 'Gateway extensions';
@@ -251,6 +252,31 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     handle: async ({ body }) => {
       deps.setSendingPaused(body.paused);
       return { status: 200, body: deps.status() };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/credentials',
+    summary: 'Change the Basic login (user and password); tokens already issued stay valid',
+    tag,
+    access: { scope: 'all:any' },
+    // RFC 7617 §2: the user-id cannot contain a colon.
+    body: z.object({
+      username: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^[^:]+$/, 'must not contain ":"'),
+      password: z.string().min(8).max(256),
+    }),
+    responses: {
+      204: { description: 'Changed; the old password no longer works' },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => {
+      await deps.changeCredentials(body.username, body.password);
+      return { status: 204 };
     },
   });
 }

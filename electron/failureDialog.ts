@@ -1,0 +1,145 @@
+import type { StartFailure } from './startFailure.js';
+
+export type FailureAction =
+  | { kind: 'use-port'; port: number }
+  | { kind: 'open-running-gateway'; url: string }
+  | { kind: 'retry' }
+  | { kind: 'quit' };
+
+export interface FailureDialog {
+  title: string;
+  message: string;
+  detail: string;
+  /** Buttons in order; the first is the default, the last is Quit (Escape). */
+  choices: { label: string; action: FailureAction }[];
+}
+
+const quit = { label: 'Quit', action: { kind: 'quit' } } as const;
+const portSetting =
+  'You can change the port later in Settings → This computer, or start the app with --listen <port>.';
+
+/**
+ * The one window shown when the core cannot start: it names the cause and offers the fix.
+ * Nothing here retries by itself; each cause would stop the next attempt in the same way.
+ */
+export function failureDialog(failure: StartFailure, freePort: number | undefined): FailureDialog {
+  const title = 'Desktop SMS Gateway could not start';
+  const usePort =
+    freePort === undefined
+      ? []
+      : [{ label: `Use port ${freePort}`, action: { kind: 'use-port', port: freePort } as const }];
+  switch (failure.kind) {
+    case 'port-in-use':
+      if (failure.runningGatewayUrl) {
+        return {
+          title,
+          message: `Another Desktop SMS Gateway is already running on port ${failure.port}.`,
+          detail: `It may have been started from a terminal or by another user. Open it in your browser, or run this one on another port. ${portSetting}`,
+          choices: [
+            {
+              label: 'Open the running gateway',
+              action: { kind: 'open-running-gateway', url: failure.runningGatewayUrl },
+            },
+            ...usePort,
+            quit,
+          ],
+        };
+      }
+      return {
+        title,
+        message: `Port ${failure.port} is already used by another program.`,
+        detail: `The gateway needs a free port for its API and this window. ${portSetting}`,
+        choices: [...usePort, { label: 'Try again', action: { kind: 'retry' } }, quit],
+      };
+    case 'port-forbidden':
+      return {
+        title,
+        message: `The system does not allow the gateway to use port ${failure.port}.`,
+        detail: `On Windows, Hyper-V, WSL or Docker reserve ranges of ports (see "netsh interface ipv4 show excludedportrange protocol=tcp"); elsewhere, ports below 1024 need administrator rights. ${portSetting}`,
+        choices: [...usePort, quit],
+      };
+    case 'data-dir-locked':
+      return {
+        title,
+        message: 'Another gateway is using the data folder.',
+        detail: `${failure.message}\n\nStop the other gateway (a terminal window, or another user's session), then try again.`,
+        choices: [{ label: 'Try again', action: { kind: 'retry' } }, quit],
+      };
+    case 'bad-option':
+      return {
+        title,
+        message: 'A start-up option is not valid.',
+        detail: `${failure.message}\n\nOptions come from the command line and the SMSGW_* environment variables. Correct it, then start the app again.`,
+        choices: [quit],
+      };
+    case 'other':
+      return {
+        title,
+        message: 'The gateway stopped while starting.',
+        detail: failure.message,
+        choices: [{ label: 'Try again', action: { kind: 'retry' } }, quit],
+      };
+  }
+}
+
+/** What the failure window needs from Electron (dialog, shell, app) and from the app. */
+export interface FailureDialogHost {
+  /** Electron's `dialog.showMessageBox` (docs/api/dialog.md): resolves with the button index. */
+  showMessageBox(options: {
+    type: 'error';
+    title: string;
+    message: string;
+    detail: string;
+    buttons: string[];
+    defaultId: number;
+    cancelId: number;
+    noLink: boolean;
+  }): Promise<{ response: number }>;
+  nextFreePort(port: number): Promise<number | undefined>;
+  saveListenPort(port: number): Promise<void>;
+  restartCore(): Promise<void>;
+  /** Electron's `shell.openExternal`: the user's browser. */
+  openExternal(url: string): Promise<void>;
+  quit(): void;
+}
+
+/** Shows the failure window once and carries out the user's choice. */
+export async function resolveStartFailure(
+  failure: StartFailure,
+  host: FailureDialogHost,
+): Promise<FailureAction> {
+  const freePort =
+    failure.kind === 'port-in-use' || failure.kind === 'port-forbidden'
+      ? await host.nextFreePort(failure.port)
+      : undefined;
+  const dialog = failureDialog(failure, freePort);
+  const { response } = await host.showMessageBox({
+    type: 'error',
+    title: dialog.title,
+    message: dialog.message,
+    detail: dialog.detail,
+    buttons: dialog.choices.map((choice) => choice.label),
+    defaultId: 0,
+    cancelId: dialog.choices.length - 1,
+    noLink: true,
+  });
+  const action = dialog.choices[response]?.action ?? { kind: 'quit' };
+  switch (action.kind) {
+    case 'use-port':
+      await host.saveListenPort(action.port);
+      await host.restartCore();
+      break;
+    case 'retry':
+      await host.restartCore();
+      break;
+    case 'open-running-gateway':
+      // That gateway has its own window or browser tab; this app has nothing to serve.
+      await host.openExternal(`${action.url}/ui/`);
+      host.quit();
+      break;
+    case 'quit':
+      host.quit();
+      break;
+  }
+  return action;
+}

@@ -1,0 +1,69 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { productName } from './appIdentity.js';
+
+export interface LoginItemHost {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  /** The app's executable (`process.execPath`). */
+  execPath: string;
+  /** Electron's `app.setLoginItemSettings` (macOS and Windows only, docs/api/app.md). */
+  setLoginItemSettings(settings: { openAtLogin: boolean }): void;
+  writeFile(path: string, text: string): Promise<void>;
+  removeFile(path: string): Promise<void>;
+}
+
+export const nodeLoginItemFiles = {
+  writeFile: async (path: string, text: string) => {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text, { mode: 0o644 });
+  },
+  removeFile: (path: string) => rm(path, { force: true }),
+};
+
+/**
+ * Start at login. Electron does it on macOS and Windows; on Linux `setLoginItemSettings` does
+ * nothing, so we write an XDG autostart entry (freedesktop "Desktop Application Autostart
+ * Specification": `$XDG_CONFIG_HOME/autostart/<name>.desktop`, XDG_CONFIG_HOME defaulting to
+ * ~/.config). An AppImage runs from a temporary mount, so the entry starts the AppImage file
+ * itself (`$APPIMAGE`, set by the AppImage runtime) rather than the mounted binary.
+ */
+export async function applyStartAtLogin(enabled: boolean, host: LoginItemHost): Promise<void> {
+  if (host.platform !== 'linux') {
+    host.setLoginItemSettings({ openAtLogin: enabled });
+    return;
+  }
+  const path = autostartEntryPath(host.env);
+  if (!enabled) {
+    await host.removeFile(path);
+    return;
+  }
+  await host.writeFile(path, autostartEntry(host.env.APPIMAGE ?? host.execPath));
+}
+
+export function autostartEntryPath(env: NodeJS.ProcessEnv): string {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(configHome, 'autostart', 'desktop-sms-gateway.desktop');
+}
+
+function autostartEntry(executable: string): string {
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    `Name=${productName}`,
+    `Exec=${quoteExec(executable)}`,
+    'X-GNOME-Autostart-enabled=true',
+    'Terminal=false',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Desktop Entry Specification, "The Exec key": an argument with spaces is double-quoted, and
+ * inside quotes `"`, `` ` ``, `$` and `\` are escaped with a backslash; a literal `%` is `%%`.
+ */
+function quoteExec(path: string): string {
+  const escaped = path.replace(/[\\"`$]/g, (character) => `\\${character}`).replace(/%/g, '%%');
+  return `"${escaped}"`;
+}

@@ -1,0 +1,56 @@
+import { describeError, ErrorCode, isGatewayError } from '../server/errors/gatewayError.js';
+
+/**
+ * Why the core could not start, in the terms the desktop app offers a fix for. Each of these
+ * repeats on every attempt, so the app never retries them on its own (see restartPolicy.ts).
+ */
+export type StartFailure =
+  | { kind: 'port-in-use'; port: number; message: string; runningGatewayUrl?: string }
+  | { kind: 'port-forbidden'; port: number; message: string }
+  | { kind: 'data-dir-locked'; message: string }
+  | { kind: 'bad-option'; message: string }
+  | { kind: 'other'; message: string };
+
+export function classifyStartFailure(error: unknown, listen: { port: number }): StartFailure {
+  const message = describeError(error);
+  if (isGatewayError(error, ErrorCode.PortInUse)) return { kind: 'port-in-use', port: listen.port, message };
+  if (isGatewayError(error, ErrorCode.PortForbidden))
+    return { kind: 'port-forbidden', port: listen.port, message };
+  if (isGatewayError(error, ErrorCode.DataDirLocked)) return { kind: 'data-dir-locked', message };
+  if (isGatewayError(error, ErrorCode.ConfigInvalid)) return { kind: 'bad-option', message };
+  return { kind: 'other', message };
+}
+
+/**
+ * Is the program on our port another Desktop SMS Gateway (a headless one, or one started by
+ * another user)? Its public `GET /health` answers with the `releaseId` and `checks` of the
+ * health format (DESIGN §2); a foreign server does not. Then the app offers to open it.
+ */
+export async function findRunningGateway(
+  url: string,
+  fetchImpl: typeof fetch = fetch,
+  timeoutMs = 2_000,
+): Promise<string | undefined> {
+  try {
+    const response = await fetchImpl(`${url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const body: unknown = await response.json();
+    const looksLikeOurs =
+      typeof body === 'object' &&
+      body !== null &&
+      'releaseId' in body &&
+      'checks' in body &&
+      'version' in body;
+    return looksLikeOurs ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isStartFailure(value: unknown): value is StartFailure {
+  if (typeof value !== 'object' || value === null) return false;
+  const { kind, message } = value as { kind?: unknown; message?: unknown };
+  return (
+    typeof message === 'string' &&
+    ['port-in-use', 'port-forbidden', 'data-dir-locked', 'bad-option', 'other'].includes(String(kind))
+  );
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { CleanShutdown } from '../../electron/cleanShutdown.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { FakeEmitter, FakeEvent } from './support/electronDouble.js';
+
+function setup(options: { stopFails?: boolean } = {}) {
+  const calls: string[] = [];
+  let finishStop: () => void = () => undefined;
+  let running = true;
+  const shutdown = new CleanShutdown({
+    coreRunning: () => running,
+    stopCore: () => {
+      calls.push('stop core');
+      return new Promise<void>((resolve, reject) => {
+        finishStop = () => {
+          running = false;
+          if (options.stopFails) reject(new Error('journal busy'));
+          else resolve();
+        };
+      });
+    },
+    exit: () => calls.push('exit'),
+    logger: silentLogger,
+  });
+  const settle = async () => {
+    finishStop();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { shutdown, calls, settle };
+}
+
+describe('the clean stop of the desktop app', () => {
+  it('delays a Linux or macOS shutdown until the core stopped, then exits', async () => {
+    const { shutdown, calls, settle } = setup();
+    const powerMonitor = new FakeEmitter();
+    shutdown.watchPowerMonitor(powerMonitor);
+    const event = powerMonitor.fire('shutdown');
+    expect(event.defaultPrevented).toBe(true);
+    expect(calls).toEqual(['stop core']);
+    await settle();
+    expect(calls).toEqual(['stop core', 'exit']);
+  });
+
+  it('stops the core when Windows asks to end the session, and once only when it then ends it', async () => {
+    const { shutdown, calls, settle } = setup();
+    const window = new FakeEmitter();
+    shutdown.watchWindow(window);
+    expect(window.fire('query-session-end').defaultPrevented).toBe(true);
+    window.fire('session-end');
+    await settle();
+    expect(calls).toEqual(['stop core', 'exit']);
+  });
+
+  it('stops the core on a Windows session end that came without the question', async () => {
+    const { shutdown, calls, settle } = setup();
+    const window = new FakeEmitter();
+    shutdown.watchWindow(window);
+    window.fire('session-end');
+    await settle();
+    expect(calls).toEqual(['stop core', 'exit']);
+  });
+
+  it('holds Quit until the core stopped, and lets it through when no core runs', async () => {
+    const { shutdown, calls, settle } = setup();
+    const quit = new FakeEvent();
+    shutdown.onWillQuit(quit);
+    expect(quit.defaultPrevented).toBe(true);
+    await settle();
+    expect(calls).toEqual(['stop core', 'exit']);
+
+    const idle = new CleanShutdown({
+      coreRunning: () => false,
+      stopCore: async () => undefined,
+      exit: () => undefined,
+      logger: silentLogger,
+    });
+    const untouched = new FakeEvent();
+    idle.onWillQuit(untouched);
+    expect(untouched.defaultPrevented).toBe(false);
+  });
+
+  it('still exits when the core does not stop cleanly', async () => {
+    const { shutdown, calls, settle } = setup({ stopFails: true });
+    shutdown.onWillQuit(new FakeEvent());
+    await settle();
+    expect(calls).toEqual(['stop core', 'exit']);
+  });
+});

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { uiDirectoryFor } from '../../electron/uiDirectory.js';
+import rebuildNativeModules, { prebuiltNapiModules } from '../../scripts/rebuildNativeModules.mjs';
+
+const require = createRequire(import.meta.url);
+const bindings = resolve('node_modules/@serialport/bindings-cpp');
+const directories: string[] = [];
+afterEach(async () => {
+  await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function temporary(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  directories.push(dir);
+  return dir;
+}
+
+describe('the packaged app', () => {
+  it('ships serialport’s own N-API prebuilds for every installer target, never a local compile', async () => {
+    for (const target of ['win32-x64', 'darwin-x64+arm64', 'linux-x64']) {
+      expect((await stat(join(bindings, 'prebuilds', target))).isDirectory()).toBe(true);
+    }
+    await expect(stat(join(bindings, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('loads the serialport prebuild from the unpacked layout of a packaged app', async () => {
+    // resources/app.asar.unpacked/node_modules/@serialport/bindings-cpp, as asarUnpack leaves it.
+    const resources = await temporary('smsgw-packaged-');
+    const unpacked = join(resources, 'app.asar.unpacked', 'node_modules', '@serialport', 'bindings-cpp');
+    await cp(bindings, unpacked, { recursive: true });
+    // A fresh Node process: node-gyp-build picks the prebuild for this platform, as at run time.
+    const script = `const binding = require(${JSON.stringify(require.resolve('node-gyp-build'))})(${JSON.stringify(unpacked)});
+      process.stdout.write(JSON.stringify(Object.keys(binding).sort()));`;
+    const exported = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }),
+    ) as string[];
+    expect(exported.length).toBeGreaterThan(0);
+    expect(exported.some((name) => /open|write|close/i.test(name))).toBe(true);
+  });
+
+  it('rebuilds native modules for Electron except serialport, and keeps electron-builder from rebuilding', async () => {
+    const calls: unknown[] = [];
+    const result = await rebuildNativeModules(
+      { appDir: '/app', electronVersion: '40.10.2', platform: { nodeName: 'darwin' }, arch: 'arm64' },
+      async (options) => {
+        calls.push(options);
+      },
+    );
+    expect(result).toBe(false);
+    expect(calls).toEqual([
+      expect.objectContaining({
+        buildPath: '/app',
+        electronVersion: '40.10.2',
+        platform: 'darwin',
+        arch: 'arm64',
+        ignoreModules: ['@serialport/bindings-cpp'],
+      }),
+    ]);
+  });
+
+  it('runs the real @electron/rebuild over serialport without compiling or downloading anything', async () => {
+    const app = await temporary('smsgw-rebuild-');
+    await writeFile(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { '@serialport/bindings-cpp': '*' } }),
+    );
+    await mkdir(join(app, 'node_modules', '@serialport'), { recursive: true });
+    await symlink(bindings, join(app, 'node_modules', '@serialport', 'bindings-cpp'), 'dir');
+    const result = await rebuildNativeModules({
+      appDir: app,
+      electronVersion: '40.10.2',
+      platform: { nodeName: process.platform },
+      arch: process.arch,
+    });
+    expect(result).toBe(false);
+    expect(prebuiltNapiModules).toContain('@serialport/bindings-cpp');
+    await expect(stat(join(bindings, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('serves the UI from beside the asar archive, not from inside it', () => {
+    expect(uiDirectoryFor('/opt/Desktop SMS Gateway/resources/app.asar/dist/electron/coreProcess.js')).toBe(
+      '/opt/Desktop SMS Gateway/resources/app.asar.unpacked/dist/ui',
+    );
+    expect(uiDirectoryFor('/work/gateway/dist/electron/coreProcess.js')).toBe('/work/gateway/dist/ui');
+  });
+});
+
+describe('electron-builder.yml', () => {
+  it('unpacks serialport and the UI, hooks the rebuild, re-signs after the fuses and has a dist script', async () => {
+    const config = await readFile('electron-builder.yml', 'utf8');
+    const asarUnpack = /^asarUnpack:\n((?: {2}- .+\n)+)/m.exec(config)?.[1] ?? '';
+    expect(asarUnpack).toContain('node_modules/@serialport/bindings-cpp/**');
+    expect(asarUnpack).toContain('dist/ui/**');
+    expect(config).toMatch(/^beforeBuild: scripts\/rebuildNativeModules\.mjs$/m);
+    expect(config).not.toMatch(/^npmRebuild: false$/m);
+    expect(config).toMatch(/^ {2}resetAdHocDarwinSignature: true$/m);
+    const scripts = JSON.parse(await readFile('package.json', 'utf8')).scripts as Record<string, string>;
+    expect(scripts.dist).toMatch(/npm run build && electron-builder/);
+  });
+
+  it('keeps every package electron-builder’s deb depends on', async () => {
+    const config = await readFile('electron-builder.yml', 'utf8');
+    const { default: FpmTarget } = require('app-builder-lib/out/targets/FpmTarget.js') as {
+      default: { prototype: { getDefaultDepends(target: string): string[] } };
+    };
+    const defaults = FpmTarget.prototype.getDefaultDepends('deb');
+    expect(defaults).toContain('libgtk-3-0');
+    const deb = /^deb:\n((?: {2}.+\n)+)/m.exec(config)?.[1];
+    // No deb section: electron-builder uses its defaults. One with depends must list them all.
+    if (deb !== undefined) for (const name of defaults) expect(deb).toContain(`- ${name}`);
+  });
+});

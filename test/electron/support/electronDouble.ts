@@ -1,0 +1,142 @@
+/**
+ * A small double of the Electron main-process APIs the desktop app uses, written from Electron's
+ * documentation (https://www.electronjs.org/docs/latest/api/…), so the logic behind them runs
+ * under plain Node (the Electron binary cannot be downloaded on the build machines):
+ *
+ * - utilityProcess (api/utility-process.md): `fork()` returns an EventEmitter child with
+ *   `postMessage(message)`, `kill()` ("Terminates the process gracefully"; the `exit` event
+ *   follows with the exit code) and events `message` and `exit`.
+ * - powerMonitor (api/power-monitor.md): event `shutdown` (Linux, macOS) whose handler may call
+ *   `e.preventDefault()` to delay the shutdown; the app should then quit as soon as possible.
+ * - BrowserWindow (api/browser-window.md), Windows: `query-session-end` (preventable, delays
+ *   the shutdown) then `session-end` ("there is no way to prevent the session from ending").
+ * - BrowserWindow (api/browser-window.md): `isMinimized()`, `restore()` ("Restores the window
+ *   from minimized state"), `show()` (does not un-minimise), `focus()`.
+ * - app (api/app.md): `setAppUserModelId(id)` (Windows), `setLoginItemSettings({ openAtLogin })`
+ *   (macOS, Windows; no effect on Linux).
+ * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
+ *   with `{ response }`, the index of the clicked button (`cancelId` for Escape).
+ */
+import { EventEmitter } from 'node:events';
+import type { MainToCore } from '../../../electron/coreMessages.js';
+import type { CoreChild, ForkCore } from '../../../electron/coreSupervisor.js';
+
+/** What utilityProcess.fork returned, driven by the test. */
+export class FakeUtilityProcess extends EventEmitter implements CoreChild {
+  readonly posted: MainToCore[] = [];
+  killed = false;
+  exitCode?: number;
+
+  constructor(
+    readonly modulePath: string,
+    readonly args: string[],
+  ) {
+    super();
+  }
+
+  postMessage(message: MainToCore): void {
+    if (this.exitCode !== undefined) return;
+    this.posted.push(message);
+  }
+
+  kill(): boolean {
+    if (this.exitCode !== undefined) return false;
+    this.killed = true;
+    // A POSIX SIGTERM ends the process; `exit` follows asynchronously.
+    queueMicrotask(() => this.exit(143));
+    return true;
+  }
+
+  /** The core posts to the main process (`process.parentPort.postMessage`). */
+  reply(message: unknown): void {
+    this.emit('message', message);
+  }
+
+  exit(code: number): void {
+    if (this.exitCode !== undefined) return;
+    this.exitCode = code;
+    this.emit('exit', code);
+  }
+}
+
+export function fakeUtilityProcess(): { fork: ForkCore; children: FakeUtilityProcess[] } {
+  const children: FakeUtilityProcess[] = [];
+  return {
+    children,
+    fork: (modulePath, args) => {
+      const child = new FakeUtilityProcess(modulePath, args);
+      children.push(child);
+      return child;
+    },
+  };
+}
+
+/** dialog.showMessageBox that records each box and clicks the button the test names. */
+export function fakeDialog(click: (buttons: string[]) => string | undefined) {
+  const shown: { message: string; detail: string; buttons: string[]; cancelId: number }[] = [];
+  return {
+    shown,
+    showMessageBox: async (options: {
+      message: string;
+      detail: string;
+      buttons: string[];
+      cancelId: number;
+    }) => {
+      shown.push(options);
+      const label = click(options.buttons);
+      const index = label === undefined ? -1 : options.buttons.indexOf(label);
+      return { response: index === -1 ? options.cancelId : index };
+    },
+  };
+}
+
+/** Electron's preventable Event, as handed to `shutdown`, `query-session-end` and `will-quit`. */
+export class FakeEvent {
+  defaultPrevented = false;
+  preventDefault(): void {
+    this.defaultPrevented = true;
+  }
+}
+
+/** powerMonitor and BrowserWindow are EventEmitters; the test emits their events. */
+export class FakeEmitter extends EventEmitter {
+  /** Emits `event` with a fresh FakeEvent and returns it. */
+  fire(event: string): FakeEvent {
+    const fired = new FakeEvent();
+    this.emit(event, fired);
+    return fired;
+  }
+}
+
+export class FakeWindow {
+  minimized = false;
+  visible = false;
+  focused = false;
+
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  restore(): void {
+    this.minimized = false;
+    this.visible = true;
+  }
+  show(): void {
+    // Showing a minimised window leaves it minimised, as on every desktop.
+    this.visible = true;
+  }
+  focus(): void {
+    this.focused = true;
+  }
+}
+
+export class FakeApp {
+  appUserModelId?: string;
+  loginItem?: { openAtLogin: boolean };
+
+  setAppUserModelId(id: string): void {
+    this.appUserModelId = id;
+  }
+  setLoginItemSettings(settings: { openAtLogin: boolean }): void {
+    this.loginItem = settings;
+  }
+}
