@@ -13,6 +13,7 @@ import {
   utilityProcess,
 } from 'electron';
 import { systemClock } from '../server/clock/clock.js';
+import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
@@ -63,13 +64,15 @@ if (!app.requestSingleInstanceLock()) {
   const fromOwnUi = (event: IpcMainInvokeEvent) => {
     const base = baseUrl();
     const url = event.senderFrame?.url ?? '';
-    if (!base || !isOwnUiUrl(url, base)) throw new Error('IPC refused: the sender is not the gateway UI');
+    if (!base || !isOwnUiUrl(url, base)) {
+      throw new GatewayError(ErrorCode.Forbidden, 'IPC refused: the sender is not the gateway UI');
+    }
   };
 
   ipcMain.handle(IpcChannel.getConnection, async (event) => {
     fromOwnUi(event);
     const base = baseUrl();
-    if (!base) throw new Error('the gateway core is not running');
+    if (!base) throw new GatewayError(ErrorCode.CoreUnavailable, 'the gateway core is not running');
     return { baseUrl: base, token: await core.requestSessionToken() };
   });
   ipcMain.handle(IpcChannel.getPreferences, (event) => {
