@@ -78,6 +78,7 @@ export class ModemDriver implements OutboundModem {
   private stopped = false;
   private healthTimer?: TimerHandle;
   private pollTimer?: TimerHandle;
+  private pollDueAt?: number;
   private concatReference: number;
 
   constructor(private readonly options: ModemDriverOptions) {
@@ -197,13 +198,16 @@ export class ModemDriver implements OutboundModem {
       references.push(reference ?? -1);
     }
     this.logger.info('message sent', { messageId: request.messageId, parts: parts.length, references });
+    // A status report may be kept where no indication reaches us (another USB interface, or
+    // "SR" with no +CDSI): look soon, as gammu-smsd checks after each send.
+    this.pollSoon();
     return { references };
   }
 
   /** Lists and processes everything in the modem storage. */
   async refreshInbox(): Promise<void> {
     const session = this.readySession();
-    await this.incoming.refresh(session);
+    if (this.setup) await this.incoming.refresh(session, this.setup);
   }
 
   /** Unlocks the SIM with a PIN the user typed (never retried automatically), then finishes init. */
@@ -337,17 +341,17 @@ export class ModemDriver implements OutboundModem {
       indications: this.setup.newMessageIndication ?? 'polling',
       statusReports: this.setup.statusReportIndication ?? 'none',
     });
-    this.resume(session);
+    this.resume(session, this.setup);
   }
 
   /**
    * Ready for sends again. The storage is listed every time: a +CMTI sent while the line was
    * dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
    */
-  private resume(session: ModemSession): void {
+  private resume(session: ModemSession, setup: MessagingSetup): void {
     this.setStatus('ready');
     this.startTimers();
-    this.incoming.refresh(session).catch((error: unknown) => {
+    this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('reading stored messages failed', { error: describeError(error) });
     });
   }
@@ -484,7 +488,7 @@ export class ModemDriver implements OutboundModem {
     if (step === 'probe') {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       if (this.setup) {
-        this.resume(session);
+        this.resume(session, this.setup);
         return;
       }
     }
@@ -509,13 +513,15 @@ export class ModemDriver implements OutboundModem {
     }
   }
 
+  /**
+   * Indications only make receiving faster: the storage is listed on a timer whether or not the
+   * modem promised +CMTI/+CDSI, because a multi-port modem may send them to another interface.
+   */
   private startTimers(): void {
     this.stopTimers();
     if (this.stopped) return;
     this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
-    if (this.setup && this.setup.newMessageIndication === undefined) {
-      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
-    }
+    this.schedulePoll(this.timing.pollIntervalMs);
   }
 
   private stopTimers(): void {
@@ -523,6 +529,20 @@ export class ModemDriver implements OutboundModem {
     this.healthTimer = undefined;
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
+    this.pollDueAt = undefined;
+  }
+
+  private schedulePoll(delayMs: number): void {
+    this.pollTimer?.cancel();
+    this.pollDueAt = this.clock.now() + delayMs;
+    this.pollTimer = this.clock.setTimer(() => void this.pollRound(), delayMs);
+  }
+
+  /** Brings the next storage poll forward to `pollAfterSendMs` from now, unless it is due sooner. */
+  private pollSoon(): void {
+    if (this.status_ !== 'ready' || this.pollDueAt === undefined) return;
+    if (this.pollDueAt <= this.clock.now() + this.timing.pollAfterSendMs) return;
+    this.schedulePoll(this.timing.pollAfterSendMs);
   }
 
   private async healthRound(): Promise<void> {
@@ -547,14 +567,14 @@ export class ModemDriver implements OutboundModem {
 
   private async pollRound(): Promise<void> {
     this.pollTimer = undefined;
+    this.pollDueAt = undefined;
     const session = this.session;
-    if (!session || this.status_ !== 'ready') return;
-    await this.incoming.refresh(session).catch((error: unknown) => {
+    const setup = this.setup;
+    if (!session || !setup || this.status_ !== 'ready') return;
+    await this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('polling modem storage failed', { error: describeError(error) });
     });
-    if (this.status_ === 'ready' && !this.pollTimer) {
-      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
-    }
+    if (this.status_ === 'ready' && !this.pollTimer) this.schedulePoll(this.timing.pollIntervalMs);
   }
 
   private async closeSession(): Promise<void> {

@@ -27,7 +27,12 @@ export interface RadioState {
 export interface CommandContext {
   readonly identity: ModemIdentity;
   readonly sim: SimCard;
+  /** The memory AT+CPMS selected for reading and deleting (<mem1>). */
   readonly storage: MessageStorage;
+  /** Every memory the modem has, by name ("SM", and "SR" when reports are kept apart). */
+  readonly memories: ReadonlyMap<string, MessageStorage>;
+  /** AT+CPMS <mem1>: false for a memory the modem does not have. */
+  selectMemory(name: string): boolean;
   readonly radio: RadioState;
   /** The current profile; handlers change its fields, ATZ / AT&F replace it. */
   readonly profile: ModemProfile;

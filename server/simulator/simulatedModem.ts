@@ -54,6 +54,17 @@ export interface SimulatedModemOptions {
   /** SIM message slots (default 30). */
   storageSize?: number;
   /**
+   * Where status reports are stored: 'SM' with the messages (default), or a memory of their
+   * own, 'SR', as Huawei, Quectel and SIMCom modems keep them (read with AT+CPMS="SR").
+   */
+  statusReportMemory?: 'SM' | 'SR';
+  /**
+   * Where the indications (+CMTI, +CDSI, +CMT, +CDS) go. Default: the command port. A second
+   * port models a multi-port modem that routes them to another USB interface (Huawei's modem
+   * port vs PCUI, Quectel's usbmodem vs usbat) until told otherwise.
+   */
+  indicationPort?: Transport;
+  /**
    * Most entries kept in `commands` and `accepted` (default: all). A simulated modem that runs
    * for days under `npm start` should set one, or its history grows without end.
    */
@@ -100,6 +111,9 @@ export class SimulatedModem {
   private readonly identity: ModemIdentity;
   private readonly sim: SimCard;
   private readonly storage: MessageStorage;
+  private readonly memories = new Map<string, MessageStorage>();
+  /** AT+CPMS <mem1>. */
+  private readMemory: MessageStorage;
   private readonly radio: RadioState = { registration: 1, rssi: 20, radioOn: true };
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
@@ -114,6 +128,7 @@ export class SimulatedModem {
   private readonly unsubscribers: (() => void)[] = [];
   private running = false;
   private openedPort = false;
+  private openedIndicationPort = false;
   private processing = false;
   private pendingSend?: PendingSend;
   private injectedFailure?: InjectedFailure;
@@ -140,6 +155,11 @@ export class SimulatedModem {
     this.identity = resolveIdentity(options.identity);
     this.sim = new SimCard(options.simPin);
     this.storage = new MessageStorage(options.storageSize ?? DEFAULT_STORAGE_SIZE);
+    this.memories.set('SM', this.storage);
+    if (options.statusReportMemory === 'SR') {
+      this.memories.set('SR', new MessageStorage(options.storageSize ?? DEFAULT_STORAGE_SIZE));
+    }
+    this.readMemory = this.storage;
     this.profileDefaults = { echo: options.echo ?? true, statusReports: options.statusReportMode ?? 'cdsi' };
     this.profile = storedProfile(this.profileDefaults);
     this.context = this.buildContext();
@@ -169,6 +189,11 @@ export class SimulatedModem {
       }),
       this.port.onClose(() => this.halt()),
     );
+    const indicationPort = this.options.indicationPort;
+    if (indicationPort && !indicationPort.isOpen) {
+      await indicationPort.open();
+      this.openedIndicationPort = true;
+    }
     this.running = true;
     this.logger.info('simulated modem started', { port: this.port.description });
     void this.pump();
@@ -180,6 +205,10 @@ export class SimulatedModem {
     if (this.openedPort) {
       this.openedPort = false;
       await this.port.close();
+    }
+    if (this.openedIndicationPort) {
+      this.openedIndicationPort = false;
+      await this.options.indicationPort?.close();
     }
   }
 
@@ -433,14 +462,18 @@ export class SimulatedModem {
       this.expectAcknowledgement();
       return;
     }
-    const index = this.storage.store(report.hex, report.tpduLength, MessageStatus.ReceivedUnread);
+    const memory = this.options.statusReportMemory ?? 'SM';
+    const index = this.memories
+      .get(memory)
+      ?.store(report.hex, report.tpduLength, MessageStatus.ReceivedUnread);
     if (index === undefined) {
-      this.logger.warn('SIM message storage is full: a status report was lost', {
+      this.logger.warn('message storage is full: a status report was lost', {
+        memory,
         messageReference: send.messageReference,
       });
       return;
     }
-    if (routing === 2) this.indicate([`+CDSI: "SM",${index}`]);
+    if (routing === 2) this.indicate([`+CDSI: "${memory}",${index}`]);
   }
 
   private routeForNewMessages(): 'cmt' | 'cmti' | 'store' {
@@ -452,7 +485,7 @@ export class SimulatedModem {
   /** SMS indications obey AT+CNMI <mode>: 0 holds them in the TA until the mode changes. */
   private indicate(lines: string[]): void {
     if (this.profile.indications.mode === 0) this.bufferedIndications.push(lines);
-    else this.write(frameResponse(lines));
+    else this.write(frameResponse(lines), this.options.indicationPort);
   }
 
   private indicationSettingsChanged(): void {
@@ -465,7 +498,7 @@ export class SimulatedModem {
   }
 
   private writeAll(indications: readonly string[][]): void {
-    for (const lines of indications) this.write(frameResponse(lines));
+    for (const lines of indications) this.write(frameResponse(lines), this.options.indicationPort);
   }
 
   /** TS 27.005 §3.4.4: with AT+CSMS=1 every +CMT and +CDS must be acknowledged by AT+CNMA. */
@@ -515,10 +548,10 @@ export class SimulatedModem {
     if (limit !== undefined && history.length > limit) history.splice(0, history.length - limit);
   }
 
-  private write(text: string): void {
-    if (!this.running || this.silent || text === '' || !this.port.isOpen) return;
-    if (this.logger.isEnabled('DEBUG')) this.logger.debug('» reply', { text });
-    this.port.write(text).catch((error: unknown) => {
+  private write(text: string, port: Transport = this.port): void {
+    if (!this.running || this.silent || text === '' || !port.isOpen) return;
+    if (this.logger.isEnabled('DEBUG')) this.logger.debug('» reply', { text, port: port.description });
+    port.write(text).catch((error: unknown) => {
       this.logger.warn('simulated modem could not write', { error: describeError(error) });
     });
   }
@@ -528,7 +561,15 @@ export class SimulatedModem {
     return {
       identity: this.identity,
       sim: this.sim,
-      storage: this.storage,
+      get storage() {
+        return modem.readMemory;
+      },
+      memories: this.memories,
+      selectMemory: (name) => {
+        const memory = this.memories.get(name);
+        if (memory) this.readMemory = memory;
+        return memory !== undefined;
+      },
       radio: this.radio,
       get profile() {
         return modem.profile;
@@ -548,6 +589,7 @@ export class SimulatedModem {
         this.sim.powerCycle();
         this.profile = storedProfile(this.profileDefaults);
         this.bufferedIndications = [];
+        this.readMemory = this.storage;
       },
       supportedCommands: () => commandListing(this.table),
     };

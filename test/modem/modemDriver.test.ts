@@ -138,7 +138,7 @@ describe('ModemDriver init', () => {
     expect(test.modem.commands).toContain('AT^CURC=0');
   });
 
-  it('polls the storage with AT+CMGL when the modem has no +CNMI', async () => {
+  it('polls every message memory (SM, ME) with AT+CMGL when the modem has no +CNMI', async () => {
     const test = harness({ driver: { timing: { pollIntervalMs: 10_000 } } });
     test.script('AT+CNMI=?', ['ERROR']);
     await test.start();
@@ -146,7 +146,8 @@ describe('ModemDriver init', () => {
     const before = test.modem.count('AT+CMGL=4');
     await test.clock.advance(10_000);
     await test.flush();
-    expect(test.modem.count('AT+CMGL=4')).toBe(before + 1);
+    expect(test.modem.count('AT+CMGL=4')).toBe(before + 2);
+    expect(test.modem.commands.slice(-4)).toEqual(['AT+CMGL=4', 'AT+CPMS="ME"', 'AT+CMGL=4', 'AT+CPMS="SM"']);
   });
 });
 
@@ -349,13 +350,9 @@ describe('ModemDriver receive', () => {
     const test = harness();
     const sms = deliverPdu('stored while off');
     const report = reportPdu(9, 0);
-    test.script('AT+CMGL=4', [
-      `+CMGL: 0,1,,${sms.tpduLength}`,
-      sms.hex,
-      `+CMGL: 1,1,,${report.tpduLength}`,
-      report.hex,
-      'OK',
-    ]);
+    test.scriptMemories({
+      SM: [`+CMGL: 0,1,,${sms.tpduLength}`, sms.hex, `+CMGL: 1,1,,${report.tpduLength}`, report.hex],
+    });
     await test.start();
     await test.flush();
     expect(test.received.map((call) => call.sms.text)).toEqual(['stored while off']);
@@ -407,6 +404,65 @@ describe('ModemDriver receive', () => {
   });
 });
 
+describe('ModemDriver storage polling', () => {
+  const withStatusReportMemory = (): ConstructorParameters<typeof DriverHarness>[0] => ({
+    replies: [['AT+CPMS=?', ['+CPMS: ("SM","ME","SR"),("SM","ME"),("SM","ME")', 'OK']]],
+    driver: { timing: { pollIntervalMs: 30_000, pollAfterSendMs: 5_000 } },
+  });
+
+  it('applies a status report kept in SR although no +CDSI ever came', async () => {
+    const test = harness(withStatusReportMemory());
+    const report = reportPdu(77, 0);
+    test.scriptMemories({ SR: [`+CMGL: 3,0,,${report.tpduLength}`, report.hex] });
+    await test.start();
+    await test.flush();
+    expect(test.reports).toMatchObject([{ reference: 77, status: 0 }]);
+    const fromSr = test.modem.commands.indexOf('AT+CPMS="SR"');
+    expect(test.modem.commands.slice(fromSr, fromSr + 4)).toEqual([
+      'AT+CPMS="SR"',
+      'AT+CMGL=4',
+      'AT+CMGD=3',
+      'AT+CPMS="SM"',
+    ]);
+  });
+
+  it('takes an SMS stored while nobody listened into the inbox once, deleting it only after that', async () => {
+    const test = harness(withStatusReportMemory());
+    const sms = deliverPdu('stored on another interface');
+    const listing = [`+CMGL: 2,0,,${sms.tpduLength}`, sms.hex];
+    test.scriptMemories({ SM: [] });
+    await test.start();
+    await test.flush();
+    let kept = false;
+    test.receive = async () => {
+      expect(test.modem.count('AT+CMGD=2')).toBe(0);
+      kept = true;
+    };
+    test.scriptMemories({ SM: listing });
+    await test.clock.advance(30_000);
+    await test.flush();
+    await test.clock.advance(30_000);
+    await test.flush();
+    expect(kept).toBe(true);
+    expect(test.received.map((call) => call.sms.text)).toEqual(['stored on another interface']);
+    expect(test.modem.count('AT+CMGD=2')).toBe(1);
+  });
+
+  it('lists the memories within pollAfterSendMs of a send, not only at the long interval', async () => {
+    const test = harness(withStatusReportMemory());
+    await test.start();
+    await test.flush();
+    const before = test.modem.count('AT+CMGL=4');
+    await test.settle(test.driver.send(textRequest({ requestStatusReport: true })));
+    await test.clock.advance(4_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(before);
+    await test.clock.advance(1_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(before + 3);
+  });
+});
+
 describe('ModemDriver recovery', () => {
   it('escalates from probe to reopen when the modem hangs and is ready again once it answers', async () => {
     const test = harness({ driver: { timing: { healthIntervalMs: 30_000, probeTimeoutMs: 5_000 } } });
@@ -437,7 +493,8 @@ describe('ModemDriver recovery', () => {
     await test.flush();
     expect(test.modems).toHaveLength(1);
     expect(test.modem.count('ATE0')).toBe(1);
-    expect(test.modem.count('AT+CMGL=4')).toBe(listings + 1);
+    // One listing of each memory the modem offers (SM and ME).
+    expect(test.modem.count('AT+CMGL=4')).toBe(listings + 2);
   });
 
   it('goes offline on unplug, refuses sends, and reconnects with capped exponential back-off', async () => {
@@ -483,7 +540,8 @@ function recordedReply(file: string, exchangeTitle: string, command: string): st
 describe('ModemDriver with recorded modem replies', () => {
   it('reads every message of a real PDU listing, index 0 included, and deletes each (python-gsmmodem)', async () => {
     const test = harness();
-    test.script('AT+CMGL=4', recordedReply('cmgl-listings-pdu-and-text.txt', 'PDU mode', 'AT+CMGL=4'));
+    const recorded = recordedReply('cmgl-listings-pdu-and-text.txt', 'PDU mode', 'AT+CMGL=4');
+    test.scriptMemories({ SM: recorded.filter((line) => line !== 'OK') });
     await test.start();
     await test.flush();
     expect(test.received.map((call) => call.sms.sender.number)).toEqual([
