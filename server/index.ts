@@ -298,6 +298,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               deliveries: (query) => dispatcher.list(query),
               sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
               setSendingPaused: (value) => gateway.setSendingPaused(value),
+              setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
             }),
         ],
       },

@@ -1,4 +1,6 @@
+import type { RadioTechnology, RegistrationName } from './networkState.js';
 import type { ModemStatus, OutboundModem } from './outboundModem.js';
+import type { SmsServicePreference } from './smsServicePreference.js';
 
 /** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
 export interface SimCardInfo {
@@ -31,7 +33,15 @@ export interface ModemDetails {
   usb?: { vendorId?: string; productId?: string; serialNumber?: string };
   signal?: SignalInfo;
   operator?: string;
-  registration?: 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
+  /** The best of +CREG, +CGREG and +CEREG: an LTE-only attach is registered. */
+  registration?: RegistrationName;
+  /** Access technology in use. */
+  radio?: RadioTechnology;
+  /** Technologies the modem can use (AT+WS46=?), when it says. */
+  radioSupport?: RadioTechnology[];
+  /** SMS domain preference (AT+CGSMS), and the ones the modem offers to set. */
+  smsService?: SmsServicePreference;
+  smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
 }

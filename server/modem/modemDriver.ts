@@ -9,7 +9,13 @@ import { backoffDelay } from './backoff.js';
 import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { deriveDeviceId } from './deviceIdentity.js';
 import { IncomingMessages } from './incomingMessages.js';
-import { type HealthReading, readHealth, readPinState, registrationName } from './modemHealth.js';
+import {
+  type HealthReading,
+  type RadioCapabilities,
+  readHealth,
+  readPinState,
+  readRadioCapabilities,
+} from './modemHealth.js';
 import type { DeliveryReportSink, IncomingSink, ModemSession, SessionFactory } from './modemSession.js';
 import {
   configureMessaging,
@@ -23,10 +29,17 @@ import {
   synchronise,
 } from './modemSetup.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
+import {
+  combinedRegistration,
+  notRegisteredExplanation,
+  type RegistrationDomain,
+  RegistrationDomains,
+} from './networkState.js';
 import type { ModemStatus, OutboundModem, SendRequest, SendResult } from './outboundModem.js';
 import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
 import type { ModemSource } from './serialModemSource.js';
+import { codeOfSmsService, type SmsServicePreference } from './smsServicePreference.js';
 
 export interface ModemDriverOptions {
   /**
@@ -68,7 +81,8 @@ export class ModemDriver implements OutboundModem {
   private identity: ModemIdentity = {};
   private sim: SimIdentity = {};
   private setup?: MessagingSetup;
-  private health: HealthReading = {};
+  private health: HealthReading = { registrations: {} };
+  private radio: RadioCapabilities = { smsServiceOptions: [] };
   private quirks: QuirkProfile = genericProfile;
   private identifiedId?: string;
   private readonly fallbackId: string;
@@ -143,13 +157,20 @@ export class ModemDriver implements OutboundModem {
   }
 
   details(): ModemDetails {
+    const { registrations, ...health } = this.health;
     const details: ModemDetails = {
       port: this.options.source.port,
       simulated: this.options.source.simulated ?? false,
       status: this.status_,
       ...this.identity,
-      ...this.health,
+      ...health,
     };
+    const { registration } = combinedRegistration(registrations);
+    if (registration) details.registration = registration;
+    if (this.radio.supported) details.radioSupport = [...this.radio.supported];
+    if (this.radio.smsService) details.smsService = this.radio.smsService;
+    if (this.radio.smsServiceOptions.length > 0)
+      details.smsServiceOptions = [...this.radio.smsServiceOptions];
     if (this.statusDetail) details.statusDetail = this.statusDetail;
     if (this.options.source.usb) details.usb = { ...this.options.source.usb };
     if (this.sim.smsc) details.smsc = this.sim.smsc;
@@ -253,7 +274,7 @@ export class ModemDriver implements OutboundModem {
   }
 
   private readySession(): ModemSession {
-    if (this.status_ !== 'ready' || !this.session) {
+    if (!this.inService() || !this.session) {
       throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
     }
     return this.session;
@@ -305,9 +326,7 @@ export class ModemDriver implements OutboundModem {
 
   private async initialize(session: ModemSession): Promise<void> {
     this.stopTimers();
-    this.setStatus(
-      this.status_ === 'offline' ? 'starting' : this.status_ === 'ready' ? 'recovering' : this.status_,
-    );
+    this.setStatus(this.status_ === 'offline' ? 'starting' : this.inService() ? 'recovering' : this.status_);
     const context = this.context(session);
     await synchronise(context, this.timing.syncAttempts, this.timing.syncTimeoutMs);
     await session.execute('ATE0', { timeoutMs: this.timing.commandTimeoutMs });
@@ -335,6 +354,10 @@ export class ModemDriver implements OutboundModem {
     this.setup = await configureMessaging(context, this.quirks);
     // Long alphanumeric operator names in +COPS? (TS 27.007 §7.3 <format> 0).
     await optional(context, 'AT+COPS=3,0', () => true);
+    // Registration changes as they happen, in all three domains (TS 27.007 §7.2, §10.1.20,
+    // §10.1.22); a modem without one of them refuses it, which is fine.
+    for (const domain of RegistrationDomains) await optional(context, `AT${domain}=1`, () => true);
+    this.radio = await readRadioCapabilities(context);
     this.health = await readHealth(context, this.quirks.cpinWithoutOk);
     this.logger.info('modem ready', {
       storage: this.setup.storage,
@@ -345,15 +368,58 @@ export class ModemDriver implements OutboundModem {
   }
 
   /**
-   * Ready for sends again. The storage is listed every time: a +CMTI sent while the line was
-   * dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
+   * In service again: 'ready' when registered, else 'no-network' (health rounds and
+   * registration codes bring it back). The storage is listed every time: a +CMTI sent while
+   * the line was dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
    */
   private resume(session: ModemSession, setup: MessagingSetup): void {
-    this.setStatus('ready');
+    this.applyRegistration();
     this.startTimers();
     this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('reading stored messages failed', { error: describeError(error) });
     });
+  }
+
+  /**
+   * A modem registered to no network cannot send: every attempt would come back as a bare
+   * +CMS ERROR. It is held in 'no-network', with the reason in words, until it registers.
+   */
+  private applyRegistration(): void {
+    const { registration, registered } = combinedRegistration(this.health.registrations);
+    if (registered === false) {
+      this.setStatus('no-network', notRegisteredExplanation(registration, this.radio.supported));
+      return;
+    }
+    const wasWaiting = this.status_ === 'no-network';
+    this.setStatus('ready');
+    // Messages may have been stored while it was out of service; and they are only read now.
+    if (wasWaiting) this.pollSoon();
+  }
+
+  /** Sets the SMS domain preference (AT+CGSMS=<service>) and reads it back. */
+  async setSmsService(preference: SmsServicePreference): Promise<void> {
+    const session = this.session;
+    if (!session || !this.inService()) {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
+    }
+    if (!this.radio.smsServiceOptions.includes(preference)) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `modem ${this.deviceId} does not offer the SMS service "${preference}"`,
+        { field: 'service' },
+      );
+    }
+    await session.execute(`AT+CGSMS=${codeOfSmsService(preference)}`, {
+      timeoutMs: this.timing.commandTimeoutMs,
+    });
+    this.radio = await readRadioCapabilities(this.context(session));
+    this.logger.info('SMS service preference set', { preference });
+    this.emitChange();
+  }
+
+  /** Initialised, SIM unlocked, answering: registered or not. */
+  private inService(): boolean {
+    return this.status_ === 'ready' || this.status_ === 'no-network';
   }
 
   /** Returns true when the SIM is usable; otherwise sets the status that says why. */
@@ -414,10 +480,11 @@ export class ModemDriver implements OutboundModem {
   private handleUnsolicited(session: ModemSession, code: UnsolicitedCode): void {
     this.touch();
     if (this.setup && this.incoming.handleUnsolicited(session, this.setup, code)) return;
-    if (code.name === '+CREG') {
-      const registration = parseRegistration(code.line, 'unsolicited');
+    if (isRegistrationDomain(code.name)) {
+      const registration = parseRegistration(code.line, 'unsolicited', code.name);
       if (registration) {
-        this.health.registration = registrationName(registration.stat);
+        this.health.registrations[code.name] = registration.stat;
+        if (this.inService()) this.applyRegistration();
         this.emitChange();
       }
       return;
@@ -448,7 +515,7 @@ export class ModemDriver implements OutboundModem {
     if (this.recovering || this.stopped) return;
     this.recovering = true;
     this.stopTimers();
-    if (this.status_ === 'ready') this.setStatus('recovering', 'The modem stopped answering; recovering.');
+    if (this.inService()) this.setStatus('recovering', 'The modem stopped answering; recovering.');
     let step = firstStep;
     let failures = alreadyFailedOnce ? 1 : 0;
     try {
@@ -540,7 +607,7 @@ export class ModemDriver implements OutboundModem {
 
   /** Brings the next storage poll forward to `pollAfterSendMs` from now, unless it is due sooner. */
   private pollSoon(): void {
-    if (this.status_ !== 'ready' || this.pollDueAt === undefined) return;
+    if (!this.inService() || this.pollDueAt === undefined) return;
     if (this.pollDueAt <= this.clock.now() + this.timing.pollAfterSendMs) return;
     this.schedulePoll(this.timing.pollAfterSendMs);
   }
@@ -548,10 +615,11 @@ export class ModemDriver implements OutboundModem {
   private async healthRound(): Promise<void> {
     this.healthTimer = undefined;
     const session = this.session;
-    if (!session || this.status_ !== 'ready') return;
+    if (!session || !this.inService()) return;
     try {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       this.health = await readHealth(this.context(session), this.quirks.cpinWithoutOk);
+      if (this.inService()) this.applyRegistration();
       this.emitChange();
     } catch (error) {
       this.logger.warn('health check failed', { error: describeError(error) });
@@ -560,7 +628,7 @@ export class ModemDriver implements OutboundModem {
         return;
       }
     }
-    if (this.status_ === 'ready' && !this.healthTimer) {
+    if (this.inService() && !this.healthTimer) {
       this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
     }
   }
@@ -570,11 +638,11 @@ export class ModemDriver implements OutboundModem {
     this.pollDueAt = undefined;
     const session = this.session;
     const setup = this.setup;
-    if (!session || !setup || this.status_ !== 'ready') return;
+    if (!session || !setup || !this.inService()) return;
     await this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('polling modem storage failed', { error: describeError(error) });
     });
-    if (this.status_ === 'ready' && !this.pollTimer) this.schedulePoll(this.timing.pollIntervalMs);
+    if (this.inService() && !this.pollTimer) this.schedulePoll(this.timing.pollIntervalMs);
   }
 
   private async closeSession(): Promise<void> {
@@ -605,4 +673,8 @@ export class ModemDriver implements OutboundModem {
   private emitChange(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function isRegistrationDomain(name: string): name is RegistrationDomain {
+  return (RegistrationDomains as readonly string[]).includes(name);
 }

@@ -14,6 +14,7 @@ import {
   serialModemSource,
   usbIdentityOf,
 } from './serialModemSource.js';
+import type { SmsServicePreference } from './smsServicePreference.js';
 
 /** A device the gateway has seen, kept so the list shows it while it is unplugged. */
 export interface KnownDevice {
@@ -208,6 +209,10 @@ export class ModemPool implements DeviceDirectory {
 
   async enterPin(deviceId: string, pin: string): Promise<void> {
     await this.requireDriver(deviceId).enterPin(pin);
+  }
+
+  async setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void> {
+    await this.requireDriver(deviceId).setSmsService(preference);
   }
 
   onChange(listener: (deviceId: string) => void): () => void {

@@ -73,10 +73,9 @@ const simcomQuectel: QuirkProfile = {
 
 const sierra: QuirkProfile = {
   ...genericProfile,
-  family: 'sierra',
   // 312U (gammu tests/at-creg): roaming as +CREG stat 5 with an extra AcT field, which the
-  // +CREG parser handles; its unsolicited +CGREG/+CEREG registration chatter is noise here.
-  noise: ['+CGREG', '+CEREG'],
+  // registration parser handles; its +CGREG/+CEREG codes feed the registration like any modem's.
+  family: 'sierra',
 };
 
 const androidPhone: QuirkProfile = {

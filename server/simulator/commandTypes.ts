@@ -2,6 +2,8 @@
  * What every AT command handler of the simulator sees and returns. Handlers are synchronous
  * and act only on this context; the modem does the I/O, the delays and the `> ` prompt.
  */
+
+import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
 import type { AtCommand, CommandForm } from './atCommandLine.js';
 import type { MessageStorage } from './messageStorage.js';
 import type { ModemIdentity } from './modemIdentity.js';
@@ -22,6 +24,11 @@ export interface RadioState {
   rssi: number;
   /** AT+CFUN: false after AT+CFUN=0 or 4 (radio off, "flight mode"). */
   radioOn: boolean;
+  /** What the modem can use (AT+WS46), and what it is attached with. */
+  technologies: readonly RadioTechnology[];
+  attached: RadioTechnology;
+  /** AT+CGSMS <service> (TS 27.007 §10.1.20): 0 packet, 1 circuit, 2/3 preferred. */
+  smsService: number;
 }
 
 export interface CommandContext {
@@ -40,6 +47,8 @@ export interface CommandContext {
   restoreProfile(which: 'stored' | 'factory'): void;
   /** The <stat> the modem reports now: 0 while the SIM is locked or the radio is off. */
   registrationStatus(): number;
+  /** The <stat> one domain reports: an LTE attach shows only in +CEREG, a 2G/3G one not there. */
+  registrationIn(domain: RegistrationDomain): number;
   /** AT+CNMA: true when a +CMT or +CDS was waiting for it. */
   acknowledgeIndication(): boolean;
   /** After AT+CNMI: hand over or drop the indications buffered while <mode> was 0. */

@@ -11,6 +11,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
 import type { DecodedSubmit } from '../pdu/index.js';
 import type { Transport } from '../transport/transport.js';
 import { type AtCommand, parseCommandLine, splitArguments } from './atCommandLine.js';
@@ -58,6 +59,13 @@ export interface SimulatedModemOptions {
    * own, 'SR', as Huawei, Quectel and SIMCom modems keep them (read with AT+CPMS="SR").
    */
   statusReportMemory?: 'SM' | 'SR';
+  /** What the modem can use (AT+WS46). Default 2G and 3G, a classic USB stick. */
+  radioTechnologies?: RadioTechnology[];
+  /**
+   * What it is attached with (default the newest it can use). '4G' registers in +CEREG only,
+   * as an LTE attach without circuit-switched fallback does; +CREG and +CGREG then say 0.
+   */
+  attachedTechnology?: RadioTechnology;
   /**
    * Where the indications (+CMTI, +CDSI, +CMT, +CDS) go. Default: the command port. A second
    * port models a multi-port modem that routes them to another USB interface (Huawei's modem
@@ -114,7 +122,7 @@ export class SimulatedModem {
   private readonly memories = new Map<string, MessageStorage>();
   /** AT+CPMS <mem1>. */
   private readMemory: MessageStorage;
-  private readonly radio: RadioState = { registration: 1, rssi: 20, radioOn: true };
+  private readonly radio: RadioState;
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
   private readonly table = buildCommandTable();
@@ -150,6 +158,15 @@ export class SimulatedModem {
     private readonly options: SimulatedModemOptions,
   ) {
     checkOptions(options);
+    const technologies = options.radioTechnologies ?? ['2G', '3G'];
+    this.radio = {
+      registration: 1,
+      rssi: 20,
+      radioOn: true,
+      technologies,
+      attached: options.attachedTechnology ?? technologies.at(-1) ?? '3G',
+      smsService: 1,
+    };
     this.clock = options.clock;
     this.logger = options.logger.child('simulator');
     this.identity = resolveIdentity(options.identity);
@@ -510,16 +527,23 @@ export class SimulatedModem {
     return this.sim.isReady && this.radio.radioOn ? this.radio.registration : 0;
   }
 
+  private registrationIn(domain: RegistrationDomain): number {
+    const onLte = this.radio.attached === '4G' || this.radio.attached === '5G';
+    return onLte === (domain === '+CEREG') ? this.registrationStatus() : 0;
+  }
+
   private announceRegistration(): void {
     const stat = this.registrationStatus();
     if (stat === this.announcedRegistration) return;
     this.announcedRegistration = stat;
-    const { registrationReports, packetRegistrationReports } = this.profile;
-    if (registrationReports > 0)
-      this.write(frameResponse([registrationLine('+CREG', registrationReports, stat, false)]));
-    if (packetRegistrationReports > 0) {
-      this.write(frameResponse([registrationLine('+CGREG', packetRegistrationReports, stat, false)]));
-    }
+    const { registrationReports, packetRegistrationReports, epsRegistrationReports } = this.profile;
+    const announce = (domain: RegistrationDomain, reports: number) => {
+      if (reports > 0)
+        this.write(frameResponse([registrationLine(domain, reports, this.registrationIn(domain), false)]));
+    };
+    announce('+CREG', registrationReports);
+    announce('+CGREG', packetRegistrationReports);
+    if (this.radio.technologies.includes('4G')) announce('+CEREG', epsRegistrationReports);
   }
 
   private async respond(lines: readonly string[], failure?: AtFailure): Promise<void> {
@@ -579,6 +603,7 @@ export class SimulatedModem {
           which === 'stored' ? storedProfile(this.profileDefaults) : factoryProfile(this.profileDefaults);
       },
       registrationStatus: () => this.registrationStatus(),
+      registrationIn: (domain) => this.registrationIn(domain),
       acknowledgeIndication: () => {
         const due = this.acknowledgementDue;
         this.acknowledgementDue = false;

@@ -404,6 +404,73 @@ describe('ModemDriver receive', () => {
   });
 });
 
+describe('ModemDriver network registration', () => {
+  it('counts an LTE-only attach (+CEREG registered, +CREG and +CGREG not) as ready on 4G', async () => {
+    const test = harness({
+      replies: [
+        ['AT+CREG?', ['+CREG: 0,0', 'OK']],
+        ['AT+CGREG?', ['+CGREG: 0,0', 'OK']],
+        ['AT+CEREG?', ['+CEREG: 0,1,"1A2B","01A2B3C4",7', 'OK']],
+      ],
+    });
+    await test.start();
+    expect(test.driver.status).toBe('ready');
+    expect(test.driver.details()).toMatchObject({ registration: 'home', radio: '4G' });
+  });
+
+  it('holds a modem registered nowhere in no-network, refuses its sends, and readies it on +CEREG', async () => {
+    const test = harness({ replies: [['AT+CREG?', ['+CREG: 0,2', 'OK']]] });
+    await test.start();
+    expect(test.driver.status).toBe('no-network');
+    expect(test.driver.details().statusDetail).toMatch(/searching/);
+    const refused = await errorOf(test.driver.send(textRequest()));
+    expect(refused.code).toBe(ErrorCode.ModemUnavailable);
+    expect(test.modem.count(/^AT\+CMGS/)).toBe(0);
+    test.modem.inject('+CEREG: 1');
+    await test.flush();
+    expect(test.driver.status).toBe('ready');
+    expect(test.driver.details().registration).toBe('home');
+  });
+
+  it('says plainly that a 2G-only modem finds no network where 2G is switched off', async () => {
+    const test = harness({
+      replies: [
+        ['AT+WS46=?', ['+WS46: (12)', 'OK']],
+        ['AT+CREG?', ['+CREG: 0,2', 'OK']],
+      ],
+    });
+    await test.start();
+    expect(test.driver.status).toBe('no-network');
+    expect(test.driver.details().radioSupport).toEqual(['2G']);
+    expect(test.driver.details().statusDetail).toMatch(/only speaks 2G.*switched 2G off/);
+  });
+
+  it('shows the SMS service preference and sets it with AT+CGSMS', async () => {
+    let service = 1;
+    const test = harness({
+      replies: [
+        ['AT+CGSMS=?', ['+CGSMS: (0-3)', 'OK']],
+        ['AT+CGSMS?', () => [`+CGSMS: ${service}`, 'OK']],
+        [
+          /^AT\+CGSMS=\d$/,
+          (command) => {
+            service = Number(command.slice(-1));
+            return ['OK'];
+          },
+        ],
+      ],
+    });
+    await test.start();
+    expect(test.driver.details()).toMatchObject({
+      smsService: 'circuit',
+      smsServiceOptions: ['packet', 'circuit', 'packet-preferred', 'circuit-preferred'],
+    });
+    await test.settle(test.driver.setSmsService('packet-preferred'));
+    expect(test.modem.commands).toContain('AT+CGSMS=2');
+    expect(test.driver.details().smsService).toBe('packet-preferred');
+  });
+});
+
 describe('ModemDriver storage polling', () => {
   const withStatusReportMemory = (): ConstructorParameters<typeof DriverHarness>[0] => ({
     replies: [['AT+CPMS=?', ['+CPMS: ("SM","ME","SR"),("SM","ME"),("SM","ME")', 'OK']]],

@@ -11,6 +11,7 @@ import { AddModemPanel } from '../modems/AddModemPanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -117,6 +118,24 @@ function ModemPanel(props: {
         <dd>{modem?.operator ?? '—'}</dd>
         <dt>Registration</dt>
         <dd>{modem?.registration ?? '—'}</dd>
+        <dt>Radio</dt>
+        <dd>
+          {modem?.radio ?? '—'}
+          {modem?.radioSupport && ` (speaks ${modem.radioSupport.join(', ')})`}
+        </dd>
+        <dt>SMS over</dt>
+        <dd>
+          {modem?.smsServiceOptions && modem.smsServiceOptions.length > 0 ? (
+            <SmsServiceChoice
+              deviceId={device.id}
+              current={modem.smsService}
+              options={modem.smsServiceOptions}
+              onDone={props.onChanged}
+            />
+          ) : (
+            '—'
+          )}
+        </dd>
         <dt>Signal</dt>
         <dd>
           {modem?.signal

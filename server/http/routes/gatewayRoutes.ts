@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
+import { type SmsServicePreference, SmsServicePreferences } from '../../modem/smsServicePreference.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
@@ -36,6 +37,7 @@ export interface GatewayRouteDependencies {
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
   setSendingPaused(paused: boolean): void;
+  setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void>;
 }
 
 const tag = 'Gateway extensions';
@@ -179,6 +181,24 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     handle: async ({ body, params }) => {
       const device = deviceOr404(deps.devices, params.id ?? '');
       await deps.devices.enterPin(device.id, body.pin);
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/devices/:id/sms-service',
+    summary: 'Set the SMS domain preference of a modem (AT+CGSMS, TS 27.007 §10.1.20)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({ service: z.enum(SmsServicePreferences) }),
+    responses: {
+      204: { description: 'Set; the device record shows it' },
+      ...errorResponses(400, 404, 503, ...authErrors),
+    },
+    handle: async ({ body, params }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      await deps.setSmsService(device.id, body.service);
       return { status: 204 };
     },
   });
