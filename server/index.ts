@@ -9,7 +9,7 @@ import { openTokenService, type TokenDocumentData, type TokenService } from './a
 import { type Clock, systemClock } from './clock/clock.js';
 import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
-import { watchForNewPorts } from './composition/portWatcher.js';
+import { startPortProbing } from './composition/portProbing.js';
 import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
@@ -93,6 +93,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   });
   const simulatedModems: SimulatedModem[] = [];
   const stops: (() => Promise<void> | void)[] = [];
+  /** Set once stopping began: background work (probing, the simulator fallback) starts nothing new. */
+  let stopping = false;
   let paused = false;
   let tokens: TokenService | undefined;
   let scheduler: Scheduler | undefined;
@@ -171,11 +173,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       onDeliveryReport: (report) => lifecycle.applyDeliveryReport(report),
       pin: options.simPin,
       ...(deps.modemTiming ? { timing: deps.modemTiming } : {}),
-      serial: {
-        ...serial,
-        configured: options.modems,
-        discover: options.probeSerialPorts,
-      },
+      serial: { ...serial, configured: options.modems },
     });
     const health = new HealthService({
       devices: pool,
@@ -213,29 +211,41 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stops.push(() => inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
     stops.push(() => pool.stop());
-    const portsAtStart = options.probeSerialPorts ? await serial.listPorts().catch(() => []) : [];
     await pool.start();
-    if (options.probeSerialPorts && options.modems.length === 0) {
-      stops.push(
-        watchForNewPorts(
-          { listPorts: serial.listPorts, discover: () => pool.discover(), clock, logger },
-          portsAtStart.map((port) => port.path),
-        ),
-      );
-    }
-    let simulatedCount = options.simulatedModems;
-    if (simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0) {
-      logger.warn(
-        'No modem answered on any serial port: starting a SIMULATED modem. Messages will not reach real phones. ' +
-          'Plug in a modem and restart, or start with --modem <port>.',
-      );
-      simulatedCount = 1;
-    }
-    for (let index = 1; index <= simulatedCount; index++) {
-      const simulated = await startSimulatedModem(index, { clock, logger });
+    const addSimulatedModem = async () => {
+      const simulated = await startSimulatedModem(simulatedModems.length + 1, { clock, logger });
       simulatedModems.push(simulated.modem);
       stops.push(() => simulated.modem.stop());
       await pool.addModem(simulated.source);
+    };
+    // The demo fallback: no modem configured, none found, none asked to be simulated.
+    const fallBackToSimulator = async (why: string) => {
+      if (stopping || pool.online().length > 0) return;
+      logger.warn(
+        `${why}: starting a SIMULATED modem. Messages will not reach real phones. ` +
+          'Plug in a modem (it is found by itself), or start with --modem <port>.',
+      );
+      await addSimulatedModem();
+    };
+    for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
+    const noModemNamed = options.simulatedModems === 0 && options.modems.length === 0;
+    if (options.probeSerialPorts && options.modems.length === 0) {
+      // Probing runs in the background: a port that never opens or a modem still booting must
+      // not keep the API from listening.
+      const probing = startPortProbing({
+        listPorts: serial.listPorts,
+        probe: (ports) => pool.discover(ports),
+        clock,
+        logger,
+      });
+      stops.push(() => probing.stop());
+      if (noModemNamed) {
+        void probing.firstRound
+          .then(() => fallBackToSimulator('No modem answered on any serial port'))
+          .catch((error: unknown) => logger.error('could not start the simulated modem', { error }));
+      }
+    } else if (noModemNamed) {
+      await fallBackToSimulator('No modem configured and serial probing is off');
     }
 
     scheduler = new Scheduler({
@@ -334,11 +344,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       try {
         return await start();
       } catch (error) {
+        stopping = true;
         await stopAll(stops, logger);
         throw error;
       }
     },
-    stop: () => stopAll(stops, logger),
+    stop: () => {
+      stopping = true;
+      return stopAll(stops, logger);
+    },
     setSendingPaused(value) {
       paused = value;
       logger.info(value ? 'sending paused by the user' : 'sending resumed');

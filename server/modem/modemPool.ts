@@ -46,9 +46,8 @@ export interface ModemPoolOptions {
   pin?: string;
   timing?: Partial<ModemTimingOptions>;
   serial: SerialAccess & {
-    /** `--modem path[:baud]`; when empty and `discover` is on, ports are probed. */
+    /** `--modem path[:baud]`. Ports are probed only through `discover` (the composition root decides). */
     configured: { path: string; baudRate: number }[];
-    discover: boolean;
     /** Baud rate for discovered ports (USB modems ignore it). Default 115200. */
     defaultBaudRate?: number;
   };
@@ -78,37 +77,42 @@ export class ModemPool implements DeviceDirectory {
     for (const device of options.knownDevices.load()) this.known.set(device.id, device);
   }
 
-  /** Starts the configured serial modems, or probes the ports when none is configured. */
+  /** Starts the configured serial modems (their first attempt; retries go on in the background). */
   async start(): Promise<void> {
     const { serial } = this.options;
-    if (serial.configured.length > 0) {
-      const ports = await this.listPortsSafely();
-      for (const configured of serial.configured) {
-        const usb = ports.find((port) => port.path === configured.path);
-        const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
-        const identity = usb ? usbIdentityOf(usb) : undefined;
-        if (identity) initial.usb = identity;
-        await this.addModem(serialModemSource(serial, initial));
-      }
-      return;
+    if (serial.configured.length === 0) return;
+    const ports = await this.listPortsSafely();
+    for (const configured of serial.configured) {
+      const usb = ports.find((port) => port.path === configured.path);
+      const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
+      const identity = usb ? usbIdentityOf(usb) : undefined;
+      if (identity) initial.usb = identity;
+      await this.addModem(serialModemSource(serial, initial));
     }
-    if (serial.discover) await this.discover();
+  }
+
+  /** True when a member uses this port, or another port of the same USB device. */
+  claims(port: SerialPortInfo): boolean {
+    const usb = usbIdentityOf(port);
+    return this.members.some(
+      (member) =>
+        member.source.port === port.path || (usb !== undefined && sameUsbDevice(usb, member.source.usb)),
+    );
   }
 
   /**
-   * Probes the serial ports not in use yet. A USB modem exposes several ports (AT, PPP,
-   * diagnostics, GPS): they are grouped by USB identity and the first that answers `AT` is used.
-   * Returns the number of modems added.
+   * Probes `candidates` (default: every listed port) that are not in use yet. A USB modem exposes
+   * several ports (AT, PPP, diagnostics, GPS): they are grouped by USB identity and the first
+   * that answers `AT` is used. Resolves with the ports that were probed and did not answer.
    */
-  async discover(): Promise<number> {
+  async discover(candidates?: SerialPortInfo[]): Promise<SerialPortInfo[]> {
     const { serial } = this.options;
-    const ports = await this.listPortsSafely();
+    const ports = candidates ?? (await this.listPortsSafely());
+    const silent: SerialPortInfo[] = [];
     const groups = new Map<string, SerialPortInfo[]>();
     for (const port of ports) {
+      if (this.claims(port)) continue;
       const usb = usbIdentityOf(port);
-      if (this.members.some((member) => member.source.port === port.path)) continue;
-      if (usb && this.members.some((member) => member.source.usb && sameUsbDevice(member.source.usb, usb)))
-        continue;
       const key = usb ? JSON.stringify(usb) : `path:${port.path}`;
       groups.set(key, [...(groups.get(key) ?? []), port]);
     }
@@ -120,7 +124,10 @@ export class ModemPool implements DeviceDirectory {
         const answers = await serial
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
           .catch(() => false);
-        if (!answers) continue;
+        if (!answers) {
+          silent.push(port);
+          continue;
+        }
         const initial: Parameters<typeof serialModemSource>[1] = { path: port.path, baudRate, probed: true };
         const usb = usbIdentityOf(port);
         if (usb) initial.usb = usb;
@@ -130,8 +137,8 @@ export class ModemPool implements DeviceDirectory {
         break;
       }
     }
-    if (added === 0 && this.members.length === 0) this.logger.warn('no modem answered on any serial port');
-    return added;
+    if (added > 0) this.logger.info(`${added} modem(s) added`);
+    return silent;
   }
 
   /** Adds a modem from any source (serial port, simulated) and starts its driver. */

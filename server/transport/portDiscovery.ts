@@ -12,6 +12,7 @@ import { access, readdir, readFile, readlink, realpath } from 'node:fs/promises'
 import { basename, delimiter, join, resolve as resolvePath } from 'node:path';
 import { AtSession } from '../at/atSession.js';
 import { type Clock, systemClock } from '../clock/clock.js';
+import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import type { TransportFactory } from './transport.js';
 
@@ -157,14 +158,21 @@ function naturalOrder(a: string, b: string): number {
 }
 
 export interface ProbeOptions {
+  /** Wait for each `AT`, ms. */
   timeoutMs: number;
+  /**
+   * `AT` lines sent before giving up (default 3): an autobauding modem (SIM800, SIM900) locks
+   * its rate on the first "AT" it sees and may only answer a later one.
+   */
+  attempts?: number;
   clock?: Clock;
   logger?: Logger;
 }
 
 /**
- * Opens a transport, sends `AT` and expects `OK`. True only for a modem that answered; a port
- * that cannot open, stays silent or answers ERROR gives false. The transport is always closed.
+ * Opens a transport, sends `AT` until `OK` comes back or the attempts are spent. True only for a
+ * modem that answered; a port that cannot open, stays silent or answers ERROR gives false. The
+ * transport is always closed.
  */
 export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {
   const logger = (options.logger ?? silentLogger).child('probe');
@@ -176,8 +184,14 @@ export async function probeForModem(factory: TransportFactory, options: ProbeOpt
   });
   try {
     await session.open();
-    await session.execute('AT');
-    return true;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await session.execute('AT');
+        return true;
+      } catch (error) {
+        if (attempt >= (options.attempts ?? 3) || !isGatewayError(error, ErrorCode.AtTimeout)) throw error;
+      }
+    }
   } catch (error) {
     logger.debug('no modem answered', { port: transport.description, error });
     return false;

@@ -96,7 +96,6 @@ function createPool(bus: FakeUsbBus, options: { known?: MemoryKnownDevices; conf
     timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
     serial: {
       configured: (options.configured ?? []).map((path) => ({ path, baudRate: 115_200 })),
-      discover: true,
       listPorts: () => bus.listPorts(),
       createTransport: ({ path }) => bus.createTransport(path),
       probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, clock, logger: silentLogger }),
@@ -132,7 +131,7 @@ describe('ModemPool discovery', () => {
       usbPort('/dev/ttyUSB2', 'SN1', '356938035643809'),
     ]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const devices = pool.list();
     expect(devices).toHaveLength(1);
     expect(devices[0]).toMatchObject({
@@ -150,7 +149,7 @@ describe('ModemPool discovery', () => {
       usbPort('/dev/ttyUSB4', 'SN2', '490154203237518'),
     ]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(pool.online().map((modem) => modem.deviceId)).toEqual([
       deriveDeviceId({ imei: '356938035643809', port: '' }),
       deriveDeviceId({ imei: '490154203237518', port: '' }),
@@ -161,7 +160,7 @@ describe('ModemPool discovery', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1'), usbPort('/dev/ttyUSB1', 'SN1', '356938035643809')]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const [device] = pool.list();
     if (!device) throw new Error('no device');
 
@@ -199,7 +198,7 @@ describe('ModemPool directory', () => {
       modem: { port: '/dev/ttyUSB9', simulated: false, status: 'ready' },
     };
     const { pool } = createPool(bus, { known: new MemoryKnownDevices([remembered]) });
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(pool.list()).toMatchObject([{ id: 'abc', name: 'Old modem', modem: { status: 'offline' } }]);
     expect(pool.online()).toHaveLength(0);
     const error = await pool.enterPin('abc', '1234').catch((caught: unknown) => caught);
@@ -210,7 +209,7 @@ describe('ModemPool directory', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1', '356938035643809')]);
     const { pool, known } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(known.last).toMatchObject([
       {
         id: deriveDeviceId({ imei: '356938035643809', port: '' }),
@@ -224,7 +223,7 @@ describe('ModemPool directory', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1', '356938035643809')]);
     const { pool, known } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const id = pool.list()[0]?.id ?? '';
     expect(await settle(pool.forget(id))).toBe(true);
     expect(pool.list()).toEqual([]);
@@ -234,7 +233,7 @@ describe('ModemPool directory', () => {
 
   it('answers NotFound when refreshing the inbox of an unknown device', async () => {
     const { pool } = createPool(new FakeUsbBus());
-    await settle(pool.start());
+    await settle(pool.discover());
     const error = await pool.refreshInbox('nope').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).code).toBe(ErrorCode.NotFound);
@@ -246,7 +245,7 @@ describe('ModemPool directory', () => {
     const { pool, reports } = createPool(bus);
     const changed: string[] = [];
     pool.onChange((deviceId) => changed.push(deviceId));
-    await settle(pool.start());
+    await settle(pool.discover());
     const report = encodeStatusReport({
       messageReference: 12,
       recipient: '+15551234567',

@@ -61,7 +61,6 @@ async function poolOn(pty: PtyModem) {
     timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000 },
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
-      discover: false,
       listPorts: async () => [],
       createTransport: (port) => createSerialTransport(port),
       probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, clock: systemClock }),

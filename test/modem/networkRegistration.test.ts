@@ -40,7 +40,6 @@ async function poolWith(modem: Omit<SimulatedModemOptions, 'clock' | 'logger'>) 
     timing: { healthIntervalMs: 300 },
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
-      discover: false,
       listPorts: async () => [],
       createTransport: (port) => createSerialTransport(port),
       probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, clock: systemClock }),
