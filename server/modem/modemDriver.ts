@@ -343,8 +343,26 @@ export class ModemDriver implements OutboundModem {
       deviceId: this.deviceId,
     });
     for (const command of this.quirks.extraInit) await optional(context, command, () => true);
+    await this.routeUnsolicitedCodes(context);
     if (!(await this.unlockSim(context))) return;
     await this.finishInit(session);
+  }
+
+  /**
+   * Asks a multi-port modem to send its unsolicited codes (+CMTI, +CDSI, +CREG…) to our port.
+   * Not every firmware knows the command; polling the storage covers those.
+   */
+  private async routeUnsolicitedCodes(context: SetupContext): Promise<void> {
+    const routing = this.quirks.urcRouting?.(this.options.source.portRole);
+    if (!routing) return;
+    if (routing.query && routing.already) {
+      const pattern = routing.already;
+      const set = await optional(context, routing.query, (lines) => lines.some((line) => pattern.test(line)));
+      if (set) return;
+    }
+    if (await optional(context, routing.command, () => true)) {
+      this.logger.info('unsolicited codes routed to this port', { command: routing.command });
+    }
   }
 
   /** The steps that need an unlocked SIM. */

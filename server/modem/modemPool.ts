@@ -2,6 +2,7 @@ import type { Clock } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
+import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
 import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
@@ -83,10 +84,12 @@ export class ModemPool implements DeviceDirectory {
     if (serial.configured.length === 0) return;
     const ports = await this.listPortsSafely();
     for (const configured of serial.configured) {
-      const usb = ports.find((port) => port.path === configured.path);
+      const listed = ports.find((port) => port.path === configured.path);
       const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
-      const identity = usb ? usbIdentityOf(usb) : undefined;
+      const identity = listed ? usbIdentityOf(listed) : undefined;
       if (identity) initial.usb = identity;
+      const role = listed ? portRoleOf(listed) : undefined;
+      if (role) initial.role = role;
       await this.addModem(serialModemSource(serial, initial));
     }
   }
@@ -118,8 +121,7 @@ export class ModemPool implements DeviceDirectory {
     }
     let added = 0;
     for (const group of groups.values()) {
-      group.sort((left, right) => left.path.localeCompare(right.path));
-      for (const port of group) {
+      for (const port of probeOrder(group)) {
         const baudRate = serial.defaultBaudRate ?? 115_200;
         const answers = await serial
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
@@ -131,7 +133,9 @@ export class ModemPool implements DeviceDirectory {
         const initial: Parameters<typeof serialModemSource>[1] = { path: port.path, baudRate, probed: true };
         const usb = usbIdentityOf(port);
         if (usb) initial.usb = usb;
-        this.logger.info('modem found', { path: port.path, ...usb });
+        const role = portRoleOf(port);
+        if (role) initial.role = role;
+        this.logger.info('modem found', { path: port.path, role, ...usb });
         await this.addModem(serialModemSource(serial, initial));
         added++;
         break;

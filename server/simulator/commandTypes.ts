@@ -17,6 +17,13 @@ export type CommandReply =
   /** AT+CMGS accepted its <length>: show `> ` and read a PDU of that many TPDU octets. */
   | { kind: 'prompt'; tpduLength: number };
 
+export interface UrcRoutingState {
+  /** True: indications come on the command port; false: on the modem's other interface. */
+  toCommandPort: boolean;
+  /** The last AT+QURCCFG="urcport" value. */
+  quectelPort: string;
+}
+
 export interface RadioState {
   /** TS 27.007 §7.2 <stat> the network would give with the SIM unlocked and the radio on. */
   registration: number;
@@ -40,6 +47,8 @@ export interface CommandContext {
   readonly memories: ReadonlyMap<string, MessageStorage>;
   /** AT+CPMS <mem1>: false for a memory the modem does not have. */
   selectMemory(name: string): boolean;
+  /** Where indications go on a multi-port modem (AT^PORTSEL, AT+QURCCFG). */
+  readonly urcRouting: UrcRoutingState;
   readonly radio: RadioState;
   /** The current profile; handlers change its fields, ATZ / AT&F replace it. */
   readonly profile: ModemProfile;

@@ -123,6 +123,8 @@ export class SimulatedModem {
   /** AT+CPMS <mem1>. */
   private readMemory: MessageStorage;
   private readonly radio: RadioState;
+  /** Without a second port every indication comes on the command port anyway. */
+  private readonly urcRouting = { toCommandPort: false, quectelPort: 'usbmodem' };
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
   private readonly table = buildCommandTable();
@@ -502,7 +504,7 @@ export class SimulatedModem {
   /** SMS indications obey AT+CNMI <mode>: 0 holds them in the TA until the mode changes. */
   private indicate(lines: string[]): void {
     if (this.profile.indications.mode === 0) this.bufferedIndications.push(lines);
-    else this.write(frameResponse(lines), this.options.indicationPort);
+    else this.write(frameResponse(lines), this.indicationTarget());
   }
 
   private indicationSettingsChanged(): void {
@@ -515,7 +517,12 @@ export class SimulatedModem {
   }
 
   private writeAll(indications: readonly string[][]): void {
-    for (const lines of indications) this.write(frameResponse(lines), this.options.indicationPort);
+    for (const lines of indications) this.write(frameResponse(lines), this.indicationTarget());
+  }
+
+  private indicationTarget(): Transport {
+    const other = this.options.indicationPort;
+    return other && !this.urcRouting.toCommandPort ? other : this.port;
   }
 
   /** TS 27.005 §3.4.4: with AT+CSMS=1 every +CMT and +CDS must be acknowledged by AT+CNMA. */
@@ -589,6 +596,7 @@ export class SimulatedModem {
         return modem.readMemory;
       },
       memories: this.memories,
+      urcRouting: this.urcRouting,
       selectMemory: (name) => {
         const memory = this.memories.get(name);
         if (memory) this.readMemory = memory;

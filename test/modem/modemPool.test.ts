@@ -142,6 +142,29 @@ describe('ModemPool discovery', () => {
     expect(bus.modems.get('/dev/ttyUSB2')).toBeUndefined();
   });
 
+  it("probes a Quectel EC25's AT primary interface first and never its DIAG or GPS ports", async () => {
+    const bus = new FakeUsbBus();
+    const ec25 = (path: string, interfaceNumber: number, imei?: string): FakePort => {
+      const port: FakePort = {
+        info: { path, vendorId: '2c7c', productId: '0125', serialNumber: 'EC25', interfaceNumber },
+      };
+      if (imei) port.imei = imei;
+      return port;
+    };
+    // Every interface would answer AT here; only the layout keeps DIAG and GPS out.
+    bus.plug([
+      ec25('/dev/ttyUSB0', 0, '867698041234567'),
+      ec25('/dev/ttyUSB1', 1, '867698041234567'),
+      ec25('/dev/ttyUSB2', 2, '867698041234567'),
+      ec25('/dev/ttyUSB3', 3, '867698041234567'),
+    ]);
+    const { pool } = createPool(bus);
+    await settle(pool.discover());
+    expect(pool.list()[0]?.modem.port).toBe('/dev/ttyUSB2');
+    expect([...bus.links.keys()]).not.toContain('/dev/ttyUSB0');
+    expect([...bus.links.keys()]).not.toContain('/dev/ttyUSB1');
+  });
+
   it('attaches two modems with their own device ids', async () => {
     const bus = new FakeUsbBus();
     bus.plug([

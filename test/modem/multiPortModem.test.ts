@@ -3,6 +3,7 @@ import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemPool } from '../../server/modem/modemPool.js';
+import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
@@ -48,7 +49,7 @@ async function multiPortModem(modem: Omit<SimulatedModemOptions, 'clock' | 'logg
   return pty;
 }
 
-async function poolOn(pty: PtyModem) {
+async function poolOn(pty: PtyModem, timing: Partial<ModemTimingOptions> = {}) {
   const received: DecodedDeliver[] = [];
   const reports: DeliveryReport[] = [];
   const pool = new ModemPool({
@@ -58,7 +59,7 @@ async function poolOn(pty: PtyModem) {
     createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
     receive: async (_deviceId, _sim, sms) => void received.push(sms),
     onDeliveryReport: async (report) => reports.push(report),
-    timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000 },
+    timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000, ...timing },
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],
@@ -100,5 +101,38 @@ describe('a modem that sends its indications to another USB interface', () => {
     await waitFor(() => reports.length === 1);
     expect(reports[0]).toMatchObject({ reference: result?.references[0], status: 0 });
     expect(pty.modem.commands).toContain('AT+CPMS="SR"');
+  });
+});
+
+describe('routing unsolicited codes to the port the gateway uses', () => {
+  // Polling so slow that only an indication on our own port can bring the message in time.
+  const noPolling = { pollIntervalMs: 600_000, pollAfterSendMs: 600_000 };
+
+  it('sends AT^PORTSEL=1 to a Huawei stick, after which its +CMTI reaches us', async () => {
+    const pty = await multiPortModem({ identity: { manufacturer: 'huawei', model: 'E173' } });
+    const { received } = await poolOn(pty, noPolling);
+    expect(pty.modem.commands).toContain('AT^PORTSEL=1');
+    await waitFor(() => pty.modem.commands.at(-1) === 'AT+CPMS="SM"');
+    pty.modem.injectIncoming({ sender: '+15557654321', text: 'straight to PC UI' }, { delivery: 'cmti' });
+    await waitFor(() => received.length === 1, 3_000);
+    // Read by its index from the +CMTI, not found by a listing.
+    expect(pty.modem.commands.slice(-2)).toEqual(['AT+CMGR=0', 'AT+CMGD=0']);
+  });
+
+  it('reads and then sets the Quectel URC port, once', async () => {
+    const pty = await multiPortModem({ identity: { manufacturer: 'Quectel', model: 'EC25' } });
+    const { pool, received } = await poolOn(pty, noPolling);
+    expect(pty.modem.commands.filter((command) => command.startsWith('AT+QURCCFG'))).toEqual([
+      'AT+QURCCFG="urcport"',
+      'AT+QURCCFG="urcport","all"',
+    ]);
+    await waitFor(() => pty.modem.commands.at(-1) === 'AT+CPMS="SM"');
+    pty.modem.injectIncoming({ sender: '+15557654321', text: 'to every port' }, { delivery: 'cmti' });
+    await waitFor(() => received.length === 1, 3_000);
+    expect(pty.modem.commands).toContain('AT+CMGR=0');
+    // A re-initialisation finds it set already and writes nothing (the setting lives in NVRAM).
+    await pool.stop();
+    await poolOn(pty, noPolling);
+    expect(pty.modem.commands.filter((command) => command === 'AT+QURCCFG="urcport","all"')).toHaveLength(1);
   });
 });
