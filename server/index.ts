@@ -16,6 +16,9 @@ import { startSimulatedModem } from './composition/simulatedModems.js';
 import type { GatewayOptions } from './config/options.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
+import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetection.js';
+import { HiLinkModem } from './hilink/hilinkModem.js';
+import { HiLinkSession } from './hilink/hilinkSession.js';
 import { createHttpApp } from './http/app.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
@@ -49,6 +52,8 @@ export interface GatewayDependencies {
   webhookPoster?: WebhookPoster;
   /** Modem driver timeouts and back-off; tests shorten them to watch recovery quickly. */
   modemTiming?: Partial<ModemTimingOptions>;
+  /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
+  detectHiLink?: () => HiLinkAdapter | undefined;
 }
 
 export interface GatewayStarted {
@@ -212,6 +217,29 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
     stops.push(() => pool.stop());
     await pool.start();
+    const addHiLink = (url: string) =>
+      pool.addMember(
+        new HiLinkModem({
+          session: new HiLinkSession({ baseUrl: url, clock, timeoutMs: 5_000 }),
+          receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
+          clock,
+          logger,
+        }),
+      );
+    for (const url of options.hilinks) {
+      void addHiLink(url).catch((error: unknown) =>
+        logger.error('could not add the HiLink stick', { url, error }),
+      );
+    }
+    // A HiLink stick is a network adapter, invisible to serial probing: say so rather than
+    // fall back to the simulator in silence.
+    const hilinkAdapter =
+      options.hilinks.length === 0 ? (deps.detectHiLink ?? detectHiLinkAdapter)() : undefined;
+    const hilinkAdvice = hilinkAdapter
+      ? `A Huawei HiLink stick seems connected (this PC has ${hilinkAdapter.address} on "${hilinkAdapter.interfaceName}"), ` +
+        `but it has no AT port and is not in use: start with --hilink ${hilinkAdapter.url} or add it on the Modems screen`
+      : undefined;
+    if (hilinkAdvice) logger.warn(hilinkAdvice);
     const addSimulatedModem = async () => {
       const simulated = await startSimulatedModem(simulatedModems.length + 1, { clock, logger });
       simulatedModems.push(simulated.modem);
@@ -223,12 +251,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       if (stopping || pool.online().length > 0) return;
       logger.warn(
         `${why}: starting a SIMULATED modem. Messages will not reach real phones. ` +
-          'Plug in a modem (it is found by itself), or start with --modem <port>.',
+          (hilinkAdvice
+            ? `${hilinkAdvice}.`
+            : 'Plug in a modem (it is found by itself), or start with --modem <port>.'),
       );
       await addSimulatedModem();
     };
     for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
-    const noModemNamed = options.simulatedModems === 0 && options.modems.length === 0;
+    const noModemNamed =
+      options.simulatedModems === 0 && options.modems.length === 0 && options.hilinks.length === 0;
     if (options.probeSerialPorts && options.modems.length === 0) {
       // Probing runs in the background: a port that never opens or a modem still booting must
       // not keep the API from listening.
@@ -286,6 +317,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               status: () => ({
                 version,
                 simulated: simulatedModems.length > 0,
+                ...(hilinkAdapter && !pool.list().some((device) => device.modem.port === hilinkAdapter.url)
+                  ? { hilinkAdapter: { interfaceName: hilinkAdapter.interfaceName, url: hilinkAdapter.url } }
+                  : {}),
                 sendingPaused: paused,
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
@@ -294,6 +328,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               serialPorts: async () => {
                 const inUse = new Set(pool.list().map((device) => device.modem.port));
                 return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
+              },
+              addHiLink: async (url) => {
+                const member = await addHiLink(url);
+                const device = pool.get(member.deviceId);
+                if (!device) throw new Error(`HiLink stick at ${url} did not register`);
+                return device;
               },
               addSerialModem: async (path, baudRate) => {
                 const driver = await pool.addModem(serialModemSource(serial, { path, baudRate }));

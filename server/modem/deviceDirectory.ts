@@ -24,6 +24,10 @@ export interface ModemDetails {
   port: string;
   simulated: boolean;
   status: ModemStatus;
+  /** How it is reached: AT commands on a serial port (default), or a HiLink stick's web API. */
+  kind?: 'serial' | 'hilink';
+  /** What this kind of modem cannot do, in words for the modem card. */
+  limitations?: string[];
   /** Why the status is what it is, in words a user understands. */
   statusDetail?: string;
   manufacturer?: string;

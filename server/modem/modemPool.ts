@@ -8,6 +8,7 @@ import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
 import type { ModemTimingOptions } from './modemTiming.js';
 import type { OutboundModem } from './outboundModem.js';
+import type { PoolMember } from './poolMember.js';
 import {
   type ModemSource,
   type SerialAccess,
@@ -55,8 +56,9 @@ export interface ModemPoolOptions {
 }
 
 interface Member {
-  driver: ModemDriver;
-  source: ModemSource;
+  driver: PoolMember;
+  /** The serial (or simulated) source; absent for a network member such as a HiLink stick. */
+  source?: ModemSource;
   /** The id the known-device record was written under (changes once, when the IMEI is read). */
   recordedId?: string;
   unsubscribe: () => void;
@@ -99,7 +101,7 @@ export class ModemPool implements DeviceDirectory {
     const usb = usbIdentityOf(port);
     return this.members.some(
       (member) =>
-        member.source.port === port.path || (usb !== undefined && sameUsbDevice(usb, member.source.usb)),
+        member.source?.port === port.path || (usb !== undefined && sameUsbDevice(usb, member.source?.usb)),
     );
   }
 
@@ -146,7 +148,7 @@ export class ModemPool implements DeviceDirectory {
   }
 
   /** Adds a modem from any source (serial port, simulated) and starts its driver. */
-  async addModem(source: ModemSource): Promise<ModemDriver> {
+  async addModem(source: ModemSource): Promise<PoolMember> {
     const driverOptions: ConstructorParameters<typeof ModemDriver>[0] = {
       source,
       createSession: this.options.createSession,
@@ -157,15 +159,23 @@ export class ModemPool implements DeviceDirectory {
     };
     if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
     if (this.options.timing) driverOptions.timing = this.options.timing;
-    const driver = new ModemDriver(driverOptions);
-    const member: Member = { driver, source, unsubscribe: () => undefined };
+    return this.addMember(new ModemDriver(driverOptions), source);
+  }
+
+  /**
+   * Adds and starts any kind of member. A second way to the same device (another port, or
+   * listed twice) is dropped: the first member keeps it.
+   */
+  async addMember(driver: PoolMember, source?: ModemSource): Promise<PoolMember> {
+    const member: Member = { driver, unsubscribe: () => undefined };
+    if (source) member.source = source;
     member.unsubscribe = driver.onChange(() => this.changed(member));
     this.members.push(member);
     await driver.start();
     const twin = this.members.find((other) => other !== member && other.driver.deviceId === driver.deviceId);
     if (twin) {
       // The same modem reached through a second port (or listed twice): keep the first driver.
-      this.logger.info('second port of an already attached modem ignored', { port: source.port });
+      this.logger.info('second way to an already attached modem ignored', { port: driver.port });
       await this.remove(member);
       return twin.driver;
     }
@@ -209,7 +219,9 @@ export class ModemPool implements DeviceDirectory {
       return;
     }
     const results = await Promise.allSettled(
-      this.online().map((driver) => (driver as ModemDriver).refreshInbox()),
+      this.members
+        .filter((member) => member.driver.status === 'ready')
+        .map((member) => member.driver.refreshInbox()),
     );
     for (const result of results) {
       if (result.status === 'rejected') {
@@ -231,7 +243,7 @@ export class ModemPool implements DeviceDirectory {
     return () => this.listeners.delete(listener);
   }
 
-  private requireDriver(deviceId: string): ModemDriver {
+  private requireDriver(deviceId: string): PoolMember {
     const driver = this.driver(deviceId);
     if (driver) return driver;
     if (this.known.has(deviceId)) {
@@ -240,11 +252,11 @@ export class ModemPool implements DeviceDirectory {
     throw new GatewayError(ErrorCode.NotFound, `device ${deviceId} not found`);
   }
 
-  private driver(deviceId: string): ModemDriver | undefined {
+  private driver(deviceId: string): PoolMember | undefined {
     return this.members.find((member) => member.driver.deviceId === deviceId)?.driver;
   }
 
-  private view(record: KnownDevice, driver: ModemDriver | undefined): DeviceInfo {
+  private view(record: KnownDevice, driver: PoolMember | undefined): DeviceInfo {
     if (!driver) {
       return { ...record, modem: { ...record.modem, status: 'offline', statusDetail: 'Not connected.' } };
     }

@@ -74,6 +74,7 @@ export function createGatewayApi(client: ApiClient) {
     serialPorts: () => client.get<SerialPortInfo[]>('/gateway/v1/serial-ports'),
     addModem: (path: string, baudRate?: number) =>
       client.post<DeviceRecord>('/gateway/v1/modems', baudRate ? { path, baudRate } : { path }),
+    addHiLink: (url: string) => client.post<DeviceRecord>('/gateway/v1/hilink', { url }),
     enterPin: (deviceId: string, pin: string) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/pin`, { pin }),
     setSmsService: (deviceId: string, service: SmsServicePreference) =>

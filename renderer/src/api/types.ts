@@ -55,6 +55,8 @@ export interface ModemInfo {
   port: string;
   simulated: boolean;
   status: ModemStatus;
+  kind?: 'serial' | 'hilink';
+  limitations?: string[];
   statusDetail?: string;
   manufacturer?: string;
   model?: string;
@@ -142,6 +144,7 @@ export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'schedule
 export interface GatewayStatus {
   version: string;
   simulated: boolean;
+  hilinkAdapter?: { interfaceName: string; url: string };
   sendingPaused: boolean;
   scheduler: {
     pending: number;

@@ -30,6 +30,8 @@ export const deviceViewSchema = z.object({
     port: z.string(),
     simulated: z.boolean(),
     status: z.string(),
+    kind: z.enum(['serial', 'hilink']).optional(),
+    limitations: z.array(z.string()).optional(),
     statusDetail: z.string().optional(),
     manufacturer: z.string().optional(),
     model: z.string().optional(),

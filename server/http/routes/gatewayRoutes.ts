@@ -22,6 +22,8 @@ import { deviceViewSchema, toDeviceView } from './deviceRoutes.js';
 export interface GatewayStatus {
   version: string;
   simulated: boolean;
+  /** A HiLink stick's network adapter seen on this PC but not in use. */
+  hilinkAdapter?: { interfaceName: string; url: string };
   sendingPaused: boolean;
   scheduler: SchedulerStatus;
   webhooks: DispatcherStatus;
@@ -33,6 +35,7 @@ export interface GatewayRouteDependencies {
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
   addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
+  addHiLink(url: string): Promise<DeviceInfo>;
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
@@ -45,6 +48,7 @@ const tag = 'Gateway extensions';
 const statusSchema = z.object({
   version: z.string(),
   simulated: z.boolean(),
+  hilinkAdapter: z.object({ interfaceName: z.string(), url: z.string() }).optional(),
   sendingPaused: z.boolean(),
   scheduler: z.object({
     pending: z.number().int(),
@@ -168,6 +172,22 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       status: 201,
       body: toDeviceView(await deps.addSerialModem(body.path, body.baudRate)),
     }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/hilink',
+    summary: 'Add a Huawei HiLink stick by the URL of its web API (it has no AT port)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({
+      url: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be a URL like http://192.168.8.1'),
+    }),
+    responses: {
+      201: { description: 'The new device', schema: deviceViewSchema },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 201, body: toDeviceView(await deps.addHiLink(body.url)) }),
   });
 
   api.route({
