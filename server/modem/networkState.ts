@@ -49,7 +49,7 @@ const precedence: readonly RegistrationName[] = [
 
 /**
  * The registration to show and act on: the best any domain reports. `registered` is undefined
- * when no domain answered at all (a modem without these commands is not held back).
+ * when no domain answered at all or the answer is "unknown" (such a modem is not held back).
  */
 export function combinedRegistration(stats: RegistrationStats): {
   registration?: RegistrationName;
@@ -61,6 +61,8 @@ export function combinedRegistration(stats: RegistrationStats): {
   });
   if (names.length === 0) return {};
   const registration = precedence.find((name) => names.includes(name)) ?? 'unknown';
+  // <stat> 4 "unknown" (or a value we do not know) says nothing either way: do not hold back.
+  if (registration === 'unknown') return { registration };
   return { registration, registered: registration === 'home' || registration === 'roaming' };
 }
 
