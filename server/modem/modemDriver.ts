@@ -93,6 +93,8 @@ export class ModemDriver implements OutboundModem {
   private healthTimer?: TimerHandle;
   private pollTimer?: TimerHandle;
   private pollDueAt?: number;
+  /** A send finished while a poll round was running: the next round comes soon, not late. */
+  private pollRequested = false;
   private concatReference: number;
 
   constructor(private readonly options: ModemDriverOptions) {
@@ -615,6 +617,7 @@ export class ModemDriver implements OutboundModem {
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
     this.pollDueAt = undefined;
+    this.pollRequested = false;
   }
 
   private schedulePoll(delayMs: number): void {
@@ -625,7 +628,11 @@ export class ModemDriver implements OutboundModem {
 
   /** Brings the next storage poll forward to `pollAfterSendMs` from now, unless it is due sooner. */
   private pollSoon(): void {
-    if (!this.inService() || this.pollDueAt === undefined) return;
+    if (!this.inService()) return;
+    if (this.pollDueAt === undefined) {
+      this.pollRequested = true;
+      return;
+    }
     if (this.pollDueAt <= this.clock.now() + this.timing.pollAfterSendMs) return;
     this.schedulePoll(this.timing.pollAfterSendMs);
   }
@@ -660,7 +667,11 @@ export class ModemDriver implements OutboundModem {
     await this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('polling modem storage failed', { error: describeError(error) });
     });
-    if (this.inService() && !this.pollTimer) this.schedulePoll(this.timing.pollIntervalMs);
+    const soon = this.pollRequested;
+    this.pollRequested = false;
+    if (this.inService() && !this.pollTimer) {
+      this.schedulePoll(soon ? this.timing.pollAfterSendMs : this.timing.pollIntervalMs);
+    }
   }
 
   private async closeSession(): Promise<void> {

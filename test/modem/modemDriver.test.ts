@@ -515,6 +515,24 @@ describe('ModemDriver storage polling', () => {
     expect(test.modem.count('AT+CMGD=2')).toBe(1);
   });
 
+  it('brings the next listing forward for a send that finished during a listing', async () => {
+    const test = harness(withStatusReportMemory());
+    await test.start();
+    await test.flush();
+    let sending: Promise<unknown> | undefined;
+    test.script('AT+CMGL=4', () => {
+      sending ??= test.driver.send(textRequest({ requestStatusReport: true }));
+      return ['OK'];
+    });
+    await test.clock.advance(30_000);
+    await test.flush();
+    await sending;
+    const afterRound = test.modem.count('AT+CMGL=4');
+    await test.clock.advance(5_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(afterRound + 3);
+  });
+
   it('lists the memories within pollAfterSendMs of a send, not only at the long interval', async () => {
     const test = harness(withStatusReportMemory());
     await test.start();
