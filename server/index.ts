@@ -244,8 +244,29 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       const simulated = await startSimulatedModem(simulatedModems.length + 1, { clock, logger });
       simulatedModems.push(simulated.modem);
       stops.push(() => simulated.modem.stop());
-      await pool.addModem(simulated.source);
+      const member = await pool.addModem(simulated.source);
+      return { modem: simulated.modem, deviceId: member.deviceId };
     };
+    /** The simulator started only because no modem was found (not one asked for with --simulate). */
+    let fallbackSimulator: { modem: SimulatedModem; deviceId: string } | undefined;
+    // DESIGN §3: the simulator never takes a message meant for the real world once a real modem
+    // is there, and with background probing a slow modem may well turn up after it started.
+    pool.onChange(() => {
+      const retired = fallbackSimulator;
+      if (
+        !retired ||
+        !pool.list().some((device) => !device.modem.simulated && device.modem.status === 'ready')
+      ) {
+        return;
+      }
+      fallbackSimulator = undefined;
+      logger.info('A real modem is ready: the simulated modem started in its place is stopped.');
+      void pool
+        .forget(retired.deviceId)
+        .then(() => retired.modem.stop())
+        .then(() => simulatedModems.splice(simulatedModems.indexOf(retired.modem), 1))
+        .catch((error: unknown) => logger.warn('could not stop the simulated modem', { error }));
+    });
     // The demo fallback: no modem configured, none found, none asked to be simulated.
     const fallBackToSimulator = async (why: string) => {
       if (stopping || pool.online().length > 0) return;
@@ -255,7 +276,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
             ? `${hilinkAdvice}.`
             : 'Plug in a modem (it is found by itself), or start with --modem <port>.'),
       );
-      await addSimulatedModem();
+      fallbackSimulator = await addSimulatedModem();
     };
     for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
     const noModemNamed =

@@ -2,10 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
+import { silentLogger } from '../../server/logging/logger.js';
 import type { SerialAccess } from '../../server/modem/serialModemSource.js';
+import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 /** A PC with no serial modem at all. */
@@ -63,6 +66,28 @@ describe('the composition root', () => {
     const { gateway } = await start({}, logs);
     await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
     expect(logs.some((log) => log.priority === 'WARN' && log.message.includes('SIMULATED modem'))).toBe(true);
+  });
+
+  it('stops the fallback simulated modem once a slow real modem answers a later probe', async () => {
+    const link = createMemoryLink('/dev/ttyUSB2');
+    const real = new SimulatedModem(link.device, { clock: systemClock, logger: silentLogger });
+    await real.start();
+    let probes = 0;
+    const slowModem: SerialAccess = {
+      listPorts: async () => [{ path: '/dev/ttyUSB2' }],
+      createTransport: () => link.host,
+      // Still booting at the first probe (Quectel EC2x, SIMCom SIM7600), answering at the second.
+      probe: async () => ++probes >= 2,
+    };
+    const logs: LogRecord[] = [];
+    const { gateway } = await start({}, logs, slowModem);
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(0), { timeout: 10_000 });
+    expect(probes).toBe(2);
+    expect(logs.some((log) => log.message.includes('simulated modem started in its place is stopped'))).toBe(
+      true,
+    );
+    await real.stop();
   });
 
   it('listens before a serial port that never answers has been probed', async () => {
