@@ -9,7 +9,7 @@ import { openTokenService, type TokenDocumentData, type TokenService } from './a
 import { type Clock, systemClock } from './clock/clock.js';
 import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
-import { watchForNewPorts } from './composition/portWatcher.js';
+import { startPortProbing } from './composition/portProbing.js';
 import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
@@ -17,6 +17,9 @@ import { type GatewayOptions, localUrlOf } from './config/options.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
+import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetection.js';
+import { HiLinkModem } from './hilink/hilinkModem.js';
+import { HiLinkSession } from './hilink/hilinkSession.js';
 import { createHttpApp } from './http/app.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
@@ -50,6 +53,8 @@ export interface GatewayDependencies {
   webhookPoster?: WebhookPoster;
   /** Modem driver timeouts and back-off; tests shorten them to watch recovery quickly. */
   modemTiming?: Partial<ModemTimingOptions>;
+  /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
+  detectHiLink?: () => HiLinkAdapter | undefined;
 }
 
 export interface GatewayStarted {
@@ -94,6 +99,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   });
   const simulatedModems: SimulatedModem[] = [];
   const stops: (() => Promise<void> | void)[] = [];
+  /** Set once stopping began: background work (probing, the simulator fallback) starts nothing new. */
+  let stopping = false;
   let paused = false;
   let tokens: TokenService | undefined;
   let scheduler: Scheduler | undefined;
@@ -172,11 +179,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       onDeliveryReport: (report) => lifecycle.applyDeliveryReport(report),
       pin: options.simPin,
       ...(deps.modemTiming ? { timing: deps.modemTiming } : {}),
-      serial: {
-        ...serial,
-        configured: options.modems,
-        discover: options.probeSerialPorts,
-      },
+      serial: { ...serial, configured: options.modems },
     });
     const health = new HealthService({
       devices: pool,
@@ -214,35 +217,96 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stops.push(() => inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
     stops.push(() => pool.stop());
-    const portsAtStart = options.probeSerialPorts ? await serial.listPorts().catch(() => []) : [];
     await pool.start();
-    if (options.probeSerialPorts && options.modems.length === 0) {
-      stops.push(
-        watchForNewPorts(
-          { listPorts: serial.listPorts, discover: () => pool.discover(), clock, logger },
-          portsAtStart.map((port) => port.path),
-        ),
+    const addHiLink = (url: string) =>
+      pool.addMember(
+        new HiLinkModem({
+          session: new HiLinkSession({ baseUrl: url, clock, timeoutMs: 5_000 }),
+          receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
+          clock,
+          logger,
+        }),
+      );
+    for (const url of options.hilinks) {
+      void addHiLink(url).catch((error: unknown) =>
+        logger.error('could not add the HiLink stick', { url, error }),
       );
     }
-    let simulatedCount = options.simulatedModems;
-    const noModem = simulatedCount === 0 && options.modems.length === 0 && pool.online().length === 0;
-    if (noModem && !options.simulatorFallback) {
-      logger.warn(
-        'No modem answered on any serial port. Messages wait in the queue until a modem or phone is plugged in ' +
-          '(it is found by itself), or until you choose the simulated modem.',
-      );
-    } else if (noModem) {
-      logger.warn(
-        'No modem answered on any serial port: starting a SIMULATED modem. Messages will not reach real phones. ' +
-          'Plug in a modem and restart, or start with --modem <port>.',
-      );
-      simulatedCount = 1;
-    }
-    for (let index = 1; index <= simulatedCount; index++) {
-      const simulated = await startSimulatedModem(index, { clock, logger });
+    // A HiLink stick is a network adapter, invisible to serial probing: say so rather than
+    // fall back to the simulator in silence.
+    const hilinkAdapter =
+      options.hilinks.length === 0 ? (deps.detectHiLink ?? detectHiLinkAdapter)() : undefined;
+    const hilinkAdvice = hilinkAdapter
+      ? `A Huawei HiLink stick seems connected (this PC has ${hilinkAdapter.address} on "${hilinkAdapter.interfaceName}"), ` +
+        `but it has no AT port and is not in use: start with --hilink ${hilinkAdapter.url} or add it on the Modems screen`
+      : undefined;
+    if (hilinkAdvice) logger.warn(hilinkAdvice);
+    const addSimulatedModem = async () => {
+      const simulated = await startSimulatedModem(simulatedModems.length + 1, { clock, logger });
       simulatedModems.push(simulated.modem);
       stops.push(() => simulated.modem.stop());
-      await pool.addModem(simulated.source);
+      const member = await pool.addModem(simulated.source);
+      return { modem: simulated.modem, deviceId: member.deviceId };
+    };
+    /** The simulator started only because no modem was found (not one asked for with --simulate). */
+    let fallbackSimulator: { modem: SimulatedModem; deviceId: string } | undefined;
+    // DESIGN §3: the simulator never takes a message meant for the real world once a real modem
+    // is there, and with background probing a slow modem may well turn up after it started.
+    pool.onChange(() => {
+      const retired = fallbackSimulator;
+      if (
+        !retired ||
+        !pool.list().some((device) => !device.modem.simulated && device.modem.status === 'ready')
+      ) {
+        return;
+      }
+      fallbackSimulator = undefined;
+      logger.info('A real modem is ready: the simulated modem started in its place is stopped.');
+      void pool
+        .forget(retired.deviceId)
+        .then(() => retired.modem.stop())
+        .then(() => simulatedModems.splice(simulatedModems.indexOf(retired.modem), 1))
+        .catch((error: unknown) => logger.warn('could not stop the simulated modem', { error }));
+    });
+    // The demo fallback: no modem configured, none found, none asked to be simulated.
+    const fallBackToSimulator = async (why: string) => {
+      if (stopping || pool.online().length > 0) return;
+      if (!options.simulatorFallback) {
+        // The desktop app: the simulator is the user's choice, never a silent stand-in.
+        logger.warn(
+          `${why}. Messages wait in the queue until a modem or phone is plugged in (it is found by itself), ` +
+            'or until you choose the simulated modem.',
+        );
+        return;
+      }
+      logger.warn(
+        `${why}: starting a SIMULATED modem. Messages will not reach real phones. ` +
+          (hilinkAdvice
+            ? `${hilinkAdvice}.`
+            : 'Plug in a modem (it is found by itself), or start with --modem <port>.'),
+      );
+      fallbackSimulator = await addSimulatedModem();
+    };
+    for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
+    const noModemNamed =
+      options.simulatedModems === 0 && options.modems.length === 0 && options.hilinks.length === 0;
+    if (options.probeSerialPorts && options.modems.length === 0) {
+      // Probing runs in the background: a port that never opens or a modem still booting must
+      // not keep the API from listening.
+      const probing = startPortProbing({
+        listPorts: serial.listPorts,
+        probe: (ports) => pool.discover(ports),
+        clock,
+        logger,
+      });
+      stops.push(() => probing.stop());
+      if (noModemNamed) {
+        void probing.firstRound
+          .then(() => fallBackToSimulator('No modem answered on any serial port'))
+          .catch((error: unknown) => logger.error('could not start the simulated modem', { error }));
+      }
+    } else if (noModemNamed) {
+      await fallBackToSimulator('No modem configured and serial probing is off');
     }
 
     scheduler = new Scheduler({
@@ -283,6 +347,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               status: () => ({
                 version,
                 simulated: simulatedModems.length > 0,
+                ...(hilinkAdapter && !pool.list().some((device) => device.modem.port === hilinkAdapter.url)
+                  ? { hilinkAdapter: { interfaceName: hilinkAdapter.interfaceName, url: hilinkAdapter.url } }
+                  : {}),
                 sendingPaused: paused,
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
@@ -291,6 +358,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               serialPorts: async () => {
                 const inUse = new Set(pool.list().map((device) => device.modem.port));
                 return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
+              },
+              addHiLink: async (url) => {
+                const member = await addHiLink(url);
+                const device = pool.get(member.deviceId);
+                if (!device) throw new Error(`HiLink stick at ${url} did not register`);
+                return device;
               },
               addSerialModem: async (path, baudRate) => {
                 const driver = await pool.addModem(serialModemSource(serial, { path, baudRate }));
@@ -306,6 +379,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
               setSendingPaused: (value) => gateway.setSendingPaused(value),
               changeCredentials: (username, password) => credentials.change(username, password),
+              setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
             }),
         ],
       },
@@ -340,11 +414,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       try {
         return await start();
       } catch (error) {
+        stopping = true;
         await stopAll(stops, logger);
         throw error;
       }
     },
-    stop: () => stopAll(stops, logger),
+    stop: () => {
+      stopping = true;
+      return stopAll(stops, logger);
+    },
     setSendingPaused(value) {
       paused = value;
       events.emit('sending:paused', { paused: value });

@@ -165,3 +165,16 @@ export function parseCfun(lines: readonly string[]): FunctionalityState | undefi
   const fun = toInt(splitLoose(rest)[0]);
   return fun === undefined ? undefined : { fun };
 }
+
+/** `+CGSMS: <service>` (TS 27.007 §10.1.20), or `+WS46: <n>` (§5.9): the one number. */
+export function parseSingleValue(lines: readonly string[], prefix: '+CGSMS' | '+WS46'): number | undefined {
+  const rest = findPrefixed(lines, prefix);
+  return rest === undefined ? undefined : toInt(rest.trim());
+}
+
+/** The test form `+CGSMS: (0-3)` or `+WS46: (12,22,25)`: every value offered. */
+export function parseOfferedValues(lines: readonly string[], prefix: '+CGSMS' | '+WS46'): number[] {
+  const rest = findPrefixed(lines, prefix);
+  if (rest === undefined) return [];
+  return expandRanges(tokensOf(parseLists(rest)[0]));
+}

@@ -1,14 +1,18 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';
+import { withOpenTimeout } from '../transport/openTimeout.js';
 import { listSerialPorts, probeForModem } from '../transport/portDiscovery.js';
 import { createSerialTransport } from '../transport/serialTransport.js';
+
+/** A USB or UART port opens in milliseconds; a Bluetooth COM port may block for good. */
+const OPEN_TIMEOUT_MS = 5_000;
 
 /** Real serial ports through node-serialport: what the modem pool uses outside tests. */
 export function realSerialAccess(clock: Clock, logger: Logger): SerialAccess {
   return {
     listPorts: () => listSerialPorts({ logger }),
-    createTransport: (port) => createSerialTransport(port),
-    probe: (factory) => probeForModem(factory, { timeoutMs: 1_500, clock, logger }),
+    createTransport: (port) => withOpenTimeout(createSerialTransport(port), clock, OPEN_TIMEOUT_MS),
+    probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, attempts: 3, clock, logger }),
   };
 }

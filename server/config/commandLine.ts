@@ -12,6 +12,8 @@ export const usage = `Usage: npm start -- [options]
   --listen <host:port>      where the API and UI listen            (SMSGW_LISTEN, default 127.0.0.1:8080)
   --data-dir <dir>          where data and secrets are kept        (SMSGW_DATA_DIR, default: per-user app data)
   --modem <path>[:<baud>]   a serial modem; repeat for several     (SMSGW_MODEMS, comma-separated)
+  --hilink <url>            a Huawei HiLink stick's web API, e.g.  (SMSGW_HILINK, comma-separated)
+                            http://192.168.8.1; repeatable
   --simulate [count]        run built-in simulated modem(s)        (SMSGW_SIMULATE, default count 1)
   --no-probe                do not probe serial ports for modems   (SMSGW_NO_PROBE=1)
   --username <name>         Basic auth user (with --password)      (SMSGW_USERNAME)
@@ -51,6 +53,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (dataDir !== undefined) options.dataDir = dataDir;
   const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
   options.modems = modems.map(parseModem);
+  options.hilinks = values.hilink ?? splitList(env.SMSGW_HILINK);
   options.simulatedModems = parseSimulate(values.simulate, positionals, env.SMSGW_SIMULATE);
   options.probeSerialPorts = !(values['no-probe'] || isTrue(env.SMSGW_NO_PROBE));
   const username = values.username ?? env.SMSGW_USERNAME;
@@ -80,6 +83,7 @@ export const commandLineFlags = {
   listen: { type: 'string' },
   'data-dir': { type: 'string' },
   modem: { type: 'string', multiple: true },
+  hilink: { type: 'string', multiple: true },
   simulate: { type: 'boolean' },
   'no-probe': { type: 'boolean' },
   username: { type: 'string' },

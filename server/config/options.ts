@@ -20,6 +20,11 @@ export interface GatewayOptions {
   dataDir: string;
   /** Serial modems to use. Empty: probe the serial ports, else fall back to a simulated modem. */
   modems: SerialModemOption[];
+  /**
+   * Huawei HiLink (router-mode) sticks by the URL of their web API, e.g. http://192.168.8.1.
+   * They have no AT port; see server/hilink/.
+   */
+  hilinks: string[];
   /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
   simulatedModems: number;
   /**
@@ -70,6 +75,7 @@ export function defaultOptions(): GatewayOptions {
     listen: { ...defaultListen },
     dataDir: defaultDataDir(),
     modems: [],
+    hilinks: [],
     simulatedModems: 0,
     simulatorFallback: true,
     probeSerialPorts: true,
@@ -95,6 +101,9 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     if (!Number.isInteger(modem.baudRate) || modem.baudRate < 300 || modem.baudRate > 4_000_000) {
       fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);
     }
+  }
+  for (const url of options.hilinks) {
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
   }
   if (
     !Number.isInteger(options.simulatedModems) ||

@@ -38,6 +38,8 @@ export const ErrorCode = {
   SimPinWrong: 502,
   ModemUnavailable: 503,
   SendInterrupted: 504,
+  /** A HiLink stick's web API answered `<error>`; `modemCode` carries its code. */
+  HiLinkApiError: 505,
   // 6xx: PDU codec
   PduMalformed: 600,
   PduUnsupported: 601,

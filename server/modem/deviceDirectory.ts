@@ -1,4 +1,6 @@
+import type { RadioTechnology, RegistrationName } from './networkState.js';
 import type { ModemStatus, OutboundModem } from './outboundModem.js';
+import type { SmsServicePreference } from './smsServicePreference.js';
 
 /** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
 export interface SimCardInfo {
@@ -22,6 +24,10 @@ export interface ModemDetails {
   port: string;
   simulated: boolean;
   status: ModemStatus;
+  /** How it is reached: AT commands on a serial port (default), or a HiLink stick's web API. */
+  kind?: 'serial' | 'hilink';
+  /** What this kind of modem cannot do, in words for the modem card. */
+  limitations?: string[];
   /** Why the status is what it is, in words a user understands. */
   statusDetail?: string;
   manufacturer?: string;
@@ -31,7 +37,15 @@ export interface ModemDetails {
   usb?: { vendorId?: string; productId?: string; serialNumber?: string };
   signal?: SignalInfo;
   operator?: string;
-  registration?: 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
+  /** The best of +CREG, +CGREG and +CEREG: an LTE-only attach is registered. */
+  registration?: RegistrationName;
+  /** Access technology in use. */
+  radio?: RadioTechnology;
+  /** Technologies the modem can use (AT+WS46=?), when it says. */
+  radioSupport?: RadioTechnology[];
+  /** SMS domain preference (AT+CGSMS), and the ones the modem offers to set. */
+  smsService?: SmsServicePreference;
+  smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
 }

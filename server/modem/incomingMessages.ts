@@ -23,6 +23,7 @@ export interface IncomingMessagesOptions {
  */
 export class IncomingMessages {
   private chain: Promise<void> = Promise.resolve();
+  private waitingRefresh?: Promise<void>;
 
   constructor(private readonly options: IncomingMessagesOptions) {}
 
@@ -54,17 +55,21 @@ export class IncomingMessages {
     }
   }
 
-  /** Lists the whole storage (`AT+CMGL=4`) and processes each entry; resolves when done. */
-  refresh(session: ModemSession): Promise<void> {
-    return this.enqueue(async () => {
-      const response = await session.execute('AT+CMGL=4', { timeoutMs: this.options.commandTimeoutMs * 3 });
-      const entries = parseCmglPdu(response.lines);
-      if (entries.length > 0)
-        this.options.logger.info('messages found in modem storage', { count: entries.length });
-      for (const entry of entries) {
-        await this.process(entry.pdu, () => this.remove(session, entry.index));
+  /**
+   * Lists every polled memory (`AT+CMGL=4` in each) and processes each entry; resolves when
+   * done. A refresh asked for while one is still waiting its turn joins that one.
+   */
+  refresh(session: ModemSession, setup: MessagingSetup): Promise<void> {
+    if (this.waitingRefresh) return this.waitingRefresh;
+    const run = this.enqueue(async () => {
+      this.waitingRefresh = undefined;
+      const memories = setup.polledStorages.length > 0 ? setup.polledStorages : [undefined];
+      for (const memory of memories) {
+        await this.inMemory(session, setup, memory, () => this.listMemory(session, memory));
       }
     });
+    this.waitingRefresh = run;
+    return run;
   }
 
   /** Resolves when everything queued so far is done (tests, shutdown). */
@@ -81,20 +86,56 @@ export class IncomingMessages {
   }
 
   private async readStored(session: ModemSession, setup: MessagingSetup, storage: string, index: number) {
-    // A +CMTI for another memory than the one selected for reading: select it first.
-    const switchStorage = setup.storage !== undefined && storage !== '' && storage !== setup.storage;
-    const timeoutMs = this.options.commandTimeoutMs;
-    if (switchStorage) await session.execute(`AT+CPMS="${storage}"`, { timeoutMs });
-    try {
-      const response = await session.execute(`AT+CMGR=${index}`, { timeoutMs });
+    await this.inMemory(session, setup, storage, async () => {
+      const response = await session.execute(`AT+CMGR=${index}`, {
+        timeoutMs: this.options.commandTimeoutMs,
+      });
       const read = parseCmgrPdu(response.lines);
       if (!read) {
         this.options.logger.debug('indicated storage slot is already empty', { storage, index });
         return;
       }
       await this.process(read.pdu, () => this.remove(session, index));
+    });
+  }
+
+  /** One memory's listing; a memory the modem will not list now (+CMS ERROR) is left for the next poll. */
+  private async listMemory(session: ModemSession, memory: string | undefined): Promise<void> {
+    let lines: string[];
+    try {
+      ({ lines } = await session.execute('AT+CMGL=4', { timeoutMs: this.options.commandTimeoutMs * 3 }));
+    } catch (error) {
+      if (!isGatewayError(error, ErrorCode.CmsError) && !isGatewayError(error, ErrorCode.AtError))
+        throw error;
+      this.options.logger.debug('memory could not be listed', { memory, error: describeError(error) });
+      return;
+    }
+    const entries = parseCmglPdu(lines);
+    if (entries.length > 0)
+      this.options.logger.info('messages found in modem storage', { memory, count: entries.length });
+    for (const entry of entries) {
+      await this.process(entry.pdu, () => this.remove(session, entry.index));
+    }
+  }
+
+  /**
+   * Runs `task` with `memory` selected for reading and deleting (AT+CPMS <mem1>), then selects
+   * the configured one again. An empty or unknown memory name runs it where we are.
+   */
+  private async inMemory(
+    session: ModemSession,
+    setup: MessagingSetup,
+    memory: string | undefined,
+    task: () => Promise<void>,
+  ): Promise<void> {
+    const switching =
+      setup.storage !== undefined && memory !== undefined && memory !== '' && memory !== setup.storage;
+    const timeoutMs = this.options.commandTimeoutMs;
+    if (switching) await session.execute(`AT+CPMS="${memory}"`, { timeoutMs });
+    try {
+      await task();
     } finally {
-      if (switchStorage) await session.execute(`AT+CPMS="${setup.storage}"`, { timeoutMs });
+      if (switching) await session.execute(`AT+CPMS="${setup.storage}"`, { timeoutMs });
     }
   }
 

@@ -9,7 +9,13 @@ import { backoffDelay } from './backoff.js';
 import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { deriveDeviceId } from './deviceIdentity.js';
 import { IncomingMessages } from './incomingMessages.js';
-import { type HealthReading, readHealth, readPinState, registrationName } from './modemHealth.js';
+import {
+  type HealthReading,
+  type RadioCapabilities,
+  readHealth,
+  readPinState,
+  readRadioCapabilities,
+} from './modemHealth.js';
 import type { DeliveryReportSink, IncomingSink, ModemSession, SessionFactory } from './modemSession.js';
 import {
   configureMessaging,
@@ -23,10 +29,17 @@ import {
   synchronise,
 } from './modemSetup.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
+import {
+  combinedRegistration,
+  notRegisteredExplanation,
+  type RegistrationDomain,
+  RegistrationDomains,
+} from './networkState.js';
 import type { ModemStatus, OutboundModem, SendRequest, SendResult } from './outboundModem.js';
 import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
 import type { ModemSource } from './serialModemSource.js';
+import { codeOfSmsService, type SmsServicePreference } from './smsServicePreference.js';
 
 export interface ModemDriverOptions {
   /**
@@ -68,7 +81,8 @@ export class ModemDriver implements OutboundModem {
   private identity: ModemIdentity = {};
   private sim: SimIdentity = {};
   private setup?: MessagingSetup;
-  private health: HealthReading = {};
+  private health: HealthReading = { registrations: {} };
+  private radio: RadioCapabilities = { smsServiceOptions: [] };
   private quirks: QuirkProfile = genericProfile;
   private identifiedId?: string;
   private readonly fallbackId: string;
@@ -78,6 +92,9 @@ export class ModemDriver implements OutboundModem {
   private stopped = false;
   private healthTimer?: TimerHandle;
   private pollTimer?: TimerHandle;
+  private pollDueAt?: number;
+  /** A send finished while a poll round was running: the next round comes soon, not late. */
+  private pollRequested = false;
   private concatReference: number;
 
   constructor(private readonly options: ModemDriverOptions) {
@@ -142,13 +159,20 @@ export class ModemDriver implements OutboundModem {
   }
 
   details(): ModemDetails {
+    const { registrations, ...health } = this.health;
     const details: ModemDetails = {
       port: this.options.source.port,
       simulated: this.options.source.simulated ?? false,
       status: this.status_,
       ...this.identity,
-      ...this.health,
+      ...health,
     };
+    const { registration } = combinedRegistration(registrations);
+    if (registration) details.registration = registration;
+    if (this.radio.supported) details.radioSupport = [...this.radio.supported];
+    if (this.radio.smsService) details.smsService = this.radio.smsService;
+    if (this.radio.smsServiceOptions.length > 0)
+      details.smsServiceOptions = [...this.radio.smsServiceOptions];
     if (this.statusDetail) details.statusDetail = this.statusDetail;
     if (this.options.source.usb) details.usb = { ...this.options.source.usb };
     if (this.sim.smsc) details.smsc = this.sim.smsc;
@@ -197,13 +221,16 @@ export class ModemDriver implements OutboundModem {
       references.push(reference ?? -1);
     }
     this.logger.info('message sent', { messageId: request.messageId, parts: parts.length, references });
+    // A status report may be kept where no indication reaches us (another USB interface, or
+    // "SR" with no +CDSI): look soon, as gammu-smsd checks after each send.
+    this.pollSoon();
     return { references };
   }
 
   /** Lists and processes everything in the modem storage. */
   async refreshInbox(): Promise<void> {
     const session = this.readySession();
-    await this.incoming.refresh(session);
+    if (this.setup) await this.incoming.refresh(session, this.setup);
   }
 
   /** Unlocks the SIM with a PIN the user typed (never retried automatically), then finishes init. */
@@ -249,7 +276,7 @@ export class ModemDriver implements OutboundModem {
   }
 
   private readySession(): ModemSession {
-    if (this.status_ !== 'ready' || !this.session) {
+    if (!this.inService() || !this.session) {
       throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
     }
     return this.session;
@@ -303,9 +330,7 @@ export class ModemDriver implements OutboundModem {
 
   private async initialize(session: ModemSession): Promise<void> {
     this.stopTimers();
-    this.setStatus(
-      this.status_ === 'offline' ? 'starting' : this.status_ === 'ready' ? 'recovering' : this.status_,
-    );
+    this.setStatus(this.status_ === 'offline' ? 'starting' : this.inService() ? 'recovering' : this.status_);
     const context = this.context(session);
     await synchronise(context, {
       attempts: this.timing.syncAttempts,
@@ -326,8 +351,26 @@ export class ModemDriver implements OutboundModem {
       deviceId: this.deviceId,
     });
     for (const command of this.quirks.extraInit) await optional(context, command, () => true);
+    await this.routeUnsolicitedCodes(context);
     if (!(await this.unlockSim(context))) return;
     await this.finishInit(session);
+  }
+
+  /**
+   * Asks a multi-port modem to send its unsolicited codes (+CMTI, +CDSI, +CREG…) to our port.
+   * Not every firmware knows the command; polling the storage covers those.
+   */
+  private async routeUnsolicitedCodes(context: SetupContext): Promise<void> {
+    const routing = this.quirks.urcRouting?.(this.options.source.portRole);
+    if (!routing) return;
+    if (routing.query && routing.already) {
+      const pattern = routing.already;
+      const set = await optional(context, routing.query, (lines) => lines.some((line) => pattern.test(line)));
+      if (set) return;
+    }
+    if (await optional(context, routing.command, () => true)) {
+      this.logger.info('unsolicited codes routed to this port', { command: routing.command });
+    }
   }
 
   /** The steps that need an unlocked SIM. */
@@ -337,25 +380,72 @@ export class ModemDriver implements OutboundModem {
     this.setup = await configureMessaging(context, this.quirks);
     // Long alphanumeric operator names in +COPS? (TS 27.007 §7.3 <format> 0).
     await optional(context, 'AT+COPS=3,0', () => true);
+    // Registration changes as they happen, in all three domains (TS 27.007 §7.2, §10.1.20,
+    // §10.1.22); a modem without one of them refuses it, which is fine.
+    for (const domain of RegistrationDomains) await optional(context, `AT${domain}=1`, () => true);
+    this.radio = await readRadioCapabilities(context);
     this.health = await readHealth(context, this.quirks.cpinWithoutOk);
     this.logger.info('modem ready', {
       storage: this.setup.storage,
       indications: this.setup.newMessageIndication ?? 'polling',
       statusReports: this.setup.statusReportIndication ?? 'none',
     });
-    this.resume(session);
+    this.resume(session, this.setup);
   }
 
   /**
-   * Ready for sends again. The storage is listed every time: a +CMTI sent while the line was
-   * dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
+   * In service again: 'ready' when registered, else 'no-network' (health rounds and
+   * registration codes bring it back). The storage is listed every time: a +CMTI sent while
+   * the line was dead (a hang, an unplug) is never repeated, and its message would sit on the SIM.
    */
-  private resume(session: ModemSession): void {
-    this.setStatus('ready');
+  private resume(session: ModemSession, setup: MessagingSetup): void {
+    this.applyRegistration();
     this.startTimers();
-    this.incoming.refresh(session).catch((error: unknown) => {
+    this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('reading stored messages failed', { error: describeError(error) });
     });
+  }
+
+  /**
+   * A modem registered to no network cannot send: every attempt would come back as a bare
+   * +CMS ERROR. It is held in 'no-network', with the reason in words, until it registers.
+   */
+  private applyRegistration(): void {
+    const { registration, registered } = combinedRegistration(this.health.registrations);
+    if (registered === false) {
+      this.setStatus('no-network', notRegisteredExplanation(registration, this.radio.supported));
+      return;
+    }
+    const wasWaiting = this.status_ === 'no-network';
+    this.setStatus('ready');
+    // Messages may have been stored while it was out of service; and they are only read now.
+    if (wasWaiting) this.pollSoon();
+  }
+
+  /** Sets the SMS domain preference (AT+CGSMS=<service>) and reads it back. */
+  async setSmsService(preference: SmsServicePreference): Promise<void> {
+    const session = this.session;
+    if (!session || !this.inService()) {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
+    }
+    if (!this.radio.smsServiceOptions.includes(preference)) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `modem ${this.deviceId} does not offer the SMS service "${preference}"`,
+        { field: 'service' },
+      );
+    }
+    await session.execute(`AT+CGSMS=${codeOfSmsService(preference)}`, {
+      timeoutMs: this.timing.commandTimeoutMs,
+    });
+    this.radio = await readRadioCapabilities(this.context(session));
+    this.logger.info('SMS service preference set', { preference });
+    this.emitChange();
+  }
+
+  /** Initialised, SIM unlocked, answering: registered or not. */
+  private inService(): boolean {
+    return this.status_ === 'ready' || this.status_ === 'no-network';
   }
 
   /** Returns true when the SIM is usable; otherwise sets the status that says why. */
@@ -416,10 +506,11 @@ export class ModemDriver implements OutboundModem {
   private handleUnsolicited(session: ModemSession, code: UnsolicitedCode): void {
     this.touch();
     if (this.setup && this.incoming.handleUnsolicited(session, this.setup, code)) return;
-    if (code.name === '+CREG') {
-      const registration = parseRegistration(code.line, 'unsolicited');
+    if (isRegistrationDomain(code.name)) {
+      const registration = parseRegistration(code.line, 'unsolicited', code.name);
       if (registration) {
-        this.health.registration = registrationName(registration.stat);
+        this.health.registrations[code.name] = registration.stat;
+        if (this.inService()) this.applyRegistration();
         this.emitChange();
       }
       return;
@@ -450,7 +541,7 @@ export class ModemDriver implements OutboundModem {
     if (this.recovering || this.stopped) return;
     this.recovering = true;
     this.stopTimers();
-    if (this.status_ === 'ready') this.setStatus('recovering', 'The modem stopped answering; recovering.');
+    if (this.inService()) this.setStatus('recovering', 'The modem stopped answering; recovering.');
     let step = firstStep;
     let failures = alreadyFailedOnce ? 1 : 0;
     try {
@@ -490,7 +581,7 @@ export class ModemDriver implements OutboundModem {
     if (step === 'probe') {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       if (this.setup) {
-        this.resume(session);
+        this.resume(session, this.setup);
         return;
       }
     }
@@ -515,13 +606,15 @@ export class ModemDriver implements OutboundModem {
     }
   }
 
+  /**
+   * Indications only make receiving faster: the storage is listed on a timer whether or not the
+   * modem promised +CMTI/+CDSI, because a multi-port modem may send them to another interface.
+   */
   private startTimers(): void {
     this.stopTimers();
     if (this.stopped) return;
     this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
-    if (this.setup && this.setup.newMessageIndication === undefined) {
-      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
-    }
+    this.schedulePoll(this.timing.pollIntervalMs);
   }
 
   private stopTimers(): void {
@@ -529,15 +622,35 @@ export class ModemDriver implements OutboundModem {
     this.healthTimer = undefined;
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
+    this.pollDueAt = undefined;
+    this.pollRequested = false;
+  }
+
+  private schedulePoll(delayMs: number): void {
+    this.pollTimer?.cancel();
+    this.pollDueAt = this.clock.now() + delayMs;
+    this.pollTimer = this.clock.setTimer(() => void this.pollRound(), delayMs);
+  }
+
+  /** Brings the next storage poll forward to `pollAfterSendMs` from now, unless it is due sooner. */
+  private pollSoon(): void {
+    if (!this.inService()) return;
+    if (this.pollDueAt === undefined) {
+      this.pollRequested = true;
+      return;
+    }
+    if (this.pollDueAt <= this.clock.now() + this.timing.pollAfterSendMs) return;
+    this.schedulePoll(this.timing.pollAfterSendMs);
   }
 
   private async healthRound(): Promise<void> {
     this.healthTimer = undefined;
     const session = this.session;
-    if (!session || this.status_ !== 'ready') return;
+    if (!session || !this.inService()) return;
     try {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       this.health = await readHealth(this.context(session), this.quirks.cpinWithoutOk);
+      if (this.inService()) this.applyRegistration();
       this.emitChange();
     } catch (error) {
       this.logger.warn('health check failed', { error: describeError(error) });
@@ -546,20 +659,24 @@ export class ModemDriver implements OutboundModem {
         return;
       }
     }
-    if (this.status_ === 'ready' && !this.healthTimer) {
+    if (this.inService() && !this.healthTimer) {
       this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
     }
   }
 
   private async pollRound(): Promise<void> {
     this.pollTimer = undefined;
+    this.pollDueAt = undefined;
     const session = this.session;
-    if (!session || this.status_ !== 'ready') return;
-    await this.incoming.refresh(session).catch((error: unknown) => {
+    const setup = this.setup;
+    if (!session || !setup || !this.inService()) return;
+    await this.incoming.refresh(session, setup).catch((error: unknown) => {
       this.logger.warn('polling modem storage failed', { error: describeError(error) });
     });
-    if (this.status_ === 'ready' && !this.pollTimer) {
-      this.pollTimer = this.clock.setTimer(() => void this.pollRound(), this.timing.pollIntervalMs);
+    const soon = this.pollRequested;
+    this.pollRequested = false;
+    if (this.inService() && !this.pollTimer) {
+      this.schedulePoll(soon ? this.timing.pollAfterSendMs : this.timing.pollIntervalMs);
     }
   }
 
@@ -591,4 +708,8 @@ export class ModemDriver implements OutboundModem {
   private emitChange(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function isRegistrationDomain(name: string): name is RegistrationDomain {
+  return (RegistrationDomains as readonly string[]).includes(name);
 }

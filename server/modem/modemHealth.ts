@@ -1,37 +1,64 @@
-import { parseCops, parseCpin, parseCsq, parseRegistration } from '../at/parsers.js';
+import {
+  parseCops,
+  parseCpin,
+  parseCsq,
+  parseOfferedValues,
+  parseRegistration,
+  parseSingleValue,
+} from '../at/parsers.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
-import type { ModemDetails, SignalInfo } from './deviceDirectory.js';
+import type { SignalInfo } from './deviceDirectory.js';
 import { optional, type SetupContext } from './modemSetup.js';
+import {
+  type RadioTechnology,
+  RegistrationDomains,
+  type RegistrationStats,
+  technologiesOfWs46,
+  technologyOfAct,
+} from './networkState.js';
+import { type SmsServicePreference, smsServiceOfCode } from './smsServicePreference.js';
 
 /** What a health round learns; every field is absent when the modem did not say. */
 export interface HealthReading {
   signal?: SignalInfo;
-  registration?: NonNullable<ModemDetails['registration']>;
+  /** <stat> per domain that answered (+CREG, +CGREG, +CEREG). */
+  registrations: RegistrationStats;
+  /** The access technology in use, from the registration <AcT> or +COPS. */
+  radio?: RadioTechnology;
   operator?: string;
   simState?: string;
 }
 
 /**
- * One health round: `AT+CSQ`, `AT+CREG?`, `AT+COPS?`, `AT+CPIN?`. A command the modem refuses
- * leaves its field empty; a timeout propagates, because it means the modem stopped answering.
+ * One health round: `AT+CSQ`, `AT+CREG?`, `AT+CGREG?`, `AT+CEREG?`, `AT+COPS?`, `AT+CPIN?`.
+ * A command the modem refuses leaves its field empty (a 3G stick has no +CEREG); a timeout
+ * propagates, because it means the modem stopped answering.
  */
 export async function readHealth(context: SetupContext, cpinWithoutOk: boolean): Promise<HealthReading> {
-  const reading: HealthReading = {};
+  const reading: HealthReading = { registrations: {} };
   const csq = await optional(context, 'AT+CSQ', parseCsq);
   if (csq) {
     reading.signal = { rssi: csq.rssi, bars: csq.bars };
     if (csq.dbm !== undefined) reading.signal.dbm = csq.dbm;
   }
-  const creg = await optional(context, 'AT+CREG?', (lines) => {
-    for (const line of lines) {
-      const parsed = parseRegistration(line, 'query');
-      if (parsed) return parsed;
-    }
-    return undefined;
-  });
-  if (creg) reading.registration = registrationName(creg.stat);
+  const technologies: RadioTechnology[] = [];
+  for (const domain of RegistrationDomains) {
+    const registration = await optional(context, `AT${domain}?`, (lines) => {
+      for (const line of lines) {
+        const parsed = parseRegistration(line, 'query', domain);
+        if (parsed) return parsed;
+      }
+      return undefined;
+    });
+    if (!registration) continue;
+    reading.registrations[domain] = registration.stat;
+    const technology = registration.act === undefined ? undefined : technologyOfAct(registration.act);
+    if (technology && registration.registered) technologies.push(technology);
+  }
   const cops = await optional(context, 'AT+COPS?', parseCops);
   if (cops?.operator) reading.operator = cops.operator;
+  const radio = technologies.at(-1) ?? (cops?.act === undefined ? undefined : technologyOfAct(cops.act));
+  if (radio) reading.radio = radio;
   const cpin = await readPinState(context, cpinWithoutOk);
   if (cpin) reading.simState = cpin;
   return reading;
@@ -55,22 +82,26 @@ export async function readPinState(
   }
 }
 
-/** TS 27.007 §7.2 <stat>. */
-export function registrationName(stat: number): NonNullable<ModemDetails['registration']> {
-  switch (stat) {
-    case 0:
-      return 'not-registered';
-    case 1:
-    case 6:
-      return 'home';
-    case 2:
-      return 'searching';
-    case 3:
-      return 'denied';
-    case 5:
-    case 7:
-      return 'roaming';
-    default:
-      return 'unknown';
+/** What a modem can do on the radio side, read once per initialisation. */
+export interface RadioCapabilities {
+  /** From AT+WS46=? (TS 27.007 §5.9); absent when the modem does not say. */
+  supported?: RadioTechnology[];
+  /** AT+CGSMS? and the values AT+CGSMS=? offers (TS 27.007 §10.1.20). */
+  smsService?: SmsServicePreference;
+  smsServiceOptions: SmsServicePreference[];
+}
+
+export async function readRadioCapabilities(context: SetupContext): Promise<RadioCapabilities> {
+  const capabilities: RadioCapabilities = { smsServiceOptions: [] };
+  const ws46 = await optional(context, 'AT+WS46=?', (lines) => parseOfferedValues(lines, '+WS46'));
+  const supported = ws46 === undefined ? undefined : technologiesOfWs46(ws46);
+  if (supported) capabilities.supported = supported;
+  const options = await optional(context, 'AT+CGSMS=?', (lines) => parseOfferedValues(lines, '+CGSMS'));
+  capabilities.smsServiceOptions = (options ?? []).flatMap((code) => smsServiceOfCode(code) ?? []);
+  if (capabilities.smsServiceOptions.length > 0) {
+    const current = await optional(context, 'AT+CGSMS?', (lines) => parseSingleValue(lines, '+CGSMS'));
+    const service = current === undefined ? undefined : smsServiceOfCode(current);
+    if (service) capabilities.smsService = service;
   }
+  return capabilities;
 }

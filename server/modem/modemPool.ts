@@ -2,11 +2,13 @@ import type { Clock } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
+import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
 import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
 import type { ModemTimingOptions } from './modemTiming.js';
 import type { OutboundModem } from './outboundModem.js';
+import type { PoolMember } from './poolMember.js';
 import {
   type ModemSource,
   type SerialAccess,
@@ -14,6 +16,7 @@ import {
   serialModemSource,
   usbIdentityOf,
 } from './serialModemSource.js';
+import type { SmsServicePreference } from './smsServicePreference.js';
 
 /** A device the gateway has seen, kept so the list shows it while it is unplugged. */
 export interface KnownDevice {
@@ -45,17 +48,17 @@ export interface ModemPoolOptions {
   pin?: string;
   timing?: Partial<ModemTimingOptions>;
   serial: SerialAccess & {
-    /** `--modem path[:baud]`; when empty and `discover` is on, ports are probed. */
+    /** `--modem path[:baud]`. Ports are probed only through `discover` (the composition root decides). */
     configured: { path: string; baudRate: number }[];
-    discover: boolean;
     /** Baud rate for discovered ports (USB modems ignore it). Default 115200. */
     defaultBaudRate?: number;
   };
 }
 
 interface Member {
-  driver: ModemDriver;
-  source: ModemSource;
+  driver: PoolMember;
+  /** The serial (or simulated) source; absent for a network member such as a HiLink stick. */
+  source?: ModemSource;
   /** The id the known-device record was written under (changes once, when the IMEI is read). */
   recordedId?: string;
   unsubscribe: () => void;
@@ -77,64 +80,75 @@ export class ModemPool implements DeviceDirectory {
     for (const device of options.knownDevices.load()) this.known.set(device.id, device);
   }
 
-  /** Starts the configured serial modems, or probes the ports when none is configured. */
+  /** Starts the configured serial modems (their first attempt; retries go on in the background). */
   async start(): Promise<void> {
     const { serial } = this.options;
-    if (serial.configured.length > 0) {
-      const ports = await this.listPortsSafely();
-      for (const configured of serial.configured) {
-        const usb = ports.find((port) => port.path === configured.path);
-        const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
-        const identity = usb ? usbIdentityOf(usb) : undefined;
-        if (identity) initial.usb = identity;
-        await this.addModem(serialModemSource(serial, initial));
-      }
-      return;
+    if (serial.configured.length === 0) return;
+    const ports = await this.listPortsSafely();
+    for (const configured of serial.configured) {
+      const listed = ports.find((port) => port.path === configured.path);
+      const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
+      const identity = listed ? usbIdentityOf(listed) : undefined;
+      if (identity) initial.usb = identity;
+      const role = listed ? portRoleOf(listed) : undefined;
+      if (role) initial.role = role;
+      await this.addModem(serialModemSource(serial, initial));
     }
-    if (serial.discover) await this.discover();
+  }
+
+  /** True when a member uses this port, or another port of the same USB device. */
+  claims(port: SerialPortInfo): boolean {
+    const usb = usbIdentityOf(port);
+    return this.members.some(
+      (member) =>
+        member.source?.port === port.path || (usb !== undefined && sameUsbDevice(usb, member.source?.usb)),
+    );
   }
 
   /**
-   * Probes the serial ports not in use yet. A USB modem exposes several ports (AT, PPP,
-   * diagnostics, GPS): they are grouped by USB identity and the first that answers `AT` is used.
-   * Returns the number of modems added.
+   * Probes `candidates` (default: every listed port) that are not in use yet. A USB modem exposes
+   * several ports (AT, PPP, diagnostics, GPS): they are grouped by USB identity and the first
+   * that answers `AT` is used. Resolves with the ports that were probed and did not answer.
    */
-  async discover(): Promise<number> {
+  async discover(candidates?: SerialPortInfo[]): Promise<SerialPortInfo[]> {
     const { serial } = this.options;
-    const ports = await this.listPortsSafely();
+    const ports = candidates ?? (await this.listPortsSafely());
+    const silent: SerialPortInfo[] = [];
     const groups = new Map<string, SerialPortInfo[]>();
     for (const port of ports) {
+      if (this.claims(port)) continue;
       const usb = usbIdentityOf(port);
-      if (this.members.some((member) => member.source.port === port.path)) continue;
-      if (usb && this.members.some((member) => member.source.usb && sameUsbDevice(member.source.usb, usb)))
-        continue;
       const key = usb ? JSON.stringify(usb) : `path:${port.path}`;
       groups.set(key, [...(groups.get(key) ?? []), port]);
     }
     let added = 0;
     for (const group of groups.values()) {
-      group.sort((left, right) => left.path.localeCompare(right.path));
-      for (const port of group) {
+      for (const port of probeOrder(group)) {
         const baudRate = serial.defaultBaudRate ?? 115_200;
         const answers = await serial
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
           .catch(() => false);
-        if (!answers) continue;
+        if (!answers) {
+          silent.push(port);
+          continue;
+        }
         const initial: Parameters<typeof serialModemSource>[1] = { path: port.path, baudRate, probed: true };
         const usb = usbIdentityOf(port);
         if (usb) initial.usb = usb;
-        this.logger.info('modem found', { path: port.path, ...usb });
+        const role = portRoleOf(port);
+        if (role) initial.role = role;
+        this.logger.info('modem found', { path: port.path, role, ...usb });
         await this.addModem(serialModemSource(serial, initial));
         added++;
         break;
       }
     }
-    if (added === 0 && this.members.length === 0) this.logger.warn('no modem answered on any serial port');
-    return added;
+    if (added > 0) this.logger.info(`${added} modem(s) added`);
+    return silent;
   }
 
   /** Adds a modem from any source (serial port, simulated) and starts its driver. */
-  async addModem(source: ModemSource): Promise<ModemDriver> {
+  async addModem(source: ModemSource): Promise<PoolMember> {
     const driverOptions: ConstructorParameters<typeof ModemDriver>[0] = {
       source,
       createSession: this.options.createSession,
@@ -145,15 +159,23 @@ export class ModemPool implements DeviceDirectory {
     };
     if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
     if (this.options.timing) driverOptions.timing = this.options.timing;
-    const driver = new ModemDriver(driverOptions);
-    const member: Member = { driver, source, unsubscribe: () => undefined };
+    return this.addMember(new ModemDriver(driverOptions), source);
+  }
+
+  /**
+   * Adds and starts any kind of member. A second way to the same device (another port, or
+   * listed twice) is dropped: the first member keeps it.
+   */
+  async addMember(driver: PoolMember, source?: ModemSource): Promise<PoolMember> {
+    const member: Member = { driver, unsubscribe: () => undefined };
+    if (source) member.source = source;
     member.unsubscribe = driver.onChange(() => this.changed(member));
     this.members.push(member);
     await driver.start();
     const twin = this.members.find((other) => other !== member && other.driver.deviceId === driver.deviceId);
     if (twin) {
       // The same modem reached through a second port (or listed twice): keep the first driver.
-      this.logger.info('second port of an already attached modem ignored', { port: source.port });
+      this.logger.info('second way to an already attached modem ignored', { port: driver.port });
       await this.remove(member);
       return twin.driver;
     }
@@ -197,7 +219,9 @@ export class ModemPool implements DeviceDirectory {
       return;
     }
     const results = await Promise.allSettled(
-      this.online().map((driver) => (driver as ModemDriver).refreshInbox()),
+      this.members
+        .filter((member) => member.driver.status === 'ready')
+        .map((member) => member.driver.refreshInbox()),
     );
     for (const result of results) {
       if (result.status === 'rejected') {
@@ -210,12 +234,16 @@ export class ModemPool implements DeviceDirectory {
     await this.requireDriver(deviceId).enterPin(pin);
   }
 
+  async setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void> {
+    await this.requireDriver(deviceId).setSmsService(preference);
+  }
+
   onChange(listener: (deviceId: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private requireDriver(deviceId: string): ModemDriver {
+  private requireDriver(deviceId: string): PoolMember {
     const driver = this.driver(deviceId);
     if (driver) return driver;
     if (this.known.has(deviceId)) {
@@ -224,11 +252,11 @@ export class ModemPool implements DeviceDirectory {
     throw new GatewayError(ErrorCode.NotFound, `device ${deviceId} not found`);
   }
 
-  private driver(deviceId: string): ModemDriver | undefined {
+  private driver(deviceId: string): PoolMember | undefined {
     return this.members.find((member) => member.driver.deviceId === deviceId)?.driver;
   }
 
-  private view(record: KnownDevice, driver: ModemDriver | undefined): DeviceInfo {
+  private view(record: KnownDevice, driver: PoolMember | undefined): DeviceInfo {
     if (!driver) {
       return { ...record, modem: { ...record.modem, status: 'offline', statusDetail: 'Not connected.' } };
     }

@@ -33,6 +33,12 @@ export interface SimIdentity {
 export interface MessagingSetup {
   /** Storage read and deleted (<mem1>), e.g. "SM"; undefined: the modem's default. */
   storage?: string;
+  /**
+   * Every memory where the modem may keep what the network delivered, listed on each poll:
+   * messages ("SM", "ME") and status reports ("SR"). A modem that sends its indications to
+   * another USB interface, or none at all, still has them there. Empty: the default only.
+   */
+  polledStorages: string[];
   /** +CNMI <mt>: 1 → +CMTI, 2 → +CMT; undefined when there are no indications (polling). */
   newMessageIndication?: 1 | 2;
   /** +CNMI <ds>: 1 → +CDS, 2 → +CDSI; undefined: no status report indications. */
@@ -136,9 +142,10 @@ export async function configureMessaging(
 ): Promise<MessagingSetup> {
   const { session } = context;
   await session.execute('AT+CMGF=0', { timeoutMs: context.commandTimeoutMs });
-  const setup: MessagingSetup = { acknowledgeDirect: false };
-  const storage = await whileSimBusy(context, () => selectStorage(context));
-  if (storage) setup.storage = storage;
+  const setup: MessagingSetup = { acknowledgeDirect: false, polledStorages: [] };
+  const selected = await whileSimBusy(context, () => selectStorage(context));
+  if (selected.storage) setup.storage = selected.storage;
+  setup.polledStorages = selected.polled;
 
   const service = await optional(context, 'AT+CSMS?', (lines) => {
     const match = lines.join('\n').match(/\+CSMS:\s*(\d+)/);
@@ -159,9 +166,9 @@ export async function configureMessaging(
   return setup;
 }
 
-async function selectStorage(context: SetupContext): Promise<string | undefined> {
+async function selectStorage(context: SetupContext): Promise<{ storage?: string; polled: string[] }> {
   const options = await optional(context, 'AT+CPMS=?', (lines) => parseCpmsOptions(lines), true);
-  if (!options) return undefined;
+  if (!options) return { polled: [] };
   const pick = (allowed: string[]) => storagePreference.find((memory) => allowed.includes(memory));
   const memories = [pick(options.mem1), pick(options.mem2), pick(options.mem3)];
   // Wavecom lists two memory lists and rejects a third parameter: try 3, then 2, then 1.
@@ -169,9 +176,27 @@ async function selectStorage(context: SetupContext): Promise<string | undefined>
     const chosen = memories.slice(0, count);
     if (chosen.some((memory) => memory === undefined)) continue;
     const command = `AT+CPMS=${chosen.map((memory) => `"${memory}"`).join(',')}`;
-    if (await optional(context, command, () => true, true)) return chosen[0];
+    if (await optional(context, command, () => true, true)) {
+      const storage = chosen[0];
+      return storage === undefined
+        ? { polled: [] }
+        : { storage, polled: memoriesToPoll(options.mem1, storage) };
+    }
   }
-  return undefined;
+  return { polled: [] };
+}
+
+/**
+ * The readable memories (<mem1>, TS 27.005 §3.2.2) that can hold received messages or status
+ * reports, the selected one first. "MT" is "SM" and "ME" together, so with it neither is
+ * listed again (no message is seen twice).
+ */
+function memoriesToPoll(readable: readonly string[], selected: string): string[] {
+  const covered = selected === 'MT' ? ['MT', 'SM', 'ME'] : [selected];
+  const others = ['SM', 'ME', 'SR'].filter(
+    (memory) => !covered.includes(memory) && readable.includes(memory),
+  );
+  return [selected, ...others];
 }
 
 async function whileSimBusy<T>(context: SetupContext, step: () => Promise<T>): Promise<T> {

@@ -16,8 +16,10 @@ export interface ModemTimingOptions {
   healthIntervalMs: number;
   /** Timeout of the health `AT` probe. Default 5 000. */
   probeTimeoutMs: number;
-  /** Storage listing interval when the modem gives no new-message indications. Default 30 000. */
+  /** Interval of listing every message memory, indications or not. Default 30 000. */
   pollIntervalMs: number;
+  /** After a send, the storage is listed within this time (status reports). Default 5 000. */
+  pollAfterSendMs: number;
   /** First reconnect delay; doubles per failed attempt. Default 1 000. */
   backoffInitialMs: number;
   /** Longest reconnect delay. Default 60 000. */
@@ -33,6 +35,7 @@ export const defaultModemTiming: ModemTimingOptions = {
   healthIntervalMs: 30_000,
   probeTimeoutMs: 5_000,
   pollIntervalMs: 30_000,
+  pollAfterSendMs: 5_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
 };

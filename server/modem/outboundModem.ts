@@ -29,6 +29,8 @@ export type ModemStatus =
   | 'sim-pin-required'
   | 'sim-pin-wrong'
   | 'recovering'
+  /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
+  | 'no-network'
   | 'offline';
 
 export interface OutboundModem {

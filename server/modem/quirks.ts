@@ -1,3 +1,5 @@
+import type { PortRole } from '../transport/portLayouts.js';
+
 /**
  * What differs between modem families, chosen from the +CGMI / +CGMM answers. The AT session
  * already copes with the framing-level oddities (Huawei's "COMMAND NOT SUPPORT" final result,
@@ -22,6 +24,19 @@ export interface QuirkProfile {
   newMessages: 'indications' | 'polling';
   /** Preferred +CNMI <mode> values, best first (TS 27.005 §3.4.1). */
   cnmiModes: readonly number[];
+  /**
+   * Multi-port modems send unsolicited codes to one interface only; this routes them to the
+   * port we use (its role from the USB layout, undefined when unknown). Absent: nothing to do.
+   */
+  urcRouting?: (role: PortRole | undefined) => UrcRouting;
+}
+
+/** A vendor command that sends unsolicited codes to our port, and how to see it is set already. */
+export interface UrcRouting {
+  command: string;
+  /** Asked first; when its answer matches `already`, the command is not sent (it may write flash). */
+  query?: string;
+  already?: RegExp;
 }
 
 /** Standard TS 27.005 behaviour, also the fallback for unknown modems. */
@@ -43,6 +58,10 @@ const huawei: QuirkProfile = {
   noise: ['^RSSI', '^MODE', '^BOOT', '^SRVST', '^SIMST', '^DSFLOWRPT', '^HCSQ', '^RSSILVL'],
   // AT^CURC=0 turns the periodic Huawei reports off (Huawei AT command interface spec, ^CURC).
   extraInit: ['AT^CURC=0'],
+  // Huawei AT command interface specification, ^PORTSEL: 0 sends unsolicited codes (+CMTI,
+  // RING…) to the modem port, 1 to the PC UI port. Sticks such as the E173 default to 0, so a
+  // gateway on the PC UI port never hears a +CMTI (asterisk-chan-dongle users set it by hand).
+  urcRouting: (role) => ({ command: `AT^PORTSEL=${role === 'ppp' ? 0 : 1}` }),
 };
 
 const zte: QuirkProfile = {
@@ -61,9 +80,9 @@ const wavecom: QuirkProfile = {
   cpinWithoutOk: true,
 };
 
-const simcomQuectel: QuirkProfile = {
+const simcom: QuirkProfile = {
   ...genericProfile,
-  family: 'simcom-quectel',
+  family: 'simcom',
   // SIM800/SIM7600 and Quectel EC2x/BG96 print RDY, +CFUN: 1, +CPIN: READY, SMS DONE and
   // PB DONE while booting, and +QIND / +CIEV / +PACSP status later.
   noise: ['RDY', 'SMS DONE', 'PB DONE', 'Call Ready', '+CFUN', '+QIND', '+CIEV', '+PACSP', '+STIN', '+CPIN'],
@@ -71,12 +90,34 @@ const simcomQuectel: QuirkProfile = {
   cnmiModes: [2, 1],
 };
 
+/** Quectel's "urcport" names of its USB interfaces (EC2x AT commands manual, AT+QURCCFG). */
+function quectelUrcPort(role: PortRole | undefined): string {
+  if (role === 'at-primary') return 'usbat';
+  if (role === 'at-secondary' || role === 'ppp') return 'usbmodem';
+  // Not knowing our interface, every port gets them rather than the wrong one.
+  return 'all';
+}
+
+const quectel: QuirkProfile = {
+  ...simcom,
+  family: 'quectel',
+  // EC2x/EG9x send unsolicited codes to one port ("usbat", "usbmodem", "uart1" or "all"); the
+  // setting is kept in NVRAM, so it is read first and written only when it differs.
+  urcRouting: (role) => {
+    const port = quectelUrcPort(role);
+    return {
+      command: `AT+QURCCFG="urcport","${port}"`,
+      query: 'AT+QURCCFG="urcport"',
+      already: new RegExp(`\\+QURCCFG:\\s*"urcport","${port}"`, 'i'),
+    };
+  },
+};
+
 const sierra: QuirkProfile = {
   ...genericProfile,
-  family: 'sierra',
   // 312U (gammu tests/at-creg): roaming as +CREG stat 5 with an extra AcT field, which the
-  // +CREG parser handles; its unsolicited +CGREG/+CEREG registration chatter is noise here.
-  noise: ['+CGREG', '+CEREG'],
+  // registration parser handles; its +CGREG/+CEREG codes feed the registration like any modem's.
+  family: 'sierra',
 };
 
 const androidPhone: QuirkProfile = {
@@ -98,7 +139,8 @@ const rules: readonly ProfileRule[] = [
   { profile: huawei, pattern: /huawei/i },
   { profile: zte, pattern: /\bzte\b|zte corporation/i },
   { profile: wavecom, pattern: /wavecom/i },
-  { profile: simcomQuectel, pattern: /simcom|sim_?com|quectel/i },
+  { profile: quectel, pattern: /quectel/i },
+  { profile: simcom, pattern: /simcom|sim_?com/i },
   { profile: sierra, pattern: /sierra/i },
   { profile: androidPhone, pattern: /samsung|motorola|google|android|xiaomi|oneplus/i },
 ];

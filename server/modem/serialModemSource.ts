@@ -1,5 +1,6 @@
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
+import { type PortRole, portRoleOf, probeOrder } from '../transport/portLayouts.js';
 import type { Transport, TransportFactory } from '../transport/transport.js';
 
 /** Where a driver gets its transport from: a serial port, or an in-memory simulated modem. */
@@ -8,6 +9,8 @@ export interface ModemSource {
   port: string;
   simulated?: boolean;
   usb?: UsbIdentity;
+  /** Which interface of a multi-port modem the port is, when its layout is known. */
+  readonly portRole?: PortRole;
   /** Opens (or finds again and opens) the modem's transport; rejects when it is not there. */
   openTransport: () => Promise<Transport>;
 }
@@ -46,14 +49,16 @@ export function sameUsbDevice(left: UsbIdentity, right: UsbIdentity | undefined)
 /**
  * A serial modem source. A USB modem is found again by vendor id, product id and serial
  * number after an unplug, even when the OS gave it another port name; among the several
- * interfaces such a modem exposes, the one that answers `AT` is taken (the last one used first).
- * A port without USB identity (a pty, a real UART) is reopened by its path.
+ * interfaces such a modem exposes, the one that answers `AT` is taken (the last one used
+ * first, then by role: AT primary before secondary, DIAG and GPS never). A port without USB
+ * identity (a pty, a real UART) is reopened by its path.
  */
 export function serialModemSource(
   access: SerialAccess,
-  initial: { path: string; baudRate: number; usb?: UsbIdentity; probed?: boolean },
+  initial: { path: string; baudRate: number; usb?: UsbIdentity; probed?: boolean; role?: PortRole },
 ): ModemSource {
   let path = initial.path;
+  let role = initial.role;
   let skipSearch = initial.probed ?? false;
   const usb = initial.usb;
   const open = (candidate: string) => access.createTransport({ path: candidate, baudRate: initial.baudRate });
@@ -61,19 +66,22 @@ export function serialModemSource(
     get port() {
       return path;
     },
+    get portRole() {
+      return role;
+    },
     openTransport: async () => {
       if (!usb || skipSearch) {
         skipSearch = false;
         return open(path);
       }
-      const candidates = (await access.listPorts())
-        .filter((port) => sameUsbDevice(usb, usbIdentityOf(port)))
-        .map((port) => port.path)
-        .sort((left, right) => Number(right === path) - Number(left === path) || left.localeCompare(right));
+      const candidates = probeOrder(
+        (await access.listPorts()).filter((port) => sameUsbDevice(usb, usbIdentityOf(port))),
+      ).sort((left, right) => Number(right.path === path) - Number(left.path === path));
       for (const candidate of candidates) {
-        if (await access.probe(() => open(candidate))) {
-          path = candidate;
-          return open(candidate);
+        if (await access.probe(() => open(candidate.path))) {
+          path = candidate.path;
+          role = portRoleOf(candidate);
+          return open(candidate.path);
         }
       }
       throw new GatewayError(

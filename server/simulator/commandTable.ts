@@ -3,9 +3,12 @@ import type { CommandDefinition } from './commandTypes.js';
 import { generalCommands } from './generalCommands.js';
 import { messageCommands } from './messageCommands.js';
 import { networkCommands } from './networkCommands.js';
+import { urcRoutingCommands } from './urcRoutingCommands.js';
 
 export function buildCommandTable(): ReadonlyMap<string, CommandDefinition> {
-  return new Map(Object.entries({ ...generalCommands, ...networkCommands, ...messageCommands }));
+  return new Map(
+    Object.entries({ ...generalCommands, ...networkCommands, ...messageCommands, ...urcRoutingCommands }),
+  );
 }
 
 /** AT+CLAC lists commands as they are typed (TS 27.007 §8.37): "AT" and the name. */

@@ -2,6 +2,8 @@
  * What every AT command handler of the simulator sees and returns. Handlers are synchronous
  * and act only on this context; the modem does the I/O, the delays and the `> ` prompt.
  */
+
+import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
 import type { AtCommand, CommandForm } from './atCommandLine.js';
 import type { MessageStorage } from './messageStorage.js';
 import type { ModemIdentity } from './modemIdentity.js';
@@ -15,6 +17,13 @@ export type CommandReply =
   /** AT+CMGS accepted its <length>: show `> ` and read a PDU of that many TPDU octets. */
   | { kind: 'prompt'; tpduLength: number };
 
+export interface UrcRoutingState {
+  /** True: indications come on the command port; false: on the modem's other interface. */
+  toCommandPort: boolean;
+  /** The last AT+QURCCFG="urcport" value. */
+  quectelPort: string;
+}
+
 export interface RadioState {
   /** TS 27.007 §7.2 <stat> the network would give with the SIM unlocked and the radio on. */
   registration: number;
@@ -22,12 +31,24 @@ export interface RadioState {
   rssi: number;
   /** AT+CFUN: false after AT+CFUN=0 or 4 (radio off, "flight mode"). */
   radioOn: boolean;
+  /** What the modem can use (AT+WS46), and what it is attached with. */
+  technologies: readonly RadioTechnology[];
+  attached: RadioTechnology;
+  /** AT+CGSMS <service> (TS 27.007 §10.1.20): 0 packet, 1 circuit, 2/3 preferred. */
+  smsService: number;
 }
 
 export interface CommandContext {
   readonly identity: ModemIdentity;
   readonly sim: SimCard;
+  /** The memory AT+CPMS selected for reading and deleting (<mem1>). */
   readonly storage: MessageStorage;
+  /** Every memory the modem has, by name ("SM", and "SR" when reports are kept apart). */
+  readonly memories: ReadonlyMap<string, MessageStorage>;
+  /** AT+CPMS <mem1>: false for a memory the modem does not have. */
+  selectMemory(name: string): boolean;
+  /** Where indications go on a multi-port modem (AT^PORTSEL, AT+QURCCFG). */
+  readonly urcRouting: UrcRoutingState;
   readonly radio: RadioState;
   /** The current profile; handlers change its fields, ATZ / AT&F replace it. */
   readonly profile: ModemProfile;
@@ -35,6 +56,8 @@ export interface CommandContext {
   restoreProfile(which: 'stored' | 'factory'): void;
   /** The <stat> the modem reports now: 0 while the SIM is locked or the radio is off. */
   registrationStatus(): number;
+  /** The <stat> one domain reports: an LTE attach shows only in +CEREG, a 2G/3G one not there. */
+  registrationIn(domain: RegistrationDomain): number;
   /** AT+CNMA: true when a +CMT or +CDS was waiting for it. */
   acknowledgeIndication(): boolean;
   /** After AT+CNMI: hand over or drop the indications buffered while <mode> was 0. */

@@ -18,7 +18,7 @@ import { typeOfAddress } from './modemIdentity.js';
 import type { MessageIndications } from './modemProfile.js';
 import { CmsCode } from './resultCodes.js';
 
-/** The only memory simulated: the SIM ("SM"), for reading, writing and receiving alike. */
+/** The SIM ("SM") holds messages for reading, writing and receiving; "SR" only status reports. */
 const STORAGE = 'SM';
 
 /**
@@ -27,8 +27,14 @@ const STORAGE = 'SM';
  */
 const MAX_SUBMIT_TPDU = 164;
 
-function storageCounts(context: CommandContext): string {
-  return `${context.storage.used},${context.storage.capacity}`;
+function storageCounts(context: CommandContext, name = STORAGE): string {
+  const memory = context.memories.get(name) ?? context.storage;
+  return `${memory.used},${memory.capacity}`;
+}
+
+/** `"SM"` or `"SM","SR"`: what <mem1> may be (TS 27.005 §3.2.2); writing and receiving use SM. */
+function readableMemories(context: CommandContext): string {
+  return [...context.memories.keys()].map((name) => `"${name}"`).join(',');
 }
 
 /** TS 27.005 §3.4.2 PDU mode: +CMGL: <index>,<stat>,[<alpha>],<length> and the PDU on the next line. */
@@ -76,17 +82,21 @@ export const messageCommands: Record<string, CommandDefinition> = {
   }),
   '+CPMS': requiringSim({
     read: (context) => {
+      const mem1 = [...context.memories].find(([, memory]) => memory === context.storage)?.[0] ?? STORAGE;
       const counts = storageCounts(context);
-      return ok(`+CPMS: "${STORAGE}",${counts},"${STORAGE}",${counts},"${STORAGE}",${counts}`);
+      return ok(
+        `+CPMS: "${mem1}",${storageCounts(context, mem1)},"${STORAGE}",${counts},"${STORAGE}",${counts}`,
+      );
     },
-    test: () => ok(`+CPMS: ("${STORAGE}"),("${STORAGE}"),("${STORAGE}")`),
+    test: (context) => ok(`+CPMS: (${readableMemories(context)}),("${STORAGE}"),("${STORAGE}")`),
     set(context, args) {
       if (args.length === 0 || args.length > 3) return plainError();
-      if (args.some((memory) => memory.toUpperCase() !== STORAGE)) {
+      const [mem1 = STORAGE, ...others] = args.map((memory) => memory.toUpperCase());
+      if (others.some((memory) => memory !== STORAGE) || !context.selectMemory(mem1)) {
         return cmsError(CmsCode.OperationNotSupported);
       }
       const counts = storageCounts(context);
-      return ok(`+CPMS: ${counts},${counts},${counts}`);
+      return ok(`+CPMS: ${storageCounts(context, mem1)},${counts},${counts}`);
     },
   }),
   '+CNMI': {

@@ -27,6 +27,8 @@ export interface ModemProfile {
   /** AT+CREG=<n> and AT+CGREG=<n>: 0 silent, 1 unsolicited <stat>, 2 with location. */
   registrationReports: number;
   packetRegistrationReports: number;
+  /** AT+CEREG=<n>, the same for E-UTRAN. */
+  epsRegistrationReports: number;
   /** AT+CSMS=<service>: 1 means +CMT and +CDS must be acknowledged with AT+CNMA. */
   messageService: number;
 }
@@ -45,6 +47,7 @@ export function storedProfile(defaults: ProfileDefaults): ModemProfile {
     indications: { mode: 2, mt: 1, bm: 0, ds: defaults.statusReports === 'cds' ? 1 : 2, bfr: 0 },
     registrationReports: 0,
     packetRegistrationReports: 0,
+    epsRegistrationReports: 0,
     messageService: 0,
   };
 }

@@ -1,9 +1,20 @@
 /**
- * SIM and network: +CPIN (TS 27.007 §8.3), +CSQ (§8.5), +CREG (§7.2), +CGREG (§10.1.20) and
- * +COPS (§7.3).
+ * SIM and network: +CPIN (TS 27.007 §8.3), +CSQ (§8.5), +CREG (§7.2), +CGREG (§10.1.20),
+ * +CEREG (§10.1.22, only on a modem that speaks 4G), +COPS (§7.3), +WS46 (§5.9) and +CGSMS
+ * (§10.1.20).
  */
+
+import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
+import type { CommandForm } from './atCommandLine.js';
 import { integerArgument } from './atCommandLine.js';
-import { type CommandContext, type CommandDefinition, cmeError, ok } from './commandTypes.js';
+import {
+  type CommandContext,
+  type CommandDefinition,
+  type CommandHandler,
+  cmeError,
+  ok,
+  plainError,
+} from './commandTypes.js';
 import { operatorCode } from './modemIdentity.js';
 import { CmeCode } from './resultCodes.js';
 
@@ -26,11 +37,12 @@ export function registrationLine(prefix: string, reports: number, stat: number, 
   return `${prefix}: ${fields.join(',')}`;
 }
 
-type ReportsKey = 'registrationReports' | 'packetRegistrationReports';
+type ReportsKey = 'registrationReports' | 'packetRegistrationReports' | 'epsRegistrationReports';
 
-function registrationCommand(prefix: string, key: ReportsKey): CommandDefinition {
+function registrationCommand(prefix: RegistrationDomain, key: ReportsKey): CommandDefinition {
   return {
-    read: (context) => ok(registrationLine(prefix, context.profile[key], context.registrationStatus(), true)),
+    read: (context) =>
+      ok(registrationLine(prefix, context.profile[key], context.registrationIn(prefix), true)),
     test: () => ok(`${prefix}: (0-2)`),
     set(context, args) {
       const reports = integerArgument(args[0], 0, 2);
@@ -39,6 +51,30 @@ function registrationCommand(prefix: string, key: ReportsKey): CommandDefinition
       return ok();
     },
   };
+}
+
+/** TS 27.007 §7.3 <AcT>: 0 GSM, 2 UTRAN, 7 E-UTRAN, 11 NR (5G core). */
+const actOf: Record<RadioTechnology, number> = { '2G': 0, '3G': 2, '4G': 7, '5G': 11 };
+
+/** TS 27.007 §5.9 <n> for a set of technologies (5G is not simulated there: 25 stands in). */
+function ws46Of(technologies: readonly RadioTechnology[]): number {
+  const has = (technology: RadioTechnology) => technologies.includes(technology);
+  if (has('2G') && has('3G') && has('4G')) return 25;
+  if (has('2G') && has('3G')) return 29;
+  if (has('2G') && has('4G')) return 30;
+  if (has('3G') && has('4G')) return 31;
+  if (has('4G')) return 28;
+  return has('3G') ? 22 : 12;
+}
+
+/** A modem without LTE has no +CEREG at all: every form answers ERROR. */
+function onlyWith4G(definition: CommandDefinition): CommandDefinition {
+  const guarded: CommandDefinition = {};
+  for (const [form, handler] of Object.entries(definition) as [CommandForm, CommandHandler][]) {
+    guarded[form] = (context, args, command) =>
+      context.radio.technologies.includes('4G') ? handler(context, args, command) : plainError();
+  }
+  return guarded;
 }
 
 function signalLine(context: CommandContext): string {
@@ -71,11 +107,26 @@ export const networkCommands: Record<string, CommandDefinition> = {
   },
   '+CREG': registrationCommand('+CREG', 'registrationReports'),
   '+CGREG': registrationCommand('+CGREG', 'packetRegistrationReports'),
+  '+CEREG': onlyWith4G(registrationCommand('+CEREG', 'epsRegistrationReports')),
+  '+WS46': {
+    read: (context) => ok(`+WS46: ${ws46Of(context.radio.technologies)}`),
+    test: (context) => ok(`+WS46: (${ws46Of(context.radio.technologies)})`),
+  },
+  '+CGSMS': {
+    read: (context) => ok(`+CGSMS: ${context.radio.smsService}`),
+    test: () => ok('+CGSMS: (0-3)'),
+    set(context, args) {
+      const service = integerArgument(args[0], 0, 3);
+      if (service === undefined || args.length > 1) return cmeError(CmeCode.OperationNotSupported);
+      context.radio.smsService = service;
+      return ok();
+    },
+  },
   '+COPS': {
-    // <mode> 0 automatic, <format> 0 long name, <AcT> 2 UTRAN (a 3G USB stick).
+    // <mode> 0 automatic, <format> 0 long name, <AcT> of the attached technology.
     read: (context) =>
       isRegistered(context.registrationStatus())
-        ? ok(`+COPS: 0,0,"${context.identity.operator}",2`)
+        ? ok(`+COPS: 0,0,"${context.identity.operator}",${actOf[context.radio.attached]}`)
         : ok('+COPS: 0'),
     test: (context) => {
       const { operator } = context.identity;

@@ -11,6 +11,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
 import type { DecodedSubmit } from '../pdu/index.js';
 import type { Transport } from '../transport/transport.js';
 import { type AtCommand, parseCommandLine, splitArguments } from './atCommandLine.js';
@@ -53,6 +54,24 @@ export interface SimulatedModemOptions {
   echo?: boolean;
   /** SIM message slots (default 30). */
   storageSize?: number;
+  /**
+   * Where status reports are stored: 'SM' with the messages (default), or a memory of their
+   * own, 'SR', as Huawei, Quectel and SIMCom modems keep them (read with AT+CPMS="SR").
+   */
+  statusReportMemory?: 'SM' | 'SR';
+  /** What the modem can use (AT+WS46). Default 2G and 3G, a classic USB stick. */
+  radioTechnologies?: RadioTechnology[];
+  /**
+   * What it is attached with (default the newest it can use). '4G' registers in +CEREG only,
+   * as an LTE attach without circuit-switched fallback does; +CREG and +CGREG then say 0.
+   */
+  attachedTechnology?: RadioTechnology;
+  /**
+   * Where the indications (+CMTI, +CDSI, +CMT, +CDS) go. Default: the command port. A second
+   * port models a multi-port modem that routes them to another USB interface (Huawei's modem
+   * port vs PCUI, Quectel's usbmodem vs usbat) until told otherwise.
+   */
+  indicationPort?: Transport;
   /**
    * Most entries kept in `commands` and `accepted` (default: all). A simulated modem that runs
    * for days under `npm start` should set one, or its history grows without end.
@@ -100,7 +119,12 @@ export class SimulatedModem {
   private readonly identity: ModemIdentity;
   private readonly sim: SimCard;
   private readonly storage: MessageStorage;
-  private readonly radio: RadioState = { registration: 1, rssi: 20, radioOn: true };
+  private readonly memories = new Map<string, MessageStorage>();
+  /** AT+CPMS <mem1>. */
+  private readMemory: MessageStorage;
+  private readonly radio: RadioState;
+  /** Without a second port every indication comes on the command port anyway. */
+  private readonly urcRouting = { toCommandPort: false, quectelPort: 'usbmodem' };
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
   private readonly table = buildCommandTable();
@@ -114,6 +138,7 @@ export class SimulatedModem {
   private readonly unsubscribers: (() => void)[] = [];
   private running = false;
   private openedPort = false;
+  private openedIndicationPort = false;
   private processing = false;
   private pendingSend?: PendingSend;
   private injectedFailure?: InjectedFailure;
@@ -135,11 +160,25 @@ export class SimulatedModem {
     private readonly options: SimulatedModemOptions,
   ) {
     checkOptions(options);
+    const technologies = options.radioTechnologies ?? ['2G', '3G'];
+    this.radio = {
+      registration: 1,
+      rssi: 20,
+      radioOn: true,
+      technologies,
+      attached: options.attachedTechnology ?? technologies.at(-1) ?? '3G',
+      smsService: 1,
+    };
     this.clock = options.clock;
     this.logger = options.logger.child('simulator');
     this.identity = resolveIdentity(options.identity);
     this.sim = new SimCard(options.simPin);
     this.storage = new MessageStorage(options.storageSize ?? DEFAULT_STORAGE_SIZE);
+    this.memories.set('SM', this.storage);
+    if (options.statusReportMemory === 'SR') {
+      this.memories.set('SR', new MessageStorage(options.storageSize ?? DEFAULT_STORAGE_SIZE));
+    }
+    this.readMemory = this.storage;
     this.profileDefaults = { echo: options.echo ?? true, statusReports: options.statusReportMode ?? 'cdsi' };
     this.profile = storedProfile(this.profileDefaults);
     this.context = this.buildContext();
@@ -169,6 +208,11 @@ export class SimulatedModem {
       }),
       this.port.onClose(() => this.halt()),
     );
+    const indicationPort = this.options.indicationPort;
+    if (indicationPort && !indicationPort.isOpen) {
+      await indicationPort.open();
+      this.openedIndicationPort = true;
+    }
     this.running = true;
     this.logger.info('simulated modem started', { port: this.port.description });
     void this.pump();
@@ -180,6 +224,10 @@ export class SimulatedModem {
     if (this.openedPort) {
       this.openedPort = false;
       await this.port.close();
+    }
+    if (this.openedIndicationPort) {
+      this.openedIndicationPort = false;
+      await this.options.indicationPort?.close();
     }
   }
 
@@ -435,14 +483,18 @@ export class SimulatedModem {
       this.expectAcknowledgement();
       return;
     }
-    const index = this.storage.store(report.hex, report.tpduLength, MessageStatus.ReceivedUnread);
+    const memory = this.options.statusReportMemory ?? 'SM';
+    const index = this.memories
+      .get(memory)
+      ?.store(report.hex, report.tpduLength, MessageStatus.ReceivedUnread);
     if (index === undefined) {
-      this.logger.warn('SIM message storage is full: a status report was lost', {
+      this.logger.warn('message storage is full: a status report was lost', {
+        memory,
         messageReference: send.messageReference,
       });
       return;
     }
-    if (routing === 2) this.indicate([`+CDSI: "SM",${index}`]);
+    if (routing === 2) this.indicate([`+CDSI: "${memory}",${index}`]);
   }
 
   private routeForNewMessages(): 'cmt' | 'cmti' | 'store' {
@@ -454,7 +506,7 @@ export class SimulatedModem {
   /** SMS indications obey AT+CNMI <mode>: 0 holds them in the TA until the mode changes. */
   private indicate(lines: string[]): void {
     if (this.profile.indications.mode === 0) this.bufferedIndications.push(lines);
-    else this.write(frameResponse(lines));
+    else this.write(frameResponse(lines), this.indicationTarget());
   }
 
   private indicationSettingsChanged(): void {
@@ -467,7 +519,12 @@ export class SimulatedModem {
   }
 
   private writeAll(indications: readonly string[][]): void {
-    for (const lines of indications) this.write(frameResponse(lines));
+    for (const lines of indications) this.write(frameResponse(lines), this.indicationTarget());
+  }
+
+  private indicationTarget(): Transport {
+    const other = this.options.indicationPort;
+    return other && !this.urcRouting.toCommandPort ? other : this.port;
   }
 
   /** TS 27.005 §3.4.4: with AT+CSMS=1 every +CMT and +CDS must be acknowledged by AT+CNMA. */
@@ -479,16 +536,23 @@ export class SimulatedModem {
     return this.sim.isReady && this.radio.radioOn ? this.radio.registration : 0;
   }
 
+  private registrationIn(domain: RegistrationDomain): number {
+    const onLte = this.radio.attached === '4G' || this.radio.attached === '5G';
+    return onLte === (domain === '+CEREG') ? this.registrationStatus() : 0;
+  }
+
   private announceRegistration(): void {
     const stat = this.registrationStatus();
     if (stat === this.announcedRegistration) return;
     this.announcedRegistration = stat;
-    const { registrationReports, packetRegistrationReports } = this.profile;
-    if (registrationReports > 0)
-      this.write(frameResponse([registrationLine('+CREG', registrationReports, stat, false)]));
-    if (packetRegistrationReports > 0) {
-      this.write(frameResponse([registrationLine('+CGREG', packetRegistrationReports, stat, false)]));
-    }
+    const { registrationReports, packetRegistrationReports, epsRegistrationReports } = this.profile;
+    const announce = (domain: RegistrationDomain, reports: number) => {
+      if (reports > 0)
+        this.write(frameResponse([registrationLine(domain, reports, this.registrationIn(domain), false)]));
+    };
+    announce('+CREG', registrationReports);
+    announce('+CGREG', packetRegistrationReports);
+    if (this.radio.technologies.includes('4G')) announce('+CEREG', epsRegistrationReports);
   }
 
   private async respond(lines: readonly string[], failure?: AtFailure): Promise<void> {
@@ -517,10 +581,10 @@ export class SimulatedModem {
     if (limit !== undefined && history.length > limit) history.splice(0, history.length - limit);
   }
 
-  private write(text: string): void {
-    if (!this.running || this.silent || text === '' || !this.port.isOpen) return;
-    if (this.logger.isEnabled('DEBUG')) this.logger.debug('» reply', { text });
-    this.port.write(text).catch((error: unknown) => {
+  private write(text: string, port: Transport = this.port): void {
+    if (!this.running || this.silent || text === '' || !port.isOpen) return;
+    if (this.logger.isEnabled('DEBUG')) this.logger.debug('» reply', { text, port: port.description });
+    port.write(text).catch((error: unknown) => {
       this.logger.warn('simulated modem could not write', { error: describeError(error) });
     });
   }
@@ -530,7 +594,16 @@ export class SimulatedModem {
     return {
       identity: this.identity,
       sim: this.sim,
-      storage: this.storage,
+      get storage() {
+        return modem.readMemory;
+      },
+      memories: this.memories,
+      urcRouting: this.urcRouting,
+      selectMemory: (name) => {
+        const memory = this.memories.get(name);
+        if (memory) this.readMemory = memory;
+        return memory !== undefined;
+      },
       radio: this.radio,
       get profile() {
         return modem.profile;
@@ -540,6 +613,7 @@ export class SimulatedModem {
           which === 'stored' ? storedProfile(this.profileDefaults) : factoryProfile(this.profileDefaults);
       },
       registrationStatus: () => this.registrationStatus(),
+      registrationIn: (domain) => this.registrationIn(domain),
       acknowledgeIndication: () => {
         const due = this.acknowledgementDue;
         this.acknowledgementDue = false;
@@ -550,6 +624,7 @@ export class SimulatedModem {
         this.sim.powerCycle();
         this.profile = storedProfile(this.profileDefaults);
         this.bufferedIndications = [];
+        this.readMemory = this.storage;
       },
       supportedCommands: () => commandListing(this.table),
     };

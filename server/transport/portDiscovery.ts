@@ -12,7 +12,9 @@ import { access, readdir, readFile, readlink, realpath } from 'node:fs/promises'
 import { basename, delimiter, join, resolve as resolvePath } from 'node:path';
 import { AtSession } from '../at/atSession.js';
 import { type Clock, systemClock } from '../clock/clock.js';
+import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
+import { numericPathOrder } from './portLayouts.js';
 import type { TransportFactory } from './transport.js';
 
 export interface SerialPortInfo {
@@ -22,6 +24,11 @@ export interface SerialPortInfo {
   productId?: string;
   serialNumber?: string;
   pnpId?: string;
+  /** Windows: the COM port's name in Device Manager, e.g. "HUAWEI Mobile Connect - 3G PC UI Interface (COM5)". */
+  friendlyName?: string;
+  /** Linux: the USB interface (sysfs bInterfaceNumber) and its description string. */
+  interfaceNumber?: number;
+  interfaceDescription?: string;
 }
 
 export interface PortDiscoveryOptions {
@@ -44,7 +51,12 @@ export async function listSerialPorts(options: PortDiscoveryOptions = {}): Promi
     platform !== 'linux' || (await isOnPath('udevadm', options.searchPath ?? process.env.PATH));
   if (canUseSerialport) {
     try {
-      return await (options.listWithSerialport ?? listWithSerialport)();
+      const ports = await (options.listWithSerialport ?? listWithSerialport)();
+      if (platform !== 'linux') return ports;
+      const sysDir = options.sysDir ?? '/sys';
+      return Promise.all(
+        ports.map(async (port) => ({ ...port, ...(await usbInterface(sysDir, basename(port.path))) })),
+      );
     } catch (error) {
       log.warn('serialport list() failed; scanning device nodes instead', { error });
       if (platform !== 'linux') return [];
@@ -60,6 +72,9 @@ async function listWithSerialport(): Promise<SerialPortInfo[]> {
   const ports = await SerialPort.list();
   return ports.map((port) => {
     const info: SerialPortInfo = { path: port.path };
+    // The Windows binding adds friendlyName, which serialport's types do not declare.
+    const friendlyName = (port as { friendlyName?: unknown }).friendlyName;
+    if (typeof friendlyName === 'string' && friendlyName.length > 0) info.friendlyName = friendlyName;
     if (port.manufacturer) info.manufacturer = port.manufacturer;
     if (port.vendorId) info.vendorId = port.vendorId.toLowerCase();
     if (port.productId) info.productId = port.productId.toLowerCase();
@@ -101,7 +116,11 @@ async function scanLinuxDevices(devDir: string, sysDir: string): Promise<SerialP
   const ports: SerialPortInfo[] = [];
   for (const name of nodes) {
     const path = join(devDir, name);
-    const info: SerialPortInfo = { path, ...(await usbIdentity(sysDir, name)) };
+    const info: SerialPortInfo = {
+      path,
+      ...(await usbIdentity(sysDir, name)),
+      ...(await usbInterface(sysDir, name)),
+    };
     const pnpId = byId.get(path);
     if (pnpId) info.pnpId = pnpId;
     ports.push(info);
@@ -134,6 +153,35 @@ async function usbIdentity(sysDir: string, name: string): Promise<Omit<SerialPor
   return {};
 }
 
+/**
+ * The USB interface a tty belongs to: /sys/class/tty/<name>/device is the interface itself
+ * (cdc-acm) or a child of it (usb-serial's ttyUSB), which holds bInterfaceNumber.
+ */
+async function usbInterface(
+  sysDir: string,
+  name: string,
+): Promise<Pick<SerialPortInfo, 'interfaceNumber' | 'interfaceDescription'>> {
+  let dir: string;
+  try {
+    dir = await realpath(join(sysDir, 'class', 'tty', name, 'device'));
+  } catch {
+    return {};
+  }
+  for (let depth = 0; depth < 2 && dir !== '/'; depth++) {
+    const number = await readAttribute(dir, 'bInterfaceNumber');
+    if (number !== undefined && /^[0-9a-f]+$/i.test(number)) {
+      const found: Pick<SerialPortInfo, 'interfaceNumber' | 'interfaceDescription'> = {
+        interfaceNumber: Number.parseInt(number, 16),
+      };
+      const description = await readAttribute(dir, 'interface');
+      if (description !== undefined) found.interfaceDescription = description;
+      return found;
+    }
+    dir = join(dir, '..');
+  }
+  return {};
+}
+
 async function readAttribute(dir: string, name: string): Promise<string | undefined> {
   try {
     const value = (await readFile(join(dir, name), 'utf8')).trim();
@@ -153,18 +201,25 @@ async function listDir(dir: string): Promise<string[]> {
 
 /** ttyUSB2 before ttyUSB10. */
 function naturalOrder(a: string, b: string): number {
-  return basename(a).localeCompare(basename(b), 'en', { numeric: true });
+  return numericPathOrder(basename(a), basename(b));
 }
 
 export interface ProbeOptions {
+  /** Wait for each `AT`, ms. */
   timeoutMs: number;
+  /**
+   * `AT` lines sent before giving up (default 3): an autobauding modem (SIM800, SIM900) locks
+   * its rate on the first "AT" it sees and may only answer a later one.
+   */
+  attempts?: number;
   clock?: Clock;
   logger?: Logger;
 }
 
 /**
- * Opens a transport, sends `AT` and expects `OK`. True only for a modem that answered; a port
- * that cannot open, stays silent or answers ERROR gives false. The transport is always closed.
+ * Opens a transport, sends `AT` until `OK` comes back or the attempts are spent. True only for a
+ * modem that answered; a port that cannot open, stays silent or answers ERROR gives false. The
+ * transport is always closed.
  */
 export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {
   const logger = (options.logger ?? silentLogger).child('probe');
@@ -176,8 +231,14 @@ export async function probeForModem(factory: TransportFactory, options: ProbeOpt
   });
   try {
     await session.open();
-    await session.execute('AT');
-    return true;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await session.execute('AT');
+        return true;
+      } catch (error) {
+        if (attempt >= (options.attempts ?? 3) || !isGatewayError(error, ErrorCode.AtTimeout)) throw error;
+      }
+    }
   } catch (error) {
     logger.debug('no modem answered', { port: transport.description, error });
     return false;

@@ -2,10 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
+import { silentLogger } from '../../server/logging/logger.js';
 import type { SerialAccess } from '../../server/modem/serialModemSource.js';
+import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 /** A PC with no serial modem at all. */
@@ -23,16 +26,27 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function start(overrides: Partial<GatewayOptions> = {}, logs: LogRecord[] = []) {
+async function start(
+  overrides: Partial<GatewayOptions> = {},
+  logs: LogRecord[] = [],
+  serial: SerialAccess = noSerialPorts,
+) {
   const dataDir = overrides.dataDir ?? (await mkdtemp(join(tmpdir(), 'smsgw-root-')));
   if (!overrides.dataDir) directories.push(dataDir);
   const gateway = createGateway(
     { ...defaultOptions(), listen: { host: '127.0.0.1', port: 0 }, dataDir, ...overrides },
-    { serial: noSerialPorts, logSinks: [(record) => logs.push(record)] },
+    { serial, logSinks: [(record) => logs.push(record)] },
   );
   running.push(gateway);
   const started = await gateway.start();
   return { gateway, started, dataDir };
+}
+
+/** Started, and the simulated modem the empty machine falls back to is there. */
+async function startWithFallback(overrides: Partial<GatewayOptions> = {}) {
+  const gateway = await start(overrides);
+  await vi.waitFor(() => expect(gateway.gateway.simulatedModems).toHaveLength(1));
+  return gateway;
 }
 
 function api(url: string, auth: string) {
@@ -49,10 +63,53 @@ function api(url: string, auth: string) {
 describe('the composition root', () => {
   it('starts a simulated modem when no real modem answers, and says so loudly', async () => {
     const logs: LogRecord[] = [];
-    const { gateway, started } = await start({}, logs);
-    expect(started.simulated).toBe(true);
-    expect(gateway.simulatedModems).toHaveLength(1);
+    const { gateway } = await start({}, logs);
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
     expect(logs.some((log) => log.priority === 'WARN' && log.message.includes('SIMULATED modem'))).toBe(true);
+  });
+
+  it('stops the fallback simulated modem once a slow real modem answers a later probe', async () => {
+    const link = createMemoryLink('/dev/ttyUSB2');
+    const real = new SimulatedModem(link.device, { clock: systemClock, logger: silentLogger });
+    await real.start();
+    let probes = 0;
+    const slowModem: SerialAccess = {
+      listPorts: async () => [{ path: '/dev/ttyUSB2' }],
+      createTransport: () => link.host,
+      // Still booting at the first probe (Quectel EC2x, SIMCom SIM7600), answering at the second.
+      probe: async () => ++probes >= 2,
+    };
+    const logs: LogRecord[] = [];
+    const { gateway } = await start({}, logs, slowModem);
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(0), { timeout: 10_000 });
+    expect(probes).toBe(2);
+    expect(logs.some((log) => log.message.includes('simulated modem started in its place is stopped'))).toBe(
+      true,
+    );
+    await real.stop();
+  });
+
+  it('listens before a serial port that never answers has been probed', async () => {
+    let probes = 0;
+    const hangingPort: SerialAccess = {
+      listPorts: async () => [{ path: '/dev/rfcomm0' }],
+      createTransport: () => createMemoryLink('rfcomm').host,
+      // A Bluetooth port whose probe never ends.
+      probe: () => {
+        probes++;
+        return new Promise<boolean>(() => undefined);
+      },
+    };
+    const { gateway, started } = await start(
+      { username: 'office', password: 'password123' },
+      [],
+      hangingPort,
+    );
+    const call = api(started.url, `Basic ${Buffer.from('office:password123').toString('base64')}`);
+    expect((await call('/devices')).status).toBe(200);
+    expect(probes).toBe(1);
+    expect(gateway.simulatedModems).toHaveLength(0);
   });
 
   it('generates a Basic password on first run, shows it once, and accepts it after a restart', async () => {
@@ -68,7 +125,7 @@ describe('the composition root', () => {
   });
 
   it('serves the gateway extensions: status, daily stats, AT log, pause and resume', async () => {
-    const { started } = await start({ username: 'office', password: 'password123' });
+    const { started } = await startWithFallback({ username: 'office', password: 'password123' });
     const call = api(started.url, `Basic ${Buffer.from('office:password123').toString('base64')}`);
 
     const paused = await call('/gateway/v1/sending', {

@@ -68,6 +68,27 @@ export class DriverHarness {
     for (const modem of this.modems) modem.script(command, reply);
   }
 
+  /**
+   * Gives each memory its own AT+CMGL=4 listing (header and PDU line pairs, no final OK),
+   * following AT+CPMS="<mem1>"; AT+CMGD=<index> removes that entry from the selected memory.
+   * A memory not named lists nothing. The standard modem offers SM and ME.
+   */
+  scriptMemories(listings: Record<string, string[]>): void {
+    let selected = 'SM';
+    this.script(/^AT\+CPMS="/, (command) => {
+      selected = /^AT\+CPMS="([A-Z]+)"/.exec(command)?.[1] ?? selected;
+      return ['+CPMS: 0,30,0,30,0,30', 'OK'];
+    });
+    this.script('AT+CMGL=4', () => [...(listings[selected] ?? []), 'OK']);
+    this.script(/^AT\+CMGD=\d+$/, (command) => {
+      const index = command.slice('AT+CMGD='.length);
+      const lines = listings[selected] ?? [];
+      const at = lines.findIndex((line) => line.startsWith(`+CMGL: ${index},`));
+      if (at >= 0) lines.splice(at, 2);
+      return ['OK'];
+    });
+  }
+
   /** Starts the driver, moving the clock until the first attempt finished. */
   async start(): Promise<void> {
     await this.settle(this.driver.start());

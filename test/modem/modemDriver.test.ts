@@ -141,7 +141,7 @@ describe('ModemDriver init', () => {
     expect(test.modem.commands).toContain('AT^CURC=0');
   });
 
-  it('polls the storage with AT+CMGL when the modem has no +CNMI', async () => {
+  it('polls every message memory (SM, ME) with AT+CMGL when the modem has no +CNMI', async () => {
     const test = harness({ driver: { timing: { pollIntervalMs: 10_000 } } });
     test.script('AT+CNMI=?', ['ERROR']);
     await test.start();
@@ -149,7 +149,8 @@ describe('ModemDriver init', () => {
     const before = test.modem.count('AT+CMGL=4');
     await test.clock.advance(10_000);
     await test.flush();
-    expect(test.modem.count('AT+CMGL=4')).toBe(before + 1);
+    expect(test.modem.count('AT+CMGL=4')).toBe(before + 2);
+    expect(test.modem.commands.slice(-4)).toEqual(['AT+CMGL=4', 'AT+CPMS="ME"', 'AT+CMGL=4', 'AT+CPMS="SM"']);
   });
 });
 
@@ -352,13 +353,9 @@ describe('ModemDriver receive', () => {
     const test = harness();
     const sms = deliverPdu('stored while off');
     const report = reportPdu(9, 0);
-    test.script('AT+CMGL=4', [
-      `+CMGL: 0,1,,${sms.tpduLength}`,
-      sms.hex,
-      `+CMGL: 1,1,,${report.tpduLength}`,
-      report.hex,
-      'OK',
-    ]);
+    test.scriptMemories({
+      SM: [`+CMGL: 0,1,,${sms.tpduLength}`, sms.hex, `+CMGL: 1,1,,${report.tpduLength}`, report.hex],
+    });
     await test.start();
     await test.flush();
     expect(test.received.map((call) => call.sms.text)).toEqual(['stored while off']);
@@ -410,6 +407,150 @@ describe('ModemDriver receive', () => {
   });
 });
 
+describe('ModemDriver network registration', () => {
+  it('counts an LTE-only attach (+CEREG registered, +CREG and +CGREG not) as ready on 4G', async () => {
+    const test = harness({
+      replies: [
+        ['AT+CREG?', ['+CREG: 0,0', 'OK']],
+        ['AT+CGREG?', ['+CGREG: 0,0', 'OK']],
+        ['AT+CEREG?', ['+CEREG: 0,1,"1A2B","01A2B3C4",7', 'OK']],
+      ],
+    });
+    await test.start();
+    expect(test.driver.status).toBe('ready');
+    expect(test.driver.details()).toMatchObject({ registration: 'home', radio: '4G' });
+  });
+
+  it('holds a modem registered nowhere in no-network, refuses its sends, and readies it on +CEREG', async () => {
+    const test = harness({ replies: [['AT+CREG?', ['+CREG: 0,2', 'OK']]] });
+    await test.start();
+    expect(test.driver.status).toBe('no-network');
+    expect(test.driver.details().statusDetail).toMatch(/searching/);
+    const refused = await errorOf(test.driver.send(textRequest()));
+    expect(refused.code).toBe(ErrorCode.ModemUnavailable);
+    expect(test.modem.count(/^AT\+CMGS/)).toBe(0);
+    test.modem.inject('+CEREG: 1');
+    await test.flush();
+    expect(test.driver.status).toBe('ready');
+    expect(test.driver.details().registration).toBe('home');
+  });
+
+  it('says plainly that a 2G-only modem finds no network where 2G is switched off', async () => {
+    const test = harness({
+      replies: [
+        ['AT+WS46=?', ['+WS46: (12)', 'OK']],
+        ['AT+CREG?', ['+CREG: 0,2', 'OK']],
+      ],
+    });
+    await test.start();
+    expect(test.driver.status).toBe('no-network');
+    expect(test.driver.details().radioSupport).toEqual(['2G']);
+    expect(test.driver.details().statusDetail).toMatch(/only speaks 2G.*switched 2G off/);
+  });
+
+  it('shows the SMS service preference and sets it with AT+CGSMS', async () => {
+    let service = 1;
+    const test = harness({
+      replies: [
+        ['AT+CGSMS=?', ['+CGSMS: (0-3)', 'OK']],
+        ['AT+CGSMS?', () => [`+CGSMS: ${service}`, 'OK']],
+        [
+          /^AT\+CGSMS=\d$/,
+          (command) => {
+            service = Number(command.slice(-1));
+            return ['OK'];
+          },
+        ],
+      ],
+    });
+    await test.start();
+    expect(test.driver.details()).toMatchObject({
+      smsService: 'circuit',
+      smsServiceOptions: ['packet', 'circuit', 'packet-preferred', 'circuit-preferred'],
+    });
+    await test.settle(test.driver.setSmsService('packet-preferred'));
+    expect(test.modem.commands).toContain('AT+CGSMS=2');
+    expect(test.driver.details().smsService).toBe('packet-preferred');
+  });
+});
+
+describe('ModemDriver storage polling', () => {
+  const withStatusReportMemory = (): ConstructorParameters<typeof DriverHarness>[0] => ({
+    replies: [['AT+CPMS=?', ['+CPMS: ("SM","ME","SR"),("SM","ME"),("SM","ME")', 'OK']]],
+    driver: { timing: { pollIntervalMs: 30_000, pollAfterSendMs: 5_000 } },
+  });
+
+  it('applies a status report kept in SR although no +CDSI ever came', async () => {
+    const test = harness(withStatusReportMemory());
+    const report = reportPdu(77, 0);
+    test.scriptMemories({ SR: [`+CMGL: 3,0,,${report.tpduLength}`, report.hex] });
+    await test.start();
+    await test.flush();
+    expect(test.reports).toMatchObject([{ reference: 77, status: 0 }]);
+    const fromSr = test.modem.commands.indexOf('AT+CPMS="SR"');
+    expect(test.modem.commands.slice(fromSr, fromSr + 4)).toEqual([
+      'AT+CPMS="SR"',
+      'AT+CMGL=4',
+      'AT+CMGD=3',
+      'AT+CPMS="SM"',
+    ]);
+  });
+
+  it('takes an SMS stored while nobody listened into the inbox once, deleting it only after that', async () => {
+    const test = harness(withStatusReportMemory());
+    const sms = deliverPdu('stored on another interface');
+    const listing = [`+CMGL: 2,0,,${sms.tpduLength}`, sms.hex];
+    test.scriptMemories({ SM: [] });
+    await test.start();
+    await test.flush();
+    let kept = false;
+    test.receive = async () => {
+      expect(test.modem.count('AT+CMGD=2')).toBe(0);
+      kept = true;
+    };
+    test.scriptMemories({ SM: listing });
+    await test.clock.advance(30_000);
+    await test.flush();
+    await test.clock.advance(30_000);
+    await test.flush();
+    expect(kept).toBe(true);
+    expect(test.received.map((call) => call.sms.text)).toEqual(['stored on another interface']);
+    expect(test.modem.count('AT+CMGD=2')).toBe(1);
+  });
+
+  it('brings the next listing forward for a send that finished during a listing', async () => {
+    const test = harness(withStatusReportMemory());
+    await test.start();
+    await test.flush();
+    let sending: Promise<unknown> | undefined;
+    test.script('AT+CMGL=4', () => {
+      sending ??= test.driver.send(textRequest({ requestStatusReport: true }));
+      return ['OK'];
+    });
+    await test.clock.advance(30_000);
+    await test.flush();
+    await sending;
+    const afterRound = test.modem.count('AT+CMGL=4');
+    await test.clock.advance(5_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(afterRound + 3);
+  });
+
+  it('lists the memories within pollAfterSendMs of a send, not only at the long interval', async () => {
+    const test = harness(withStatusReportMemory());
+    await test.start();
+    await test.flush();
+    const before = test.modem.count('AT+CMGL=4');
+    await test.settle(test.driver.send(textRequest({ requestStatusReport: true })));
+    await test.clock.advance(4_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(before);
+    await test.clock.advance(1_000);
+    await test.flush();
+    expect(test.modem.count('AT+CMGL=4')).toBe(before + 3);
+  });
+});
+
 describe('ModemDriver recovery', () => {
   it('escalates from probe to reopen when the modem hangs and is ready again once it answers', async () => {
     const test = harness({ driver: { timing: { healthIntervalMs: 30_000, probeTimeoutMs: 5_000 } } });
@@ -440,7 +581,8 @@ describe('ModemDriver recovery', () => {
     await test.flush();
     expect(test.modems).toHaveLength(1);
     expect(test.modem.count('ATE0')).toBe(1);
-    expect(test.modem.count('AT+CMGL=4')).toBe(listings + 1);
+    // One listing of each memory the modem offers (SM and ME).
+    expect(test.modem.count('AT+CMGL=4')).toBe(listings + 2);
   });
 
   it('goes offline on unplug, refuses sends, and reconnects with capped exponential back-off', async () => {
@@ -486,7 +628,8 @@ function recordedReply(file: string, exchangeTitle: string, command: string): st
 describe('ModemDriver with recorded modem replies', () => {
   it('reads every message of a real PDU listing, index 0 included, and deletes each (python-gsmmodem)', async () => {
     const test = harness();
-    test.script('AT+CMGL=4', recordedReply('cmgl-listings-pdu-and-text.txt', 'PDU mode', 'AT+CMGL=4'));
+    const recorded = recordedReply('cmgl-listings-pdu-and-text.txt', 'PDU mode', 'AT+CMGL=4');
+    test.scriptMemories({ SM: recorded.filter((line) => line !== 'OK') });
     await test.start();
     await test.flush();
     expect(test.received.map((call) => call.sms.sender.number)).toEqual([

@@ -96,7 +96,6 @@ function createPool(bus: FakeUsbBus, options: { known?: MemoryKnownDevices; conf
     timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
     serial: {
       configured: (options.configured ?? []).map((path) => ({ path, baudRate: 115_200 })),
-      discover: true,
       listPorts: () => bus.listPorts(),
       createTransport: ({ path }) => bus.createTransport(path),
       probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, clock, logger: silentLogger }),
@@ -132,7 +131,7 @@ describe('ModemPool discovery', () => {
       usbPort('/dev/ttyUSB2', 'SN1', '356938035643809'),
     ]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const devices = pool.list();
     expect(devices).toHaveLength(1);
     expect(devices[0]).toMatchObject({
@@ -143,6 +142,29 @@ describe('ModemPool discovery', () => {
     expect(bus.modems.get('/dev/ttyUSB2')).toBeUndefined();
   });
 
+  it("probes a Quectel EC25's AT primary interface first and never its DIAG or GPS ports", async () => {
+    const bus = new FakeUsbBus();
+    const ec25 = (path: string, interfaceNumber: number, imei?: string): FakePort => {
+      const port: FakePort = {
+        info: { path, vendorId: '2c7c', productId: '0125', serialNumber: 'EC25', interfaceNumber },
+      };
+      if (imei) port.imei = imei;
+      return port;
+    };
+    // Every interface would answer AT here; only the layout keeps DIAG and GPS out.
+    bus.plug([
+      ec25('/dev/ttyUSB0', 0, '867698041234567'),
+      ec25('/dev/ttyUSB1', 1, '867698041234567'),
+      ec25('/dev/ttyUSB2', 2, '867698041234567'),
+      ec25('/dev/ttyUSB3', 3, '867698041234567'),
+    ]);
+    const { pool } = createPool(bus);
+    await settle(pool.discover());
+    expect(pool.list()[0]?.modem.port).toBe('/dev/ttyUSB2');
+    expect([...bus.links.keys()]).not.toContain('/dev/ttyUSB0');
+    expect([...bus.links.keys()]).not.toContain('/dev/ttyUSB1');
+  });
+
   it('attaches two modems with their own device ids', async () => {
     const bus = new FakeUsbBus();
     bus.plug([
@@ -150,7 +172,7 @@ describe('ModemPool discovery', () => {
       usbPort('/dev/ttyUSB4', 'SN2', '490154203237518'),
     ]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(pool.online().map((modem) => modem.deviceId)).toEqual([
       deriveDeviceId({ imei: '356938035643809', port: '' }),
       deriveDeviceId({ imei: '490154203237518', port: '' }),
@@ -161,7 +183,7 @@ describe('ModemPool discovery', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1'), usbPort('/dev/ttyUSB1', 'SN1', '356938035643809')]);
     const { pool } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const [device] = pool.list();
     if (!device) throw new Error('no device');
 
@@ -199,7 +221,7 @@ describe('ModemPool directory', () => {
       modem: { port: '/dev/ttyUSB9', simulated: false, status: 'ready' },
     };
     const { pool } = createPool(bus, { known: new MemoryKnownDevices([remembered]) });
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(pool.list()).toMatchObject([{ id: 'abc', name: 'Old modem', modem: { status: 'offline' } }]);
     expect(pool.online()).toHaveLength(0);
     const error = await pool.enterPin('abc', '1234').catch((caught: unknown) => caught);
@@ -210,7 +232,7 @@ describe('ModemPool directory', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1', '356938035643809')]);
     const { pool, known } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     expect(known.last).toMatchObject([
       {
         id: deriveDeviceId({ imei: '356938035643809', port: '' }),
@@ -224,7 +246,7 @@ describe('ModemPool directory', () => {
     const bus = new FakeUsbBus();
     bus.plug([usbPort('/dev/ttyUSB0', 'SN1', '356938035643809')]);
     const { pool, known } = createPool(bus);
-    await settle(pool.start());
+    await settle(pool.discover());
     const id = pool.list()[0]?.id ?? '';
     expect(await settle(pool.forget(id))).toBe(true);
     expect(pool.list()).toEqual([]);
@@ -234,7 +256,7 @@ describe('ModemPool directory', () => {
 
   it('answers NotFound when refreshing the inbox of an unknown device', async () => {
     const { pool } = createPool(new FakeUsbBus());
-    await settle(pool.start());
+    await settle(pool.discover());
     const error = await pool.refreshInbox('nope').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).code).toBe(ErrorCode.NotFound);
@@ -246,7 +268,7 @@ describe('ModemPool directory', () => {
     const { pool, reports } = createPool(bus);
     const changed: string[] = [];
     pool.onChange((deviceId) => changed.push(deviceId));
-    await settle(pool.start());
+    await settle(pool.discover());
     const report = encodeStatusReport({
       messageReference: 12,
       recipient: '+15551234567',

@@ -37,7 +37,6 @@ async function ptyPool(pty: PtyModem) {
     timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
-      discover: false,
       listPorts: async () => [],
       createTransport: (port) => createSerialTransport(port),
       probe: (factory) => probeForModem(factory, { timeoutMs: 1_000, clock: systemClock }),

@@ -122,16 +122,22 @@ describe('listSerialPorts', () => {
 });
 
 describe('probeForModem', () => {
-  async function probe(answer: string | undefined) {
+  /** `answer` to each AT from the `answersFrom`-th one on (an autobauding modem skips the first). */
+  async function probe(answer: string | undefined, answersFrom = 1) {
     const clock = new ManualClock();
     const link = createMemoryLink('probe');
     await link.device.open();
-    link.device.onData(() => {
-      if (answer !== undefined) void link.device.write(answer);
+    let received = 0;
+    link.device.onData((chunk) => {
+      if (chunk.toString('latin1').includes('AT')) received++;
+      if (answer !== undefined && received >= answersFrom) void link.device.write(answer);
     });
-    const result = probeForModem(() => link.host, { timeoutMs: 2_000, clock });
-    await clock.advance(2_000);
-    return { found: await result, link };
+    let settled = false;
+    const result = probeForModem(() => link.host, { timeoutMs: 2_000, clock }).finally(() => {
+      settled = true;
+    });
+    for (let step = 0; step < 30 && !settled; step++) await clock.advance(500);
+    return { found: await result, link, received };
   }
 
   it('finds a modem that answers OK, and closes the port again', async () => {
@@ -140,13 +146,20 @@ describe('probeForModem', () => {
     expect(link.host.isOpen).toBe(false);
   });
 
+  it('finds an autobauding modem (SIM800) that answers only a later AT', async () => {
+    const { found, received } = await probe('\r\nOK\r\n', 2);
+    expect(found).toBe(true);
+    expect(received).toBe(2);
+  });
+
   it('says no to a port that answers ERROR', async () => {
     expect((await probe('\r\nERROR\r\n')).found).toBe(false);
   });
 
   it('says no to a silent port after the timeout', async () => {
-    const { found, link } = await probe(undefined);
+    const { found, link, received } = await probe(undefined);
     expect(found).toBe(false);
+    expect(received).toBe(3);
     expect(link.host.isOpen).toBe(false);
   });
 

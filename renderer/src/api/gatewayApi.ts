@@ -10,6 +10,7 @@ import type {
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
+  SmsServicePreference,
   TokenResponse,
   WebhookDeliveryRecord,
   WebhookRecord,
@@ -76,8 +77,11 @@ export function createGatewayApi(client: ApiClient) {
     serialPorts: () => client.get<SerialPortInfo[]>('/gateway/v1/serial-ports'),
     addModem: (path: string, baudRate?: number) =>
       client.post<DeviceRecord>('/gateway/v1/modems', baudRate ? { path, baudRate } : { path }),
+    addHiLink: (url: string) => client.post<DeviceRecord>('/gateway/v1/hilink', { url }),
     enterPin: (deviceId: string, pin: string) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/pin`, { pin }),
+    setSmsService: (deviceId: string, service: SmsServicePreference) =>
+      client.post<void>(`/gateway/v1/devices/${id(deviceId)}/sms-service`, { service }),
     atLog: (deviceId: string, limit = 200) =>
       client.get<AtLogLine[]>(`/gateway/v1/devices/${id(deviceId)}/at-log`, { limit }),
 

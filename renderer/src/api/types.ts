@@ -1,12 +1,14 @@
 /** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
 import type { MessageState } from '../../../server/messages/model.js';
+import type { RadioTechnology } from '../../../server/modem/networkState.js';
 import type { ModemStatus } from '../../../server/modem/outboundModem.js';
+import type { SmsServicePreference } from '../../../server/modem/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/webhooks/webhookEvents.js';
 
 // The server's own lists (plain modules without Node imports, so they bundle for the browser).
 export { MessageStates } from '../../../server/messages/model.js';
 export { WebhookEventNames as WebhookEvents } from '../../../server/webhooks/webhookEvents.js';
-export type { MessageState, ModemStatus };
+export type { MessageState, ModemStatus, RadioTechnology, SmsServicePreference };
 
 export interface RecipientState {
   phoneNumber: string;
@@ -55,6 +57,8 @@ export interface ModemInfo {
   port: string;
   simulated: boolean;
   status: ModemStatus;
+  kind?: 'serial' | 'hilink';
+  limitations?: string[];
   statusDetail?: string;
   manufacturer?: string;
   model?: string;
@@ -63,6 +67,10 @@ export interface ModemInfo {
   signal?: { rssi: number; dbm?: number; bars: number };
   operator?: string;
   registration?: string;
+  radio?: RadioTechnology;
+  radioSupport?: RadioTechnology[];
+  smsService?: SmsServicePreference;
+  smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
 }
@@ -138,6 +146,7 @@ export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'schedule
 export interface GatewayStatus {
   version: string;
   simulated: boolean;
+  hilinkAdapter?: { interfaceName: string; url: string };
   sendingPaused: boolean;
   scheduler: {
     pending: number;

@@ -31,6 +31,7 @@ const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
   'sim-pin-required': { label: 'SIM PIN needed', tone: 'warn' },
   'sim-pin-wrong': { label: 'Wrong SIM PIN', tone: 'error' },
   recovering: { label: 'Recovering', tone: 'warn' },
+  'no-network': { label: 'No network', tone: 'error' },
   offline: { label: 'Offline', tone: 'error' },
 };
 

@@ -9,16 +9,24 @@ import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { AddModemPanel } from '../modems/AddModemPanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
+import { HiLinkPanel } from '../modems/HiLinkPanel.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 export function ModemsScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
+  const status = useResource(() => api.status(), [api]);
   const [adding, setAdding] = useState(false);
   useLiveEvent('device', devices.reload);
+  const hilinkAdapter = status.data?.hilinkAdapter;
+  const onHiLinkAdded = () => {
+    devices.reload();
+    status.reload();
+  };
 
   return (
     <>
@@ -31,6 +39,9 @@ export function ModemsScreen() {
         </div>
       </header>
       {adding && <AddModemPanel onAdded={devices.reload} />}
+      {(adding || hilinkAdapter) && (
+        <HiLinkPanel {...(hilinkAdapter ? { detected: hilinkAdapter } : {})} onAdded={onHiLinkAdded} />
+      )}
       {devices.loading && !devices.data && <Loading what="modems" />}
       {devices.error !== undefined && <ErrorNote error={devices.error} onRetry={devices.reload} />}
       {devices.data && devices.data.length === 0 && (
@@ -86,6 +97,20 @@ function ModemPanel(props: {
         </p>
       )}
       {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
+      {modem?.limitations && modem.limitations.length > 0 && (
+        <div className="note note-warn">
+          <p>
+            <strong>
+              {modem.kind === 'hilink' ? 'HiLink stick (web API, no AT port):' : 'Limits of this modem:'}
+            </strong>
+          </p>
+          <ul>
+            {modem.limitations.map((limitation) => (
+              <li key={limitation}>{limitation}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {isPortPermissionProblem(modem?.statusDetail) && (
         <div className="note note-error">
           <p>
@@ -117,6 +142,24 @@ function ModemPanel(props: {
         <dd>{modem?.operator ?? '—'}</dd>
         <dt>Registration</dt>
         <dd>{modem?.registration ?? '—'}</dd>
+        <dt>Radio</dt>
+        <dd>
+          {modem?.radio ?? '—'}
+          {modem?.radioSupport && ` (speaks ${modem.radioSupport.join(', ')})`}
+        </dd>
+        <dt>SMS over</dt>
+        <dd>
+          {modem?.smsServiceOptions && modem.smsServiceOptions.length > 0 ? (
+            <SmsServiceChoice
+              deviceId={device.id}
+              current={modem.smsService}
+              options={modem.smsServiceOptions}
+              onDone={props.onChanged}
+            />
+          ) : (
+            '—'
+          )}
+        </dd>
         <dt>Signal</dt>
         <dd>
           {modem?.signal

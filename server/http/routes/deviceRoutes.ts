@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
+import { RadioTechnologies } from '../../modem/networkState.js';
+import { SmsServicePreferences } from '../../modem/smsServicePreference.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
@@ -28,6 +30,8 @@ export const deviceViewSchema = z.object({
     port: z.string(),
     simulated: z.boolean(),
     status: z.string(),
+    kind: z.enum(['serial', 'hilink']).optional(),
+    limitations: z.array(z.string()).optional(),
     statusDetail: z.string().optional(),
     manufacturer: z.string().optional(),
     model: z.string().optional(),
@@ -43,6 +47,10 @@ export const deviceViewSchema = z.object({
     signal: z.object({ rssi: z.number(), dbm: z.number().optional(), bars: z.number() }).optional(),
     operator: z.string().optional(),
     registration: z.string().optional(),
+    radio: z.enum(RadioTechnologies).optional(),
+    radioSupport: z.array(z.enum(RadioTechnologies)).optional(),
+    smsService: z.enum(SmsServicePreferences).optional(),
+    smsServiceOptions: z.array(z.enum(SmsServicePreferences)).optional(),
     simState: z.string().optional(),
     smsc: z.string().optional(),
   }),

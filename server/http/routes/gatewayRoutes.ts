@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
+import { type SmsServicePreference, SmsServicePreferences } from '../../modem/smsServicePreference.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
@@ -21,6 +22,8 @@ import { deviceViewSchema, toDeviceView } from './deviceRoutes.js';
 export interface GatewayStatus {
   version: string;
   simulated: boolean;
+  /** A HiLink stick's network adapter seen on this PC but not in use. */
+  hilinkAdapter?: { interfaceName: string; url: string };
   sendingPaused: boolean;
   scheduler: SchedulerStatus;
   webhooks: DispatcherStatus;
@@ -32,11 +35,13 @@ export interface GatewayRouteDependencies {
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
   addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
+  addHiLink(url: string): Promise<DeviceInfo>;
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
   setSendingPaused(paused: boolean): void;
   changeCredentials(username: string, password: string): Promise<void>;
+  setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void>;
 }
 
 const tag = 'Gateway extensions';
@@ -44,6 +49,7 @@ const tag = 'Gateway extensions';
 const statusSchema = z.object({
   version: z.string(),
   simulated: z.boolean(),
+  hilinkAdapter: z.object({ interfaceName: z.string(), url: z.string() }).optional(),
   sendingPaused: z.boolean(),
   scheduler: z.object({
     pending: z.number().int(),
@@ -171,6 +177,22 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
 
   api.route({
     method: 'post',
+    path: '/gateway/v1/hilink',
+    summary: 'Add a Huawei HiLink stick by the URL of its web API (it has no AT port)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({
+      url: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be a URL like http://192.168.8.1'),
+    }),
+    responses: {
+      201: { description: 'The new device', schema: deviceViewSchema },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 201, body: toDeviceView(await deps.addHiLink(body.url)) }),
+  });
+
+  api.route({
+    method: 'post',
     path: '/gateway/v1/devices/:id/pin',
     summary: 'Unlock a SIM with its PIN (tried once; a wrong PIN is never retried automatically)',
     tag,
@@ -180,6 +202,24 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     handle: async ({ body, params }) => {
       const device = deviceOr404(deps.devices, params.id ?? '');
       await deps.devices.enterPin(device.id, body.pin);
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/devices/:id/sms-service',
+    summary: 'Set the SMS domain preference of a modem (AT+CGSMS, TS 27.007 §10.1.20)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({ service: z.enum(SmsServicePreferences) }),
+    responses: {
+      204: { description: 'Set; the device record shows it' },
+      ...errorResponses(400, 404, 503, ...authErrors),
+    },
+    handle: async ({ body, params }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      await deps.setSmsService(device.id, body.service);
       return { status: 204 };
     },
   });

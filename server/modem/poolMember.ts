@@ -1,0 +1,22 @@
+import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import type { OutboundModem } from './outboundModem.js';
+import type { SmsServicePreference } from './smsServicePreference.js';
+
+/**
+ * What the modem pool holds, whatever the modem speaks: a serial AT modem (`ModemDriver`) or a
+ * HiLink stick's web API (`HiLinkModem`). Operations a kind cannot do reject with a
+ * GatewayError that says so.
+ */
+export interface PoolMember extends OutboundModem {
+  /** Where it is reached: a port path, "simulated:N" or a URL. */
+  readonly port: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  details(): ModemDetails;
+  simCard(): SimCardInfo;
+  /** Called on every status or detail change. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  refreshInbox(): Promise<void>;
+  enterPin(pin: string): Promise<void>;
+  setSmsService(preference: SmsServicePreference): Promise<void>;
+}

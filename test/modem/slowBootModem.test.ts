@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AtSession } from '../../server/at/atSession.js';
+import { systemClock } from '../../server/clock/clock.js';
+import { startPortProbing } from '../../server/composition/portProbing.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { ModemPool } from '../../server/modem/modemPool.js';
+import { startPtyModem } from '../../server/simulator/ptyModem.js';
+import { probeForModem } from '../../server/transport/portDiscovery.js';
+import { createSerialTransport } from '../../server/transport/serialTransport.js';
+
+/**
+ * A modem that answers only seconds after its port appeared (Quectel EC2x and SIMCom SIM7600
+ * take over 10 s after USB enumeration), on a real pty: the first probes meet silence, a later
+ * one with back-off finds it. Timings are scaled down.
+ */
+const cleanups: Array<() => Promise<void> | void> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function waitFor(condition: () => boolean, limitMs = 15_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a modem that is slow to answer after power-on', () => {
+  it('is found by a later probe of its port, without waiting for a new port to appear', async () => {
+    const pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
+    cleanups.push(() => pty.close());
+    pty.modem.setSilent(true);
+    const pool = new ModemPool({
+      clock: systemClock,
+      logger: silentLogger,
+      knownDevices: { load: () => [], save: async () => undefined },
+      createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+      receive: async () => undefined,
+      onDeliveryReport: async () => true,
+      timing: { healthIntervalMs: 60_000 },
+      serial: {
+        configured: [],
+        listPorts: async () => [{ path: pty.path }],
+        createTransport: (port) => createSerialTransport(port),
+        probe: (factory) =>
+          probeForModem(factory, { timeoutMs: 200, attempts: 2, clock: systemClock, logger: silentLogger }),
+      },
+    });
+    cleanups.push(() => pool.stop());
+    const probing = startPortProbing({
+      listPorts: async () => [{ path: pty.path }],
+      probe: (ports) => pool.discover(ports),
+      clock: systemClock,
+      logger: silentLogger,
+      intervalMs: 60_000,
+      retryDelaysMs: [300, 600, 1_200, 2_400],
+    });
+    cleanups.push(() => probing.stop());
+    await probing.firstRound;
+    expect(pool.online()).toHaveLength(0);
+    const probesWhileBooting = pty.modem.commands.filter((command) => command === 'AT').length;
+    expect(probesWhileBooting).toBeGreaterThanOrEqual(2);
+
+    pty.modem.setSilent(false);
+    await waitFor(() => pool.online().length === 1);
+    expect(pool.list()[0]?.modem).toMatchObject({ port: pty.path, status: 'ready' });
+  });
+});
