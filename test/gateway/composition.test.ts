@@ -45,7 +45,7 @@ async function start(
 /** Started, and the simulated modem the empty machine falls back to is there. */
 async function startWithFallback(overrides: Partial<GatewayOptions> = {}) {
   const gateway = await start(overrides);
-  await vi.waitFor(() => expect(gateway.gateway.simulatedModems).toHaveLength(1));
+  await vi.waitFor(() => expect(gateway.gateway.simulatedModems).toHaveLength(1), { timeout: 10_000 });
   return gateway;
 }
 
@@ -64,7 +64,7 @@ describe('the composition root', () => {
   it('starts a simulated modem when no real modem answers, and says so loudly', async () => {
     const logs: LogRecord[] = [];
     const { gateway } = await start({}, logs);
-    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1), { timeout: 10_000 });
     expect(logs.some((log) => log.priority === 'WARN' && log.message.includes('SIMULATED modem'))).toBe(true);
   });
 
@@ -81,8 +81,8 @@ describe('the composition root', () => {
     };
     const logs: LogRecord[] = [];
     const { gateway } = await start({}, logs, slowModem);
-    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1));
-    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(gateway.simulatedModems).toHaveLength(0), { timeout: 15_000 });
     expect(probes).toBe(2);
     expect(logs.some((log) => log.message.includes('simulated modem started in its place is stopped'))).toBe(
       true,

@@ -9,6 +9,8 @@ import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';
 
 /** The gateway with a HiLink stick (the contract double) and no serial modem at all. */
+/** Room for a loaded shared machine: these wait on real HTTP round trips and timers. */
+const patiently = { timeout: 15_000, interval: 50 };
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -63,7 +65,7 @@ describe('a HiLink stick given with --hilink', () => {
     await vi.waitFor(async () => {
       const devices = (await call('/devices')).body;
       expect(devices[0]?.modem).toMatchObject({ kind: 'hilink', status: 'ready', model: 'E3372h-320' });
-    });
+    }, patiently);
     expect(running.simulatedModems).toHaveLength(0);
     const devices = (await call('/devices')).body;
     expect(devices[0].modem.limitations.join(' ')).toMatch(/delivery reports/);
@@ -72,7 +74,10 @@ describe('a HiLink stick given with --hilink', () => {
       body: JSON.stringify({ textMessage: { text: 'via HiLink' }, phoneNumbers: ['+15551234567'] }),
     });
     expect(posted.status).toBe(202);
-    await vi.waitFor(async () => expect((await call(`/messages/${posted.body.id}`)).body.state).toBe('Sent'));
+    await vi.waitFor(
+      async () => expect((await call(`/messages/${posted.body.id}`)).body.state).toBe('Sent'),
+      patiently,
+    );
     expect(stick.sent).toEqual([{ phones: ['+15551234567'], content: 'via HiLink', reserved: '1' }]);
   });
 });
@@ -85,13 +90,15 @@ describe('a HiLink adapter the gateway was not told to use', () => {
         detectHiLink: () => ({ interfaceName: 'eth1', address: '192.168.8.100', url: 'http://192.168.8.1' }),
       },
     );
-    await vi.waitFor(() =>
-      expect(
-        logs.some(
-          (log) =>
-            log.message.includes('SIMULATED modem') && log.message.includes('--hilink http://192.168.8.1'),
-        ),
-      ).toBe(true),
+    await vi.waitFor(
+      () =>
+        expect(
+          logs.some(
+            (log) =>
+              log.message.includes('SIMULATED modem') && log.message.includes('--hilink http://192.168.8.1'),
+          ),
+        ).toBe(true),
+      patiently,
     );
     expect((await call('/gateway/v1/status')).body.hilinkAdapter).toEqual({
       interfaceName: 'eth1',

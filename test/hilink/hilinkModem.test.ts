@@ -13,7 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 5_000): Promise<void> {
+async function waitFor(condition: () => boolean, limitMs = 15_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -114,7 +114,7 @@ describe('routing unsolicited codes to the port the gateway uses', () => {
     expect(pty.modem.commands).toContain('AT^PORTSEL=1');
     await waitFor(() => pty.modem.commands.at(-1) === 'AT+CPMS="SM"');
     pty.modem.injectIncoming({ sender: '+15557654321', text: 'straight to PC UI' }, { delivery: 'cmti' });
-    await waitFor(() => received.length === 1, 3_000);
+    await waitFor(() => received.length === 1, 10_000);
     // Read by its index from the +CMTI, not found by a listing.
     expect(pty.modem.commands.slice(-2)).toEqual(['AT+CMGR=0', 'AT+CMGD=0']);
   });
@@ -128,7 +128,7 @@ describe('routing unsolicited codes to the port the gateway uses', () => {
     ]);
     await waitFor(() => pty.modem.commands.at(-1) === 'AT+CPMS="SM"');
     pty.modem.injectIncoming({ sender: '+15557654321', text: 'to every port' }, { delivery: 'cmti' });
-    await waitFor(() => received.length === 1, 3_000);
+    await waitFor(() => received.length === 1, 10_000);
     expect(pty.modem.commands).toContain('AT+CMGR=0');
     // A re-initialisation finds it set already and writes nothing (the setting lives in NVRAM).
     await pool.stop();

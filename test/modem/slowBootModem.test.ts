@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 15_000): Promise<void> {
+async function waitFor(condition: () => boolean, limitMs = 20_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
@@ -45,7 +45,7 @@ describe('a modem that is slow to answer after power-on', () => {
         listPorts: async () => [{ path: pty.path }],
         createTransport: (port) => createSerialTransport(port),
         probe: (factory) =>
-          probeForModem(factory, { timeoutMs: 200, attempts: 2, clock: systemClock, logger: silentLogger }),
+          probeForModem(factory, { timeoutMs: 1_000, attempts: 2, clock: systemClock, logger: silentLogger }),
       },
     });
     cleanups.push(() => pool.stop());
@@ -55,7 +55,7 @@ describe('a modem that is slow to answer after power-on', () => {
       clock: systemClock,
       logger: silentLogger,
       intervalMs: 60_000,
-      retryDelaysMs: [300, 600, 1_200, 2_400],
+      retryDelaysMs: [300, 600, 1_200, 2_400, 4_800],
     });
     cleanups.push(() => probing.stop());
     await probing.firstRound;
