@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { InboxReplay } from '../../messages/inboxReplay.js';
+import { deliveryMode, type InboxReplay } from '../../messages/inboxReplay.js';
 import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
 import {
   IncomingTypes,
@@ -110,7 +110,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
           until: body.until ?? undefined,
           deviceId: body.deviceId ?? undefined,
         },
-        body.triggerWebhooks ?? false,
+        deliveryMode(body.webhookDelivery, body.triggerWebhooks, false),
       );
       return { status: 202 };
     },
@@ -120,7 +120,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
     method: 'post',
     path: '/messages/inbox/export',
     aliases: ['/inbox/export'],
-    summary: 'Send one sms:received webhook per received message of the period',
+    summary: 'Send webhooks for the received messages of the period (one each, or in batches)',
     tag: 'Inbox',
     access: { scope: 'messages:export' },
     body: inboxExportSchema,
@@ -128,7 +128,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
     async handle({ body }) {
       deps.replay.export(
         { since: body.since, until: body.until, deviceId: body.deviceId ?? undefined },
-        body.triggerWebhooks ?? true,
+        deliveryMode(body.webhookDelivery, body.triggerWebhooks, true),
       );
       return { status: 202 };
     },

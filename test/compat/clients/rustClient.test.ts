@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
+import { type GatewayUnderTest, startGatewayUnderTest } from '../support/gatewayUnderTest.js';
+
+/**
+ * The Rust client (android-sms-gateway/client-rs), each call as `src/client.rs` builds it, each
+ * answer decoded with its serde rules: a field without `#[serde(default)]` or `Option` is
+ * required, `DateTime<Utc>` needs an RFC 3339 string, `rename_all = "camelCase"` names the keys.
+ */
+const rfc3339 = z.iso.datetime({ offset: true });
+
+/** `src/types/webhook.rs` SmsReceivedPayload: SmsEventPayload flattened, then message, receivedAt. */
+const smsReceivedPayload = z.object({
+  messageId: z.string(),
+  phoneNumber: z.string(),
+  sender: z.string(),
+  recipient: z.string().optional(),
+  simNumber: z.number().int().min(0).max(255).optional(),
+  message: z.string(),
+  receivedAt: rfc3339,
+});
+
+describe('the Rust client', () => {
+  let gateway: GatewayUnderTest;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    gateway = await startGatewayUnderTest();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await gateway.stop();
+  });
+
+  /**
+   * `refresh_inbox` posts `src/types/inbox.rs` InboxRefreshRequest to /inbox/refresh:
+   * camelCase, `webhookDelivery: "Batch"`, `messageTypes` when set; batch payloads decode as
+   * `SmsBatchReceivedPayload { messages: Vec<SmsReceivedPayload> }` (src/types/webhook.rs).
+   */
+  it('gets one sms:batch:received webhook, oldest first, for an inbox refresh with webhookDelivery Batch', async () => {
+    const hook = await gateway.request('POST', '/webhooks', {
+      json: { id: 'rs-batch', url: receiver.url, event: 'sms:batch:received' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    await gateway.receiveSms('+15550001111', 'first');
+    await gateway.receiveSms('+15550002222', 'second');
+
+    const since = new Date(gateway.clock.now() - 3_600_000).toISOString().replace('.000Z', 'Z');
+    const until = new Date(gateway.clock.now() + 1_000).toISOString().replace('.000Z', 'Z');
+    const refresh = await gateway.request('POST', '/inbox/refresh', {
+      json: { since, until, messageTypes: ['SMS'], webhookDelivery: 'Batch' },
+    });
+    expect(refresh.status, refresh.text).toBeLessThan(300);
+    await gateway.runUntil(() => receiver.requests.length > 0, 'the batch webhook');
+
+    const [delivery] = receiver.requests;
+    const envelope = z
+      .object({
+        event: z.literal('sms:batch:received'),
+        payload: z.object({ messages: z.array(smsReceivedPayload) }),
+      })
+      .parse(JSON.parse(delivery?.body ?? ''));
+    expect(envelope.payload.messages.map((message) => message.message)).toEqual(['first', 'second']);
+  });
+});
