@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayUnderTest, startGatewayUnderTest } from '../support/gatewayUnderTest.js';
+import {
+  basicHeader,
+  type GatewayUnderTest,
+  startGatewayUnderTest,
+  wrongBasicHeader,
+} from '../support/gatewayUnderTest.js';
 
 /**
  * Home Assistant's integration (holyhope/ha-android-sms-gateway), replayed call by call as
@@ -15,6 +20,21 @@ describe('the Home Assistant integration', () => {
   });
   afterAll(async () => {
     await gateway.stop();
+  });
+
+  /**
+   * The config flow calls `async_check_auth`: GET {endpoint}/ with Basic auth; 401 means
+   * "invalid_auth", any other status ≥ 400 "cannot_connect", anything below 400 success.
+   * aiohttp sends "Accept: any type", so the browser redirect to the UI never applies.
+   */
+  it('rejects a wrong password at GET / with 401, and accepts the right one', async () => {
+    const check = (authorization: string | null) =>
+      fetch(`${gateway.url}${haEndpoint}/`, {
+        headers: { Accept: '*/*', ...(authorization ? { Authorization: authorization } : {}) },
+      });
+    expect((await check(wrongBasicHeader)).status).toBe(401);
+    expect((await check(null)).status).toBe(401);
+    expect((await check(basicHeader)).status).toBeLessThan(400);
   });
 
   /**
