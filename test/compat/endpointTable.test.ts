@@ -77,6 +77,10 @@ function tokenResponseChecks(response: ApiResponse): void {
     access_token: expect.any(String),
     refresh_token: expect.any(String),
     expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$/),
+    tokenType: 'Bearer',
+    accessToken: expect.any(String),
+    refreshToken: expect.any(String),
+    expiresAt: expect.any(String),
   });
 }
 

@@ -21,6 +21,15 @@ const smsReceivedPayload = z.object({
   receivedAt: rfc3339,
 });
 
+/** `src/types/auth.rs` TokenResponse: camelCase; refreshToken optional, the rest required. */
+const tokenResponse = z.object({
+  id: z.string(),
+  tokenType: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string().optional(),
+  expiresAt: rfc3339,
+});
+
 describe('the Rust client', () => {
   let gateway: GatewayUnderTest;
   let receiver: WebhookReceiver;
@@ -62,5 +71,32 @@ describe('the Rust client', () => {
       })
       .parse(JSON.parse(delivery?.body ?? ''));
     expect(envelope.payload.messages.map((message) => message.message)).toEqual(['first', 'second']);
+  });
+
+  /**
+   * `generate_token` posts TokenRequest (`{ttl?, scopes}`) to /auth/token with the client's own
+   * auth; `refresh_token` posts no body with `Bearer <refresh token>`; `revoke_token` sends
+   * DELETE /auth/token/{jti} (src/client.rs).
+   */
+  it('generates, refreshes and revokes a token, decoding each answer as TokenResponse', async () => {
+    const issued = await gateway.request('POST', '/auth/token', {
+      json: { ttl: 600, scopes: ['messages:send'] },
+    });
+    expect(issued.status, issued.text).toBe(201);
+    const first = tokenResponse.parse(issued.body);
+
+    const refreshed = await gateway.request('POST', '/auth/token/refresh', {
+      authorization: `Bearer ${first.refreshToken}`,
+    });
+    expect(refreshed.status, refreshed.text).toBe(201);
+    const second = tokenResponse.parse(refreshed.body);
+    expect(second.accessToken).not.toBe(first.accessToken);
+
+    const revoked = await gateway.request('DELETE', `/auth/token/${encodeURIComponent(second.id)}`);
+    expect(revoked.status).toBe(204);
+    const afterRevoke = await gateway.request('GET', '/messages', {
+      authorization: `Bearer ${second.accessToken}`,
+    });
+    expect(afterRevoke.status).toBe(401);
   });
 });
