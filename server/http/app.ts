@@ -52,6 +52,8 @@ export interface HttpDependencies {
   health: HealthService;
   tokens: TokenService;
   webhooks: WebhookRegistry;
+  /** The gateway's own device id (server/composition/gatewayIdentity.ts). */
+  gatewayDeviceId: string;
   clock: Clock;
   logger: Logger;
   /** Tells the scheduler once a message is durably queued. */

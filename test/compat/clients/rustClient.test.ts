@@ -30,6 +30,23 @@ const tokenResponse = z.object({
   expiresAt: rfc3339,
 });
 
+/**
+ * `src/types/message.rs` MessageState: `device_id: String` has no default, so a state without
+ * `deviceId` fails to decode; states keys must be ProcessingState names.
+ */
+const messageState = z.object({
+  id: z.string(),
+  deviceId: z.string().min(1),
+  state: z.enum(['Pending', 'Cancelling', 'Cancelled', 'Processed', 'Sent', 'Delivered', 'Failed']),
+  isHashed: z.boolean().optional(),
+  isEncrypted: z.boolean().optional(),
+  recipients: z.array(z.object({ phoneNumber: z.string(), state: z.string(), error: z.string().optional() })),
+  states: z.partialRecord(
+    z.enum(['Pending', 'Cancelling', 'Cancelled', 'Processed', 'Sent', 'Delivered', 'Failed']),
+    rfc3339,
+  ),
+});
+
 describe('the Rust client', () => {
   let gateway: GatewayUnderTest;
   let receiver: WebhookReceiver;
@@ -98,5 +115,34 @@ describe('the Rust client', () => {
       authorization: `Bearer ${second.accessToken}`,
     });
     expect(afterRevoke.status).toBe(401);
+  });
+
+  /**
+   * `send` posts Message (camelCase; `isEncrypted` and `priority` always present, serde
+   * `#[serde(default)]` without skip) to /messages; `get_message_state` and `cancel_message`
+   * use /messages/{id} (src/client.rs).
+   */
+  it('decodes the 202 of a send, the Pending state and the Cancelled state, each with a deviceId', async () => {
+    const sent = await gateway.request('POST', '/messages', {
+      json: {
+        id: 'rs-pending',
+        textMessage: { text: 'hi' },
+        phoneNumbers: ['+15551230000'],
+        isEncrypted: false,
+        priority: 0,
+      },
+    });
+    expect(sent.status, sent.text).toBe(202);
+    const accepted = messageState.parse(sent.body);
+    expect(accepted.state).toBe('Pending');
+
+    const read = messageState.parse((await gateway.request('GET', '/messages/rs-pending')).body);
+    expect(read.deviceId).toBe(accepted.deviceId);
+
+    const cancelled = await gateway.request('DELETE', '/messages/rs-pending');
+    expect(cancelled.status).toBeLessThan(300);
+    const after = messageState.parse((await gateway.request('GET', '/messages/rs-pending')).body);
+    expect(after.state).toBe('Cancelled');
+    expect(after.deviceId).toBe(accepted.deviceId);
   });
 });
