@@ -311,6 +311,21 @@ const rows: Row[] = [
     ],
   },
   {
+    route: 'GET /inbox/{id}/attachments/{partId}',
+    cases: [
+      {
+        status: 404,
+        when: 'the id is unknown (as the app answers; no message here has attachments)',
+        send: (api) => api.call('GET', '/inbox/no-such-incoming-message/attachments/1'),
+        verify: (response) => {
+          expect(response.body).toMatchObject({
+            message: expect.stringContaining('no-such-incoming-message'),
+          });
+        },
+      },
+    ],
+  },
+  {
     route: 'POST /inbox/refresh',
     cases: [
       {

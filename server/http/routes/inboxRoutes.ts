@@ -96,6 +96,30 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
   });
 
   api.route({
+    method: 'get',
+    path: '/inbox/:id/attachments/:partId',
+    summary: 'Download an MMS attachment part (none here: modems receive no MMS, so always 404)',
+    tag: 'Inbox',
+    access: { scope: 'inbox:read' },
+    responses: { ...errorResponses(404, ...authErrors) },
+    async handle({ params }) {
+      // The app answers 404 for unknown ids and parts; every stored message here is an SMS
+      // without attachments, so every part is unknown — the message's own 404 comes first.
+      const id = params.id ?? '';
+      if (!deps.inbox.get(id)) {
+        throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
+      }
+      throw new GatewayError(
+        ErrorCode.NotFound,
+        `received message ${id} has no attachment ${params.partId ?? ''}`,
+        {
+          field: 'partId',
+        },
+      );
+    },
+  });
+
+  api.route({
     method: 'post',
     path: '/inbox/refresh',
     summary: 'Re-read modem storage; optionally send webhooks for the period',

@@ -145,4 +145,19 @@ describe('the Rust client', () => {
     expect(after.state).toBe('Cancelled');
     expect(after.deviceId).toBe(accepted.deviceId);
   });
+
+  /**
+   * `register_webhook` posts `src/types/webhook.rs` Webhook, which has no `rename_all`: the
+   * device filter goes out as `device_id`.
+   */
+  it('registers a webhook for one device with device_id', async () => {
+    const devices = (await gateway.request('GET', '/devices')).body as { id: string }[];
+    const deviceId = devices[0]?.id ?? '';
+    expect(deviceId).not.toBe('');
+    const created = await gateway.request('POST', '/webhooks', {
+      json: { id: 'rs-device', device_id: deviceId, url: 'https://example.com/rs', event: 'sms:received' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ id: 'rs-device', deviceId });
+  });
 });
