@@ -7,6 +7,7 @@ import { type CredentialsDocumentData, openBasicCredentials } from './auth/crede
 import { createLoginThrottle } from './auth/loginThrottle.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
+import { openGatewayDeviceId } from './composition/gatewayIdentity.js';
 import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
 import { startPortProbing } from './composition/portProbing.js';
@@ -337,6 +338,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         health,
         tokens,
         webhooks,
+        gatewayDeviceId: await openGatewayDeviceId(storage),
         clock,
         logger,
         onEnqueued: (message) => activeScheduler.enqueued(message),

@@ -19,6 +19,12 @@ export interface IncomingMessageEvent {
   receivedAt: number;
 }
 
+export interface IncomingBatchEvent {
+  deviceId: string;
+  type: IncomingMessageEvent['type'];
+  messages: IncomingMessageEvent[];
+}
+
 export interface GatewayEvents {
   /** A message changed (any recipient state); `previous` is the record before the change. */
   'message:updated': { message: MessageRecord; previous: MessageRecord; previousState: MessageState };
@@ -28,6 +34,8 @@ export interface GatewayEvents {
   'message:received': IncomingMessageEvent;
   /** A stored SMS re-announced for webhooks only (inbox export, refresh with triggerWebhooks). */
   'inbox:replayed': IncomingMessageEvent;
+  /** Stored messages of one device and type re-announced as one batch webhook, oldest first. */
+  'inbox:batchReplayed': IncomingBatchEvent;
   'device:updated': { deviceId: string };
   /** Sending was paused or resumed (UI, API, desktop tray). */
   'sending:paused': { paused: boolean };

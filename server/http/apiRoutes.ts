@@ -21,7 +21,7 @@ export function registerApiRoutes(
   services: { messages: MessageService; settings: SettingsService; health: HealthService },
 ): void {
   const logger = deps.logger.child('http');
-  registerMessageRoutes(api, { messages: services.messages });
+  registerMessageRoutes(api, { messages: services.messages, gatewayDeviceId: deps.gatewayDeviceId });
   registerDeviceRoutes(api, { devices: deps.devices });
   registerInboxRoutes(api, {
     inbox: deps.repositories.inbox,
@@ -38,6 +38,6 @@ export function registerApiRoutes(
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: deps.tokens });
   registerWebhookRoutes(api, { webhooks: deps.webhooks });
-  registerEventStreamRoutes(api, { events: deps.events });
+  registerEventStreamRoutes(api, { events: deps.events, gatewayDeviceId: deps.gatewayDeviceId });
   for (const register of deps.extensions ?? []) register(api);
 }

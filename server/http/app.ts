@@ -52,6 +52,8 @@ export interface HttpDependencies {
   health: HealthService;
   tokens: TokenService;
   webhooks: WebhookRegistry;
+  /** The gateway's own device id (server/composition/gatewayIdentity.ts). */
+  gatewayDeviceId: string;
   clock: Clock;
   logger: Logger;
   /** Tells the scheduler once a message is durably queued. */
@@ -99,12 +101,18 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
   registerApiRoutes(routes, deps, { messages, settings: deps.settings, health: deps.health });
 
   const router = new Router();
-  router.get('/', (ctx) => {
-    // A browser opening the address gets the UI; API clients get upstream's status object.
+  router.get('/', async (ctx) => {
+    // A browser opening the address gets the UI, which has its own sign-in.
     if (options.uiDirectory && ctx.accepts('json', 'html') === 'html') {
       ctx.redirect(`${uiPrefix}/`);
       return;
     }
+    // The app serves its root inside authentication, and Home Assistant's setup
+    // (ha-android-sms-gateway api.py async_check_auth) tells a wrong password by this 401.
+    await deps.accessControl.authenticate(
+      { authorization: ctx.get('authorization') || undefined, ip: ctx.ip },
+      'access',
+    );
     ctx.body = { status: 'ok', model: 'Desktop SMS Gateway', version: options.version, docs: '/docs' };
   });
   const openApi = routes.openApi();

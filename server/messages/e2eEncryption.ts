@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { dataPayloadProblem } from '../validation/dataPayload.js';
 import type { MessageRecord } from './model.js';
 
 /**
@@ -74,13 +75,21 @@ export function decryptField(value: string, passphrase: string): string {
   }
 }
 
+/** Decrypt first, then validate: only the plaintext of a data message is Base64. */
+function decryptedData(value: string, passphrase: string): string {
+  const data = decryptField(value, passphrase);
+  const problem = dataPayloadProblem(data);
+  if (problem) throw new DecryptionError('bad-format', `decrypted dataMessage.data ${problem}`);
+  return data;
+}
+
 /** A plain copy of an encrypted message: its text (or data) and every phone number. */
 export function decryptMessage(record: MessageRecord, passphrase: string): MessageRecord {
   if (!record.isEncrypted) return record;
   const content: MessageRecord['content'] =
     record.content.kind === 'text'
       ? { kind: 'text', text: decryptField(record.content.text, passphrase) }
-      : { kind: 'data', data: decryptField(record.content.data, passphrase), port: record.content.port };
+      : { kind: 'data', data: decryptedData(record.content.data, passphrase), port: record.content.port };
   return {
     ...record,
     content,

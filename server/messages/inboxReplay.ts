@@ -1,9 +1,27 @@
 import type { Clock } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { EventBus } from '../events/eventBus.js';
+import type { EventBus, IncomingMessageEvent } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { InboxRepository, IncomingRecord } from '../store/repositories.js';
+import { maxBatchMessages } from '../webhooks/webhookEvents.js';
+
+/**
+ * How replayed messages become webhooks (upstream's `webhookDelivery` of an inbox refresh,
+ * client-go CHANGELOG 1.14.5): none, one event per message, or batch events of up to 100.
+ */
+export const WebhookDeliveryModes = ['Disabled', 'Individual', 'Batch'] as const;
+export type WebhookDeliveryMode = (typeof WebhookDeliveryModes)[number];
+
+/** `webhookDelivery` wins when given; older clients only send `triggerWebhooks`. */
+export function deliveryMode(
+  webhookDelivery: WebhookDeliveryMode | null | undefined,
+  triggerWebhooks: boolean | null | undefined,
+  triggerByDefault: boolean,
+): WebhookDeliveryMode {
+  if (webhookDelivery != null) return webhookDelivery;
+  return (triggerWebhooks ?? triggerByDefault) ? 'Individual' : 'Disabled';
+}
 
 export interface InboxPeriod {
   since?: number;
@@ -35,15 +53,15 @@ export class InboxReplay {
   constructor(private readonly deps: InboxReplayDependencies) {}
 
   /** Re-reads modem storage; then, when asked, replays the period's messages as webhooks. */
-  refresh(period: InboxPeriod, triggerWebhooks: boolean): void {
+  refresh(period: InboxPeriod, mode: WebhookDeliveryMode): void {
     this.checkDevice(period.deviceId);
     const requestedAt = this.deps.clock.now();
     void this.deps.devices
       .refreshInbox(period.deviceId)
       .then(() => {
-        if (!triggerWebhooks) return;
+        if (mode === 'Disabled') return;
         const since = period.since ?? requestedAt - defaultRefreshPeriodMs;
-        this.replay({ ...period, since, until: period.until ?? this.deps.clock.now() });
+        this.replay({ ...period, since, until: period.until ?? this.deps.clock.now() }, mode);
       })
       .catch((error: unknown) =>
         this.deps.logger.warn('inbox refresh failed', {
@@ -53,14 +71,15 @@ export class InboxReplay {
       );
   }
 
-  /** Replays every stored message of the period as `inbox:replayed`; returns how many. */
-  export(period: InboxPeriod, triggerWebhooks: boolean): number {
+  /** Replays every stored message of the period as webhooks; returns how many. */
+  export(period: InboxPeriod, mode: WebhookDeliveryMode): number {
     this.checkDevice(period.deviceId);
-    if (!triggerWebhooks) return 0;
-    return this.replay(period);
+    if (mode === 'Disabled') return 0;
+    return this.replay(period, mode);
   }
 
-  private replay(period: InboxPeriod): number {
+  private replay(period: InboxPeriod, mode: Exclude<WebhookDeliveryMode, 'Disabled'>): number {
+    const batches = new Map<string, IncomingMessageEvent[]>();
     let replayed = 0;
     for (let offset = 0; ; offset += pageSize) {
       const page = this.deps.inbox.list({
@@ -72,29 +91,31 @@ export class InboxReplay {
         offset,
       });
       for (const record of page.items) {
-        if (this.emit(record)) replayed++;
+        const incoming = toIncomingEvent(record);
+        if (!incoming) continue;
+        replayed++;
+        if (mode === 'Individual') this.deps.events.emit('inbox:replayed', incoming);
+        else addToBatch(batches, incoming);
       }
       if (page.items.length < pageSize) break;
     }
-    this.deps.logger.info('inbox messages replayed as webhooks', { ...period, count: replayed });
+    for (const messages of batches.values()) this.emitBatches(messages);
+    this.deps.logger.info('inbox messages replayed as webhooks', { ...period, mode, count: replayed });
     return replayed;
   }
 
-  /** MMS records have no `message:received` form (we never receive MMS over AT). */
-  private emit(record: IncomingRecord): boolean {
-    if (record.type !== 'SMS' && record.type !== 'DATA_SMS') return false;
-    this.deps.events.emit('inbox:replayed', {
-      id: record.id,
-      type: record.type,
-      deviceId: record.deviceId,
-      simNumber: record.simNumber,
-      sender: record.sender,
-      recipient: record.recipient,
-      content: record.content,
-      port: record.port,
-      receivedAt: record.receivedAt,
-    });
-    return true;
+  /**
+   * The store lists newest first; a batch is oldest first (upstream's "ordered list"), so a
+   * group is reversed once it is complete. A group holds only the period's SMS of one device.
+   */
+  private emitBatches(newestFirst: IncomingMessageEvent[]): void {
+    const oldestFirst = newestFirst.reverse();
+    for (let start = 0; start < oldestFirst.length; start += maxBatchMessages) {
+      const messages = oldestFirst.slice(start, start + maxBatchMessages);
+      const [first] = messages;
+      if (!first) continue;
+      this.deps.events.emit('inbox:batchReplayed', { deviceId: first.deviceId, type: first.type, messages });
+    }
   }
 
   private checkDevice(deviceId: string | undefined): void {
@@ -104,4 +125,27 @@ export class InboxReplay {
       });
     }
   }
+}
+
+/** MMS records have no `message:received` form (we never receive MMS over AT). */
+function toIncomingEvent(record: IncomingRecord): IncomingMessageEvent | undefined {
+  if (record.type !== 'SMS' && record.type !== 'DATA_SMS') return undefined;
+  return {
+    id: record.id,
+    type: record.type,
+    deviceId: record.deviceId,
+    simNumber: record.simNumber,
+    sender: record.sender,
+    recipient: record.recipient,
+    content: record.content,
+    port: record.port,
+    receivedAt: record.receivedAt,
+  };
+}
+
+function addToBatch(batches: Map<string, IncomingMessageEvent[]>, incoming: IncomingMessageEvent): void {
+  const key = `${incoming.deviceId}\u0000${incoming.type}`;
+  const group = batches.get(key);
+  if (group) group.push(incoming);
+  else batches.set(key, [incoming]);
 }

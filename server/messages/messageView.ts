@@ -10,7 +10,9 @@ export const messageStateSchema = z.enum(MessageStates);
 
 export const messageViewSchema = z.object({
   id: z.string(),
-  deviceId: z.string().optional(),
+  deviceId: z
+    .string()
+    .describe('the device that took the message, the one it is bound to, or the gateway itself'),
   /** Ours: present (true) when the message went through the built-in simulated modem. */
   simulated: z.literal(true).optional(),
   state: messageStateSchema,
@@ -31,7 +33,15 @@ export const messageViewSchema = z.object({
 
 export type MessageView = z.output<typeof messageViewSchema>;
 
-export function toMessageView(message: MessageRecord, includeContent: boolean): MessageView {
+/**
+ * `gatewayDeviceId` stands in while no modem has taken the message and none was requested
+ * (Pending, Cancelled): client-rs requires `deviceId` on every message state.
+ */
+export function toMessageView(
+  message: MessageRecord,
+  includeContent: boolean,
+  gatewayDeviceId: string,
+): MessageView {
   const states: Partial<Record<MessageState, string>> = {};
   for (const state of MessageStates) {
     const reachedAt = message.states[state];
@@ -39,7 +49,7 @@ export function toMessageView(message: MessageRecord, includeContent: boolean): 
   }
   const view: MessageView = {
     id: message.id,
-    deviceId: message.deviceId ?? message.requestedDeviceId,
+    deviceId: message.deviceId ?? message.requestedDeviceId ?? gatewayDeviceId,
     simulated: message.simulated,
     state: message.state,
     // Upstream hashes content of old messages for privacy; we keep content, so never hashed.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WebhookDeliveryModes } from '../messages/inboxReplay.js';
 import { dateTime, pageQuery, searchQuery, timeRangeQuery } from './primitives.js';
 
 /** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
@@ -18,6 +19,16 @@ const period = {
   deviceId: z.string().min(1).nullish(),
 };
 
+const webhookChoice = {
+  triggerWebhooks: z.boolean().nullish(),
+  webhookDelivery: z
+    .enum(WebhookDeliveryModes)
+    .nullish()
+    .describe(
+      'Disabled, Individual (one event per message) or Batch (sms:batch:* of up to 100); wins over triggerWebhooks',
+    ),
+};
+
 function untilAfterSince<T extends { since?: number | null; until?: number | null }>(value: T): boolean {
   return value.since == null || value.until == null || value.until >= value.since;
 }
@@ -28,12 +39,12 @@ export const inboxRefreshSchema = z
     since: period.since.nullish(),
     until: period.until.nullish(),
     deviceId: period.deviceId,
-    triggerWebhooks: z.boolean().nullish(),
+    ...webhookChoice,
   })
   .refine(untilAfterSince, { path: ['until'], message: 'must not be before since' });
 
 export const inboxExportSchema = z
-  .object({ ...period, triggerWebhooks: z.boolean().nullish() })
+  .object({ ...period, ...webhookChoice })
   .refine(untilAfterSince, { path: ['until'], message: 'must not be before since' });
 
 export type InboxRefreshRequest = z.output<typeof inboxRefreshSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { isEncryptedField } from '../messages/e2eEncryption.js';
 import { MessageStates } from '../messages/model.js';
+import { dataPayloadProblem } from './dataPayload.js';
 import {
-  base64,
   dateTime,
   pageQuery,
   queryBoolean,
@@ -22,8 +23,6 @@ export const MaxRecipients = 100;
  * 6-octet concatenation header leaves 153 septets). Longer texts are refused up front.
  */
 export const MaxTextLength = 39 * 153;
-/** Data bytes: 39 parts of 128 octets (140 minus the port and concatenation headers, rounded down). */
-export const MaxDataBytes = 39 * 128;
 /** Upstream limits client-chosen ids to 36 characters (a UUID). */
 export const MaxMessageIdLength = 36;
 
@@ -31,10 +30,13 @@ export const textContentSchema = z.object({
   text: z.string().min(1, 'must not be empty').max(MaxTextLength),
 });
 
+/**
+ * `data` is checked in the request's refinement, not here: with `isEncrypted` it is ciphertext
+ * of the Base64 text (client-py `android_sms_gateway/client.py` `_encrypt`, client-rs
+ * `src/encryption.rs` encrypt the Base64 string), checked only once decrypted (decryptMessage).
+ */
 export const dataContentSchema = z.object({
-  data: base64
-    .refine((text) => decodedLength(text) > 0, 'must not be empty')
-    .refine((text) => decodedLength(text) <= MaxDataBytes, `must decode to at most ${MaxDataBytes} bytes`),
+  data: z.string().describe('Base64 bytes; with isEncrypted, the encrypted Base64 text'),
   port: z.number().int().min(0).max(65_535),
 });
 
@@ -69,6 +71,15 @@ export const messageRequestSchema = z
             : 'only one of textMessage, dataMessage or message may be given',
       });
     }
+    const data = request.dataMessage?.data;
+    if (data !== undefined) {
+      const problem = request.isEncrypted
+        ? isEncryptedField(data)
+          ? undefined
+          : 'must be an encrypted value ($aes-256-cbc/pbkdf2-sha1$…) when isEncrypted is true'
+        : dataPayloadProblem(data);
+      if (problem) context.addIssue({ code: 'custom', path: ['dataMessage', 'data'], message: problem });
+    }
     if (request.ttl != null && request.validUntil != null) {
       context.addIssue({
         code: 'custom',
@@ -93,8 +104,3 @@ export const messageListQuerySchema = z.object({
   ...searchQuery,
   includeContent: queryBoolean.default(false),
 });
-
-function decodedLength(text: string): number {
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  return (text.length / 4) * 3 - padding;
-}

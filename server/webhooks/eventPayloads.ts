@@ -1,5 +1,5 @@
 import { toIsoWithOffset } from '../clock/isoTime.js';
-import type { IncomingMessageEvent } from '../events/eventBus.js';
+import type { IncomingBatchEvent, IncomingMessageEvent } from '../events/eventBus.js';
 import type { MessageRecord, RecipientRecord } from '../messages/model.js';
 import type { WebhookEvent } from './webhookEvents.js';
 
@@ -8,26 +8,36 @@ import type { WebhookEvent } from './webhookEvents.js';
  * `messageId`, `phoneNumber`, `simNumber`, plus per event the time and details.
  */
 export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent {
-  const common = {
+  return {
+    event: incoming.type === 'DATA_SMS' ? 'sms:data-received' : 'sms:received',
+    deviceId: incoming.deviceId,
+    payload: incomingPayload(incoming),
+  };
+}
+
+/**
+ * Upstream's batch events (client-go `smsgateway/dto_webhooks.go` SmsBatchReceivedPayload):
+ * `{messages: [...]}`, each element the payload its single event would carry.
+ */
+export function payloadForIncomingBatch(batch: IncomingBatchEvent): WebhookEvent {
+  return {
+    event: batch.type === 'DATA_SMS' ? 'sms:batch:data-received' : 'sms:batch:received',
+    deviceId: batch.deviceId,
+    payload: { messages: batch.messages.map(incomingPayload) },
+  };
+}
+
+function incomingPayload(incoming: IncomingMessageEvent): Record<string, unknown> {
+  const content = incoming.type === 'DATA_SMS' ? { data: incoming.content } : { message: incoming.content };
+  return withoutUndefined({
     messageId: incoming.id,
     phoneNumber: incoming.sender,
     sender: incoming.sender,
     recipient: incoming.recipient,
     simNumber: incoming.simNumber,
+    ...content,
     receivedAt: toIsoWithOffset(incoming.receivedAt),
-  };
-  if (incoming.type === 'DATA_SMS') {
-    return {
-      event: 'sms:data-received',
-      deviceId: incoming.deviceId,
-      payload: withoutUndefined({ ...common, data: incoming.content }),
-    };
-  }
-  return {
-    event: 'sms:received',
-    deviceId: incoming.deviceId,
-    payload: withoutUndefined({ ...common, message: incoming.content }),
-  };
+  });
 }
 
 /** One event per recipient whose state changed into Sent, Delivered, Failed or Cancelled. */

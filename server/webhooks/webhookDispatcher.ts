@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import { payloadForIncoming, payloadsForUpdate } from './eventPayloads.js';
+import { payloadForIncoming, payloadForIncomingBatch, payloadsForUpdate } from './eventPayloads.js';
 import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
 import {
@@ -106,6 +106,7 @@ export class WebhookDispatcher {
     this.unsubscribe.push(
       events.on('message:received', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
+      events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
       events.on('message:updated', ({ message, previous }) => {
         for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
       }),
@@ -386,6 +387,10 @@ export class WebhookDispatcher {
         return { ...common, failedAt: at, reason: 'test event' };
       case 'sms:cancelled':
         return { ...common, cancelledAt: at };
+      case 'sms:batch:received':
+        return { messages: [this.samplePayload('sms:received')] };
+      case 'sms:batch:data-received':
+        return { messages: [this.samplePayload('sms:data-received')] };
       default:
         return { test: true, at };
     }

@@ -1,6 +1,12 @@
 /**
- * Webhook event kinds (DESIGN §2; the spec shows `sms:received` and leaves the rest to the
- * upstream project). MMS events are left out: this gateway never receives MMS.
+ * Webhook event kinds: every name the ecosystem defines (the app's `WebHookEvent`, the server's
+ * and the clients' event lists), so a client registering any of them is never refused — Home
+ * Assistant registers `mms:received` by default and stops at the first refusal.
+ *
+ * Which ones this gateway raises (README "Webhook events"): the `sms:*` events, `system:ping`,
+ * `app:started`, and `sms:batch:received` / `sms:batch:data-received` for an inbox refresh or
+ * export asked with `webhookDelivery: "Batch"`. The `mms:*` events are accepted but never raised:
+ * a modem driven over AT commands does not download MMS.
  */
 export const WebhookEventNames = [
   'sms:received',
@@ -9,11 +15,20 @@ export const WebhookEventNames = [
   'sms:delivered',
   'sms:failed',
   'sms:cancelled',
+  'sms:batch:received',
+  'sms:batch:data-received',
+  'mms:received',
+  'mms:downloaded',
+  'mms:batch:received',
+  'mms:batch:downloaded',
   'system:ping',
   'app:started',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];
+
+/** Upstream's batch events carry at most this many messages each, oldest first. */
+export const maxBatchMessages = 100;
 
 /** One thing that happened, before it is fanned out to the webhooks registered for it. */
 export interface WebhookEvent {

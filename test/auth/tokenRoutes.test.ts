@@ -45,6 +45,10 @@ describe('token routes on the real HTTP app', () => {
         access_token: expect.any(String),
         refresh_token: expect.any(String),
         expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/),
+        tokenType: 'Bearer',
+        accessToken: token.access_token,
+        refreshToken: token.refresh_token,
+        expiresAt: token.expires_at,
       });
       expect(Date.parse(token.expires_at)).toBe(gateway.clock.now() + 600_000);
     },

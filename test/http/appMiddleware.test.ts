@@ -175,11 +175,18 @@ describe('GET / and the UI', () => {
     await rm(uiDir, { recursive: true, force: true });
   });
 
-  it('answers API clients at / with the upstream status object', async () => {
+  it('answers API clients at / with the upstream status object once they are authenticated', async () => {
     harness = await startHttpHarness({ uiDirectory: join(uiDir, 'dist') });
-    const response = await harness.request('/', { authorization: null });
+    const response = await harness.request('/');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'ok', model: 'Desktop SMS Gateway', version: '1.2.3' });
+  });
+
+  it('answers API clients at / without credentials with 401 and WWW-Authenticate', async () => {
+    harness = await startHttpHarness({ uiDirectory: join(uiDir, 'dist') });
+    const response = await harness.request('/', { authorization: null });
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBeDefined();
   });
 
   it('redirects a browser at / to /ui/', async () => {

@@ -145,6 +145,20 @@ describe('inbox', () => {
     expect(seen.map((event) => event.id)).toEqual(['recent']);
   });
 
+  /** The app serves MMS parts at /inbox/{id}/attachments/{partId} and answers 404 for unknown ids. */
+  it('answers 404 for an attachment of an unknown message and of an SMS, which has none', async () => {
+    await harness.storage.inbox.insert(incoming('plain-sms', harness.clock.now() - hour));
+    const unknown = await harness.request('/inbox/nope/attachments/1');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: expect.stringContaining('nope') });
+    const noPart = await harness.request('/inbox/plain-sms/attachments/1');
+    expect(noPart.status).toBe(404);
+    expect(noPart.body).toEqual({ message: expect.stringContaining('attachment 1') });
+    expect((await harness.request('/inbox/plain-sms/attachments/1', { authorization: null })).status).toBe(
+      401,
+    );
+  });
+
   it('answers 400 for a refresh of an unknown device', async () => {
     const response = await harness.request('/inbox/refresh', { method: 'POST', json: { deviceId: 'ghost' } });
     expect(response.status).toBe(400);

@@ -131,6 +131,12 @@ describe('end-to-end encryption', () => {
       state: 'Pending',
     };
     expect(decryptMessage(record, 'pass').content).toEqual({ kind: 'data', data: 'AQID', port: 53739 });
+    // Decrypt first, then validate: a plaintext that is not Base64 is refused only now.
+    const notBase64 = {
+      ...record,
+      content: { kind: 'data' as const, data: encryptField('not base64!', 'pass', 10), port: 1 },
+    };
+    expect(failure(() => decryptMessage(notBase64, 'pass')).reason).toBe('bad-format');
   });
 
   it('returns a message that is not encrypted unchanged', () => {

@@ -114,10 +114,22 @@ describe('MessageService', () => {
 describe('toMessageView', () => {
   it('formats state times with milliseconds and an offset, and leaves content out on request', async () => {
     const record = await service().enqueue(request({ id: 'v', textMessage: { text: 'secret' } }));
-    const view = toMessageView(record, false);
+    const view = toMessageView(record, false, 'gateway-id');
     expect(view.states.Pending).toMatch(/^2026-01-01T\d\d:00:00\.000[+-]\d\d:\d\d$/);
     expect(Date.parse(view.states.Pending ?? '')).toBe(clock.now());
     expect(JSON.stringify(view)).not.toContain('secret');
-    expect(toMessageView(record, true).textMessage).toEqual({ text: 'secret' });
+    expect(toMessageView(record, true, 'gateway-id').textMessage).toEqual({ text: 'secret' });
+  });
+
+  it('names the requested device of a message no modem has taken, else the gateway itself', async () => {
+    const unbound = await service().enqueue(request({ id: 'unbound' }));
+    expect(toMessageView(unbound, false, 'gateway-id').deviceId).toBe('gateway-id');
+    expect(toMessageView({ ...unbound, requestedDeviceId: 'modem-a' }, false, 'gateway-id').deviceId).toBe(
+      'modem-a',
+    );
+    expect(
+      toMessageView({ ...unbound, deviceId: 'modem-b', requestedDeviceId: 'modem-a' }, false, 'gateway-id')
+        .deviceId,
+    ).toBe('modem-b');
   });
 });

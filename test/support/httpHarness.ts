@@ -35,6 +35,8 @@ import { createWebhookRegistry, type WebhookDocumentData } from '../../server/we
  */
 export const basicUser = 'admin';
 export const basicPassword = 'correct horse battery';
+/** The harness gateway's own device id, named by messages no modem has taken. */
+export const harnessGatewayDeviceId = 'harness-gateway-00001';
 export const basicAuth = `Basic ${Buffer.from(`${basicUser}:${basicPassword}`).toString('base64')}`;
 
 export interface HarnessResponse {
@@ -194,6 +196,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       health,
       tokens,
       webhooks,
+      gatewayDeviceId: harnessGatewayDeviceId,
       clock,
       logger: options.logger ?? silentLogger,
       onEnqueued: () => {

@@ -6,6 +6,8 @@ import { authErrors, errorResponses } from '../responses.js';
 
 export interface EventStreamDependencies {
   events: EventBus;
+  /** The `deviceId` of a message no modem has taken yet (see toMessageView). */
+  gatewayDeviceId: string;
   /** Comment lines keep idle connections (and proxies) from timing out. Default 15 s. */
   heartbeatMs?: number;
 }
@@ -28,8 +30,12 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
       const send = (event: string, data: unknown) =>
         stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       const unsubscribe = [
-        deps.events.on('message:enqueued', ({ message }) => send('message', toMessageView(message, true))),
-        deps.events.on('message:updated', ({ message }) => send('message', toMessageView(message, true))),
+        deps.events.on('message:enqueued', ({ message }) =>
+          send('message', toMessageView(message, true, deps.gatewayDeviceId)),
+        ),
+        deps.events.on('message:updated', ({ message }) =>
+          send('message', toMessageView(message, true, deps.gatewayDeviceId)),
+        ),
         deps.events.on('message:received', (incoming) => send('incoming', incoming)),
         deps.events.on('device:updated', ({ deviceId }) => send('device', { deviceId })),
         deps.events.on('log', (record) => send('log', record)),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { InboxReplay } from '../../messages/inboxReplay.js';
+import { deliveryMode, type InboxReplay } from '../../messages/inboxReplay.js';
 import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
 import {
   IncomingTypes,
@@ -96,6 +96,30 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
   });
 
   api.route({
+    method: 'get',
+    path: '/inbox/:id/attachments/:partId',
+    summary: 'Download an MMS attachment part (none here: modems receive no MMS, so always 404)',
+    tag: 'Inbox',
+    access: { scope: 'inbox:read' },
+    responses: { ...errorResponses(404, ...authErrors) },
+    async handle({ params }) {
+      // The app answers 404 for unknown ids and parts; every stored message here is an SMS
+      // without attachments, so every part is unknown — the message's own 404 comes first.
+      const id = params.id ?? '';
+      if (!deps.inbox.get(id)) {
+        throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
+      }
+      throw new GatewayError(
+        ErrorCode.NotFound,
+        `received message ${id} has no attachment ${params.partId ?? ''}`,
+        {
+          field: 'partId',
+        },
+      );
+    },
+  });
+
+  api.route({
     method: 'post',
     path: '/inbox/refresh',
     summary: 'Re-read modem storage; optionally send webhooks for the period',
@@ -110,7 +134,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
           until: body.until ?? undefined,
           deviceId: body.deviceId ?? undefined,
         },
-        body.triggerWebhooks ?? false,
+        deliveryMode(body.webhookDelivery, body.triggerWebhooks, false),
       );
       return { status: 202 };
     },
@@ -120,17 +144,21 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
     method: 'post',
     path: '/messages/inbox/export',
     aliases: ['/inbox/export'],
-    summary: 'Send one sms:received webhook per received message of the period',
+    summary: 'Send webhooks for the received messages of the period (one each, or in batches)',
     tag: 'Inbox',
     access: { scope: 'messages:export' },
     body: inboxExportSchema,
-    responses: { 202: { description: 'Export started' }, ...errorResponses(400, 415, ...authErrors) },
+    responses: {
+      202: { description: 'Export started; an empty JSON object', schema: z.object({}) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
     async handle({ body }) {
       deps.replay.export(
         { since: body.since, until: body.until, deviceId: body.deviceId ?? undefined },
-        body.triggerWebhooks ?? true,
+        deliveryMode(body.webhookDelivery, body.triggerWebhooks, true),
       );
-      return { status: 202 };
+      // client-php `src/Client.php` RequestInboxExport throws unless the answer decodes to an object.
+      return { status: 202, body: {} };
     },
   });
 }

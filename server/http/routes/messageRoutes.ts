@@ -11,6 +11,8 @@ import { authErrors, errorResponses } from '../responses.js';
 
 export interface MessageRouteDependencies {
   messages: MessageService;
+  /** The `deviceId` of a message no modem has taken yet (see toMessageView). */
+  gatewayDeviceId: string;
 }
 
 /** POST/GET /messages, GET/DELETE /messages/{id} (spec: Endpoints), with the `/message` alias. */
@@ -36,7 +38,11 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       });
       // Relative to the path the client used, so every mount and alias points back at itself.
       const location = `${ctx.path.replace(/\/+$/, '')}/${encodeURIComponent(message.id)}`;
-      return { status: 202, body: toMessageView(message, true), headers: { Location: location } };
+      return {
+        status: 202,
+        body: toMessageView(message, true, deps.gatewayDeviceId),
+        headers: { Location: location },
+      };
     },
   });
 
@@ -67,7 +73,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       });
       return {
         status: 200,
-        body: page.items.map((message) => toMessageView(message, query.includeContent)),
+        body: page.items.map((message) => toMessageView(message, query.includeContent, deps.gatewayDeviceId)),
         headers: { 'X-Total-Count': String(page.total) },
       };
     },
@@ -85,7 +91,10 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       ...errorResponses(400, 404, ...authErrors),
     },
     async handle({ params }) {
-      return { status: 200, body: toMessageView(deps.messages.get(params.id ?? ''), true) };
+      return {
+        status: 200,
+        body: toMessageView(deps.messages.get(params.id ?? ''), true, deps.gatewayDeviceId),
+      };
     },
   });
 
@@ -102,7 +111,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     },
     async handle({ params }) {
       const message = await deps.messages.cancel(params.id ?? '');
-      return { status: 200, body: toMessageView(message, true) };
+      return { status: 200, body: toMessageView(message, true, deps.gatewayDeviceId) };
     },
   });
 }

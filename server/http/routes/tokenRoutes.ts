@@ -28,23 +28,38 @@ export const tokenRequestSchema = z.object({
   scopes: z.array(z.enum(requestableScopes)).min(1).describe('scopes granted to the token'),
 });
 
+/**
+ * Both spellings of each field: the app, client-go (`smsgateway/dto_auth.go`) and client-php
+ * read snake_case, client-py (`android_sms_gateway/domain.py` TokenResponse.from_dict) and
+ * client-rs (`src/types/auth.rs`, `rename_all = "camelCase"`) read camelCase. Each reader
+ * ignores the other spelling.
+ */
 export const tokenResponseSchema = z.object({
   id: z.string().describe('the access token id (JTI), used to revoke it'),
   token_type: z.literal('Bearer'),
   access_token: z.string(),
   refresh_token: z.string(),
   expires_at: z.string().describe('access token expiry, ISO 8601'),
+  tokenType: z.literal('Bearer').describe('token_type, for camelCase clients'),
+  accessToken: z.string().describe('access_token, for camelCase clients'),
+  refreshToken: z.string().describe('refresh_token, for camelCase clients'),
+  expiresAt: z.string().describe('expires_at, for camelCase clients'),
 });
 
 const errorSchema = z.object({ message: z.string() });
 
 export function tokenResponse(pair: TokenPair): z.infer<typeof tokenResponseSchema> {
+  const expiresAt = toIsoWithOffset(pair.expiresAt);
   return {
     id: pair.id,
     token_type: 'Bearer',
     access_token: pair.accessToken,
     refresh_token: pair.refreshToken,
-    expires_at: toIsoWithOffset(pair.expiresAt),
+    expires_at: expiresAt,
+    tokenType: 'Bearer',
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    expiresAt,
   };
 }
 

@@ -27,6 +27,8 @@ export const webhookInputSchema = z.object({
   url: z.string().describe('https:// URL, or http:// to 127.0.0.1, localhost or [::1]'),
   event: z.enum(WebhookEventNames),
   deviceId: z.string().nullish().describe('only events from this device; absent: every device'),
+  // client-rs `src/types/webhook.rs` Webhook has no `rename_all`, so it sends `device_id`.
+  device_id: z.string().nullish().describe('deviceId, as the Rust client spells it'),
 });
 
 const errorSchema = z.object({ message: z.string() });
@@ -71,7 +73,7 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
         id: body.id ?? undefined,
         url: body.url,
         event: body.event,
-        deviceId: body.deviceId ?? undefined,
+        deviceId: body.deviceId ?? body.device_id ?? undefined,
       });
       return { status: 201, body: record };
     },

@@ -83,7 +83,7 @@ export async function startGatewayUnderTest(
     },
     { clock, logSinks: [] },
   );
-  const { url } = await gateway.start();
+  const { url } = await startOnManualTime(gateway, clock);
 
   const request = async (method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -151,6 +151,23 @@ export async function startGatewayUnderTest(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starting waits on simulated time: the modem line takeover (ESC, then a quiet wait before the
+ * first AT) runs on the injected clock, so the clock is stepped until the start completes. The
+ * steps are a few real milliseconds apart because the start also waits on disk I/O (fsync).
+ */
+async function startOnManualTime(gateway: Gateway, clock: ManualClock): Promise<{ url: string }> {
+  let started = false;
+  const starting = gateway.start().finally(() => {
+    started = true;
+  });
+  for (let step = 0; step < runLimitSteps && !started; step++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clock.advance(stepMs);
+  }
+  return starting;
 }
 
 function parseJson(text: string): unknown {

@@ -68,6 +68,12 @@ export const specRoutes: readonly SpecRoute[] = [
     probe: { path: '/inbox/no-such-incoming-message' },
   },
   {
+    method: 'GET',
+    path: '/inbox/{id}/attachments/{partId}',
+    access: { scope: 'inbox:read' },
+    probe: { path: '/inbox/no-such-incoming-message/attachments/1' },
+  },
+  {
     method: 'POST',
     path: '/inbox/refresh',
     access: { scope: 'inbox:refresh' },
