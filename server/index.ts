@@ -136,6 +136,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const webhooks = createWebhookRegistry({
       document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
       logger,
+      allowLanHttp: () => settings.current().webhooks.allow_lan_http === true,
     });
 
     const lifecycle = new MessageLifecycle(storage.messages, events, clock, logger.child('messages'));

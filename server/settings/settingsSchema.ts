@@ -40,6 +40,7 @@ export const settingGroups = {
     internet_required: z.boolean(),
     retry_count: z.number().int().min(0).max(100),
     signing_key: secret,
+    allow_lan_http: z.boolean(),
   },
 } as const;
 
@@ -71,7 +72,7 @@ export const settingDefaults: Settings = {
   },
   ping: { interval_seconds: null },
   logs: { lifetime_days: 30 },
-  webhooks: { internet_required: true, retry_count: 1, signing_key: null },
+  webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

@@ -3,7 +3,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Document } from '../store/documentStore.js';
 import { type WebhookEventName, WebhookEventNames } from './webhookEvents.js';
-import { checkWebhookUrl } from './webhookUrl.js';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './webhookUrl.js';
 
 /**
  * Registered webhooks (spec: Events, registration rules; DESIGN §2 webhook record): kept in a
@@ -43,6 +43,8 @@ export interface WebhookRegistry {
 export interface WebhookRegistryOptions {
   document: Pick<Document<WebhookDocumentData>, 'data' | 'update'>;
   logger: Logger;
+  /** Read at each registration (`webhooks.allow_lan_http`); absent: never. */
+  allowLanHttp?: () => boolean;
 }
 
 /** Room for any client scheme (a UUID is 36); bounded so records and log lines stay small. */
@@ -69,7 +71,7 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
     },
 
     async upsert(input) {
-      const record = checkInput(input);
+      const record = checkInput(input, { allowLanHttp: options.allowLanHttp?.() ?? false });
       await document.update((data) => {
         const others = (data.webhooks ?? []).filter((existing) => existing.id !== record.id);
         data.webhooks = [...others, record];
@@ -96,7 +98,7 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
   };
 }
 
-function checkInput(input: WebhookInput): WebhookRecord {
+function checkInput(input: WebhookInput, urlPolicy: WebhookUrlPolicy): WebhookRecord {
   const fail = (field: string, why: string): never => {
     throw new GatewayError(ErrorCode.ValidationFailed, `${field}: ${why}`, { field });
   };
@@ -108,7 +110,7 @@ function checkInput(input: WebhookInput): WebhookRecord {
   }
   const record: WebhookRecord = {
     id,
-    url: checkWebhookUrl(input.url),
+    url: checkWebhookUrl(input.url, urlPolicy),
     event: input.event as WebhookEventName,
   };
   if (input.deviceId !== undefined) {

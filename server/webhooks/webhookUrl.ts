@@ -10,8 +10,36 @@ const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** Long enough for any real endpoint; keeps the stored document and log lines bounded. */
 export const maxWebhookUrlLength = 2_048;
 
+/**
+ * Hosts of the local network: RFC 1918 and link-local IPv4, IPv6 unique-local (fc00::/7) and
+ * link-local (fe80::/10), and mDNS `.local` names. Plain HTTP to them is allowed only with the
+ * `webhooks.allow_lan_http` setting: Home Assistant's default internal URL is
+ * `http://<LAN address>:8123`, while its payloads (message text, numbers) then cross the LAN
+ * unencrypted, which the user has to accept knowingly.
+ */
+function isLanHost(hostname: string): boolean {
+  if (hostname.endsWith('.local')) return true;
+  const ipv4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(hostname);
+  if (ipv4) {
+    const first = Number(ipv4[1]);
+    const second = Number(ipv4[2]);
+    return (
+      first === 10 ||
+      (first === 172 && second >= 16 && second <= 31) ||
+      (first === 192 && second === 168) ||
+      (first === 169 && second === 254)
+    );
+  }
+  return /^\[(f[cd][0-9a-f]{0,2}|fe[89ab][0-9a-f]?):/i.test(hostname);
+}
+
+export interface WebhookUrlPolicy {
+  /** `webhooks.allow_lan_http`: plain http:// to a local-network host (see isLanHost). */
+  allowLanHttp: boolean;
+}
+
 /** Returns the URL as given when it is acceptable; throws ValidationFailed naming `url`. */
-export function checkWebhookUrl(value: string): string {
+export function checkWebhookUrl(value: string, policy: WebhookUrlPolicy = { allowLanHttp: false }): string {
   const url = value.trim();
   const fail = (why: string): never => {
     throw new GatewayError(ErrorCode.ValidationFailed, `url: ${why}`, { field: 'url' });
@@ -31,5 +59,10 @@ export function checkWebhookUrl(value: string): string {
     return url;
   }
   if (parsed.protocol === 'http:' && loopbackHosts.has(parsed.hostname)) return url;
-  return fail('must use https://, or http:// to 127.0.0.1, localhost or [::1]');
+  if (parsed.protocol === 'http:' && policy.allowLanHttp && isLanHost(parsed.hostname)) return url;
+  return fail(
+    policy.allowLanHttp
+      ? 'must use https://, or http:// to loopback or a local-network address'
+      : 'must use https://, or http:// to 127.0.0.1, localhost or [::1] (webhooks.allow_lan_http allows the local network)',
+  );
 }

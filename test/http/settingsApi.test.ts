@@ -16,7 +16,7 @@ const defaults = {
   messages: { limit_period: 'Disabled', sim_selection_mode: 'OSDefault', processing_order: 'LIFO' },
   ping: {},
   logs: { lifetime_days: 30 },
-  webhooks: { internet_required: true, retry_count: 1 },
+  webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
 };
 
 const patch = (body: unknown, base = '') =>

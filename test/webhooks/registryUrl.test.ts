@@ -39,3 +39,36 @@ describe('checkWebhookUrl', () => {
     );
   });
 });
+
+describe('checkWebhookUrl with webhooks.allow_lan_http', () => {
+  const lan = { allowLanHttp: true };
+
+  it.each([
+    'http://192.168.1.20:8123/api/webhook/abc',
+    'http://10.0.0.5/hook',
+    'http://172.16.4.1/hook',
+    'http://169.254.10.10/hook',
+    'http://homeassistant.local:8123/api/webhook/abc',
+    'http://[fd12:3456::1]:8123/hook',
+    'http://[fe80::1]/hook',
+  ])('accepts plain http to the local-network host of %s', (url) => {
+    expect(checkWebhookUrl(url, lan)).toBe(url);
+  });
+
+  it.each([
+    'http://8.8.8.8/hook',
+    'http://172.32.0.1/hook',
+    'http://example.com/hook',
+    'http://[2001:db8::1]/hook',
+  ])('still refuses plain http to the public host of %s', (url) => {
+    expect(() => checkWebhookUrl(url, lan)).toThrow(
+      expect.objectContaining({ code: ErrorCode.ValidationFailed }),
+    );
+  });
+
+  it('refuses plain http to the local network while the setting is off (the default)', () => {
+    expect(() => checkWebhookUrl('http://192.168.1.20:8123/hook')).toThrow(
+      expect.objectContaining({ code: ErrorCode.ValidationFailed, field: 'url' }),
+    );
+  });
+});

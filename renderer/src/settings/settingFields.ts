@@ -152,6 +152,15 @@ export const settingSections: readonly { title: string; fields: readonly Setting
       },
       {
         group: 'webhooks',
+        key: 'allow_lan_http',
+        label: 'Allow plain http:// webhooks on the local network',
+        meaning:
+          "Lets webhooks use http:// to private addresses (192.168.x.x, 10.x.x.x, *.local), e.g. Home Assistant's internal URL. Message texts then cross your LAN unencrypted.",
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'webhooks',
         key: 'retry_count',
         label: 'Retries per delivery',
         meaning: 'How often a failed delivery is tried again, with a growing pause (5 s, 10 s, 20 s …).',

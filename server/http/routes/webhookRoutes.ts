@@ -17,14 +17,22 @@ export interface WebhookRouteDependencies {
 
 export const webhookSchema = z.object({
   id: z.string().describe('webhook id; registering an existing id replaces that webhook'),
-  url: z.string().describe('https:// URL, or http:// to 127.0.0.1, localhost or [::1]'),
+  url: z
+    .string()
+    .describe(
+      'https:// URL, or http:// to 127.0.0.1, localhost or [::1]; with webhooks.allow_lan_http also to the local network',
+    ),
   event: z.enum(WebhookEventNames),
   deviceId: z.string().optional().describe('only events from this device; absent: every device'),
 });
 
 export const webhookInputSchema = z.object({
   id: z.string().nullish().describe('absent: generated; an existing id replaces that webhook'),
-  url: z.string().describe('https:// URL, or http:// to 127.0.0.1, localhost or [::1]'),
+  url: z
+    .string()
+    .describe(
+      'https:// URL, or http:// to 127.0.0.1, localhost or [::1]; with webhooks.allow_lan_http also to the local network',
+    ),
   event: z.enum(WebhookEventNames),
   deviceId: z.string().nullish().describe('only events from this device; absent: every device'),
   // client-rs `src/types/webhook.rs` Webhook has no `rename_all`, so it sends `device_id`.

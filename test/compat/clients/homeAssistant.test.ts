@@ -71,4 +71,26 @@ describe('the Home Assistant integration', () => {
       expect(created.status, created.text).toBe(201);
     },
   );
+
+  /**
+   * `__init__.py` builds the webhook URL from Home Assistant's internal URL by default
+   * (`const.py` DEFAULT_URL_MODE = internal), typically http://<LAN address>:8123.
+   */
+  it('registers its internal http:// LAN URL once webhooks.allow_lan_http is on, not before', async () => {
+    const webhook = {
+      id: 'ha-lan',
+      url: 'http://192.168.1.20:8123/api/webhook/abc123',
+      event: 'sms:received',
+    };
+    const refused = await gateway.request('POST', `${haEndpoint}/webhooks`, { json: webhook });
+    expect(refused.status).toBe(400);
+    expect((refused.body as { message: string }).message).toContain('allow_lan_http');
+
+    const setting = await gateway.request('PATCH', '/settings', {
+      json: { webhooks: { allow_lan_http: true } },
+    });
+    expect(setting.status, setting.text).toBe(200);
+    const created = await gateway.request('POST', `${haEndpoint}/webhooks`, { json: webhook });
+    expect(created.status, created.text).toBe(201);
+  });
 });
