@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { AtSession } from './at/atSession.js';
 import { createAccessControl } from './auth/accessControl.js';
 import { type CredentialsDocumentData, openBasicCredentials } from './auth/credentials.js';
@@ -19,7 +18,6 @@ import { HealthService } from './health/healthService.js';
 import { createHttpApp } from './http/app.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
-import { createPendingPartsFile } from './inbox/pendingPartsFile.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
@@ -133,7 +131,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const inbox = new InboxService({
       repository: storage.inbox,
       events,
-      pendingParts: createPendingPartsFile(join(options.dataDir, 'pending-parts.json')),
+      pendingParts: storage.pendingParts,
       clock,
       logger,
     });
@@ -197,7 +195,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     // reports as soon as they start, the inbox restores partial messages, and crash recovery changes messages as the scheduler starts.
     // Its stop is pushed first so it runs last, after everything that raises events.
     const dispatcher = new WebhookDispatcher({
-      outbox: await storage.openCollection<WebhookDelivery>('webhook-outbox'),
+      outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
       targets: () => webhooks.list(),
       policy: () => webhookPolicyFrom(settings.current()),
       events,

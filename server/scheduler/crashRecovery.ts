@@ -51,8 +51,10 @@ export function restoreSendWindows(
   now: number,
 ): number {
   let restored = 0;
+  // A message reaches each of these states after its hand-over: one handed over within the
+  // period reached its present state within it too.
   for (const state of HANDED_OVER) {
-    for (const message of repository.inState(state)) {
+    for (const message of repository.inState(state, now - LONGEST_LIMIT_PERIOD_MS)) {
       const handedAt = message.states.Processed;
       if (message.deviceId === undefined || handedAt === undefined) continue;
       if (handedAt <= now - LONGEST_LIMIT_PERIOD_MS) continue;

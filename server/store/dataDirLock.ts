@@ -1,12 +1,7 @@
 import { join } from 'node:path';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import {
-  isMissingFileError,
-  privateFileMode,
-  type StoreFileSystem,
-  writeFully,
-} from './journal/fileSystem.js';
+import { isMissingFileError, privateFileMode, type StoreFileSystem, writeFully } from './fileSystem.js';
 
 export const lockFileName = 'gateway.lock';
 
@@ -15,8 +10,9 @@ export interface DataDirLock {
 }
 
 /**
- * One gateway per data directory: two processes appending to the same journals would interleave
- * lines and each would compact the other's writes away. The lock is a file holding the owner's
+ * One gateway per data directory: SQLite would keep two processes' writes apart, but each would
+ * hold its own queue in memory and send the other's messages too, and the lowdb documents would
+ * overwrite each other. The lock is a file holding the owner's
  * pid, created exclusively. A lock left by a process that no longer runs (crash, `kill -9`, power
  * cut) is taken over. A pid reused by an unrelated process after a reboot makes us refuse to
  * start with a message naming the file, which the user can delete.
