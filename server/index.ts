@@ -16,6 +16,7 @@ import type { GatewayOptions } from './config/options.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
 import { createHttpApp } from './http/app.js';
+import { registerBackupRoutes } from './http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
@@ -297,6 +298,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               sendTestEvent: (webhookId) => dispatcher.sendTest(webhookId),
               setSendingPaused: (value) => gateway.setSendingPaused(value),
             }),
+          (api) =>
+            registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
         ],
       },
       {

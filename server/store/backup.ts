@@ -23,7 +23,7 @@ export async function backupDatabase(source: string, target: string, logger: Log
     logger.info('database backed up', { target, pages: totalPages, ms: Date.now() - startedAt });
   } catch (error) {
     await rm(partial, { force: true });
-    throw new GatewayError(ErrorCode.StoreIo, `cannot write the backup ${target}`, { cause: error });
+    throw new GatewayError(ErrorCode.StoreIo, `cannot back up ${source} to ${target}`, { cause: error });
   } finally {
     reader?.close();
   }

@@ -25,6 +25,8 @@ export class SqliteInboxRepository implements InboxRepository {
   private readonly queries: StatementCache;
   private readonly insertRow: Statement<InboxRow>;
   private readonly selectBody: Statement<[string], { body: string }>;
+  /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
+  private total: number;
 
   constructor(
     db: Database,
@@ -36,6 +38,10 @@ export class SqliteInboxRepository implements InboxRepository {
        VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
     );
     this.selectBody = db.prepare('SELECT body FROM inbox WHERE id = ?');
+    this.total = this.countWhere(new QueryFilter());
+    commits.onRollback(() => {
+      this.total = this.countWhere(new QueryFilter());
+    });
   }
 
   /**
@@ -46,6 +52,7 @@ export class SqliteInboxRepository implements InboxRepository {
    */
   async insert(record: IncomingRecord): Promise<boolean> {
     const { value, durable } = this.commits.write(() => this.insertRow.run(incomingRow(record)).changes);
+    this.total += value;
     await durable;
     return value > 0;
   }
@@ -63,9 +70,7 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .when('search', needle && searchParameter(needle), needle ? searchClause('inbox', needle) : '');
-    const { total } = this.queries
-      .get(`SELECT count(*) AS total FROM inbox ${filter.where}`)
-      .get(filter.params) as { total: number };
+    const total = filter.where === '' ? this.total : this.countWhere(filter);
     const rows = this.queries
       .get(
         `SELECT body FROM inbox ${filter.where} ORDER BY received_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
@@ -74,18 +79,25 @@ export class SqliteInboxRepository implements InboxRepository {
     return { total, items: rows.map((row) => JSON.parse(row.body) as IncomingRecord) };
   }
 
-  pruneOlderThan(before: number): Promise<number> {
-    return chunkedDelete(
+  async pruneOlderThan(before: number): Promise<number> {
+    const deleted = await chunkedDelete(
       this.commits,
       this.queries.get(
         'DELETE FROM inbox WHERE rowid IN (SELECT rowid FROM inbox WHERE received_at < @before LIMIT @chunk)',
       ),
       { before },
     );
+    this.total -= deleted;
+    return deleted;
   }
 
   count(): number {
-    return (this.queries.get('SELECT count(*) AS total FROM inbox').get() as { total: number }).total;
+    return this.total;
+  }
+
+  private countWhere(filter: QueryFilter): number {
+    const statement = this.queries.get(`SELECT count(*) AS total FROM inbox ${filter.where}`);
+    return (statement.get(filter.params) as { total: number }).total;
   }
 }
 

@@ -40,6 +40,8 @@ export class SqliteMessageRepository implements MessageRepository {
   private readonly updateRow: Statement<MessageRow>;
   private readonly selectBody: Statement<[string], { body: string }>;
   private readonly countState: Statement<[string], { total: number }>;
+  /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
+  private total = 0;
 
   constructor(
     private readonly db: Database,
@@ -57,9 +59,9 @@ export class SqliteMessageRepository implements MessageRepository {
     );
     this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
     this.countState = db.prepare('SELECT count(*) AS total FROM messages WHERE state = ?');
-    this.loadInFlight();
-    // A failed commit rolled back writes the maps already hold: take them from the database again.
-    commits.onRollback(() => this.loadInFlight());
+    this.reload();
+    // A failed commit rolled back writes the maps and the total already hold: read them again.
+    commits.onRollback(() => this.reload());
   }
 
   insert(record: MessageRecord): Promise<void> {
@@ -75,7 +77,9 @@ export class SqliteMessageRepository implements MessageRepository {
       }
       return Promise.reject(error);
     }
-    this.remember(JSON.parse(row.body) as MessageRecord);
+    this.total++;
+    // Only a message in flight is held; JSON gives a copy detached from the caller's object.
+    if (this.inFlight.has(record.state)) this.remember(JSON.parse(row.body) as MessageRecord);
     return durable;
   }
 
@@ -148,12 +152,12 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   count(): number {
-    return (this.queries.get('SELECT count(*) AS total FROM messages').get() as { total: number }).total;
+    return this.total;
   }
 
-  pruneOlderThan(before: number): Promise<number> {
+  async pruneOlderThan(before: number): Promise<number> {
     const inFlight = inFlightStates.map((state) => `'${state}'`).join(', ');
-    return chunkedDelete(
+    const deleted = await chunkedDelete(
       this.commits,
       this.queries.get(
         `DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages
@@ -161,9 +165,20 @@ export class SqliteMessageRepository implements MessageRepository {
       ),
       { before },
     );
+    this.total -= deleted;
+    return deleted;
   }
 
-  private loadInFlight(): void {
+  private countWhere(filter: QueryFilter): number {
+    return (
+      this.queries.get(`SELECT count(*) AS total FROM messages ${filter.where}`).get(filter.params) as {
+        total: number;
+      }
+    ).total;
+  }
+
+  private reload(): void {
+    this.total = this.countWhere(new QueryFilter());
     for (const records of this.inFlight.values()) records.clear();
     const rows = this.db
       .prepare(`SELECT body FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`)

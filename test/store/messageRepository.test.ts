@@ -153,6 +153,7 @@ describe('SqliteMessageRepository', () => {
     expect(await repository.pruneOlderThan(start + minute)).toBe(2);
     const remaining = ['recent-sent', 'old-processed', 'old-pending'];
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
+    expect(repository.list({ limit: 1, offset: 0 }).total).toBe(3);
     expect(repository.inState('Sent').map((record) => record.id)).toEqual(['recent-sent']);
     reopen();
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);

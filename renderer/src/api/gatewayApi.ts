@@ -57,6 +57,8 @@ export function createGatewayApi(client: ApiClient) {
     status: () => client.get<GatewayStatus>('/gateway/v1/status'),
     dailyStats: (days = 14) => client.get<DailyStats[]>('/gateway/v1/stats/daily', { days }),
     setSendingPaused: (paused: boolean) => client.post<GatewayStatus>('/gateway/v1/sending', { paused }),
+    /** A consistent copy of the message database, taken while the gateway runs. */
+    backup: async () => (await client.request<Blob>('POST', '/gateway/v1/backup', { binary: true })).data,
 
     listMessages: (filter: MessageFilter, limit: number, offset: number) =>
       listPage<MessageRecord>('/messages', { ...filter, limit, offset, includeContent: true }),
