@@ -279,7 +279,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
               }),
-              dailyStats: (days) => dailyStats(storage, clock.now(), days),
+              dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
               serialPorts: async () => {
                 const inUse = new Set(pool.list().map((device) => device.modem.port));
                 return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));

@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import { backupDatabase } from './backup.js';
 import { type DataDirLock, lockDataDir } from './dataDirLock.js';
 import { type Document, type DocumentMigration, openDocument } from './documentStore.js';
+import { type EventCounts, SqliteEventCounts } from './eventCounts.js';
 import { nodeFileSystem, privateDirMode, type StoreFileSystem, writeFileAtomically } from './fileSystem.js';
 import { SqliteInboxRepository } from './inboxRepository.js';
 import { migrateJournals } from './journalMigration.js';
@@ -33,6 +34,8 @@ export interface Storage {
   readonly logs: LogRepository;
   /** Parts of multipart messages still waiting for the rest. */
   readonly pendingParts: PendingPartsStore;
+  /** Sent, delivered, failed and received per quarter hour, for the daily chart. */
+  readonly counts: EventCounts;
   /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
@@ -95,6 +98,7 @@ class DataDirStorage implements Storage {
   readonly inbox: SqliteInboxRepository;
   readonly logs: SqliteLogRepository;
   readonly pendingParts: PendingPartsStore;
+  readonly counts: SqliteEventCounts;
   private readonly openNames = new Set<string>([pendingPartsCollection]);
   private readonly documentsFlushed: (() => Promise<void>)[] = [];
   private closed = false;
@@ -115,6 +119,7 @@ class DataDirStorage implements Storage {
       ...(options.maxLogEntries === undefined ? {} : { maxEntries: options.maxLogEntries }),
     });
     this.pendingParts = pendingPartsIn(new KeyedCollection(db, commits, pendingPartsCollection));
+    this.counts = new SqliteEventCounts(db);
   }
 
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {
