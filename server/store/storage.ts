@@ -86,7 +86,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     });
     return new DataDirStorage(database, lock, options, logger, fs);
   } catch (error) {
-    database?.close();
+    await database?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
     throw error;
   }
@@ -172,7 +172,7 @@ class DataDirStorage implements Storage {
       );
     }
     try {
-      this.database.close();
+      await this.database.close();
     } catch (error) {
       this.logger.error('closing the database failed', { error });
     }

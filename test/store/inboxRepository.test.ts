@@ -30,7 +30,7 @@ describe('SqliteInboxRepository', () => {
   });
 
   afterEach(async () => {
-    database.close();
+    await database.close();
     await dir.remove();
   });
 
@@ -79,7 +79,7 @@ describe('SqliteInboxRepository', () => {
     await inbox.insert(incoming({ id: 'old', receivedAt: 10 }));
     await inbox.insert(incoming({ id: 'new', receivedAt: 100 }));
     expect(await inbox.pruneOlderThan(50)).toBe(1);
-    database.close();
+    await database.close();
     open();
     expect(inbox.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(['new']);
     // A pruned id is no longer a duplicate: the same SMS read again later is stored again.

@@ -16,8 +16,8 @@ describe('SqliteLogRepository', () => {
   let database: GatewayDatabase;
   let logs: SqliteLogRepository;
 
-  function reopen(options: Partial<LogRepositoryOptions> = {}): void {
-    database.close();
+  async function reopen(options: Partial<LogRepositoryOptions> = {}): Promise<void> {
+    await database.close();
     database = openTestDatabase(dir.path);
     logs = new SqliteLogRepository(database.db, database.commits, { logger: silentLogger, ...options });
   }
@@ -29,16 +29,16 @@ describe('SqliteLogRepository', () => {
   });
 
   afterEach(async () => {
-    database.close();
+    await database.close();
     await dir.remove();
   });
 
-  it('assigns increasing ids synchronously and continues them after a restart', () => {
+  it('assigns increasing ids synchronously and continues them after a restart', async () => {
     const first = logs.append(record('one', 1));
     const second = logs.append(record('two', 2));
     expect([first.id, second.id]).toEqual([1, 2]);
     expect(logs.list({}).map((entry) => entry.message)).toEqual(['one', 'two']);
-    reopen();
+    await reopen();
     expect(logs.append(record('three', 3)).id).toBe(3);
   });
 
@@ -78,8 +78,8 @@ describe('SqliteLogRepository', () => {
     expect(logs.list({}).map((e) => e.message)).toEqual(['x']);
   });
 
-  it('keeps at most maxEntries and a tenth more, dropping the oldest', () => {
-    reopen({ maxEntries: 100 });
+  it('keeps at most maxEntries and a tenth more, dropping the oldest', async () => {
+    await reopen({ maxEntries: 100 });
     for (let n = 0; n < 109; n++) logs.append(record(`line ${n}`, n));
     expect(logs.count()).toBe(109);
     logs.append(record('line 109', 109));
@@ -94,8 +94,8 @@ describe('SqliteLogRepository', () => {
     expect(logs.list({}).map((e) => e.createdAt)).toEqual([500, 600, 700, 800, 900]);
   });
 
-  it('still hands out entries after close, without throwing', () => {
-    database.close();
+  it('still hands out entries after close, without throwing', async () => {
+    await database.close();
     expect(() => logs.append(record('late', 1))).not.toThrow();
     database = openTestDatabase(dir.path);
   });

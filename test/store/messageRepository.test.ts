@@ -20,8 +20,8 @@ describe('SqliteMessageRepository', () => {
   let database: GatewayDatabase;
   let repository: SqliteMessageRepository;
 
-  function reopen(): void {
-    database.close();
+  async function reopen(): Promise<void> {
+    await database.close();
     ({ database, repository } = openAt(dir.path));
   }
 
@@ -31,7 +31,7 @@ describe('SqliteMessageRepository', () => {
   });
 
   afterEach(async () => {
-    database.close();
+    await database.close();
     await dir.remove();
   });
 
@@ -73,7 +73,7 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(message({ id: 'old', createdAt: start }));
     await repository.insert(message({ id: 'new', createdAt: start + minute }));
     await repository.update({ ...(repository.get('old') as MessageRecord), state: 'Failed' });
-    reopen();
+    await reopen();
     expect(repository.pending().map((record) => record.id)).toEqual(['new']);
     expect(repository.inState('Failed').map((record) => record.id)).toEqual(['old']);
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
@@ -137,7 +137,7 @@ describe('SqliteMessageRepository', () => {
   });
 
   it('rejects an insert after close with StoreClosed rather than throwing', async () => {
-    database.close();
+    await database.close();
     const late = repository.insert(message({ id: 'late' }));
     await expect(late).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.StoreClosed));
     ({ database, repository } = openAt(dir.path));
@@ -155,7 +155,7 @@ describe('SqliteMessageRepository', () => {
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
     expect(repository.list({ limit: 1, offset: 0 }).total).toBe(3);
     expect(repository.inState('Sent').map((record) => record.id)).toEqual(['recent-sent']);
-    reopen();
+    await reopen();
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
   });
 });
@@ -213,7 +213,7 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
   });
 
   afterAll(async () => {
-    database.close();
+    await database.close();
     await dir.remove();
   });
 
@@ -289,7 +289,7 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
   });
 
   it('lists the same pages after reopening', async () => {
-    database.close();
+    await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.count()).toBe(count);
     for (const [, query] of queries) expect(actual(query)).toEqual(expected(query));

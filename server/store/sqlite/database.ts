@@ -5,6 +5,7 @@ import type { Logger } from '../../logging/logger.js';
 import { privateFileMode } from '../fileSystem.js';
 import { GroupCommit } from './groupCommit.js';
 import { migrateSchema, schemaVersion } from './schema.js';
+import { WalSync } from './walSync.js';
 
 export const databaseFileName = 'gateway.db';
 
@@ -12,14 +13,16 @@ export interface GatewayDatabase {
   readonly path: string;
   readonly db: Database;
   readonly commits: GroupCommit;
-  close(): void;
+  /** Commits and flushes what is open, then closes (SQLite checkpoints and removes the WAL). */
+  close(): Promise<void>;
 }
 
 /**
  * Opens (or creates) the gateway's database file. WAL lets readers and a backup run beside the
- * writer; synchronous=FULL fsyncs the WAL at every COMMIT, so a committed batch survives a power
- * cut (NORMAL would only survive a process crash). A torn WAL tail (a commit cut by the power
- * going) fails its checksums and SQLite ignores it at open: only unacknowledged writes go.
+ * writer. Until the group commit takes over, the connection runs with synchronous=FULL (so the
+ * journal migration is fsynced at each commit); from then on `GroupCommit` fsyncs the WAL itself,
+ * off the event loop, before any write is acknowledged. A torn WAL tail (a commit cut by the
+ * power going) fails its checksums and SQLite ignores it at open: only unacknowledged writes go.
  */
 export function openDatabase(path: string, logger: Logger): GatewayDatabase {
   let db: Database;
@@ -44,14 +47,25 @@ export function openDatabase(path: string, logger: Logger): GatewayDatabase {
     if (error instanceof GatewayError) throw error;
     throw new GatewayError(ErrorCode.StoreCorrupt, `cannot use database ${path}`, { cause: error });
   }
-  const commits = new GroupCommit(db);
+  let wal: WalSync;
+  try {
+    wal = new WalSync(`${path}-wal`);
+  } catch (error) {
+    db.close();
+    throw new GatewayError(ErrorCode.StoreIo, `cannot open the write-ahead log of ${path}`, { cause: error });
+  }
+  let commits: GroupCommit | undefined;
   return {
     path,
     db,
-    commits,
-    close() {
-      commits.close();
+    get commits() {
+      commits ??= new GroupCommit(db, wal);
+      return commits;
+    },
+    async close() {
+      await commits?.close();
       db.close();
+      wal.close();
     },
   };
 }
