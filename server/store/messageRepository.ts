@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { MessageRecord, MessageState } from '../messages/model.js';
-import type { MessageQuery, MessageRepository, Page } from './repositories.js';
+import type { HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import {
@@ -145,6 +145,17 @@ export class SqliteMessageRepository implements MessageRepository {
             .all({ state, since })
     ) as { body: string }[];
     return rows.map((row) => JSON.parse(row.body) as MessageRecord);
+  }
+
+  handOversSince(since: number): HandOver[] {
+    return this.queries
+      .get(
+        `SELECT deviceId, at FROM (
+           SELECT json_extract(body, '$.deviceId') AS deviceId, json_extract(body, '$.states.Processed') AS at
+           FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @since)
+         WHERE deviceId IS NOT NULL AND at > @since`,
+      )
+      .all({ since }) as HandOver[];
   }
 
   countInState(state: MessageState): number {

@@ -32,6 +32,11 @@ export interface MessageQuery extends TimeRange {
   offset: number;
 }
 
+export interface HandOver {
+  deviceId: string;
+  at: number;
+}
+
 export interface MessageRepository {
   /** Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. */
   insert(record: MessageRecord): Promise<void>;
@@ -51,6 +56,12 @@ export interface MessageRepository {
    * Sent or Failed messages to look at the last hour.
    */
   inState(state: MessageState, since?: number): MessageRecord[];
+  /**
+   * Every hand-over to a modem (`states.Processed`, with the modem's `deviceId`) after `since`,
+   * of messages now Processed, Sent, Delivered or Failed: what the rate limiter's windows need
+   * after a restart, without reading whole messages.
+   */
+  handOversSince(since: number): HandOver[];
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
   count(): number;
