@@ -12,7 +12,6 @@ export class KeyedCollection<T extends { id: string }> {
   private readonly upsert: Statement<{ collection: string; id: string; body: string }>;
   private readonly remove: Statement<{ collection: string; id: string }>;
   private readonly removeAll: Statement<{ collection: string }>;
-  private readonly countAll: Statement<{ collection: string }, { total: number }>;
 
   constructor(
     private readonly db: Database,
@@ -26,11 +25,6 @@ export class KeyedCollection<T extends { id: string }> {
     );
     this.remove = db.prepare('DELETE FROM collections WHERE collection = @collection AND id = @id');
     this.removeAll = db.prepare('DELETE FROM collections WHERE collection = @collection');
-    this.countAll = db.prepare('SELECT count(*) AS total FROM collections WHERE collection = @collection');
-  }
-
-  get size(): number {
-    return (this.countAll.get({ collection: this.name }) as { total: number }).total;
   }
 
   get(id: string): T | undefined {
@@ -38,11 +32,11 @@ export class KeyedCollection<T extends { id: string }> {
     return row && (JSON.parse(row.body) as T);
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined;
-  }
-
-  /** Read one row at a time, so a large collection is never held in memory at once. */
+  /**
+   * Reads one row at a time, so a large collection is never held in memory at once. The
+   * connection runs no other statement until the iteration ends (better-sqlite3 refuses it):
+   * collect first (`[...values()]`) when the loop writes.
+   */
   *values(): Generator<T> {
     for (const row of this.selectAll.iterate({ collection: this.name }) as Iterable<{ body: string }>) {
       yield JSON.parse(row.body) as T;
