@@ -50,6 +50,20 @@ describe('GroupCommit', () => {
     expect(rows()).toBe(1_000);
   });
 
+  it('checkpoints after a few large batches too, not only after many commits', async () => {
+    const pragma = vi.spyOn(database.db, 'pragma');
+    const checkpoints = () => pragma.mock.calls.filter(([sql]) => sql === 'wal_checkpoint(PASSIVE)').length;
+    const insertMany = database.db.transaction((from: number) => {
+      const statement = database.db.prepare('INSERT INTO scratch (n) VALUES (?)');
+      for (let n = from; n < from + 2_500; n++) statement.run(n);
+    });
+    await database.commits.write(() => insertMany(0)).durable;
+    expect(checkpoints()).toBe(0);
+    await database.commits.write(() => insertMany(2_500)).durable;
+    expect(checkpoints()).toBe(1);
+    expect(rows()).toBe(5_000);
+  });
+
   it('refuses writes after close with StoreClosed, having made the open batch durable', async () => {
     const last = insert(1).durable;
     await database.close();

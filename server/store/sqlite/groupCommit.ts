@@ -7,8 +7,13 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-/** Commits between checkpoints: about SQLite's default of 1,000 WAL pages at our batch sizes. */
+/**
+ * A checkpoint is due after this many commits or this many changed rows, whichever comes first:
+ * about SQLite's default of 1,000 WAL pages for the gateway's small batches, and a bound on the
+ * WAL (and on the checkpoint's pause) when batches are large (migration, bench prefill).
+ */
 const commitsPerCheckpoint = 200;
+const changesPerCheckpoint = 5_000;
 
 /**
  * Group commit for a synchronous SQLite connection, with the fsync off the event loop.
@@ -23,9 +28,9 @@ const commitsPerCheckpoint = 200;
  *
  * Checkpoints (copying WAL pages into the database file) are ours, not SQLite's automatic ones:
  * with synchronous=OFF SQLite would not fsync the database file before reusing the WAL, so a
- * power cut could lose pages that only the overwritten WAL held. Every `commitsPerCheckpoint`
- * commits, with no batch open, the connection switches to FULL, checkpoints (fsyncing the
- * database file) and switches back.
+ * power cut could lose pages that only the overwritten WAL held. When one is due (see
+ * `commitsPerCheckpoint`) and no batch is open, the connection switches to FULL, checkpoints
+ * (fsyncing the database file) and switches back.
  *
  * A write runs at once on the connection, so reads on the same connection see it before it is
  * durable (the repositories' "visible at once" contract). If the COMMIT fails, the batch is
@@ -39,6 +44,7 @@ export class GroupCommit {
   private closed = false;
   private broken: GatewayError | undefined;
   private commitsSinceCheckpoint = 0;
+  private changesAtCheckpoint = 0;
 
   constructor(
     private readonly db: Database,
@@ -107,8 +113,14 @@ export class GroupCommit {
   }
 
   private checkpointIfDue(): void {
-    if (this.closed || this.waiters || this.commitsSinceCheckpoint < commitsPerCheckpoint) return;
+    if (this.closed || this.waiters) return;
+    const changes = this.totalChanges();
+    const due =
+      this.commitsSinceCheckpoint >= commitsPerCheckpoint ||
+      changes - this.changesAtCheckpoint >= changesPerCheckpoint;
+    if (!due) return;
     this.commitsSinceCheckpoint = 0;
+    this.changesAtCheckpoint = changes;
     this.db.pragma('synchronous = FULL');
     try {
       // PASSIVE: copies what no reader (a backup) still needs; the rest goes at the next one.
@@ -116,6 +128,11 @@ export class GroupCommit {
     } finally {
       this.db.pragma('synchronous = OFF');
     }
+  }
+
+  /** Rows changed on this connection since it opened (SQLite's total_changes()). */
+  private totalChanges(): number {
+    return (this.db.prepare('SELECT total_changes() AS changes').get() as { changes: number }).changes;
   }
 
   private batch(): Waiter[] {
