@@ -1,8 +1,9 @@
 /**
  * `npm run bench` (full, minutes) or `npm run bench -- --quick` (every workload tiny, seconds).
  * Prints the machine and one table per workload family; BENCHMARKS.md explains the figures.
- * `--only http` or `--only modem` reruns one family (the footprint and peers tables need the
- * modem-path run, so they come only with the whole suite).
+ * `--only http`, `--only modem` or `--only footprint` reruns one family (the peers table needs
+ * the modem-path run, so it comes only with the whole suite; so does the footprint's 16-modem
+ * peak).
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -20,10 +21,12 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
   });
-  if (values.only !== undefined && values.only !== 'http' && values.only !== 'modem') {
-    throw new Error(`--only takes http or modem, not "${values.only}"`);
+  const families = ['http', 'modem', 'footprint'] as const;
+  type Family = (typeof families)[number];
+  if (values.only !== undefined && !families.includes(values.only as Family)) {
+    throw new Error(`--only takes ${families.join(', ')}, not "${values.only}"`);
   }
-  const runs = (family: 'http' | 'modem') => values.only === undefined || values.only === family;
+  const runs = (family: Family) => values.only === undefined || values.only === family;
   const sizes = values.quick ? quickSizes : fullSizes;
   // The full run measures the product as shipped (compiled JavaScript, no tsx); the quick run
   // checks that the benchmarks still work against the source as it is now.
@@ -34,21 +37,20 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Mode: ${sizes.quick ? 'quick (tiny workloads: figures are NOT meaningful)' : 'full'}\n\n`,
   );
-  const datasets = await createDatasets(sizes.stored);
+  const datasets = await createDatasets(sizes.stored, sizes.baselineStored);
   try {
     if (runs('http')) {
       process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, compiled)));
       process.stdout.write('\n');
     }
-    if (!runs('modem')) return;
-    const modemPath = await runModemWorkloads(sizes, datasets, compiled);
-    process.stdout.write(formatTable(modemPath.table));
-    process.stdout.write('\n');
-    if (values.only !== undefined) return;
-    process.stdout.write(
-      formatTable(await runFootprint(sizes, datasets, modemPath.peakResidentBytes16, compiled)),
-    );
-    process.stdout.write('\n');
+    const modemPath = runs('modem') ? await runModemWorkloads(sizes, datasets, compiled) : undefined;
+    if (modemPath) process.stdout.write(`${formatTable(modemPath.table)}\n`);
+    if (runs('footprint')) {
+      process.stdout.write(
+        `${formatTable(await runFootprint(sizes, datasets, modemPath?.peakResidentBytes16, compiled))}\n`,
+      );
+    }
+    if (!modemPath || values.only !== undefined) return;
     // Last: it may install Debian packages, and the peers take a minute or two to drain a queue.
     const own = { messagesPerSecond: modemPath.oneModemRate, idleLatencyMs: modemPath.idleLatencyMs };
     process.stdout.write(formatTable(await runPeers(sizes, own)));

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { AtSession } from './at/atSession.js';
 import { createAccessControl } from './auth/accessControl.js';
 import { type CredentialsDocumentData, openBasicCredentials } from './auth/credentials.js';
@@ -22,9 +21,9 @@ import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetectio
 import { HiLinkModem } from './hilink/hilinkModem.js';
 import { HiLinkSession } from './hilink/hilinkSession.js';
 import { createHttpApp } from './http/app.js';
+import { registerBackupRoutes } from './http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
-import { createPendingPartsFile } from './inbox/pendingPartsFile.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
@@ -143,7 +142,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const inbox = new InboxService({
       repository: storage.inbox,
       events,
-      pendingParts: createPendingPartsFile(join(options.dataDir, 'pending-parts.json')),
+      pendingParts: storage.pendingParts,
       clock,
       logger,
     });
@@ -203,7 +202,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     // reports as soon as they start, the inbox restores partial messages, and crash recovery changes messages as the scheduler starts.
     // Its stop is pushed first so it runs last, after everything that raises events.
     const dispatcher = new WebhookDispatcher({
-      outbox: await storage.openCollection<WebhookDelivery>('webhook-outbox'),
+      outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
       targets: () => webhooks.list(),
       policy: () => webhookPolicyFrom(settings.current()),
       events,
@@ -357,7 +356,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
               }),
-              dailyStats: (days) => dailyStats(storage, clock.now(), days),
+              dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
               serialPorts: async () => {
                 const inUse = new Set(pool.list().map((device) => device.modem.port));
                 return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
@@ -384,6 +383,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               changeCredentials: (username, password) => credentials.change(username, password),
               setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
             }),
+          (api) =>
+            registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
         ],
       },
       {

@@ -7,6 +7,8 @@ export interface BenchSizes {
   httpSeconds: number;
   /** Messages (and incoming messages) already in the store for the "stored" workloads. */
   stored: number;
+  /** The small store start-up is compared with: it should not take much longer with `stored`. */
+  baselineStored: number;
   /** Messages pushed through the modems per modem-path measurement. */
   modemMessages: number;
   /** Single idle POST → PDU samples. */
@@ -19,7 +21,8 @@ export const fullSizes: BenchSizes = {
   quick: false,
   runs: 3,
   httpSeconds: 10,
-  stored: 100_000,
+  stored: 1_000_000,
+  baselineStored: 10_000,
   modemMessages: 1_000,
   latencySamples: 50,
   settleMs: 2_000,
@@ -30,6 +33,7 @@ export const quickSizes: BenchSizes = {
   runs: 1,
   httpSeconds: 1,
   stored: 1_000,
+  baselineStored: 100,
   modemMessages: 20,
   latencySamples: 3,
   settleMs: 200,

@@ -10,25 +10,33 @@ import { prefillStore } from './prefill.js';
 export interface Datasets {
   /** A fresh copy of the template with `stored` messages and incoming messages. */
   stored(): Promise<string>;
+  /** A fresh copy of the small template, `baselineCount` of each. */
+  baseline(): Promise<string>;
   /** A fresh empty data directory. */
   empty(): Promise<string>;
   readonly storedCount: number;
+  readonly baselineCount: number;
   removeAll(): Promise<void>;
 }
 
-export async function createDatasets(storedCount: number): Promise<Datasets> {
+export async function createDatasets(storedCount: number, baselineCount: number): Promise<Datasets> {
   const root = await mkdtemp(join(tmpdir(), 'sms-bench-data-'));
   const template = join(root, 'template');
+  const baselineTemplate = join(root, 'baseline-template');
   await prefillStore({ dataDir: template, messages: storedCount, incoming: storedCount });
+  await prefillStore({ dataDir: baselineTemplate, messages: baselineCount, incoming: baselineCount });
   let next = 0;
+  // The templates' lock files are released on close; a copy starts unlocked the same way.
+  const copyOf = async (source: string) => {
+    const dataDir = join(root, `run-${next++}`);
+    await cp(source, dataDir, { recursive: true });
+    return dataDir;
+  };
   return {
     storedCount,
-    async stored() {
-      const dataDir = join(root, `run-${next++}`);
-      // The template's lock file is released on close; a copy starts unlocked the same way.
-      await cp(template, dataDir, { recursive: true });
-      return dataDir;
-    },
+    baselineCount,
+    stored: () => copyOf(template),
+    baseline: () => copyOf(baselineTemplate),
     async empty() {
       return join(root, `run-${next++}`);
     },

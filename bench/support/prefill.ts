@@ -6,9 +6,9 @@ import type { IncomingRecord } from '../../server/store/repositories.js';
 import { openStorage } from '../../server/store/storage.js';
 
 /**
- * Fills a data directory the way months of use would: `messages` delivered outgoing messages and
- * `incoming` received ones, written straight into the store (no HTTP, no modem) so 100,000 take
- * seconds. Records are spread over the last `spanMs` so time-range reads see a realistic spread.
+ * Fills a data directory the way months of use would: `messages` outgoing messages (delivered,
+ * one in fifty failed) and `incoming` received ones, written straight into the store (no HTTP,
+ * no modem, 5,000 inserts per group commit) so a million take minutes, not hours. Records are spread over the last `spanMs` so time-range reads see a realistic spread.
  */
 export interface PrefillOptions {
   dataDir: string;
@@ -36,7 +36,7 @@ export async function prefillStore(options: PrefillOptions): Promise<void> {
     for (let start = 0; start < options.messages; start += BATCH) {
       const writes: Promise<void>[] = [];
       for (let index = start; index < Math.min(start + BATCH, options.messages); index++) {
-        writes.push(storage.messages.insert(deliveredMessage(index, at(index, options.messages))));
+        writes.push(storage.messages.insert(storedMessage(index, at(index, options.messages))));
       }
       await Promise.all(writes);
     }
@@ -54,6 +54,23 @@ export async function prefillStore(options: PrefillOptions): Promise<void> {
 
 function phoneNumber(index: number): string {
   return `+4477009${String(index % 100_000).padStart(5, '0')}`;
+}
+
+/** One message in fifty failed, so "the failed ones of a day" is a selective filter, as in life. */
+function storedMessage(index: number, createdAt: number): MessageRecord {
+  const delivered = deliveredMessage(index, createdAt);
+  if (index % 50 !== 49) return delivered;
+  return {
+    ...delivered,
+    recipients: delivered.recipients.map((recipient) => ({
+      ...recipient,
+      state: 'Failed',
+      error: 'CMS ERROR 500',
+      parts: [{ reference: index % 256 }],
+    })),
+    states: { Pending: createdAt, Processed: createdAt + 50, Failed: createdAt + 900 },
+    state: 'Failed',
+  };
 }
 
 function deliveredMessage(index: number, createdAt: number): MessageRecord {

@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { findBuiltUi } from '../composition/builtUi.js';
 import { readPackageVersion } from '../composition/packageVersion.js';
 import { parseCommandLine, usage } from '../config/commandLine.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import { createGateway } from '../index.js';
+import { silentLogger } from '../logging/logger.js';
+import { backupDatabase } from '../store/backup.js';
+import { databaseFileName } from '../store/sqlite/database.js';
 
 /**
  * Headless entry (`npm start` without Electron, or `node dist/server/cli/main.js`).
@@ -22,6 +26,17 @@ async function main(argv: string[]): Promise<number> {
   }
   if (commandLine.kind === 'version') {
     process.stdout.write(`${readPackageVersion()}\n`);
+    return 0;
+  }
+
+  if (commandLine.kind === 'backup') {
+    try {
+      await backupDatabase(join(commandLine.dataDir, databaseFileName), commandLine.target, silentLogger);
+    } catch (error) {
+      process.stderr.write(`Backup failed: ${describeError(error)}\n`);
+      return 1;
+    }
+    process.stdout.write(`Backup written to ${commandLine.target}\n`);
     return 0;
   }
 

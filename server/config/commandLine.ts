@@ -25,6 +25,8 @@ export const usage = `Usage: npm start -- [options]
   --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
   --resend-interrupted      re-queue sends cut by a crash          (SMSGW_RESEND_INTERRUPTED=1)
   --ui-dir <dir>            built UI to serve at /ui/              (SMSGW_UI_DIR)
+  --backup <file>           copy the database of --data-dir to <file> and exit; safe while
+                            the gateway runs (SQLite online backup)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -32,7 +34,11 @@ With no --modem the gateway probes the serial ports for a modem that answers AT;
 answers it starts a simulated modem and says so.
 `;
 
-export type CommandLine = { kind: 'run'; options: GatewayOptions } | { kind: 'help' } | { kind: 'version' };
+export type CommandLine =
+  | { kind: 'run'; options: GatewayOptions }
+  | { kind: 'backup'; dataDir: string; target: string }
+  | { kind: 'help' }
+  | { kind: 'version' };
 
 /** Throws GatewayError(ConfigInvalid) with a message fit for the terminal. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
@@ -51,6 +57,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (listen !== undefined) options.listen = parseListen(listen);
   const dataDir = values['data-dir'] ?? env.SMSGW_DATA_DIR;
   if (dataDir !== undefined) options.dataDir = dataDir;
+  if (values.backup !== undefined) {
+    if (values.backup.trim() === '') invalid('backup', 'needs a file name');
+    return { kind: 'backup', dataDir: options.dataDir, target: values.backup };
+  }
   const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
   options.modems = modems.map(parseModem);
   options.hilinks = values.hilink ?? splitList(env.SMSGW_HILINK);
@@ -95,6 +105,7 @@ export const commandLineFlags = {
   'max-pending': { type: 'string' },
   'resend-interrupted': { type: 'boolean' },
   'ui-dir': { type: 'string' },
+  backup: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

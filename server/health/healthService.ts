@@ -77,9 +77,7 @@ export class HealthService {
 
   private failedCheck(): HealthCheck {
     const since = this.deps.clock.now() - hourMs;
-    const failed = this.deps.messages
-      .inState('Failed')
-      .filter((message) => (message.states.Failed ?? 0) >= since).length;
+    const failed = this.deps.messages.inState('Failed', since).length;
     const { failedWarn, failedFail } = this.deps.thresholds;
     return {
       status: failed >= failedFail ? 'fail' : failed >= failedWarn ? 'warn' : 'pass',

@@ -7,6 +7,13 @@ import type { MessageRepository } from '../store/repositories.js';
 import { aggregateState, isFinalRecipientState, type MessageRecord, type RecipientRecord } from './model.js';
 
 /**
+ * How long after its send a status report is still matched after a restart. SMSCs keep trying
+ * for the validity period, days at most in practice; the 8-bit TP-MR has wrapped round many
+ * times by then anyway. Without a bound every Sent message of the history would be read at start.
+ */
+const reportWaitMs = 7 * 24 * 60 * 60_000;
+
+/**
  * Every change of a message's state goes through here, so the aggregate state, the `states`
  * timestamps, persistence and the `message:updated` event can never disagree.
  *
@@ -23,7 +30,8 @@ export class MessageLifecycle {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    for (const message of repository.inState('Sent')) this.indexReferences(message);
+    for (const message of repository.inState('Sent', clock.now() - reportWaitMs))
+      this.indexReferences(message);
   }
 
   /**

@@ -1,6 +1,5 @@
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { MessageState } from '../messages/model.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { LONGEST_LIMIT_PERIOD_MS, type SlidingWindowLimiter } from './rateLimiter.js';
 
@@ -37,9 +36,6 @@ export async function recoverInterruptedSends(deps: {
   return interrupted.length;
 }
 
-/** States a message can be in after it was handed to a modem. */
-const HANDED_OVER: readonly MessageState[] = ['Processed', 'Sent', 'Delivered', 'Failed'];
-
 /**
  * Refills the sliding windows from the store, so a restart cannot burst past the limit: every
  * message handed to a modem (`states.Processed`, per `deviceId`) within the longest period any
@@ -50,15 +46,7 @@ export function restoreSendWindows(
   limiter: SlidingWindowLimiter,
   now: number,
 ): number {
-  let restored = 0;
-  for (const state of HANDED_OVER) {
-    for (const message of repository.inState(state)) {
-      const handedAt = message.states.Processed;
-      if (message.deviceId === undefined || handedAt === undefined) continue;
-      if (handedAt <= now - LONGEST_LIMIT_PERIOD_MS) continue;
-      limiter.record(message.deviceId, handedAt);
-      restored++;
-    }
-  }
-  return restored;
+  const handOvers = repository.handOversSince(now - LONGEST_LIMIT_PERIOD_MS);
+  for (const { deviceId, at } of handOvers) limiter.record(deviceId, at);
+  return handOvers.length;
 }

@@ -70,7 +70,7 @@ export const TTL_EXPIRED_ERROR = 'TTL expired';
  * event of one instant (several sends ending together) is seen by one scan. A queued message
  * asks for a scan only when a modem could take it at once (`enqueued`), so a long queue behind
  * busy modems costs nothing per POST. A modem is free again as soon as its send is answered:
- * the records of that send and the next hand-over then share one journal commit.
+ * the records of that send and the next hand-over then share one commit (group commit).
  *
  * ModemUnavailable (the modem refused the hand-over; nothing was sent) puts the recipients not
  * yet sent back to Pending, for any modem unless pinned, and parks that modem (`modemParking.ts`).
@@ -396,7 +396,7 @@ export class Scheduler {
       this.release(modem.deviceId);
     }
     // The modem is free before these records are durable: its next hand-over's Processed mark
-    // joins them in one journal commit instead of waiting for a commit of its own. No send
+    // joins them in one commit instead of waiting for a commit of its own. No send
     // starts before its own Processed mark is durable, so a crash still marks exactly the sends
     // that may have left.
     await Promise.all(records);

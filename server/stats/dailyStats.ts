@@ -1,4 +1,4 @@
-import type { InboxRepository, MessageRepository } from '../store/repositories.js';
+import type { EventCounts } from '../store/eventCounts.js';
 
 export interface DailyCount {
   /** Local calendar date, YYYY-MM-DD. */
@@ -13,13 +13,10 @@ const dayMs = 24 * 60 * 60_000;
 
 /**
  * Per-day counts for the dashboard chart: a message counts on the day it first reached Sent,
- * Delivered or Failed; an incoming message on the day it arrived. Days are local to the PC.
+ * Delivered or Failed; an incoming message on the day it arrived. Days are local to the PC. The
+ * store keeps the counts per quarter hour as messages change, so this never reads the history.
  */
-export function dailyStats(
-  repositories: { messages: MessageRepository; inbox: InboxRepository },
-  now: number,
-  days: number,
-): DailyCount[] {
+export function dailyStats(counts: EventCounts, now: number, days: number): DailyCount[] {
   const today = startOfLocalDay(now);
   const first = today - (days - 1) * dayMs;
   const byDate = new Map<string, DailyCount>();
@@ -27,24 +24,10 @@ export function dailyStats(
     const date = localDate(first + index * dayMs + dayMs / 2);
     byDate.set(date, { date, sent: 0, delivered: 0, failed: 0, received: 0 });
   }
-  const count = (at: number | undefined, field: 'sent' | 'delivered' | 'failed' | 'received') => {
-    if (at === undefined || at < first) return;
+  for (const { at, event, count } of counts.since(first)) {
     const day = byDate.get(localDate(at));
-    if (day) day[field]++;
-  };
-  // A message reaches a final state after it was created: looking back from `first` finds all.
-  const messages = repositories.messages.list({
-    from: first - 30 * dayMs,
-    limit: Number.MAX_SAFE_INTEGER,
-    offset: 0,
-  });
-  for (const message of messages.items) {
-    count(message.states.Sent, 'sent');
-    count(message.states.Delivered, 'delivered');
-    count(message.states.Failed, 'failed');
+    if (day) day[event] += count;
   }
-  const incoming = repositories.inbox.list({ from: first, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
-  for (const record of incoming.items) count(record.receivedAt, 'received');
   return [...byDate.values()];
 }
 

@@ -2,12 +2,7 @@ import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import {
-  isMissingFileError,
-  privateFileMode,
-  type StoreFileSystem,
-  writeFully,
-} from './journal/fileSystem.js';
+import { isMissingFileError, privateFileMode, type StoreFileSystem, writeFully } from './fileSystem.js';
 
 export const lockFileName = 'gateway.lock';
 
@@ -60,8 +55,9 @@ interface LockOwner {
 }
 
 /**
- * One gateway per data directory: two processes appending to the same journals would interleave
- * lines and each would compact the other's writes away. The lock is a file created exclusively,
+ * One gateway per data directory: SQLite would keep two processes' writes apart, but each would
+ * hold its own queue in memory and send the other's messages too, and the lowdb documents would
+ * overwrite each other. The lock is a file created exclusively,
  * holding the owner's pid and the machine's boot time, and touched by its owner every 15 s.
  *
  * A pid alone cannot tell a live owner after a reboot: the old pid may now belong to another

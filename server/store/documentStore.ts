@@ -8,7 +8,7 @@ import {
   privateFileMode,
   type StoreFileSystem,
   writeFileAtomically,
-} from './journal/fileSystem.js';
+} from './fileSystem.js';
 
 /** Upgrades a document by one version: `migrations[n]` turns version n into version n + 1. */
 export type DocumentMigration = (data: Record<string, unknown>) => Record<string, unknown>;

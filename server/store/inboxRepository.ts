@@ -1,58 +1,116 @@
-import type { JournalCollectionOptions } from './journal/journalCollection.js';
+import type { Database, Statement } from 'better-sqlite3';
 import type { InboxQuery, InboxRepository, IncomingRecord, Page } from './repositories.js';
-import { TimeIndexedCollection } from './timeIndexedCollection.js';
+import { chunkedDelete } from './sqlite/chunkedDelete.js';
+import type { GroupCommit } from './sqlite/groupCommit.js';
+import {
+  normaliseNeedle,
+  QueryFilter,
+  searchClause,
+  searchParameter,
+  sqlLimit,
+} from './sqlite/queryFilter.js';
+import { StatementCache } from './sqlite/statementCache.js';
 
-/** Received messages, newest first by `receivedAt`. */
-export class JournalInboxRepository implements InboxRepository {
-  private constructor(private readonly records: TimeIndexedCollection<IncomingRecord>) {}
+interface InboxRow {
+  id: string;
+  received_at: number;
+  type: string;
+  device_id: string;
+  search: string;
+  body: string;
+}
 
-  static async open(options: JournalCollectionOptions): Promise<JournalInboxRepository> {
-    const records = await TimeIndexedCollection.open<IncomingRecord>({
-      ...options,
-      timeOf: (record) => record.receivedAt,
+/** Received messages, newest first by `receivedAt` (then by arrival). */
+export class SqliteInboxRepository implements InboxRepository {
+  private readonly queries: StatementCache;
+  private readonly insertRow: Statement<InboxRow>;
+  private readonly selectBody: Statement<[string], { body: string }>;
+  /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
+  private total: number;
+
+  constructor(
+    db: Database,
+    private readonly commits: GroupCommit,
+  ) {
+    this.queries = new StatementCache(db);
+    this.insertRow = db.prepare(
+      `INSERT OR IGNORE INTO inbox (id, received_at, type, device_id, search, body)
+       VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
+    );
+    this.selectBody = db.prepare('SELECT body FROM inbox WHERE id = ?');
+    this.total = this.countWhere(new QueryFilter());
+    commits.onRollback(() => {
+      this.total = this.countWhere(new QueryFilter());
     });
-    return new JournalInboxRepository(records);
   }
 
   /**
    * The id is derived from the content (DESIGN §2), so a message the modem reports twice (after
-   * a restart, or read from SIM storage and then by +CMTI) is stored once.
+   * a restart, or read from SIM storage and then by +CMTI) is stored once. Resolves only once
+   * the stored copy is durable, even when it was stored by an earlier, still uncommitted call:
+   * the caller deletes the message from the SIM next.
    */
   async insert(record: IncomingRecord): Promise<boolean> {
-    if (this.records.has(record.id)) return false;
-    await this.records.insert(record);
-    return true;
+    const { value, durable } = this.commits.write(() => this.insertRow.run(incomingRow(record)).changes);
+    this.total += value;
+    await durable;
+    return value > 0;
   }
 
   get(id: string): IncomingRecord | undefined {
-    return this.records.get(id);
+    const row = this.selectBody.get(id);
+    return row && (JSON.parse(row.body) as IncomingRecord);
   }
 
   list(query: InboxQuery): Page<IncomingRecord> {
-    return this.records.page(query, query.offset, query.limit, inboxFilter(query));
+    const needle = normaliseNeedle(query.search);
+    const filter = new QueryFilter()
+      .when('from', query.from, 'received_at >= @from')
+      .when('to', query.to, 'received_at < @to')
+      .when('type', query.type, 'type = @type')
+      .when('device', query.deviceId, 'device_id = @device')
+      .when('search', needle && searchParameter(needle), needle ? searchClause('inbox', needle) : '');
+    const total = filter.where === '' ? this.total : this.countWhere(filter);
+    const rows = this.queries
+      .get(
+        `SELECT body FROM inbox ${filter.where} ORDER BY received_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...filter.params, limit: sqlLimit(query.limit), offset: query.offset }) as { body: string }[];
+    return { total, items: rows.map((row) => JSON.parse(row.body) as IncomingRecord) };
   }
 
-  pruneOlderThan(before: number): Promise<number> {
-    return this.records.pruneBefore(before);
+  async pruneOlderThan(before: number): Promise<number> {
+    const deleted = await chunkedDelete(
+      this.commits,
+      this.queries.get(
+        'DELETE FROM inbox WHERE rowid IN (SELECT rowid FROM inbox WHERE received_at < @before LIMIT @chunk)',
+      ),
+      { before },
+    );
+    this.total -= deleted;
+    return deleted;
   }
 
   count(): number {
-    return this.records.size;
+    return this.total;
   }
 
-  close(): Promise<void> {
-    return this.records.close();
+  private countWhere(filter: QueryFilter): number {
+    const statement = this.queries.get(`SELECT count(*) AS total FROM inbox ${filter.where}`);
+    return (statement.get(filter.params) as { total: number }).total;
   }
 }
 
-function inboxFilter(query: InboxQuery): ((record: IncomingRecord) => boolean) | undefined {
-  const { type, deviceId } = query;
-  const needle = query.search?.trim().toLowerCase() || undefined;
-  if (type === undefined && deviceId === undefined && needle === undefined) return undefined;
-  return (record) =>
-    (type === undefined || record.type === type) &&
-    (deviceId === undefined || record.deviceId === deviceId) &&
-    (needle === undefined ||
-      record.sender.toLowerCase().includes(needle) ||
-      (record.type === 'SMS' && record.content.toLowerCase().includes(needle)));
+/** The row of a received message: its JSON plus the columns queries filter and order by. */
+export function incomingRow(record: IncomingRecord): InboxRow {
+  // What ?search= looks in: the sender, and the text of an SMS (not the Base64 of data).
+  const text = record.type === 'SMS' ? record.content : '';
+  return {
+    id: record.id,
+    received_at: record.receivedAt,
+    type: record.type,
+    device_id: record.deviceId,
+    search: `${record.sender}\n${text}`.toLowerCase(),
+    body: JSON.stringify(record),
+  };
 }

@@ -1,137 +1,224 @@
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { type MessageRecord, type MessageState, MessageStates } from '../messages/model.js';
-import type { JournalCollectionOptions } from './journal/journalCollection.js';
-import type { MessageQuery, MessageRepository, Page } from './repositories.js';
-import { type RecordObserver, TimeIndexedCollection } from './timeIndexedCollection.js';
+import type { MessageRecord, MessageState } from '../messages/model.js';
+import type { HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
+import { chunkedDelete } from './sqlite/chunkedDelete.js';
+import type { GroupCommit } from './sqlite/groupCommit.js';
+import {
+  normaliseNeedle,
+  QueryFilter,
+  searchClause,
+  searchParameter,
+  sqlLimit,
+} from './sqlite/queryFilter.js';
+import { StatementCache } from './sqlite/statementCache.js';
 
 /**
- * Ids per aggregate state, maintained on every change, so `pending()` (the scheduler's hot
- * path) and `inState` (crash recovery) never scan the whole history.
+ * Pending and Processed messages are still in the gateway's hands (queued or at a modem): the
+ * scheduler reads them all the time, so they are held in memory (bounded by --max-pending), and
+ * retention never removes them, however old. Every other message is read from the database.
  */
-class StateIndex implements RecordObserver<MessageRecord> {
-  private readonly byState = new Map<MessageState, Set<string>>(
-    MessageStates.map((state) => [state, new Set<string>()]),
+const inFlightStates: readonly MessageState[] = ['Pending', 'Processed'];
+
+interface MessageRow {
+  id: string;
+  created_at: number;
+  seq: number;
+  state: MessageState;
+  state_at: number | null;
+  device_id: string | null;
+  search: string;
+  body: string;
+}
+
+export class SqliteMessageRepository implements MessageRepository {
+  private readonly inFlight = new Map<MessageState, Map<string, MessageRecord>>(
+    inFlightStates.map((state) => [state, new Map()]),
   );
+  private readonly queries: StatementCache;
+  private readonly insertRow: Statement<MessageRow>;
+  private readonly updateRow: Statement<MessageRow>;
+  private readonly selectBody: Statement<[string], { body: string }>;
+  private readonly countState: Statement<[string], { total: number }>;
+  /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
+  private total = 0;
 
-  stored(record: MessageRecord): void {
-    this.ids(record.state).add(record.id);
-  }
-
-  removed(record: MessageRecord): void {
-    // The record may have been changed in place by a careless caller: clear every state.
-    for (const ids of this.byState.values()) ids.delete(record.id);
-  }
-
-  ids(state: MessageState): Set<string> {
-    let ids = this.byState.get(state);
-    if (!ids) {
-      ids = new Set<string>();
-      this.byState.set(state, ids);
-    }
-    return ids;
-  }
-}
-
-/**
- * Pending and Processed messages are still in the gateway's hands (queued or at a modem);
- * retention never removes them, however old.
- */
-function isInFlight(record: MessageRecord): boolean {
-  return record.state === 'Pending' || record.state === 'Processed';
-}
-
-export class JournalMessageRepository implements MessageRepository {
-  private constructor(
-    private readonly records: TimeIndexedCollection<MessageRecord>,
-    private readonly states: StateIndex,
-  ) {}
-
-  static async open(options: JournalCollectionOptions): Promise<JournalMessageRepository> {
-    const states = new StateIndex();
-    const records = await TimeIndexedCollection.open<MessageRecord>({
-      ...options,
-      timeOf: (record) => record.createdAt,
-      observer: states,
-    });
-    return new JournalMessageRepository(records, states);
+  constructor(
+    private readonly db: Database,
+    private readonly commits: GroupCommit,
+  ) {
+    this.queries = new StatementCache(db);
+    this.insertRow = db.prepare(
+      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
+       VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
+    );
+    // `search` derives from content and recipients' numbers, which never change after insert.
+    this.updateRow = db.prepare(
+      `UPDATE messages SET state = @state, state_at = @state_at, device_id = @device_id, body = @body
+       WHERE id = @id`,
+    );
+    this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
+    this.countState = db.prepare('SELECT count(*) AS total FROM messages WHERE state = ?');
+    this.reload();
+    // A failed commit rolled back writes the maps and the total already hold: read them again.
+    commits.onRollback(() => this.reload());
   }
 
   insert(record: MessageRecord): Promise<void> {
-    if (this.records.has(record.id)) {
-      return Promise.reject(
-        new GatewayError(ErrorCode.Conflict, `message ${record.id} already exists`, { field: 'id' }),
-      );
+    const row = messageRow(record);
+    let durable: Promise<void>;
+    try {
+      durable = this.commits.write(() => this.insertRow.run(row)).durable;
+    } catch (error) {
+      if (error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        return Promise.reject(
+          new GatewayError(ErrorCode.Conflict, `message ${record.id} already exists`, { field: 'id' }),
+        );
+      }
+      return Promise.reject(error);
     }
-    return this.records.insert(record);
+    this.total++;
+    // Only a message in flight is held; JSON gives a copy detached from the caller's object.
+    if (this.inFlight.has(record.state)) this.remember(JSON.parse(row.body) as MessageRecord);
+    return durable;
   }
 
   update(record: MessageRecord): Promise<void> {
-    if (!this.records.has(record.id)) {
+    const row = messageRow(record);
+    let written: { value: number; durable: Promise<void> };
+    try {
+      written = this.commits.write(() => this.updateRow.run(row).changes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (written.value === 0) {
       return Promise.reject(new GatewayError(ErrorCode.NotFound, `message ${record.id} not found`));
     }
-    return this.records.replace(record);
+    this.forget(record.id);
+    this.remember(JSON.parse(row.body) as MessageRecord);
+    return written.durable;
   }
 
   get(id: string): MessageRecord | undefined {
-    return this.records.get(id);
+    for (const records of this.inFlight.values()) {
+      const record = records.get(id);
+      if (record) return record;
+    }
+    const row = this.selectBody.get(id);
+    return row && (JSON.parse(row.body) as MessageRecord);
   }
 
   list(query: MessageQuery): Page<MessageRecord> {
-    const { state, offset, limit } = query;
-    const match = messageFilter(query);
-    if (state === undefined) return this.records.page(query, offset, limit, match);
-    return this.records.pageWithin(this.states.ids(state), query, offset, limit, bySequence, match);
+    const needle = normaliseNeedle(query.search);
+    const filter = new QueryFilter()
+      .when('from', query.from, 'created_at >= @from')
+      .when('to', query.to, 'created_at < @to')
+      .when('state', query.state, 'state = @state')
+      .when('device', query.deviceId, 'device_id = @device')
+      .when('search', needle && searchParameter(needle), needle ? searchClause('messages', needle) : '');
+    const { total } = this.queries
+      .get(`SELECT count(*) AS total FROM messages ${filter.where}`)
+      .get(filter.params) as { total: number };
+    const rows = this.queries
+      .get(
+        `SELECT body FROM messages ${filter.where} ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...filter.params, limit: sqlLimit(query.limit), offset: query.offset }) as { body: string }[];
+    return { total, items: rows.map((row) => JSON.parse(row.body) as MessageRecord) };
   }
 
   pending(): MessageRecord[] {
     return this.inState('Pending');
   }
 
-  countInState(state: MessageState): number {
-    return this.states.ids(state).size;
+  inState(state: MessageState, since?: number): MessageRecord[] {
+    const held = this.inFlight.get(state);
+    if (held) {
+      const records = [...held.values()];
+      return since === undefined ? records : records.filter((record) => (record.states[state] ?? 0) >= since);
+    }
+    const rows = (
+      since === undefined
+        ? this.queries.get('SELECT body FROM messages WHERE state = @state').all({ state })
+        : this.queries
+            .get('SELECT body FROM messages WHERE state = @state AND state_at >= @since')
+            .all({ state, since })
+    ) as { body: string }[];
+    return rows.map((row) => JSON.parse(row.body) as MessageRecord);
   }
 
-  inState(state: MessageState): MessageRecord[] {
-    const records: MessageRecord[] = [];
-    for (const id of this.states.ids(state)) {
-      const record = this.records.get(id);
-      if (record) records.push(record);
-    }
-    return records;
+  handOversSince(since: number): HandOver[] {
+    return this.queries
+      .get(
+        `SELECT deviceId, at FROM (
+           SELECT json_extract(body, '$.deviceId') AS deviceId, json_extract(body, '$.states.Processed') AS at
+           FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @since)
+         WHERE deviceId IS NOT NULL AND at > @since`,
+      )
+      .all({ since }) as HandOver[];
+  }
+
+  countInState(state: MessageState): number {
+    return this.inFlight.get(state)?.size ?? (this.countState.get(state) as { total: number }).total;
   }
 
   count(): number {
-    return this.records.size;
+    return this.total;
   }
 
-  pruneOlderThan(before: number): Promise<number> {
-    return this.records.pruneBefore(before, (record) => !isInFlight(record));
+  async pruneOlderThan(before: number): Promise<number> {
+    const inFlight = inFlightStates.map((state) => `'${state}'`).join(', ');
+    const deleted = await chunkedDelete(
+      this.commits,
+      this.queries.get(
+        `DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages
+           WHERE created_at < @before AND state NOT IN (${inFlight}) LIMIT @chunk)`,
+      ),
+      { before },
+    );
+    this.total -= deleted;
+    return deleted;
   }
 
-  close(): Promise<void> {
-    return this.records.close();
+  private countWhere(filter: QueryFilter): number {
+    return (
+      this.queries.get(`SELECT count(*) AS total FROM messages ${filter.where}`).get(filter.params) as {
+        total: number;
+      }
+    ).total;
+  }
+
+  private reload(): void {
+    this.total = this.countWhere(new QueryFilter());
+    for (const records of this.inFlight.values()) records.clear();
+    const rows = this.db
+      .prepare(`SELECT body FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`)
+      .all(...inFlightStates) as { body: string }[];
+    for (const row of rows) this.remember(JSON.parse(row.body) as MessageRecord);
+  }
+
+  private remember(record: MessageRecord): void {
+    this.inFlight.get(record.state)?.set(record.id, record);
+  }
+
+  private forget(id: string): void {
+    for (const records of this.inFlight.values()) records.delete(id);
   }
 }
 
-/** Same createdAt: the later enqueued (higher sequence) is the newer. */
-function bySequence(left: MessageRecord, right: MessageRecord): number {
-  return right.sequence - left.sequence;
-}
-
-/**
- * The non-time, non-state part of a query (time is the index's range, state has its own index);
- * undefined when there is none, so the index can slice pages directly.
- */
-function messageFilter(query: Omit<MessageQuery, 'state'>): ((record: MessageRecord) => boolean) | undefined {
-  const { deviceId } = query;
-  const needle = query.search?.trim().toLowerCase() || undefined;
-  if (deviceId === undefined && needle === undefined) return undefined;
-  return (record) =>
-    (deviceId === undefined || (record.deviceId ?? record.requestedDeviceId) === deviceId) &&
-    (needle === undefined || messageContains(record, needle));
-}
-
-function messageContains(record: MessageRecord, needle: string): boolean {
-  if (record.content.kind === 'text' && record.content.text.toLowerCase().includes(needle)) return true;
-  return record.recipients.some((recipient) => recipient.phoneNumber.toLowerCase().includes(needle));
+/** The row of a message: its JSON plus the columns queries filter and order by. */
+export function messageRow(record: MessageRecord): MessageRow {
+  const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
+  const text = record.content.kind === 'text' ? record.content.text : '';
+  return {
+    id: record.id,
+    created_at: record.createdAt,
+    seq: record.sequence,
+    state: record.state,
+    state_at: record.states[record.state] ?? null,
+    device_id: record.deviceId ?? record.requestedDeviceId ?? null,
+    // What ?search= looks in (UI search): the text and every recipient's number.
+    search: `${text}\n${numbers}`.toLowerCase(),
+    body: JSON.stringify(record),
+  };
 }

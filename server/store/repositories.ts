@@ -3,13 +3,13 @@ import type { MessageRecord, MessageState } from '../messages/model.js';
 
 /**
  * What the rest of the gateway needs from storage. Large, fast-growing collections (messages,
- * inbox, logs, webhook outbox) live in append-only journals (`journal/`), never in one JSON
- * document rewritten on every change (DESIGN §4). Small ones (settings, webhooks, tokens,
- * devices) live in lowdb.
+ * inbox, logs, webhook outbox, multipart reassembly) live in one SQLite database (`sqlite/`,
+ * WAL), so memory and start-up do not grow with history (DESIGN §4). Small ones (settings,
+ * webhooks, tokens, devices) live in lowdb.
  *
- * Every write method resolves only once the change is durable (written and fsynced, group
- * committed); a caller that got the promise resolved may tell the client "accepted".
- * Reads are synchronous from memory.
+ * Every write method resolves only once the change is durable (committed with its WAL fsynced,
+ * group committed); a caller that got the promise resolved may tell the client "accepted".
+ * Reads are synchronous: indexed queries, or memory for the messages still in flight.
  */
 export interface Page<T> {
   total: number;
@@ -32,6 +32,11 @@ export interface MessageQuery extends TimeRange {
   offset: number;
 }
 
+export interface HandOver {
+  deviceId: string;
+  at: number;
+}
+
 export interface MessageRepository {
   /** Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. */
   insert(record: MessageRecord): Promise<void>;
@@ -45,8 +50,18 @@ export interface MessageRepository {
   list(query: MessageQuery): Page<MessageRecord>;
   /** Every message whose aggregate state is Pending, in no particular order. */
   pending(): MessageRecord[];
-  /** Messages in a given aggregate state (e.g. Processed after a crash). */
-  inState(state: MessageState): MessageRecord[];
+  /**
+   * Messages in a given aggregate state (e.g. Processed after a crash); with `since`, only those
+   * that reached it at or after that time (`states[state]`), so a caller never loads years of
+   * Sent or Failed messages to look at the last hour.
+   */
+  inState(state: MessageState, since?: number): MessageRecord[];
+  /**
+   * Every hand-over to a modem (`states.Processed`, with the modem's `deviceId`) after `since`,
+   * of messages now Processed, Sent, Delivered or Failed: what the rate limiter's windows need
+   * after a restart, without reading whole messages.
+   */
+  handOversSince(since: number): HandOver[];
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
   count(): number;

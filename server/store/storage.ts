@@ -1,28 +1,29 @@
 import { join } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { PendingPartsStore } from '../inbox/reassembly.js';
 import type { Logger } from '../logging/logger.js';
+import { backupDatabase } from './backup.js';
 import { type DataDirLock, lockDataDir } from './dataDirLock.js';
 import { type Document, type DocumentMigration, openDocument } from './documentStore.js';
-import { JournalInboxRepository } from './inboxRepository.js';
-import {
-  nodeFileSystem,
-  privateDirMode,
-  type StoreFileSystem,
-  writeFileAtomically,
-} from './journal/fileSystem.js';
-import { type CompactionPolicy, JournalCollection, type RecordKey } from './journal/journalCollection.js';
-import { JournalLogRepository } from './logRepository.js';
-import { JournalMessageRepository } from './messageRepository.js';
+import { type EventCounts, SqliteEventCounts } from './eventCounts.js';
+import { nodeFileSystem, privateDirMode, type StoreFileSystem, writeFileAtomically } from './fileSystem.js';
+import { SqliteInboxRepository } from './inboxRepository.js';
+import { migrateJournals } from './journalMigration.js';
+import { KeyedCollection } from './keyedCollection.js';
+import { SqliteLogRepository } from './logRepository.js';
+import { SqliteMessageRepository } from './messageRepository.js';
+import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
+import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
 
 export interface StorageOptions {
   dataDir: string;
   clock: Clock;
   logger: Logger;
+  /** File system for the lock, the lowdb documents and the write probe. */
   fs?: StoreFileSystem;
-  compaction?: CompactionPolicy;
-  /** Cap on stored log entries (see `JournalLogRepository`). */
+  /** Cap on stored log entries (see `SqliteLogRepository`). */
   maxLogEntries?: number;
 }
 
@@ -31,29 +32,37 @@ export interface Storage {
   readonly messages: MessageRepository;
   readonly inbox: InboxRepository;
   readonly logs: LogRepository;
-  /** A journal-backed collection `<name>.journal` (webhook outbox, …). Open each name once. */
-  openCollection<T extends { id: RecordKey }>(name: string): Promise<JournalCollection<T>>;
+  /** Parts of multipart messages still waiting for the rest. */
+  readonly pendingParts: PendingPartsStore;
+  /** Sent, delivered, failed and received per quarter hour, for the daily chart. */
+  readonly counts: EventCounts;
+  /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
+  openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
   openDocument<T extends object>(
     name: string,
     defaults: T,
     migrations?: readonly DocumentMigration[],
   ): Promise<Document<T>>;
+  /** Writes a consistent copy of the database to `path` while the gateway runs. */
+  backup(path: string): Promise<void>;
   /** For the health check: can the data directory take a durable write right now? */
   checkWritable(): Promise<boolean>;
-  /** Waits for pending writes, closes every journal and releases the directory lock. */
+  /** Commits pending writes, closes the database and releases the directory lock. */
   close(): Promise<void>;
 }
 
-/** Names become file names: keep them to a safe alphabet (no paths, no dots). */
+/** Collection names stay to a safe alphabet, like the documents' file names. */
 const namePattern = /^[a-z0-9][a-z0-9-]*$/;
+const pendingPartsCollection = 'pending-parts';
 
 /**
- * Opens the data directory: creates it (0700), takes the lock, loads the message, inbox and log
- * journals. Everything opened through the returned object is closed by `close()`.
+ * Opens the data directory: creates it (0700), takes the lock, opens `gateway.db` (migrating
+ * the journals of an older version into it on first start). Everything opened through the
+ * returned object is closed by `close()`.
  */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const { dataDir, clock } = options;
+  const { dataDir } = options;
   const fs = options.fs ?? nodeFileSystem;
   const logger = options.logger.child('store');
   try {
@@ -65,60 +74,57 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     });
   }
   const lock = await lockDataDir(fs, dataDir, logger);
-  const closers: (() => Promise<void>)[] = [];
+  let database: GatewayDatabase | undefined;
   try {
-    const journal = (name: string) => ({
-      path: join(dataDir, `${name}.journal`),
-      logger: logger.child(name),
-      fs,
-      ...(options.compaction ? { compaction: options.compaction } : {}),
+    database = openDatabase(join(dataDir, databaseFileName), logger);
+    await migrateJournals({
+      dataDir,
+      db: database.db,
+      clock: options.clock,
+      logger,
+      pendingPartsCollection,
     });
-    const messages = await JournalMessageRepository.open(journal('messages'));
-    closers.push(() => messages.close());
-    const inbox = await JournalInboxRepository.open(journal('inbox'));
-    closers.push(() => inbox.close());
-    const logs = await JournalLogRepository.open({
-      ...journal('logs'),
-      ...(options.maxLogEntries === undefined ? {} : { maxEntries: options.maxLogEntries }),
-    });
-    closers.push(() => logs.close());
-    return new DataDirStorage(dataDir, messages, inbox, logs, closers, lock, journal, clock, logger, fs);
+    return new DataDirStorage(database, lock, options, logger, fs);
   } catch (error) {
-    await closeAll(closers, logger);
+    await database?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
     throw error;
   }
 }
 
 class DataDirStorage implements Storage {
-  private readonly openNames = new Set<string>();
+  readonly dataDir: string;
+  readonly messages: SqliteMessageRepository;
+  readonly inbox: SqliteInboxRepository;
+  readonly logs: SqliteLogRepository;
+  readonly pendingParts: PendingPartsStore;
+  readonly counts: SqliteEventCounts;
+  private readonly openNames = new Set<string>([pendingPartsCollection]);
+  private readonly documentsFlushed: (() => Promise<void>)[] = [];
   private closed = false;
 
   constructor(
-    readonly dataDir: string,
-    readonly messages: JournalMessageRepository,
-    readonly inbox: JournalInboxRepository,
-    readonly logs: JournalLogRepository,
-    private readonly closers: (() => Promise<void>)[],
+    private readonly database: GatewayDatabase,
     private readonly lock: DataDirLock,
-    private readonly journalOptions: (name: string) => {
-      path: string;
-      logger: Logger;
-      fs: StoreFileSystem;
-      compaction?: CompactionPolicy;
-    },
-    private readonly clock: Clock,
+    private readonly options: StorageOptions,
     private readonly logger: Logger,
     private readonly fs: StoreFileSystem,
   ) {
-    for (const name of ['messages', 'inbox', 'logs']) this.openNames.add(`${name}.journal`);
+    const { db, commits } = database;
+    this.dataDir = options.dataDir;
+    this.messages = new SqliteMessageRepository(db, commits);
+    this.inbox = new SqliteInboxRepository(db, commits);
+    this.logs = new SqliteLogRepository(db, commits, {
+      logger: logger.child('logs'),
+      ...(options.maxLogEntries === undefined ? {} : { maxEntries: options.maxLogEntries }),
+    });
+    this.pendingParts = pendingPartsIn(new KeyedCollection(db, commits, pendingPartsCollection));
+    this.counts = new SqliteEventCounts(db);
   }
 
-  async openCollection<T extends { id: RecordKey }>(name: string): Promise<JournalCollection<T>> {
-    this.claim(name, 'journal');
-    const collection = await JournalCollection.open<T>(this.journalOptions(name));
-    this.closers.push(() => collection.close());
-    return collection;
+  openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {
+    this.claim(name);
+    return new KeyedCollection<T>(this.database.db, this.database.commits, name);
   }
 
   async openDocument<T extends object>(
@@ -126,24 +132,29 @@ class DataDirStorage implements Storage {
     defaults: T,
     migrations: readonly DocumentMigration[] = [],
   ): Promise<Document<T>> {
-    this.claim(name, 'json');
+    this.claim(name);
     const document = await openDocument({
       path: join(this.dataDir, `${name}.json`),
       defaults,
       migrations,
-      clock: this.clock,
+      clock: this.options.clock,
       logger: this.logger.child(name),
       fs: this.fs,
     });
-    this.closers.push(() => document.flushed());
+    this.documentsFlushed.push(() => document.flushed());
     return document;
+  }
+
+  backup(path: string): Promise<void> {
+    if (this.closed) return Promise.reject(new GatewayError(ErrorCode.StoreClosed, 'storage is closed'));
+    return backupDatabase(this.database.path, path, this.logger);
   }
 
   async checkWritable(): Promise<boolean> {
     if (this.closed) return false;
     const probe = join(this.dataDir, '.write-probe');
     try {
-      await writeFileAtomically(this.fs, probe, [String(this.clock.now())]);
+      await writeFileAtomically(this.fs, probe, [String(this.options.clock.now())]);
       await this.fs.unlink(probe);
       return true;
     } catch (error) {
@@ -155,30 +166,27 @@ class DataDirStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await closeAll(this.closers, this.logger);
+    for (const flushed of this.documentsFlushed.splice(0)) {
+      await flushed().catch((error: unknown) =>
+        this.logger.error('a document could not be written', { error }),
+      );
+    }
+    try {
+      await this.database.close();
+    } catch (error) {
+      this.logger.error('closing the database failed', { error });
+    }
     await this.lock.release();
   }
 
-  private claim(name: string, extension: string): void {
+  private claim(name: string): void {
     if (this.closed) throw new GatewayError(ErrorCode.StoreClosed, 'storage is closed');
     if (!namePattern.test(name)) {
       throw new GatewayError(ErrorCode.ValidationFailed, `invalid store name "${name}"`, { field: 'name' });
     }
-    const file = `${name}.${extension}`;
-    if (this.openNames.has(file)) {
-      throw new GatewayError(ErrorCode.Conflict, `${file} is already open`, { field: 'name' });
+    if (this.openNames.has(name)) {
+      throw new GatewayError(ErrorCode.Conflict, `${name} is already open`, { field: 'name' });
     }
-    this.openNames.add(file);
-  }
-}
-
-/** Closes in reverse order of opening; one failure does not keep the others open. */
-async function closeAll(closers: (() => Promise<void>)[], logger: Logger): Promise<void> {
-  for (const close of closers.splice(0).reverse()) {
-    try {
-      await close();
-    } catch (error) {
-      logger.error('closing a store failed', { error });
-    }
+    this.openNames.add(name);
   }
 }

@@ -40,7 +40,7 @@ export interface WebhookDelivery {
   finishedAt?: number;
 }
 
-/** The outbox: a durable collection (the store's journal collection fits it). */
+/** The outbox: a durable collection (the store's keyed collection fits it). */
 export interface DeliveryOutbox {
   put(delivery: WebhookDelivery): Promise<void>;
   delete(id: string): Promise<void>;

@@ -65,11 +65,33 @@ describe('daily statistics', () => {
       receivedAt: now - hour,
     });
 
-    const stats = dailyStats(storage, now, 3);
+    const stats = dailyStats(storage.counts, now, 3);
     expect(stats).toEqual([
       { date: '2026-11-20', sent: 0, delivered: 0, failed: 1, received: 0 },
       { date: '2026-11-21', sent: 1, delivered: 0, failed: 0, received: 0 },
       { date: '2026-11-22', sent: 0, delivered: 1, failed: 0, received: 1 },
     ]);
+  });
+
+  it('counts a state once when an update reaches it, and keeps the count after retention', async () => {
+    const clock = new ManualClock(new Date(2026, 10, 22, 12, 0).getTime());
+    const dir = await mkdtemp(join(tmpdir(), 'smsgw-stats-'));
+    const storage = await openStorage({ dataDir: dir, clock, logger: silentLogger });
+    opened.push({ storage, dir });
+    const now = clock.now();
+    const sent = message('a', now - 3 * hour, { Pending: now - 3 * hour, Sent: now - 3 * hour });
+    await storage.messages.insert(sent);
+    const delivered = {
+      ...sent,
+      states: { ...sent.states, Delivered: now - hour },
+      state: 'Delivered' as const,
+    };
+    await storage.messages.update(delivered);
+    // The same state written again (a repeated status report) is not counted twice.
+    await storage.messages.update({ ...delivered });
+    const today = { date: '2026-11-22', sent: 1, delivered: 1, failed: 0, received: 0 };
+    expect(dailyStats(storage.counts, now, 1)).toEqual([today]);
+    expect(await storage.messages.pruneOlderThan(now)).toBe(1);
+    expect(dailyStats(storage.counts, now, 1)).toEqual([today]);
   });
 });

@@ -1,16 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus, type IncomingMessageEvent } from '../../server/events/eventBus.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
-import { createPendingPartsFile } from '../../server/inbox/pendingPartsFile.js';
 import type { PendingGroup, PendingPartsStore } from '../../server/inbox/reassembly.js';
 import type { ReceivedSms } from '../../server/inbox/receivedSms.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { MemoryInbox } from './memoryInbox.js';
+import { MemoryInbox, memoryPendingParts } from './memoryInbox.js';
 
 const hour = 60 * 60 * 1000;
 const sentAt = Date.UTC(2025, 11, 31, 23, 0);
@@ -32,19 +27,18 @@ interface Harness {
   events: EventBus;
   received: IncomingMessageEvent[];
   service: InboxService;
-  dataDir: string;
 }
 
-let dataDir: string;
+/** Shared by the harnesses of one test, as the database is by a gateway and its restart. */
+let pendingParts: PendingPartsStore;
 const running: InboxService[] = [];
 
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'inbox-test-'));
+beforeEach(() => {
+  pendingParts = memoryPendingParts();
 });
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((service) => service.stop()));
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 async function harness(
@@ -58,13 +52,13 @@ async function harness(
   const service = new InboxService({
     repository: inbox,
     events,
-    pendingParts: options.store ?? createPendingPartsFile(join(dataDir, 'pending-parts.json')),
+    pendingParts: options.store ?? pendingParts,
     clock,
     logger: silentLogger,
   });
   await service.start();
   running.push(service);
-  const result: Harness = { clock, inbox, events, received, service, dataDir };
+  const result: Harness = { clock, inbox, events, received, service };
   return result;
 }
 
@@ -202,24 +196,5 @@ describe('InboxService', () => {
     await clock.advance(25 * hour);
     expect(inbox.all()).toHaveLength(1);
     expect(received).toHaveLength(1);
-  });
-
-  it('writes the pending parts file atomically as JSON', async () => {
-    const { service } = await harness();
-    await service.receive('dev1', 1, textSms('kept', '+1', [8, 2, 1]));
-    const content = JSON.parse(await readFile(join(dataDir, 'pending-parts.json'), 'utf8'));
-    expect(content.version).toBe(1);
-    expect(content.groups[0].parts[0].text).toBe('kept');
-  });
-
-  it('refuses a corrupt pending parts file with StoreCorrupt', async () => {
-    const path = join(dataDir, 'broken.json');
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(path, '{"version":1,"groups":[{"nope":true}]}');
-    const error = await createPendingPartsFile(path)
-      .load()
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(GatewayError);
-    expect((error as GatewayError).code).toBe(ErrorCode.StoreCorrupt);
   });
 });

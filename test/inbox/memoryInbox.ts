@@ -1,3 +1,4 @@
+import type { PendingGroup, PendingPartsStore } from '../../server/inbox/reassembly.js';
 import type { InboxQuery, InboxRepository, IncomingRecord, Page } from '../../server/store/repositories.js';
 
 /** An in-memory InboxRepository with the contract's idempotent insert, for inbox tests. */
@@ -33,4 +34,17 @@ export class MemoryInbox implements InboxRepository {
   all(): IncomingRecord[] {
     return [...this.records.values()];
   }
+}
+
+/** A PendingPartsStore in memory that copies through JSON, as the database does. */
+export function memoryPendingParts(): PendingPartsStore {
+  let saved = '[]';
+  return {
+    async load() {
+      return JSON.parse(saved) as PendingGroup[];
+    },
+    async save(groups) {
+      saved = JSON.stringify(groups);
+    },
+  };
 }

@@ -1,19 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
-import { createPendingPartsFile } from '../../server/inbox/pendingPartsFile.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemDriver } from '../../server/modem/modemDriver.js';
 import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
-import { MemoryInbox } from '../inbox/memoryInbox.js';
+import { MemoryInbox, memoryPendingParts } from '../inbox/memoryInbox.js';
 
 /** The driver against the built-in simulated modem (another engineer's), end to end in memory. */
 interface Rig {
@@ -33,7 +29,6 @@ afterEach(async () => {
 
 async function rig(options: { simPin?: string; driverPin?: string } = {}): Promise<Rig> {
   const clock = new ManualClock();
-  const dataDir = await mkdtemp(join(tmpdir(), 'modem-sim-'));
   const link = createMemoryLink('simulated:1');
   const simulator = new SimulatedModem(link.device, {
     clock,
@@ -46,7 +41,7 @@ async function rig(options: { simPin?: string; driverPin?: string } = {}): Promi
   const inboxService = new InboxService({
     repository: inbox,
     events: new EventBus(),
-    pendingParts: createPendingPartsFile(join(dataDir, 'pending-parts.json')),
+    pendingParts: memoryPendingParts(),
     clock,
     logger: silentLogger,
   });
@@ -69,7 +64,6 @@ async function rig(options: { simPin?: string; driverPin?: string } = {}): Promi
     await settle(created, driver.stop());
     await inboxService.stop();
     await simulator.stop();
-    await rm(dataDir, { recursive: true, force: true });
   });
   await settle(created, driver.start());
   return created;

@@ -12,7 +12,7 @@ import type {
   SendResult,
 } from '../../server/modem/outboundModem.js';
 import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
-import type { MessageRepository, Page } from '../../server/store/repositories.js';
+import type { HandOver, MessageRepository, Page } from '../../server/store/repositories.js';
 
 /**
  * In-memory MessageRepository with the contract's semantics (memory changes synchronously,
@@ -53,6 +53,16 @@ export class MemoryMessageRepository implements MessageRepository {
       if (record) result.push(record);
     }
     return result;
+  }
+
+  handOversSince(since: number): HandOver[] {
+    return [...this.records.values()].flatMap((record) => {
+      const at = record.states.Processed;
+      const handedOver = ['Processed', 'Sent', 'Delivered', 'Failed'].includes(record.state);
+      return handedOver && record.deviceId !== undefined && at !== undefined && at > since
+        ? [{ deviceId: record.deviceId, at }]
+        : [];
+    });
   }
 
   countInState(state: MessageState): number {

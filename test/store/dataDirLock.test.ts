@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { type LockHost, lockDataDir, lockFileName, lockHeartbeatMs } from '../../server/store/dataDirLock.js';
-import { nodeFileSystem } from '../../server/store/journal/fileSystem.js';
+import { nodeFileSystem } from '../../server/store/fileSystem.js';
 
 const MINUTE = 60_000;
 const directories: string[] = [];

@@ -5,7 +5,7 @@ import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { type DocumentMigration, openDocument } from '../../server/store/documentStore.js';
-import { nodeFileSystem, type StoreFileSystem } from '../../server/store/journal/fileSystem.js';
+import { nodeFileSystem, type StoreFileSystem } from '../../server/store/fileSystem.js';
 import { recordingLogger, temporaryDirectory } from './storeTestKit.js';
 
 interface Settings {

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../server/logging/logger.js';
-import { JournalInboxRepository } from '../../server/store/inboxRepository.js';
+import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import type { IncomingRecord } from '../../server/store/repositories.js';
-import { temporaryDirectory } from './storeTestKit.js';
+import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
+import { openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt: number }): IncomingRecord {
   return {
@@ -16,19 +15,22 @@ function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt:
   };
 }
 
-describe('JournalInboxRepository', () => {
+describe('SqliteInboxRepository', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let inbox: JournalInboxRepository;
-  const open = () =>
-    JournalInboxRepository.open({ path: join(dir.path, 'inbox.journal'), logger: silentLogger });
+  let database: GatewayDatabase;
+  let inbox: SqliteInboxRepository;
+  const open = () => {
+    database = openTestDatabase(dir.path);
+    inbox = new SqliteInboxRepository(database.db, database.commits);
+  };
 
   beforeEach(async () => {
     dir = await temporaryDirectory();
-    inbox = await open();
+    open();
   });
 
   afterEach(async () => {
-    await inbox.close();
+    await database.close();
     await dir.remove();
   });
 
@@ -39,6 +41,18 @@ describe('JournalInboxRepository', () => {
     expect(inbox.count()).toBe(1);
   });
 
+  it('answers a second insert of an id only once the first is durable', async () => {
+    const first = inbox.insert(incoming({ id: 'x', receivedAt: 1 }));
+    let secondSettled = false;
+    const second = inbox.insert(incoming({ id: 'x', receivedAt: 1 })).then((stored) => {
+      secondSettled = true;
+      return stored;
+    });
+    await Promise.resolve();
+    expect(secondSettled).toBe(false);
+    expect(await Promise.all([first, second])).toEqual([true, false]);
+  });
+
   it('lists newest first by receivedAt, filtered by type, device, time and search', async () => {
     await inbox.insert(
       incoming({ id: 'a', receivedAt: 10, sender: '+15550001', content: 'Meeting at noon' }),
@@ -46,7 +60,7 @@ describe('JournalInboxRepository', () => {
     await inbox.insert(incoming({ id: 'b', receivedAt: 30, deviceId: 'modem-2' }));
     await inbox.insert(incoming({ id: 'c', receivedAt: 20, type: 'DATA_SMS', content: 'AAEC', port: 2948 }));
     await inbox.insert(incoming({ id: 'd', receivedAt: 40, sender: '+4930123', content: 'noon again' }));
-    const ids = (query: Parameters<JournalInboxRepository['list']>[0]) =>
+    const ids = (query: Parameters<SqliteInboxRepository['list']>[0]) =>
       inbox.list(query).items.map((r) => r.id);
     expect(ids({ limit: 10, offset: 0 })).toEqual(['d', 'b', 'c', 'a']);
     expect(ids({ limit: 2, offset: 1 })).toEqual(['b', 'c']);
@@ -57,14 +71,16 @@ describe('JournalInboxRepository', () => {
     expect(ids({ limit: 10, offset: 0, search: 'NOON' })).toEqual(['d', 'a']);
     expect(ids({ limit: 10, offset: 0, search: '4930' })).toEqual(['d']);
     expect(inbox.list({ limit: 1, offset: 0, search: 'noon' }).total).toBe(2);
+    // The Base64 of a data message is not searched: "AAE" is in c's content only.
+    expect(ids({ limit: 10, offset: 0, search: 'aae' })).toEqual([]);
   });
 
   it('prunes messages received before the cut-off, durably', async () => {
     await inbox.insert(incoming({ id: 'old', receivedAt: 10 }));
     await inbox.insert(incoming({ id: 'new', receivedAt: 100 }));
     expect(await inbox.pruneOlderThan(50)).toBe(1);
-    await inbox.close();
-    inbox = await open();
+    await database.close();
+    open();
     expect(inbox.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(['new']);
     // A pruned id is no longer a duplicate: the same SMS read again later is stored again.
     expect(await inbox.insert(incoming({ id: 'old', receivedAt: 120 }))).toBe(true);

@@ -1,30 +1,37 @@
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import { silentLogger } from '../../server/logging/logger.js';
 import type { MessageRecord, MessageState } from '../../server/messages/model.js';
-import { JournalMessageRepository } from '../../server/store/messageRepository.js';
+import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import type { MessageQuery } from '../../server/store/repositories.js';
-import { countingFileSystem, message, temporaryDirectory } from './storeTestKit.js';
+import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
+import { failNextCommit, message, openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 const start = Date.UTC(2026, 0, 1);
 const minute = 60_000;
 
-function openAt(path: string, fs?: ReturnType<typeof countingFileSystem>['fs']) {
-  return JournalMessageRepository.open({ path: join(path, 'messages.journal'), logger: silentLogger, fs });
+/** A database in `path` and the repository on it; `close` closes both. */
+function openAt(path: string): { database: GatewayDatabase; repository: SqliteMessageRepository } {
+  const database = openTestDatabase(path);
+  return { database, repository: new SqliteMessageRepository(database.db, database.commits) };
 }
 
-describe('JournalMessageRepository', () => {
+describe('SqliteMessageRepository', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let repository: JournalMessageRepository;
+  let database: GatewayDatabase;
+  let repository: SqliteMessageRepository;
+
+  async function reopen(): Promise<void> {
+    await database.close();
+    ({ database, repository } = openAt(dir.path));
+  }
 
   beforeEach(async () => {
     dir = await temporaryDirectory();
-    repository = await openAt(dir.path);
+    ({ database, repository } = openAt(dir.path));
   });
 
   afterEach(async () => {
-    await repository.close();
+    await database.close();
     await dir.remove();
   });
 
@@ -62,12 +69,11 @@ describe('JournalMessageRepository', () => {
     expect(repository.inState('Sent').map((record) => record.id)).toEqual(['m1']);
   });
 
-  it('rebuilds the state index and the order from the journal after reopening', async () => {
+  it('reads the messages in flight and the order back from the database after reopening', async () => {
     await repository.insert(message({ id: 'old', createdAt: start }));
     await repository.insert(message({ id: 'new', createdAt: start + minute }));
     await repository.update({ ...(repository.get('old') as MessageRecord), state: 'Failed' });
-    await repository.close();
-    repository = await openAt(dir.path);
+    await reopen();
     expect(repository.pending().map((record) => record.id)).toEqual(['new']);
     expect(repository.inState('Failed').map((record) => record.id)).toEqual(['old']);
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
@@ -87,26 +93,70 @@ describe('JournalMessageRepository', () => {
     ]);
   });
 
-  it('takes a message back out of memory when its insert cannot be written, so a retry is not a duplicate', async () => {
-    await repository.close();
-    let failing = false;
-    const failingFs = countingFileSystem(() => (failing ? new Error('EIO') : undefined)).fs;
-    repository = await openAt(dir.path, failingFs);
-    failing = true;
+  it('takes a message back out of memory when its commit fails, so a retry is not a duplicate', async () => {
+    await repository.insert(message({ id: 'kept' }));
+    failNextCommit(database);
     await expect(repository.insert(message({ id: 'm1' }))).rejects.toSatisfy((error) =>
       isGatewayError(error, ErrorCode.StoreIo),
     );
     expect(repository.get('m1')).toBeUndefined();
-    expect(repository.pending()).toEqual([]);
-    failing = false;
+    expect(repository.pending().map((record) => record.id)).toEqual(['kept']);
     await repository.insert(message({ id: 'm1' }));
-    expect(repository.count()).toBe(1);
+    expect(repository.count()).toBe(2);
+  });
+
+  it('puts an update back as it was when its commit fails', async () => {
+    await repository.insert(message({ id: 'm1' }));
+    failNextCommit(database);
+    const current = repository.get('m1') as MessageRecord;
+    await expect(repository.update({ ...current, state: 'Processed' })).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.StoreIo),
+    );
+    expect(repository.get('m1')?.state).toBe('Pending');
+    expect(repository.inState('Processed')).toEqual([]);
+    expect(repository.pending().map((record) => record.id)).toEqual(['m1']);
+  });
+
+  it('finds messages by the time they reached a state, from the database and from memory', async () => {
+    await repository.insert(
+      message({ id: 'failed-old', state: 'Failed', states: { Pending: start, Failed: start + minute } }),
+    );
+    await repository.insert(
+      message({ id: 'failed-new', state: 'Failed', states: { Pending: start, Failed: start + 60 * minute } }),
+    );
+    await repository.insert(
+      message({ id: 'processed-new', state: 'Processed', states: { Processed: start + 60 * minute } }),
+    );
+    expect(repository.inState('Failed', start + 30 * minute).map((record) => record.id)).toEqual([
+      'failed-new',
+    ]);
+    expect(repository.inState('Processed', start + 30 * minute).map((record) => record.id)).toEqual([
+      'processed-new',
+    ]);
+    expect(repository.inState('Processed', start + 90 * minute)).toEqual([]);
+  });
+
+  it('lists the hand-overs after a time, of messages handed over, without the rest', async () => {
+    const handed = (id: string, state: MessageState, processedAt: number, deviceId?: string) =>
+      message({ id, state, states: { [state]: processedAt + 1, Processed: processedAt }, deviceId });
+    await repository.insert(handed('recent-sent', 'Sent', start + 10 * minute, 'modem-1'));
+    await repository.insert(handed('recent-processed', 'Processed', start + 11 * minute, 'modem-2'));
+    await repository.insert(handed('old-delivered', 'Delivered', start, 'modem-1'));
+    await repository.insert(handed('recent-cancelled', 'Cancelled', start + 12 * minute, 'modem-1'));
+    await repository.insert(handed('no-device', 'Failed', start + 13 * minute));
+    await repository.insert(message({ id: 'pending' }));
+    const handOvers = repository.handOversSince(start + minute);
+    expect(handOvers.sort((left, right) => left.at - right.at)).toEqual([
+      { deviceId: 'modem-1', at: start + 10 * minute },
+      { deviceId: 'modem-2', at: start + 11 * minute },
+    ]);
   });
 
   it('rejects an insert after close with StoreClosed rather than throwing', async () => {
-    await repository.close();
+    await database.close();
     const late = repository.insert(message({ id: 'late' }));
     await expect(late).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.StoreClosed));
+    ({ database, repository } = openAt(dir.path));
     expect(repository.get('late')).toBeUndefined();
   });
 
@@ -119,9 +169,9 @@ describe('JournalMessageRepository', () => {
     expect(await repository.pruneOlderThan(start + minute)).toBe(2);
     const remaining = ['recent-sent', 'old-processed', 'old-pending'];
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
+    expect(repository.list({ limit: 1, offset: 0 }).total).toBe(3);
     expect(repository.inState('Sent').map((record) => record.id)).toEqual(['recent-sent']);
-    await repository.close();
-    repository = await openAt(dir.path);
+    await reopen();
     expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
   });
 });
@@ -137,17 +187,18 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-describe('JournalMessageRepository.list at 12,000 messages', () => {
+describe('SqliteMessageRepository.list at 12,000 messages', () => {
   const count = 12_000;
   const devices = ['modem-a', 'modem-b', 'modem-c'];
   const finalStates: MessageState[] = ['Sent', 'Delivered', 'Failed', 'Cancelled'];
   let dir: { path: string; remove: () => Promise<void> };
-  let repository: JournalMessageRepository;
+  let database: GatewayDatabase;
+  let repository: SqliteMessageRepository;
   let all: MessageRecord[];
 
   beforeAll(async () => {
     dir = await temporaryDirectory();
-    repository = await openAt(dir.path);
+    ({ database, repository } = openAt(dir.path));
     const random = seededRandom(42);
     all = [];
     const writes: Promise<void>[] = [];
@@ -178,11 +229,11 @@ describe('JournalMessageRepository.list at 12,000 messages', () => {
   });
 
   afterAll(async () => {
-    await repository.close();
+    await database.close();
     await dir.remove();
   });
 
-  /** The obvious implementation the indexed one must agree with. */
+  /** The obvious implementation the SQL one must agree with. */
   function expected(query: MessageQuery): { total: number; ids: string[] } {
     const needle = query.search?.toLowerCase();
     const matches = all
@@ -226,6 +277,8 @@ describe('JournalMessageRepository.list at 12,000 messages', () => {
     ['a device and a state', { limit: 20, offset: 5, state: 'Failed', deviceId: 'modem-b' }],
     ['a search over text, case-insensitive', { limit: 500, offset: 0, search: 'code' }],
     ['a search over phone numbers', { limit: 50, offset: 0, search: '0004999' }],
+    ['a search in capitals', { limit: 50, offset: 0, search: 'YOUR' }],
+    ['a search shorter than a trigram', { limit: 50, offset: 0, search: 'Co' }],
     [
       'every filter at once',
       {
@@ -252,8 +305,8 @@ describe('JournalMessageRepository.list at 12,000 messages', () => {
   });
 
   it('lists the same pages after reopening', async () => {
-    await repository.close();
-    repository = await openAt(dir.path);
+    await database.close();
+    ({ database, repository } = openAt(dir.path));
     expect(repository.count()).toBe(count);
     for (const [, query] of queries) expect(actual(query)).toEqual(expected(query));
   });

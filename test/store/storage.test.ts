@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import type { PendingGroup } from '../../server/inbox/reassembly.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { lockFileName } from '../../server/store/dataDirLock.js';
-import { nodeFileSystem, type StoreFileSystem } from '../../server/store/journal/fileSystem.js';
+import { nodeFileSystem, type StoreFileSystem } from '../../server/store/fileSystem.js';
+import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import { message, temporaryDirectory } from './storeTestKit.js';
 
@@ -30,6 +32,19 @@ async function open(): Promise<Storage> {
   return storage;
 }
 
+function pendingGroup(key: string): PendingGroup {
+  return {
+    key,
+    deviceId: 'modem-1',
+    simNumber: 1,
+    sender: '+15550001',
+    reference: 7,
+    partsCount: 2,
+    firstReceivedAt: 1,
+    parts: [{ partNumber: 1, text: 'first half', data: 'Zmlyc3Q=', sentAt: 1, receivedAt: 1 }],
+  };
+}
+
 /** The pid of a process that has exited: nobody holds a lock with it. */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
@@ -42,7 +57,7 @@ describe('openStorage', () => {
     await storage.messages.insert(message({ id: 'm1' }));
     await storage.openDocument('settings', { a: 1 });
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
-    for (const file of ['messages.journal', 'inbox.journal', 'logs.journal', 'settings.json', lockFileName]) {
+    for (const file of [databaseFileName, `${databaseFileName}-wal`, 'settings.json', lockFileName]) {
       expect({ file, mode: (await stat(join(dataDir, file))).mode & 0o777 }).toEqual({ file, mode: 0o600 });
     }
   });
@@ -74,7 +89,7 @@ describe('openStorage', () => {
     expect(storage.messages.get('kept')?.id).toBe('kept');
   });
 
-  it('keeps messages, inbox, logs, collections and documents across a restart', async () => {
+  it('keeps messages, inbox, logs, collections, pending parts and documents across a restart', async () => {
     const storage = await open();
     await storage.messages.insert(message({ id: 'm1' }));
     await storage.inbox.insert({
@@ -87,8 +102,10 @@ describe('openStorage', () => {
       receivedAt: 1,
     });
     storage.logs.append({ priority: 'INFO', module: 'test', message: 'hello', createdAt: 5 });
-    const outbox = await storage.openCollection<{ id: string; url: string }>('webhook-outbox');
+    const outbox = storage.openCollection<{ id: string; url: string }>('webhook-outbox');
     await outbox.put({ id: 'w1', url: 'https://example.test/hook' });
+    await storage.pendingParts.save([pendingGroup('g1'), pendingGroup('g2')]);
+    await storage.pendingParts.save([pendingGroup('g2')]);
     const settings = await storage.openDocument('settings', { retries: 1 });
     await settings.update((data) => {
       data.retries = 4;
@@ -100,30 +117,52 @@ describe('openStorage', () => {
     expect(reopened.messages.get('m1')?.id).toBe('m1');
     expect(reopened.inbox.get('in1')?.content).toBe('hi');
     expect(reopened.logs.list({}).map((entry) => entry.message)).toEqual(['hello']);
-    expect(
-      (await reopened.openCollection<{ id: string; url: string }>('webhook-outbox')).get('w1')?.url,
-    ).toBe('https://example.test/hook');
+    expect(reopened.openCollection<{ id: string; url: string }>('webhook-outbox').get('w1')?.url).toBe(
+      'https://example.test/hook',
+    );
+    expect(await reopened.pendingParts.load()).toEqual([pendingGroup('g2')]);
     expect((await reopened.openDocument('settings', { retries: 1 })).data.retries).toBe(4);
   });
 
   it('refuses collection names that are not plain file names', async () => {
     const storage = await open();
-    await expect(storage.openCollection('../escape')).rejects.toSatisfy((error) =>
-      isGatewayError(error, ErrorCode.ValidationFailed),
+    expect(() => storage.openCollection('../escape')).toThrow(
+      expect.toSatisfy((error) => isGatewayError(error, ErrorCode.ValidationFailed)),
     );
     await expect(storage.openDocument('Settings.json', {})).rejects.toSatisfy((error) =>
       isGatewayError(error, ErrorCode.ValidationFailed),
     );
   });
 
-  it('refuses to open the same collection twice (two writers on one journal)', async () => {
+  it('refuses to open the same collection twice, or the one the pending parts live in', async () => {
     const storage = await open();
-    await storage.openCollection('outbox');
-    await expect(storage.openCollection('outbox')).rejects.toSatisfy((error) =>
-      isGatewayError(error, ErrorCode.Conflict),
-    );
-    await expect(storage.openCollection('messages')).rejects.toSatisfy((error) =>
-      isGatewayError(error, ErrorCode.Conflict),
+    storage.openCollection('outbox');
+    const conflict = expect.toSatisfy((error) => isGatewayError(error, ErrorCode.Conflict));
+    expect(() => storage.openCollection('outbox')).toThrow(conflict);
+    expect(() => storage.openCollection('pending-parts')).toThrow(conflict);
+  });
+
+  it('writes a backup while open that opens as a store of its own with the same records', async () => {
+    const storage = await open();
+    await storage.messages.insert(message({ id: 'before-backup' }));
+    const target = join(dir.path, 'copy.db');
+    const backup = storage.backup(target);
+    // Written while the backup runs: it is in the live store, and maybe in the copy.
+    await storage.messages.insert(message({ id: 'during-backup' }));
+    await backup;
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+    const copyDir = join(dir.path, 'restored');
+    await mkdir(copyDir);
+    await copyFile(target, join(copyDir, databaseFileName));
+    const restored = await openStorage({ dataDir: copyDir, clock: new ManualClock(), logger: silentLogger });
+    opened.push(restored);
+    expect(restored.messages.get('before-backup')?.id).toBe('before-backup');
+  });
+
+  it('refuses a backup into a folder that does not exist with StoreIo, leaving nothing behind', async () => {
+    const storage = await open();
+    await expect(storage.backup(join(dir.path, 'missing', 'copy.db'))).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.StoreIo),
     );
   });
 

@@ -1,10 +1,9 @@
-import type { FileHandle } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, type Logger, type LogRecord } from '../../server/logging/logger.js';
+import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import type { MessageRecord, MessageState } from '../../server/messages/model.js';
-import { nodeFileSystem, type StoreFileSystem } from '../../server/store/journal/fileSystem.js';
+import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned `remove`. */
 export async function temporaryDirectory(): Promise<{ path: string; remove: () => Promise<void> }> {
@@ -18,38 +17,25 @@ export function recordingLogger(): { logger: Logger; records: LogRecord[] } {
   return { logger: createLogger({ level: 'DEBUG', sinks: [(record) => records.push(record)] }), records };
 }
 
-export interface FileSystemCounters {
-  writes: number;
-  datasyncs: number;
+/** A fresh gateway database in `dir`, as the storage opens it. */
+export function openTestDatabase(dir: string): GatewayDatabase {
+  return openDatabase(join(dir, databaseFileName), silentLogger);
 }
 
 /**
- * The real file system, with `write` and `datasync` counted on every handle it opens, and an
- * optional hook that can make a write fail (disk full) before it reaches the disk.
+ * Makes the COMMIT of the next batch fail, as a disk error at fsync would: a row violating a
+ * deferred foreign key opens the batch, and SQLite refuses the whole commit. Call it with no
+ * batch open (the pragma is ignored inside a transaction).
  */
-export function countingFileSystem(failWrite?: () => Error | undefined): {
-  fs: StoreFileSystem;
-  counters: FileSystemCounters;
-} {
-  const counters: FileSystemCounters = { writes: 0, datasyncs: 0 };
-  const open = (async (...args: Parameters<typeof nodeFileSystem.open>) => {
-    const handle: FileHandle = await nodeFileSystem.open(...args);
-    const write = handle.write.bind(handle) as (...writeArgs: unknown[]) => Promise<unknown>;
-    const datasync = handle.datasync.bind(handle);
-    Object.assign(handle, {
-      write: (...writeArgs: unknown[]) => {
-        counters.writes++;
-        const failure = failWrite?.();
-        return failure ? Promise.reject(failure) : write(...writeArgs);
-      },
-      datasync: () => {
-        counters.datasyncs++;
-        return datasync();
-      },
-    });
-    return handle;
-  }) as StoreFileSystem['open'];
-  return { fs: { ...nodeFileSystem, open }, counters };
+export function failNextCommit(database: GatewayDatabase): void {
+  const { db, commits } = database;
+  if (db.inTransaction) throw new Error('failNextCommit needs no batch open');
+  db.pragma('foreign_keys = ON');
+  db.exec(`CREATE TABLE IF NOT EXISTS sabotage_parent (id INTEGER PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS sabotage (parent INTEGER REFERENCES sabotage_parent (id) DEFERRABLE INITIALLY DEFERRED)`);
+  commits
+    .write(() => db.prepare('INSERT INTO sabotage (parent) VALUES (1)').run())
+    .durable.catch(() => undefined);
 }
 
 /** A minimal valid message; `overrides` set what the test is about. */
@@ -67,38 +53,4 @@ export function message(overrides: Partial<MessageRecord> & { id: string }): Mes
     state,
     ...overrides,
   };
-}
-
-/**
- * The real file system, except that writes to a compaction's temp file (`*.tmp`) wait until
- * `release()`. `held` resolves when the first such write is waiting: the compaction has taken
- * its snapshot and is provably in the middle of writing.
- */
-export function gatedCompactionFileSystem(): {
-  fs: StoreFileSystem;
-  held: Promise<void>;
-  release: () => void;
-} {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let signalHeld!: () => void;
-  const held = new Promise<void>((resolve) => {
-    signalHeld = resolve;
-  });
-  const open = (async (...args: Parameters<typeof nodeFileSystem.open>) => {
-    const handle: FileHandle = await nodeFileSystem.open(...args);
-    if (String(args[0]).endsWith('.tmp')) {
-      const write = handle.write.bind(handle) as (...writeArgs: unknown[]) => Promise<unknown>;
-      Object.assign(handle, {
-        write: (...writeArgs: unknown[]) => {
-          signalHeld();
-          return gate.then(() => write(...writeArgs));
-        },
-      });
-    }
-    return handle;
-  }) as StoreFileSystem['open'];
-  return { fs: { ...nodeFileSystem, open }, held, release };
 }

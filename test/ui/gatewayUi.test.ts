@@ -441,6 +441,24 @@ describe('the gateway UI in Chromium', () => {
     await page.close();
   });
 
+  it('downloads a backup of the database from the Settings screen', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'settings', 'Settings');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download backup' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^sms-gateway-backup-\d{4}-\d{2}-\d{2}\.db$/);
+    // Every SQLite database file starts with this header (https://sqlite.org/fileformat2.html).
+    expect(
+      readFileSync((await download.path()) ?? '')
+        .subarray(0, 16)
+        .toString('latin1'),
+    ).toBe('SQLite format 3\0');
+    await page.getByText(/^Backup downloaded as /).waitFor();
+    await page.close();
+  });
+
   it('refuses an out-of-range setting next to its field before sending it', async () => {
     const page = await signedInPage();
     await openScreen(page, 'settings', 'Settings');

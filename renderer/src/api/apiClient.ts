@@ -33,6 +33,8 @@ export interface RequestOptions {
   /** Extra headers; Authorization is added from the session unless given here. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Read a successful body as bytes (a file download) instead of JSON or text. */
+  binary?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -113,7 +115,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (error instanceof Error && error.name === 'AbortError') throw error;
       throw new ApiError('network', 0, 'The gateway cannot be reached. Is it running?');
     }
-    const data = await readBody(response);
+    const data = init.binary && response.ok ? await response.blob() : await readBody(response);
     if (!response.ok) {
       if (response.status === 401 && !renewed && (await options.onUnauthorized?.()) === true) {
         return send<T>(method, path, init, true);

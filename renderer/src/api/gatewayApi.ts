@@ -61,6 +61,8 @@ export function createGatewayApi(client: ApiClient) {
     changeLogin: async (username: string, password: string) => {
       await client.request('PUT', '/gateway/v1/credentials', { body: { username, password } });
     },
+    /** A consistent copy of the message database, taken while the gateway runs. */
+    backup: async () => (await client.request<Blob>('POST', '/gateway/v1/backup', { binary: true })).data,
 
     listMessages: (filter: MessageFilter, limit: number, offset: number) =>
       listPage<MessageRecord>('/messages', { ...filter, limit, offset, includeContent: true }),

@@ -7,7 +7,9 @@ import type {
 import { ApiError, describeError } from '../api/apiClient.js';
 import type { SettingsDocument } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { downloadBlob } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { isoDay } from '../format/timeFormat.js';
 import {
   allSettingFields,
   buildSettingsPatch,
@@ -124,6 +126,7 @@ export function SettingsScreen() {
           </div>
         </form>
       )}
+      <BackupPanel />
       {desktop && <DesktopPreferencesPanel />}
     </>
   );
@@ -209,6 +212,32 @@ function SettingInput(props: {
         </p>
       )}
     </div>
+  );
+}
+
+/** Downloads a copy of the message database, taken while the gateway keeps running. */
+function BackupPanel() {
+  const { api } = useApp();
+  const { busy, result, run } = useAction();
+  function download() {
+    void run(async () => {
+      const fileName = `sms-gateway-backup-${isoDay(Date.now())}.db`;
+      downloadBlob(fileName, await api.backup());
+      return `Backup downloaded as ${fileName}.`;
+    });
+  }
+  return (
+    <section className="panel" aria-labelledby="backup-title">
+      <h2 id="backup-title">Backup</h2>
+      <p className="hint">
+        A copy of every message, received message, log entry and webhook delivery (one SQLite file), taken
+        without stopping the gateway.
+      </p>
+      <button type="button" disabled={busy} onClick={download}>
+        {busy ? 'Preparing backup…' : 'Download backup'}
+      </button>
+      <FormResult result={result} />
+    </section>
   );
 }
 

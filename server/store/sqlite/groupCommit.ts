@@ -1,0 +1,150 @@
+import type { Database } from 'better-sqlite3';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { WalSync } from './walSync.js';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A checkpoint is due after this many commits or this many changed rows, whichever comes first:
+ * about SQLite's default of 1,000 WAL pages for the gateway's small batches, and a bound on the
+ * WAL (and on the checkpoint's pause) when batches are large (migration, bench prefill).
+ */
+const commitsPerCheckpoint = 200;
+const changesPerCheckpoint = 5_000;
+
+/**
+ * Group commit for a synchronous SQLite connection, with the fsync off the event loop.
+ *
+ * The first write of a turn of the event loop opens a transaction; every write made until the
+ * loop comes round again joins it; one COMMIT then ends the batch. The connection runs with
+ * synchronous=OFF, so that COMMIT only hands the WAL frames to the OS; `WalSync` then
+ * fdatasyncs the WAL on the thread pool, and only then do the batch's promises resolve. A
+ * caller told "durable" has its data on disk exactly as with synchronous=FULL, but the event
+ * loop serves HTTP and serial traffic while the disk flushes, and the next batch builds up
+ * meanwhile (batches committed during one flush share the next).
+ *
+ * Checkpoints (copying WAL pages into the database file) are ours, not SQLite's automatic ones:
+ * with synchronous=OFF SQLite would not fsync the database file before reusing the WAL, so a
+ * power cut could lose pages that only the overwritten WAL held. When one is due (see
+ * `commitsPerCheckpoint`) and no batch is open, the connection switches to FULL, checkpoints
+ * (fsyncing the database file) and switches back.
+ *
+ * A write runs at once on the connection, so reads on the same connection see it before it is
+ * durable (the repositories' "visible at once" contract). If the COMMIT fails, the batch is
+ * rolled back, its waiters reject and owners of in-memory state rebuild it from the database
+ * through `onRollback`. If the fsync fails, the OS may have dropped the pages: the store refuses
+ * every later write (the gateway answers 5xx) rather than acknowledge on a disk it cannot trust.
+ */
+export class GroupCommit {
+  private waiters: Waiter[] | undefined;
+  private readonly rollbackListeners: (() => void)[] = [];
+  private closed = false;
+  private broken: GatewayError | undefined;
+  private commitsSinceCheckpoint = 0;
+  private changesAtCheckpoint = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly wal: WalSync,
+  ) {
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma('synchronous = OFF');
+  }
+
+  /**
+   * Runs `change` inside the open batch and returns its result with a promise that settles once
+   * the batch is durable. Throws at once (nothing applied) when `change` throws or the store is
+   * closed or broken. `change` must be one statement or a `db.transaction` (a savepoint here),
+   * so a throw leaves nothing half done.
+   */
+  write<T>(change: () => T): { value: T; durable: Promise<void> } {
+    if (this.closed) throw new GatewayError(ErrorCode.StoreClosed, 'storage is closed');
+    if (this.broken) throw this.broken;
+    const waiters = this.batch();
+    const value = change();
+    const durable = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+    return { value, durable };
+  }
+
+  /** Called after a failed COMMIT was rolled back. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /** Commits the open batch now; its promises settle once the WAL is flushed. */
+  flush(): void {
+    const waiters = this.waiters;
+    if (!waiters) return;
+    this.waiters = undefined;
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      const failure = new GatewayError(ErrorCode.StoreIo, 'the database could not commit', { cause: error });
+      for (const waiter of waiters) waiter.reject(failure);
+      for (const listener of this.rollbackListeners) listener();
+      return;
+    }
+    this.commitsSinceCheckpoint++;
+    this.wal.sync().then(
+      () => {
+        for (const waiter of waiters) waiter.resolve();
+        this.checkpointIfDue();
+      },
+      (error: unknown) => {
+        this.broken ??= new GatewayError(ErrorCode.StoreIo, 'the disk refused to flush the database', {
+          cause: error,
+        });
+        for (const waiter of waiters) waiter.reject(this.broken);
+      },
+    );
+  }
+
+  /** Commits what is open, waits for the flushes and refuses further writes. */
+  async close(): Promise<void> {
+    this.flush();
+    this.closed = true;
+    await this.wal.settled();
+    // The last checkpoint (at close) must fsync the database file before SQLite deletes the WAL.
+    this.db.pragma('synchronous = FULL');
+  }
+
+  private checkpointIfDue(): void {
+    if (this.closed || this.waiters) return;
+    const changes = this.totalChanges();
+    const due =
+      this.commitsSinceCheckpoint >= commitsPerCheckpoint ||
+      changes - this.changesAtCheckpoint >= changesPerCheckpoint;
+    if (!due) return;
+    this.commitsSinceCheckpoint = 0;
+    this.changesAtCheckpoint = changes;
+    this.db.pragma('synchronous = FULL');
+    try {
+      // PASSIVE: copies what no reader (a backup) still needs; the rest goes at the next one.
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } finally {
+      this.db.pragma('synchronous = OFF');
+    }
+  }
+
+  /** Rows changed on this connection since it opened (SQLite's total_changes()). */
+  private totalChanges(): number {
+    return (this.db.prepare('SELECT total_changes() AS changes').get() as { changes: number }).changes;
+  }
+
+  private batch(): Waiter[] {
+    if (this.waiters) return this.waiters;
+    this.db.exec('BEGIN IMMEDIATE');
+    const waiters: Waiter[] = [];
+    this.waiters = waiters;
+    // setImmediate runs after the I/O callbacks of this turn: every request parsed in the same
+    // turn lands in this batch.
+    setImmediate(() => {
+      if (this.waiters === waiters) this.flush();
+    });
+    return waiters;
+  }
+}

@@ -1,0 +1,117 @@
+import type { Database } from 'better-sqlite3';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+
+/**
+ * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
+ * by a newer build (higher version) is refused rather than written with wrong assumptions.
+ *
+ * Rows keep the whole record as JSON in `body` (what the API returns, read back as it was
+ * written); the other columns exist only to be filtered and ordered by, each with an index for
+ * the queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
+ * by an FTS5 trigram table so a substring search does not scan the history.
+ */
+const steps: readonly string[] = [
+  `
+  CREATE TABLE messages (
+    id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    state_at INTEGER,
+    device_id TEXT,
+    search TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX messages_by_time ON messages (created_at, seq);
+  CREATE INDEX messages_by_state ON messages (state, created_at, seq);
+  CREATE INDEX messages_by_state_time ON messages (state, state_at);
+  CREATE INDEX messages_by_device ON messages (device_id, created_at, seq);
+  CREATE VIRTUAL TABLE messages_search USING fts5 (search, content = 'messages', tokenize = 'trigram');
+  CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_search (rowid, search) VALUES (new.rowid, new.search);
+  END;
+  CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_search (messages_search, rowid, search) VALUES ('delete', old.rowid, old.search);
+  END;
+
+  CREATE TABLE inbox (
+    id TEXT NOT NULL UNIQUE,
+    received_at INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    device_id TEXT NOT NULL,
+    search TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX inbox_by_time ON inbox (received_at);
+  CREATE INDEX inbox_by_type ON inbox (type, received_at);
+  CREATE INDEX inbox_by_device ON inbox (device_id, received_at);
+  CREATE VIRTUAL TABLE inbox_search USING fts5 (search, content = 'inbox', tokenize = 'trigram');
+  CREATE TRIGGER inbox_search_insert AFTER INSERT ON inbox BEGIN
+    INSERT INTO inbox_search (rowid, search) VALUES (new.rowid, new.search);
+  END;
+  CREATE TRIGGER inbox_search_delete AFTER DELETE ON inbox BEGIN
+    INSERT INTO inbox_search (inbox_search, rowid, search) VALUES ('delete', old.rowid, old.search);
+  END;
+
+  CREATE TABLE logs (
+    id INTEGER PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    priority TEXT NOT NULL,
+    module TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX logs_by_time ON logs (created_at);
+
+  -- What the dashboard's daily chart counts, per quarter hour (every time zone's offset is a
+  -- whole number of quarter hours, so a bucket never straddles two local days). Kept up to date
+  -- by triggers, so the chart never reads the history; retention leaves the counts in place.
+  CREATE TABLE event_counts (
+    bucket INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (bucket, event)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER messages_count_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO event_counts (bucket, event, count)
+      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed')
+      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER messages_count_update AFTER UPDATE OF body ON messages BEGIN
+    INSERT INTO event_counts (bucket, event, count)
+      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
+      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER inbox_count_insert AFTER INSERT ON inbox BEGIN
+    INSERT INTO event_counts (bucket, event, count)
+      VALUES (new.received_at - new.received_at % 900000, 'received', 1)
+      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
+  END;
+
+  CREATE TABLE collections (
+    collection TEXT NOT NULL,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (collection, id)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const schemaVersion = steps.length;
+
+/** Brings the schema up to date in one transaction; returns the version found. */
+export function migrateSchema(db: Database): number {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  if (found > schemaVersion) {
+    throw new GatewayError(
+      ErrorCode.StoreCorrupt,
+      `the database has schema ${found}, newer than this build understands (${schemaVersion})`,
+    );
+  }
+  db.transaction(() => {
+    for (const step of steps.slice(found)) db.exec(step);
+    db.pragma(`user_version = ${schemaVersion}`);
+  })();
+  return found;
+}
