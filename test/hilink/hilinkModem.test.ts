@@ -7,19 +7,15 @@ import { silentLogger } from '../../server/logging/logger.js';
 import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 15_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (condition: () => boolean, limitMs = 15_000) =>
+  pollUntil(condition, { limitMs, intervalMs: 10 });
 
 async function stick() {
   const double = new HiLinkStickDouble();

@@ -10,6 +10,7 @@ import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { pollUntil } from '../support/pollUntil.js';
 import { createPtyPair } from '../support/pty.js';
 
 /**
@@ -24,13 +25,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (condition: () => boolean, limitMs = 10_000) => pollUntil(condition, { limitMs });
 
 async function multiPortModem(modem: Omit<SimulatedModemOptions, 'clock' | 'logger'> = {}) {
   const urcPort = await createPtyPair();

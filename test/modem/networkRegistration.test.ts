@@ -7,6 +7,7 @@ import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 /**
  * Registration as the network reports it, through the real serialport binding on a pty: an
@@ -19,13 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (condition: () => boolean, limitMs = 10_000) => pollUntil(condition, { limitMs });
 
 async function poolWith(modem: Omit<SimulatedModemOptions, 'clock' | 'logger'>) {
   const pty = await startPtyModem({ clock: systemClock, logger: silentLogger, modem });

@@ -6,6 +6,7 @@ import { type KnownDevice, ModemPool } from '../../server/modem/modemPool.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 /**
  * The pool with the real serialport binding: the simulated modem sits behind a socat pty pair
@@ -17,13 +18,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (condition: () => boolean, limitMs = 10_000) => pollUntil(condition, { limitMs });
 
 async function ptyPool(pty: PtyModem) {
   const saved: KnownDevice[][] = [];

@@ -7,6 +7,7 @@ import { ModemPool } from '../../server/modem/modemPool.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 /**
  * A modem that answers only seconds after its port appeared (Quectel EC2x and SIMCom SIM7600
@@ -19,13 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(condition: () => boolean, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (condition: () => boolean) => pollUntil(condition, { limitMs: 20_000 });
 
 describe('a modem that is slow to answer after power-on', () => {
   it('is found by a later probe of its port, without waiting for a new port to appear', async () => {
