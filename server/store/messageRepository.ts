@@ -116,9 +116,8 @@ export class SqliteMessageRepository implements MessageRepository {
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .when('search', needle && searchParameter(needle), needle ? searchClause('messages', needle) : '');
-    const { total } = this.queries
-      .get(`SELECT count(*) AS total FROM messages ${filter.where}`)
-      .get(filter.params) as { total: number };
+    // An unfiltered page (the UI's first view) takes the kept total: count(*) reads every row.
+    const total = filter.where === '' ? this.total : this.countWhere(filter);
     const rows = this.queries
       .get(
         `SELECT body FROM messages ${filter.where} ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`,
