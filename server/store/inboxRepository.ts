@@ -2,13 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { InboxQuery, InboxRepository, IncomingRecord, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
-import {
-  normaliseNeedle,
-  QueryFilter,
-  searchClause,
-  searchParameter,
-  sqlLimit,
-} from './sqlite/queryFilter.js';
+import { countWhere, pagedBodies } from './sqlite/pagedBodies.js';
+import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 interface InboxRow {
@@ -38,9 +33,9 @@ export class SqliteInboxRepository implements InboxRepository {
        VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
     );
     this.selectBody = db.prepare('SELECT body FROM inbox WHERE id = ?');
-    this.total = this.countWhere(new QueryFilter());
+    this.total = countWhere(this.queries, 'inbox', new QueryFilter());
     commits.onRollback(() => {
-      this.total = this.countWhere(new QueryFilter());
+      this.total = countWhere(this.queries, 'inbox', new QueryFilter());
     });
   }
 
@@ -70,13 +65,14 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .when('search', needle && searchParameter(needle), needle ? searchClause('inbox', needle) : '');
-    const total = filter.where === '' ? this.total : this.countWhere(filter);
-    const rows = this.queries
-      .get(
-        `SELECT body FROM inbox ${filter.where} ORDER BY received_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...filter.params, limit: sqlLimit(query.limit), offset: query.offset }) as { body: string }[];
-    return { total, items: rows.map((row) => JSON.parse(row.body) as IncomingRecord) };
+    return pagedBodies<IncomingRecord>(this.queries, {
+      table: 'inbox',
+      orderBy: 'received_at DESC, rowid DESC',
+      filter,
+      keptTotal: this.total,
+      limit: query.limit,
+      offset: query.offset,
+    });
   }
 
   async pruneOlderThan(before: number): Promise<number> {
@@ -93,11 +89,6 @@ export class SqliteInboxRepository implements InboxRepository {
 
   count(): number {
     return this.total;
-  }
-
-  private countWhere(filter: QueryFilter): number {
-    const statement = this.queries.get(`SELECT count(*) AS total FROM inbox ${filter.where}`);
-    return (statement.get(filter.params) as { total: number }).total;
   }
 }
 

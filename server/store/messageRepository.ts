@@ -4,13 +4,8 @@ import type { MessageRecord, MessageState } from '../messages/model.js';
 import type { HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
-import {
-  normaliseNeedle,
-  QueryFilter,
-  searchClause,
-  searchParameter,
-  sqlLimit,
-} from './sqlite/queryFilter.js';
+import { countWhere, pagedBodies } from './sqlite/pagedBodies.js';
+import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 /**
@@ -116,14 +111,14 @@ export class SqliteMessageRepository implements MessageRepository {
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .when('search', needle && searchParameter(needle), needle ? searchClause('messages', needle) : '');
-    // An unfiltered page (the UI's first view) takes the kept total: count(*) reads every row.
-    const total = filter.where === '' ? this.total : this.countWhere(filter);
-    const rows = this.queries
-      .get(
-        `SELECT body FROM messages ${filter.where} ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...filter.params, limit: sqlLimit(query.limit), offset: query.offset }) as { body: string }[];
-    return { total, items: rows.map((row) => JSON.parse(row.body) as MessageRecord) };
+    return pagedBodies<MessageRecord>(this.queries, {
+      table: 'messages',
+      orderBy: 'created_at DESC, seq DESC',
+      filter,
+      keptTotal: this.total,
+      limit: query.limit,
+      offset: query.offset,
+    });
   }
 
   pending(): MessageRecord[] {
@@ -179,16 +174,8 @@ export class SqliteMessageRepository implements MessageRepository {
     return deleted;
   }
 
-  private countWhere(filter: QueryFilter): number {
-    return (
-      this.queries.get(`SELECT count(*) AS total FROM messages ${filter.where}`).get(filter.params) as {
-        total: number;
-      }
-    ).total;
-  }
-
   private reload(): void {
-    this.total = this.countWhere(new QueryFilter());
+    this.total = countWhere(this.queries, 'messages', new QueryFilter());
     for (const records of this.inFlight.values()) records.clear();
     const rows = this.db
       .prepare(`SELECT body FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`)

@@ -1,0 +1,33 @@
+import type { QueryFilter } from './queryFilter.js';
+import { sqlLimit } from './queryFilter.js';
+import type { StatementCache } from './statementCache.js';
+
+/** Rows matching `filter` in `table`; `count(*)` reads every one, so unfiltered callers keep a total. */
+export function countWhere(queries: StatementCache, table: string, filter: QueryFilter): number {
+  const statement = queries.get(`SELECT count(*) AS total FROM ${table} ${filter.where}`);
+  return (statement.get(filter.params) as { total: number }).total;
+}
+
+/**
+ * One page of a table whose rows keep their record as JSON in `body`, newest first by
+ * `orderBy`, with the total of the filter (`keptTotal` for an unfiltered page: the UI's first
+ * view must not count a million rows).
+ */
+export function pagedBodies<Item>(
+  queries: StatementCache,
+  page: {
+    table: string;
+    orderBy: string;
+    filter: QueryFilter;
+    keptTotal: number;
+    limit: number;
+    offset: number;
+  },
+): { total: number; items: Item[] } {
+  const { table, orderBy, filter } = page;
+  const total = filter.where === '' ? page.keptTotal : countWhere(queries, table, filter);
+  const rows = queries
+    .get(`SELECT body FROM ${table} ${filter.where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`)
+    .all({ ...filter.params, limit: sqlLimit(page.limit), offset: page.offset }) as { body: string }[];
+  return { total, items: rows.map((row) => JSON.parse(row.body) as Item) };
+}
