@@ -315,7 +315,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       lifecycle,
       devices: pool,
       policy: () =>
-        sendingPolicyFrom(settings.current(), { resendInterrupted: options.resendInterrupted, paused }),
+        sendingPolicyFrom(settings.current(), {
+          resendInterrupted: options.resendInterrupted,
+          paused,
+          timeZone: options.timeZone,
+        }),
       decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
       clock,
       logger,

@@ -1,11 +1,12 @@
 import type { SendingPolicy } from '../scheduler/scheduler.js';
+import { minutesOfClockTime, type WorkHours } from '../scheduler/workHours.js';
 import type { Settings } from '../settings/settingsSchema.js';
 import type { WebhookPolicy } from '../webhooks/webhookDispatcher.js';
 
 /** The scheduler's view of the settings (read on every decision, so changes apply live). */
 export function sendingPolicyFrom(
   settings: Settings,
-  runtime: { resendInterrupted: boolean; paused: boolean },
+  runtime: { resendInterrupted: boolean; paused: boolean; timeZone: string },
 ): SendingPolicy {
   const { messages } = settings;
   return {
@@ -17,7 +18,15 @@ export function sendingPolicyFrom(
     simSelectionMode: messages.sim_selection_mode ?? 'OSDefault',
     resendInterrupted: runtime.resendInterrupted,
     paused: runtime.paused,
+    workHours: workHoursFrom(settings, runtime.timeZone),
   };
+}
+
+/** The window in force, or null while off (the settings service ensures both ends when on). */
+function workHoursFrom(settings: Settings, timeZone: string): WorkHours | null {
+  const { work_hours_enabled: enabled, work_hours_start: start, work_hours_end: end } = settings.messages;
+  if (!enabled || start === null || end === null) return null;
+  return { startMinute: minutesOfClockTime(start), endMinute: minutesOfClockTime(end), timeZone };
 }
 
 /** The webhook dispatcher's view of the settings. */

@@ -50,6 +50,8 @@ export interface GatewayOptions {
   resendInterrupted: boolean;
   /** Built UI to serve at /ui/; absent: the API only. */
   uiDirectory?: string;
+  /** IANA time zone the working hours (`messages.work_hours_*`) are read in. Default: this computer's. */
+  timeZone: string;
 }
 
 export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
@@ -84,6 +86,7 @@ export function defaultOptions(): GatewayOptions {
     corsOrigins: [],
     maxPendingMessages: 100_000,
     resendInterrupted: false,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
 }
 
@@ -95,6 +98,7 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   const { port, host } = options.listen;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('listen', `port ${port} is not 0..65535`);
   if (host.trim() === '') fail('listen', 'host is empty');
+  if (!isTimeZone(options.timeZone)) fail('time-zone', `"${options.timeZone}" is not an IANA time zone`);
   if (options.dataDir.trim() === '') fail('data-dir', 'is empty');
   for (const modem of options.modems) {
     if (modem.path.trim() === '') fail('modem', 'path is empty');
@@ -135,4 +139,13 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
       fail('cors-origin', `"${origin}" is not an origin like https://app.example`);
   }
   return options;
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }

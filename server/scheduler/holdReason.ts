@@ -1,5 +1,5 @@
 /** Why Pending messages are not moving, for the UI and the health check. */
-export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused';
+export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused' | 'work-hours';
 
 export interface Hold {
   reason: HoldReason;
@@ -24,6 +24,8 @@ export function describeHold(hold: Hold, now: number): string {
       return `scheduled: ${wait}`;
     case 'paused':
       return 'paused: sending was paused by the user';
+    case 'work-hours':
+      return `outside working hours: ${wait}`;
     case 'no-modem':
       return hold.deviceId === undefined
         ? 'no modem: waiting for a modem able to send'

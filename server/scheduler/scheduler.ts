@@ -20,6 +20,7 @@ import {
 import { type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
 import { SendPacing } from './sendPacing.js';
 import { type SimSelectionMode, SimSelector } from './simSelection.js';
+import { type WorkHours, workHoursOpenAt } from './workHours.js';
 
 export interface SendingPolicy {
   processingOrder: ProcessingOrder;
@@ -32,6 +33,15 @@ export interface SendingPolicy {
   resendInterrupted: boolean;
   /** The user paused sending (tray, UI): nothing is handed to a modem; expiry still applies. */
   paused: boolean;
+  /** Outside this daily window only expedited messages (priority ≥ 100) are sent; null: any time. */
+  workHours: WorkHours | null;
+}
+
+/** What holds back a non-expedited message at one instant, besides each modem's own pause. */
+interface Limits {
+  window: SendLimit;
+  /** When the working hours let sends through again (`now` while they are open). */
+  opensAt: number;
 }
 
 export interface SchedulerDeps {
@@ -155,7 +165,7 @@ export class Scheduler {
     if (!this.running) return;
     const now = this.deps.clock.now();
     const policy = this.deps.policy();
-    const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
+    const limit = limitsOf(policy, now);
     const online = policy.paused ? [] : this.readyModems();
     const benched = this.benchedSimulators(online);
     const startsAt = Math.max(message.scheduleAt ?? now, now);
@@ -203,7 +213,7 @@ export class Scheduler {
     this.cancelWakeTimer();
     const now = this.deps.clock.now();
     const policy = this.deps.policy();
-    const limit: SendLimit = { period: policy.limitPeriod, value: policy.limitValue };
+    const limit = limitsOf(policy, now);
 
     const ready: MessageRecord[] = [];
     let nextExpiry = Number.POSITIVE_INFINITY;
@@ -304,16 +314,20 @@ export class Scheduler {
     return !this.busy.has(deviceId) && this.parkedAt(deviceId) <= now;
   }
 
-  private load(modem: OutboundModem, now: number, limit: SendLimit): ModemLoad {
+  private load(modem: OutboundModem, now: number, limit: Limits): ModemLoad {
     return {
-      sentInWindow: this.limiter.countInWindow(modem.deviceId, now, limit),
+      sentInWindow: this.limiter.countInWindow(modem.deviceId, now, limit.window),
       lastUsedAt: this.lastUsedAt.get(modem.deviceId) ?? Number.NEGATIVE_INFINITY,
     };
   }
 
-  /** When the pause and the sliding window both let a non-expedited message through. */
-  private limitsFreeAt(deviceId: string, now: number, limit: SendLimit): number {
-    return Math.max(this.pacing.nextAllowedAt(deviceId), this.limiter.nextAllowedAt(deviceId, now, limit));
+  /** When the pause, the sliding window and the working hours all let a non-expedited message through. */
+  private limitsFreeAt(deviceId: string, now: number, limit: Limits): number {
+    return Math.max(
+      this.pacing.nextAllowedAt(deviceId),
+      this.limiter.nextAllowedAt(deviceId, now, limit.window),
+      limit.opensAt,
+    );
   }
 
   private park(deviceId: string): void {
@@ -458,7 +472,7 @@ export class Scheduler {
     online: readonly OutboundModem[],
     nextScheduled: number,
     order: ProcessingOrder,
-    limit: SendLimit,
+    limit: Limits,
     now: number,
   ): Hold | undefined {
     let first: MessageRecord | undefined;
@@ -488,12 +502,14 @@ export class Scheduler {
     return hold;
   }
 
-  private modemHold(deviceId: string, now: number, limit: SendLimit): Hold {
+  private modemHold(deviceId: string, now: number, limit: Limits): Hold {
     const parked = this.parkedAt(deviceId);
     const paced = this.pacing.nextAllowedAt(deviceId);
-    const limited = this.limiter.nextAllowedAt(deviceId, now, limit);
-    if (parked > now && parked >= Math.max(paced, limited))
+    const limited = this.limiter.nextAllowedAt(deviceId, now, limit.window);
+    if (parked > now && parked >= Math.max(paced, limited, limit.opensAt))
       return { reason: 'no-modem', nextAttemptAt: parked, deviceId };
+    if (limit.opensAt > now && limit.opensAt >= Math.max(paced, limited))
+      return { reason: 'work-hours', nextAttemptAt: limit.opensAt };
     if (limited > now && limited >= paced) return { reason: 'rate-limit', nextAttemptAt: limited, deviceId };
     return { reason: 'send-interval', nextAttemptAt: Math.max(paced, now), deviceId };
   }
@@ -515,6 +531,13 @@ function sendFailureText(error: unknown): string {
   if (isGatewayError(error, ErrorCode.CmsError)) return error.message;
   if (isGatewayError(error, ErrorCode.SendInterrupted)) return INTERRUPTED_ERROR;
   return `send failed: ${describeError(error)}`;
+}
+
+function limitsOf(policy: SendingPolicy, now: number): Limits {
+  return {
+    window: { period: policy.limitPeriod, value: policy.limitValue },
+    opensAt: policy.workHours ? workHoursOpenAt(policy.workHours, now) : now,
+  };
 }
 
 /** `canCarry` plus the simulator rule (`simulatorMayCarry`) for the benched simulators. */

@@ -12,6 +12,12 @@ export const ProcessingOrders = ['LIFO', 'FIFO'] as const;
 const seconds = z.number().int().min(0).max(86_400);
 const days = z.number().int().min(1).max(3650);
 const secret = z.string().min(1).max(1024);
+/** A time of day as the ecosystem writes it (client-go `domain_settings.go`): "HH:mm", 24-hour. */
+const clockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day as HH:mm (00:00–23:59)');
+/** How the device hears of new work from a server (the app and client-go): FCM is not for a PC. */
+export const NotificationChannels = ['AUTO', 'SSE_ONLY'] as const;
 
 export const settingGroups = {
   encryption: {
@@ -20,6 +26,7 @@ export const settingGroups = {
   gateway: {
     cloud_url: z.url({ protocol: /^https?$/ }),
     private_token: secret,
+    notification_channel: z.enum(NotificationChannels),
   },
   messages: {
     send_interval_min: seconds,
@@ -29,6 +36,10 @@ export const settingGroups = {
     sim_selection_mode: z.enum(SimSelectionModes),
     processing_order: z.enum(ProcessingOrders),
     log_lifetime_days: days,
+    /** No sends outside [start, end) local time, except priority ≥ 100 (server spec, client-rs). */
+    work_hours_enabled: z.boolean(),
+    work_hours_start: clockTime,
+    work_hours_end: clockTime,
   },
   ping: {
     interval_seconds: seconds,
@@ -41,6 +52,14 @@ export const settingGroups = {
     retry_count: z.number().int().min(0).max(100),
     signing_key: secret,
     allow_lan_http: z.boolean(),
+  },
+  /**
+   * The app's SMS receiver (client-go `SettingsReceiver`): `content_provider_enabled` makes an
+   * Android phone also watch its SMS database. A modem has no such database, so the value is
+   * kept and returned for the clients that manage it, and changes nothing here.
+   */
+  receiver: {
+    content_provider_enabled: z.boolean(),
   },
 } as const;
 
@@ -60,7 +79,7 @@ export type SettingsPatch = {
 /** Defaults of the spec's table, DESIGN §2 for our additions. */
 export const settingDefaults: Settings = {
   encryption: { passphrase: null },
-  gateway: { cloud_url: null, private_token: null },
+  gateway: { cloud_url: null, private_token: null, notification_channel: 'AUTO' },
   messages: {
     send_interval_min: null,
     send_interval_max: null,
@@ -69,10 +88,14 @@ export const settingDefaults: Settings = {
     sim_selection_mode: 'OSDefault',
     processing_order: 'LIFO',
     log_lifetime_days: null,
+    work_hours_enabled: false,
+    work_hours_start: null,
+    work_hours_end: null,
   },
   ping: { interval_seconds: null },
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
+  receiver: { content_provider_enabled: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

@@ -142,6 +142,17 @@ function checkConsistency(settings: Settings): void {
       { field: 'messages.limit_value' },
     );
   }
+  // As client-go and client-rs validate before sending: an enabled window needs both ends.
+  if (settings.messages.work_hours_enabled) {
+    for (const key of ['work_hours_start', 'work_hours_end'] as const) {
+      if (settings.messages[key] !== null) continue;
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `messages.${key}: is required when messages.work_hours_enabled is true`,
+        { field: `messages.${key}` },
+      );
+    }
+  }
 }
 
 function changedKeys(before: Settings, after: Settings): string[] {

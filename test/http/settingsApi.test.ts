@@ -11,12 +11,18 @@ afterEach(async () => {
 });
 
 const defaults = {
-  gateway: {},
+  gateway: { notification_channel: 'AUTO' },
   encryption: {},
-  messages: { limit_period: 'Disabled', sim_selection_mode: 'OSDefault', processing_order: 'LIFO' },
+  messages: {
+    limit_period: 'Disabled',
+    sim_selection_mode: 'OSDefault',
+    processing_order: 'LIFO',
+    work_hours_enabled: false,
+  },
   ping: {},
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
+  receiver: { content_provider_enabled: false },
 };
 
 const patch = (body: unknown, base = '') =>
@@ -114,6 +120,35 @@ describe('settings', () => {
     expect(response.status).toBe(400);
     expect((response.body as { message: string }).message.startsWith(`${key}: `)).toBe(true);
     expect((await harness.request('/settings')).body).toEqual(before);
+  });
+
+  // client-go `smsgateway/domain_settings.go` and client-rs `src/types/settings.rs`.
+  it('accepts the settings keys the ecosystem clients define, and returns them', async () => {
+    const response = await patch({
+      messages: { work_hours_enabled: true, work_hours_start: '09:00', work_hours_end: '17:30' },
+      gateway: { notification_channel: 'SSE_ONLY' },
+      receiver: { content_provider_enabled: true },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({
+      messages: { work_hours_enabled: true, work_hours_start: '09:00', work_hours_end: '17:30' },
+      gateway: { notification_channel: 'SSE_ONLY' },
+      receiver: { content_provider_enabled: true },
+    });
+  });
+
+  it.each([
+    [{ messages: { work_hours_start: '9:00' } }, 'messages.work_hours_start'],
+    [{ messages: { work_hours_end: '24:00' } }, 'messages.work_hours_end'],
+    [{ messages: { work_hours_enabled: true, work_hours_start: '09:00' } }, 'messages.work_hours_end'],
+    [{ gateway: { notification_channel: 'FCM_ONLY' } }, 'gateway.notification_channel'],
+    [{ receiver: { sms_enabled: true } }, 'receiver.sms_enabled'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const response = await patch(body);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain(field.split('.').pop());
+    const after = await harness.request('/settings');
+    expect(after.body).toEqual(defaults);
   });
 
   it('checks a key against the stored value of its partner key', async () => {

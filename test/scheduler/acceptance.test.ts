@@ -20,6 +20,7 @@ const policy: SendingPolicy = {
   simSelectionMode: 'RoundRobin',
   resendInterrupted: false,
   paused: false,
+  workHours: null,
 };
 
 /** Small seeded PRNG (mulberry32) so the scenario is the same on every run. */

@@ -188,6 +188,7 @@ export const defaultPolicy: SendingPolicy = {
   simSelectionMode: 'OSDefault',
   resendInterrupted: false,
   paused: false,
+  workHours: null,
 };
 
 export interface MessageSpec {

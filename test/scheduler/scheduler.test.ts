@@ -533,3 +533,49 @@ describe('Scheduler: pause', () => {
     expect(message?.recipients[0]?.error).toBe(TTL_EXPIRED_ERROR);
   });
 });
+
+describe('Scheduler: working hours', () => {
+  const nineToFive = { startMinute: 9 * 60, endMinute: 17 * 60, timeZone: 'UTC' };
+
+  it('holds messages outside working hours, says until when, and sends them when the hours open', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-25T20:00:00Z'));
+    const harness = new SchedulerHarness(clock, {
+      policy: { workHours: nineToFive, processingOrder: 'FIFO' },
+    });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(12 * 60 * MINUTE);
+    expect(sentIds(modem)).toEqual([]);
+    expect(harness.scheduler.status().holding).toMatchObject({
+      reason: 'work-hours',
+      nextAttemptAt: Date.parse('2026-11-26T09:00:00Z'),
+    });
+
+    await clock.advance(61 * MINUTE);
+    expect(sentIds(modem)).toEqual(['a', 'b']);
+  });
+
+  it('sends a message of priority 100 or more at any hour', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-25T20:00:00Z'));
+    const harness = new SchedulerHarness(clock, { policy: { workHours: nineToFive } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'routine' }, { id: 'urgent', priority: 100 });
+    await started(harness);
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['urgent']);
+  });
+
+  it('lets waiting messages go at once when working hours are switched off', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-25T20:00:00Z'));
+    const harness = new SchedulerHarness(clock, { policy: { workHours: nineToFive } });
+    const modem = harness.modem('m1');
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(sentIds(modem)).toEqual([]);
+    harness.setPolicy({ workHours: null });
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['a']);
+  });
+});

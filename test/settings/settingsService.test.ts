@@ -61,7 +61,7 @@ describe('SettingsService', () => {
     await service.patch({ encryption: { passphrase: 'pass' }, gateway: { private_token: 'token' } });
     expect(service.current().encryption.passphrase).toBe('pass');
     expect(service.view().encryption).toEqual({});
-    expect(service.view().gateway).toEqual({ cloud_url: null });
+    expect(service.view().gateway).toEqual({ cloud_url: null, notification_channel: 'AUTO' });
   });
 
   it('stops calling a listener once it unsubscribes', async () => {

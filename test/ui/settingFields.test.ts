@@ -7,6 +7,7 @@ import {
   fieldPath,
   fieldProblem,
   formValue,
+  settingsWithoutEffectHere,
 } from '../../renderer/src/settings/settingFields.js';
 import { settingDefaults } from '../../server/settings/settingsSchema.js';
 
@@ -17,11 +18,23 @@ const field = (path: string) => {
 };
 
 describe('the settings form', () => {
-  it('offers every setting the server knows, and nothing else', () => {
+  it('offers every setting the server knows that has an effect here, and nothing else', () => {
     const serverPaths = Object.entries(settingDefaults).flatMap(([group, keys]) =>
       Object.keys(keys).map((key) => `${group}.${key}`),
     );
-    expect(allSettingFields.map(fieldPath).sort()).toEqual(serverPaths.sort());
+    const offered = allSettingFields.map(fieldPath);
+    expect([...offered, ...Object.keys(settingsWithoutEffectHere)].sort()).toEqual(serverPaths.sort());
+    expect(offered.filter((path) => path in settingsWithoutEffectHere)).toEqual([]);
+  });
+
+  it('checks times of day as HH:mm, and asks for both ends of enabled working hours', () => {
+    expect(fieldProblem(field('messages.work_hours_start'), '9:00')).toBeTypeOf('string');
+    expect(fieldProblem(field('messages.work_hours_start'), '24:00')).toBeTypeOf('string');
+    expect(fieldProblem(field('messages.work_hours_end'), '17:30')).toBeUndefined();
+    expect(
+      crossFieldProblems({ 'messages.work_hours_enabled': 'true', 'messages.work_hours_start': '09:00' }),
+    ).toEqual({ 'messages.work_hours_end': expect.any(String) });
+    expect(crossFieldProblems({ 'messages.work_hours_enabled': 'false' })).toEqual({});
   });
 
   it('never fills a write-only secret from what the server returned', () => {

@@ -141,7 +141,7 @@ export interface WebhookDeliveryRecord {
   lastError?: string;
 }
 
-export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled';
+export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused' | 'work-hours';
 
 export interface GatewayStatus {
   version: string;

@@ -174,7 +174,7 @@ function SettingInput(props: {
       <input
         id={id}
         name={fieldPath(field)}
-        type={field.kind === 'secret' ? 'password' : field.kind === 'url' ? 'url' : 'text'}
+        type={inputType[field.kind]}
         inputMode={field.kind === 'integer' ? 'numeric' : undefined}
         autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
         placeholder={field.kind === 'secret' ? 'Set a new value' : `Default: ${field.defaultLabel}`}
@@ -333,3 +333,10 @@ function ListenPortField(props: { port: number | null; onSave: (port: number | n
     </form>
   );
 }
+
+const inputType: Record<Exclude<SettingField['kind'], 'enum' | 'boolean'>, string> = {
+  integer: 'text',
+  secret: 'password',
+  url: 'url',
+  time: 'time',
+};

@@ -4,7 +4,7 @@ import type { SettingsDocument } from '../api/types.js';
  * Every setting of GET/PATCH /settings as the Settings screen shows it: meaning, default, input
  * kind and the same bounds the server enforces (server/settings/settingsSchema.ts).
  */
-export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url';
+export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url' | 'time';
 
 export interface SettingField {
   group: string;
@@ -109,6 +109,31 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         min: 1,
         max: 3650,
         defaultLabel: 'forever',
+      },
+      {
+        group: 'messages',
+        key: 'work_hours_enabled',
+        label: 'Send only during working hours',
+        meaning:
+          'Messages wait in the queue outside the hours below (this computer’s time zone). Priority 100 and above is sent at any hour.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'messages',
+        key: 'work_hours_start',
+        label: 'Working hours start',
+        meaning: 'First minute sending is allowed. A start after the end spans midnight (22:00–06:00).',
+        kind: 'time',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'messages',
+        key: 'work_hours_end',
+        label: 'Working hours end',
+        meaning: 'Sending stops at this time.',
+        kind: 'time',
+        defaultLabel: 'none',
       },
     ],
   },
@@ -218,6 +243,15 @@ export const settingSections: readonly { title: string; fields: readonly Setting
 
 export const allSettingFields: readonly SettingField[] = settingSections.flatMap((section) => section.fields);
 
+/**
+ * Settings the API accepts for the ecosystem's clients that change nothing on a PC, so the
+ * window does not offer them: each with the reason.
+ */
+export const settingsWithoutEffectHere: Readonly<Record<string, string>> = {
+  'receiver.content_provider_enabled': 'an Android phone’s SMS database; a modem has none',
+  'gateway.notification_channel': 'FCM or SSE for an Android phone; a PC always listens by SSE',
+};
+
 export function fieldPath(field: SettingField): string {
   return `${field.group}.${field.key}`;
 }
@@ -248,17 +282,25 @@ export function fieldProblem(field: SettingField, text: string): string | undefi
   }
   if (field.kind === 'enum' && !field.options?.some((option) => option.value === text))
     return 'Choose a value.';
+  if (field.kind === 'time' && !/^([01]\d|2[0-3]):[0-5]\d$/.test(text))
+    return 'Enter a time as HH:mm, e.g. 09:00.';
   return undefined;
 }
 
 /** Rules across fields; keyed by path. */
 export function crossFieldProblems(values: Record<string, string>): Record<string, string> {
+  const problems: Record<string, string> = {};
   const min = values['messages.send_interval_min'];
   const max = values['messages.send_interval_max'];
   if (min && max && Number(min) > Number(max)) {
-    return { 'messages.send_interval_max': 'Must not be below the minimum pause.' };
+    problems['messages.send_interval_max'] = 'Must not be below the minimum pause.';
   }
-  return {};
+  if (values['messages.work_hours_enabled'] === 'true') {
+    for (const end of ['messages.work_hours_start', 'messages.work_hours_end']) {
+      if (!values[end]) problems[end] = 'Needed while sending only during working hours.';
+    }
+  }
+  return problems;
 }
 
 /**
