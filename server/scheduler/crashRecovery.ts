@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { LONGEST_LIMIT_PERIOD_MS, type SlidingWindowLimiter } from './rateLimiter.js';
+import type { SlidingWindowLimiter } from './rateLimiter.js';
 
 /** Error text of a recipient whose send a crash cut short (DESIGN §3). */
 export const INTERRUPTED_ERROR = 'interrupted; may have been sent';
@@ -38,15 +38,16 @@ export async function recoverInterruptedSends(deps: {
 
 /**
  * Refills the sliding windows from the store, so a restart cannot burst past the limit: every
- * message handed to a modem (`states.Processed`, per `deviceId`) within the longest period any
- * setting allows counts again.
+ * message handed to a modem (`states.Processed`, per `deviceId`) between `after` and `before`
+ * counts again.
  */
 export function restoreSendWindows(
   repository: MessageRepository,
   limiter: SlidingWindowLimiter,
-  now: number,
+  after: number,
+  before: number,
 ): number {
-  const handOvers = repository.handOversSince(now - LONGEST_LIMIT_PERIOD_MS);
+  const handOvers = repository.handOversBetween(after, before);
   for (const { deviceId, at } of handOvers) limiter.record(deviceId, at);
   return handOvers.length;
 }

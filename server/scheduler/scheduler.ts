@@ -17,7 +17,7 @@ import {
   type ModemLoad,
   simulatorMayCarry,
 } from './modemSelection.js';
-import { type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
+import { activePeriodMs, type LimitPeriod, type SendLimit, SlidingWindowLimiter } from './rateLimiter.js';
 import { SendPacing } from './sendPacing.js';
 import { type SimSelectionMode, SimSelector } from './simSelection.js';
 import { type WorkHours, workHoursOpenAt } from './workHours.js';
@@ -90,6 +90,12 @@ export const TTL_EXPIRED_ERROR = 'TTL expired';
 export class Scheduler {
   private readonly logger: Logger;
   private limiter = new SlidingWindowLimiter();
+  /**
+   * Hand-overs from before this run are in the limiter from this time on. They are read from
+   * the store only as far back as an active limit needs (`restoreWindowsFor`): with no limit
+   * set, a start reads none of them, however busy the last day was.
+   */
+  private restoredFrom = 0;
   private readonly pacing: SendPacing;
   private readonly sims: SimSelector;
   private readonly busy = new Set<string>();
@@ -118,7 +124,8 @@ export class Scheduler {
     // From the store alone, so a stop/start of this instance does not count a send twice; and
     // before recovery, as re-queueing forgets the device an interrupted message was handed to.
     this.limiter = new SlidingWindowLimiter();
-    const restored = restoreSendWindows(repository, this.limiter, clock.now());
+    this.restoredFrom = clock.now();
+    const restored = this.restoreWindowsFor(limitsOf(this.deps.policy(), clock.now()).window, clock.now());
     const recovered = await recoverInterruptedSends({
       repository,
       lifecycle,
@@ -165,7 +172,7 @@ export class Scheduler {
     if (!this.running) return;
     const now = this.deps.clock.now();
     const policy = this.deps.policy();
-    const limit = limitsOf(policy, now);
+    const limit = this.limitsAt(policy, now);
     const online = policy.paused ? [] : this.readyModems();
     const benched = this.benchedSimulators(online);
     const startsAt = Math.max(message.scheduleAt ?? now, now);
@@ -213,7 +220,7 @@ export class Scheduler {
     this.cancelWakeTimer();
     const now = this.deps.clock.now();
     const policy = this.deps.policy();
-    const limit = limitsOf(policy, now);
+    const limit = this.limitsAt(policy, now);
 
     const ready: MessageRecord[] = [];
     let nextExpiry = Number.POSITIVE_INFINITY;
@@ -271,6 +278,26 @@ export class Scheduler {
       }
     }
     if (Number.isFinite(nextWake)) this.setWakeTimer(nextWake, now);
+  }
+
+  /** The limits in force, with the windows refilled from the store as far back as they reach. */
+  private limitsAt(policy: SendingPolicy, now: number): Limits {
+    const limits = limitsOf(policy, now);
+    this.restoreWindowsFor(limits.window, now);
+    return limits;
+  }
+
+  /**
+   * Reads from the store the hand-overs of before this run that `limit`'s window reaches and
+   * the limiter does not hold yet: once at start for the limit then in force, and again only
+   * when a longer window is set. Returns how many were read.
+   */
+  private restoreWindowsFor(limit: SendLimit, now: number): number {
+    const period = activePeriodMs(limit);
+    if (period === undefined || now - period >= this.restoredFrom) return 0;
+    const restored = restoreSendWindows(this.deps.repository, this.limiter, now - period, this.restoredFrom);
+    this.restoredFrom = now - period;
+    return restored;
   }
 
   /** Through wake(): events due at the same instant (sends ending) land in the same scan. */

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { InboxQuery, InboxRepository, IncomingRecord, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
-import { countWhere, pagedBodies } from './sqlite/pagedBodies.js';
+import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
 import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -33,9 +33,9 @@ export class SqliteInboxRepository implements InboxRepository {
        VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
     );
     this.selectBody = db.prepare('SELECT body FROM inbox WHERE id = ?');
-    this.total = countWhere(this.queries, 'inbox', new QueryFilter());
+    this.total = keptRowCount(this.queries, 'inbox');
     commits.onRollback(() => {
-      this.total = countWhere(this.queries, 'inbox', new QueryFilter());
+      this.total = keptRowCount(this.queries, 'inbox');
     });
   }
 

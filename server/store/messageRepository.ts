@@ -4,7 +4,7 @@ import type { MessageRecord, MessageState } from '../messages/model.js';
 import type { HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
-import { countWhere, pagedBodies } from './sqlite/pagedBodies.js';
+import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
 import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -141,15 +141,16 @@ export class SqliteMessageRepository implements MessageRepository {
     return rows.map((row) => JSON.parse(row.body) as MessageRecord);
   }
 
-  handOversSince(since: number): HandOver[] {
+  handOversBetween(after: number, before: number): HandOver[] {
+    // A message's latest state is no older than its hand-over: `state_at` bounds the rows read.
     return this.queries
       .get(
         `SELECT deviceId, at FROM (
            SELECT json_extract(body, '$.deviceId') AS deviceId, json_extract(body, '$.states.Processed') AS at
-           FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @since)
-         WHERE deviceId IS NOT NULL AND at > @since`,
+           FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @after)
+         WHERE deviceId IS NOT NULL AND at > @after AND at < @before`,
       )
-      .all({ since }) as HandOver[];
+      .all({ after, before }) as HandOver[];
   }
 
   countInState(state: MessageState): number {
@@ -175,7 +176,7 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   private reload(): void {
-    this.total = countWhere(this.queries, 'messages', new QueryFilter());
+    this.total = keptRowCount(this.queries, 'messages');
     for (const records of this.inFlight.values()) records.clear();
     const rows = this.db
       .prepare(`SELECT body FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`)

@@ -57,11 +57,11 @@ export interface MessageRepository {
    */
   inState(state: MessageState, since?: number): MessageRecord[];
   /**
-   * Every hand-over to a modem (`states.Processed`, with the modem's `deviceId`) after `since`,
-   * of messages now Processed, Sent, Delivered or Failed: what the rate limiter's windows need
-   * after a restart, without reading whole messages.
+   * Every hand-over to a modem (`states.Processed`, with the modem's `deviceId`) after `after`
+   * and before `before`, of messages now Processed, Sent, Delivered or Failed: what the rate
+   * limiter's windows need after a restart, without reading whole messages.
    */
-  handOversSince(since: number): HandOver[];
+  handOversBetween(after: number, before: number): HandOver[];
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
   count(): number;

@@ -55,11 +55,11 @@ export class MemoryMessageRepository implements MessageRepository {
     return result;
   }
 
-  handOversSince(since: number): HandOver[] {
+  handOversBetween(after: number, before: number): HandOver[] {
     return [...this.records.values()].flatMap((record) => {
       const at = record.states.Processed;
       const handedOver = ['Processed', 'Sent', 'Delivered', 'Failed'].includes(record.state);
-      return handedOver && record.deviceId !== undefined && at !== undefined && at > since
+      return handedOver && record.deviceId !== undefined && at !== undefined && at > after && at < before
         ? [{ deviceId: record.deviceId, at }]
         : [];
     });

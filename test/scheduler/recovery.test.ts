@@ -78,3 +78,33 @@ describe('Scheduler: restart', () => {
     expect(modem.sent.map((entry) => entry.at - start)).toEqual([60 * MINUTE, 60 * MINUTE + SECOND]);
   });
 });
+
+describe('Scheduler: a limit set after a restart', () => {
+  it('still counts the sends made before the restart', async () => {
+    const clock = new ManualClock();
+    const before = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    before.modem('m1');
+    const start = clock.now();
+    await before.enqueue({ id: 'a' }, { id: 'b' });
+    await before.scheduler.start();
+    await clock.advance(MINUTE);
+    await before.scheduler.stop();
+    expect(before.repository.inState('Sent').map((message) => message.id)).toEqual(['a', 'b']);
+
+    // Restarted with no limit: nothing is read back until a limit asks for it.
+    const after = new SchedulerHarness(clock, {
+      repository: before.repository,
+      policy: { processingOrder: 'FIFO' },
+    });
+    const modem = after.modem('m1');
+    await after.scheduler.start();
+    await clock.advance(MINUTE);
+    after.setPolicy({ limitPeriod: 'PerHour', limitValue: 2 });
+    await after.enqueue({ id: 'c' });
+    await clock.advance(30 * MINUTE);
+    expect(modem.sent).toHaveLength(0);
+    await clock.advance(30 * MINUTE);
+    expect(sentIds(modem)).toEqual(['c']);
+    expect((modem.sent[0]?.at ?? 0) - start).toBeGreaterThanOrEqual(60 * MINUTE);
+  });
+});

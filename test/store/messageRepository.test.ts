@@ -136,7 +136,7 @@ describe('SqliteMessageRepository', () => {
     expect(repository.inState('Processed', start + 90 * minute)).toEqual([]);
   });
 
-  it('lists the hand-overs after a time, of messages handed over, without the rest', async () => {
+  it('lists the hand-overs between two times, of messages handed over, without the rest', async () => {
     const handed = (id: string, state: MessageState, processedAt: number, deviceId?: string) =>
       message({ id, state, states: { [state]: processedAt + 1, Processed: processedAt }, deviceId });
     await repository.insert(handed('recent-sent', 'Sent', start + 10 * minute, 'modem-1'));
@@ -144,8 +144,9 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(handed('old-delivered', 'Delivered', start, 'modem-1'));
     await repository.insert(handed('recent-cancelled', 'Cancelled', start + 12 * minute, 'modem-1'));
     await repository.insert(handed('no-device', 'Failed', start + 13 * minute));
+    await repository.insert(handed('too-new', 'Sent', start + 20 * minute, 'modem-2'));
     await repository.insert(message({ id: 'pending' }));
-    const handOvers = repository.handOversSince(start + minute);
+    const handOvers = repository.handOversBetween(start + minute, start + 20 * minute);
     expect(handOvers.sort((left, right) => left.at - right.at)).toEqual([
       { deviceId: 'modem-1', at: start + 10 * minute },
       { deviceId: 'modem-2', at: start + 11 * minute },

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
@@ -122,6 +123,41 @@ describe('openStorage', () => {
     );
     expect(await reopened.pendingParts.load()).toEqual([pendingGroup('g2')]);
     expect((await reopened.openDocument('settings', { retries: 1 })).data.retries).toBe(4);
+  });
+
+  it('keeps the message and inbox totals across restarts, and counts a database from before kept totals', async () => {
+    const incoming = (id: string, receivedAt: number) => ({
+      id,
+      type: 'SMS' as const,
+      deviceId: 'modem-1',
+      simNumber: 1,
+      sender: '+15550001',
+      content: id,
+      receivedAt,
+    });
+    const storage = await open();
+    for (const id of ['m1', 'm2', 'm3']) await storage.messages.insert(message({ id, state: 'Sent' }));
+    await storage.inbox.insert(incoming('in1', 1));
+    await storage.close();
+    opened.pop();
+    // Schema 1 had no kept totals: take them away as an older build would have left the file.
+    const older = new BetterSqlite3(join(dataDir, databaseFileName));
+    older.exec(`DROP TRIGGER messages_total_insert; DROP TRIGGER messages_total_delete;
+      DROP TRIGGER inbox_total_insert; DROP TRIGGER inbox_total_delete; DROP TABLE row_counts;
+      PRAGMA user_version = 1;`);
+    older.close();
+
+    const upgraded = await open();
+    expect([upgraded.messages.count(), upgraded.inbox.count()]).toEqual([3, 1]);
+    await upgraded.inbox.insert(incoming('in2', Date.now()));
+    await upgraded.inbox.insert(incoming('in2', Date.now()));
+    expect(await upgraded.inbox.pruneOlderThan(2)).toBe(1);
+    await upgraded.close();
+    opened.pop();
+
+    const reopened = await open();
+    expect([reopened.messages.count(), reopened.inbox.count()]).toEqual([3, 1]);
+    expect(reopened.messages.list({ limit: 1, offset: 0 }).total).toBe(3);
   });
 
   it('refuses collection names that are not plain file names', async () => {

@@ -8,6 +8,12 @@ export function countWhere(queries: StatementCache, table: string, filter: Query
   return (statement.get(filter.params) as { total: number }).total;
 }
 
+/** The row count the schema's triggers keep for `table` (`row_counts`): no scan, at any size. */
+export function keptRowCount(queries: StatementCache, table: 'messages' | 'inbox'): number {
+  const statement = queries.get('SELECT total FROM row_counts WHERE name = @table');
+  return (statement.get({ table }) as { total: number }).total;
+}
+
 /**
  * One page of a table whose rows keep their record as JSON in `body`, newest first by
  * `orderBy`, with the total of the filter (`keptTotal` for an unfiltered page: the UI's first
