@@ -3,7 +3,7 @@ import type { InboxQuery, InboxRepository, IncomingRecord, Page } from './reposi
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
-import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
+import { normaliseNeedle, QueryFilter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 interface InboxRow {
@@ -64,7 +64,7 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('to', query.to, 'received_at < @to')
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
-      .when('search', needle && searchParameter(needle), needle ? searchClause('inbox', needle) : '');
+      .search('inbox', needle);
     return pagedBodies<IncomingRecord>(this.queries, {
       table: 'inbox',
       orderBy: 'received_at DESC, rowid DESC',

@@ -5,7 +5,7 @@ import type { HandOver, MessageQuery, MessageRepository, Page } from './reposito
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
-import { normaliseNeedle, QueryFilter, searchClause, searchParameter } from './sqlite/queryFilter.js';
+import { normaliseNeedle, QueryFilter } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 /**
@@ -110,7 +110,7 @@ export class SqliteMessageRepository implements MessageRepository {
       .when('to', query.to, 'created_at < @to')
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
-      .when('search', needle && searchParameter(needle), needle ? searchClause('messages', needle) : '');
+      .search('messages', needle);
     return pagedBodies<MessageRecord>(this.queries, {
       table: 'messages',
       orderBy: 'created_at DESC, seq DESC',

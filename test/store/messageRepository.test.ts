@@ -136,6 +136,23 @@ describe('SqliteMessageRepository', () => {
     expect(repository.inState('Processed', start + 90 * minute)).toEqual([]);
   });
 
+  it('finds a phone number by search only where all of it matches, not just its end', async () => {
+    const to = (id: string, phoneNumber: string) =>
+      message({ id, recipients: [{ phoneNumber, state: 'Pending' }], content: { kind: 'text', text: id } });
+    await repository.insert(to('uk', '+4477009123'));
+    await repository.insert(to('same-end', '+4411109123'));
+    await repository.insert(to('neighbour', '+4477009124'));
+    const found = (search: string) =>
+      repository
+        .list({ limit: 10, offset: 0, search })
+        .items.map((record) => record.id)
+        .sort();
+    expect(found('+4477009123')).toEqual(['uk']);
+    expect(found('4477009')).toEqual(['neighbour', 'uk']);
+    expect(found('09123')).toEqual(['same-end', 'uk']);
+    expect(repository.list({ limit: 10, offset: 0, search: '+4477009123' }).total).toBe(1);
+  });
+
   it('lists the hand-overs between two times, of messages handed over, without the rest', async () => {
     const handed = (id: string, state: MessageState, processedAt: number, deviceId?: string) =>
       message({ id, state, states: { [state]: processedAt + 1, Processed: processedAt }, deviceId });

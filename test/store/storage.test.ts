@@ -33,6 +33,8 @@ async function open(): Promise<Storage> {
   return storage;
 }
 
+const inboxTotal = (storage: Storage) => storage.inbox.list({ limit: 1, offset: 0 }).total;
+
 function pendingGroup(key: string): PendingGroup {
   return {
     key,
@@ -148,7 +150,7 @@ describe('openStorage', () => {
     older.close();
 
     const upgraded = await open();
-    expect([upgraded.messages.count(), upgraded.inbox.count()]).toEqual([3, 1]);
+    expect([upgraded.messages.count(), inboxTotal(upgraded)]).toEqual([3, 1]);
     await upgraded.inbox.insert(incoming('in2', Date.now()));
     await upgraded.inbox.insert(incoming('in2', Date.now()));
     expect(await upgraded.inbox.pruneOlderThan(2)).toBe(1);
@@ -156,7 +158,7 @@ describe('openStorage', () => {
     opened.pop();
 
     const reopened = await open();
-    expect([reopened.messages.count(), reopened.inbox.count()]).toEqual([3, 1]);
+    expect([reopened.messages.count(), inboxTotal(reopened)]).toEqual([3, 1]);
     expect(reopened.messages.list({ limit: 1, offset: 0 }).total).toBe(3);
   });
 
