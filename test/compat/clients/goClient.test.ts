@@ -56,7 +56,7 @@ const reads: ReadCall[] = [
         {
           from: dateText.goRfc3339(traffic.since),
           to: dateText.goRfc3339(traffic.until),
-          state: 'Sent',
+          state: 'Delivered',
           deviceId: traffic.deviceId,
           limit: 10,
           offset: 0,

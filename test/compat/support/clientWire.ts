@@ -53,7 +53,7 @@ export function queryString(
 
 export interface Traffic {
   deviceId: string;
-  /** A message the simulated modem has sent. */
+  /** A message the simulated modem has sent and reported delivered (its final state). */
   sentId: string;
   /** An SMS in the inbox. */
   incomingId: string;
@@ -75,8 +75,8 @@ export async function seedTraffic(gateway: GatewayUnderTest, prefix: string): Pr
   expect(sent.status, sent.text).toBe(202);
   await gateway.runUntil(async () => {
     const state = (await gateway.request('GET', `/messages/${sentId}`)).body as { state: string };
-    return state.state !== 'Pending';
-  }, 'the seed message leaving the queue');
+    return state.state === 'Delivered';
+  }, 'the seed message being delivered');
   const incoming = await gateway.receiveSms('+15550109999', `${prefix} inbound`);
   const devices = (await gateway.request('GET', '/devices')).body as { id: string }[];
   const deviceId = devices[0]?.id;
