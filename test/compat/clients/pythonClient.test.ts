@@ -168,7 +168,7 @@ describe('the Python client', () => {
     await gateway.stop();
   });
 
-  it.each([
+  it.each<[string, (traffic: Traffic) => string, z.ZodType]>([
     ['get_state: GET /messages/{id}', (t: Traffic) => `/messages/${t.sentId}`, messageState],
     ['list_devices: GET /devices', () => '/devices', z.array(device).min(1)],
     ['health_check: GET /health', () => '/health', healthResponse],
@@ -197,7 +197,7 @@ describe('the Python client', () => {
         `/logs${queryString({ from: dateText.pythonIsoformat(t.since), to: dateText.pythonIsoformat(t.until) })}`,
       z.array(logEntry).min(1),
     ],
-  ] as const)('%s', async (method, path, decoder) => {
+  ])('%s', async (method, path, decoder) => {
     const { value } = await call('GET', path(traffic));
     decode(decoder, value, method);
   });

@@ -26,6 +26,8 @@ export const dateText = {
   goJson: (ms: number) => `${seconds(ms)}${fraction(ms, 3).replace(/0+$/, '')}Z`,
   /** Python `datetime.isoformat()` of an aware UTC datetime: microseconds when non-zero, `+00:00`. */
   pythonIsoformat: (ms: number) => `${seconds(ms)}${fraction(ms, 6)}+00:00`,
+  /** PHP `date(DATE_ATOM)` in UTC, what a PHP caller passes for the client's date strings. */
+  phpAtom: (ms: number) => `${seconds(ms)}+00:00`,
   /** Rust chrono `DateTime<Utc>::to_rfc3339()`: nanoseconds when non-zero, `+00:00`. */
   rustRfc3339: (ms: number) => `${seconds(ms)}${fraction(ms, 9)}+00:00`,
   /** Rust chrono's serde form of `DateTime<Utc>`: milliseconds when non-zero, `Z`. */
