@@ -58,6 +58,14 @@ const rank: Record<HealthStatus, number> = { pass: 0, warn: 1, fail: 2 };
 export class HealthService {
   constructor(private readonly deps: HealthDependencies) {}
 
+  /**
+   * Liveness and startup (client-py `health/live`, `health/startup`): the API listens only once
+   * the gateway has started, so any answer means both. No check applies; readiness has them.
+   */
+  running(): HealthReport {
+    return { status: 'pass', version: this.deps.version, releaseId: this.deps.releaseId, checks: {} };
+  }
+
   async report(): Promise<HealthReport> {
     const devices = this.deps.devices.list();
     const checks: Record<string, HealthCheck> = {

@@ -113,7 +113,7 @@ export class SqliteMessageRepository implements MessageRepository {
       .search('messages', needle);
     return pagedBodies<MessageRecord>(this.queries, {
       table: 'messages',
-      orderBy: 'created_at DESC, seq DESC',
+      orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
       filter,
       keptTotal: this.total,
       limit: query.limit,

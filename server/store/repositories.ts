@@ -28,6 +28,8 @@ export interface MessageQuery extends TimeRange {
   deviceId?: string;
   /** Case-insensitive substring of text content or a phone number (UI search). */
   search?: string;
+  /** Oldest first instead of newest first. */
+  oldestFirst?: boolean;
   limit: number;
   offset: number;
 }

@@ -103,4 +103,9 @@ export const messageListQuerySchema = z.object({
   deviceId: z.string().min(1).optional(),
   ...searchQuery,
   includeContent: queryBoolean.default(false),
+  /** Upstream's order (client-php ListMessages, client-rs MessagesSortOrder): `created_at` is oldest first. */
+  sort: z
+    .enum(['created_at', '-created_at'])
+    .default('-created_at')
+    .describe('created_at: oldest first; -created_at (default): newest first'),
 });

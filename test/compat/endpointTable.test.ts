@@ -255,6 +255,40 @@ const rows: Row[] = [
     ],
   },
   {
+    route: 'GET /health/ready',
+    cases: [
+      {
+        status: 200,
+        when: 'the modem is ready, without credentials',
+        send: (api) => api.call('GET', '/health/ready', { authorization: null }),
+        verify: (response) => {
+          expect(response.body).toMatchObject({ status: 'pass', checks: expect.any(Object) });
+        },
+      },
+      {
+        status: 503,
+        when: 'the queue is full (not ready), as GET /health',
+        send: (api) => api.fullQueue('GET', '/health/ready', { authorization: null }),
+        verify: (response) => {
+          expect(response.body).toMatchObject({ status: 'fail', checks: expect.any(Object) });
+        },
+      },
+    ],
+  },
+  ...['/health/live', '/health/startup'].map((path) => ({
+    route: `GET ${path}`,
+    cases: [
+      {
+        status: 200,
+        when: 'the gateway has started, even with a full queue (only readiness fails on it)',
+        send: (api: MountApi) => api.fullQueue('GET', path, { authorization: null }),
+        verify: (response: ApiResponse) => {
+          expect(response.body).toMatchObject({ status: 'pass', checks: {} });
+        },
+      },
+    ],
+  })),
+  {
     route: 'GET /inbox',
     cases: [
       {
@@ -764,8 +798,8 @@ describe.each(mounts)('the endpoint table at base "%s"', (base) => {
         it(`answers ${statusCase.status} when ${statusCase.when}`, async () => {
           const response = await statusCase.send(api);
           expect(response.status, response.text).toBe(statusCase.status);
-          // DESIGN §2: errors carry upstream's body; GET /health answers 503 with its report instead.
-          if (response.status >= 400 && row.route !== 'GET /health') {
+          // DESIGN §2: errors carry upstream's body; the health probes answer 503 with their report.
+          if (response.status >= 400 && !row.route.startsWith('GET /health')) {
             expect(response.body).toEqual({ message: expect.any(String) });
           }
           await statusCase.verify?.(response, api);

@@ -93,6 +93,19 @@ describe('SqliteMessageRepository', () => {
     ]);
   });
 
+  it('lists oldest first when asked, paging from the oldest', async () => {
+    for (const [id, minutes] of [
+      ['b', 2],
+      ['a', 1],
+      ['c', 3],
+    ] as const) {
+      await repository.insert(message({ id, createdAt: start + minutes * minute }));
+    }
+    const page = (offset: number) =>
+      repository.list({ oldestFirst: true, limit: 2, offset }).items.map((record) => record.id);
+    expect([page(0), page(2)]).toEqual([['a', 'b'], ['c']]);
+  });
+
   it('takes a message back out of memory when its commit fails, so a retry is not a duplicate', async () => {
     await repository.insert(message({ id: 'kept' }));
     failNextCommit(database);

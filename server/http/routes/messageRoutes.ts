@@ -50,7 +50,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     method: 'get',
     path: '/messages',
     aliases: ['/message'],
-    summary: 'List messages, newest first',
+    summary: 'List messages, newest first unless sort=created_at',
     tag: 'Messages',
     access: { scope: 'messages:list' },
     query: messageListQuerySchema,
@@ -68,6 +68,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
         state: query.state,
         deviceId: query.deviceId,
         search: query.search,
+        oldestFirst: query.sort === 'created_at',
         limit: query.limit,
         offset: query.offset,
       });

@@ -34,6 +34,8 @@ export interface ApiRequest {
   json?: unknown;
   /** Authorization header; default Basic with the right password; null: none. */
   authorization?: string | null;
+  /** Further headers as a client sends them (User-Agent, Accept), set after the defaults. */
+  headers?: Record<string, string>;
 }
 
 export interface GatewayUnderTest {
@@ -90,6 +92,7 @@ export async function startGatewayUnderTest(
     const authorization = options.authorization === undefined ? basicHeader : options.authorization;
     if (authorization !== null) headers.Authorization = authorization;
     if (options.json !== undefined) headers['Content-Type'] = 'application/json';
+    Object.assign(headers, options.headers);
     const response = await fetch(`${url}${path}`, {
       method,
       headers,

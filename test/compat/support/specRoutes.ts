@@ -60,6 +60,10 @@ export const specRoutes: readonly SpecRoute[] = [
     aliasProbes: ['/device/no-such-device'],
   },
   { method: 'GET', path: '/health', access: 'public', probe: { path: '/health' } },
+  // Not in the spec's table; the app's OpenAPI document lists them and client-py calls them.
+  { method: 'GET', path: '/health/live', access: 'public', probe: { path: '/health/live' } },
+  { method: 'GET', path: '/health/ready', access: 'public', probe: { path: '/health/ready' } },
+  { method: 'GET', path: '/health/startup', access: 'public', probe: { path: '/health/startup' } },
   { method: 'GET', path: '/inbox', access: { scope: 'inbox:list' }, probe: { path: '/inbox' } },
   {
     method: 'GET',
