@@ -16,7 +16,7 @@ import type { InboxRepository, LogRepository, MessageRepository } from '../store
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
-import { type ApiBuilder, RouteTable } from './defineRoute.js';
+import { type ApiBuilder, jsonBodyTypes, RouteTable } from './defineRoute.js';
 import { docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
@@ -133,6 +133,7 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
   app.use(
     bodyParser({
       enableTypes: ['json'],
+      extendTypes: { json: jsonBodyTypes },
       jsonLimit: `${options.bodyLimitBytes ?? defaultBodyLimitBytes}b`,
       strict: true,
       onerror: (error) => {
