@@ -2,7 +2,7 @@ import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.
 import type { Logger } from '../logging/logger.js';
 import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials } from './credentials.js';
-import type { LoginThrottle } from './loginThrottle.js';
+import { clientKey, type LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
 
@@ -45,10 +45,33 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
   const logger = deps.logger.child('auth');
   const { throttle } = deps;
 
-  const refuse = (ip: string, reason: string, counts: boolean): never => {
-    if (counts) throttle.recordFailure(ip);
-    logger.debug('refused credentials', { ip, reason });
+  const refuse = (reason: string): never => {
+    logger.debug('refused credentials', { reason });
     throw new GatewayError(ErrorCode.Unauthorized, reason);
+  };
+
+  /**
+   * A pair that verified before passes without the throttle (a client that logged in keeps
+   * working while guessers are locked out). Any other attempt is counted against its client and
+   * its user name before the slow hash, and the count taken back when the password was right.
+   */
+  const authenticateBasic = async (username: string, password: string, ip: string): Promise<Principal> => {
+    const basic: Principal = { kind: 'basic', scopes: everyScope };
+    if (deps.credentials.recognises(username, password)) return basic;
+    const keys = [clientKey(ip), `user:${username}`];
+    for (const key of keys) throttle.check(key);
+    for (const key of keys) throttle.recordFailure(key);
+    let matches: boolean;
+    try {
+      matches = await deps.credentials.verify(username, password);
+    } catch (error) {
+      // Refused before hashing (too many checks waiting): nothing was tried.
+      for (const key of keys) throttle.withdrawFailure(key);
+      throw error;
+    }
+    if (!matches) return refuse('wrong user name or password');
+    for (const key of keys) throttle.withdrawFailure(key);
+    return basic;
   };
 
   return {
@@ -57,28 +80,22 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       if (authorization === undefined || authorization.trim() === '') {
         throw new GatewayError(ErrorCode.Unauthorized, 'credentials are required');
       }
-      throttle.check(ip);
       const parsed = parseAuthorization(authorization);
-      if (parsed.scheme === 'invalid') return refuse(ip, parsed.reason, true);
+      // A header that is no credentials at all guesses nothing: refused, not counted.
+      if (parsed.scheme === 'invalid') return refuse(parsed.reason);
       if (parsed.scheme === 'basic') {
-        if (expect === 'refresh') return refuse(ip, 'a Bearer refresh token is required here', false);
-        if (!(await deps.credentials.verify(parsed.username, parsed.password))) {
-          return refuse(ip, 'wrong user name or password', true);
-        }
-        throttle.recordSuccess(ip);
-        return { kind: 'basic', scopes: everyScope };
+        if (expect === 'refresh') return refuse('a Bearer refresh token is required here');
+        return authenticateBasic(parsed.username, parsed.password, ip);
       }
+      // Tokens are HMAC-signed: they cannot be guessed, so they are neither throttled nor counted,
+      // and a valid token works while its address is locked out for wrong passwords.
       try {
         const token = await deps.tokens.verify(parsed.token, expect);
-        throttle.recordSuccess(ip);
         return { kind: 'bearer', scopes: token.scopes, tokenId: token.jti };
       } catch (error) {
         if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
-        // Expired, revoked or misused tokens were once genuine: a client holding many of them
-        // after expiry must still be able to reach /auth/token/refresh. Forgeries count.
-        const guessing =
-          error instanceof TokenRejectedError && ['malformed', 'bad-signature'].includes(error.reason);
-        return refuse(ip, error.message, guessing);
+        if (error instanceof TokenRejectedError) logger.debug('token refused', { reason: error.reason });
+        return refuse(error.message);
       }
     },
 

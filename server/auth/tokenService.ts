@@ -43,7 +43,7 @@ export interface VerifiedToken {
 
 export type TokenRejection = 'malformed' | 'bad-signature' | 'expired' | 'revoked' | 'wrong-use';
 
-/** 401 with the reason kept apart, so the login throttle counts only what looks like guessing. */
+/** 401 with the reason kept apart (expired, revoked, forged…), for the access log. */
 export class TokenRejectedError extends GatewayError {
   constructor(
     readonly reason: TokenRejection,

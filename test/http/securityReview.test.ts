@@ -48,3 +48,20 @@ describe('JSON bodies of every accepted type are parsed, never read as empty (re
     expect(response.status).toBe(415);
   });
 });
+
+describe('an attacker throttled on loopback locks out nobody else (reviews 2 and 3)', () => {
+  it('keeps valid tokens and a client that logged in working after ten wrong passwords', async () => {
+    expect((await harness.request('/messages')).status).toBe(200);
+    const bearer = await harness.bearer(['messages:list']);
+    const wrong = `Basic ${Buffer.from('admin:wrong horse').toString('base64')}`;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await harness.request('/messages', { authorization: wrong });
+    }
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await harness.request('/messages', { authorization: 'Bearer garbage.garbage.garbage' });
+    }
+    expect((await harness.request('/messages', { authorization: wrong })).status).toBe(429);
+    expect((await harness.request('/messages', { authorization: bearer })).status).toBe(200);
+    expect((await harness.request('/messages')).status).toBe(200);
+  });
+});
