@@ -130,6 +130,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       credentials,
       tokens,
       throttle: createLoginThrottle({ clock }),
+      clock,
       logger,
     });
     const webhooks = createWebhookRegistry({

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { parseAuthorization } from './authorizationHeader.js';
@@ -16,6 +17,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** The Bearer token's jti. */
   tokenId?: string;
+  /** When the Bearer token expires (ms since the epoch). */
+  expiresAt?: number;
 }
 
 export interface AccessControl {
@@ -26,12 +29,19 @@ export interface AccessControl {
   ): Promise<Principal>;
   /** Throws GatewayError Forbidden unless the principal holds the scope. */
   authorize(principal: Principal, scope: Scope): void;
+  /**
+   * For what outlives one request (the event stream): calls `end` once, with the reason, when
+   * the credentials that made `principal` stop being valid — the token expires or is revoked, or
+   * the Basic login changes. Returns a function that stops watching.
+   */
+  watch(principal: Principal, authorization: string, end: (reason: string) => void): () => void;
 }
 
 export interface AccessControlDependencies {
   credentials: BasicCredentials;
   tokens: TokenService;
   throttle: LoginThrottle;
+  clock: Clock;
   logger: Logger;
 }
 
@@ -91,7 +101,7 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       // and a valid token works while its address is locked out for wrong passwords.
       try {
         const token = await deps.tokens.verify(parsed.token, expect);
-        return { kind: 'bearer', scopes: token.scopes, tokenId: token.jti };
+        return { kind: 'bearer', scopes: token.scopes, tokenId: token.jti, expiresAt: token.expiresAt };
       } catch (error) {
         if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
         if (error instanceof TokenRejectedError) logger.debug('token refused', { reason: error.reason });
@@ -102,6 +112,37 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     authorize(principal, scope) {
       if (holdsScope(principal, scope)) return;
       throw new GatewayError(ErrorCode.Forbidden, `this token lacks the scope "${scope}"`);
+    },
+
+    watch(principal, authorization, end) {
+      let ended = false;
+      const stops: Array<() => void> = [];
+      const stopWatching = () => {
+        ended = true;
+        for (const stop of stops.splice(0)) stop();
+      };
+      const finish = (reason: string) => {
+        if (ended) return;
+        stopWatching();
+        end(reason);
+      };
+      if (principal.kind === 'basic') {
+        stops.push(deps.credentials.onChange(() => finish('the login changed')));
+        return stopWatching;
+      }
+      const parsed = parseAuthorization(authorization);
+      const jwt = parsed.scheme === 'bearer' ? parsed.token : '';
+      const expiry = deps.clock.setTimer(
+        () => finish('the token expired'),
+        Math.max(0, (principal.expiresAt ?? 0) - deps.clock.now()),
+      );
+      stops.push(() => expiry.cancel());
+      stops.push(
+        deps.tokens.onRevoke(() => {
+          deps.tokens.verify(jwt, 'access').catch(() => finish('the token was revoked'));
+        }),
+      );
+      return stopWatching;
     },
   };
 }

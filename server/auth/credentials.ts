@@ -40,6 +40,8 @@ export interface BasicCredentials {
    * while `--username/--password` set it for this run: the change would not last.
    */
   change(username: string, password: string): Promise<void>;
+  /** Called after every change: what the old login opened (an event stream) must close. */
+  onChange(listener: () => void): () => void;
 }
 
 export interface BasicCredentialsOptions {
@@ -136,6 +138,7 @@ function credentialsFrom(
       .digest();
   let verifiedDigest: Buffer | undefined;
   const hashing = createHashingGate();
+  const changeListeners = new Set<() => void>();
   // A client opening many connections at once sends the same pair many times before the first
   // check finishes: they share that one scrypt run instead of queueing one each.
   const inFlight = new Map<string, Promise<boolean>>();
@@ -162,6 +165,11 @@ function credentialsFrom(
       // The old pair must not pass the digest shortcut any more.
       verifiedDigest = undefined;
       inFlight.clear();
+      for (const listener of changeListeners) listener();
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
     },
     recognises(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);

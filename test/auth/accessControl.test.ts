@@ -26,7 +26,7 @@ async function setup() {
     logger: silentLogger,
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
-  const access = createAccessControl({ credentials, tokens, throttle, logger: silentLogger });
+  const access = createAccessControl({ credentials, tokens, throttle, clock, logger: silentLogger });
   return { clock, tokens, access };
 }
 

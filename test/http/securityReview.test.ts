@@ -2,8 +2,12 @@
  * The HTTP findings of the outside security review (issue 12), each against the real Koa app on
  * a loopback port. RELIABILITY.md, "Security review", lists which check lives where.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+import { createLogger, type LogRecord } from '../../server/logging/logger.js';
+import { basicAuth, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 let harness: HttpHarness;
 beforeEach(async () => {
@@ -63,5 +67,95 @@ describe('an attacker throttled on loopback locks out nobody else (reviews 2 and
     expect((await harness.request('/messages', { authorization: wrong })).status).toBe(429);
     expect((await harness.request('/messages', { authorization: bearer })).status).toBe(200);
     expect((await harness.request('/messages')).status).toBe(200);
+  });
+});
+
+/** An open GET /gateway/v1/events: what arrived so far and whether the server ended it. */
+async function openEventStream(authorization: string) {
+  const state = { text: '', ended: false };
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: harness.port,
+        path: '/gateway/v1/events',
+        headers: { Authorization: authorization },
+      },
+      resolve,
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    state.text += chunk;
+  });
+  const finished = () => {
+    state.ended = true;
+  };
+  response.on('end', finished);
+  response.on('close', finished);
+  response.on('error', finished);
+  await pollUntil(() => state.text.includes(': connected'), { what: 'the stream to open' });
+  return { status: response.statusCode, state, close: () => response.destroy() };
+}
+
+const logEvent = (message: string): LogRecord => ({
+  priority: 'INFO',
+  module: 'test',
+  message,
+  createdAt: 0,
+});
+
+describe('the event stream ends with its credentials and drops slow readers (review 4)', () => {
+  it('ends when its token expires', async () => {
+    const pair = await harness.tokens.issue(['all:any'], 60);
+    const stream = await openEventStream(`Bearer ${pair.accessToken}`);
+    expect(stream.status).toBe(200);
+    await harness.clock.advance(61_000);
+    await pollUntil(() => stream.state.ended, { what: 'the stream to end at expiry' });
+    harness.events.emit('log', logEvent('after expiry'));
+    expect(stream.state.text).not.toContain('after expiry');
+  });
+
+  it('ends when its token is revoked', async () => {
+    const pair = await harness.tokens.issue(['all:any']);
+    const stream = await openEventStream(`Bearer ${pair.accessToken}`);
+    harness.events.emit('log', logEvent('before revocation'));
+    await pollUntil(() => stream.state.text.includes('before revocation'));
+    await harness.tokens.revoke(pair.id);
+    await pollUntil(() => stream.state.ended, { what: 'the stream to end at revocation' });
+    harness.events.emit('log', logEvent('after revocation'));
+    expect(stream.state.text).not.toContain('after revocation');
+  });
+
+  it('ends a Basic stream when the password changes', async () => {
+    const stream = await openEventStream(basicAuth);
+    await harness.credentials.change('admin', 'another long password');
+    await pollUntil(() => stream.state.ended, { what: 'the stream to end at the password change' });
+  });
+});
+
+describe('a client that stops reading the event stream is dropped (review 4)', () => {
+  it('closes the stream once its unsent events pass the bound, instead of buffering them all', async () => {
+    await harness.close();
+    const records: LogRecord[] = [];
+    harness = await startHttpHarness({
+      logger: createLogger({ level: 'WARN', sinks: [(record) => records.push(record)] }),
+    });
+    const socket = connect(harness.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /gateway/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basicAuth}\r\n\r\n`);
+    await new Promise((resolve) => socket.once('data', resolve));
+    socket.pause();
+    const long = 'x'.repeat(100_000);
+    for (let index = 0; index < 300; index++) {
+      harness.events.emit('log', logEvent(`${index} ${long}`));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await pollUntil(() => records.some((record) => /slow event stream/.test(record.message)), {
+      what: 'the slow client to be dropped',
+    });
+    socket.destroy();
   });
 });
