@@ -16,6 +16,7 @@ import type { InboxRepository, LogRepository, MessageRepository } from '../store
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
+import { crossSiteGuard } from './crossSiteGuard.js';
 import { type ApiBuilder, jsonBodyTypes, RouteTable } from './defineRoute.js';
 import { docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
@@ -129,6 +130,7 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
   app.use(errorMapper(logger));
   app.use(hostCheck(options.allowedHosts));
   if (options.corsOrigins && options.corsOrigins.length > 0) app.use(cors(options.corsOrigins));
+  app.use(crossSiteGuard(options.corsOrigins ?? []));
   if (options.uiDirectory) app.use(staticUi(options.uiDirectory));
   app.use(
     bodyParser({

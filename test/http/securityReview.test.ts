@@ -159,3 +159,47 @@ describe('a client that stops reading the event stream is dropped (review 4)', (
     socket.destroy();
   });
 });
+
+describe('state-changing routes refuse what a foreign page can send (review 6)', () => {
+  it('refuses a form post to a route without a body, such as a webhook test, with 415', async () => {
+    for (const contentType of [
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+    ]) {
+      const response = await harness.request('/gateway/v1/webhooks/any-id/test', {
+        method: 'POST',
+        raw: '',
+        headers: { 'Content-Type': contentType },
+      });
+      expect(response.status).toBe(415);
+    }
+  });
+
+  it('refuses a cross-site Origin or Sec-Fetch-Site on every state-changing method with 403', async () => {
+    const message = { textMessage: { text: 'hi' }, phoneNumbers: ['+15551234567'] };
+    const crossSite: Array<Record<string, string>> = [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { Origin: `http://127.0.0.1:${harness.port + 1}` },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
+      const posted = await harness.request('/messages', { method: 'POST', json: message, headers });
+      expect(posted.status).toBe(403);
+      const deleted = await harness.request('/webhooks/any-id', { method: 'DELETE', headers });
+      expect(deleted.status).toBe(403);
+    }
+  });
+
+  it('lets the same origin and clients that send no Origin through', async () => {
+    const message = { textMessage: { text: 'hi' }, phoneNumbers: ['+15551234567'] };
+    const sameOrigin = await harness.request('/messages', {
+      method: 'POST',
+      json: message,
+      headers: { Origin: `http://127.0.0.1:${harness.port}`, 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(sameOrigin.status).toBe(202);
+    expect((await harness.request('/messages', { method: 'POST', json: message })).status).toBe(202);
+  });
+});

@@ -23,6 +23,11 @@ const paths = [
   '/auth/token',
   '/auth/token/refresh',
   '/gateway/v1/events',
+  // Security review (issue 12): bodiless state changes, device paths, the login, revocation ids.
+  '/gateway/v1/webhooks/x/test',
+  '/gateway/v1/modems',
+  '/gateway/v1/credentials',
+  `/auth/token/${'j'.repeat(5_000)}`,
 ];
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 const queryKeys = [
@@ -154,7 +159,16 @@ function randomContentType(random: Random): string | undefined {
     'multipart/form-data; boundary=x',
     undefined,
     'application/json; charset=utf-16',
+    // Security review 5: JSON types the parser once left unread (the body became {}).
+    'application/merge-patch+json',
+    'application/json; foo=bar',
+    'application/vnd.example+json',
   ]);
+}
+
+/** Security review 6: what a page on another site sends along. */
+function randomOrigin(random: Random): string {
+  return random.pick(['https://evil.example', 'null', 'http://127.0.0.1:1', 'http://localhost', '']);
 }
 
 export function malformedRequest(random: Random): FuzzRequest {
@@ -165,7 +179,11 @@ export function malformedRequest(random: Random): FuzzRequest {
   const contentType = randomContentType(random);
   if (contentType !== undefined) headers['content-type'] = contentType;
   if (random.next() < 0.1) headers['content-encoding'] = random.pick(['gzip', 'deflate', 'br', 'bogus']);
-  if (random.next() < 0.05) headers.host = random.pick(['evil.example', '127.0.0.1:1', '', 'localhost']);
+  if (random.next() < 0.05) {
+    headers.host = random.pick(['evil.example', '127.0.0.1:1', '', 'localhost', '0.0.0.0', '0.0.0.0:8080']);
+  }
+  if (random.next() < 0.1) headers.origin = randomOrigin(random);
+  if (random.next() < 0.05) headers['sec-fetch-site'] = random.pick(['cross-site', 'same-site', 'none']);
   // An HTTP client cannot put raw non-ASCII in a request line; percent-encode just those characters.
   const path = `${randomPath(random)}${randomQuery(random)}`.replace(/[^\x21-\x7e]/gu, encodeURIComponent);
   const request: FuzzRequest = { method, path, headers };
