@@ -37,6 +37,7 @@ import { emptyStoredSettings, SettingsService, type StoredSettings } from './set
 import type { SimulatedModem } from './simulator/simulatedModem.js';
 import { dailyStats } from './stats/dailyStats.js';
 import { openStorage, type Storage } from './store/storage.js';
+import { checkSerialPortPath } from './transport/serialPortCheck.js';
 import { TrafficRecorder } from './transport/trafficRecorder.js';
 import type { WebhookDelivery } from './webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from './webhooks/webhookDispatcher.js';
@@ -369,6 +370,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 return device;
               },
               addSerialModem: async (path, baudRate) => {
+                await checkSerialPortPath(path, { listPorts: serial.listPorts });
                 const driver = await pool.addModem(serialModemSource(serial, { path, baudRate }));
                 const device = pool.get(driver.deviceId);
                 if (!device) throw new Error(`modem on ${path} did not register`);
