@@ -21,6 +21,7 @@ import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetectio
 import { HiLinkModem } from './hilink/hilinkModem.js';
 import { HiLinkSession } from './hilink/hilinkSession.js';
 import { createHttpApp } from './http/app.js';
+import { defaultAllowedHosts } from './http/hostCheck.js';
 import { registerBackupRoutes } from './http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
@@ -444,8 +445,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   return gateway;
 }
 
+/** The intended defaults (on 0.0.0.0 or ::, the machine's names and addresses) plus the user's. */
 function allowedHostsFor(options: GatewayOptions): string[] {
-  return [...new Set(['localhost', '127.0.0.1', '[::1]', options.listen.host, ...options.allowedHosts])];
+  return [...new Set([...defaultAllowedHosts(options.listen.host), ...options.allowedHosts])];
 }
 
 function listen(server: Server, address: GatewayOptions['listen']): Promise<Server> {
