@@ -120,6 +120,8 @@ export class RouteTable implements ApiBuilder {
 function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.Middleware {
   return async (ctx) => {
     const principal = await checkAccess(spec.access, accessControl, ctx);
+    // Answers behind credentials (tokens above all) must not sit in a browser or proxy cache.
+    if (spec.access !== 'public') ctx.set('Cache-Control', 'no-store');
     const body = spec.body ? parseOrThrow(spec.body, requestBody(ctx), 'body') : undefined;
     const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : undefined;
     const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};

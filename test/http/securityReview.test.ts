@@ -6,6 +6,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, type LogRecord } from '../../server/logging/logger.js';
+import { launchBrowser } from '../support/browser.js';
 import { basicAuth, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
 
@@ -201,5 +202,76 @@ describe('state-changing routes refuse what a foreign page can send (review 6)',
     });
     expect(sameOrigin.status).toBe(202);
     expect((await harness.request('/messages', { method: 'POST', json: message })).status).toBe(202);
+  });
+});
+
+describe('smaller findings (review 10)', () => {
+  it('sends X-Content-Type-Options: nosniff on every answer, errors and the docs included', async () => {
+    for (const [path, authorization] of [
+      ['/messages', undefined],
+      ['/messages', null],
+      ['/docs', null],
+      ['/docs/openapi.json', null],
+      ['/no/such/path', null],
+    ] as const) {
+      const response = await harness.request(path, { authorization });
+      expect({ path, nosniff: response.headers['x-content-type-options'] }).toEqual({
+        path,
+        nosniff: 'nosniff',
+      });
+    }
+  });
+
+  it('marks token responses and every authenticated answer Cache-Control: no-store', async () => {
+    const token = await harness.request('/auth/token', {
+      method: 'POST',
+      json: { scopes: ['messages:send'] },
+    });
+    expect(token.status).toBe(201);
+    expect(token.headers['cache-control']).toBe('no-store');
+    for (const path of ['/messages', '/settings', '/devices', '/logs']) {
+      expect({ path, cache: (await harness.request(path)).headers['cache-control'] }).toEqual({
+        path,
+        cache: 'no-store',
+      });
+    }
+  });
+
+  it('serves /docs with a Content-Security-Policy that allows only its own script', async () => {
+    const response = await harness.request('/docs', { authorization: null });
+    const policy = String(response.headers['content-security-policy'] ?? '');
+    expect(policy).toMatch(/default-src 'none'/);
+    expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    // The page still renders under it: its script ran and listed the operations.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.goto(`${harness.baseUrl}/docs`);
+      await page.getByText('/messages').first().waitFor();
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('bounds a phone number passed through with skipPhoneValidation', async () => {
+    const response = await harness.request('/messages?skipPhoneValidation=true', {
+      method: 'POST',
+      json: { textMessage: { text: 'hi' }, phoneNumbers: ['1'.repeat(200_000)] },
+    });
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('phoneNumbers');
+  });
+
+  it('refuses a revocation id that is no token id, however long, without keeping it', async () => {
+    for (const jti of ['j'.repeat(5_000), 'short', '%00']) {
+      const response = await harness.request(`/auth/token/${jti}`, { method: 'DELETE' });
+      expect(response.status).toBe(400);
+    }
   });
 });

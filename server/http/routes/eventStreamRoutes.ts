@@ -87,7 +87,7 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
       ctx.req.on('close', close);
       ctx.req.socket.setTimeout(0);
       ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
-      ctx.set('Cache-Control', 'no-cache, no-transform');
+      ctx.set('Cache-Control', 'no-store, no-transform');
       ctx.set('X-Accel-Buffering', 'no');
       stream.write(': connected\n\n');
       ctx.body = stream;

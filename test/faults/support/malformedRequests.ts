@@ -122,9 +122,14 @@ function randomBody(random: Random): Buffer {
       JSON.stringify({ phoneNumbers: [randomText(random, 30)], message: randomText(random, 200) }),
     );
   if (roll < 0.7) return Buffer.from(`{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}`);
-  if (roll < 0.8)
+  if (roll < 0.75)
     return Buffer.from(
       JSON.stringify({ textMessage: { text: 'hi' }, phoneNumbers: Array(random.int(0, 2_000)).fill('+1') }),
+    );
+  // Security review 10: one recipient of up to 200,000 digits (with skipPhoneValidation in the mix).
+  if (roll < 0.8)
+    return Buffer.from(
+      JSON.stringify({ textMessage: { text: 'hi' }, phoneNumbers: ['1'.repeat(random.int(20, 200_000))] }),
     );
   // Past the body limit now and then (413), but rarely: each one is megabytes over loopback.
   if (roll < 0.9) return Buffer.alloc(random.next() < 0.05 ? random.int(1_100_000, 1_500_000) : 65_536, 0x61);
