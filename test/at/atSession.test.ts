@@ -175,6 +175,18 @@ describe('AtSession', () => {
     await expect(next).resolves.toEqual({ lines: ['+CSQ: 12,99'] });
   });
 
+  it('drops a final result that arrives with no command in flight (review 11)', async () => {
+    const { session, written, reply, flush } = await setup();
+    // A refusal owed to a command nobody waits for any more, while the line is idle.
+    await reply('\r\n+CMS ERROR: 321\r\n\r\nERROR\r\n');
+    const send = session.sendPdu('AT+CMGS=18', '0011000B91');
+    await flush();
+    expect(written).toEqual(['AT+CMGS=18\r']);
+    await reply('\r\n> ');
+    await reply('\r\n+CMGS: 7\r\n\r\nOK\r\n');
+    await expect(send).resolves.toEqual({ lines: ['+CMGS: 7'] });
+  });
+
   it('drops lines collected before the command echo: they belonged to an earlier command', async () => {
     const { session, reply, flush } = await setup();
     const response = session.execute('AT+CSQ');
