@@ -21,6 +21,7 @@ import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetectio
 import { HiLinkModem } from './hilink/hilinkModem.js';
 import { HiLinkSession } from './hilink/hilinkSession.js';
 import { createHttpApp } from './http/app.js';
+import { defaultAllowedHosts } from './http/hostCheck.js';
 import { registerBackupRoutes } from './http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
@@ -37,6 +38,7 @@ import { emptyStoredSettings, SettingsService, type StoredSettings } from './set
 import type { SimulatedModem } from './simulator/simulatedModem.js';
 import { dailyStats } from './stats/dailyStats.js';
 import { openStorage, type Storage } from './store/storage.js';
+import { checkSerialPortPath } from './transport/serialPortCheck.js';
 import { TrafficRecorder } from './transport/trafficRecorder.js';
 import type { WebhookDelivery } from './webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from './webhooks/webhookDispatcher.js';
@@ -130,6 +132,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       credentials,
       tokens,
       throttle: createLoginThrottle({ clock }),
+      clock,
       logger,
     });
     const webhooks = createWebhookRegistry({
@@ -372,6 +375,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 return device;
               },
               addSerialModem: async (path, baudRate) => {
+                await checkSerialPortPath(path, { listPorts: serial.listPorts });
                 const driver = await pool.addModem(serialModemSource(serial, { path, baudRate }));
                 const device = pool.get(driver.deviceId);
                 if (!device) throw new Error(`modem on ${path} did not register`);
@@ -445,8 +449,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   return gateway;
 }
 
+/** The intended defaults (on 0.0.0.0 or ::, the machine's names and addresses) plus the user's. */
 function allowedHostsFor(options: GatewayOptions): string[] {
-  return [...new Set(['localhost', '127.0.0.1', '[::1]', options.listen.host, ...options.allowedHosts])];
+  return [...new Set([...defaultAllowedHosts(options.listen.host), ...options.allowedHosts])];
 }
 
 function listen(server: Server, address: GatewayOptions['listen']): Promise<Server> {

@@ -80,6 +80,8 @@ const ESC = '\x1b';
 
 interface Job {
   command: string;
+  /** The command as any message or log may show it: secrets masked (`redactSecrets`). */
+  label: string;
   pdu?: string;
   options: AtCommandOptions;
   resolve(response: AtResponse): void;
@@ -225,13 +227,15 @@ export class AtSession {
   }
 
   private enqueue(request: Pick<Job, 'command' | 'pdu' | 'options'>): Promise<AtResponse> {
+    // The one place command text becomes a string anyone may see (errors, status, logs).
+    const label = redactSecrets(request.command);
     if (!this.isOpen) {
       return Promise.reject(
-        new GatewayError(ErrorCode.AtSessionClosed, `cannot run ${request.command}: AT session is not open`),
+        new GatewayError(ErrorCode.AtSessionClosed, `cannot run ${label}: AT session is not open`),
       );
     }
     return new Promise<AtResponse>((resolve, reject) => {
-      this.queue.push({ ...request, resolve, reject });
+      this.queue.push({ ...request, label, resolve, reject });
       this.pump();
     });
   }
@@ -283,9 +287,9 @@ export class AtSession {
   }
 
   private timeoutError(exchange: Exchange, what: string): GatewayError {
-    const partialResponse = [...exchange.lines];
-    if (this.framer.pending.length > 0) partialResponse.push(this.framer.pending);
-    return new GatewayError(ErrorCode.AtTimeout, `${exchange.job.command} timed out: ${what}`, {
+    const partialResponse = exchange.lines.map(redactSecrets);
+    if (this.framer.pending.length > 0) partialResponse.push(redactSecrets(this.framer.pending));
+    return new GatewayError(ErrorCode.AtTimeout, `${exchange.job.label} timed out: ${what}`, {
       partialResponse,
     });
   }
@@ -307,11 +311,11 @@ export class AtSession {
       return;
     }
     if (state.name !== 'failed') return;
-    const command = exchange.job.command;
+    const command = exchange.job.label;
     switch (state.reason) {
       case 'rejectedBeforePrompt':
       case 'rejected':
-        this.finish(exchange, finalResultError(state.result, command, exchange.lines));
+        this.finish(exchange, finalResultError(state.result, command, exchange.lines.map(redactSecrets)));
         return;
       case 'noPrompt':
         this.finish(
@@ -446,7 +450,9 @@ export class AtSession {
     }
     this.finish(
       exchange,
-      final.kind === 'ok' ? undefined : finalResultError(final, exchange.job.command, exchange.lines),
+      final.kind === 'ok'
+        ? undefined
+        : finalResultError(final, exchange.job.label, exchange.lines.map(redactSecrets)),
     );
   }
 
@@ -462,13 +468,13 @@ export class AtSession {
   private discard(line: string): void {
     const settle = this.settle;
     if (settle) {
-      this.log.debug('discarding late line while resynchronising', { line });
+      this.log.debug('discarding late line while resynchronising', { line: redactSecrets(line) });
       settle.discardedLines++;
       settle.timer.cancel();
       settle.timer = this.quietTimer(settle.quietMs);
       return;
     }
-    this.log.debug('discarding line with no command in flight', { line });
+    this.log.debug('discarding line with no command in flight', { line: redactSecrets(line) });
   }
 
   private emitUrc(code: UnsolicitedCode): void {
@@ -546,7 +552,11 @@ function escapeControls(data: string): string {
   return text;
 }
 
-/** A SIM PIN (AT+CPIN="1234", AT+CPIN="PUK","PIN") must never reach a log file. */
+/**
+ * A SIM PIN or PUK must never reach a message, a status or a log: AT+CPIN="1234",
+ * AT+CPIN="PUK","PIN" (TS 27.007 §8.3), AT+CPWD="SC","old","new" (§7.5) and AT+CLCK="SC",1,"PIN"
+ * (§7.4) lose everything after the "=". Applied to what is sent and to what a modem echoes.
+ */
 export function redactSecrets(data: string): string {
-  return data.replace(/(AT\+CPIN=)[^\r\n]*/gi, '$1"****"');
+  return data.replace(/(AT\+(?:CPIN|CPWD|CLCK)=)[^\r\n]*/gi, '$1"****"');
 }

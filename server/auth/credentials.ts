@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
+import { createHashingGate } from './hashingGate.js';
 
 /**
  * Basic credentials (spec: Authentication, method 1). Either given by the user
@@ -24,12 +25,23 @@ export interface BasicCredentials {
   readonly generatedPassword?: string;
   /** Where the credentials came from, for the start-up log and the UI. */
   readonly source: 'options' | 'stored' | 'generated';
+  /**
+   * Hashes with scrypt, a few at a time (`hashingGate.ts`); rejects with TooManyAttempts when
+   * too many checks already wait.
+   */
   verify(username: string, password: string): Promise<boolean>;
+  /**
+   * Whether this exact pair verified before (and the login has not changed since), without
+   * hashing: lets a client that logged in keep working while guessers are throttled.
+   */
+  recognises(username: string, password: string): boolean;
   /**
    * Replaces the stored login (the first-run panel's "change it"). Refused with InvalidState
    * while `--username/--password` set it for this run: the change would not last.
    */
   change(username: string, password: string): Promise<void>;
+  /** Called after every change: what the old login opened (an event stream) must close. */
+  onChange(listener: () => void): () => void;
 }
 
 export interface BasicCredentialsOptions {
@@ -125,13 +137,15 @@ function credentialsFrom(
       .update(`${user}:${password.normalize('NFC')}`, 'utf8')
       .digest();
   let verifiedDigest: Buffer | undefined;
+  const hashing = createHashingGate();
+  const changeListeners = new Set<() => void>();
   // A client opening many connections at once sends the same pair many times before the first
   // check finishes: they share that one scrypt run instead of queueing one each.
   const inFlight = new Map<string, Promise<boolean>>();
 
   const check = async (candidateUser: string, candidatePassword: string, digest: Buffer) => {
     // Both checks always run, so timing does not reveal whether the user name was right.
-    const passwordMatches = await verifyPassword(candidatePassword, passwordHash);
+    const passwordMatches = await hashing.run(() => verifyPassword(candidatePassword, passwordHash));
     const matches = constantTimeEqual(Buffer.from(candidateUser, 'utf8'), expectedUser) && passwordMatches;
     if (matches) verifiedDigest = digest;
     return matches;
@@ -151,6 +165,15 @@ function credentialsFrom(
       // The old pair must not pass the digest shortcut any more.
       verifiedDigest = undefined;
       inFlight.clear();
+      for (const listener of changeListeners) listener();
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+    recognises(candidateUser, candidatePassword) {
+      const digest = digestOf(candidateUser, candidatePassword);
+      return verifiedDigest !== undefined && timingSafeEqual(digest, verifiedDigest);
     },
     verify(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);

@@ -1,11 +1,14 @@
+import { isIPv6 } from 'node:net';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /**
- * Throttles failed logins per client IP (DESIGN §5) with a sliding window: once `maxFailures`
- * failures fall inside the last `windowMs`, every attempt from that IP — right or wrong — is
- * refused until the oldest of them leaves the window, so guessing gets no answer at all.
- * A success resets the IP's count.
+ * Throttles failed logins per key (DESIGN §5) with a sliding window: once `maxFailures`
+ * failures fall inside the last `windowMs`, every password check for that key is refused until
+ * the oldest of them leaves the window, so guessing gets no answer at all. Access control keys
+ * each Basic attempt by its client (`clientKey`) and by its user name, and counts the attempt
+ * before hashing (withdrawing it when the password was right), so concurrent guesses cannot
+ * all slip in while the first ones are still being hashed.
  */
 export interface LoginThrottleOptions {
   clock: Clock;
@@ -25,10 +28,32 @@ export class TooManyAttemptsError extends GatewayError {
 }
 
 export interface LoginThrottle {
-  /** Throws TooManyAttemptsError while the IP is locked out. */
-  check(ip: string): void;
-  recordFailure(ip: string): void;
-  recordSuccess(ip: string): void;
+  /** Throws TooManyAttemptsError while the key is locked out. */
+  check(key: string): void;
+  recordFailure(key: string): void;
+  /** Takes back the newest counted failure: the attempt counted before hashing was right. */
+  withdrawFailure(key: string): void;
+}
+
+/**
+ * Whose attempts count together. Linux answers on every 127.x.y.z, so a local process could
+ * take a fresh address per guess: all of loopback is one client. An IPv6 host owns at least a
+ * /64, so that is one client too. IPv4 counts per address (IPv4-mapped IPv6 included).
+ */
+export function clientKey(ip: string): string {
+  const address = ip.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  if (address === '::1' || /^127\./.test(address)) return 'loopback';
+  if (isIPv6(address)) return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
+  return address;
+}
+
+/** The eight groups of an IPv6 address, '::' filled in (zone ids dropped). */
+function expandIPv6(address: string): string[] {
+  const [head = '', tail] = address.split('%')[0]?.split('::') ?? [''];
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = Array.from({ length: Math.max(0, 8 - headGroups.length - tailGroups.length) }, () => '0');
+  return [...headGroups, ...zeros, ...tailGroups].map((group) => group.replace(/^0+(?=.)/, ''));
 }
 
 export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
@@ -68,8 +93,10 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
         failures.delete(stale);
       }
     },
-    recordSuccess(ip) {
-      failures.delete(ip);
+    withdrawFailure(key) {
+      const times = recent(key);
+      times.pop();
+      if (times.length === 0) failures.delete(key);
     },
   };
 }

@@ -43,7 +43,7 @@ export interface VerifiedToken {
 
 export type TokenRejection = 'malformed' | 'bad-signature' | 'expired' | 'revoked' | 'wrong-use';
 
-/** 401 with the reason kept apart, so the login throttle counts only what looks like guessing. */
+/** 401 with the reason kept apart (expired, revoked, forged…), for the access log. */
 export class TokenRejectedError extends GatewayError {
   constructor(
     readonly reason: TokenRejection,
@@ -67,6 +67,11 @@ export interface TokenService {
   refresh(refreshJwt: string): Promise<TokenPair>;
   /** Revokes a token id: an access token's jti also refuses its refresh token. Idempotent. */
   revoke(jti: string): Promise<void>;
+  /**
+   * Called after any revocation (revoke, a refresh's rotation, a replayed refresh token's
+   * family): whoever holds a verified token for longer than one request verifies it again.
+   */
+  onRevoke(listener: () => void): () => void;
 }
 
 export interface TokenServiceOptions {
@@ -136,6 +141,11 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
 
   const key = await signingKey(document, logger);
   const revocations = openRevocationList(document, clock);
+  const revokeListeners = new Set<() => void>();
+  const revokeIds = async (ids: string[], keepUntil: number) => {
+    await revocations.add(ids, keepUntil);
+    for (const listener of revokeListeners) listener();
+  };
 
   const checkScopes = (requested: readonly string[]): Scope[] => {
     const fail = (why: string): never => {
@@ -249,7 +259,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       logger.warn('a used or revoked refresh token was presented again: revoking its family', {
         family: token.family,
       });
-      await revocations.add([token.family], revocationHorizon());
+      await revokeIds([token.family], revocationHorizon());
     }
     throw new TokenRejectedError('revoked', 'token has been revoked');
   };
@@ -276,10 +286,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       if (isRevoked(token)) await refuseRevoked(token, 'refresh');
       // No await between the check above and this mark: a replay racing this refresh finds the
       // token revoked. The access token it replaces goes too (spec: "revokes the old one").
-      await revocations.add(
-        token.linked === undefined ? [token.jti] : [token.jti, token.linked],
-        token.expiresAt,
-      );
+      await revokeIds(token.linked === undefined ? [token.jti] : [token.jti, token.linked], token.expiresAt);
       const pair = await signPair(
         checkScopes(token.grantScopes),
         Math.min(token.grantTtl ?? accessTtl, maxAccessTtl),
@@ -295,8 +302,13 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
           field: 'jti',
         });
       }
-      await revocations.add([jti], revocationHorizon());
+      await revokeIds([jti], revocationHorizon());
       logger.info('revoked a token', { jti });
+    },
+
+    onRevoke(listener) {
+      revokeListeners.add(listener);
+      return () => revokeListeners.delete(listener);
     },
   };
 }

@@ -38,6 +38,11 @@ export function registerApiRoutes(
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: deps.tokens });
   registerWebhookRoutes(api, { webhooks: deps.webhooks });
-  registerEventStreamRoutes(api, { events: deps.events, gatewayDeviceId: deps.gatewayDeviceId });
+  registerEventStreamRoutes(api, {
+    events: deps.events,
+    accessControl: deps.accessControl,
+    logger,
+    gatewayDeviceId: deps.gatewayDeviceId,
+  });
   for (const register of deps.extensions ?? []) register(api);
 }

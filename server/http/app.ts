@@ -16,8 +16,9 @@ import type { InboxRepository, LogRepository, MessageRepository } from '../store
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
-import { type ApiBuilder, RouteTable } from './defineRoute.js';
-import { docsPageHtml } from './docsPage.js';
+import { crossSiteGuard } from './crossSiteGuard.js';
+import { type ApiBuilder, jsonBodyTypes, RouteTable } from './defineRoute.js';
+import { docsContentSecurityPolicy, docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
 import { staticUi, uiPrefix } from './staticUi.js';
@@ -121,18 +122,26 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
   });
   router.get('/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', docsContentSecurityPolicy);
     ctx.body = docsPageHtml;
   });
   routes.mount(router);
 
   const app = new Koa({ proxy: false });
+  // Before everything, so errors carry it too: no browser may guess a type for our answers.
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
   app.use(errorMapper(logger));
   app.use(hostCheck(options.allowedHosts));
   if (options.corsOrigins && options.corsOrigins.length > 0) app.use(cors(options.corsOrigins));
+  app.use(crossSiteGuard(options.corsOrigins ?? []));
   if (options.uiDirectory) app.use(staticUi(options.uiDirectory));
   app.use(
     bodyParser({
       enableTypes: ['json'],
+      extendTypes: { json: jsonBodyTypes },
       jsonLimit: `${options.bodyLimitBytes ?? defaultBodyLimitBytes}b`,
       strict: true,
       onerror: (error) => {

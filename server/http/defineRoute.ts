@@ -120,6 +120,8 @@ export class RouteTable implements ApiBuilder {
 function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.Middleware {
   return async (ctx) => {
     const principal = await checkAccess(spec.access, accessControl, ctx);
+    // Answers behind credentials (tokens above all) must not sit in a browser or proxy cache.
+    if (spec.access !== 'public') ctx.set('Cache-Control', 'no-store');
     const body = spec.body ? parseOrThrow(spec.body, requestBody(ctx), 'body') : undefined;
     const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : undefined;
     const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};
@@ -147,16 +149,26 @@ async function checkAccess(
 }
 
 /**
+ * The media types read as JSON: the body parser (app.ts) parses exactly these, and a route with
+ * a body accepts exactly these. Keeping one list is what stops a type from being accepted but
+ * left unparsed (`application/merge-patch+json` once reset every setting as an empty PUT).
+ */
+export const jsonBodyTypes = ['application/json', 'application/*+json'];
+
+/**
  * The parsed JSON body. A body sent with another content type is refused (415) rather than
- * read as empty, so a client posting form data learns why nothing it sent was seen.
+ * read as empty, so a client posting form data learns why nothing it sent was seen; and a body
+ * the parser did not read (no `rawBody`) is never taken for an empty one.
  */
 function requestBody(ctx: Koa.Context): unknown {
-  if (ctx.is('application/json', 'application/*+json') === false) {
+  const request = ctx.request as Koa.Request & { body?: unknown; rawBody?: string };
+  const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+  if (ctx.is(jsonBodyTypes) === false || (hasBody && request.rawBody === undefined)) {
     throw new GatewayError(
       ErrorCode.UnsupportedMediaType,
       `body: content type ${ctx.get('content-type') || '(none)'} is not supported; send application/json`,
       { field: 'body' },
     );
   }
-  return (ctx.request as Koa.Request & { body?: unknown }).body ?? {};
+  return request.body ?? {};
 }

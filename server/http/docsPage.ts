@@ -3,6 +3,8 @@
  * offline. One section per tag, one collapsible entry per operation with its parameters,
  * body and responses as JSON Schema.
  */
+import { createHash } from 'node:crypto';
+
 export const docsPageHtml = `<!doctype html>
 <html lang="en">
 <head>
@@ -89,3 +91,18 @@ export const docsPageHtml = `<!doctype html>
 </body>
 </html>
 `;
+
+/**
+ * The page's one inline script is allowed by its hash, nothing else runs; it only fetches
+ * /docs/openapi.json. Inline styles are the page's own <style> block.
+ */
+const docsScript = /<script>([\s\S]*?)<\/script>/.exec(docsPageHtml)?.[1] ?? '';
+export const docsContentSecurityPolicy = [
+  "default-src 'none'",
+  `script-src 'sha256-${createHash('sha256').update(docsScript, 'utf8').digest('base64')}'`,
+  "style-src 'unsafe-inline'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');

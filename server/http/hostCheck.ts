@@ -5,10 +5,15 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 /**
  * DNS-rebinding defence (DESIGN §5): a web page on evil.example that re-points its name at
  * 127.0.0.1 still sends `Host: evil.example`; only requests naming one of our own host names
- * reach the API.
+ * reach the API. The unspecified addresses are never a host name of ours, even when listed:
+ * browsers deliver `http://0.0.0.0:<port>` to the local machine ("0.0.0.0-day").
  */
+const unspecifiedAddresses = new Set(['0.0.0.0', '[::]']);
+
 export function hostCheck(allowedHosts: readonly string[]): Koa.Middleware {
-  const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()));
+  const allowed = new Set(
+    allowedHosts.map((name) => name.toLowerCase()).filter((name) => !unspecifiedAddresses.has(name)),
+  );
   return async (ctx, next) => {
     const name = hostName(ctx.get('host'));
     if (!allowed.has(name)) {

@@ -52,7 +52,11 @@ export interface ModemDriverOptions {
   onDeliveryReport: DeliveryReportSink;
   clock: Clock;
   logger: Logger;
-  /** SIM PIN tried once when the SIM asks; a PIN the SIM rejected is never sent again. */
+  /**
+   * SIM PIN tried when the SIM asks. Sent automatically at most once per value unless the SIM
+   * accepted it: any other answer (a refusal, an unknown error, silence) stops it until a person
+   * enters a PIN (`enterPin`), as 3 wrong PINs lock a SIM to its PUK.
+   */
   pin?: string;
   timing?: Partial<ModemTimingOptions>;
   /** First concatenation reference (0..255). Default random, so a restart does not reuse one. */
@@ -87,7 +91,8 @@ export class ModemDriver implements OutboundModem {
   private identifiedId?: string;
   private readonly fallbackId: string;
   private lastSeen_ = 0;
-  private rejectedPin?: string;
+  /** The configured PIN's value after an answer other than OK: never sent automatically again. */
+  private unconfirmedPin?: string;
   private recovering = false;
   private stopped = false;
   private healthTimer?: TimerHandle;
@@ -471,10 +476,10 @@ export class ModemDriver implements OutboundModem {
       this.setStatus('sim-pin-required', 'The SIM asks for its PIN: enter it for this device.');
       return false;
     }
-    if (pin === this.rejectedPin) {
+    if (pin === this.unconfirmedPin) {
       this.setStatus(
         'sim-pin-wrong',
-        'The SIM rejected the configured PIN; enter the right PIN for this device.',
+        'The SIM did not accept the configured PIN, which is not sent again; enter the PIN for this device.',
       );
       return false;
     }
@@ -482,24 +487,36 @@ export class ModemDriver implements OutboundModem {
     return true;
   }
 
-  /** TS 27.007 §8.3 AT+CPIN; +CME ERROR 16 "incorrect password" is remembered, never retried. */
+  /**
+   * TS 27.007 §8.3 AT+CPIN. Only OK counts as accepted. Any other outcome — +CME ERROR 16
+   * "incorrect password", another error, no answer — may have used up one of the SIM's 3 tries,
+   * so the PIN is remembered and the failure is terminal (no recovery step sends it again).
+   * Neither the status nor the error carries the PIN: the session masks it in command text.
+   */
   private async submitPin(context: SetupContext, pin: string): Promise<void> {
     try {
       await context.session.execute(`AT+CPIN="${pin}"`, { timeoutMs: this.timing.commandTimeoutMs });
     } catch (error) {
-      if (isGatewayError(error, ErrorCode.CmeError) && error.modemCode === 16) {
-        this.rejectedPin = pin;
-        this.setStatus(
-          'sim-pin-wrong',
-          'The SIM rejected the PIN. It is not retried automatically: a SIM locks after 3 wrong PINs.',
-        );
-        throw new GatewayError(ErrorCode.SimPinWrong, 'the SIM rejected the PIN', {
-          modemCode: 16,
-          cause: error,
-        });
-      }
-      throw error;
+      this.unconfirmedPin = pin;
+      const wrong = isGatewayError(error, ErrorCode.CmeError) && error.modemCode === 16;
+      const answer = isGatewayError(error, ErrorCode.AtTimeout) ? 'no answer' : describeError(error);
+      this.setStatus(
+        'sim-pin-wrong',
+        wrong
+          ? 'The SIM rejected the PIN. It is not retried automatically: a SIM locks after 3 wrong PINs.'
+          : `PIN refused or unknown answer (${answer}). It is not sent again automatically: a SIM ` +
+              'locks after 3 wrong PINs; enter the PIN for this device.',
+      );
+      this.logger.warn(wrong ? 'the SIM rejected the PIN' : 'PIN refused or unknown answer', {
+        error: describeError(error),
+      });
+      throw new GatewayError(
+        ErrorCode.SimPinWrong,
+        wrong ? 'the SIM rejected the PIN' : `PIN refused or unknown answer (${answer})`,
+        { modemCode: isGatewayError(error) ? error.modemCode : undefined, cause: error },
+      );
     }
+    this.unconfirmedPin = undefined;
     this.logger.info('SIM unlocked');
   }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { PendingPartsStore } from '../inbox/reassembly.js';
 import type { Logger } from '../logging/logger.js';
 import { backupDatabase } from './backup.js';
@@ -73,6 +73,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       field: 'dataDir',
     });
   }
+  await makeDirectoryPrivate(fs, dataDir, logger);
   const lock = await lockDataDir(fs, dataDir, logger);
   let database: GatewayDatabase | undefined;
   try {
@@ -89,6 +90,29 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     await database?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * `mkdir`'s mode applies only to a directory it creates: one that already existed (made by hand,
+ * by an installer, by an older version) kept 0755, so every local user could read the messages.
+ * Checked at every start; the change is logged. Windows has no POSIX modes (ACLs instead).
+ */
+async function makeDirectoryPrivate(fs: StoreFileSystem, dataDir: string, logger: Logger): Promise<void> {
+  if (process.platform === 'win32') return;
+  const mode = (await fs.stat(dataDir)).mode & 0o777;
+  if (mode === privateDirMode) return;
+  const octal = (value: number) => value.toString(8).padStart(4, '0');
+  try {
+    await fs.chmod(dataDir, privateDirMode);
+    logger.warn(`data directory was ${octal(mode)}; made it ${octal(privateDirMode)} (owner only)`, {
+      dataDir,
+    });
+  } catch (error) {
+    logger.warn(`data directory is ${octal(mode)} and could not be made ${octal(privateDirMode)}`, {
+      dataDir,
+      error: describeError(error),
+    });
   }
 }
 

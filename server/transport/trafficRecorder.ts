@@ -59,7 +59,8 @@ export class TrafficRecorder {
       pieces.push('> ');
       this.partial = '';
     }
-    for (const piece of pieces) if (piece.trim() !== '') this.push('in', piece);
+    // A modem with echo on sends the PIN command back.
+    for (const piece of pieces) if (piece.trim() !== '') this.push('in', redactSecrets(piece));
   }
 
   private push(direction: TrafficLine['direction'], line: string): void {

@@ -23,6 +23,12 @@ export const MaxRecipients = 100;
  * 6-octet concatenation header leaves 153 septets). Longer texts are refused up front.
  */
 export const MaxTextLength = 39 * 153;
+/**
+ * A recipient as sent, also with skipPhoneValidation (a 200,000-digit number was once stored):
+ * a plain number has at most 20 digits (TS 23.040 §9.1.2.5) plus formatting, and an encrypted
+ * one is the Base64 ciphertext of such a number with its cipher header.
+ */
+export const MaxPhoneNumberLength = 256;
 /** Upstream limits client-chosen ids to 36 characters (a UUID). */
 export const MaxMessageIdLength = 36;
 
@@ -47,7 +53,10 @@ export const messageRequestSchema = z
     message: z.string().min(1, 'must not be empty').max(MaxTextLength).nullish(),
     textMessage: textContentSchema.nullish(),
     dataMessage: dataContentSchema.nullish(),
-    phoneNumbers: z.array(z.string().min(1, 'must not be empty')).min(1).max(MaxRecipients),
+    phoneNumbers: z
+      .array(z.string().min(1, 'must not be empty').max(MaxPhoneNumberLength))
+      .min(1)
+      .max(MaxRecipients),
     simNumber: z.number().int().min(1).max(3).nullish(),
     ttl: z.number().int().min(1).nullish(),
     validUntil: dateTime.nullish(),

@@ -175,6 +175,18 @@ describe('AtSession', () => {
     await expect(next).resolves.toEqual({ lines: ['+CSQ: 12,99'] });
   });
 
+  it('drops a final result that arrives with no command in flight (review 11)', async () => {
+    const { session, written, reply, flush } = await setup();
+    // A refusal owed to a command nobody waits for any more, while the line is idle.
+    await reply('\r\n+CMS ERROR: 321\r\n\r\nERROR\r\n');
+    const send = session.sendPdu('AT+CMGS=18', '0011000B91');
+    await flush();
+    expect(written).toEqual(['AT+CMGS=18\r']);
+    await reply('\r\n> ');
+    await reply('\r\n+CMGS: 7\r\n\r\nOK\r\n');
+    await expect(send).resolves.toEqual({ lines: ['+CMGS: 7'] });
+  });
+
   it('drops lines collected before the command echo: they belonged to an earlier command', async () => {
     const { session, reply, flush } = await setup();
     const response = session.execute('AT+CSQ');
@@ -355,5 +367,32 @@ describe('AT trace redaction', () => {
     expect(redactSecrets('AT+CPIN="1234"\r')).toBe('AT+CPIN="****"\r');
     expect(redactSecrets('at+cpin="12345678","0000"\r')).toBe('at+cpin="****"\r');
     expect(redactSecrets('AT+CPIN?\r')).toBe('AT+CPIN?\r');
+  });
+});
+
+describe('AT command text in errors (security review 1)', () => {
+  it('names a PIN command without its PIN when it fails, times out or the session closes', async () => {
+    const { session, reply, clock, flush } = await setup({ defaultTimeoutMs: 1_000 });
+    const refused = rejection(session.execute('AT+CPIN="7391"'));
+    await flush();
+    await reply('\r\n+CME ERROR: 14\r\n');
+    const timedOut = rejection(session.execute('AT+CPIN="7391"'));
+    await clock.advance(1_000);
+    await clock.advance(0);
+    const closed = rejection(session.execute('AT+CPWD="SC","7391","2468"'));
+    await flush();
+    await session.close();
+    expect((await refused).message).toContain('AT+CPIN="****"');
+    expect((await timedOut).message).toContain('AT+CPIN="****"');
+    for (const error of [await refused, await timedOut, await closed]) {
+      expect(JSON.stringify({ message: error.message, lines: error.partialResponse })).not.toMatch(
+        /7391|2468/,
+      );
+    }
+  });
+
+  it('hides the old and new PIN of a PIN change from the raw traffic log', () => {
+    expect(redactSecrets('AT+CPWD="SC","1234","5678"\r')).toBe('AT+CPWD="****"\r');
+    expect(redactSecrets('AT+CLCK="SC",1,"1234"\r')).toBe('AT+CLCK="****"\r');
   });
 });

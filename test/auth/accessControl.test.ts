@@ -26,7 +26,7 @@ async function setup() {
     logger: silentLogger,
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
-  const access = createAccessControl({ credentials, tokens, throttle, logger: silentLogger });
+  const access = createAccessControl({ credentials, tokens, throttle, clock, logger: silentLogger });
   return { clock, tokens, access };
 }
 
@@ -181,23 +181,82 @@ describe('AccessControl.authenticate', () => {
     const locked = access.authenticate({ authorization: good, ip }, 'access');
     await expect(locked).rejects.toBeInstanceOf(TooManyAttemptsError);
     await expect(locked).rejects.toMatchObject({ code: ErrorCode.TooManyAttempts, retryAfterSeconds: 300 });
-    expect(await outcome(access.authenticate({ authorization: good, ip: '192.0.2.8' }, 'access'))).toBe('ok');
+    // The user name is locked too: guesses spread over many addresses count together.
+    expect(await outcome(access.authenticate({ authorization: good, ip: '192.0.2.8' }, 'access'))).toBe(
+      String(ErrorCode.TooManyAttempts),
+    );
 
     await clock.advance(5 * 60_000);
     expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
   });
 
-  it('counts malformed headers and forged tokens as failed logins', async () => {
+  it('does not count malformed headers or garbage Bearer tokens as password guesses (review 3)', async () => {
     const { access } = await setup();
-    const attempts = ['Basic !!!', 'Digest x', 'Bearer not.a.jwt', basicHeader('admin', 'nope')];
-    for (let attempt = 0; attempt < 10; attempt++) {
+    const attempts = ['Basic !!!', 'Digest x', 'Bearer not.a.jwt', 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.AAAA'];
+    for (let attempt = 0; attempt < 40; attempt++) {
       await outcome(
         access.authenticate({ authorization: attempts[attempt % attempts.length], ip }, 'access'),
       );
     }
-    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe(
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
+  });
+
+  it('keeps valid tokens and already verified credentials working while an address is locked out (review 3)', async () => {
+    const { access, tokens } = await setup();
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
+    const pair = await tokens.issue(['messages:send']);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await outcome(access.authenticate({ authorization: bad, ip }, 'access'));
+    }
+    expect(await outcome(access.authenticate({ authorization: bad, ip }, 'access'))).toBe(
       String(ErrorCode.TooManyAttempts),
     );
+    const bearer = `Bearer ${pair.accessToken}`;
+    expect(await outcome(access.authenticate({ authorization: bearer, ip }, 'access'))).toBe('ok');
+    expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
+  });
+
+  it('counts an attempt before hashing: 50 concurrent wrong passwords get at most 10 answers (review 2)', async () => {
+    const { access } = await setup();
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, () => outcome(access.authenticate({ authorization: bad, ip }, 'access'))),
+    );
+    expect(outcomes.filter((result) => result === String(ErrorCode.Unauthorized)).length).toBeLessThanOrEqual(
+      10,
+    );
+    expect(
+      outcomes.filter((result) => result === String(ErrorCode.TooManyAttempts)).length,
+    ).toBeGreaterThanOrEqual(40);
+  });
+
+  it('treats every loopback address as one client (review 2)', async () => {
+    const { access } = await setup();
+    const loopbacks = ['127.0.0.1', '127.0.0.2', '127.1.2.3', '::1', '::ffff:127.0.0.9'];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await outcome(
+        access.authenticate(
+          { authorization: bad, ip: loopbacks[attempt % loopbacks.length] ?? '' },
+          'access',
+        ),
+      );
+    }
+    expect(await outcome(access.authenticate({ authorization: bad, ip: '127.200.0.1' }, 'access'))).toBe(
+      String(ErrorCode.TooManyAttempts),
+    );
+  });
+
+  it('limits guesses per user name across addresses (review 2)', async () => {
+    const { access } = await setup();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await outcome(access.authenticate({ authorization: bad, ip: `198.51.100.${attempt}` }, 'access'));
+    }
+    expect(await outcome(access.authenticate({ authorization: bad, ip: '198.51.100.200' }, 'access'))).toBe(
+      String(ErrorCode.TooManyAttempts),
+    );
+    const otherUser = basicHeader('someone', 'wrong horse');
+    expect(
+      await outcome(access.authenticate({ authorization: otherUser, ip: '198.51.100.201' }, 'access')),
+    ).toBe(String(ErrorCode.Unauthorized));
   });
 
   it('does not count expired tokens, so a client can still refresh after many calls with one', async () => {

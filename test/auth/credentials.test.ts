@@ -94,6 +94,41 @@ describe('openBasicCredentials', () => {
     expect(wrong.some((result) => result)).toBe(false);
   });
 
+  it('bounds the password hashes waiting for the thread pool, refusing the rest with 429 (review 2)', async () => {
+    const credentials = await openBasicCredentials({
+      document: new JsonDisk<CredentialsDocumentData>({}).open(),
+      username: 'admin',
+      password: 'correct horse',
+      scryptCost,
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        credentials.verify('admin', `wrong horse ${index}`).then(
+          (matches) => (matches ? 'match' : 'no match'),
+          (error: { code?: number }) => String(error.code),
+        ),
+      ),
+    );
+    expect(outcomes).not.toContain('match');
+    expect(outcomes.filter((result) => result === String(ErrorCode.TooManyAttempts)).length).toBeGreaterThan(
+      0,
+    );
+    expect(await credentials.verify('admin', 'correct horse')).toBe(true);
+  });
+
+  it('recognises a pair that verified before without hashing, and forgets it when the login changes', async () => {
+    const credentials = await openBasicCredentials({
+      document: new JsonDisk<CredentialsDocumentData>({}).open(),
+      scryptCost,
+    });
+    const password = credentials.generatedPassword ?? '';
+    expect(credentials.recognises(credentials.username, password)).toBe(false);
+    expect(await credentials.verify(credentials.username, password)).toBe(true);
+    expect(credentials.recognises(credentials.username, password)).toBe(true);
+    await credentials.change('admin', 'a new password');
+    expect(credentials.recognises(credentials.username, password)).toBe(false);
+  });
+
   it('treats a precomposed and a decomposed unicode password as the same (RFC 8265 NFC)', async () => {
     const credentials = await openBasicCredentials({
       document: new JsonDisk<CredentialsDocumentData>({}).open(),

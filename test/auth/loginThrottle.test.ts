@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
+import { clientKey, createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 
@@ -57,13 +57,22 @@ describe('LoginThrottle', () => {
     expect(lockedFor(() => throttle.check('10.0.0.5'))).toBe(10);
   });
 
-  it('resets the count when the IP logs in successfully', () => {
+  it('takes back one counted failure when the attempt counted before hashing was right', () => {
     const { throttle } = setup();
-    for (let attempt = 0; attempt < 9; attempt++) throttle.recordFailure('10.0.0.5');
-    throttle.recordSuccess('10.0.0.5');
-    for (let attempt = 0; attempt < 9; attempt++) throttle.recordFailure('10.0.0.5');
-
+    for (let attempt = 0; attempt < 10; attempt++) throttle.recordFailure('10.0.0.5');
+    throttle.withdrawFailure('10.0.0.5');
     expect(lockedFor(() => throttle.check('10.0.0.5'))).toBeUndefined();
+    throttle.recordFailure('10.0.0.5');
+    expect(lockedFor(() => throttle.check('10.0.0.5'))).toBe(300);
+  });
+
+  it('keys all of loopback as one client and an IPv6 host by its /64 (review 2)', () => {
+    expect(new Set(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.2'].map(clientKey))).toEqual(
+      new Set(['loopback']),
+    );
+    expect(clientKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe(clientKey('2001:0db8:1:2::ffff'));
+    expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'));
   });
 
   it('counts each IP on its own', () => {

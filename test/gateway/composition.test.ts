@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
+import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
@@ -187,5 +188,34 @@ describe('the composition root', () => {
       expect(delivery.lastError).toBeTruthy();
     });
     expect((await call('/gateway/v1/webhooks/missing/test', { method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe('the Host check when listening on every interface (security review 9)', () => {
+  /** A request to the gateway's loopback port naming `host`. */
+  const status = (port: number, host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        { host: '127.0.0.1', port, path: '/health', headers: { Host: host } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+
+  it('refuses Host: 0.0.0.0 and accepts the machine name and its addresses', async () => {
+    const { started } = await start({ listen: { host: '0.0.0.0', port: 0 } });
+    const port = Number(new URL(started.url).port);
+    expect(await status(port, `0.0.0.0:${port}`)).toBe(403);
+    expect(await status(port, '0.0.0.0')).toBe(403);
+    const lanAddress = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+    for (const name of [hostname(), 'localhost', '127.0.0.1', ...(lanAddress ? [lanAddress] : [])]) {
+      expect({ name, status: await status(port, `${name}:${port}`) }).not.toEqual({ name, status: 403 });
+    }
   });
 });

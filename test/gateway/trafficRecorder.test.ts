@@ -42,6 +42,13 @@ describe('AT traffic recorder', () => {
     expect(recorder.recent(1)[0]?.line).toBe('AT+CPIN="****"');
   });
 
+  it('never records a SIM PIN a modem echoes back', async () => {
+    const { recorder, device } = await recordedLink();
+    await device.write('AT+CPIN="4321"\r\r\nOK\r\n');
+    await settle();
+    expect(recorder.recent(10).map((line) => line.line)).toEqual(['AT+CPIN="****"', 'OK']);
+  });
+
   it('keeps only the newest lines up to its capacity', async () => {
     const { recorder, host } = await recordedLink(3);
     for (const command of ['AT', 'ATE0', 'AT+CMEE=1', 'AT+CMGF=0']) await host.write(`${command}\r`);

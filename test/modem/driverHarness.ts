@@ -1,6 +1,6 @@
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { silentLogger } from '../../server/logging/logger.js';
+import { type Logger, silentLogger } from '../../server/logging/logger.js';
 import { ModemDriver, type ModemDriverOptions } from '../../server/modem/modemDriver.js';
 import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
@@ -33,12 +33,18 @@ export class DriverHarness {
   readonly driver: ModemDriver;
 
   constructor(
-    options: { replies?: Array<[string | RegExp, Reply]>; driver?: Partial<ModemDriverOptions> } = {},
+    options: {
+      replies?: Array<[string | RegExp, Reply]>;
+      driver?: Partial<ModemDriverOptions>;
+      /** The driver's and the AT session's logger (default silent). */
+      logger?: Logger;
+    } = {},
   ) {
     this.replies = [...(options.replies ?? []), ...standardReplies()];
+    const logger = options.logger ?? silentLogger;
     this.driver = new ModemDriver({
       source: { port: '/dev/ttyTEST0', openTransport: async () => this.open() },
-      createSession: (transport) => new AtSession(transport, { clock: this.clock, logger: silentLogger }),
+      createSession: (transport) => new AtSession(transport, { clock: this.clock, logger }),
       receive: async (deviceId, simNumber, sms) => {
         const call = { deviceId, simNumber, sms };
         await this.receive(call);
@@ -49,7 +55,7 @@ export class DriverHarness {
         return true;
       },
       clock: this.clock,
-      logger: silentLogger,
+      logger,
       initialConcatReference: 42,
       ...options.driver,
     });

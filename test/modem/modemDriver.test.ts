@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import { createLogger, type LogRecord } from '../../server/logging/logger.js';
 import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
 import type { SendRequest } from '../../server/modem/outboundModem.js';
 import { decodePdu, encodeDeliver, encodeStatusReport } from '../../server/pdu/index.js';
@@ -202,6 +203,60 @@ describe('ModemDriver SIM PIN', () => {
     const error = await errorOf(test.settle(test.driver.enterPin('1111')));
     expect(error.code).toBe(ErrorCode.SimPinWrong);
     expect(test.driver.status).toBe('sim-pin-wrong');
+  });
+});
+
+describe('ModemDriver SIM PIN secrecy (security review 1)', () => {
+  const pin = '7391';
+  const answers: Array<[string, string[]]> = [
+    ['a plain ERROR', ['ERROR']],
+    ['+CME ERROR: 14 (SIM busy)', ['+CME ERROR: 14']],
+    ['no answer at all', []],
+  ];
+
+  for (const [label, answer] of answers) {
+    it(`sends the configured PIN once and never shows it when the modem answers ${label}`, async () => {
+      const records: LogRecord[] = [];
+      const logger = createLogger({ level: 'DEBUG', sinks: [(record) => records.push(record)] });
+      const test = harness({ driver: { pin }, logger });
+      test.script('AT+CPIN?', ['+CPIN: SIM PIN', 'OK']);
+      test.script(`AT+CPIN="${pin}"`, answer);
+      await test.start();
+      await test.clock.advance(10 * 60_000);
+      await test.flush();
+      expect(test.modems.reduce((sum, modem) => sum + modem.count(`AT+CPIN="${pin}"`), 0)).toBe(1);
+      expect(['sim-pin-wrong', 'sim-pin-required']).toContain(test.driver.status);
+      const detail = test.driver.details().statusDetail ?? '';
+      expect(detail).toMatch(/PIN/);
+      expect(detail).not.toContain(pin);
+      expect(JSON.stringify(records)).not.toContain(pin);
+    });
+  }
+
+  it('sends a PIN again when a person enters it again', async () => {
+    const test = harness({ driver: { pin } });
+    let unlocked = false;
+    let answer = ['ERROR'];
+    test.script('AT+CPIN?', () => [unlocked ? '+CPIN: READY' : '+CPIN: SIM PIN', 'OK']);
+    test.script(`AT+CPIN="${pin}"`, () => {
+      if (answer[0] === 'OK') unlocked = true;
+      return answer;
+    });
+    await test.start();
+    expect(test.driver.status).not.toBe('ready');
+    answer = ['OK'];
+    await test.settle(test.driver.enterPin(pin));
+    expect(test.driver.status).toBe('ready');
+    expect(test.modem.count(`AT+CPIN="${pin}"`)).toBe(2);
+  });
+
+  it('keeps the PIN out of the error of a refused PIN a person typed', async () => {
+    const test = harness();
+    test.script('AT+CPIN?', ['+CPIN: SIM PIN', 'OK']);
+    test.script(`AT+CPIN="${pin}"`, ['+CME ERROR: 14']);
+    await test.start();
+    const error = await errorOf(test.settle(test.driver.enterPin(pin)));
+    expect(JSON.stringify({ message: error.message, cause: String(error.cause) })).not.toContain(pin);
   });
 });
 

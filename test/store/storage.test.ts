@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import type { PendingGroup } from '../../server/inbox/reassembly.js';
-import { silentLogger } from '../../server/logging/logger.js';
+import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { lockFileName } from '../../server/store/dataDirLock.js';
 import { nodeFileSystem, type StoreFileSystem } from '../../server/store/fileSystem.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
@@ -63,6 +63,19 @@ describe('openStorage', () => {
     for (const file of [databaseFileName, `${databaseFileName}-wal`, 'settings.json', lockFileName]) {
       expect({ file, mode: (await stat(join(dataDir, file))).mode & 0o777 }).toEqual({ file, mode: 0o600 });
     }
+  });
+
+  it('makes a data directory that already exists 0700 at every start and says so (review 8)', async () => {
+    await mkdir(dataDir, { mode: 0o755 });
+    await chmod(dataDir, 0o755);
+    const records: LogRecord[] = [];
+    const logger = createLogger({ level: 'INFO', sinks: [(record) => records.push(record)] });
+    const storage = await openStorage({ dataDir, clock: new ManualClock(), logger });
+    opened.push(storage);
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    expect(records.some((record) => record.priority === 'WARN' && /0755.*0700/.test(record.message))).toBe(
+      true,
+    );
   });
 
   it('refuses a second gateway on the same data directory with a clear error', async () => {

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccessControl } from '../../server/auth/accessControl.js';
-import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
+import {
+  type BasicCredentials,
+  type CredentialsDocumentData,
+  openBasicCredentials,
+} from '../../server/auth/credentials.js';
 import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
 import type { Scope } from '../../server/auth/scopes.js';
 import {
@@ -120,6 +124,7 @@ export interface HttpHarness {
   lifecycle: MessageLifecycle;
   settings: SettingsService;
   tokens: TokenService;
+  credentials: BasicCredentials;
   /** How many times the API woke the scheduler. */
   wakeups: () => number;
   /** Whether the storage probe reports the data directory writable. */
@@ -149,19 +154,19 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
     silentLogger,
   );
+  // Stored (not given as options) so that tests can change the login as the UI does.
   const credentials = await openBasicCredentials({
     document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
-    username: basicUser,
-    password: basicPassword,
     scryptCost: { N: 1_024, r: 8, p: 1 },
   });
+  await credentials.change(basicUser, basicPassword);
   const tokens = await openTokenService({
     document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
     clock,
     logger: silentLogger,
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 5, windowMs: 5 * 60_000 });
-  const accessControl = createAccessControl({ credentials, tokens, throttle, logger: silentLogger });
+  const accessControl = createAccessControl({ credentials, tokens, throttle, clock, logger: silentLogger });
   const webhooks = createWebhookRegistry({
     document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
     logger: silentLogger,
@@ -228,6 +233,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     lifecycle,
     settings,
     tokens,
+    credentials,
     wakeups: () => wakeups,
     setStorageWritable: (writable) => {
       storageWritable = writable;

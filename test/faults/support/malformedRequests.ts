@@ -23,6 +23,11 @@ const paths = [
   '/auth/token',
   '/auth/token/refresh',
   '/gateway/v1/events',
+  // Security review (issue 12): bodiless state changes, device paths, the login, revocation ids.
+  '/gateway/v1/webhooks/x/test',
+  '/gateway/v1/modems',
+  '/gateway/v1/credentials',
+  `/auth/token/${'j'.repeat(5_000)}`,
 ];
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 const queryKeys = [
@@ -117,9 +122,14 @@ function randomBody(random: Random): Buffer {
       JSON.stringify({ phoneNumbers: [randomText(random, 30)], message: randomText(random, 200) }),
     );
   if (roll < 0.7) return Buffer.from(`{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}`);
-  if (roll < 0.8)
+  if (roll < 0.75)
     return Buffer.from(
       JSON.stringify({ textMessage: { text: 'hi' }, phoneNumbers: Array(random.int(0, 2_000)).fill('+1') }),
+    );
+  // Security review 10: one recipient of up to 200,000 digits (with skipPhoneValidation in the mix).
+  if (roll < 0.8)
+    return Buffer.from(
+      JSON.stringify({ textMessage: { text: 'hi' }, phoneNumbers: ['1'.repeat(random.int(20, 200_000))] }),
     );
   // Past the body limit now and then (413), but rarely: each one is megabytes over loopback.
   if (roll < 0.9) return Buffer.alloc(random.next() < 0.05 ? random.int(1_100_000, 1_500_000) : 65_536, 0x61);
@@ -154,7 +164,16 @@ function randomContentType(random: Random): string | undefined {
     'multipart/form-data; boundary=x',
     undefined,
     'application/json; charset=utf-16',
+    // Security review 5: JSON types the parser once left unread (the body became {}).
+    'application/merge-patch+json',
+    'application/json; foo=bar',
+    'application/vnd.example+json',
   ]);
+}
+
+/** Security review 6: what a page on another site sends along. */
+function randomOrigin(random: Random): string {
+  return random.pick(['https://evil.example', 'null', 'http://127.0.0.1:1', 'http://localhost', '']);
 }
 
 export function malformedRequest(random: Random): FuzzRequest {
@@ -165,7 +184,11 @@ export function malformedRequest(random: Random): FuzzRequest {
   const contentType = randomContentType(random);
   if (contentType !== undefined) headers['content-type'] = contentType;
   if (random.next() < 0.1) headers['content-encoding'] = random.pick(['gzip', 'deflate', 'br', 'bogus']);
-  if (random.next() < 0.05) headers.host = random.pick(['evil.example', '127.0.0.1:1', '', 'localhost']);
+  if (random.next() < 0.05) {
+    headers.host = random.pick(['evil.example', '127.0.0.1:1', '', 'localhost', '0.0.0.0', '0.0.0.0:8080']);
+  }
+  if (random.next() < 0.1) headers.origin = randomOrigin(random);
+  if (random.next() < 0.05) headers['sec-fetch-site'] = random.pick(['cross-site', 'same-site', 'none']);
   // An HTTP client cannot put raw non-ASCII in a request line; percent-encode just those characters.
   const path = `${randomPath(random)}${randomQuery(random)}`.replace(/[^\x21-\x7e]/gu, encodeURIComponent);
   const request: FuzzRequest = { method, path, headers };
