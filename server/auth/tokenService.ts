@@ -54,8 +54,13 @@ export class TokenRejectedError extends GatewayError {
 }
 
 export interface TokenService {
-  /** Validates the requested scopes and ttl (400 naming `scopes`/`ttl`) and signs a new pair. */
-  issue(scopes: readonly string[], ttlSeconds?: number): Promise<TokenPair>;
+  /**
+   * Validates the requested scopes and ttl (400 naming `scopes`/`ttl`) and signs a new pair.
+   * With `notAfter` (ms; the expiry of the token that asks), neither token of the pair, nor any
+   * pair its refresh token is exchanged for, outlives that instant: a ttl reaching beyond it is
+   * refused (403 naming `ttl`), the default ttl is shortened to fit.
+   */
+  issue(scopes: readonly string[], ttlSeconds?: number, notAfter?: number): Promise<TokenPair>;
   /** A pair holding every scope with the short session lifetime, for the UI after it logs in. */
   issueSession(): Promise<TokenPair>;
   /** Throws TokenRejectedError (Unauthorized) unless the token is valid for `expect`. */
@@ -113,6 +118,8 @@ interface RefreshClaims {
   ati: string;
   grant_scopes: string[];
   grant_ttl: number;
+  /** Seconds since the epoch no pair made from this refresh token may outlive. */
+  not_after?: number;
 }
 
 /** A token whose signature, lifetime and shape are good; whether it is revoked is separate. */
@@ -125,6 +132,8 @@ interface CheckedToken {
   expiresAt: number;
   grantScopes: string[];
   grantTtl?: number;
+  /** Seconds since the epoch: the cap a Bearer-minted pair carries through its rotations. */
+  notAfter?: number;
 }
 
 export async function openTokenService(options: TokenServiceOptions): Promise<TokenService> {
@@ -184,11 +193,18 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       .setExpirationTime(expiresAt)
       .sign(key);
 
-  const signPair = async (scopes: Scope[], ttl: number, family?: string): Promise<TokenPair> => {
+  /** `notAfter` in seconds since the epoch: the latest either token may expire. */
+  const signPair = async (
+    scopes: Scope[],
+    ttl: number,
+    family?: string,
+    notAfter?: number,
+  ): Promise<TokenPair> => {
     const issuedAt = Math.floor(clock.now() / 1000);
     const accessJti = newJti();
     const fam = family ?? newJti();
-    const accessExpiry = issuedAt + ttl;
+    const cap = notAfter ?? Number.POSITIVE_INFINITY;
+    const accessExpiry = Math.min(issuedAt + ttl, cap);
     const accessToken = await sign({ scopes, token_use: 'access', fam }, accessJti, issuedAt, accessExpiry);
     const refreshToken = await sign(
       {
@@ -198,10 +214,11 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
         ati: accessJti,
         grant_scopes: scopes,
         grant_ttl: ttl,
+        ...(notAfter === undefined ? {} : { not_after: notAfter }),
       },
       newJti(),
       issuedAt,
-      issuedAt + refreshTtl,
+      Math.min(issuedAt + refreshTtl, cap),
     );
     return { id: accessJti, accessToken, refreshToken, expiresAt: accessExpiry * 1000 };
   };
@@ -247,6 +264,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       expiresAt: (payload.exp ?? 0) * 1000,
       grantScopes: Array.isArray(payload.grant_scopes) ? payload.grant_scopes.map(String) : [],
       ...(typeof payload.grant_ttl === 'number' ? { grantTtl: payload.grant_ttl } : {}),
+      ...(typeof payload.not_after === 'number' ? { notAfter: payload.not_after } : {}),
     };
   };
 
@@ -265,8 +283,19 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
   };
 
   return {
-    async issue(scopes, ttlSeconds) {
-      const pair = await signPair(checkScopes(scopes), checkTtl(ttlSeconds));
+    async issue(scopes, ttlSeconds, notAfter) {
+      const granted = checkScopes(scopes);
+      const ttl = checkTtl(ttlSeconds);
+      const cap = notAfter === undefined ? undefined : Math.floor(notAfter / 1000);
+      const left = cap === undefined ? Number.POSITIVE_INFINITY : cap - Math.floor(clock.now() / 1000);
+      if (ttlSeconds !== undefined && ttlSeconds !== 0 && ttl > left) {
+        throw new GatewayError(
+          ErrorCode.Forbidden,
+          `ttl: at most ${Math.max(left, 0)} seconds — a token cannot outlive the token that asks for it; ask with the password (Basic) for a longer one`,
+          { field: 'ttl' },
+        );
+      }
+      const pair = await signPair(granted, ttl, undefined, cap);
       logger.info('issued a token', { jti: pair.id, scopes: [...scopes] });
       return pair;
     },
@@ -291,6 +320,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
         checkScopes(token.grantScopes),
         Math.min(token.grantTtl ?? accessTtl, maxAccessTtl),
         token.family,
+        token.notAfter,
       );
       logger.info('rotated a token pair', { family: token.family, jti: pair.id });
       return pair;

@@ -106,6 +106,36 @@ describe('token routes on the real HTTP app', () => {
     expect((beyond.body as { message: string }).message).toMatch(/^scopes/);
   });
 
+  it('never lets a token mint a pair that outlives it, through refreshes included', async () => {
+    const session = (await issue(['all:any'], undefined, 600)).token;
+    const bearer = `Bearer ${session.access_token}`;
+
+    const longer = await issue(['messages:send'], bearer, 30 * 86_400);
+    expect(longer.status).toBe(403);
+    expect((longer.body as { message: string }).message).toMatch(/^ttl: at most 600 seconds/);
+
+    // Without a ttl the default (1 h) is cut to the asker's end; the refresh token ends there too.
+    const minted = await issue(['messages:send'], bearer);
+    expect(minted.status).toBe(201);
+    const sessionEnd = Date.parse(session.expires_at);
+    expect(Date.parse(minted.token.expires_at)).toBe(sessionEnd);
+    const refreshed = await gateway.request('/auth/token/refresh', {
+      method: 'POST',
+      authorization: `Bearer ${minted.token.refresh_token}`,
+    });
+    expect(refreshed.status).toBe(201);
+    expect(Date.parse((refreshed.body as TokenBody).expires_at)).toBe(sessionEnd);
+    await gateway.clock.advance(601_000);
+    const late = await gateway.request('/auth/token/refresh', {
+      method: 'POST',
+      authorization: `Bearer ${(refreshed.body as TokenBody).refresh_token}`,
+    });
+    expect(late.status).toBe(401);
+
+    // The password still makes a token of any allowed length.
+    expect((await issue(['messages:send'], undefined, 30 * 86_400)).status).toBe(201);
+  });
+
   it('refuses token issue to a Bearer token without tokens:manage (403)', async () => {
     const reader = `Bearer ${(await issue(['logs:read'])).token.access_token}`;
     expect((await issue(['logs:read'], reader)).status).toBe(403);

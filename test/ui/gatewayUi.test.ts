@@ -544,6 +544,14 @@ describe('the gateway UI in Chromium', () => {
     const lifetime =
       (await page.getByLabel('Valid for').locator('option').last().getAttribute('value')) ?? '';
     await page.getByLabel('Valid for').selectOption(lifetime);
+    // A wrong password is refused on the spot and does not end the window's session.
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password/i })
+      .waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('password123');
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.locator('.token-once');
     await shown.getByText('Copy this token now').waitFor();

@@ -117,7 +117,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const data = init.binary && response.ok ? await response.blob() : await readBody(response);
     if (!response.ok) {
-      if (response.status === 401 && !renewed && (await options.onUnauthorized?.()) === true) {
+      // A request carrying credentials of its own (a password typed to confirm) failed on those,
+      // not on the session: the session stays.
+      const ownCredentials = init.headers?.Authorization !== undefined;
+      if (
+        response.status === 401 &&
+        !renewed &&
+        !ownCredentials &&
+        (await options.onUnauthorized?.()) === true
+      ) {
         return send<T>(method, path, init, true);
       }
       throw new ApiError(errorKindForStatus(response.status), response.status, errorText(response, data));

@@ -1,3 +1,4 @@
+import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
   AtLogLine,
@@ -100,8 +101,17 @@ export function createGatewayApi(client: ApiClient) {
     settings: () => client.get<SettingsDocument>('/settings'),
     patchSettings: (patch: SettingsDocument) => client.patch<SettingsDocument>('/settings', patch),
 
-    createToken: (scopes: string[], ttl: number) =>
-      client.post<TokenResponse>('/auth/token', { scopes, ttl }),
+    /**
+     * With the password, not the session: the gateway lets a token mint only tokens that end
+     * before it does, and a session is shorter than the tokens people create for their apps.
+     */
+    createToken: async (scopes: string[], ttl: number, login: { username: string; password: string }) =>
+      (
+        await client.request<TokenResponse>('POST', '/auth/token', {
+          body: { scopes, ttl },
+          headers: { Authorization: basicAuthorization(login.username, login.password) },
+        })
+      ).data,
     revokeToken: (jti: string) => client.delete<void>(`/auth/token/${id(jti)}`),
   };
 }

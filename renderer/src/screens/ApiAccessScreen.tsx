@@ -80,16 +80,19 @@ function CreateTokenPanel(props: {
   created: TokenResponse | undefined;
   onCreated: (token: TokenResponse) => void;
 }) {
-  const { api } = useApp();
+  const { api, session } = useApp();
   const [scopes, setScopes] = useState<string[]>(['messages:send', 'messages:read']);
   const [ttl, setTtl] = useState(String(ttlChoices[1]?.seconds ?? 86_400));
+  const [username, setUsername] = useState(session.username ?? '');
+  const [password, setPassword] = useState('');
   const { busy, result, run } = useAction();
 
   async function create(event: FormEvent) {
     event.preventDefault();
     if (scopes.length === 0) return;
     await run(async () => {
-      props.onCreated(await api.createToken(scopes, Number(ttl)));
+      props.onCreated(await api.createToken(scopes, Number(ttl), { username, password }));
+      setPassword('');
       return undefined;
     });
   }
@@ -129,8 +132,37 @@ function CreateTokenPanel(props: {
             </select>
           </label>
         </div>
+        <p className="hint">
+          Confirm with the gateway’s login: a token made from this window’s sign-in would end when the sign-in
+          does.
+        </p>
+        <div className="form-row">
+          <label>
+            User name
+            <input
+              value={username}
+              autoComplete="username"
+              required
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              value={password}
+              autoComplete="current-password"
+              required
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+        </div>
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy || scopes.length === 0}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || scopes.length === 0 || username === '' || password === ''}
+          >
             Create token
           </button>
           <FormResult result={result} />

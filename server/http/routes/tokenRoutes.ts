@@ -77,7 +77,11 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
       201: { description: 'the new token pair', schema: tokenResponseSchema },
       400: { description: 'unknown or system scope, empty scopes, ttl out of range', schema: errorSchema },
       401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the caller lacks tokens:manage or a requested scope', schema: errorSchema },
+      403: {
+        description:
+          'the caller lacks tokens:manage or a requested scope, or a Bearer caller asks for a ttl beyond its own expiry',
+        schema: errorSchema,
+      },
     },
     async handle({ body, principal }) {
       if (principal?.kind === 'bearer') {
@@ -92,7 +96,10 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
           );
         }
       }
-      const pair = await tokens.issue(body.scopes, body.ttl ?? undefined);
+      // A token asking for a token: the new pair may not outlive it (a stolen short session
+      // must not turn into a month of access). Basic credentials have no such end.
+      const notAfter = principal?.kind === 'bearer' ? principal.expiresAt : undefined;
+      const pair = await tokens.issue(body.scopes, body.ttl ?? undefined, notAfter);
       return { status: 201, body: tokenResponse(pair) };
     },
   });
