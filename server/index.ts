@@ -8,6 +8,7 @@ import { openTokenService, type TokenDocumentData, type TokenService } from './a
 import { type Clock, systemClock } from './clock/clock.js';
 import { openGatewayDeviceId } from './composition/gatewayIdentity.js';
 import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
+import { type PhoneTiming, startPhones } from './composition/phones.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
 import { startPortProbing } from './composition/portProbing.js';
 import { startRetention } from './composition/retention.js';
@@ -55,6 +56,8 @@ export interface GatewayDependencies {
   modemTiming?: Partial<ModemTimingOptions>;
   /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
   detectHiLink?: () => HiLinkAdapter | undefined;
+  /** Android phones' poll and retry intervals (tests shorten them). */
+  phoneTiming?: PhoneTiming;
 }
 
 export interface GatewayStarted {
@@ -288,9 +291,22 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       );
       fallbackSimulator = await addSimulatedModem();
     };
+    await startPhones({
+      urls: options.phones,
+      pool,
+      storage,
+      lifecycle,
+      receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
+      clock,
+      logger,
+      ...(deps.phoneTiming ? { timing: deps.phoneTiming } : {}),
+    });
     for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
     const noModemNamed =
-      options.simulatedModems === 0 && options.modems.length === 0 && options.hilinks.length === 0;
+      options.simulatedModems === 0 &&
+      options.modems.length === 0 &&
+      options.hilinks.length === 0 &&
+      options.phones.length === 0;
     if (options.probeSerialPorts && options.modems.length === 0) {
       // Probing runs in the background: a port that never opens or a modem still booting must
       // not keep the API from listening.
