@@ -33,6 +33,7 @@ import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import { serialModemSource } from './modem/serialModemSource.js';
+import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -291,8 +292,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       );
       fallbackSimulator = await addSimulatedModem();
     };
-    await startPhones({
+    let listeningPort: number | undefined;
+    const phones = await startPhones({
       urls: options.phones,
+      adbPath: options.adbPath,
+      gatewayPort: () => listeningPort,
       pool,
       storage,
       lifecycle,
@@ -401,6 +405,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
             }),
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
+          (api) =>
+            registerPhoneHookRoutes(api, { phones: () => phones, repository: storage.messages, logger }),
         ],
       },
       {
@@ -414,6 +420,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const server = await listen(createServer(app.callback()), options.listen);
     stops.push(() => closeServer(server));
     const { port } = server.address() as AddressInfo;
+    listeningPort = port;
+    // A USB phone's webhooks need the port: registered now rather than at its next round.
+    for (const phone of phones) void phone.pollNow();
     const url = localUrlOf({ host: options.listen.host, port });
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {

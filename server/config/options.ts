@@ -31,6 +31,8 @@ export interface GatewayOptions {
    * app's user and password: http://sms:PASSWORD@192.168.1.20:8080. See server/phone/.
    */
   phones: string[];
+  /** The adb program for USB phones (adb://…): "adb" on PATH unless --adb names it. */
+  adbPath: string;
   /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
   simulatedModems: number;
   /**
@@ -83,6 +85,7 @@ export function defaultOptions(): GatewayOptions {
     modems: [],
     hilinks: [],
     phones: [],
+    adbPath: 'adb',
     simulatedModems: 0,
     simulatorFallback: true,
     probeSerialPorts: true,

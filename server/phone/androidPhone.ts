@@ -21,6 +21,8 @@ import type { PoolMember } from '../modem/poolMember.js';
 import type { PhoneAddress } from './phoneAddress.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth, type PhoneInboxMessage } from './phoneClient.js';
 import { outcomeOf, type PhoneOutcome, phoneMessageId } from './phoneMessages.js';
+import { phoneHookPath, phoneWebhookEvents } from './phoneWebhooks.js';
+import type { UsbConnection } from './usbConnection.js';
 
 /** A recipient this phone accepted whose outcome is not final here yet. */
 export interface OutstandingSend {
@@ -51,6 +53,13 @@ export interface AndroidPhoneOptions {
   retryInitialMs?: number;
   /** One request's limit, ms. Default 10 000. */
   requestTimeoutMs?: number;
+  /** A phone on USB: reached through adb forwards, made again whenever it stops answering. */
+  usb?: UsbConnection;
+  /**
+   * Webhooks (USB only: the app posts plain http to 127.0.0.1 alone, through `adb reverse`):
+   * this phone's secret path token and the gateway's own port once it listens.
+   */
+  webhooks?: { token: string; gatewayPort: () => number | undefined };
 }
 
 export const androidLimitations = [
@@ -77,6 +86,8 @@ export class AndroidPhone implements PoolMember {
   private failures = 0;
   private stopped = false;
   private polling: Promise<void> = Promise.resolve();
+  /** The URL our webhooks are registered at on the phone, for the current connection. */
+  private hooksAt?: string;
   /** The app's ids of incoming messages already taken, so an overlap of two reads costs nothing. */
   private readonly seenIncoming = new Set<string>();
 
@@ -93,9 +104,17 @@ export class AndroidPhone implements PoolMember {
     return this.options.address.url;
   }
 
-  /** From the address it was added with: stable while the user keeps that address. */
+  /** A USB phone by its adb serial; a network phone by the address it was added with. */
   get deviceId(): string {
-    return deriveDeviceId({ port: `android:${this.options.address.url}` });
+    const { address } = this.options;
+    return address.adbSerial
+      ? deriveDeviceId({ usbSerialNumber: address.adbSerial, port: address.url })
+      : deriveDeviceId({ port: `android:${address.url}` });
+  }
+
+  /** The secret path token its webhooks post to, when it has webhooks. */
+  get hookToken(): string | undefined {
+    return this.options.webhooks?.token;
   }
 
   get status(): ModemStatus {
@@ -121,10 +140,18 @@ export class AndroidPhone implements PoolMember {
     await this.round();
   }
 
+  /** Removes our webhooks from the phone (when it answers) and the adb forward. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
     await this.polling;
+    if (this.hooksAt && this.status_ === 'ready') {
+      for (const event of phoneWebhookEvents) {
+        await this.client.deleteWebhook(this.webhookId(event)).catch(() => undefined);
+      }
+    }
+    this.hooksAt = undefined;
+    await this.options.usb?.release();
     this.setStatus('offline', 'stopped');
   }
 
@@ -270,12 +297,23 @@ export class AndroidPhone implements PoolMember {
 
   private async round(): Promise<void> {
     const run = (async () => {
+      const { usb } = this.options;
+      if (usb && this.status_ !== 'ready') {
+        try {
+          this.address = this.address.at((await usb.connect()).url);
+          this.hooksAt = undefined;
+        } catch (error) {
+          this.markUnreachable(error, describeError(error));
+          return;
+        }
+      }
       try {
         this.health = await this.client.health();
         if (!this.device) this.device = await this.client.device();
         this.touch();
         this.failures = 0;
         this.setStatus('ready');
+        await this.registerWebhooks();
         await this.readStates();
         await this.readInbox();
       } catch (error) {
@@ -293,16 +331,36 @@ export class AndroidPhone implements PoolMember {
     this.timer = this.options.clock.setTimer(() => void this.round(), delay);
   }
 
-  private markUnreachable(error: unknown): void {
+  private markUnreachable(error: unknown, detail?: string): void {
     this.failures++;
     const refused = isGatewayError(error, ErrorCode.PhoneApiError) && error.modemCode === 401;
     this.logger.warn('the phone does not answer', { error: describeError(error) });
     this.setStatus(
       'offline',
-      refused
-        ? describeError(error)
-        : `The phone does not answer at ${this.port}: is the SMS Gateway app's Local server on, and the phone on the same network (or plugged in by USB)?`,
+      detail ??
+        (refused
+          ? describeError(error)
+          : `The phone does not answer at ${this.port}: is the SMS Gateway app's Local server on, and the phone on the same network (or plugged in by USB)?`),
     );
+  }
+
+  /** Once per connection: our port reversed onto the phone, then one webhook per event there. */
+  private async registerWebhooks(): Promise<void> {
+    const { usb, webhooks } = this.options;
+    const port = webhooks?.gatewayPort();
+    if (!usb || !webhooks || port === undefined) return;
+    const url = `http://127.0.0.1:${port}${phoneHookPath(webhooks.token)}`;
+    if (this.hooksAt === url) return;
+    await usb.reverse(port);
+    // Same ids every time: the app replaces a webhook with a known id (WebHooksService.kt replace).
+    for (const event of phoneWebhookEvents)
+      await this.client.registerWebhook(this.webhookId(event), url, event);
+    this.hooksAt = url;
+    this.logger.info('webhooks registered on the phone', { events: phoneWebhookEvents.join(', ') });
+  }
+
+  private webhookId(event: string): string {
+    return `smsgw-${this.deviceId}-${event.replace(':', '-')}`;
   }
 
   /** Outcomes of what this phone accepted: polled for every recipient not final here yet. */

@@ -1,7 +1,8 @@
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /**
- * Where the phone's app listens and how to log in: `http://sms:PASSWORD@192.168.1.20:8080`.
+ * Where the phone's app listens and how to log in: `http://sms:PASSWORD@192.168.1.20:8080`, or
+ * `adb://sms:PASSWORD@SERIAL` for a phone on USB (its URL is then an adb forward, `at()`).
  * The password lives only here and in the Authorization header: `url` and `toJSON` leave it out,
  * so a phone address that reaches a log record, an error text or an API answer carries none.
  */
@@ -25,11 +26,22 @@ export class PhoneAddress {
         { field },
       );
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'adb:') {
       throw new GatewayError(
         ErrorCode.ValidationFailed,
-        'the phone address must start with http:// or https://',
-        { field },
+        'the phone address must start with http://, https:// or adb://',
+        {
+          field,
+        },
+      );
+    }
+    if (parsed.protocol === 'adb:' && !parsed.host) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        'a USB phone is named by its serial: adb://sms:PASSWORD@SERIAL',
+        {
+          field,
+        },
       );
     }
     if (!parsed.password) {
@@ -40,20 +52,20 @@ export class PhoneAddress {
       );
     }
     return new PhoneAddress(
-      parsed.origin,
+      parsed.protocol === 'adb:' ? `adb://${parsed.host}` : parsed.origin,
       decodeURIComponent(parsed.username || 'sms'),
       decodeURIComponent(parsed.password),
     );
   }
 
-  static of(url: string, username: string, password: string): PhoneAddress {
-    const parsed = PhoneAddress.parse(url.replace(/^(https?:\/\/)/, '$1x:x@'));
-    return new PhoneAddress(parsed.url, username, password);
-  }
-
   /** The same phone reached at another origin (a new adb forward after a replug). */
   at(url: string): PhoneAddress {
     return new PhoneAddress(new URL(url).origin, this.username, this.password);
+  }
+
+  /** The adb serial of a USB phone; undefined for a phone on the network. */
+  get adbSerial(): string | undefined {
+    return this.url.startsWith('adb://') ? this.url.slice('adb://'.length) : undefined;
   }
 
   authorization(): string {

@@ -10,6 +10,8 @@ const followUpMs = 7 * 24 * 60 * 60_000;
 export interface PhoneDocumentData {
   /** Per phone device id: createdAt (ms) of the newest incoming message taken. */
   inboxCursors: Record<string, number>;
+  /** Per phone address (adb://SERIAL): the secret path token of its webhooks. */
+  hookTokens?: Record<string, string>;
 }
 
 /**

@@ -23,7 +23,11 @@ describe('a gateway killed during a hand-over to a phone', () => {
     cleanups.push(() => phone.stop());
     const dataDir = await mkdtemp(join(tmpdir(), 'smsgw-phone-crash-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const options = { dataDir, port: await freePort(), args: ['--phone', phone.urlWithCredentials(phonePort)] };
+    const options = {
+      dataDir,
+      port: await freePort(),
+      args: ['--phone', phone.urlWithCredentials(phonePort)],
+    };
     let gateway: ChildGateway = await startChildGateway(options);
     cleanups.push(() => gateway.stop());
 
