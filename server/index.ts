@@ -33,6 +33,7 @@ import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import { serialModemSource } from './modem/serialModemSource.js';
+import { registerPhoneRoutes } from './phone/phoneRoutes.js';
 import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
@@ -293,7 +294,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       fallbackSimulator = await addSimulatedModem();
     };
     let listeningPort: number | undefined;
-    const phones = await startPhones({
+    const phoneRegistry = await startPhones({
       urls: options.phones,
       adbPath: options.adbPath,
       gatewayPort: () => listeningPort,
@@ -310,7 +311,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       options.simulatedModems === 0 &&
       options.modems.length === 0 &&
       options.hilinks.length === 0 &&
-      options.phones.length === 0;
+      phoneRegistry.phones.length === 0;
     if (options.probeSerialPorts && options.modems.length === 0) {
       // Probing runs in the background: a port that never opens or a modem still booting must
       // not keep the API from listening.
@@ -406,7 +407,21 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
           (api) =>
-            registerPhoneHookRoutes(api, { phones: () => phones, repository: storage.messages, logger }),
+            registerPhoneHookRoutes(api, {
+              phones: () => phoneRegistry.phones,
+              repository: storage.messages,
+              logger,
+            }),
+          (api) =>
+            registerPhoneRoutes(api, {
+              add: async (phone) => {
+                const member = await phoneRegistry.add(phone);
+                const device = pool.get(member.deviceId);
+                if (!device) throw new Error(`phone at ${member.port} did not register`);
+                return device;
+              },
+              usbPhones: () => phoneRegistry.usbPhones(),
+            }),
         ],
       },
       {
@@ -422,7 +437,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const { port } = server.address() as AddressInfo;
     listeningPort = port;
     // A USB phone's webhooks need the port: registered now rather than at its next round.
-    for (const phone of phones) void phone.pollNow();
+    for (const phone of phoneRegistry.phones) void phone.pollNow();
     const url = localUrlOf({ host: options.listen.host, port });
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {

@@ -58,6 +58,26 @@ export class PhoneAddress {
     );
   }
 
+  /** From a form's fields: where (http://host:port or adb://SERIAL), user and password. */
+  static fromParts(where: string, username: string, password: string, field = 'url'): PhoneAddress {
+    const scheme = /^(https?|adb):\/\/([^@/\s]+)\/?$/.exec(where.trim());
+    if (!scheme?.[1] || !scheme[2]) {
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        'the phone address must look like http://192.168.1.20:8080',
+        {
+          field,
+        },
+      );
+    }
+    if (!password)
+      throw new GatewayError(ErrorCode.ValidationFailed, "the app's password is missing", {
+        field: 'password',
+      });
+    const base = PhoneAddress.parse(`${scheme[1]}://x:x@${scheme[2]}`, field);
+    return new PhoneAddress(base.url, username || 'sms', password);
+  }
+
   /** The same phone reached at another origin (a new adb forward after a replug). */
   at(url: string): PhoneAddress {
     return new PhoneAddress(new URL(url).origin, this.username, this.password);

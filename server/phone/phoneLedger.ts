@@ -12,6 +12,8 @@ export interface PhoneDocumentData {
   inboxCursors: Record<string, number>;
   /** Per phone address (adb://SERIAL): the secret path token of its webhooks. */
   hookTokens?: Record<string, string>;
+  /** Phones added on the Modems screen; the file is 0600 like every secret of the gateway. */
+  added?: { address: string; username: string; password: string }[];
 }
 
 /**

@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AndroidPhoneDouble, limitExceededError } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
@@ -179,5 +181,52 @@ describe('a phone that goes away with messages queued', () => {
       patiently,
     );
     expect(harness.acceptedBy(0)).toHaveLength(3);
+  });
+});
+
+describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)', () => {
+  it('joins the pool, keeps its password in a 0600 file only, and is back after a restart', async () => {
+    const phone = new AndroidPhoneDouble();
+    const port = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    cleanups.push(() => harness.close());
+    const added = await harness.api.post<DeviceBody>('/gateway/v1/phones', {
+      url: `http://127.0.0.1:${port}`,
+      username: phone.username,
+      password: phone.password,
+    });
+    expect(added.status).toBe(201);
+    expect(added.text).not.toContain(phone.password);
+    const phoneStatus = async () =>
+      (await harness.api.get<DeviceBody[]>('/devices')).body.find((device) => device.modem.kind === 'android')
+        ?.modem.status;
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    const file = join(harness.dataDir, 'phones.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readFile(file, 'utf8')).toContain(phone.password);
+    const everything = await Promise.all(
+      ['/devices', '/settings', '/gateway/v1/status'].map(async (path) => (await harness.api.get(path)).text),
+    );
+    expect(everything.join('\n')).not.toContain(phone.password);
+
+    await harness.restart();
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+  });
+
+  it('answers 400 naming the field for a password missing or an address with credentials in it', async () => {
+    const harness = await startGatewayHarness();
+    cleanups.push(() => harness.close());
+    const noPassword = await harness.api.post<{ field?: string }>('/gateway/v1/phones', {
+      url: 'http://10.0.0.5:8080',
+    });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.text).toContain('password');
+    const inline = await harness.api.post('/gateway/v1/phones', {
+      url: 'http://sms:hunter22@10.0.0.5:8080',
+      password: 'x',
+    });
+    expect(inline.status).toBe(400);
+    expect(inline.text).not.toContain('hunter22');
   });
 });

@@ -130,7 +130,16 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
   });
 
   it('says what to do on the phone while USB debugging is not allowed', async () => {
-    const { device } = await usbPhoneAndGateway('unauthorized');
+    const { device, harness } = await usbPhoneAndGateway('unauthorized');
+    const listing = await harness.api.get<{
+      adb: string;
+      phones: { serial: string; state: string; advice?: string }[];
+    }>('/gateway/v1/usb-phones');
+    expect(listing.body).toMatchObject({
+      adb: 'found',
+      phones: [{ serial, state: 'unauthorized', inUse: true }],
+    });
+    expect(listing.body.phones[0]?.advice).toMatch(/allow USB debugging/);
     await vi.waitFor(async () => {
       const { modem } = await device();
       expect(modem.status).toBe('offline');
