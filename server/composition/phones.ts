@@ -82,6 +82,21 @@ export async function startPhones(deps: {
     PhoneAddress.fromParts(entry.address, entry.username, entry.password),
   );
   for (const address of [...deps.urls.map((url) => PhoneAddress.parse(url)), ...stored]) await start(address);
+  // DELETE /devices/{id} of a phone: it leaves the registry and the kept list (its stop removed
+  // our webhooks from the phone).
+  deps.pool.onChange((deviceId) => {
+    const index = phones.findIndex((phone) => phone.deviceId === deviceId);
+    const phone = phones[index];
+    if (!phone || deps.pool.get(deviceId)) return;
+    phones.splice(index, 1);
+    void document
+      .update((data) => {
+        data.added = (data.added ?? []).filter((entry) => entry.address !== phone.port);
+        if (data.hookTokens) delete data.hookTokens[phone.port];
+        delete data.inboxCursors[deviceId];
+      })
+      .catch((error: unknown) => deps.logger.warn('could not forget the phone', { deviceId, error }));
+  });
   await resolvePhoneHandOvers({
     repository: deps.storage.messages,
     lifecycle: deps.lifecycle,

@@ -230,3 +230,20 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     expect(inline.text).not.toContain('hunter22');
   });
 });
+
+describe('a data message through a phone', () => {
+  it('reaches the phone as the app takes it: dataMessage with data and port', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const posted = await harness.api.post<{ id: string }>('/messages', {
+      dataMessage: { data: 'SGVsbG8=', port: 53739 },
+      phoneNumbers: ['+15551234567'],
+      withDeliveryReport: false,
+    });
+    expect(posted.status).toBe(202);
+    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), patiently);
+    expect(phone.messages.get(posted.body.id)).toMatchObject({
+      dataMessage: { data: 'SGVsbG8=', port: 53739 },
+      withDeliveryReport: false,
+    });
+  });
+});

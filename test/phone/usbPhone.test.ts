@@ -26,7 +26,7 @@ function onPath(adb: FakeAdb): void {
   });
 }
 
-async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device') {
+async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device', timing = webhooksOnly) {
   const phone = new AndroidPhoneDouble();
   const appPort = await phone.start();
   cleanups.push(() => phone.stop());
@@ -34,7 +34,7 @@ async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device') {
   cleanups.push(() => adb.remove());
   onPath(adb);
   const harness = await startGatewayHarness({
-    phoneTiming: webhooksOnly,
+    phoneTiming: timing,
     options: { phones: [`adb://${phone.username}:${phone.password}@${serial}`] },
   });
   cleanups.push(() => harness.close());
@@ -145,5 +145,32 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
       expect(modem.status).toBe('offline');
       expect(modem.statusDetail).toMatch(/allow USB debugging/);
     }, patiently);
+  });
+});
+
+describe('a USB phone that goes away and comes back', () => {
+  it('forwards again after a replug, and loses our webhooks when it is removed', async () => {
+    const { phone, adb, harness, device } = await usbPhoneAndGateway('device', {
+      ...webhooksOnly,
+      pollIntervalMs: 300,
+    });
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    const appPort = (await adb.state()).phones[0]?.appPort ?? 0;
+    await adb.setPhones([]);
+    await phone.unplug();
+    await vi.waitFor(async () => {
+      const { modem } = await device();
+      expect(modem.status).toBe('offline');
+      expect(modem.statusDetail).toMatch(/not plugged in/);
+    }, patiently);
+    await phone.plugIn();
+    await adb.setPhones([{ serial, state: 'device', appPort }]);
+    await vi.waitFor(async () => expect((await device()).modem.status).toBe('ready'), patiently);
+    const forwards = (await adb.state()).calls.filter((call) => call.endsWith('forward tcp:0 tcp:8080'));
+    expect(forwards.length).toBeGreaterThanOrEqual(2);
+
+    const removed = await harness.api.request('DELETE', `/devices/${(await device()).id}`);
+    expect(removed.status).toBe(204);
+    expect(phone.webhooks).toHaveLength(0);
   });
 });
