@@ -4,7 +4,7 @@
  * defines them:
  * - WebService.kt: GET /health without auth, everything else with Basic auth; GET /device.
  * - routes/MessagesRoutes.kt: POST /messages (202 with the message, 409 for a known id),
- *   GET /messages/{id} (404 unknown), DELETE /messages/{id} (only while Pending).
+ *   GET /messages/{id} (404 unknown).
  * - routes/InboxRoutes.kt: GET /inbox with `from` (ISO date), `limit` 1..500, `offset`.
  * - routes/WebhooksRoutes.kt: POST /webhooks (201), DELETE /webhooks/{id} (204).
  * Gson leaves null fields out (extensions/GsonBuilder.kt), so every optional field is optional here.
@@ -101,10 +101,6 @@ export class PhoneClient {
       [200, 404],
     );
     return answer.status === 404 ? undefined : answer.body;
-  }
-
-  async cancel(id: string): Promise<void> {
-    await this.request('DELETE', `/messages/${encodeURIComponent(id)}`);
   }
 
   /** Newest first (the app's order); `from` bounds it below. */

@@ -30,8 +30,8 @@
  *   payload/SmsEventPayload.kt (messageId, sender, recipient, simNumber, phoneNumber, plus
  *   partsCount+sentAt / deliveredAt / failedAt+reason / message+receivedAt / data+receivedAt);
  *   modules/receiver/ReceiverService.kt: a received SMS's messageId is its hashCode() as an
- *   unsigned hex number; plugins/PayloadSingingPlugin.kt: X-Timestamp = Unix seconds,
- *   X-Signature = hex HMAC-SHA256 of body + timestamp with the signing key.
+ *   unsigned hex number. (plugins/PayloadSingingPlugin.kt signs only when a signing key is set
+ *   in the app; the gateway sets none and authenticates the phone by its secret path.)
  * - modules/health/HealthService.kt with monitors/BatteryMonitor.kt ("battery:level" percent,
  *   "battery:charging" flags) and modules/connection/ConnectionService.kt ("connection:status",
  *   "connection:transport", "connection:cellular"); domain/HealthResponse.kt (status, checks,
@@ -41,7 +41,7 @@
  * through Processed/Sent/Delivered/Failed (and posts the webhooks registered for it),
  * `receive()` puts an SMS into the phone's inbox, `unplug()` makes it unreachable.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -87,7 +87,6 @@ export class AndroidPhoneDouble {
   readonly webhookDeliveries: { url: string; status: number }[] = [];
   /** Every request's method and path. */
   readonly requests: { method: string; path: string }[] = [];
-  signingKey?: string;
   batteryLevel = 87;
   /** Held POSTs: the phone stores the message, then answers only when released (a hand-over cut short). */
   holdPosts = false;
@@ -199,11 +198,6 @@ export class AndroidPhoneDouble {
     });
   }
 
-  sendsOf(id: string): number {
-    const message = this.messages.get(id);
-    return message && ['Sent', 'Delivered', 'Failed'].includes(message.state) ? 1 : 0;
-  }
-
   private async emit(event: string, payload: Record<string, unknown>): Promise<void> {
     for (const webhook of this.webhooks.filter((candidate) => candidate.event === event)) {
       const body = JSON.stringify({
@@ -213,14 +207,9 @@ export class AndroidPhoneDouble {
         deviceId: this.deviceId,
         payload,
       });
+      // Unsigned: X-Signature/X-Timestamp come only with a signing key set in the app
+      // (plugins/PayloadSingingPlugin.kt), and the gateway authenticates by the secret path instead.
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (this.signingKey) {
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        headers['x-timestamp'] = timestamp;
-        headers['x-signature'] = createHmac('sha256', this.signingKey)
-          .update(body + timestamp)
-          .digest('hex');
-      }
       const response = await fetch(webhook.url, { method: 'POST', headers, body }).catch(() => undefined);
       this.webhookDeliveries.push({ url: webhook.url, status: response?.status ?? 0 });
     }
