@@ -8,6 +8,7 @@ import { openTokenService, type TokenDocumentData, type TokenService } from './a
 import { type Clock, systemClock } from './clock/clock.js';
 import { openGatewayDeviceId } from './composition/gatewayIdentity.js';
 import { readPackageVersion, releaseIdOf } from './composition/packageVersion.js';
+import { type PhoneTiming, startPhones } from './composition/phones.js';
 import { sendingPolicyFrom, webhookPolicyFrom } from './composition/policies.js';
 import { startPortProbing } from './composition/portProbing.js';
 import { startRetention } from './composition/retention.js';
@@ -33,6 +34,8 @@ import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import { serialModemSource } from './modem/serialModemSource.js';
+import { registerPhoneRoutes } from './phone/phoneRoutes.js';
+import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -57,6 +60,8 @@ export interface GatewayDependencies {
   modemTiming?: Partial<ModemTimingOptions>;
   /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
   detectHiLink?: () => HiLinkAdapter | undefined;
+  /** Android phones' poll and retry intervals (tests shorten them). */
+  phoneTiming?: PhoneTiming;
 }
 
 export interface GatewayStarted {
@@ -291,9 +296,25 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       );
       fallbackSimulator = await addSimulatedModem();
     };
+    let listeningPort: number | undefined;
+    const phoneRegistry = await startPhones({
+      urls: options.phones,
+      adbPath: options.adbPath,
+      gatewayPort: () => listeningPort,
+      pool,
+      storage,
+      lifecycle,
+      receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
+      clock,
+      logger,
+      ...(deps.phoneTiming ? { timing: deps.phoneTiming } : {}),
+    });
     for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
     const noModemNamed =
-      options.simulatedModems === 0 && options.modems.length === 0 && options.hilinks.length === 0;
+      options.simulatedModems === 0 &&
+      options.modems.length === 0 &&
+      options.hilinks.length === 0 &&
+      phoneRegistry.phones.length === 0;
     if (options.probeSerialPorts && options.modems.length === 0) {
       // Probing runs in the background: a port that never opens or a modem still booting must
       // not keep the API from listening.
@@ -393,6 +414,22 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
             }),
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
+          (api) =>
+            registerPhoneHookRoutes(api, {
+              phones: () => phoneRegistry.phones,
+              repository: storage.messages,
+              logger,
+            }),
+          (api) =>
+            registerPhoneRoutes(api, {
+              add: async (phone) => {
+                const member = await phoneRegistry.add(phone);
+                const device = pool.get(member.deviceId);
+                if (!device) throw new Error(`phone at ${member.port} did not register`);
+                return device;
+              },
+              usbPhones: () => phoneRegistry.usbPhones(),
+            }),
         ],
       },
       {
@@ -406,6 +443,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const server = await listen(createServer(app.callback()), options.listen);
     stops.push(() => closeServer(server));
     const { port } = server.address() as AddressInfo;
+    listeningPort = port;
+    // A USB phone's webhooks need the port: registered now rather than at its next round.
+    for (const phone of phoneRegistry.phones) void phone.pollNow();
     const url = localUrlOf({ host: options.listen.host, port });
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {

@@ -14,6 +14,10 @@ export const usage = `Usage: npm start -- [options]
   --modem <path>[:<baud>]   a serial modem; repeat for several     (SMSGW_MODEMS, comma-separated)
   --hilink <url>            a Huawei HiLink stick's web API, e.g.  (SMSGW_HILINK, comma-separated)
                             http://192.168.8.1; repeatable
+  --phone <url>             an Android phone with the SMS Gateway  (SMSGW_PHONES, comma-separated)
+                            app, http://sms:PASSWORD@192.168.1.20:8080, or on USB
+                            adb://sms:PASSWORD@SERIAL (see adb devices); repeatable
+  --adb <path>              Android's adb for USB phones           (SMSGW_ADB, default: adb on PATH)
   --simulate [count]        run built-in simulated modem(s)        (SMSGW_SIMULATE, default count 1)
   --no-probe                do not probe serial ports for modems   (SMSGW_NO_PROBE=1)
   --username <name>         Basic auth user (with --password)      (SMSGW_USERNAME)
@@ -64,6 +68,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
   options.modems = modems.map(parseModem);
   options.hilinks = values.hilink ?? splitList(env.SMSGW_HILINK);
+  options.phones = values.phone ?? splitList(env.SMSGW_PHONES);
+  const adbPath = values.adb ?? env.SMSGW_ADB;
+  if (adbPath) options.adbPath = adbPath;
   options.simulatedModems = parseSimulate(values.simulate, positionals, env.SMSGW_SIMULATE);
   options.probeSerialPorts = !(values['no-probe'] || isTrue(env.SMSGW_NO_PROBE));
   const username = values.username ?? env.SMSGW_USERNAME;
@@ -94,6 +101,8 @@ export const commandLineFlags = {
   'data-dir': { type: 'string' },
   modem: { type: 'string', multiple: true },
   hilink: { type: 'string', multiple: true },
+  phone: { type: 'string', multiple: true },
+  adb: { type: 'string' },
   simulate: { type: 'boolean' },
   'no-probe': { type: 'boolean' },
   username: { type: 'string' },

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { LogLevel } from '../logging/logger.js';
+import { PhoneAddress } from '../phone/phoneAddress.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by
@@ -25,6 +26,13 @@ export interface GatewayOptions {
    * They have no AT port; see server/hilink/.
    */
   hilinks: string[];
+  /**
+   * Android phones running the SMS Gateway for Android app, by its Local server's URL with the
+   * app's user and password: http://sms:PASSWORD@192.168.1.20:8080. See server/phone/.
+   */
+  phones: string[];
+  /** The adb program for USB phones (adb://…): "adb" on PATH unless --adb names it. */
+  adbPath: string;
   /** Number of built-in simulated modems to run (0: none unless no real modem is found). */
   simulatedModems: number;
   /**
@@ -78,6 +86,8 @@ export function defaultOptions(): GatewayOptions {
     dataDir: defaultDataDir(),
     modems: [],
     hilinks: [],
+    phones: [],
+    adbPath: 'adb',
     simulatedModems: 0,
     simulatorFallback: true,
     probeSerialPorts: true,
@@ -108,6 +118,14 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   }
   for (const url of options.hilinks) {
     if (!/^https?:\/\/[^/\s]+\/?$/.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
+  }
+  for (const url of options.phones) {
+    // The address carries the app's password: the complaint names what is wrong, never the URL.
+    try {
+      PhoneAddress.parse(url);
+    } catch (error) {
+      fail('phone', error instanceof Error ? error.message : String(error));
+    }
   }
   if (
     !Number.isInteger(options.simulatedModems) ||

@@ -40,6 +40,10 @@ export const ErrorCode = {
   SendInterrupted: 504,
   /** A HiLink stick's web API answered `<error>`; `modemCode` carries its code. */
   HiLinkApiError: 505,
+  /** The Android phone's app answered an error status; `modemCode` carries the HTTP status. */
+  PhoneApiError: 506,
+  /** The Android phone's app did not answer (no route, refused, timed out). */
+  PhoneUnreachable: 507,
   // 6xx: PDU codec
   PduMalformed: 600,
   PduUnsupported: 601,

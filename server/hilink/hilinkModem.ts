@@ -15,13 +15,13 @@
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
 import type { ModemDetails, SimCardInfo } from '../modem/deviceDirectory.js';
 import { deriveDeviceId } from '../modem/deviceIdentity.js';
 import type { IncomingSink } from '../modem/modemSession.js';
 import type { ModemStatus, SendRequest, SendResult } from '../modem/outboundModem.js';
 import type { PoolMember } from '../modem/poolMember.js';
-import type { DecodedDeliver } from '../pdu/index.js';
 import type { HiLinkSession } from './hilinkSession.js';
 import { childBlocks, childText } from './hilinkXml.js';
 
@@ -239,7 +239,10 @@ export class HiLinkModem implements PoolMember {
       const phone = childText(message, 'Phone');
       if (index === undefined || phone === undefined) continue;
       const content = childText(message, 'Content') ?? '';
-      const sms = deliverFrom(phone, content, childText(message, 'Date'), this.options.clock.now());
+      const date = childText(message, 'Date');
+      // Its Date has no zone: read as the gateway's local time.
+      const parsed = date ? new Date(date.replace(' ', 'T')).getTime() : Number.NaN;
+      const sms = deliverOfText(phone, content, Number.isNaN(parsed) ? this.options.clock.now() : parsed);
       await this.options.receive(this.deviceId, 1, sms);
       await this.options.session.post('sms/delete-sms', [['Index', index]]);
     }
@@ -270,34 +273,4 @@ function stickTime(epochMs: number): string {
     `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ` +
     `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`
   );
-}
-
-/**
- * The stick hands over decoded text (it reassembles long messages itself), so the inbox gets
- * a deliver built from it. Its Date has no zone: it is read as the gateway's local time.
- */
-function deliverFrom(phone: string, text: string, date: string | undefined, now: number): DecodedDeliver {
-  const parsed = date ? new Date(date.replace(' ', 'T')) : new Date(Number.NaN);
-  const epochMs = Number.isNaN(parsed.getTime()) ? now : parsed.getTime();
-  const international = phone.startsWith('+');
-  const numeric = /^\+?\d+$/.test(phone);
-  const gsm7 = /^[\x20-\x7e\n\r]*$/.test(text);
-  return {
-    type: 'deliver',
-    sender: {
-      number: phone,
-      type: international ? 'international' : numeric ? 'unknown' : 'alphanumeric',
-      typeOfAddress: international ? 0x91 : numeric ? 0x81 : 0xd0,
-    },
-    timestamp: { epochMs, timezoneOffsetMinutes: -new Date(epochMs).getTimezoneOffset() },
-    protocolId: 0,
-    dataCodingScheme: gsm7 ? 0x00 : 0x08,
-    statusReportIndication: false,
-    moreMessagesToSend: false,
-    replyPath: false,
-    encoding: gsm7 ? 'gsm7' : 'ucs2',
-    text,
-    bytes: new Uint8Array(),
-    headerElements: [],
-  };
 }

@@ -67,6 +67,16 @@ export class MessageLifecycle {
     });
   }
 
+  /** A device that reports delivery itself (an Android phone's app) says this recipient got it. */
+  markRecipientDelivered(messageId: string, phoneNumber: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      const recipient = this.recipient(message, phoneNumber);
+      if (isFinalRecipientState(recipient.state)) return;
+      recipient.state = 'Delivered';
+      delete recipient.error;
+    });
+  }
+
   /** Fails every recipient that is not final yet (TTL expiry, crash recovery). */
   failAll(messageId: string, error: string): Promise<MessageRecord> {
     return this.change(messageId, (message) => {

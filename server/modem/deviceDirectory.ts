@@ -24,8 +24,13 @@ export interface ModemDetails {
   port: string;
   simulated: boolean;
   status: ModemStatus;
-  /** How it is reached: AT commands on a serial port (default), or a HiLink stick's web API. */
-  kind?: 'serial' | 'hilink';
+  /**
+   * How it is reached: AT commands on a serial port (default), a HiLink stick's web API, or the
+   * SMS Gateway for Android app on a phone (server/phone/).
+   */
+  kind?: 'serial' | 'hilink' | 'android';
+  /** An Android phone's own report (the app's GET /health). */
+  phone?: PhoneHealthDetails;
   /** What this kind of modem cannot do, in words for the modem card. */
   limitations?: string[];
   /** Why the status is what it is, in words a user understands. */
@@ -48,6 +53,14 @@ export interface ModemDetails {
   smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
+}
+
+export interface PhoneHealthDetails {
+  batteryPercent?: number;
+  charging?: boolean;
+  /** The phone's internet connection (Wi-Fi or mobile data), not its SMS network. */
+  internet?: boolean;
+  appVersion?: string;
 }
 
 export interface DeviceInfo {

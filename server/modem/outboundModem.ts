@@ -9,6 +9,8 @@ export interface SendRequest {
   /** Used for logs and to match status reports back to the message. */
   messageId: string;
   recipient: string;
+  /** Position of `recipient` in the message (0 for the first); a phone derives its message id from it. */
+  recipientIndex?: number;
   /** Already decrypted when the message was end-to-end encrypted. */
   content: MessageContent;
   /** SIM slot 1..n; modems with one SIM only have 1. */

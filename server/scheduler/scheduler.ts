@@ -421,7 +421,7 @@ export class Scheduler {
         // `stored` is the copy from before markProcessed: its Pending recipients are this hand-over's.
         if (recipient.state !== 'Pending') continue;
         const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
-        const outcome = await this.sendTo(modem, stored, plain, phoneNumber, simNumber);
+        const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
         if (outcome === 'modem-unavailable') {
           this.park(modem.deviceId);
           this.logger.warn('modem refused the message; re-queued', {
@@ -459,12 +459,14 @@ export class Scheduler {
     stored: MessageRecord,
     plain: MessageRecord,
     phoneNumber: string,
+    recipientIndex: number,
     simNumber: number,
   ): Promise<SendOutcome> {
     try {
       const result = await modem.send({
         messageId: stored.id,
         recipient: phoneNumber,
+        recipientIndex,
         content: plain.content,
         simNumber,
         requestStatusReport: stored.withDeliveryReport,

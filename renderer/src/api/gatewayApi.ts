@@ -8,11 +8,13 @@ import type {
   InboxRecord,
   LogRecord,
   MessageRecord,
+  NewPhoneRequest,
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
   SmsServicePreference,
   TokenResponse,
+  UsbPhoneListing,
   WebhookDeliveryRecord,
   WebhookRecord,
 } from './types.js';
@@ -81,6 +83,8 @@ export function createGatewayApi(client: ApiClient) {
     addModem: (path: string, baudRate?: number) =>
       client.post<DeviceRecord>('/gateway/v1/modems', baudRate ? { path, baudRate } : { path }),
     addHiLink: (url: string) => client.post<DeviceRecord>('/gateway/v1/hilink', { url }),
+    addPhone: (request: NewPhoneRequest) => client.post<DeviceRecord>('/gateway/v1/phones', request),
+    usbPhones: () => client.get<UsbPhoneListing>('/gateway/v1/usb-phones'),
     enterPin: (deviceId: string, pin: string) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/pin`, { pin }),
     setSmsService: (deviceId: string, service: SmsServicePreference) =>

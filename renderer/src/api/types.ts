@@ -57,7 +57,9 @@ export interface ModemInfo {
   port: string;
   simulated: boolean;
   status: ModemStatus;
-  kind?: 'serial' | 'hilink';
+  kind?: 'serial' | 'hilink' | 'android';
+  /** An Android phone's own report (its app's health). */
+  phone?: { batteryPercent?: number; charging?: boolean; internet?: boolean; appVersion?: string };
   limitations?: string[];
   statusDetail?: string;
   manufacturer?: string;
@@ -202,4 +204,19 @@ export interface IncomingEvent {
   sender: string;
   content: string;
   receivedAt: number;
+}
+
+/** GET /gateway/v1/usb-phones: what adb lists. */
+export interface UsbPhoneListing {
+  adb: 'found' | 'unavailable';
+  detail?: string;
+  phones: { serial: string; state: string; model?: string; advice?: string; inUse: boolean }[];
+}
+
+/** POST /gateway/v1/phones: a phone on Wi-Fi (url) or on USB (serial). */
+export interface NewPhoneRequest {
+  url?: string;
+  serial?: string;
+  username: string;
+  password: string;
 }

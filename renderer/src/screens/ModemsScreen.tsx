@@ -8,8 +8,10 @@ import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { AddModemPanel } from '../modems/AddModemPanel.js';
+import { AndroidPhonePanel } from '../modems/AndroidPhonePanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { HiLinkPanel } from '../modems/HiLinkPanel.js';
+import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
@@ -39,6 +41,7 @@ export function ModemsScreen() {
         </div>
       </header>
       {adding && <AddModemPanel onAdded={devices.reload} />}
+      {adding && <AndroidPhonePanel onAdded={devices.reload} />}
       {(adding || hilinkAdapter) && (
         <HiLinkPanel {...(hilinkAdapter ? { detected: hilinkAdapter } : {})} onAdded={onHiLinkAdded} />
       )}
@@ -97,6 +100,7 @@ function ModemPanel(props: {
         </p>
       )}
       {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
+      {modem?.phone && <PhoneHealthLine phone={modem.phone} />}
       {modem?.limitations && modem.limitations.length > 0 && (
         <div className="note note-warn">
           <p>

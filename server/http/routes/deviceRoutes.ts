@@ -30,7 +30,15 @@ export const deviceViewSchema = z.object({
     port: z.string(),
     simulated: z.boolean(),
     status: z.string(),
-    kind: z.enum(['serial', 'hilink']).optional(),
+    kind: z.enum(['serial', 'hilink', 'android']).optional(),
+    phone: z
+      .object({
+        batteryPercent: z.number().optional(),
+        charging: z.boolean().optional(),
+        internet: z.boolean().optional(),
+        appVersion: z.string().optional(),
+      })
+      .optional(),
     limitations: z.array(z.string()).optional(),
     statusDetail: z.string().optional(),
     manufacturer: z.string().optional(),

@@ -12,8 +12,11 @@ const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface ChildGatewayOptions {
   dataDir: string;
-  modemPath: string;
+  /** A serial modem's path (`--modem`); absent: only what `args` names (e.g. `--phone`). */
+  modemPath?: string;
   port: number;
+  /** More command-line arguments. */
+  args?: string[];
 }
 
 export interface ChildGateway {
@@ -47,8 +50,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       'server/cli/main.ts',
       '--data-dir',
       options.dataDir,
-      '--modem',
-      options.modemPath,
+      ...(options.modemPath === undefined ? [] : ['--modem', options.modemPath]),
+      ...(options.args ?? []),
       '--no-probe',
       '--username',
       harnessUser,

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock/clock.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageLifecycle } from '../messages/messageLifecycle.js';
+import type { ModemPool } from '../modem/modemPool.js';
+import type { IncomingSink } from '../modem/modemSession.js';
+import { Adb, adbAdvice } from '../phone/adb.js';
+import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js';
+import { resolvePhoneHandOvers } from '../phone/handOverRecovery.js';
+import { PhoneAddress } from '../phone/phoneAddress.js';
+import { createPhoneLedger, type PhoneDocumentData } from '../phone/phoneLedger.js';
+import type { NewPhone, UsbPhoneListing } from '../phone/phoneRoutes.js';
+import { UsbConnection } from '../phone/usbConnection.js';
+import type { Document } from '../store/documentStore.js';
+import type { Storage } from '../store/storage.js';
+
+export type PhoneTiming = Pick<AndroidPhoneOptions, 'pollIntervalMs' | 'retryInitialMs' | 'requestTimeoutMs'>;
+
+export interface PhoneRegistry {
+  /** Every phone member, `--phone` ones and those added on the Modems screen. */
+  readonly phones: AndroidPhone[];
+  /** Adds a phone and keeps it (with its password, in the 0600 phones document) for next starts. */
+  add(phone: NewPhone): Promise<AndroidPhone>;
+  /** What adb lists, with advice for phones it cannot use. */
+  usbPhones(): Promise<UsbPhoneListing>;
+}
+
+/**
+ * The phone members of the pool: `--phone` ones and the ones added before. Each has had its
+ * first round (an unreachable phone is offline, not an error) and hand-overs a crash cut short
+ * are settled by asking the phones, before the scheduler's own crash recovery runs.
+ */
+export async function startPhones(deps: {
+  urls: string[];
+  pool: ModemPool;
+  storage: Storage;
+  lifecycle: MessageLifecycle;
+  receive: IncomingSink;
+  clock: Clock;
+  logger: Logger;
+  timing?: PhoneTiming;
+  /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
+  adbPath: string;
+  /** The gateway's port once it listens (a USB phone's webhooks come back through it). */
+  gatewayPort: () => number | undefined;
+}): Promise<PhoneRegistry> {
+  const document = await deps.storage.openDocument<PhoneDocumentData>('phones', {
+    inboxCursors: {},
+    hookTokens: {},
+    added: [],
+  });
+  const ledger = createPhoneLedger({
+    repository: deps.storage.messages,
+    lifecycle: deps.lifecycle,
+    document,
+    now: () => deps.clock.now(),
+  });
+  const adb = new Adb(deps.adbPath);
+  const phones: AndroidPhone[] = [];
+  const start = async (address: PhoneAddress): Promise<AndroidPhone> => {
+    const known = phones.find((phone) => phone.port === address.url);
+    if (known) return known;
+    const options: AndroidPhoneOptions = {
+      address,
+      receive: deps.receive,
+      ledger,
+      clock: deps.clock,
+      logger: deps.logger,
+      ...deps.timing,
+    };
+    if (address.adbSerial) {
+      options.usb = new UsbConnection(adb, address.adbSerial);
+      options.webhooks = { token: await hookTokenOf(document, address.url), gatewayPort: deps.gatewayPort };
+    }
+    const phone = new AndroidPhone(options);
+    phones.push(phone);
+    await deps.pool.addMember(phone);
+    return phone;
+  };
+  const stored = (document.data.added ?? []).map((entry) =>
+    PhoneAddress.fromParts(entry.address, entry.username, entry.password),
+  );
+  for (const address of [...deps.urls.map((url) => PhoneAddress.parse(url)), ...stored]) await start(address);
+  // DELETE /devices/{id} of a phone: it leaves the registry and the kept list (its stop removed
+  // our webhooks from the phone).
+  deps.pool.onChange((deviceId) => {
+    const index = phones.findIndex((phone) => phone.deviceId === deviceId);
+    const phone = phones[index];
+    if (!phone || deps.pool.get(deviceId)) return;
+    phones.splice(index, 1);
+    void document
+      .update((data) => {
+        data.added = (data.added ?? []).filter((entry) => entry.address !== phone.port);
+        if (data.hookTokens) delete data.hookTokens[phone.port];
+        delete data.inboxCursors[deviceId];
+      })
+      .catch((error: unknown) => deps.logger.warn('could not forget the phone', { deviceId, error }));
+  });
+  await resolvePhoneHandOvers({
+    repository: deps.storage.messages,
+    lifecycle: deps.lifecycle,
+    phones,
+    logger: deps.logger.child('phones'),
+  });
+  return {
+    phones,
+    async add(phone) {
+      const where = phone.serial ? `adb://${phone.serial}` : phone.url;
+      if (!where)
+        throw new GatewayError(ErrorCode.ValidationFailed, 'give the phone address or its USB serial', {
+          field: 'url',
+        });
+      const address = PhoneAddress.fromParts(where, phone.username, phone.password);
+      await document.update((data) => {
+        data.added = [
+          ...(data.added ?? []).filter((entry) => entry.address !== address.url),
+          { address: address.url, username: phone.username, password: phone.password },
+        ];
+      });
+      const member = await start(address);
+      const port = deps.gatewayPort();
+      if (port !== undefined) void member.pollNow();
+      return member;
+    },
+    async usbPhones() {
+      try {
+        const listed = await adb.devices();
+        return {
+          adb: 'found',
+          phones: listed.map((device) => {
+            const advice = adbAdvice(device.state);
+            return {
+              serial: device.serial,
+              state: device.state,
+              ...(device.model ? { model: device.model.replace(/_/g, ' ') } : {}),
+              ...(advice ? { advice } : {}),
+              inUse: phones.some((member) => member.port === `adb://${device.serial}`),
+            };
+          }),
+        };
+      } catch (error) {
+        return {
+          adb: 'unavailable',
+          detail: error instanceof Error ? error.message : String(error),
+          phones: [],
+        };
+      }
+    },
+  };
+}
+
+/** The secret path a phone's webhooks post to: random, kept in the 0600 phones document. */
+async function hookTokenOf(document: Document<PhoneDocumentData>, key: string): Promise<string> {
+  const known = document.data.hookTokens?.[key];
+  if (known) return known;
+  const token = randomBytes(24).toString('hex');
+  await document.update((data) => {
+    data.hookTokens = { ...data.hookTokens, [key]: token };
+  });
+  return token;
+}

@@ -1,0 +1,249 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AndroidPhoneDouble, limitExceededError } from '../support/androidPhone.js';
+import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
+
+/** Room for a loaded shared machine: these wait on real HTTP round trips and timers. */
+const patiently = { timeout: 20_000, interval: 50 };
+const fastPolling = { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 };
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface DeviceBody {
+  id: string;
+  modem: { kind?: string; status: string; model?: string; phone?: { batteryPercent?: number } };
+}
+interface MessageBody {
+  id: string;
+  state: string;
+  deviceId?: string;
+  recipients: { phoneNumber: string; state: string; error?: string }[];
+}
+
+async function phoneAndGateway(options: { ptyModems?: number; logLevel?: 'DEBUG' | 'WARN' } = {}) {
+  const phone = new AndroidPhoneDouble();
+  const port = await phone.start();
+  cleanups.push(() => phone.stop());
+  const harness = await startGatewayHarness({
+    ptyModems: options.ptyModems ?? 0,
+    logLevel: options.logLevel ?? 'WARN',
+    phoneTiming: fastPolling,
+    options: { phones: [phone.urlWithCredentials(port)] },
+  });
+  cleanups.push(() => harness.close());
+  const phoneDevice = async () => {
+    const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
+    const device = devices.find((candidate) => candidate.modem.kind === 'android');
+    if (!device) throw new Error('no phone in GET /devices');
+    return device;
+  };
+  await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('ready'), patiently);
+  return { phone, harness, phoneDevice };
+}
+
+async function send(
+  harness: GatewayHarness,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const posted = await harness.api.post<{ id: string }>('/messages', {
+    textMessage: { text },
+    phoneNumbers: ['+15551234567'],
+    ...extra,
+  });
+  expect(posted.status).toBe(202);
+  return posted.body.id;
+}
+
+async function messageOf(harness: GatewayHarness, id: string): Promise<MessageBody> {
+  return (await harness.api.get<MessageBody>(`/messages/${id}`)).body;
+}
+
+describe('an Android phone given with --phone', () => {
+  it('is a device of the pool, without a simulated modem beside it', async () => {
+    const { harness, phoneDevice } = await phoneAndGateway();
+    const device = await phoneDevice();
+    expect(device.modem).toMatchObject({ kind: 'android', model: 'oriole', phone: { batteryPercent: 87 } });
+    expect(harness.gateway.simulatedModems).toHaveLength(0);
+    expect((await harness.api.get<DeviceBody[]>('/devices')).body).toHaveLength(1);
+  });
+
+  it('sends a message once, under our id, and follows it to Delivered by polling', async () => {
+    const { phone, harness, phoneDevice } = await phoneAndGateway();
+    const id = await send(harness, 'via the phone');
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    expect(phone.messages.get(id)).toMatchObject({
+      phoneNumbers: ['+15551234567'],
+      textMessage: { text: 'via the phone' },
+      withDeliveryReport: true,
+    });
+    await phone.advance(id, 'Sent');
+    await phone.advance(id, 'Delivered');
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Delivered'), patiently);
+    expect((await messageOf(harness, id)).deviceId).toBe((await phoneDevice()).id);
+    expect(phone.posts.get(id)).toBe(1);
+  });
+
+  it('gives each recipient of a message its own phone message, with a stable id', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'to two', { phoneNumbers: ['+15551230001', '+15551230002'] });
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    expect([...phone.messages.keys()].sort()).toEqual([id, `${id}-1`]);
+    expect(phone.messages.get(`${id}-1`)?.phoneNumbers).toEqual(['+15551230002']);
+  });
+
+  it('says in plain words what to change on the phone when Android refuses: too many SMS', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'one too many');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await phone.advance(id, 'Failed', limitExceededError);
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Failed'), patiently);
+    const error = (await messageOf(harness, id)).recipients[0]?.error ?? '';
+    expect(error).toMatch(/about 30 SMS per 30 minutes/);
+    expect(error).toMatch(/Always allow/);
+    expect(error).toContain('RESULT_ERROR_LIMIT_EXCEEDED');
+  });
+
+  it('takes an incoming SMS from the phone inbox once, however often it is read', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    await phone.receive('+15557654321', 'hello from the phone');
+    await vi.waitFor(async () => {
+      const inbox = (await harness.api.get<{ sender?: string; message?: string }[]>('/inbox')).body;
+      expect(JSON.stringify(inbox)).toContain('hello from the phone');
+    }, patiently);
+    // Several more polls over the same inbox (its `from` is inclusive).
+    const requestsBefore = phone.requests.filter((request) => request.path === '/inbox').length;
+    await vi.waitFor(
+      () =>
+        expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
+          requestsBefore + 2,
+        ),
+      patiently,
+    );
+    const inbox = (await harness.api.get<unknown[]>('/inbox')).body;
+    expect(inbox.filter((entry) => JSON.stringify(entry).includes('hello from the phone'))).toHaveLength(1);
+  });
+
+  it('keeps the phone password out of the logs and every API answer', async () => {
+    const { phone, harness } = await phoneAndGateway({ logLevel: 'DEBUG' });
+    await send(harness, 'secret test');
+    await phone.stop();
+    await vi.waitFor(async () => {
+      const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
+      expect(devices[0]?.modem.status).toBe('offline');
+    }, patiently);
+    const answers = await Promise.all(
+      ['/devices', '/settings', '/health', '/gateway/v1/status', '/logs', '/messages'].map(
+        async (path) => (await harness.api.get(path)).text,
+      ),
+    );
+    expect(answers.join('\n')).not.toContain(phone.password);
+    expect(answers[0]).toContain('127.0.0.1');
+    expect(JSON.stringify(harness.logs)).not.toContain(phone.password);
+    expect(harness.logs.some((record) => record.message.includes('does not answer'))).toBe(true);
+  });
+});
+
+describe('a phone that goes away with messages queued', () => {
+  it('leaves them to the serial modem of the same pool, and nothing it accepted goes elsewhere', async () => {
+    const { phone, harness, phoneDevice } = await phoneAndGateway({ ptyModems: 1 });
+    await vi.waitFor(async () => {
+      const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
+      expect(devices.filter((device) => device.modem.status === 'ready')).toHaveLength(2);
+    }, patiently);
+    const phoneId = (await phoneDevice()).id;
+    // One message the phone accepts before it goes.
+    const accepted = await send(harness, 'accepted by the phone', { deviceId: phoneId });
+    await vi.waitFor(async () => expect((await messageOf(harness, accepted)).state).toBe('Sent'), patiently);
+    expect((await harness.api.post('/gateway/v1/sending', { paused: true })).status).toBe(200);
+    const queued = [
+      await send(harness, 'queued 1'),
+      await send(harness, 'queued 2'),
+      await send(harness, 'queued 3'),
+    ];
+    await phone.unplug();
+    expect((await harness.api.post('/gateway/v1/sending', { paused: false })).status).toBe(200);
+    for (const id of queued) {
+      await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+      expect((await messageOf(harness, id)).deviceId).not.toBe(phoneId);
+    }
+    expect(harness.acceptedBy(0)).toHaveLength(3);
+    expect([...phone.messages.keys()]).toEqual([accepted]);
+    await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('offline'), patiently);
+    // Back again: what it accepted is followed up, not sent anywhere else.
+    await phone.plugIn();
+    await phone.advance(accepted, 'Delivered');
+    await vi.waitFor(
+      async () => expect((await messageOf(harness, accepted)).state).toBe('Delivered'),
+      patiently,
+    );
+    expect(harness.acceptedBy(0)).toHaveLength(3);
+  });
+});
+
+describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)', () => {
+  it('joins the pool, keeps its password in a 0600 file only, and is back after a restart', async () => {
+    const phone = new AndroidPhoneDouble();
+    const port = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    cleanups.push(() => harness.close());
+    const added = await harness.api.post<DeviceBody>('/gateway/v1/phones', {
+      url: `http://127.0.0.1:${port}`,
+      username: phone.username,
+      password: phone.password,
+    });
+    expect(added.status).toBe(201);
+    expect(added.text).not.toContain(phone.password);
+    const phoneStatus = async () =>
+      (await harness.api.get<DeviceBody[]>('/devices')).body.find((device) => device.modem.kind === 'android')
+        ?.modem.status;
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    const file = join(harness.dataDir, 'phones.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readFile(file, 'utf8')).toContain(phone.password);
+    const everything = await Promise.all(
+      ['/devices', '/settings', '/gateway/v1/status'].map(async (path) => (await harness.api.get(path)).text),
+    );
+    expect(everything.join('\n')).not.toContain(phone.password);
+
+    await harness.restart();
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+  });
+
+  it('answers 400 naming the field for a password missing or an address with credentials in it', async () => {
+    const harness = await startGatewayHarness();
+    cleanups.push(() => harness.close());
+    const noPassword = await harness.api.post<{ field?: string }>('/gateway/v1/phones', {
+      url: 'http://10.0.0.5:8080',
+    });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.text).toContain('password');
+    const inline = await harness.api.post('/gateway/v1/phones', {
+      url: 'http://sms:hunter22@10.0.0.5:8080',
+      password: 'x',
+    });
+    expect(inline.status).toBe(400);
+    expect(inline.text).not.toContain('hunter22');
+  });
+});
+
+describe('a data message through a phone', () => {
+  it('reaches the phone as the app takes it: dataMessage with data and port', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const posted = await harness.api.post<{ id: string }>('/messages', {
+      dataMessage: { data: 'SGVsbG8=', port: 53739 },
+      phoneNumbers: ['+15551234567'],
+      withDeliveryReport: false,
+    });
+    expect(posted.status).toBe(202);
+    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), patiently);
+    expect(phone.messages.get(posted.body.id)).toMatchObject({
+      dataMessage: { data: 'SGVsbG8=', port: 53739 },
+      withDeliveryReport: false,
+    });
+  });
+});

@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { createFakeAdb, type FakeAdb } from '../support/fakeAdb.js';
+import { startGatewayHarness } from '../support/gatewayHarness.js';
+
+/** Polling slowed to a crawl: what arrives within the wait came by webhook. */
+const webhooksOnly = { pollIntervalMs: 120_000, retryInitialMs: 200, requestTimeoutMs: 3_000 };
+const patiently = { timeout: 20_000, interval: 50 };
+const serial = 'R58M123ABC';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface DeviceBody {
+  id: string;
+  modem: { kind?: string; status: string; statusDetail?: string; port: string };
+}
+
+/** The fake adb first on PATH, as an installed platform-tools would be. */
+function onPath(adb: FakeAdb): void {
+  const previous = process.env.PATH;
+  process.env.PATH = `${adb.directory}:${previous ?? ''}`;
+  cleanups.push(() => {
+    process.env.PATH = previous;
+  });
+}
+
+async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device', timing = webhooksOnly) {
+  const phone = new AndroidPhoneDouble();
+  const appPort = await phone.start();
+  cleanups.push(() => phone.stop());
+  const adb = await createFakeAdb([{ serial, state, appPort }]);
+  cleanups.push(() => adb.remove());
+  onPath(adb);
+  const harness = await startGatewayHarness({
+    phoneTiming: timing,
+    options: { phones: [`adb://${phone.username}:${phone.password}@${serial}`] },
+  });
+  cleanups.push(() => harness.close());
+  const device = async () => {
+    const found = (await harness.api.get<DeviceBody[]>('/devices')).body.find(
+      (entry) => entry.modem.kind === 'android',
+    );
+    if (!found) throw new Error('no phone in GET /devices');
+    return found;
+  };
+  return { phone, adb, harness, device };
+}
+
+describe('an Android phone on USB (adb://…@SERIAL)', () => {
+  it('is reached through an adb forward, reverses our port and registers its webhooks there', async () => {
+    const { phone, adb, harness, device } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    expect((await device()).modem).toMatchObject({ status: 'ready', port: `adb://${serial}` });
+    const gatewayPort = new URL(harness.url).port;
+    const { calls, reverses } = await adb.state();
+    expect(calls).toContain('devices -l');
+    expect(calls).toContain(`-s ${serial} forward tcp:0 tcp:8080`);
+    expect(reverses).toEqual([{ serial, remote: `tcp:${gatewayPort}`, local: `tcp:${gatewayPort}` }]);
+    expect(phone.webhooks.map((webhook) => webhook.event).sort()).toEqual([
+      'sms:delivered',
+      'sms:failed',
+      'sms:received',
+    ]);
+    for (const webhook of phone.webhooks) {
+      expect(webhook.url).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:${gatewayPort}/gateway/v1/phone-hooks/[0-9a-f]{48}$`),
+      );
+    }
+  });
+
+  it('follows a message to Delivered by webhook', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    const posted = await harness.api.post<{ id: string }>('/messages', {
+      textMessage: { text: 'over USB' },
+      phoneNumbers: ['+15551234567'],
+    });
+    const id = posted.body.id;
+    await vi.waitFor(
+      async () =>
+        expect((await harness.api.get<{ state: string }>(`/messages/${id}`)).body.state).toBe('Sent'),
+      patiently,
+    );
+    await phone.advance(id, 'Sent');
+    await phone.advance(id, 'Delivered');
+    await vi.waitFor(
+      async () =>
+        expect((await harness.api.get<{ state: string }>(`/messages/${id}`)).body.state).toBe('Delivered'),
+      patiently,
+    );
+    expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
+    expect(phone.posts.get(id)).toBe(1);
+  });
+
+  it('stores an incoming SMS once when both the webhook and the inbox read bring it', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await phone.receive('+15557654321', 'by webhook and by inbox');
+    const inboxWith = async () =>
+      (await harness.api.get<unknown[]>('/inbox')).body.filter((entry) =>
+        JSON.stringify(entry).includes('by webhook and by inbox'),
+      );
+    await vi.waitFor(async () => expect(await inboxWith()).toHaveLength(1), patiently);
+    const inboxReads = phone.requests.filter((request) => request.path === '/inbox').length;
+    expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
+    await vi.waitFor(
+      () =>
+        expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
+          inboxReads,
+        ),
+      patiently,
+    );
+    expect(await inboxWith()).toHaveLength(1);
+  });
+
+  it('refuses a post to an unknown hook path', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    const response = await fetch(`${harness.url}/gateway/v1/phone-hooks/${'0'.repeat(48)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: 'sms:received',
+        payload: { messageId: '1', sender: '+1', message: 'forged' },
+      }),
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it('says what to do on the phone while USB debugging is not allowed', async () => {
+    const { device, harness } = await usbPhoneAndGateway('unauthorized');
+    const listing = await harness.api.get<{
+      adb: string;
+      phones: { serial: string; state: string; advice?: string }[];
+    }>('/gateway/v1/usb-phones');
+    expect(listing.body).toMatchObject({
+      adb: 'found',
+      phones: [{ serial, state: 'unauthorized', inUse: true }],
+    });
+    expect(listing.body.phones[0]?.advice).toMatch(/allow USB debugging/);
+    await vi.waitFor(async () => {
+      const { modem } = await device();
+      expect(modem.status).toBe('offline');
+      expect(modem.statusDetail).toMatch(/allow USB debugging/);
+    }, patiently);
+  });
+});
+
+describe('a USB phone that goes away and comes back', () => {
+  it('forwards again after a replug, and loses our webhooks when it is removed', async () => {
+    const { phone, adb, harness, device } = await usbPhoneAndGateway('device', {
+      ...webhooksOnly,
+      pollIntervalMs: 300,
+    });
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    const appPort = (await adb.state()).phones[0]?.appPort ?? 0;
+    await adb.setPhones([]);
+    await phone.unplug();
+    await vi.waitFor(async () => {
+      const { modem } = await device();
+      expect(modem.status).toBe('offline');
+      expect(modem.statusDetail).toMatch(/not plugged in/);
+    }, patiently);
+    await phone.plugIn();
+    await adb.setPhones([{ serial, state: 'device', appPort }]);
+    await vi.waitFor(async () => expect((await device()).modem.status).toBe('ready'), patiently);
+    const forwards = (await adb.state()).calls.filter((call) => call.endsWith('forward tcp:0 tcp:8080'));
+    expect(forwards.length).toBeGreaterThanOrEqual(2);
+
+    const removed = await harness.api.request('DELETE', `/devices/${(await device()).id}`);
+    expect(removed.status).toBe(204);
+    expect(phone.webhooks).toHaveLength(0);
+  });
+});

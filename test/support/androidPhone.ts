@@ -1,0 +1,466 @@
+/**
+ * A contract double of the Local server of "SMS Gateway for Android" (capcom6/android-sms-gateway),
+ * on a real HTTP server on loopback. Written from the app's source (paths under
+ * app/src/main/java/me/capcom/smsgateway/), not from our own gateway:
+ * - modules/localserver/WebService.kt: Basic auth on everything but GET /health (401 with an
+ *   empty body and a `WWW-Authenticate` realm); `/message` and `/messages`, `/webhook` and
+ *   `/webhooks` are twins; GET /device answers a list of one Device.
+ * - modules/localserver/routes/MessagesRoutes.kt: POST /messages answers 202 with the message
+ *   (content included), 409 `{"message":"Message with the same ID already exists"}`
+ *   (modules/messages/exceptions/ConflictException.kt) for a known id; GET /messages/{id} 404
+ *   with an empty body when unknown; DELETE /messages/{id} cancels only a Pending message
+ *   ("Message … is not in Pending state", 400; modules/messages/MessagesService.kt cancelMessage).
+ * - modules/localserver/domain/messages/PostMessageRequest.kt (validate()), Message.kt (id,
+ *   deviceId, state, isHashed, isEncrypted, scheduleAt, textMessage, dataMessage, hashedMessage,
+ *   recipients[phoneNumber, state, error], states), TextMessage.kt, DataMessage.kt.
+ * - domain/ProcessingState.kt: Pending, Cancelling, Cancelled, Processed, Sent, Delivered, Failed.
+ * - extensions/GsonBuilder.kt: dates as "yyyy-MM-dd'T'HH:mm:ss.SSSXXX" in the phone's offset;
+ *   Gson omits null fields.
+ * - modules/messages/MessagesService.kt resultToErrorMessage: a failed send's error is
+ *   "Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)".
+ * - modules/localserver/routes/InboxRoutes.kt: GET /inbox (type, limit 1..500, offset, from, to;
+ *   `X-Total-Count`), InboxMessage (id, type, sender, recipient, simNumber, contentPreview,
+ *   createdAt, attachments); modules/incoming/IncomingMessagesService.kt buildId: the id is
+ *   "text:" / "data:" + the message's hashCode() in decimal.
+ * - modules/localserver/routes/WebhooksRoutes.kt and modules/webhooks/WebHooksService.kt replace:
+ *   POST /webhooks answers 201 with the stored WebHookDTO (id, deviceId, url, event, source);
+ *   plain http only to 127.0.0.1 ("url must start with https:// or http://127.0.0.1", 400);
+ *   DELETE /webhooks/{id} 204.
+ * - modules/webhooks/domain/WebHookEventDTO.kt (id, webhookId, event, deviceId, payload),
+ *   payload/SmsEventPayload.kt (messageId, sender, recipient, simNumber, phoneNumber, plus
+ *   partsCount+sentAt / deliveredAt / failedAt+reason / message+receivedAt / data+receivedAt);
+ *   modules/receiver/ReceiverService.kt: a received SMS's messageId is its hashCode() as an
+ *   unsigned hex number. (plugins/PayloadSingingPlugin.kt signs only when a signing key is set
+ *   in the app; the gateway sets none and authenticates the phone by its secret path.)
+ * - modules/health/HealthService.kt with monitors/BatteryMonitor.kt ("battery:level" percent,
+ *   "battery:charging" flags) and modules/connection/ConnectionService.kt ("connection:status",
+ *   "connection:transport", "connection:cellular"); domain/HealthResponse.kt (status, checks,
+ *   version, releaseId).
+ *
+ * What a phone does by itself is driven by the test: `advance()` moves a message's recipient
+ * through Processed/Sent/Delivered/Failed (and posts the webhooks registered for it),
+ * `receive()` puts an SMS into the phone's inbox, `unplug()` makes it unreachable.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+type ProcessingState = 'Pending' | 'Cancelling' | 'Cancelled' | 'Processed' | 'Sent' | 'Delivered' | 'Failed';
+
+export interface PhoneMessage {
+  id: string;
+  phoneNumbers: string[];
+  textMessage?: { text: string };
+  dataMessage?: { data: string; port: number };
+  simNumber?: number;
+  withDeliveryReport: boolean;
+  isEncrypted: boolean;
+  state: ProcessingState;
+  recipients: { phoneNumber: string; state: ProcessingState; error?: string }[];
+  states: Partial<Record<ProcessingState, number>>;
+}
+
+interface PhoneInboxMessage {
+  hash: number;
+  type: 'SMS' | 'DATA_SMS';
+  sender: string;
+  simNumber: number;
+  content: string;
+  createdAt: number;
+}
+
+interface Webhook {
+  id: string;
+  url: string;
+  event: string;
+}
+
+export const limitExceededError =
+  'Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)';
+
+export class AndroidPhoneDouble {
+  readonly deviceId = 'ffffffff3b1c4e5a7d2';
+  readonly messages = new Map<string, PhoneMessage>();
+  /** POST /messages per id, 409s included: the at-most-once tests count these. */
+  readonly posts = new Map<string, number>();
+  readonly webhooks: Webhook[] = [];
+  readonly webhookDeliveries: { url: string; status: number }[] = [];
+  /** Every request's method and path. */
+  readonly requests: { method: string; path: string }[] = [];
+  batteryLevel = 87;
+  /** Held POSTs: the phone stores the message, then answers only when released (a hand-over cut short). */
+  holdPosts = false;
+  private readonly heldResponses: (() => void)[] = [];
+  private readonly inbox: PhoneInboxMessage[] = [];
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  private port = 0;
+
+  constructor(
+    readonly username = 'sms',
+    readonly password = `pw-${randomBytes(6).toString('hex')}`,
+    /** The phone's own UTC offset in minutes (dates carry it). */
+    private readonly offsetMinutes = 120,
+  ) {}
+
+  async start(port = 0): Promise<number> {
+    const server = createServer((request, response) => void this.handle(request, response));
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** The URL our gateway is given: http://user:password@127.0.0.1:port */
+  urlWithCredentials(port: number): string {
+    return `http://${this.username}:${this.password}@127.0.0.1:${port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The cable is pulled (adb drops the forward) or the phone left the Wi-Fi: the port stops
+   * listening and every open connection is cut.
+   */
+  async unplug(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.port = (server.address() as AddressInfo).port;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  /** Back on the same port. */
+  async plugIn(): Promise<void> {
+    await this.start(this.port);
+  }
+
+  releaseHeldPosts(): void {
+    for (const release of this.heldResponses.splice(0)) release();
+  }
+
+  heldPostCount(): number {
+    return this.heldResponses.length;
+  }
+
+  /** What the phone's SMS stack did with one recipient; webhooks registered for it are posted. */
+  async advance(
+    id: string,
+    state: 'Processed' | 'Sent' | 'Delivered' | 'Failed',
+    error?: string,
+  ): Promise<void> {
+    const message = this.messages.get(id);
+    if (!message) throw new Error(`the phone has no message ${id}`);
+    const now = Date.now();
+    for (const recipient of message.recipients) {
+      recipient.state = state;
+      if (error) recipient.error = error;
+    }
+    message.state = state;
+    message.states[state] = now;
+    const event = { Sent: 'sms:sent', Delivered: 'sms:delivered', Failed: 'sms:failed' }[state as string];
+    if (!event) return;
+    for (const recipient of message.recipients) {
+      const payload: Record<string, unknown> = {
+        messageId: id,
+        recipient: recipient.phoneNumber,
+        phoneNumber: recipient.phoneNumber,
+        ...(message.simNumber === undefined ? {} : { simNumber: message.simNumber }),
+      };
+      if (state === 'Sent') Object.assign(payload, { partsCount: 1, sentAt: this.date(now) });
+      if (state === 'Delivered') payload.deliveredAt = this.date(now);
+      if (state === 'Failed') Object.assign(payload, { failedAt: this.date(now), reason: error ?? '' });
+      await this.emit(event, payload);
+    }
+  }
+
+  /** An SMS arrives on the phone: stored in its inbox, posted to sms:received webhooks. */
+  async receive(sender: string, text: string, simNumber = 1): Promise<void> {
+    const createdAt = Date.now();
+    const hash = javaStringHash(`${sender}|${createdAt}|${text}`);
+    this.inbox.push({ hash, type: 'SMS', sender, simNumber, content: text, createdAt });
+    await this.emit('sms:received', {
+      messageId: (hash >>> 0).toString(16),
+      sender,
+      simNumber,
+      phoneNumber: sender,
+      message: text,
+      receivedAt: this.date(createdAt),
+    });
+  }
+
+  private async emit(event: string, payload: Record<string, unknown>): Promise<void> {
+    for (const webhook of this.webhooks.filter((candidate) => candidate.event === event)) {
+      const body = JSON.stringify({
+        id: randomBytes(10).toString('hex'),
+        webhookId: webhook.id,
+        event,
+        deviceId: this.deviceId,
+        payload,
+      });
+      // Unsigned: X-Signature/X-Timestamp come only with a signing key set in the app
+      // (plugins/PayloadSingingPlugin.kt), and the gateway authenticates by the secret path instead.
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const response = await fetch(webhook.url, { method: 'POST', headers, body }).catch(() => undefined);
+      this.webhookDeliveries.push({ url: webhook.url, status: response?.status ?? 0 });
+    }
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<undefined> {
+    const url = new URL(request.url ?? '/', 'http://phone');
+    const path = url.pathname.replace(/^\/(message|webhook)(?=\/|$)/, '/$1s');
+    this.requests.push({ method: request.method ?? '', path: url.pathname });
+    const body = await readBody(request);
+    if (request.method === 'GET' && path === '/health') return this.json(response, 200, this.health());
+    if (!this.authorized(request.headers.authorization)) {
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="Access to SMS Gateway", charset=UTF-8' });
+      response.end();
+      return;
+    }
+    const messageId = /^\/messages\/([^/]+)$/.exec(path)?.[1];
+    const webhookId = /^\/webhooks\/([^/]+)$/.exec(path)?.[1];
+    if (request.method === 'GET' && path === '/device') return this.json(response, 200, [this.device()]);
+    if (request.method === 'POST' && path === '/messages') return this.postMessage(response, body);
+    if (request.method === 'GET' && messageId)
+      return this.getMessage(response, decodeURIComponent(messageId));
+    if (request.method === 'DELETE' && messageId) return this.cancel(response, decodeURIComponent(messageId));
+    if (request.method === 'GET' && path === '/inbox') return this.listInbox(response, url.searchParams);
+    if (request.method === 'GET' && path === '/webhooks')
+      return this.json(response, 200, this.webhooks.map(dto));
+    if (request.method === 'POST' && path === '/webhooks') return this.addWebhook(response, body);
+    if (request.method === 'DELETE' && webhookId) {
+      const index = this.webhooks.findIndex((webhook) => webhook.id === webhookId);
+      if (index >= 0) this.webhooks.splice(index, 1);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    response.writeHead(404);
+    response.end();
+  }
+
+  private authorized(header: string | undefined): boolean {
+    const expected = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    return header === expected;
+  }
+
+  private postMessage(response: ServerResponse, body: string): undefined {
+    let request: Record<string, unknown>;
+    try {
+      request = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return this.json(response, 400, {
+        message: 'Failed to convert request body to class PostMessageRequest',
+      });
+    }
+    const textMessage = request.textMessage as { text?: string } | undefined;
+    const dataMessage = request.dataMessage as { data?: string; port?: number } | undefined;
+    const phoneNumbers = request.phoneNumbers as string[] | undefined;
+    const kinds = [textMessage, dataMessage, request.message].filter((kind) => kind !== undefined);
+    if (kinds.length === 0) {
+      return this.json(response, 400, {
+        message: 'Must specify exactly one of: textMessage, dataMessage, or message',
+      });
+    }
+    if (kinds.length > 1) {
+      return this.json(response, 400, { message: 'Cannot specify multiple message types simultaneously' });
+    }
+    if (!phoneNumbers || phoneNumbers.length === 0) {
+      return this.json(response, 400, { message: 'Empty phone numbers list' });
+    }
+    const id = typeof request.id === 'string' ? request.id : randomBytes(10).toString('hex');
+    this.posts.set(id, (this.posts.get(id) ?? 0) + 1);
+    if (this.messages.has(id)) {
+      return this.json(response, 409, { message: 'Message with the same ID already exists' });
+    }
+    const message: PhoneMessage = {
+      id,
+      phoneNumbers,
+      withDeliveryReport: request.withDeliveryReport !== false,
+      isEncrypted: request.isEncrypted === true,
+      state: 'Pending',
+      recipients: phoneNumbers.map((phoneNumber) => ({ phoneNumber, state: 'Pending' })),
+      states: { Pending: Date.now() },
+    };
+    if (textMessage?.text !== undefined) message.textMessage = { text: textMessage.text };
+    if (typeof request.message === 'string') message.textMessage = { text: request.message };
+    if (dataMessage?.data !== undefined && dataMessage.port !== undefined) {
+      message.dataMessage = { data: dataMessage.data, port: dataMessage.port };
+    }
+    if (typeof request.simNumber === 'number') message.simNumber = request.simNumber;
+    this.messages.set(id, message);
+    const answer = () => this.json(response, 202, this.view(message, true));
+    if (this.holdPosts) this.heldResponses.push(answer);
+    else answer();
+  }
+
+  private getMessage(response: ServerResponse, id: string): undefined {
+    const message = this.messages.get(id);
+    if (!message) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    this.json(response, 200, this.view(message, true));
+  }
+
+  private cancel(response: ServerResponse, id: string): undefined {
+    const message = this.messages.get(id);
+    if (!message) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    if (message.state !== 'Pending') {
+      return this.json(response, 400, { message: `Message ${id} is not in Pending state` });
+    }
+    message.state = 'Cancelled';
+    message.states.Cancelled = Date.now();
+    for (const recipient of message.recipients) recipient.state = 'Cancelled';
+    this.json(response, 200, this.view(message, false));
+  }
+
+  private listInbox(response: ServerResponse, query: URLSearchParams): undefined {
+    const limit = Number(query.get('limit') ?? 50);
+    const offset = Number(query.get('offset') ?? 0);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+      return this.json(response, 400, { message: 'limit must be between 1 and 500' });
+    }
+    const fromRaw = query.get('from');
+    const from = fromRaw === null ? 0 : Date.parse(fromRaw);
+    if (Number.isNaN(from)) return this.json(response, 400, { message: 'Invalid from datetime' });
+    const type = query.get('type') || undefined;
+    const matching = this.inbox
+      .filter((message) => message.createdAt >= from && (type === undefined || message.type === type))
+      .sort((left, right) => right.createdAt - left.createdAt);
+    response.setHeader('X-Total-Count', String(matching.length));
+    this.json(
+      response,
+      200,
+      matching.slice(offset, offset + limit).map((message) => ({
+        id: `${message.type === 'SMS' ? 'text' : 'data'}:${message.hash}`,
+        type: message.type,
+        sender: message.sender,
+        simNumber: message.simNumber,
+        contentPreview: message.content,
+        createdAt: this.date(message.createdAt),
+        attachments: [],
+      })),
+    );
+  }
+
+  private addWebhook(response: ServerResponse, body: string): undefined {
+    const request = JSON.parse(body) as { id?: string; url: string; event: string };
+    const url = new URL(request.url);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && url.hostname === '127.0.0.1')) {
+      return this.json(response, 400, { message: 'url must start with https:// or http://127.0.0.1' });
+    }
+    const webhook: Webhook = {
+      id: request.id ?? randomBytes(10).toString('hex'),
+      url: request.url,
+      event: request.event,
+    };
+    const existing = this.webhooks.findIndex((candidate) => candidate.id === webhook.id);
+    if (existing >= 0) this.webhooks.splice(existing, 1, webhook);
+    else this.webhooks.push(webhook);
+    this.json(response, 201, dto(webhook));
+  }
+
+  private view(message: PhoneMessage, includeContent: boolean): unknown {
+    return {
+      id: message.id,
+      deviceId: this.deviceId,
+      state: message.state,
+      isHashed: false,
+      isEncrypted: message.isEncrypted,
+      ...(includeContent && message.textMessage ? { textMessage: message.textMessage } : {}),
+      ...(includeContent && message.dataMessage ? { dataMessage: message.dataMessage } : {}),
+      recipients: message.recipients.map((recipient) => ({
+        phoneNumber: recipient.phoneNumber,
+        state: recipient.state,
+        ...(recipient.error === undefined ? {} : { error: recipient.error }),
+      })),
+      states: Object.fromEntries(Object.entries(message.states).map(([state, at]) => [state, this.date(at)])),
+    };
+  }
+
+  private health(): unknown {
+    const check = (observedValue: number, observedUnit: string, description: string) => ({
+      status: 'pass',
+      observedValue,
+      observedUnit,
+      description,
+    });
+    return {
+      status: 'pass',
+      checks: {
+        'battery:level': check(this.batteryLevel, 'percent', 'Battery level in percent'),
+        'battery:charging': check(5, 'flags', 'Is the phone charging?'),
+        'connection:status': check(1, 'boolean', 'Internet connection status'),
+        'connection:transport': check(2, 'flags', 'Network transport type'),
+        'connection:cellular': check(5, 'index', 'Cellular network type'),
+      },
+      version: '1.40.0',
+      releaseId: 40000,
+    };
+  }
+
+  private device(): unknown {
+    const now = Date.now();
+    return {
+      id: this.deviceId,
+      name: 'Google/oriole',
+      createdAt: this.date(now - 86_400_000),
+      updatedAt: this.date(now),
+      lastSeen: this.date(now),
+      simCards: [{ slotIndex: 0, simNumber: 1, carrierName: 'Vodafone' }],
+    };
+  }
+
+  /** Gson's "yyyy-MM-dd'T'HH:mm:ss.SSSXXX" in the phone's own offset. */
+  private date(epochMs: number): string {
+    const shifted = new Date(epochMs + this.offsetMinutes * 60_000).toISOString().slice(0, 23);
+    if (this.offsetMinutes === 0) return `${shifted}Z`;
+    const sign = this.offsetMinutes > 0 ? '+' : '-';
+    const minutes = Math.abs(this.offsetMinutes);
+    return `${shifted}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  }
+
+  /** Returns undefined so a handler can `return this.json(…)`. */
+  private json(response: ServerResponse, status: number, body: unknown): undefined {
+    response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+    response.end(JSON.stringify(body));
+  }
+}
+
+function dto(webhook: Webhook): unknown {
+  return { id: webhook.id, url: webhook.url, event: webhook.event, source: 'Local' };
+}
+
+/** java.lang.String.hashCode: the phone's ids come from hashCode() values. */
+function javaStringHash(text: string): number {
+  let hash = 0;
+  for (let index = 0; index < text.length; index++) hash = (Math.imul(31, hash) + text.charCodeAt(index)) | 0;
+  return hash;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}

@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { launchBrowser } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+import { createFakeAdb } from '../support/fakeAdb.js';
+import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';
+
+/**
+ * The Modems screen's "Add Android phone" form in headless Chromium, against the real gateway,
+ * the app's contract double and a fake adb on PATH listing one usable and one unauthorized phone.
+ */
+let browser: Browser;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  await buildUi();
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('adding an Android phone on the Modems screen', () => {
+  it('offers the phones adb lists, says what to do for an unauthorized one, and adds one in a click and a password', async () => {
+    const phone = new AndroidPhoneDouble();
+    const appPort = await phone.start();
+    cleanups.push(() => phone.stop());
+    const adb = await createFakeAdb([
+      { serial: 'R58M123ABC', state: 'device', appPort },
+      { serial: 'emulator-5554', state: 'unauthorized', appPort },
+    ]);
+    cleanups.push(() => adb.remove());
+    const previousPath = process.env.PATH;
+    process.env.PATH = `${adb.directory}:${previousPath ?? ''}`;
+    cleanups.push(() => {
+      process.env.PATH = previousPath;
+    });
+    const harness = await startGatewayHarness({
+      phoneTiming: { pollIntervalMs: 500, retryInitialMs: 500, requestTimeoutMs: 3_000 },
+      options: { uiDirectory: 'dist/ui', simulatedModems: 1 },
+    });
+    cleanups.push(() => harness.close());
+
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${harness.url}/ui/`);
+    await page.getByLabel('Username').fill(harnessUser);
+    await page.getByLabel('Password').fill(harnessPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await page.goto(`${harness.url}/ui/#/modems`);
+    await page.getByRole('button', { name: 'Add a modem' }).click();
+
+    const form = page.getByRole('form', { name: 'Android phone' });
+    const usbList = form.getByRole('list', { name: 'Phones on USB' });
+    await usbList.getByText('R58M123ABC').waitFor();
+    await expect(usbList.getByText(/allow USB debugging/).count()).resolves.toBe(1);
+    await usbList.getByRole('button', { name: 'Use this phone' }).click();
+    await form.getByLabel('App password').fill(phone.password);
+    await form.getByRole('button', { name: 'Add Android phone' }).click();
+    await form.getByRole('status').waitFor();
+
+    await page.getByText('Battery 87% (charging)').waitFor();
+    expect(phone.requests.some((request) => request.path === '/health')).toBe(true);
+    expect(await page.content()).not.toContain(phone.password);
+  }, 90_000);
+});
