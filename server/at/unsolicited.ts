@@ -34,6 +34,8 @@ const prefixedCodes: ReadonlySet<string> = new Set([
   '+CLIP',
   '+CRING',
   '+CIEV',
+  // TS 27.007 §7.15 the network's answer to a USSD request (AT+CUSD=1 answers OK first)
+  '+CUSD',
   // TS 27.007 §8.3: +CPIN after a SIM state change (SIMCom/Quectel on boot)
   '+CPIN',
   // Huawei (E1752, E3372): signal, boot, mode, service and SIM state reports

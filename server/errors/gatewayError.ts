@@ -40,6 +40,10 @@ export const ErrorCode = {
   SendInterrupted: 504,
   /** A HiLink stick's web API answered `<error>`; `modemCode` carries its code. */
   HiLinkApiError: 505,
+  /** No USSD answer in time, or the network timed the session out (+CUSD: 5). */
+  UssdTimeout: 506,
+  /** The modem (ERROR) or the network (+CUSD: 4) refused a USSD request. */
+  UssdRefused: 507,
   // 6xx: PDU codec
   PduMalformed: 600,
   PduUnsupported: 601,
