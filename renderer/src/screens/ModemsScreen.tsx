@@ -10,9 +10,12 @@ import { ComposeForm } from '../messages/ComposeForm.js';
 import { AddModemPanel } from '../modems/AddModemPanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { HiLinkPanel } from '../modems/HiLinkPanel.js';
+import { ModemFigures } from '../modems/ModemFigures.js';
+import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
+import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -58,7 +61,7 @@ export function ModemsScreen() {
   );
 }
 
-type Section = 'none' | 'test' | 'at-log';
+type Section = 'none' | 'test' | 'at-log' | 'operations';
 
 function ModemPanel(props: {
   device: DeviceRecord;
@@ -183,6 +186,9 @@ function ModemPanel(props: {
         <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
           AT log
         </button>
+        <button type="button" aria-expanded={section === 'operations'} onClick={() => toggle('operations')}>
+          Balance &amp; calls
+        </button>
         {!confirmRemove ? (
           <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
             Remove
@@ -213,6 +219,9 @@ function ModemPanel(props: {
         </div>
       )}
       {section === 'at-log' && <AtLogView deviceId={device.id} />}
+      {section === 'operations' && <ModemOperationsForm deviceId={device.id} onSaved={props.onChanged} />}
+      {modem?.kind !== 'hilink' && <UssdPanel deviceId={device.id} balance={modem?.balance} />}
+      <ModemFigures device={device} />
     </section>
   );
 }
