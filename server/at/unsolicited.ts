@@ -88,6 +88,9 @@ export function classifyUnsolicited(line: string, commandInFlight: string | unde
  */
 function takesNextLine(name: string, args: string): boolean {
   if (name === '+CMT' || name === '+CBM') return true;
+  // TS 27.007 §7.15: the network's USSD text may hold line breaks, which modems pass on inside
+  // the quotes: the code goes on until its closing quote (see `AtSession`).
+  if (name === '+CUSD') return hasOpenQuote(args);
   if (name === '+CDS') return /^\d+$/.test(args.trim());
   return false;
 }
@@ -96,4 +99,9 @@ function takesNextLine(name: string, args: string): boolean {
 function queriedPrefix(command: string): string | undefined {
   const match = /^AT([+^][A-Za-z0-9]+)/i.exec(command.trim());
   return match?.[1]?.toUpperCase();
+}
+
+/** An odd number of double quotes: a quoted string is still open at the end of `text`. */
+export function hasOpenQuote(text: string): boolean {
+  return (text.match(/"/g)?.length ?? 0) % 2 === 1;
 }

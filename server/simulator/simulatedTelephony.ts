@@ -174,7 +174,11 @@ export class SimulatedTelephony {
   private answerLine(status: number, answer: string): string {
     const form = this.options.ussdForm ?? 'text';
     if (form === 'ucs2') return `+CUSD: ${status},"${bytesToHex(encodeUcs2(answer))}",72`;
-    const str = form === 'packed-hex' ? (encodeUssdString(answer, 'packed-hex') ?? '') : answer;
+    // In text form the network's line breaks reach the host as they are, inside the quotes.
+    const str =
+      form === 'packed-hex'
+        ? (encodeUssdString(answer, 'packed-hex') ?? '')
+        : answer.replaceAll('\n', '\r\n');
     return `+CUSD: ${status},"${str}",15`;
   }
 }

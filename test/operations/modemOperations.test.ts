@@ -90,6 +90,14 @@ describe('modem operations on real ptys', () => {
     expect(harness.ptyModem(generic).commands).toContain('AT+CUSD=1,"*100#",15');
   });
 
+  it('keeps the line breaks of an answer that spans several lines', async () => {
+    harness
+      .ptyModem(generic)
+      .setUssdService('*103#', { answer: 'Balance: 3.20 EUR\nValid until 01.02.2027\nThank you' });
+    const response = await ussd(generic, { code: '*103#' });
+    expect(response.body.answer).toBe('Balance: 3.20 EUR\nValid until 01.02.2027\nThank you');
+  });
+
   it('sends and reads USSD as packed septets in hex on a Huawei stick', async () => {
     const response = await ussd(huawei, { code: '*100#' });
     expect(response.status).toBe(200);
