@@ -56,9 +56,9 @@ describe('the USSD box on the modem card', () => {
     const page = await modemsPage();
     try {
       const box = page.getByRole('region', { name: 'USSD' });
-      await expect.poll(() => box.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      await expect.poll(() => box.getByRole('button', { name: 'Send code' }).isDisabled()).toBe(true);
       await box.getByLabel('USSD code').fill('*101#');
-      await box.getByRole('button', { name: 'Send' }).click();
+      await box.getByRole('button', { name: 'Send code' }).click();
       const answers = box.getByRole('list', { name: 'Recent USSD answers' });
       await answers.getByText('Menu: 1 Balance, 2 Bundles').waitFor();
 

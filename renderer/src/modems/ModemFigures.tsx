@@ -20,7 +20,7 @@ export function ModemFigures(props: { device: DeviceRecord }) {
   const calls = useResource(() => api.missedCalls(device.id), [api, device.id]);
   const record = figures.data?.[0];
   return (
-    <section className="subpanel" aria-label="Modem figures">
+    <section className="subpanel" aria-label="Storage, figures and calls">
       <h3>Storage, figures and calls</h3>
       <StorageLines uses={device.modem?.messageStorage ?? []} />
       {figures.error !== undefined && <ErrorNote error={figures.error} onRetry={figures.reload} />}

@@ -18,7 +18,7 @@ export function ModemWarnings() {
   });
   if (warnings.length === 0) return null;
   return (
-    <div className="note note-warn" role="status" aria-label="Modem warnings">
+    <div className="note note-warn" role="status" aria-label="Warnings">
       {warnings.map((warning) => (
         <p key={warning.key}>{warning.text}</p>
       ))}

@@ -68,7 +68,7 @@ export function UssdPanel(props: { deviceId: string; balance: BalanceReading | u
           />
         </label>
         <button type="submit" className="primary" disabled={send.busy || !validCode}>
-          {send.busy ? 'Waiting for the network…' : 'Send'}
+          {send.busy ? 'Waiting for the network…' : 'Send code'}
         </button>
       </form>
       {waiting?.sessionId && (
