@@ -25,17 +25,27 @@ import { createHttpApp } from './http/app.js';
 import { defaultAllowedHosts } from './http/hostCheck.js';
 import { registerBackupRoutes } from './http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from './http/routes/gatewayRoutes.js';
+import { registerModemOperationsRoutes } from './http/routes/modemOperationsRoutes.js';
 import { InboxService } from './inbox/inboxService.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from './logging/logger.js';
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
 import { MessageLifecycle } from './messages/messageLifecycle.js';
+import type { MessageService } from './messages/messageService.js';
 import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import { serialModemSource } from './modem/serialModemSource.js';
 import { registerPhoneRoutes } from './phone/phoneRoutes.js';
 import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
+import { BalanceWatch } from './operations/balanceWatch.js';
+import { createCallRecorder } from './operations/callRecorder.js';
+import {
+  type ModemOperationsDocument,
+  ModemOperationsSettingsStore,
+} from './operations/modemOperationsSettings.js';
+import { recordSignalHistory } from './operations/signalRecorder.js';
+import { UssdSessions } from './operations/ussdSessions.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -165,6 +175,22 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       }
       return recorder;
     };
+    // Modem operations (README "Modem operations"): USSD, balance checks, calls, signal history.
+    const operationsSettings = new ModemOperationsSettingsStore(
+      await storage.openDocument<ModemOperationsDocument>('modem-operations', { devices: {} }),
+    );
+    /** Set once the HTTP app built it: a missed call's SMS answer is queued like any message. */
+    let messageService: MessageService | undefined;
+    const recordCall = createCallRecorder({
+      addCall: (call) => storage.modemRecords.addCall(call),
+      settings: (deviceId) => operationsSettings.settings(deviceId),
+      enqueue: (request) =>
+        messageService
+          ? messageService.enqueue(request)
+          : Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is still starting')),
+      events,
+      logger: logger.child('calls'),
+    });
     const serial = deps.serial ?? realSerialAccess(clock, logger);
     const devicesDocument = await storage.openDocument<{ devices: KnownDevice[] }>('devices', {
       devices: [],
@@ -187,6 +213,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
       onDeliveryReport: (report) => lifecycle.applyDeliveryReport(report),
       pin: options.simPin,
+      onCall: recordCall,
+      rejectCalls: (deviceId) => operationsSettings.settings(deviceId).rejectCalls,
+      balanceOf: (deviceId) => operationsSettings.lastBalance(deviceId),
       ...(deps.modemTiming ? { timing: deps.modemTiming } : {}),
       serial: { ...serial, configured: options.modems },
     });
@@ -225,6 +254,23 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     await inbox.start();
     stops.push(() => inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
+    stops.push(
+      recordSignalHistory({
+        devices: pool,
+        clock,
+        addSample: (deviceId, sample, keepFrom) =>
+          storage.modemRecords.addSignalSample(deviceId, sample, keepFrom),
+      }),
+    );
+    const ussdSessions = new UssdSessions(pool, clock);
+    const balanceWatch = new BalanceWatch({
+      settings: operationsSettings,
+      sessions: ussdSessions,
+      events,
+      clock,
+      logger: logger.child('balance'),
+      onReading: (deviceId) => events.emit('device:updated', { deviceId }),
+    });
     stops.push(() => pool.stop());
     await pool.start();
     const addHiLink = (url: string) =>
@@ -354,6 +400,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stops.push(() => activeScheduler.stop());
 
     stops.push(startRetention({ storage, settings, clock, logger }));
+    balanceWatch.start();
+    stops.push(() => balanceWatch.stop());
 
     const app = createHttpApp(
       {
@@ -370,6 +418,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         clock,
         logger,
         onEnqueued: (message) => activeScheduler.enqueued(message),
+        onMessageService: (service) => {
+          messageService = service;
+        },
         extensions: [
           (api) =>
             registerGatewayRoutes(api, {
@@ -411,6 +462,22 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               setSendingPaused: (value) => gateway.setSendingPaused(value),
               changeCredentials: (username, password) => credentials.change(username, password),
               setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
+            }),
+          (api) =>
+            registerModemOperationsRoutes(api, {
+              devices: pool,
+              sessions: ussdSessions,
+              settings: operationsSettings,
+              balance: balanceWatch,
+              listCalls: (query) => storage.modemRecords.listCalls(query),
+              dailyStats: (deviceId, days) =>
+                dailyStats(
+                  { since: (from) => storage.modemRecords.countsSince(deviceId, from) },
+                  clock.now(),
+                  days,
+                ),
+              signalSince: (deviceId, from) => storage.modemRecords.signalSince(deviceId, from),
+              now: () => clock.now(),
             }),
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),

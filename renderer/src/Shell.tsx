@@ -4,6 +4,7 @@ import { FirstRunLoginPanel } from './firstRun/FirstRunLoginPanel.js';
 import { NoModemChoice } from './firstRun/NoModemChoice.js';
 import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
+import { ModemWarnings } from './modems/ModemWarnings.js';
 import { type ScreenId, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
 import { DashboardScreen } from './screens/DashboardScreen.js';
@@ -68,6 +69,7 @@ export function Shell() {
       <main id="main" className="content" tabIndex={-1} aria-label={label}>
         <FirstRunLoginPanel />
         <NoModemChoice />
+        <ModemWarnings />
         <View />
       </main>
     </div>

@@ -35,7 +35,10 @@ import {
   type SendPduState,
   transition,
 } from './sendPduMachine.js';
-import { classifyUnsolicited, type UrcMatch } from './unsolicited.js';
+import { classifyUnsolicited, hasOpenQuote, type UrcMatch } from './unsolicited.js';
+
+/** Most lines a `+CUSD:` text may continue over; a modem that never closes the quote loses no more. */
+const maxUssdContinuationLines = 16;
 
 export interface AtSessionOptions {
   clock: Clock;
@@ -128,8 +131,8 @@ export class AtSession {
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
   private active?: Exchange;
-  /** A +CMT / +CDS header whose PDU line is still to come. */
-  private pendingUrc?: { match: UrcMatch; line: string };
+  /** A +CMT / +CDS header whose PDU line is still to come, or a +CUSD text still open. */
+  private pendingUrc?: { match: UrcMatch; line: string; continuations?: number };
   private settle?: Settle;
   private opened = false;
 
@@ -403,7 +406,15 @@ export class AtSession {
   private handleLine(line: string): void {
     this.trace('«', line);
     const pendingUrc = this.pendingUrc;
-    if (pendingUrc) {
+    if (pendingUrc?.match.name === '+CUSD') {
+      this.pendingUrc = undefined;
+      // A final result ends a text that was never closed: the line is the command's, not USSD.
+      if (classifyFinalResult(line, this.active?.job.command) === undefined) {
+        this.continueUssd(pendingUrc, line);
+        return;
+      }
+      this.emitUrc({ name: pendingUrc.match.name, args: pendingUrc.match.args, line: pendingUrc.line });
+    } else if (pendingUrc) {
       this.pendingUrc = undefined;
       this.emitUrc({
         name: pendingUrc.match.name,
@@ -441,6 +452,21 @@ export class AtSession {
       this.finish(exchange, undefined);
       this.startSettle(this.completeOnLineGraceMs);
     }
+  }
+
+  /** One more line of a multi-line `+CUSD:` text; emitted once its quote closes. */
+  private continueUssd(
+    pending: { match: UrcMatch; line: string; continuations?: number },
+    line: string,
+  ): void {
+    const args = `${pending.match.args}\n${line}`;
+    const whole = `${pending.line}\n${line}`;
+    const continuations = (pending.continuations ?? 0) + 1;
+    if (hasOpenQuote(args) && continuations < maxUssdContinuationLines) {
+      this.pendingUrc = { match: { ...pending.match, args }, line: whole, continuations };
+      return;
+    }
+    this.emitUrc({ name: pending.match.name, args, line: whole });
   }
 
   private complete(exchange: Exchange, final: FinalResult): void {

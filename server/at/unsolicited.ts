@@ -34,6 +34,8 @@ const prefixedCodes: ReadonlySet<string> = new Set([
   '+CLIP',
   '+CRING',
   '+CIEV',
+  // TS 27.007 §7.15 the network's answer to a USSD request (AT+CUSD=1 answers OK first)
+  '+CUSD',
   // TS 27.007 §8.3: +CPIN after a SIM state change (SIMCom/Quectel on boot)
   '+CPIN',
   // Huawei (E1752, E3372): signal, boot, mode, service and SIM state reports
@@ -86,6 +88,9 @@ export function classifyUnsolicited(line: string, commandInFlight: string | unde
  */
 function takesNextLine(name: string, args: string): boolean {
   if (name === '+CMT' || name === '+CBM') return true;
+  // TS 27.007 §7.15: the network's USSD text may hold line breaks, which modems pass on inside
+  // the quotes: the code goes on until its closing quote (see `AtSession`).
+  if (name === '+CUSD') return hasOpenQuote(args);
   if (name === '+CDS') return /^\d+$/.test(args.trim());
   return false;
 }
@@ -94,4 +99,9 @@ function takesNextLine(name: string, args: string): boolean {
 function queriedPrefix(command: string): string | undefined {
   const match = /^AT([+^][A-Za-z0-9]+)/i.exec(command.trim());
   return match?.[1]?.toUpperCase();
+}
+
+/** An odd number of double quotes: a quoted string is still open at the end of `text`. */
+export function hasOpenQuote(text: string): boolean {
+  return (text.match(/"/g)?.length ?? 0) % 2 === 1;
 }

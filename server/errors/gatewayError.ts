@@ -44,6 +44,10 @@ export const ErrorCode = {
   PhoneApiError: 506,
   /** The Android phone's app did not answer (no route, refused, timed out). */
   PhoneUnreachable: 507,
+  /** No USSD answer in time, or the network timed the session out (+CUSD: 5). */
+  UssdTimeout: 508,
+  /** The modem (ERROR) or the network (+CUSD: 4) refused a USSD request. */
+  UssdRefused: 509,
   // 6xx: PDU codec
   PduMalformed: 600,
   PduUnsupported: 601,

@@ -25,6 +25,24 @@ export interface IncomingBatchEvent {
   messages: IncomingMessageEvent[];
 }
 
+export interface MissedCallEvent {
+  id: string;
+  deviceId: string;
+  /** Absent when the caller withheld the number. */
+  number?: string;
+  at: number;
+  rejected: boolean;
+}
+
+export interface LowBalanceEvent {
+  deviceId: string;
+  balance: number;
+  threshold: number;
+  /** The network's whole answer. */
+  answer: string;
+  at: number;
+}
+
 export interface GatewayEvents {
   /** A message changed (any recipient state); `previous` is the record before the change. */
   'message:updated': { message: MessageRecord; previous: MessageRecord; previousState: MessageState };
@@ -37,6 +55,10 @@ export interface GatewayEvents {
   /** Stored messages of one device and type re-announced as one batch webhook, oldest first. */
   'inbox:batchReplayed': IncomingBatchEvent;
   'device:updated': { deviceId: string };
+  /** A voice call rang on a modem and was recorded as missed (hung up or not). */
+  'call:missed': MissedCallEvent;
+  /** A scheduled balance check found the balance below the modem's threshold. */
+  'modem:low-balance': LowBalanceEvent;
   /** Sending was paused or resumed (UI, API, desktop tray). */
   'sending:paused': { paused: boolean };
   log: LogRecord;

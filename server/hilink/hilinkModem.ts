@@ -170,6 +170,16 @@ export class HiLinkModem implements PoolMember {
     );
   }
 
+  ussd(): Promise<never> {
+    return Promise.reject(
+      new GatewayError(ErrorCode.InvalidState, 'USSD is not supported on a HiLink stick here'),
+    );
+  }
+
+  cancelUssd(): Promise<void> {
+    return this.ussd();
+  }
+
   setSmsService(): Promise<void> {
     return Promise.reject(
       new GatewayError(ErrorCode.InvalidState, 'a HiLink stick has no SMS service setting here'),

@@ -59,6 +59,8 @@ export interface HttpDependencies {
   logger: Logger;
   /** Tells the scheduler once a message is durably queued. */
   onEnqueued(message: MessageRecord): void;
+  /** Gets the message service once built: parts outside HTTP queue messages through it too (a missed call's SMS answer). */
+  onMessageService?: (messages: MessageService) => void;
   /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
@@ -86,6 +88,7 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
     },
     { maxPendingMessages: options.maxPendingMessages },
   );
+  deps.onMessageService?.(messages);
   const routes = new RouteTable({
     accessControl: deps.accessControl,
     bases: apiBases,

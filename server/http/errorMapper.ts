@@ -19,6 +19,9 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.TooManyAttempts]: 429,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.ModemUnavailable]: 503,
+  [ErrorCode.UssdTimeout]: 504,
+  [ErrorCode.UssdRefused]: 502,
 };
 
 /** Both schemes we accept, so a client learns it may use either (RFC 9110 §11.6.1). */

@@ -1,6 +1,7 @@
 import type { RadioTechnology, RegistrationName } from './networkState.js';
 import type { ModemStatus, OutboundModem } from './outboundModem.js';
 import type { SmsServicePreference } from './smsServicePreference.js';
+import type { StorageUse } from './storageUse.js';
 
 /** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
 export interface SimCardInfo {
@@ -53,6 +54,10 @@ export interface ModemDetails {
   smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
+  /** How full each message memory is (AT+CPMS?), read with every health round. */
+  messageStorage?: StorageUse[];
+  /** The last scheduled (or asked) balance answer, when the modem has a balance code. */
+  balance?: { answer: string; amount?: number; at: number; low: boolean };
 }
 
 export interface PhoneHealthDetails {

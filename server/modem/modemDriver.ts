@@ -8,6 +8,8 @@ import { encodeSubmit } from '../pdu/index.js';
 import { backoffDelay } from './backoff.js';
 import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { deriveDeviceId } from './deviceIdentity.js';
+import { ExclusiveLane } from './exclusiveLane.js';
+import { type CallSink, IncomingCalls } from './incomingCalls.js';
 import { IncomingMessages } from './incomingMessages.js';
 import {
   type HealthReading,
@@ -40,6 +42,8 @@ import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
 import type { ModemSource } from './serialModemSource.js';
 import { codeOfSmsService, type SmsServicePreference } from './smsServicePreference.js';
+import { parseStorageUse, type StorageUse, storageNeedsEmptying } from './storageUse.js';
+import { type UssdAnswer, UssdChannel } from './ussdChannel.js';
 
 export interface ModemDriverOptions {
   /**
@@ -61,6 +65,10 @@ export interface ModemDriverOptions {
   timing?: Partial<ModemTimingOptions>;
   /** First concatenation reference (0..255). Default random, so a restart does not reuse one. */
   initialConcatReference?: number;
+  /** Every incoming voice call, once (recorded as missed). */
+  onCall?: CallSink;
+  /** Whether the modem with this id hangs up on incoming calls. Default: it does. */
+  rejectCalls?: (deviceId: string) => boolean;
 }
 
 type RecoveryStep = 'probe' | 'reinit' | 'reopen';
@@ -77,6 +85,11 @@ export class ModemDriver implements OutboundModem {
   private readonly logger: Logger;
   private readonly clock: Clock;
   private readonly incoming: IncomingMessages;
+  private readonly ussdChannel: UssdChannel;
+  private readonly calls: IncomingCalls;
+  /** Sends, USSD exchanges and hang-ups, one at a time (see `exclusiveLane.ts`). */
+  private readonly lane = new ExclusiveLane();
+  private storageUse: StorageUse[] = [];
   private readonly listeners = new Set<() => void>();
   private session?: ModemSession;
   private detachSession: Array<() => void> = [];
@@ -115,6 +128,19 @@ export class ModemDriver implements OutboundModem {
       onDeliveryReport: options.onDeliveryReport,
       logger: this.logger,
       commandTimeoutMs: this.timing.commandTimeoutMs,
+    });
+    this.ussdChannel = new UssdChannel({
+      clock: this.clock,
+      logger: this.logger,
+      commandTimeoutMs: this.timing.commandTimeoutMs,
+    });
+    this.calls = new IncomingCalls({
+      deviceId: () => this.deviceId,
+      clock: this.clock,
+      logger: this.logger,
+      rejectCalls: () => options.rejectCalls?.(this.deviceId) ?? true,
+      hangUp: () => this.lane.run(() => this.hangUp()),
+      onCall: (call) => options.onCall?.(call),
     });
   }
 
@@ -181,6 +207,7 @@ export class ModemDriver implements OutboundModem {
     if (this.statusDetail) details.statusDetail = this.statusDetail;
     if (this.options.source.usb) details.usb = { ...this.options.source.usb };
     if (this.sim.smsc) details.smsc = this.sim.smsc;
+    if (this.storageUse.length > 0) details.messageStorage = this.storageUse.map((use) => ({ ...use }));
     return details;
   }
 
@@ -192,7 +219,39 @@ export class ModemDriver implements OutboundModem {
     return card;
   }
 
-  async send(request: SendRequest): Promise<SendResult> {
+  /** Waits its turn in the lane: a USSD exchange or a hang-up never comes between two parts. */
+  send(request: SendRequest): Promise<SendResult> {
+    return this.lane.run(() => this.sendNow(request));
+  }
+
+  /**
+   * Sends a USSD code (`*100#`) or the reply in an open session, after any send in progress,
+   * and resolves with the network's answer. The answer's status 1 means the network waits for
+   * another reply; `cancelUssd` ends such a session.
+   */
+  ussd(text: string): Promise<UssdAnswer> {
+    this.readySession();
+    return this.lane.run(() =>
+      this.ussdChannel.request(
+        this.readySession(),
+        text,
+        this.quirks.ussdTextForm,
+        this.timing.ussdTimeoutMs,
+      ),
+    );
+  }
+
+  /** `AT+CUSD=2`: ends a USSD session the network holds open. */
+  cancelUssd(): Promise<void> {
+    this.readySession();
+    return this.lane.run(() => this.ussdChannel.cancel(this.readySession()));
+  }
+
+  private async hangUp(): Promise<void> {
+    await this.readySession().execute(this.quirks.hangUp, { timeoutMs: this.timing.commandTimeoutMs });
+  }
+
+  private async sendNow(request: SendRequest): Promise<SendResult> {
     const session = this.session;
     if (this.status_ !== 'ready' || !session) {
       throw new GatewayError(ErrorCode.ModemUnavailable, `modem ${this.deviceId} is ${this.status_}`);
@@ -388,8 +447,11 @@ export class ModemDriver implements OutboundModem {
     // Registration changes as they happen, in all three domains (TS 27.007 §7.2, §10.1.20,
     // §10.1.22); a modem without one of them refuses it, which is fine.
     for (const domain of RegistrationDomains) await optional(context, `AT${domain}=1`, () => true);
+    // The caller's number after each RING (TS 27.007 §7.6), so a missed call has a number.
+    await optional(context, 'AT+CLIP=1', () => true);
     this.radio = await readRadioCapabilities(context);
     this.health = await readHealth(context, this.quirks.cpinWithoutOk);
+    await this.readStorageUse(session);
     this.logger.info('modem ready', {
       storage: this.setup.storage,
       indications: this.setup.newMessageIndication ?? 'polling',
@@ -523,6 +585,8 @@ export class ModemDriver implements OutboundModem {
   private handleUnsolicited(session: ModemSession, code: UnsolicitedCode): void {
     this.touch();
     if (this.setup && this.incoming.handleUnsolicited(session, this.setup, code)) return;
+    if (this.ussdChannel.handleUnsolicited(code, this.quirks.ussdTextForm)) return;
+    if (this.calls.handleUnsolicited(code)) return;
     if (isRegistrationDomain(code.name)) {
       const registration = parseRegistration(code.line, 'unsolicited', code.name);
       if (registration) {
@@ -544,6 +608,7 @@ export class ModemDriver implements OutboundModem {
     this.detach();
     this.session = undefined;
     this.stopTimers();
+    this.calls.reset();
     if (this.stopped) return;
     this.logger.warn('modem disconnected', { error: error ? describeError(error) : undefined });
     this.setStatus('offline', 'The modem was disconnected; waiting for it to come back.');
@@ -667,6 +732,7 @@ export class ModemDriver implements OutboundModem {
     try {
       await session.execute('AT', { timeoutMs: this.timing.probeTimeoutMs });
       this.health = await readHealth(this.context(session), this.quirks.cpinWithoutOk);
+      await this.readStorageUse(session);
       if (this.inService()) this.applyRegistration();
       this.emitChange();
     } catch (error) {
@@ -678,6 +744,21 @@ export class ModemDriver implements OutboundModem {
     }
     if (this.inService() && !this.healthTimer) {
       this.healthTimer = this.clock.setTimer(() => void this.healthRound(), this.timing.healthIntervalMs);
+    }
+  }
+
+  /**
+   * `AT+CPMS?`: how full each message memory is. A memory that receives (<mem3>) and is nearly
+   * full is emptied now rather than at the next poll: a full SIM makes the network keep, and
+   * after a while drop, what it was to deliver.
+   */
+  private async readStorageUse(session: ModemSession): Promise<void> {
+    const use = await optional(this.context(session), 'AT+CPMS?', parseStorageUse);
+    if (!use) return;
+    this.storageUse = use;
+    if (storageNeedsEmptying(use)) {
+      this.logger.warn('message storage nearly full; reading it now', { storage: use });
+      this.pollSoon();
     }
   }
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
 import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import type { CallSink } from './incomingCalls.js';
 import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
 import type { ModemTimingOptions } from './modemTiming.js';
@@ -17,6 +18,7 @@ import {
   usbIdentityOf,
 } from './serialModemSource.js';
 import type { SmsServicePreference } from './smsServicePreference.js';
+import type { UssdAnswer } from './ussdChannel.js';
 
 /** A device the gateway has seen, kept so the list shows it while it is unplugged. */
 export interface KnownDevice {
@@ -46,6 +48,11 @@ export interface ModemPoolOptions {
   onDeliveryReport: DeliveryReportSink;
   /** SIM PIN tried once per modem whose SIM asks for one. */
   pin?: string;
+  /** Incoming voice calls of every modem, and whether a modem hangs up on them. */
+  onCall?: CallSink;
+  rejectCalls?: (deviceId: string) => boolean;
+  /** The last balance reading of a device, shown with its details. */
+  balanceOf?: (deviceId: string) => ModemDetails['balance'];
   timing?: Partial<ModemTimingOptions>;
   serial: SerialAccess & {
     /** `--modem path[:baud]`. Ports are probed only through `discover` (the composition root decides). */
@@ -159,6 +166,8 @@ export class ModemPool implements DeviceDirectory {
     };
     if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
     if (this.options.timing) driverOptions.timing = this.options.timing;
+    if (this.options.onCall) driverOptions.onCall = this.options.onCall;
+    if (this.options.rejectCalls) driverOptions.rejectCalls = this.options.rejectCalls;
     return this.addMember(new ModemDriver(driverOptions), source);
   }
 
@@ -238,6 +247,14 @@ export class ModemPool implements DeviceDirectory {
     await this.requireDriver(deviceId).setSmsService(preference);
   }
 
+  ussd(deviceId: string, text: string): Promise<UssdAnswer> {
+    return this.requireDriver(deviceId).ussd(text);
+  }
+
+  cancelUssd(deviceId: string): Promise<void> {
+    return this.requireDriver(deviceId).cancelUssd();
+  }
+
   onChange(listener: (deviceId: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -257,14 +274,19 @@ export class ModemPool implements DeviceDirectory {
   }
 
   private view(record: KnownDevice, driver: PoolMember | undefined): DeviceInfo {
+    const balance = this.options.balanceOf?.(record.id);
+    const withBalance = (modem: ModemDetails): ModemDetails => (balance ? { ...modem, balance } : modem);
     if (!driver) {
-      return { ...record, modem: { ...record.modem, status: 'offline', statusDetail: 'Not connected.' } };
+      return {
+        ...record,
+        modem: withBalance({ ...record.modem, status: 'offline', statusDetail: 'Not connected.' }),
+      };
     }
     return {
       ...record,
       lastSeen: Math.max(record.lastSeen, driver.lastSeen),
       simCards: [driver.simCard()],
-      modem: driver.details(),
+      modem: withBalance(driver.details()),
     };
   }
 

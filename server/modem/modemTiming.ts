@@ -20,6 +20,8 @@ export interface ModemTimingOptions {
   pollIntervalMs: number;
   /** After a send, the storage is listed within this time (status reports). Default 5 000. */
   pollAfterSendMs: number;
+  /** Wait for the network's `+CUSD:` answer after `AT+CUSD` answered OK. Default 30 000. */
+  ussdTimeoutMs: number;
   /** First reconnect delay; doubles per failed attempt. Default 1 000. */
   backoffInitialMs: number;
   /** Longest reconnect delay. Default 60 000. */
@@ -36,6 +38,7 @@ export const defaultModemTiming: ModemTimingOptions = {
   probeTimeoutMs: 5_000,
   pollIntervalMs: 30_000,
   pollAfterSendMs: 5_000,
+  ussdTimeoutMs: 30_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
 };

@@ -1,6 +1,7 @@
 import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import type { OutboundModem } from './outboundModem.js';
 import type { SmsServicePreference } from './smsServicePreference.js';
+import type { UssdAnswer } from './ussdChannel.js';
 
 /**
  * What the modem pool holds, whatever the modem speaks: a serial AT modem (`ModemDriver`) or a
@@ -19,4 +20,8 @@ export interface PoolMember extends OutboundModem {
   refreshInbox(): Promise<void>;
   enterPin(pin: string): Promise<void>;
   setSmsService(preference: SmsServicePreference): Promise<void>;
+  /** A USSD request or the reply in an open session (TS 27.007 §7.15). */
+  ussd(text: string): Promise<UssdAnswer>;
+  /** Ends the USSD session the network holds open. */
+  cancelUssd(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { PortRole } from '../transport/portLayouts.js';
+import type { UssdTextForm } from './ussdCodec.js';
 
 /**
  * What differs between modem families, chosen from the +CGMI / +CGMM answers. The AT session
@@ -29,6 +30,10 @@ export interface QuirkProfile {
    * port we use (its role from the USB layout, undefined when unknown). Absent: nothing to do.
    */
   urcRouting?: (role: PortRole | undefined) => UrcRouting;
+  /** How USSD strings of the GSM 7-bit alphabet are written, both ways (see `ussdCodec.ts`). */
+  ussdTextForm: UssdTextForm;
+  /** Rejects an incoming call: V.250 `ATH`, or TS 27.007 §6.5 `AT+CHUP` where ATH leaves voice calls ringing. */
+  hangUp: 'ATH' | 'AT+CHUP';
 }
 
 /** A vendor command that sends unsolicited codes to our port, and how to see it is set already. */
@@ -49,6 +54,8 @@ export const genericProfile: QuirkProfile = {
   // Mode 2 buffers indications while the link is busy (e.g. during AT+CMGS) and flushes them
   // afterwards; mode 1 discards them then; mode 3 sends them inline.
   cnmiModes: [2, 1, 3],
+  ussdTextForm: 'text',
+  hangUp: 'ATH',
 };
 
 const huawei: QuirkProfile = {
@@ -58,6 +65,11 @@ const huawei: QuirkProfile = {
   noise: ['^RSSI', '^MODE', '^BOOT', '^SRVST', '^SIMST', '^DSFLOWRPT', '^HCSQ', '^RSSILVL'],
   // AT^CURC=0 turns the periodic Huawei reports off (Huawei AT command interface spec, ^CURC).
   extraInit: ['AT^CURC=0'],
+  // E1550/E173/E3131 answer +CUSD with the packed septets in hex and want requests that way
+  // (as asterisk-chan-dongle and gammu's Huawei code send them); ATH does not end a voice call
+  // on them, AT+CHUP does.
+  ussdTextForm: 'packed-hex',
+  hangUp: 'AT+CHUP',
   // Huawei AT command interface specification, ^PORTSEL: 0 sends unsolicited codes (+CMTI,
   // RING…) to the modem port, 1 to the PC UI port. Sticks such as the E173 default to 0, so a
   // gateway on the PC UI port never hears a +CMTI (asterisk-chan-dongle users set it by hand).
@@ -70,6 +82,8 @@ const zte: QuirkProfile = {
   // K3565-Z/MF626: +ZDONR (operator) and +ZPASR (RAT) arrive at any time, even between the
   // PDU and the +CMGS result. (Its AT+CFUN? answers in test format; the driver never asks it.)
   noise: ['+ZDONR', '+ZPASR', '+ZUSIMR', '+ZEND', '+ZSTR'],
+  // ZTE sticks end voice calls with AT+CHUP (their ATH only drops data connections).
+  hangUp: 'AT+CHUP',
 };
 
 const wavecom: QuirkProfile = {

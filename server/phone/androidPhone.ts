@@ -270,6 +270,20 @@ export class AndroidPhone implements PoolMember {
     );
   }
 
+  /** The app's Local server has no USSD route: dial the code on the phone itself. */
+  ussd(): Promise<never> {
+    return Promise.reject(
+      new GatewayError(
+        ErrorCode.InvalidState,
+        'USSD is not available through the SMS Gateway app; dial it on the phone',
+      ),
+    );
+  }
+
+  cancelUssd(): Promise<void> {
+    return this.ussd();
+  }
+
   private async resolveUnanswered(id: string, cause: GatewayError): Promise<SendResult> {
     const held = await this.lookup(id);
     if (held === 'held') {

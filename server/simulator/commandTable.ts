@@ -3,11 +3,18 @@ import type { CommandDefinition } from './commandTypes.js';
 import { generalCommands } from './generalCommands.js';
 import { messageCommands } from './messageCommands.js';
 import { networkCommands } from './networkCommands.js';
+import { telephonyCommands } from './telephonyCommands.js';
 import { urcRoutingCommands } from './urcRoutingCommands.js';
 
 export function buildCommandTable(): ReadonlyMap<string, CommandDefinition> {
   return new Map(
-    Object.entries({ ...generalCommands, ...networkCommands, ...messageCommands, ...urcRoutingCommands }),
+    Object.entries({
+      ...generalCommands,
+      ...networkCommands,
+      ...messageCommands,
+      ...urcRoutingCommands,
+      ...telephonyCommands,
+    }),
   );
 }
 

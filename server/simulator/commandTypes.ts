@@ -10,6 +10,7 @@ import type { ModemIdentity } from './modemIdentity.js';
 import type { ModemProfile } from './modemProfile.js';
 import { type AtFailure, CmeCode } from './resultCodes.js';
 import type { SimCard } from './simCard.js';
+import type { SimulatedTelephony } from './simulatedTelephony.js';
 
 export type CommandReply =
   | { kind: 'ok'; lines: string[] }
@@ -64,6 +65,8 @@ export interface CommandContext {
   indicationSettingsChanged(): void;
   /** AT+CFUN=1,1: restart, which locks a SIM with a PIN again. */
   restart(): void;
+  /** The network's USSD service and voice calls. */
+  readonly telephony: Pick<SimulatedTelephony, 'request' | 'cancel' | 'hangUp'>;
   /** Every command name the simulator knows, for AT+CLAC. */
   supportedCommands(): string[];
 }

@@ -31,6 +31,8 @@ export interface ModemProfile {
   epsRegistrationReports: number;
   /** AT+CSMS=<service>: 1 means +CMT and +CDS must be acknowledged with AT+CNMA. */
   messageService: number;
+  /** AT+CLIP=<n>: 1 shows the caller's number after each RING. */
+  callerId: number;
 }
 
 export interface ProfileDefaults {
@@ -49,6 +51,7 @@ export function storedProfile(defaults: ProfileDefaults): ModemProfile {
     packetRegistrationReports: 0,
     epsRegistrationReports: 0,
     messageService: 0,
+    callerId: 0,
   };
 }
 

@@ -32,6 +32,13 @@ import { isRegistered, registrationLine } from './networkCommands.js';
 import { deliverParts, type IncomingMessage, statusReportFor } from './networkPdus.js';
 import { type AtFailure, CmsCode, failureLine, frameResponse } from './resultCodes.js';
 import { SimCard } from './simCard.js';
+import {
+  type HangUpCommand,
+  type RingOptions,
+  SimulatedTelephony,
+  type UssdForm,
+  type UssdService,
+} from './simulatedTelephony.js';
 import { checkSubmittedPdu } from './submittedPdu.js';
 
 export type { IncomingMessage } from './networkPdus.js';
@@ -77,6 +84,12 @@ export interface SimulatedModemOptions {
    * for days under `npm start` should set one, or its history grows without end.
    */
   historyLimit?: number;
+  /** How USSD strings are written (default 'text'; Huawei 'packed-hex'; 'ucs2' answers in DCS 72). */
+  ussdForm?: UssdForm;
+  /** Between the OK of AT+CUSD and the network's +CUSD answer, ms (default 200). */
+  ussdDelayMs?: number;
+  /** The command that ends a voice call here (default 'ATH'; the other answers OK and does nothing). */
+  hangUp?: HangUpCommand;
 }
 
 export interface AcceptedPdu {
@@ -128,6 +141,7 @@ export class SimulatedModem {
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
   private readonly table = buildCommandTable();
+  private readonly telephony: SimulatedTelephony;
   private readonly context: CommandContext;
   private readonly input = new ModemInput();
   private readonly receivedCommands: string[] = [];
@@ -181,6 +195,14 @@ export class SimulatedModem {
     this.readMemory = this.storage;
     this.profileDefaults = { echo: options.echo ?? true, statusReports: options.statusReportMode ?? 'cdsi' };
     this.profile = storedProfile(this.profileDefaults);
+    this.telephony = new SimulatedTelephony({
+      clock: this.clock,
+      ussdForm: options.ussdForm,
+      ussdDelayMs: options.ussdDelayMs,
+      hangUp: options.hangUp,
+      emit: (lines) => this.write(frameResponse(lines)),
+      callerId: () => this.profile.callerId === 1,
+    });
     this.context = this.buildContext();
     this.announcedRegistration = this.registrationStatus();
   }
@@ -305,6 +327,44 @@ export class SimulatedModem {
     this.write(frameResponse([line]));
   }
 
+  /** Adds or replaces a USSD service of the simulated network (see `defaultUssdServices`). */
+  setUssdService(code: string, service: UssdService): void {
+    this.telephony.setUssdService(code, service);
+  }
+
+  /** A voice call from `number` rings until hung up or the caller gives up. */
+  ringIncomingCall(number: string, options?: RingOptions): void {
+    this.telephony.ring(number, options);
+  }
+
+  /** True while a call rings. */
+  get isRinging(): boolean {
+    return this.telephony.isRinging;
+  }
+
+  /** The hang-up commands that ended calls, in order. */
+  get callsEnded(): readonly HangUpCommand[] {
+    return this.telephony.callsEnded;
+  }
+
+  /** Adds a message to the SIM store without a word to the host, as a full SIM fills up. */
+  storeIncoming(message: IncomingMessage): void {
+    for (const part of deliverParts(
+      message,
+      this.identity.smsc,
+      this.nextConcatReference,
+      this.clock.now(),
+    )) {
+      this.storage.store(part.hex, part.tpduLength, MessageStatus.ReceivedUnread);
+    }
+    this.nextConcatReference = (this.nextConcatReference + 1) % 256;
+  }
+
+  /** Messages in the SIM store now. */
+  get storedOnSim(): number {
+    return this.storage.used;
+  }
+
   /** The network's registration <stat> (TS 27.007 §7.2), announced by +CREG/+CGREG when enabled. */
   setRegistration(stat: number): void {
     if (!Number.isInteger(stat) || stat < 0 || stat > 5) {
@@ -334,6 +394,7 @@ export class SimulatedModem {
     this.pauses.clear();
     this.pendingSend = undefined;
     this.input.clear();
+    this.telephony.halt();
   }
 
   /** Works through complete input one command (or PDU) at a time, in arrival order. */
@@ -626,6 +687,7 @@ export class SimulatedModem {
         this.bufferedIndications = [];
         this.readMemory = this.storage;
       },
+      telephony: this.telephony,
       supportedCommands: () => commandListing(this.table),
     };
   }

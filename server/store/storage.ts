@@ -13,6 +13,7 @@ import { migrateJournals } from './journalMigration.js';
 import { KeyedCollection } from './keyedCollection.js';
 import { SqliteLogRepository } from './logRepository.js';
 import { SqliteMessageRepository } from './messageRepository.js';
+import { SqliteModemRecords } from './modemRecords.js';
 import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
@@ -36,6 +37,8 @@ export interface Storage {
   readonly pendingParts: PendingPartsStore;
   /** Sent, delivered, failed and received per quarter hour, for the daily chart. */
   readonly counts: EventCounts;
+  /** Missed calls, signal samples and counts per modem. */
+  readonly modemRecords: SqliteModemRecords;
   /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
@@ -123,6 +126,7 @@ class DataDirStorage implements Storage {
   readonly logs: SqliteLogRepository;
   readonly pendingParts: PendingPartsStore;
   readonly counts: SqliteEventCounts;
+  readonly modemRecords: SqliteModemRecords;
   private readonly openNames = new Set<string>([pendingPartsCollection]);
   private readonly documentsFlushed: (() => Promise<void>)[] = [];
   private closed = false;
@@ -144,6 +148,7 @@ class DataDirStorage implements Storage {
     });
     this.pendingParts = pendingPartsIn(new KeyedCollection(db, commits, pendingPartsCollection));
     this.counts = new SqliteEventCounts(db);
+    this.modemRecords = new SqliteModemRecords(db, commits);
   }
 
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {

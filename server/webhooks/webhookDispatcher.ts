@@ -5,6 +5,7 @@ import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import { payloadForIncoming, payloadForIncomingBatch, payloadsForUpdate } from './eventPayloads.js';
+import { payloadForLowBalance, payloadForMissedCall } from './modemEventPayloads.js';
 import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
 import {
@@ -110,6 +111,8 @@ export class WebhookDispatcher {
       events.on('message:updated', ({ message, previous }) => {
         for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
       }),
+      events.on('call:missed', (call) => this.publishInBackground(payloadForMissedCall(call))),
+      events.on('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
     );
     this.schedulePing();
     this.schedulePrune();

@@ -7,6 +7,10 @@
  * `app:started`, and `sms:batch:received` / `sms:batch:data-received` for an inbox refresh or
  * export asked with `webhookDelivery: "Batch"`. The `mms:*` events are accepted but never raised:
  * a modem driven over AT commands does not download MMS.
+ *
+ * Our own names (not in the upstream lists; README "Webhook events"): `call:missed` for each
+ * voice call that rang on a modem, `modem:low-balance` when a scheduled balance check finds the
+ * balance below the modem's threshold.
  */
 export const WebhookEventNames = [
   'sms:received',
@@ -23,6 +27,8 @@ export const WebhookEventNames = [
   'mms:batch:downloaded',
   'system:ping',
   'app:started',
+  'call:missed',
+  'modem:low-balance',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];

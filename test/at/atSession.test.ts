@@ -396,3 +396,26 @@ describe('AT command text in errors (security review 1)', () => {
     expect(redactSecrets('AT+CLCK="SC",1,"1234"\r')).toBe('AT+CLCK="****"\r');
   });
 });
+
+describe('AtSession with USSD answers over several lines', () => {
+  it('joins the lines of a +CUSD text until its closing quote', async () => {
+    const { urcs, reply } = await setup();
+    await reply('\r\n+CUSD: 0,"Balance: 1.00\r\nValid until May\r\nBye",15\r\n');
+    expect(urcs).toEqual([
+      {
+        name: '+CUSD',
+        args: '0,"Balance: 1.00\nValid until May\nBye",15',
+        line: '+CUSD: 0,"Balance: 1.00\nValid until May\nBye",15',
+      },
+    ]);
+  });
+
+  it('lets a final result end a +CUSD text that is never closed, and gives the result to the command', async () => {
+    const { session, urcs, reply, flush } = await setup();
+    const response = session.execute('AT+CSQ');
+    await flush();
+    await reply('\r\n+CUSD: 0,"broken\r\n+CSQ: 20,99\r\nOK\r\n');
+    expect(urcs.map((code) => code.args)).toEqual(['0,"broken\n+CSQ: 20,99']);
+    await expect(response).resolves.toEqual({ lines: [] });
+  });
+});

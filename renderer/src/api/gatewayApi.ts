@@ -9,12 +9,16 @@ import type {
   LogRecord,
   MessageRecord,
   NewPhoneRequest,
+  MissedCall,
+  ModemFiguresRecord,
+  ModemOperationsSettings,
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
   SmsServicePreference,
   TokenResponse,
   UsbPhoneListing,
+  UssdExchange,
   WebhookDeliveryRecord,
   WebhookRecord,
 } from './types.js';
@@ -91,6 +95,32 @@ export function createGatewayApi(client: ApiClient) {
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/sms-service`, { service }),
     atLog: (deviceId: string, limit = 200) =>
       client.get<AtLogLine[]>(`/gateway/v1/devices/${id(deviceId)}/at-log`, { limit }),
+
+    ussd: (deviceId: string, code: string, sessionId?: string) =>
+      client.post<UssdExchange>(
+        `/gateway/v1/devices/${id(deviceId)}/ussd`,
+        sessionId ? { code, sessionId } : { code },
+      ),
+    cancelUssd: (deviceId: string, sessionId: string) =>
+      client.delete<void>(`/gateway/v1/devices/${id(deviceId)}/ussd/${id(sessionId)}`),
+    recentUssd: (deviceId: string) => client.get<UssdExchange[]>(`/gateway/v1/devices/${id(deviceId)}/ussd`),
+    modemOperations: (deviceId: string) =>
+      client.get<ModemOperationsSettings>(`/gateway/v1/devices/${id(deviceId)}/operations`),
+    saveModemOperations: async (deviceId: string, settings: Omit<ModemOperationsSettings, 'lastBalance'>) =>
+      (
+        await client.request<ModemOperationsSettings>(
+          'PUT',
+          `/gateway/v1/devices/${id(deviceId)}/operations`,
+          {
+            body: settings,
+          },
+        )
+      ).data,
+    checkBalance: (deviceId: string) => client.post<void>(`/gateway/v1/devices/${id(deviceId)}/balance`),
+    missedCalls: (deviceId: string, limit = 10) =>
+      listPage<MissedCall>('/gateway/v1/calls', { deviceId, limit }),
+    modemFigures: (deviceId: string, days = 7) =>
+      client.get<ModemFiguresRecord[]>('/gateway/v1/stats', { deviceId, days }),
 
     webhooks: () => client.get<WebhookRecord[]>('/webhooks'),
     saveWebhook: (webhook: { id?: string; url: string; event: string; deviceId?: string }) =>

@@ -75,6 +75,59 @@ export interface ModemInfo {
   smsServiceOptions?: SmsServicePreference[];
   simState?: string;
   smsc?: string;
+  /** How full each message memory is (AT+CPMS?). */
+  messageStorage?: StorageUse[];
+  /** The last balance answer, when the modem has a balance code. */
+  balance?: BalanceReading;
+}
+
+export interface StorageUse {
+  memory: string;
+  used: number;
+  total: number;
+  roles: ('read' | 'write' | 'receive')[];
+}
+
+export interface BalanceReading {
+  answer: string;
+  amount?: number;
+  at: string;
+  low: boolean;
+}
+
+/** A USSD request and the network's answer; 'waiting' sessions continue with `sessionId`. */
+export interface UssdExchange {
+  id: string;
+  deviceId: string;
+  request: string;
+  answer: string;
+  state: 'waiting' | 'done' | 'ended-by-network';
+  sessionId?: string;
+  at: string;
+}
+
+export interface ModemOperationsSettings {
+  balanceCode: string | null;
+  balanceIntervalMinutes: number;
+  balancePattern: string | null;
+  lowBalanceThreshold: number | null;
+  rejectCalls: boolean;
+  callReplyText: string | null;
+  lastBalance?: BalanceReading;
+}
+
+export interface MissedCall {
+  id: string;
+  deviceId: string;
+  phoneNumber?: string;
+  calledAt: string;
+  rejected: boolean;
+}
+
+export interface ModemFiguresRecord {
+  deviceId: string;
+  days: DailyStats[];
+  signal: { at: string; rssi: number; dbm?: number }[];
 }
 
 export interface DeviceRecord {

@@ -11,10 +11,13 @@ import { AddModemPanel } from '../modems/AddModemPanel.js';
 import { AndroidPhonePanel } from '../modems/AndroidPhonePanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { HiLinkPanel } from '../modems/HiLinkPanel.js';
+import { ModemFigures } from '../modems/ModemFigures.js';
+import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
+import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -61,7 +64,7 @@ export function ModemsScreen() {
   );
 }
 
-type Section = 'none' | 'test' | 'at-log';
+type Section = 'none' | 'test' | 'at-log' | 'operations';
 
 function ModemPanel(props: {
   device: DeviceRecord;
@@ -187,6 +190,9 @@ function ModemPanel(props: {
         <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
           AT log
         </button>
+        <button type="button" aria-expanded={section === 'operations'} onClick={() => toggle('operations')}>
+          Balance &amp; calls
+        </button>
         {!confirmRemove ? (
           <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
             Remove
@@ -217,6 +223,11 @@ function ModemPanel(props: {
         </div>
       )}
       {section === 'at-log' && <AtLogView deviceId={device.id} />}
+      {section === 'operations' && <ModemOperationsForm deviceId={device.id} onSaved={props.onChanged} />}
+      {(modem?.kind === 'serial' || modem?.kind === undefined) && (
+        <UssdPanel deviceId={device.id} balance={modem?.balance} />
+      )}
+      <ModemFigures device={device} />
     </section>
   );
 }

@@ -28,4 +28,6 @@ export const webhookEventHelp: Record<string, string> = {
   'sms:cancelled': 'A message was cancelled',
   'system:ping': 'Heartbeat at the ping interval',
   'app:started': 'The gateway started',
+  'call:missed': 'A voice call rang on a modem',
+  'modem:low-balance': 'A balance check found the balance below its threshold',
 };

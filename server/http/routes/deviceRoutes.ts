@@ -61,6 +61,19 @@ export const deviceViewSchema = z.object({
     smsServiceOptions: z.array(z.enum(SmsServicePreferences)).optional(),
     simState: z.string().optional(),
     smsc: z.string().optional(),
+    messageStorage: z
+      .array(
+        z.object({
+          memory: z.string(),
+          used: z.number().int(),
+          total: z.number().int(),
+          roles: z.array(z.enum(['read', 'write', 'receive'])),
+        }),
+      )
+      .optional(),
+    balance: z
+      .object({ answer: z.string(), amount: z.number().optional(), at: z.string(), low: z.boolean() })
+      .optional(),
   }),
 });
 
@@ -70,6 +83,13 @@ export function toDeviceView(device: DeviceInfo): z.output<typeof deviceViewSche
     createdAt: toIsoWithOffset(device.createdAt),
     updatedAt: toIsoWithOffset(device.updatedAt),
     lastSeen: toIsoWithOffset(device.lastSeen),
+    modem: {
+      ...device.modem,
+      balance: device.modem.balance && {
+        ...device.modem.balance,
+        at: toIsoWithOffset(device.modem.balance.at),
+      },
+    },
   };
 }
 

@@ -119,6 +119,60 @@ const steps: readonly string[] = [
     UPDATE row_counts SET total = total - 1 WHERE name = 'inbox';
   END;
   `,
+  `
+  -- Voice calls that rang on a modem (kept as missed calls), by time and by caller.
+  CREATE TABLE calls (
+    id TEXT NOT NULL UNIQUE,
+    at INTEGER NOT NULL,
+    device_id TEXT NOT NULL,
+    number TEXT,
+    rejected INTEGER NOT NULL
+  );
+  CREATE INDEX calls_by_time ON calls (at);
+  CREATE INDEX calls_by_number ON calls (number, at);
+
+  -- Each modem's signal (+CSQ), sampled every few minutes for the modem card's 24 h history.
+  CREATE TABLE signal_samples (
+    device_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    rssi INTEGER NOT NULL,
+    dbm INTEGER,
+    PRIMARY KEY (device_id, at)
+  ) WITHOUT ROWID;
+
+  -- event_counts per modem, kept the same way (messages without a modem yet are not counted).
+  CREATE TABLE device_event_counts (
+    device_id TEXT NOT NULL,
+    bucket INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (device_id, bucket, event)
+  ) WITHOUT ROWID;
+  INSERT INTO device_event_counts (device_id, bucket, event, count)
+    SELECT messages.device_id, value - value % 900000, lower(key), count(*)
+    FROM messages, json_each(messages.body, '$.states')
+    WHERE messages.device_id IS NOT NULL AND key IN ('Sent', 'Delivered', 'Failed')
+    GROUP BY 1, 2, 3;
+  INSERT INTO device_event_counts (device_id, bucket, event, count)
+    SELECT device_id, received_at - received_at % 900000, 'received', count(*) FROM inbox GROUP BY 1, 2;
+  CREATE TRIGGER messages_device_count_insert AFTER INSERT ON messages WHEN new.device_id IS NOT NULL BEGIN
+    INSERT INTO device_event_counts (device_id, bucket, event, count)
+      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed')
+      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER messages_device_count_update AFTER UPDATE OF body ON messages WHEN new.device_id IS NOT NULL BEGIN
+    INSERT INTO device_event_counts (device_id, bucket, event, count)
+      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
+      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER inbox_device_count_insert AFTER INSERT ON inbox BEGIN
+    INSERT INTO device_event_counts (device_id, bucket, event, count)
+      VALUES (new.device_id, new.received_at - new.received_at % 900000, 'received', 1)
+      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  `,
 ];
 
 export const schemaVersion = steps.length;

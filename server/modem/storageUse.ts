@@ -1,0 +1,47 @@
+/** How full one message memory is, from `AT+CPMS?` (TS 27.005 §3.2.2). */
+export interface StorageUse {
+  /** "SM" (SIM), "ME" (modem), "MT" (both), "SR" (status reports)… */
+  memory: string;
+  used: number;
+  total: number;
+  /** What the memory is selected for: reading and deleting, writing, receiving. */
+  roles: StorageRole[];
+}
+
+export type StorageRole = 'read' | 'write' | 'receive';
+
+const roles: readonly StorageRole[] = ['read', 'write', 'receive'];
+
+/** From this share of slots used on, a memory counts as nearly full. */
+export const nearlyFullShare = 0.8;
+
+/**
+ * `+CPMS: "SM",3,30,"SM",3,30,"ME",0,100` → one entry per memory, with the roles it holds. A
+ * modem listing only <mem1> (or two) gives fewer. Undefined when there is no +CPMS line.
+ */
+export function parseStorageUse(lines: readonly string[]): StorageUse[] | undefined {
+  const line = lines.find((candidate) => /^\+CPMS:/i.test(candidate.trim()));
+  if (!line) return undefined;
+  const fields = [...line.matchAll(/"([^"]*)"\s*,\s*(\d+)\s*,\s*(\d+)/g)];
+  const byMemory = new Map<string, StorageUse>();
+  fields.slice(0, roles.length).forEach((field, index) => {
+    const memory = (field[1] ?? '').toUpperCase();
+    const role = roles[index] ?? 'read';
+    const known = byMemory.get(memory);
+    if (known) {
+      known.roles.push(role);
+      return;
+    }
+    byMemory.set(memory, { memory, used: Number(field[2]), total: Number(field[3]), roles: [role] });
+  });
+  return byMemory.size > 0 ? [...byMemory.values()] : undefined;
+}
+
+export function isNearlyFull(use: StorageUse): boolean {
+  return use.total > 0 && use.used >= use.total * nearlyFullShare;
+}
+
+/** The memory new messages land in is nearly full: read (and so delete) what it holds now. */
+export function storageNeedsEmptying(uses: readonly StorageUse[]): boolean {
+  return uses.some((use) => use.roles.includes('receive') && isNearlyFull(use));
+}
