@@ -14,6 +14,7 @@ import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
@@ -116,6 +117,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
       logger.child('settings'),
     );
+    await seedDefaultCountry(settings, systemRegion(), logger.child('settings'));
     const credentials = await openBasicCredentials({
       document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
       username: options.username,

@@ -17,6 +17,7 @@ const defaults = {
   ping: {},
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
+  desk: {},
 };
 
 const patch = (body: unknown, base = '') =>
