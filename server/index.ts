@@ -14,6 +14,7 @@ import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { openDesk } from './desk/desk.js';
 import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
@@ -329,6 +330,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
 
     stops.push(startRetention({ storage, settings, clock, logger }));
 
+    const desk = openDesk({ storage, settings, lifecycle, clock, logger });
     const app = createHttpApp(
       {
         repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
@@ -387,6 +389,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
             }),
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
+          (api, services) => desk.register(api, services.messages),
         ],
       },
       {
