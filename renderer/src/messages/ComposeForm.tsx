@@ -3,6 +3,7 @@ import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { useAction } from '../useAction.js';
 import { parseRecipients } from './messageRows.js';
 
@@ -76,6 +77,7 @@ export function ComposeForm(props: {
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-text`}>Message</label>
+        <TemplatePicker id={`${prefix}-template`} onPick={setText} />
         <textarea
           id={`${prefix}-text`}
           name="text"
