@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
-import { parseRecipients } from '../messages/messageRows.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { ContactPicker } from './ContactPicker.js';
 import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipients.js';
 import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
 import { TemplatePicker } from './TemplatePicker.js';
+import { splitTypedNumbers } from './typedNumbers.js';
 
 /**
  * Compose to many: typed numbers, contacts, groups and the rows of a CSV in any mix, with
@@ -32,7 +32,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
     name: name || undefined,
     text,
     recipients: {
-      phoneNumbers: parseRecipients(numbers),
+      phoneNumbers: splitTypedNumbers(numbers),
       contactIds: contacts.map((contact) => contact.id),
       groupIds,
       rows: csv ? campaignRows(csv) : [],
