@@ -15,6 +15,8 @@ import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { openDesk } from './desk/desk.js';
+import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
@@ -36,8 +38,6 @@ import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import { serialModemSource } from './modem/serialModemSource.js';
-import { registerPhoneRoutes } from './phone/phoneRoutes.js';
-import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
 import { BalanceWatch } from './operations/balanceWatch.js';
 import { createCallRecorder } from './operations/callRecorder.js';
 import {
@@ -46,6 +46,8 @@ import {
 } from './operations/modemOperationsSettings.js';
 import { recordSignalHistory } from './operations/signalRecorder.js';
 import { UssdSessions } from './operations/ussdSessions.js';
+import { registerPhoneRoutes } from './phone/phoneRoutes.js';
+import { registerPhoneHookRoutes } from './phone/phoneWebhooks.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from './settings/settingsService.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -133,6 +135,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
       logger.child('settings'),
     );
+    await seedDefaultCountry(settings, systemRegion(), logger.child('settings'));
     const credentials = await openBasicCredentials({
       document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
       username: options.username,
@@ -403,6 +406,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     balanceWatch.start();
     stops.push(() => balanceWatch.stop());
 
+    const desk = openDesk({ storage, settings, lifecycle, clock, logger });
     const app = createHttpApp(
       {
         repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
@@ -497,6 +501,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               },
               usbPhones: () => phoneRegistry.usbPhones(),
             }),
+          (api, services) => desk.register(api, services.messages),
         ],
       },
       {

@@ -7,18 +7,24 @@ import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
 import { type ScreenId, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
+import { CampaignsScreen } from './screens/CampaignsScreen.js';
+import { ContactsScreen } from './screens/ContactsScreen.js';
 import { DashboardScreen } from './screens/DashboardScreen.js';
 import { InboxScreen } from './screens/InboxScreen.js';
 import { LogsScreen } from './screens/LogsScreen.js';
 import { MessagesScreen } from './screens/MessagesScreen.js';
 import { ModemsScreen } from './screens/ModemsScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
+import { TemplatesScreen } from './screens/TemplatesScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
   dashboard: DashboardScreen,
   messages: MessagesScreen,
   inbox: InboxScreen,
+  contacts: ContactsScreen,
+  templates: TemplatesScreen,
+  campaigns: CampaignsScreen,
   modems: ModemsScreen,
   webhooks: WebhooksScreen,
   logs: LogsScreen,

@@ -44,5 +44,5 @@ export function registerApiRoutes(
     logger,
     gatewayDeviceId: deps.gatewayDeviceId,
   });
-  for (const register of deps.extensions ?? []) register(api);
+  for (const register of deps.extensions ?? []) register(api, { messages: services.messages });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from '../desk/phoneNumbers.js';
 
 /**
  * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
@@ -61,6 +62,12 @@ export const settingGroups = {
   receiver: {
     content_provider_enabled: z.boolean(),
   },
+  desk: {
+    /** How numbers typed without `+` are read (ISO 3166 alpha-2); set at first run from the locale. */
+    default_country: z
+      .string()
+      .refine((code): boolean => isCountryCode(code), 'must be a two-letter country code such as DE or US'),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -96,6 +103,7 @@ export const settingDefaults: Settings = {
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
+  desk: { default_country: null },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

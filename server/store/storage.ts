@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { PendingPartsStore } from '../inbox/reassembly.js';
@@ -17,6 +18,7 @@ import { SqliteModemRecords } from './modemRecords.js';
 import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
+import type { GroupCommit } from './sqlite/groupCommit.js';
 
 export interface StorageOptions {
   dataDir: string;
@@ -39,6 +41,12 @@ export interface Storage {
   readonly counts: EventCounts;
   /** Missed calls, signal samples and counts per modem. */
   readonly modemRecords: SqliteModemRecords;
+  /**
+   * The database connection and its group commit, for feature repositories with their own tables
+   * (`server/desk/`): their writes join the same batches, so a write spanning them and the
+   * messages (a campaign and its messages) is durable in one commit or not at all.
+   */
+  readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };
   /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
@@ -127,6 +135,7 @@ class DataDirStorage implements Storage {
   readonly pendingParts: PendingPartsStore;
   readonly counts: SqliteEventCounts;
   readonly modemRecords: SqliteModemRecords;
+  readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };
   private readonly openNames = new Set<string>([pendingPartsCollection]);
   private readonly documentsFlushed: (() => Promise<void>)[] = [];
   private closed = false;
@@ -149,6 +158,7 @@ class DataDirStorage implements Storage {
     this.pendingParts = pendingPartsIn(new KeyedCollection(db, commits, pendingPartsCollection));
     this.counts = new SqliteEventCounts(db);
     this.modemRecords = new SqliteModemRecords(db, commits);
+    this.sqlite = { db, commits };
   }
 
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {

@@ -23,6 +23,7 @@ const defaults = {
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
+  desk: {},
 };
 
 const patch = (body: unknown, base = '') =>

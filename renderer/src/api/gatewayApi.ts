@@ -1,3 +1,4 @@
+import { createDeskApi } from '../desk/deskApi.js';
 import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
@@ -8,10 +9,10 @@ import type {
   InboxRecord,
   LogRecord,
   MessageRecord,
-  NewPhoneRequest,
   MissedCall,
   ModemFiguresRecord,
   ModemOperationsSettings,
+  NewPhoneRequest,
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
@@ -147,6 +148,7 @@ export function createGatewayApi(client: ApiClient) {
         })
       ).data,
     revokeToken: (jti: string) => client.delete<void>(`/auth/token/${id(jti)}`),
+    ...createDeskApi(client),
   };
 }
 
