@@ -14,6 +14,8 @@ import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
+import { openDesk } from './desk/openDesk.js';
+import { formattedNumberKey } from './desk/peerKey.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
@@ -28,6 +30,7 @@ import { consoleSink, createLogger, type Logger, type LogSink } from './logging/
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
 import { MessageLifecycle } from './messages/messageLifecycle.js';
+import { MessageService } from './messages/messageService.js';
 import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
@@ -213,6 +216,33 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     await dispatcher.start();
     stops.push(() => dispatcher.stop());
+    // One queue service for the API and the desk's replies. The desk follows incoming SMS from
+    // before the modems start, and its opt-out list is there before the scheduler sends.
+    const gatewayDeviceId = await openGatewayDeviceId(storage);
+    const messages = new MessageService(
+      {
+        repository: storage.messages,
+        lifecycle,
+        devices: pool,
+        events,
+        clock,
+        logger: logger.child('messages'),
+        onEnqueued: (message) => scheduler?.enqueued(message),
+      },
+      { maxPendingMessages: options.maxPendingMessages },
+    );
+    const desk = openDesk({
+      storage,
+      messages,
+      events,
+      settings: () => settings.current(),
+      key: formattedNumberKey,
+      gatewayDeviceId,
+      clock,
+      logger,
+    });
+    await desk.start();
+    stops.push(() => desk.stop());
     // Restored multipart parts may complete or time out at once: after the dispatcher listens.
     await inbox.start();
     stops.push(() => inbox.stop());
@@ -317,6 +347,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       policy: () =>
         sendingPolicyFrom(settings.current(), { resendInterrupted: options.resendInterrupted, paused }),
       decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
+      isOptedOut: (phoneNumber) => desk.optOuts.isOptedOut(phoneNumber),
       clock,
       logger,
     });
@@ -338,11 +369,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         health,
         tokens,
         webhooks,
-        gatewayDeviceId: await openGatewayDeviceId(storage),
+        gatewayDeviceId,
         clock,
         logger,
         onEnqueued: (message) => activeScheduler.enqueued(message),
+        messages,
         extensions: [
+          (api) => desk.registerRoutes(api),
           (api) =>
             registerGatewayRoutes(api, {
               devices: pool,

@@ -22,6 +22,13 @@ export const Scopes = [
   'inbox:list',
   'inbox:read',
   'inbox:refresh',
+  // Ours (README "Conversations", "Opt-out", "Auto-reply rules").
+  'conversations:read',
+  'conversations:write',
+  'optouts:read',
+  'optouts:write',
+  'rules:read',
+  'rules:write',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

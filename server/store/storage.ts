@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { PendingPartsStore } from '../inbox/reassembly.js';
@@ -16,6 +17,7 @@ import { SqliteMessageRepository } from './messageRepository.js';
 import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
+import type { GroupCommit } from './sqlite/groupCommit.js';
 
 export interface StorageOptions {
   dataDir: string;
@@ -38,6 +40,11 @@ export interface Storage {
   readonly counts: EventCounts;
   /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
+  /**
+   * Builds a feature's store on the database connection, for tables of its own (declared in
+   * `sqlite/schema.ts`): its writes join the same group commit as everything else.
+   */
+  openTables<T>(build: (db: Database, commits: GroupCommit) => T): T;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
   openDocument<T extends object>(
     name: string,
@@ -125,6 +132,11 @@ class DataDirStorage implements Storage {
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {
     this.claim(name);
     return new KeyedCollection<T>(this.database.db, this.database.commits, name);
+  }
+
+  openTables<T>(build: (db: Database, commits: GroupCommit) => T): T {
+    if (this.closed) throw new GatewayError(ErrorCode.StoreClosed, 'storage is closed');
+    return build(this.database.db, this.database.commits);
   }
 
   async openDocument<T extends object>(

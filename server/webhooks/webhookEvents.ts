@@ -23,6 +23,10 @@ export const WebhookEventNames = [
   'mms:batch:downloaded',
   'system:ping',
   'app:started',
+  // Ours, not the spec's (README "Webhook events"): the desk's opt-out list and auto-replies.
+  'optout:added',
+  'optout:removed',
+  'autoreply:sent',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];

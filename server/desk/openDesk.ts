@@ -1,0 +1,88 @@
+import type { Clock } from '../clock/clock.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { ApiBuilder } from '../http/defineRoute.js';
+import { registerConversationRoutes } from '../http/routes/conversationRoutes.js';
+import { registerOptOutRoutes } from '../http/routes/optOutRoutes.js';
+import { registerRuleRoutes } from '../http/routes/ruleRoutes.js';
+import { registerScheduledMessageRoutes } from '../http/routes/scheduledMessageRoutes.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { Settings } from '../settings/settingsSchema.js';
+import type { Storage } from '../store/storage.js';
+import { ConversationIndex } from './conversations/conversationIndex.js';
+import { ConversationService } from './conversations/conversationService.js';
+import { ConversationStore } from './conversations/conversationStore.js';
+import { deskSenderOf } from './deskSender.js';
+import { IncomingDesk } from './incomingDesk.js';
+import { OptOutList } from './optOut/optOutList.js';
+import type { PeerKey } from './peerKey.js';
+import { ReplyMemory } from './rules/replyMemory.js';
+import { type AutoReplyRule, RuleBook } from './rules/ruleBook.js';
+
+export interface DeskDependencies {
+  storage: Storage;
+  messages: MessageService;
+  events: EventBus;
+  settings: () => Settings;
+  key: PeerKey;
+  gatewayDeviceId: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Desk {
+  readonly optOuts: OptOutList;
+  /** Catches the conversations up with the history and starts following incoming SMS. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  registerRoutes(api: ApiBuilder): void;
+}
+
+/** The desk's parts (README "Conversations", "Opt-out", "Auto-reply rules", "Scheduling"), built on one store. */
+export function openDesk(deps: DeskDependencies): Desk {
+  const logger = deps.logger.child('desk');
+  const { storage, events, key, clock } = deps;
+  const send = deskSenderOf(deps.messages);
+  const optOuts = storage.openTables((db, commits) => new OptOutList(db, commits, { key, clock, events }));
+  const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
+  const conversations = new ConversationService({
+    index: storage.openTables((db, commits) => new ConversationIndex(db, commits, key)),
+    store: storage.openTables((db, commits) => new ConversationStore(db, commits)),
+    messages: storage.messages,
+    inbox: storage.inbox,
+    send,
+    key,
+    events,
+    logger,
+  });
+  const incoming = new IncomingDesk({
+    events,
+    optOuts,
+    rules,
+    memory: storage.openTables((db, commits) => new ReplyMemory(db, commits)),
+    send,
+    key,
+    settings: deps.settings,
+    clock,
+    logger,
+  });
+  const stops: (() => void)[] = [];
+  return {
+    optOuts,
+    async start() {
+      stops.push(incoming.start());
+      stops.push(await conversations.start());
+    },
+    async stop() {
+      for (const stop of stops.splice(0)) stop();
+      await incoming.settled();
+      await conversations.caughtUp();
+    },
+    registerRoutes(api) {
+      registerConversationRoutes(api, { conversations, gatewayDeviceId: deps.gatewayDeviceId });
+      registerScheduledMessageRoutes(api, { messages: deps.messages, gatewayDeviceId: deps.gatewayDeviceId });
+      registerOptOutRoutes(api, { optOuts });
+      registerRuleRoutes(api, { rules, now: () => clock.now() });
+    },
+  };
+}
