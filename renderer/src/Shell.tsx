@@ -6,17 +6,23 @@ import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { type ScreenId, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
+import { ConversationsScreen } from './screens/ConversationsScreen.js';
 import { DashboardScreen } from './screens/DashboardScreen.js';
 import { InboxScreen } from './screens/InboxScreen.js';
 import { LogsScreen } from './screens/LogsScreen.js';
 import { MessagesScreen } from './screens/MessagesScreen.js';
 import { ModemsScreen } from './screens/ModemsScreen.js';
+import { OptOutsScreen } from './screens/OptOutsScreen.js';
+import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
   dashboard: DashboardScreen,
+  conversations: ConversationsScreen,
   messages: MessagesScreen,
+  rules: RulesScreen,
+  optouts: OptOutsScreen,
   inbox: InboxScreen,
   modems: ModemsScreen,
   webhooks: WebhooksScreen,

@@ -4,8 +4,11 @@
  */
 export const screens = [
   { id: 'dashboard', label: 'Dashboard' },
+  { id: 'conversations', label: 'Conversations' },
   { id: 'messages', label: 'Messages' },
   { id: 'inbox', label: 'Inbox' },
+  { id: 'rules', label: 'Auto-reply' },
+  { id: 'optouts', label: 'Opt-outs' },
   { id: 'modems', label: 'Modems' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'logs', label: 'Logs' },

@@ -43,6 +43,8 @@ export interface SendMessageRequest {
   priority?: number;
   withDeliveryReport?: boolean;
   ttl?: number;
+  /** Not sent before this instant (ISO 8601): Compose's "send later". */
+  scheduleAt?: string;
 }
 
 export interface SimCard {
@@ -202,4 +204,63 @@ export interface IncomingEvent {
   sender: string;
   content: string;
   receivedAt: number;
+}
+
+/** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
+export interface ConversationRecord {
+  number: string;
+  lastMessageAt: string;
+  lastDirection: 'in' | 'out';
+  lastText: string;
+  replyDeviceId?: string;
+  replySimNumber?: number;
+  unread: number;
+  archived: boolean;
+}
+
+export interface ThreadMessageRecord {
+  direction: 'in' | 'out';
+  id: string;
+  at: string;
+  text: string;
+  deviceId?: string;
+  simNumber?: number;
+  state?: MessageState;
+  error?: string;
+  scheduleAt?: string;
+}
+
+export interface OptOutRecord {
+  phoneNumber: string;
+  addedAt: string;
+  source: 'keyword' | 'manual';
+}
+
+export type RuleMatchKind = 'startsWith' | 'contains' | 'regex' | 'any';
+
+export interface OpeningHours {
+  timeZone: string;
+  periods: { days: number[]; from: string; to: string }[];
+}
+
+export type RuleAction = { kind: 'reply'; text: string } | { kind: 'forward'; phoneNumber: string };
+
+export interface RuleInput {
+  name: string;
+  enabled: boolean;
+  match: { kind: RuleMatchKind; pattern: string };
+  conditions: { deviceId?: string; outsideOpeningHours?: OpeningHours };
+  action: RuleAction;
+}
+
+export interface RuleRecord extends RuleInput {
+  id: string;
+  position: number;
+}
+
+export interface RuleVerdict {
+  ruleId: string;
+  name: string;
+  applies: boolean;
+  reason: string;
 }

@@ -3,6 +3,7 @@ import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { parseRecipients } from './messageRows.js';
 
@@ -24,6 +25,8 @@ export function ComposeForm(props: {
   const [priority, setPriority] = useState('0');
   const [deliveryReport, setDeliveryReport] = useState(true);
   const [ttl, setTtl] = useState('');
+  /** "Send later": a local date and time from the datetime-local input, '' for now. */
+  const [sendAt, setSendAt] = useState('');
   const { busy, result, run } = useAction();
 
   const plan = useMemo(() => planText(text), [text]);
@@ -47,11 +50,15 @@ export function ComposeForm(props: {
     if (simNumber) request.simNumber = Number(simNumber);
     if (priorityValue !== 0) request.priority = priorityValue;
     if (ttl) request.ttl = Number(ttl);
+    if (sendAt) request.scheduleAt = new Date(sendAt).toISOString();
     await run(async () => {
       const message = await api.sendMessage(request);
       setText('');
+      setSendAt('');
       props.onSent(message);
-      return `Queued as ${message.id}.`;
+      return request.scheduleAt
+        ? `Scheduled for ${formatDateTime(request.scheduleAt)} as ${message.id}.`
+        : `Queued as ${message.id}.`;
     });
   }
 
@@ -142,6 +149,16 @@ export function ComposeForm(props: {
               onChange={(event) => setTtl(event.target.value)}
             />
           </label>
+          <label>
+            Send later
+            <input
+              type="datetime-local"
+              name="sendAt"
+              value={sendAt}
+              onChange={(event) => setSendAt(event.target.value)}
+            />
+            <span className="hint">Empty: send now. Editable until it starts.</span>
+          </label>
           <label className="checkbox">
             <input
               type="checkbox"
@@ -158,7 +175,9 @@ export function ComposeForm(props: {
           className="primary"
           disabled={busy || numbers.length === 0 || text === '' || !priorityValid || !ttlValid}
         >
-          {busy ? 'Sending…' : numbers.length > 1 ? `Send to ${numbers.length} recipients` : 'Send'}
+          {busy
+            ? 'Sending…'
+            : `${sendAt ? 'Schedule' : 'Send'}${numbers.length > 1 ? ` to ${numbers.length} recipients` : ''}`}
         </button>
         <FormResult result={result} />
       </div>
