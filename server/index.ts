@@ -14,8 +14,10 @@ import { startRetention } from './composition/retention.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
-import { openDesk } from './desk/openDesk.js';
-import { formattedNumberKey } from './desk/peerKey.js';
+import { openDesk } from './desk/desk.js';
+import { e164PeerKey } from './desk/peerKey.js';
+import { openReplyDesk } from './desk/replyDesk.js';
+import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import { HealthService } from './health/healthService.js';
@@ -119,6 +121,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
       logger.child('settings'),
     );
+    await seedDefaultCountry(settings, systemRegion(), logger.child('settings'));
     const credentials = await openBasicCredentials({
       document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
       username: options.username,
@@ -231,18 +234,18 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       },
       { maxPendingMessages: options.maxPendingMessages },
     );
-    const desk = openDesk({
+    const replyDesk = openReplyDesk({
       storage,
       messages,
       events,
       settings: () => settings.current(),
-      key: formattedNumberKey,
+      key: e164PeerKey(() => settings.current().desk.default_country),
       gatewayDeviceId,
       clock,
       logger,
     });
-    await desk.start();
-    stops.push(() => desk.stop());
+    await replyDesk.start();
+    stops.push(() => replyDesk.stop());
     // Restored multipart parts may complete or time out at once: after the dispatcher listens.
     await inbox.start();
     stops.push(() => inbox.stop());
@@ -347,7 +350,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       policy: () =>
         sendingPolicyFrom(settings.current(), { resendInterrupted: options.resendInterrupted, paused }),
       decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
-      isOptedOut: (phoneNumber) => desk.optOuts.isOptedOut(phoneNumber),
+      isOptedOut: (phoneNumber) => replyDesk.optOuts.isOptedOut(phoneNumber),
       clock,
       logger,
     });
@@ -358,6 +361,14 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
 
     stops.push(startRetention({ storage, settings, clock, logger }));
 
+    const desk = openDesk({
+      storage,
+      settings,
+      lifecycle,
+      clock,
+      logger,
+      recipientFilters: [replyDesk.optOuts],
+    });
     const app = createHttpApp(
       {
         repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
@@ -375,7 +386,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         onEnqueued: (message) => activeScheduler.enqueued(message),
         messages,
         extensions: [
-          (api) => desk.registerRoutes(api),
+          (api) => replyDesk.registerRoutes(api),
           (api) =>
             registerGatewayRoutes(api, {
               devices: pool,
@@ -418,6 +429,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
             }),
           (api) =>
             registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
+          (api, services) => desk.register(api, services.messages),
         ],
       },
       {

@@ -22,6 +22,14 @@ export const Scopes = [
   'inbox:list',
   'inbox:read',
   'inbox:refresh',
+  // The desk (server/desk/): address book, templates, campaigns.
+  'contacts:read',
+  'contacts:write',
+  'templates:read',
+  'templates:write',
+  'campaigns:read',
+  'campaigns:send',
+  'campaigns:cancel',
   // Ours (README "Conversations", "Opt-out", "Auto-reply rules").
   'conversations:read',
   'conversations:write',

@@ -39,5 +39,5 @@ export function registerApiRoutes(
   registerTokenRoutes(api, { tokens: deps.tokens });
   registerWebhookRoutes(api, { webhooks: deps.webhooks });
   registerEventStreamRoutes(api, { events: deps.events, gatewayDeviceId: deps.gatewayDeviceId });
-  for (const register of deps.extensions ?? []) register(api);
+  for (const register of deps.extensions ?? []) register(api, { messages: services.messages });
 }

@@ -68,13 +68,20 @@ export interface HttpDependencies {
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
    * same validation, access control and OpenAPI entry.
    */
-  extensions?: readonly ((api: ApiBuilder) => void)[];
+  extensions?: readonly ((api: ApiBuilder, services: { messages: MessageService }) => void)[];
 }
 
 /** The spec's mounts (DESIGN §2): Local mode at the root, Cloud and Private bases. */
 export const apiBases = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
 
 export const defaultBodyLimitBytes = 256 * 1024;
+
+/**
+ * Bulk requests carry whole address books and spreadsheets (a 10,000-row campaign is about
+ * 1 MB of JSON): these paths take bodies up to `bulkBodyLimitBytes`.
+ */
+export const bulkBodyPaths: readonly string[] = ['/gateway/v1/contacts/import', '/gateway/v1/campaigns'];
+export const bulkBodyLimitBytes = 16 * 1024 * 1024;
 
 export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
@@ -137,15 +144,19 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
   app.use(hostCheck(options.allowedHosts));
   if (options.corsOrigins && options.corsOrigins.length > 0) app.use(cors(options.corsOrigins));
   if (options.uiDirectory) app.use(staticUi(options.uiDirectory));
-  app.use(
+  const jsonBody = (limitBytes: number) =>
     bodyParser({
       enableTypes: ['json'],
-      jsonLimit: `${options.bodyLimitBytes ?? defaultBodyLimitBytes}b`,
+      jsonLimit: `${limitBytes}b`,
       strict: true,
       onerror: (error) => {
         throw bodyParseError(error);
       },
-    }),
+    });
+  const ordinaryBody = jsonBody(options.bodyLimitBytes ?? defaultBodyLimitBytes);
+  const bulkBody = jsonBody(bulkBodyLimitBytes);
+  app.use((ctx, next) =>
+    (bulkBodyPaths.some((path) => ctx.path.startsWith(path)) ? bulkBody : ordinaryBody)(ctx, next),
   );
   app.use(router.routes());
   app.use(router.allowedMethods());

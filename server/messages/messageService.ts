@@ -57,8 +57,43 @@ export class MessageService {
    * stored when any check fails.
    */
   async enqueue(request: EnqueueRequest): Promise<MessageRecord> {
-    const { message } = request;
+    const record = this.prepare(request, this.deps.clock.now(), new Set());
+    this.checkQueueCapacity(1);
+    await this.store([record]);
+    return record;
+  }
+
+  /**
+   * Many messages in one action (a campaign), first step: checks every request and returns the
+   * records, storing nothing; a failure names the request by index
+   * (`messages[3].phoneNumbers[0]: …`). Hand the records to `enqueuePrepared` in the same turn
+   * of the event loop, together with whatever else must be durable with them.
+   */
+  prepareAll(requests: readonly EnqueueRequest[]): MessageRecord[] {
     const now = this.deps.clock.now();
+    const ids = new Set<string>();
+    const records = requests.map((request, index) => {
+      try {
+        return this.prepare(request, now, ids);
+      } catch (error) {
+        throw error instanceof GatewayError ? prefixed(error, `messages[${index}]`) : error;
+      }
+    });
+    this.checkQueueCapacity(records.length);
+    return records;
+  }
+
+  /**
+   * Second step: stores the records of `prepareAll`. Inserted in this turn, they share one
+   * group commit with the caller's other writes of the turn: all are queued or none.
+   */
+  enqueuePrepared(records: readonly MessageRecord[]): Promise<void> {
+    return this.store(records);
+  }
+
+  /** The stored form of one request, after every check; `ids` are those taken by this batch. */
+  private prepare(request: EnqueueRequest, now: number, ids: Set<string>): MessageRecord {
+    const { message } = request;
     const isEncrypted = message.isEncrypted ?? false;
     if (!request.skipPhoneValidation && !isEncrypted) checkPhoneNumbers(message.phoneNumbers);
     checkDistinct(message.phoneNumbers);
@@ -66,13 +101,13 @@ export class MessageService {
     this.checkDevice(message.deviceId ?? undefined, request.deviceActiveWithinHours, now);
     this.checkSimSlot(message.deviceId ?? undefined, message.simNumber ?? undefined);
     const id = message.id ?? this.generateId();
-    if (this.deps.repository.get(id)) {
+    if (ids.has(id) || this.deps.repository.get(id)) {
       throw new GatewayError(ErrorCode.Conflict, `id: message ${id} already exists`, { field: 'id' });
     }
-    this.checkQueueCapacity();
+    ids.add(id);
 
     this.lastSequence = Math.max(this.lastSequence + 1, 1);
-    const record: MessageRecord = {
+    return {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
       content: content(message),
@@ -95,16 +130,21 @@ export class MessageService {
       states: { Pending: now },
       state: 'Pending',
     };
-    await this.deps.repository.insert(record);
-    this.deps.logger.info('message queued', {
-      id,
-      recipients: record.recipients.length,
-      priority: record.priority,
-      deviceId: record.requestedDeviceId,
-    });
-    this.deps.events.emit('message:enqueued', { message: record });
-    this.deps.onEnqueued(record);
-    return record;
+  }
+
+  /** Inserts in this turn (one group commit), then announces each message once all are durable. */
+  private async store(records: readonly MessageRecord[]): Promise<void> {
+    await Promise.all(records.map((record) => this.deps.repository.insert(record)));
+    for (const record of records) {
+      this.deps.logger.info('message queued', {
+        id: record.id,
+        recipients: record.recipients.length,
+        priority: record.priority,
+        deviceId: record.requestedDeviceId,
+      });
+      this.deps.events.emit('message:enqueued', { message: record });
+      this.deps.onEnqueued(record);
+    }
   }
 
   get(id: string): MessageRecord {
@@ -172,15 +212,25 @@ export class MessageService {
     }
   }
 
-  private checkQueueCapacity(): void {
+  private checkQueueCapacity(adding: number): void {
     const pending = this.deps.repository.countInState('Pending');
-    if (pending >= this.options.maxPendingMessages) {
+    if (pending + adding > this.options.maxPendingMessages) {
       throw new GatewayError(
         ErrorCode.QueueFull,
-        `the queue holds ${pending} pending messages, its limit; ensure a modem is online and try later`,
+        adding === 1
+          ? `the queue holds ${pending} pending messages, its limit; ensure a modem is online and try later`
+          : `the queue holds ${pending} pending messages; ${adding} more would pass its limit of ${this.options.maxPendingMessages}`,
       );
     }
   }
+}
+
+/** The same error, its message and field under `prefix` (`messages[3].phoneNumbers[0]`). */
+function prefixed(error: GatewayError, prefix: string): GatewayError {
+  return new GatewayError(error.code, `${prefix}.${error.message}`, {
+    field: error.field === undefined ? prefix : `${prefix}.${error.field}`,
+    cause: error,
+  });
 }
 
 function content(message: MessageRequest): MessageContent {

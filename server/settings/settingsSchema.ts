@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from '../desk/phoneNumbers.js';
 
 /**
  * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
@@ -42,6 +43,12 @@ export const settingGroups = {
     signing_key: secret,
     allow_lan_http: z.boolean(),
   },
+  desk: {
+    /** How numbers typed without `+` are read (ISO 3166 alpha-2); set at first run from the locale. */
+    default_country: z
+      .string()
+      .refine((code): boolean => isCountryCode(code), 'must be a two-letter country code such as DE or US'),
+  },
   /** Ours (README "Opt-out"): comma-separated keywords, matched as the whole text, any case. */
   opt_out: {
     keywords: z.string().min(1).max(500),
@@ -83,6 +90,7 @@ export const settingDefaults: Settings = {
   ping: { interval_seconds: null },
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
+  desk: { default_country: null },
   opt_out: {
     keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT',
     start_keywords: 'START',

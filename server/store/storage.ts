@@ -38,13 +38,14 @@ export interface Storage {
   readonly pendingParts: PendingPartsStore;
   /** Sent, delivered, failed and received per quarter hour, for the daily chart. */
   readonly counts: EventCounts;
+  /**
+   * The database connection and its group commit, for feature repositories with their own tables
+   * (`server/desk/`): their writes join the same batches, so a write spanning them and the
+   * messages (a campaign and its messages) is durable in one commit or not at all.
+   */
+  readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };
   /** A durable keyed collection in the database (the webhook outbox). Open each name once. */
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T>;
-  /**
-   * Builds a feature's store on the database connection, for tables of its own (declared in
-   * `sqlite/schema.ts`): its writes join the same group commit as everything else.
-   */
-  openTables<T>(build: (db: Database, commits: GroupCommit) => T): T;
   /** A small lowdb document `<name>.json` (settings, webhooks, tokens, devices). */
   openDocument<T extends object>(
     name: string,
@@ -106,6 +107,7 @@ class DataDirStorage implements Storage {
   readonly logs: SqliteLogRepository;
   readonly pendingParts: PendingPartsStore;
   readonly counts: SqliteEventCounts;
+  readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };
   private readonly openNames = new Set<string>([pendingPartsCollection]);
   private readonly documentsFlushed: (() => Promise<void>)[] = [];
   private closed = false;
@@ -127,16 +129,12 @@ class DataDirStorage implements Storage {
     });
     this.pendingParts = pendingPartsIn(new KeyedCollection(db, commits, pendingPartsCollection));
     this.counts = new SqliteEventCounts(db);
+    this.sqlite = { db, commits };
   }
 
   openCollection<T extends { id: string }>(name: string): KeyedCollection<T> {
     this.claim(name);
     return new KeyedCollection<T>(this.database.db, this.database.commits, name);
-  }
-
-  openTables<T>(build: (db: Database, commits: GroupCommit) => T): T {
-    if (this.closed) throw new GatewayError(ErrorCode.StoreClosed, 'storage is closed');
-    return build(this.database.db, this.database.commits);
   }
 
   async openDocument<T extends object>(

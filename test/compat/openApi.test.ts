@@ -269,7 +269,10 @@ describe('real answers of our /gateway/v1/ extensions match the document', () =>
     for (const { path } of reads) {
       const concrete = path.replace(/\{[^}]+\}/g, device?.id ?? '');
       const response = await gateway.request('GET', concrete);
-      if (response.status !== 200) problems.push(`GET ${concrete} ${response.status}: ${response.text}`);
+      // The desk's records have ids of their own: a device id names none of them (404, documented).
+      const unknownDeskRecord = /^\/gateway\/v1\/(contacts|groups|templates|campaigns)\/\{/.test(path);
+      if (response.status !== (unknownDeskRecord ? 404 : 200))
+        problems.push(`GET ${concrete} ${response.status}: ${response.text}`);
       const problem = mismatch('GET', concrete, response);
       if (problem) problems.push(problem);
     }

@@ -1,333 +1,226 @@
-/**
- * The desk through the API of the whole gateway (createGateway on loopback, real storage, the
- * built-in simulated modem): opt-out, conversations, auto-reply rules and scheduled edits.
- */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GatewayEvents } from '../../server/events/eventBus.js';
-import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
-import { type ApiMessage, waitForReadyModems, waitForState } from '../integration/support/apiReads.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
+import { pollUntil } from '../support/pollUntil.js';
 
-interface Conversation {
-  number: string;
-  lastText: string;
-  lastDirection: 'in' | 'out';
-  unread: number;
-  archived: boolean;
-  replyDeviceId?: string;
-}
-
-interface ThreadMessage {
-  direction: 'in' | 'out';
-  id: string;
-  text: string;
-  state?: string;
-  error?: string;
-}
-
+/** The desk's routes on the real gateway (real storage, Koa server, built-in simulated modem). */
 let harness: GatewayHarness;
-let modem: SimulatedModem;
-const facts: GatewayEvents['gateway:fact'][] = [];
-
 beforeAll(async () => {
   harness = await startGatewayHarness({ simulatedModems: 1 });
-  await waitForReadyModems(harness.api, 1);
-  const simulated = harness.gateway.simulatedModems[0];
-  if (!simulated) throw new Error('no simulated modem');
-  modem = simulated;
-  harness.gateway.events.on('gateway:fact', (fact) => facts.push(fact));
+  await harness.api.patch('/settings', { desk: { default_country: 'DE' } });
 });
-
 afterAll(async () => {
-  await harness?.close();
+  await harness.close();
 });
 
-const pdusTo = (number: string) => modem.accepted.filter((pdu) => pdu.decoded.recipient.number === number);
-
-async function receive(sender: string, text: string): Promise<void> {
-  const before = (await harness.api.get<unknown[]>(`/gateway/v1/conversations/${encodeURIComponent(sender)}`))
-    .body.length;
-  modem.injectIncoming({ sender, text });
-  await vi.waitFor(
-    async () => {
-      const thread = await harness.api.get<unknown[]>(
-        `/gateway/v1/conversations/${encodeURIComponent(sender)}`,
-      );
-      if (thread.body.length <= before) throw new Error('not in the thread yet');
-    },
-    { timeout: 10_000, interval: 50 },
-  );
+interface Contact {
+  id: string;
+  phoneNumber: string;
+  name: string;
+  groupIds: string[];
+}
+interface Campaign {
+  id: string;
+  state: string;
+  recipients: number;
+  progress: { queued: number; sent: number; failed: number; cancelled: number; percent: number };
 }
 
-describe('opt-out', () => {
-  it('puts a sender who texts "stop" on the list, fails a later send to them only, and START takes them off', async () => {
-    const quitter = '+447700900301';
-    const other = '+447700900302';
-    await receive(quitter, ' stop ');
-    await vi.waitFor(async () => {
-      const list = await harness.api.get<{ phoneNumber: string; source: string }[]>('/gateway/v1/opt-outs');
-      expect(list.body).toContainEqual(expect.objectContaining({ phoneNumber: quitter, source: 'keyword' }));
+describe('contacts and groups', () => {
+  it('stores a contact under the E.164 form of the number as typed, and refuses the same number twice', async () => {
+    const created = await harness.api.post<Contact>('/gateway/v1/contacts', {
+      name: 'Anna Berg',
+      phoneNumber: '0171 1234567',
     });
-    expect(facts).toContainEqual(expect.objectContaining({ event: 'optout:added' }));
-
-    const sent = await harness.api.post<ApiMessage>('/messages', {
-      textMessage: { text: 'Sale on Sunday' },
-      phoneNumbers: [quitter, other],
+    expect(created.status).toBe(201);
+    expect(created.body.phoneNumber).toBe('+491711234567');
+    const again = await harness.api.post('/gateway/v1/contacts', {
+      name: 'Anna B',
+      phoneNumber: '+49 171 1234567',
     });
-    expect(sent.status).toBe(202);
-    const settled = await waitForState(harness.api, `/messages/${sent.body.id}`, 'Sent');
-    expect(settled.recipients).toEqual([
-      { phoneNumber: quitter, state: 'Failed', error: 'opted out' },
-      { phoneNumber: other, state: 'Sent' },
-    ]);
-    expect(pdusTo(quitter)).toHaveLength(0);
-    expect(pdusTo(other)).toHaveLength(1);
-
-    const bypass = await harness.api.post<ApiMessage>('/messages', {
-      textMessage: { text: 'Your order is ready' },
-      phoneNumbers: [quitter],
-      ignoreOptOut: true,
-    });
-    await waitForState(harness.api, `/messages/${bypass.body.id}`, 'Sent');
-    expect(pdusTo(quitter)).toHaveLength(1);
-
-    await receive(quitter, 'START');
-    await vi.waitFor(async () => {
-      const list = await harness.api.get<{ phoneNumber: string }[]>('/gateway/v1/opt-outs');
-      expect(list.body.map((entry) => entry.phoneNumber)).not.toContain(quitter);
-    });
-    expect(facts).toContainEqual(expect.objectContaining({ event: 'optout:removed' }));
+    expect(again.status).toBe(409);
   });
 
-  it('answers an opt-out once with the confirmation text when one is set', async () => {
-    const patched = await harness.api.patch('/settings', {
-      opt_out: { confirmation_text: 'You will get no more texts.' },
+  it('answers a number it cannot read with a 400 naming the field and the problem in words', async () => {
+    const response = await harness.api.post<{ message: string }>('/gateway/v1/contacts', {
+      name: 'Short',
+      phoneNumber: '12',
     });
-    expect(patched.status).toBe(200);
-    const quitter = '+447700900303';
-    await receive(quitter, 'Unsubscribe');
-    await vi.waitFor(() => expect(pdusTo(quitter)).toHaveLength(1), { timeout: 10_000 });
-    expect(pdusTo(quitter)[0]?.decoded.text).toBe('You will get no more texts.');
-    await harness.api.patch('/settings', { opt_out: { confirmation_text: null } });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('phoneNumber: 12 is too short for a number in DE');
   });
 
-  it('adds, pages and removes numbers by hand, normalising their spacing', async () => {
-    const added = await harness.api.post('/gateway/v1/opt-outs', { phoneNumber: '+44 7700 900 399' });
-    expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ phoneNumber: '+447700900399', source: 'manual' });
-    const page = await harness.api.get<{ phoneNumber: string }[]>('/gateway/v1/opt-outs?limit=1');
-    expect(page.body).toEqual([expect.objectContaining({ phoneNumber: '+447700900399' })]);
-    expect(Number(page.headers.get('x-total-count'))).toBeGreaterThan(1);
-    const removed = await harness.api.request(
-      'DELETE',
-      `/gateway/v1/opt-outs/${encodeURIComponent('+447700900399')}`,
-    );
-    expect(removed.status).toBe(204);
-    const again = await harness.api.request(
-      'DELETE',
-      `/gateway/v1/opt-outs/${encodeURIComponent('+447700900399')}`,
-    );
-    expect(again.status).toBe(404);
-    const bad = await harness.api.post<{ message: string }>('/gateway/v1/opt-outs', { phoneNumber: '' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('phoneNumber');
+  it('keeps group memberships, lists by group and searches by name', async () => {
+    const group = await harness.api.post<{ id: string }>('/gateway/v1/groups', { name: 'Regulars' });
+    expect(group.status).toBe(201);
+    const carl = await harness.api.post<Contact>('/gateway/v1/contacts', {
+      name: 'Carl Dorn',
+      phoneNumber: '+4915112345678',
+      groupIds: [group.body.id],
+    });
+    expect(carl.body.groupIds).toEqual([group.body.id]);
+    const members = await harness.api.get<Contact[]>(`/gateway/v1/contacts?groupId=${group.body.id}`);
+    expect(members.body.map((contact) => contact.name)).toEqual(['Carl Dorn']);
+    const found = await harness.api.get<Contact[]>('/gateway/v1/contacts?search=berg');
+    expect(found.body.map((contact) => contact.name)).toEqual(['Anna Berg']);
+    const groups = await harness.api.get<{ name: string; size: number }[]>('/gateway/v1/groups');
+    expect(groups.body).toEqual([expect.objectContaining({ name: 'Regulars', size: 1 })]);
+  });
+
+  it('names the numbers that are in the address book', async () => {
+    const names = await harness.api.post('/gateway/v1/contacts/names', {
+      phoneNumbers: ['+491711234567', '+15550000000'],
+    });
+    expect(names.body).toEqual({ '+491711234567': 'Anna Berg' });
   });
 });
 
-describe('conversations', () => {
-  it('files both directions under the party, counts unread, and replies from the modem they wrote to', async () => {
-    const customer = '+447700900401';
-    await receive(customer, 'Is the shop open on Sunday?');
-    const list = await harness.api.get<Conversation[]>('/gateway/v1/conversations');
-    expect(list.status).toBe(200);
-    expect(list.body[0]).toMatchObject({
-      number: customer,
-      lastDirection: 'in',
-      lastText: 'Is the shop open on Sunday?',
-      unread: 1,
-      archived: false,
-    });
+describe('CSV import', () => {
+  const excelCsv =
+    '\uFEFFName;Mobile;Groups\r\n"Eva; the baker";0160 1111111;Bakers\r\nFritz;0160 2222222;Bakers, VIP\r\nEva again;+49 160 1111111;VIP\r\nBroken;12;\r\n';
+  const mapping = { phoneNumber: 'Mobile', name: 'Name', groups: 'Groups' };
 
-    const path = `/gateway/v1/conversations/${encodeURIComponent(customer)}`;
-    const reply = await harness.api.post<ApiMessage>(`${path}/reply`, { text: 'Yes, 10 to 4.' });
-    expect(reply.status).toBe(202);
-    await waitForState(harness.api, `/messages/${reply.body.id}`, 'Sent');
-    expect(pdusTo(customer).map((pdu) => pdu.decoded.text)).toEqual(['Yes, 10 to 4.']);
-
-    const thread = await harness.api.get<ThreadMessage[]>(path);
-    expect(thread.headers.get('x-total-count')).toBe('2');
-    expect(thread.body.map((message) => [message.direction, message.text])).toEqual([
-      ['out', 'Yes, 10 to 4.'],
-      ['in', 'Is the shop open on Sunday?'],
-    ]);
-    expect(thread.body[0]?.state).toBe('Sent');
-    const read = await harness.api.get<Conversation[]>('/gateway/v1/conversations');
-    expect(read.body.find((entry) => entry.number === customer)?.unread).toBe(0);
-  });
-
-  it('marks unread and read, archives and brings back', async () => {
-    const customer = '+447700900402';
-    await receive(customer, 'Hello');
-    const path = `/gateway/v1/conversations/${encodeURIComponent(customer)}`;
-    expect((await harness.api.post<Conversation>(`${path}/read`, {})).body.unread).toBe(0);
-    expect((await harness.api.post<Conversation>(`${path}/unread`, {})).body.unread).toBe(1);
-    const archived = await harness.api.post<Conversation>(`${path}/archive`, { archived: true });
-    expect(archived.body.archived).toBe(true);
-    const active = await harness.api.get<Conversation[]>('/gateway/v1/conversations');
-    expect(active.body.map((entry) => entry.number)).not.toContain(customer);
-    const shelf = await harness.api.get<Conversation[]>('/gateway/v1/conversations?archived=true');
-    expect(shelf.body.map((entry) => entry.number)).toContain(customer);
-    await receive(customer, 'Are you there?');
-    const back = await harness.api.get<Conversation[]>('/gateway/v1/conversations');
-    expect(back.body.find((entry) => entry.number === customer)).toMatchObject({
-      unread: 2,
-      archived: false,
-    });
-  });
-
-  it('answers an empty thread for a party never heard of, and 404 for marking it', async () => {
-    const thread = await harness.api.get<unknown[]>('/gateway/v1/conversations/%2B15550000000');
-    expect(thread.status).toBe(200);
-    expect(thread.body).toEqual([]);
-    expect((await harness.api.post('/gateway/v1/conversations/%2B15550000000/read', {})).status).toBe(404);
-    const bad = await harness.api.post<{ message: string }>(
-      '/gateway/v1/conversations/%2B15550000000/archive',
-      {},
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('archived');
-  });
-});
-
-describe('auto-reply rules', () => {
-  it('creates, lists, replaces, reorders, tests and deletes rules', async () => {
-    const first = await harness.api.post<{ id: string }>('/gateway/v1/rules', {
-      name: 'Opening hours',
-      match: { kind: 'contains', pattern: 'open' },
-      action: { kind: 'reply', text: 'We open 10 to 4.' },
-    });
-    expect(first.status).toBe(201);
-    const second = await harness.api.post<{ id: string }>('/gateway/v1/rules', {
-      name: 'Slow pattern',
-      match: { kind: 'regex', pattern: '^(a+)+$' },
-      action: { kind: 'forward', phoneNumber: '+447700900999' },
-    });
-    expect(second.status).toBe(201);
-    const tested = await harness.api.post<{ name: string; applies: boolean; reason: string }[]>(
-      '/gateway/v1/rules/test',
-      { text: `${'a'.repeat(40)}!` },
-    );
-    expect(tested.body).toEqual([
-      expect.objectContaining({ name: 'Opening hours', applies: false, reason: 'the text does not match' }),
+  it('previews Excel CSV with merged duplicates and a per-row error, and imports nothing while a row is wrong', async () => {
+    const preview = await harness.api.post<{
+      contacts: { line: number; phoneNumber: string; name: string; groups: string[] }[];
+      duplicates: number;
+      errors: { line: number; message: string }[];
+    }>('/gateway/v1/contacts/import', { csv: excelCsv, mapping });
+    expect(preview.status).toBe(200);
+    expect(preview.body.contacts).toEqual([
       expect.objectContaining({
-        name: 'Slow pattern',
-        applies: false,
-        reason: expect.stringContaining('ran out of time'),
+        line: 2,
+        phoneNumber: '+491601111111',
+        name: 'Eva again',
+        groups: ['Bakers', 'VIP'],
+      }),
+      expect.objectContaining({
+        line: 3,
+        phoneNumber: '+491602222222',
+        name: 'Fritz',
+        groups: ['Bakers', 'VIP'],
       }),
     ]);
-    const open = await harness.api.post<{ applies: boolean }[]>('/gateway/v1/rules/test', {
-      text: 'Are you OPEN?',
-    });
-    expect(open.body.map((verdict) => verdict.applies)).toEqual([true, false]);
-    const word = await harness.api.post<{ applies: boolean }[]>('/gateway/v1/rules/test', {
-      text: 'reopening',
-    });
-    expect(word.body.map((verdict) => verdict.applies)).toEqual([true, false]);
+    expect(preview.body.duplicates).toBe(1);
+    expect(preview.body.errors).toEqual([
+      expect.objectContaining({ line: 5, message: '12 is too short for a number in DE' }),
+    ]);
 
-    const reordered = await harness.api.request<{ id: string }[]>('PUT', '/gateway/v1/rules/order', {
-      json: { ids: [second.body.id, first.body.id] },
+    const refused = await harness.api.post('/gateway/v1/contacts/import', {
+      csv: excelCsv,
+      mapping,
+      commit: true,
     });
-    expect(reordered.body.map((rule) => rule.id)).toEqual([second.body.id, first.body.id]);
-    const replaced = await harness.api.request<{ enabled: boolean }>(
-      'PUT',
-      `/gateway/v1/rules/${second.body.id}`,
-      {
-        json: {
-          name: 'Slow pattern',
-          enabled: false,
-          match: { kind: 'regex', pattern: '^(a+)+$' },
-          action: { kind: 'forward', phoneNumber: '+447700900999' },
-        },
-      },
-    );
-    expect(replaced.body.enabled).toBe(false);
-    expect((await harness.api.request('DELETE', `/gateway/v1/rules/${second.body.id}`)).status).toBe(204);
-    expect((await harness.api.request('DELETE', `/gateway/v1/rules/${second.body.id}`)).status).toBe(404);
-    expect((await harness.api.request('DELETE', `/gateway/v1/rules/${first.body.id}`)).status).toBe(204);
-  });
-
-  it('refuses a broken regular expression and bad opening hours, naming the field', async () => {
-    const regex = await harness.api.post<{ message: string }>('/gateway/v1/rules', {
-      name: 'Broken',
-      match: { kind: 'regex', pattern: '(' },
-      action: { kind: 'reply', text: 'x' },
-    });
-    expect(regex.status).toBe(400);
-    expect(regex.body.message).toContain('match.pattern');
-    const hours = await harness.api.post<{ message: string }>('/gateway/v1/rules', {
-      name: 'Night',
-      match: { kind: 'any' },
-      conditions: { outsideOpeningHours: { timeZone: 'Mars/Olympus', periods: [] } },
-      action: { kind: 'reply', text: 'x' },
-    });
-    expect(hours.status).toBe(400);
-    expect(hours.body.message).toContain('timeZone');
-  });
-
-  it('replies to a keyword once per sender within the period, outside opening hours only', async () => {
-    const rule = await harness.api.post<{ id: string }>('/gateway/v1/rules', {
-      name: 'Price list',
-      match: { kind: 'startsWith', pattern: 'PRICE' },
-      // Open no hour of the week: every message arrives outside opening hours.
-      conditions: { outsideOpeningHours: { timeZone: 'Europe/London', periods: [] } },
-      action: { kind: 'reply', text: 'Prices: tea 2, cake 3.' },
-    });
-    const customer = '+447700900501';
-    await receive(customer, 'price list please');
-    await vi.waitFor(() => expect(pdusTo(customer)).toHaveLength(1), { timeout: 10_000 });
-    expect(pdusTo(customer)[0]?.decoded.text).toBe('Prices: tea 2, cake 3.');
-    expect(facts).toContainEqual(
-      expect.objectContaining({
-        event: 'autoreply:sent',
-        payload: expect.objectContaining({ ruleId: rule.body.id }),
-      }),
-    );
-    // The rules run while the message:received event is raised, and a held reply awaits
-    // nothing: once the message is in the thread, the decision is made.
-    await receive(customer, 'PRICE?');
-    const thread = await harness.api.get<ThreadMessage[]>(
-      `/gateway/v1/conversations/${encodeURIComponent(customer)}`,
-    );
-    expect(thread.body.filter((message) => message.direction === 'out')).toHaveLength(1);
-    expect(pdusTo(customer)).toHaveLength(1);
-    await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
-  });
-});
-
-describe('editing a scheduled message', () => {
-  it('changes the time and text while no modem has it, then refuses once it is sent', async () => {
-    const later = new Date(Date.now() + 3_600_000).toISOString();
-    const queued = await harness.api.post<ApiMessage>('/messages', {
-      textMessage: { text: 'Reminder: tomorrow' },
-      phoneNumbers: ['+447700900601'],
-      scheduleAt: later,
-    });
-    expect(queued.status).toBe(202);
-    const edited = await harness.api.patch<
-      ApiMessage & { scheduleAt: string; textMessage: { text: string } }
-    >(`/gateway/v1/messages/${queued.body.id}`, {
-      text: 'Reminder: today',
-      scheduleAt: new Date(Date.now() - 1000).toISOString(),
-    });
-    expect(edited.status).toBe(200);
-    expect(edited.body.textMessage.text).toBe('Reminder: today');
-    await waitForState(harness.api, `/messages/${queued.body.id}`, 'Sent');
-    expect(pdusTo('+447700900601').map((pdu) => pdu.decoded.text)).toEqual(['Reminder: today']);
-    const refused = await harness.api.patch(`/gateway/v1/messages/${queued.body.id}`, { text: 'too late' });
     expect(refused.status).toBe(400);
-    const empty = await harness.api.patch<{ message: string }>(`/gateway/v1/messages/${queued.body.id}`, {});
-    expect(empty.status).toBe(400);
-    expect(empty.body.message).toContain('scheduleAt');
-    expect((await harness.api.patch('/gateway/v1/messages/nope', { text: 'x' })).status).toBe(404);
+    const after = await harness.api.get<Contact[]>('/gateway/v1/contacts?search=0160');
+    expect(after.body).toEqual([]);
+  });
+
+  it('imports every row in one go once the file is right, creating the groups it names', async () => {
+    const fixed = excelCsv.replace('Broken;12;', 'Greta;0160 3333333;');
+    const imported = await harness.api.post<{ imported: { created: number; updated: number } }>(
+      '/gateway/v1/contacts/import',
+      { csv: fixed, mapping, commit: true },
+    );
+    expect(imported.status).toBe(200);
+    expect(imported.body.imported).toEqual({ created: 3, updated: 0 });
+    const groups = await harness.api.get<{ name: string; size: number }[]>('/gateway/v1/groups');
+    expect(groups.body.map((group) => [group.name, group.size])).toEqual([
+      ['Bakers', 2],
+      ['Regulars', 1],
+      ['VIP', 2],
+    ]);
+  });
+});
+
+describe('templates', () => {
+  it('stores a template and lists its placeholders', async () => {
+    const created = await harness.api.post<{ id: string; placeholders: string[] }>('/gateway/v1/templates', {
+      name: 'Order ready',
+      text: 'Hello {name}, your order {order} is ready',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.placeholders).toEqual(['name', 'order']);
+    const duplicate = await harness.api.post('/gateway/v1/templates', { name: 'order READY', text: 'x' });
+    expect(duplicate.status).toBe(409);
+  });
+});
+
+describe('campaigns', () => {
+  it('previews recipients after de-duplication with parts, and names rows missing a placeholder value', async () => {
+    const groups = await harness.api.get<{ id: string; name: string }[]>('/gateway/v1/groups');
+    const bakers = groups.body.find((group) => group.name === 'Bakers')?.id;
+    const preview = await harness.api.post<{
+      recipients: number;
+      duplicates: number;
+      totalParts: number;
+      samples: { text: string }[];
+      problems: { field: string; message: string }[];
+    }>('/gateway/v1/campaigns/preview', {
+      text: 'Hello {name}, your order {order} is ready',
+      recipients: {
+        rows: [
+          { phoneNumber: '0160 1111111', fields: { order: 'A-1' } },
+          { phoneNumber: '0160 2222222', fields: { order: 'A-2', name: 'Fritz F.' } },
+          { phoneNumber: '0160 4444444', fields: {} },
+        ],
+        groupIds: [bakers],
+        phoneNumbers: ['+49 160 1111111'],
+      },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.duplicates).toBe(3);
+    expect(preview.body.recipients).toBe(2);
+    expect(preview.body.totalParts).toBe(2);
+    expect(preview.body.samples.map((sample) => sample.text)).toEqual([
+      'Hello Eva again, your order A-1 is ready',
+      'Hello Fritz F., your order A-2 is ready',
+    ]);
+    expect(preview.body.problems).toEqual([
+      { field: 'recipients.rows[2]', message: 'no value for {name}, {order} (+491604444444)' },
+    ]);
+  });
+
+  it('queues nothing when a recipient has a problem', async () => {
+    const before = await harness.api.get<unknown[]>('/gateway/v1/campaigns');
+    const refused = await harness.api.post<{ message: string }>('/gateway/v1/campaigns', {
+      text: 'Hi {name}',
+      recipients: { phoneNumbers: ['+4916055555', 'not a number'] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      /^recipients\.phoneNumbers\[1\]: not a number is not a phone number/,
+    );
+    const after = await harness.api.get<unknown[]>('/gateway/v1/campaigns');
+    expect(after.body.length).toBe(before.body.length);
+  });
+
+  it('sends a campaign to every recipient and reports it completed', async () => {
+    const started = await harness.api.post<Campaign>('/gateway/v1/campaigns', {
+      name: 'Price list',
+      text: 'New prices from Monday, {name}',
+      recipients: { contactIds: [], phoneNumbers: ['+491711234567', '+4915112345678'] },
+    });
+    expect(started.status).toBe(202);
+    expect(started.body.recipients).toBe(2);
+    await pollUntil(
+      async () =>
+        (await harness.api.get<Campaign>(`/gateway/v1/campaigns/${started.body.id}`)).body.state ===
+        'Completed',
+      { what: 'the campaign to complete', limitMs: 30_000 },
+    );
+    const done = await harness.api.get<Campaign>(`/gateway/v1/campaigns/${started.body.id}`);
+    expect(done.body.progress).toMatchObject({ queued: 0, sent: 2, failed: 0, percent: 100 });
+  });
+
+  it('cancels the messages of a campaign still waiting as a whole', async () => {
+    await harness.api.post('/gateway/v1/sending', { paused: true });
+    const started = await harness.api.post<Campaign>('/gateway/v1/campaigns', {
+      text: 'Closed on Sunday',
+      recipients: { phoneNumbers: ['+491601000001', '+491601000002', '+491601000003'] },
+    });
+    const cancelled = await harness.api.post<Campaign>(`/gateway/v1/campaigns/${started.body.id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.state).toBe('Cancelled');
+    expect(cancelled.body.progress).toMatchObject({ queued: 0, cancelled: 3, percent: 100 });
   });
 });

@@ -17,6 +17,7 @@ const defaults = {
   ping: {},
   logs: { lifetime_days: 30 },
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
+  desk: {},
   opt_out: { keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT', start_keywords: 'START' },
   auto_reply: { reply_period_minutes: 60 },
 };

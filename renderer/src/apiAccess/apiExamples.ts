@@ -18,6 +18,13 @@ export const tokenScopes = [
   { scope: 'settings:write', meaning: 'Change settings' },
   { scope: 'logs:read', meaning: 'Read logs' },
   { scope: 'tokens:manage', meaning: 'Create and revoke tokens' },
+  { scope: 'contacts:read', meaning: 'Read contacts and groups' },
+  { scope: 'contacts:write', meaning: 'Change and import contacts' },
+  { scope: 'templates:read', meaning: 'Read templates' },
+  { scope: 'templates:write', meaning: 'Change templates' },
+  { scope: 'campaigns:read', meaning: 'Follow campaigns' },
+  { scope: 'campaigns:send', meaning: 'Send campaigns' },
+  { scope: 'campaigns:cancel', meaning: 'Cancel campaigns' },
 ] as const;
 
 /** POSIX shell single quoting: close, escaped quote, reopen. */

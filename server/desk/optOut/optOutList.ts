@@ -4,6 +4,7 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { RecipientFilter } from '../campaigns/audience.js';
 import { raiseDeskFact } from '../deskEvents.js';
 import type { PeerKey } from '../peerKey.js';
 
@@ -28,7 +29,7 @@ interface OptOutRow {
  * The scheduler asks `isOptedOut` before each recipient's send; bulk sends filter their
  * preview with `filterOptedOut`.
  */
-export class OptOutList {
+export class OptOutList implements RecipientFilter {
   private readonly selectOne: Statement<[string], OptOutRow>;
   private readonly insertRow: Statement<OptOutRow>;
   private readonly deleteRow: Statement<[string]>;
@@ -55,9 +56,10 @@ export class OptOutList {
     return this.selectOne.get(this.deps.key(number)) !== undefined;
   }
 
-  /** The numbers not on the list, in their order (what a bulk send may still text). */
-  filterOptedOut(numbers: readonly string[]): string[] {
-    return numbers.filter((number) => !this.isOptedOut(number));
+  /** As a bulk send's recipient filter (desk.ts): the numbers of `phoneNumbers` on the list. */
+  readonly name = 'opted out';
+  exclude(phoneNumbers: readonly string[]): ReadonlySet<string> {
+    return new Set(phoneNumbers.filter((number) => this.isOptedOut(number)));
   }
 
   get(number: string): OptOut | undefined {

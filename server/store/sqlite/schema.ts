@@ -96,8 +96,49 @@ const steps: readonly string[] = [
     PRIMARY KEY (collection, id)
   ) WITHOUT ROWID;
   `,
+  // The desk (server/desk/): address book, templates and campaigns.
   `
-  -- The desk (README "Conversations", "Opt-out", "Auto-reply rules").
+  CREATE TABLE desk_contacts (
+    id TEXT PRIMARY KEY,
+    phone_number TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    notes TEXT NOT NULL,
+    search TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX desk_contacts_by_name ON desk_contacts (name COLLATE NOCASE, phone_number);
+  CREATE TABLE desk_groups (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE
+  );
+  CREATE TABLE desk_memberships (
+    group_id TEXT NOT NULL,
+    contact_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, contact_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX desk_memberships_by_contact ON desk_memberships (contact_id);
+
+  CREATE TABLE desk_templates (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    text TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE desk_campaigns (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX desk_campaigns_by_time ON desk_campaigns (created_at);
+  CREATE TABLE desk_campaign_messages (
+    campaign_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, message_id)
+  ) WITHOUT ROWID;
+  `,
+  `
+  -- The desk, part two (README "Conversations", "Opt-out", "Auto-reply rules").
   -- One row per message and party: an outgoing message to three numbers is in three threads.
   -- Filled from messages and inbox after their rowid cursor (server/desk/conversations/), so
   -- a thread is read by (peer, at) without looking at the history.

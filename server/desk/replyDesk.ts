@@ -19,7 +19,7 @@ import type { PeerKey } from './peerKey.js';
 import { ReplyMemory } from './rules/replyMemory.js';
 import { type AutoReplyRule, RuleBook } from './rules/ruleBook.js';
 
-export interface DeskDependencies {
+export interface ReplyDeskDependencies {
   storage: Storage;
   messages: MessageService;
   events: EventBus;
@@ -30,7 +30,7 @@ export interface DeskDependencies {
   logger: Logger;
 }
 
-export interface Desk {
+export interface ReplyDesk {
   readonly optOuts: OptOutList;
   /** Catches the conversations up with the history and starts following incoming SMS. */
   start(): Promise<void>;
@@ -38,16 +38,21 @@ export interface Desk {
   registerRoutes(api: ApiBuilder): void;
 }
 
-/** The desk's parts (README "Conversations", "Opt-out", "Auto-reply rules", "Scheduling"), built on one store. */
-export function openDesk(deps: DeskDependencies): Desk {
+/**
+ * The desk's side that talks back (README "Conversations", "Opt-out", "Auto-reply rules",
+ * "Scheduling"): built before the scheduler, whose sends it vets, and before the modems, whose
+ * incoming SMS it follows. The address book and bulk sends are `desk.ts`.
+ */
+export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   const logger = deps.logger.child('desk');
   const { storage, events, key, clock } = deps;
+  const { db, commits } = storage.sqlite;
   const send = deskSenderOf(deps.messages);
-  const optOuts = storage.openTables((db, commits) => new OptOutList(db, commits, { key, clock, events }));
+  const optOuts = new OptOutList(db, commits, { key, clock, events });
   const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
   const conversations = new ConversationService({
-    index: storage.openTables((db, commits) => new ConversationIndex(db, commits, key)),
-    store: storage.openTables((db, commits) => new ConversationStore(db, commits)),
+    index: new ConversationIndex(db, commits, key),
+    store: new ConversationStore(db, commits),
     messages: storage.messages,
     inbox: storage.inbox,
     send,
@@ -59,7 +64,7 @@ export function openDesk(deps: DeskDependencies): Desk {
     events,
     optOuts,
     rules,
-    memory: storage.openTables((db, commits) => new ReplyMemory(db, commits)),
+    memory: new ReplyMemory(db, commits),
     send,
     key,
     settings: deps.settings,

@@ -1,0 +1,186 @@
+import { planText } from '../../pdu/index.js';
+import { MaxTextLength } from '../../validation/messageSchemas.js';
+import type { ContactRepository } from '../contacts/contactRepository.js';
+import type { NumberReader } from '../numberReader.js';
+import { renderPlaceholders } from '../templates/placeholders.js';
+
+/**
+ * Who a bulk send goes to, from any mix of typed numbers, contacts, groups and rows of an
+ * uploaded CSV, and the text each one gets. Pure planning: nothing is stored here.
+ */
+export interface AudienceSpec {
+  /** Numbers as typed (read with the default country). */
+  phoneNumbers?: readonly string[];
+  contactIds?: readonly string[];
+  groupIds?: readonly string[];
+  /** Rows of a CSV: a number and the row's fields for the placeholders (`{order}`). */
+  rows?: readonly { phoneNumber: string; fields?: Readonly<Record<string, string>> }[];
+}
+
+/**
+ * Removes recipients before a send (desk-b's opt-out list plugs in here): given the E.164
+ * numbers, answers those that must not get the message. `name` labels the count in the preview.
+ */
+export interface RecipientFilter {
+  name: string;
+  exclude(phoneNumbers: readonly string[]): ReadonlySet<string>;
+}
+
+export interface PlannedMessage {
+  phoneNumber: string;
+  /** The contact's name, when the number is in the address book. */
+  name?: string;
+  text: string;
+  parts: number;
+}
+
+export interface RecipientProblem {
+  /** Where the recipient came from: `recipients.rows[3]`, `recipients.phoneNumbers[0]`… */
+  field: string;
+  message: string;
+}
+
+export interface AudiencePlan {
+  messages: PlannedMessage[];
+  /** The same number named again (by a row, a contact, a group or typed) counts once. */
+  duplicates: number;
+  /** Recipients each filter removed, by filter name (e.g. `{ "opt-out": 3 }`). */
+  removed: Record<string, number>;
+  problems: RecipientProblem[];
+  totalParts: number;
+}
+
+interface Candidate {
+  field: string;
+  phoneNumber: string;
+  name?: string;
+  fields: Record<string, string>;
+}
+
+export interface AudienceDependencies {
+  contacts: ContactRepository;
+  readNumber: NumberReader;
+  filters: readonly RecipientFilter[];
+}
+
+/**
+ * Resolves, de-duplicates by number (the first mention wins: rows first, as they carry the most
+ * fields, then contacts, groups, typed numbers), filters and renders. Each recipient's fields
+ * are its row's, plus `name` and `phone` from the address book when the row does not give them.
+ */
+export function planAudience(text: string, spec: AudienceSpec, deps: AudienceDependencies): AudiencePlan {
+  const problems: RecipientProblem[] = [];
+  const candidates = resolve(spec, deps, problems);
+  const seen = new Set<string>();
+  const distinct = candidates.filter((candidate) => {
+    if (seen.has(candidate.phoneNumber)) return false;
+    seen.add(candidate.phoneNumber);
+    return true;
+  });
+  const removed: Record<string, number> = {};
+  let kept = distinct;
+  for (const filter of deps.filters) {
+    const excluded = filter.exclude(kept.map((candidate) => candidate.phoneNumber));
+    removed[filter.name] = kept.filter((candidate) => excluded.has(candidate.phoneNumber)).length;
+    kept = kept.filter((candidate) => !excluded.has(candidate.phoneNumber));
+  }
+  const messages: PlannedMessage[] = [];
+  for (const candidate of kept) {
+    const rendered = renderPlaceholders(text, candidate.fields);
+    if (!rendered.ok) {
+      problems.push({
+        field: candidate.field,
+        message: `no value for ${rendered.missing.map((name) => `{${name}}`).join(', ')} (${candidate.phoneNumber})`,
+      });
+      continue;
+    }
+    if (rendered.text.length > MaxTextLength) {
+      problems.push({
+        field: candidate.field,
+        message: `the text is ${rendered.text.length} characters, more than ${MaxTextLength} (${candidate.phoneNumber})`,
+      });
+      continue;
+    }
+    const parts = planText(rendered.text).parts;
+    messages.push({
+      phoneNumber: candidate.phoneNumber,
+      ...(candidate.name ? { name: candidate.name } : {}),
+      text: rendered.text,
+      parts,
+    });
+  }
+  return {
+    messages,
+    duplicates: candidates.length - distinct.length,
+    removed,
+    problems,
+    totalParts: messages.reduce((sum, message) => sum + message.parts, 0),
+  };
+}
+
+function resolve(spec: AudienceSpec, deps: AudienceDependencies, problems: RecipientProblem[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  const read = (typed: string, field: string): string | undefined => {
+    try {
+      return deps.readNumber(typed, field);
+    } catch (error) {
+      problems.push({
+        field,
+        message: error instanceof Error ? error.message.replace(`${field}: `, '') : String(error),
+      });
+      return undefined;
+    }
+  };
+  const namesOf = (numbers: string[]) => deps.contacts.namesOf(numbers);
+
+  const rowNumbers = (spec.rows ?? []).map((row, index) =>
+    read(row.phoneNumber, `recipients.rows[${index}]`),
+  );
+  const rowNames = namesOf(rowNumbers.filter((number): number is string => number !== undefined));
+  for (const [index, row] of (spec.rows ?? []).entries()) {
+    const phoneNumber = rowNumbers[index];
+    if (phoneNumber === undefined) continue;
+    const name = row.fields?.name?.trim() || rowNames[phoneNumber];
+    candidates.push({
+      field: `recipients.rows[${index}]`,
+      phoneNumber,
+      ...(name ? { name } : {}),
+      fields: { ...(name ? { name } : {}), phone: phoneNumber, ...row.fields },
+    });
+  }
+  for (const [index, id] of (spec.contactIds ?? []).entries()) {
+    try {
+      const contact = deps.contacts.get(id);
+      candidates.push(contactCandidate(`recipients.contactIds[${index}]`, contact));
+    } catch {
+      problems.push({ field: `recipients.contactIds[${index}]`, message: `contact ${id} does not exist` });
+    }
+  }
+  for (const contact of deps.contacts.membersOf(spec.groupIds ?? [])) {
+    candidates.push(contactCandidate('recipients.groupIds', contact));
+  }
+  const typed = (spec.phoneNumbers ?? []).map((number, index) =>
+    read(number, `recipients.phoneNumbers[${index}]`),
+  );
+  const typedNames = namesOf(typed.filter((number): number is string => number !== undefined));
+  for (const [index, phoneNumber] of typed.entries()) {
+    if (phoneNumber === undefined) continue;
+    const name = typedNames[phoneNumber];
+    candidates.push({
+      field: `recipients.phoneNumbers[${index}]`,
+      phoneNumber,
+      ...(name ? { name } : {}),
+      fields: { ...(name ? { name } : {}), phone: phoneNumber },
+    });
+  }
+  return candidates;
+}
+
+function contactCandidate(field: string, contact: { phoneNumber: string; name: string }): Candidate {
+  return {
+    field,
+    phoneNumber: contact.phoneNumber,
+    name: contact.name,
+    fields: { name: contact.name, phone: contact.phoneNumber },
+  };
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import type { ApiBuilder } from '../../http/defineRoute.js';
+import { MaxTextLength } from '../../validation/messageSchemas.js';
+import { pageQuery } from '../../validation/primitives.js';
+import { type CampaignService, MaxCampaignRecipients } from '../campaigns/campaignService.js';
+import { accessResponses, errorSchema } from './deskSchemas.js';
+
+const campaignRequestSchema = z.object({
+  name: z.string().max(200).optional(),
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MaxTextLength)
+    .describe('placeholders such as {name} or {order} take each recipient’s values'),
+  recipients: z
+    .object({
+      phoneNumbers: z
+        .array(z.string().max(40))
+        .max(MaxCampaignRecipients)
+        .optional()
+        .describe('numbers as typed'),
+      contactIds: z.array(z.string()).max(MaxCampaignRecipients).optional(),
+      groupIds: z.array(z.string()).max(1000).optional(),
+      rows: z
+        .array(
+          z.object({
+            phoneNumber: z.string().max(40),
+            fields: z.record(z.string(), z.string()).optional().describe('values for the placeholders'),
+          }),
+        )
+        .max(MaxCampaignRecipients)
+        .optional()
+        .describe('rows of an uploaded CSV'),
+    })
+    .describe('any mix; the same number counts once'),
+  withDeliveryReport: z.boolean().optional(),
+  deviceId: z.string().optional(),
+  simNumber: z.number().int().min(1).max(3).optional(),
+  priority: z.number().int().min(-128).max(127).optional(),
+});
+
+const previewSchema = z.object({
+  recipients: z.number().int(),
+  duplicates: z.number().int(),
+  removed: z.record(z.string(), z.number().int()).describe('recipients each filter (e.g. opt-out) removed'),
+  partsPerMessage: z.object({ min: z.number().int(), max: z.number().int() }),
+  totalParts: z.number().int(),
+  samples: z.array(
+    z.object({
+      phoneNumber: z.string(),
+      name: z.string().optional(),
+      text: z.string(),
+      parts: z.number().int(),
+    }),
+  ),
+  problems: z.array(z.object({ field: z.string(), message: z.string() })),
+});
+
+const campaignSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  text: z.string(),
+  createdAt: z.number(),
+  recipients: z.number().int(),
+  totalParts: z.number().int(),
+  cancelledAt: z.number().optional(),
+  state: z.enum(['Running', 'Completed', 'Cancelled']),
+  progress: z.object({
+    queued: z.number().int(),
+    sent: z.number().int().describe('Sent or Delivered'),
+    delivered: z.number().int(),
+    failed: z.number().int(),
+    cancelled: z.number().int(),
+    percent: z.number().int().describe('share of recipients no longer queued'),
+  }),
+});
+
+/** Bulk sends: preview, start (one action, one durable commit), follow and cancel. */
+export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: CampaignService }): void {
+  const { campaigns } = deps;
+  const tag = 'Campaigns';
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/campaigns/preview',
+    summary: 'What a campaign would send: recipients after de-duplication and filters, parts, problems',
+    tag,
+    access: { scope: 'campaigns:send' },
+    body: campaignRequestSchema,
+    responses: {
+      200: { description: 'the preview', schema: previewSchema },
+      400: { description: 'a field is wrong', schema: errorSchema },
+      ...accessResponses('campaigns:send'),
+    },
+    async handle({ body }) {
+      return { status: 200, body: campaigns.preview(body) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/campaigns',
+    summary: 'Queue a campaign: one message per recipient, all or none',
+    tag,
+    access: { scope: 'campaigns:send' },
+    body: campaignRequestSchema,
+    responses: {
+      202: { description: 'queued', schema: campaignSchema },
+      400: { description: 'a recipient has a problem (named); nothing was queued', schema: errorSchema },
+      503: { description: 'the queue cannot take that many messages', schema: errorSchema },
+      ...accessResponses('campaigns:send'),
+    },
+    async handle({ body }) {
+      const campaign = await campaigns.start(body);
+      return { status: 202, body: campaign, headers: { Location: `/gateway/v1/campaigns/${campaign.id}` } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/campaigns',
+    summary: 'Campaigns, newest first, with progress; X-Total-Count has the total',
+    tag,
+    access: { scope: 'campaigns:read' },
+    query: z.object(pageQuery),
+    responses: {
+      200: { description: 'a page of campaigns', schema: z.array(campaignSchema) },
+      ...accessResponses('campaigns:read'),
+    },
+    async handle({ query }) {
+      const page = campaigns.list(query.limit, query.offset);
+      return { status: 200, body: page.items, headers: { 'X-Total-Count': String(page.total) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/campaigns/:id',
+    summary: 'One campaign with its progress',
+    tag,
+    access: { scope: 'campaigns:read' },
+    responses: {
+      200: { description: 'the campaign', schema: campaignSchema },
+      404: { description: 'no such campaign', schema: errorSchema },
+      ...accessResponses('campaigns:read'),
+    },
+    async handle({ params }) {
+      return { status: 200, body: campaigns.get(params.id ?? '') };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/campaigns/:id/cancel',
+    summary: 'Cancel every message of the campaign still waiting in the queue',
+    tag,
+    access: { scope: 'campaigns:cancel' },
+    responses: {
+      200: { description: 'the campaign after cancelling', schema: campaignSchema },
+      404: { description: 'no such campaign', schema: errorSchema },
+      ...accessResponses('campaigns:cancel'),
+    },
+    async handle({ params }) {
+      return { status: 200, body: await campaigns.cancel(params.id ?? '') };
+    },
+  });
+}

@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import type { ApiBuilder } from '../../http/defineRoute.js';
+import { pageQuery } from '../../validation/primitives.js';
+import type { ContactImport } from '../contacts/contactImport.js';
+import type { ContactRepository } from '../contacts/contactRepository.js';
+import type { GroupRepository } from '../contacts/groupRepository.js';
+import type { NumberReader } from '../numberReader.js';
+import { accessResponses, errorSchema } from './deskSchemas.js';
+
+const contactSchema = z.object({
+  id: z.string(),
+  phoneNumber: z.string().describe('E.164'),
+  name: z.string(),
+  notes: z.string(),
+  groupIds: z.array(z.string()),
+  updatedAt: z.number().describe('ms since epoch'),
+});
+
+const contactInputSchema = z.object({
+  phoneNumber: z
+    .string()
+    .min(1)
+    .max(40)
+    .describe('as typed: read as E.164 with the desk.default_country setting unless it starts with + or 00'),
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  notes: z.string().max(2000).optional(),
+  groupIds: z.array(z.string()).max(100).optional(),
+});
+
+const groupSchema = z.object({ id: z.string(), name: z.string(), size: z.number().int() });
+const groupInputSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) });
+
+const importSchema = z.object({
+  csv: z.string().min(1, 'must not be empty').describe('the file as text (UTF-8; `,`, `;` or tab separated)'),
+  mapping: z.object({
+    phoneNumber: z.string().min(1).describe('header of the column holding the number'),
+    name: z.string().optional(),
+    notes: z.string().optional(),
+    groups: z.string().optional().describe('group names separated by , or ;'),
+  }),
+  commit: z
+    .boolean()
+    .default(false)
+    .describe('false: only the preview; true: import, unless any row has an error'),
+});
+
+const importReportSchema = z.object({
+  columns: z.array(z.string()),
+  rows: z.number().int(),
+  contacts: z.array(
+    z.object({
+      line: z.number().int(),
+      phoneNumber: z.string(),
+      name: z.string(),
+      notes: z.string(),
+      groups: z.array(z.string()),
+      existing: z.boolean(),
+    }),
+  ),
+  duplicates: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
+  imported: z.object({ created: z.number().int(), updated: z.number().int() }).optional(),
+});
+
+export interface ContactRouteDependencies {
+  contacts: ContactRepository;
+  groups: GroupRepository;
+  contactImport: ContactImport;
+  readNumber: NumberReader;
+}
+
+/** The address book: contacts, groups, CSV import, and the name lookup every screen uses. */
+export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDependencies): void {
+  const { contacts, groups, readNumber } = deps;
+  const tag = 'Contacts';
+  const read = accessResponses('contacts:read');
+  const write = accessResponses('contacts:write');
+  const checkedInput = (body: z.output<typeof contactInputSchema>) => {
+    groups.checkIds(body.groupIds ?? [], 'groupIds');
+    return { ...body, phoneNumber: readNumber(body.phoneNumber, 'phoneNumber') };
+  };
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/contacts',
+    summary: 'List contacts by name; X-Total-Count has the total',
+    tag,
+    access: { scope: 'contacts:read' },
+    query: z.object({
+      ...pageQuery,
+      search: z.string().max(200).optional().describe('substring of the name, number or notes'),
+      groupId: z.string().optional().describe('only members of this group'),
+    }),
+    responses: { 200: { description: 'a page of contacts', schema: z.array(contactSchema) }, ...read },
+    async handle({ query }) {
+      const page = contacts.list(query);
+      return { status: 200, body: page.items, headers: { 'X-Total-Count': String(page.total) } };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/contacts',
+    summary: 'Add a contact',
+    tag,
+    access: { scope: 'contacts:write' },
+    body: contactInputSchema,
+    responses: {
+      201: { description: 'the stored contact', schema: contactSchema },
+      400: { description: 'a field is wrong, e.g. a number that cannot be read', schema: errorSchema },
+      409: { description: 'the number is already in the address book', schema: errorSchema },
+      ...write,
+    },
+    async handle({ body }) {
+      return { status: 201, body: await contacts.create(checkedInput(body)) };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/contacts/:id',
+    summary: 'One contact',
+    tag,
+    access: { scope: 'contacts:read' },
+    responses: {
+      200: { description: 'the contact', schema: contactSchema },
+      404: { description: 'no such contact', schema: errorSchema },
+      ...read,
+    },
+    async handle({ params }) {
+      return { status: 200, body: contacts.get(params.id ?? '') };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/contacts/:id',
+    summary: 'Replace a contact (groups unchanged when groupIds is absent)',
+    tag,
+    access: { scope: 'contacts:write' },
+    body: contactInputSchema,
+    responses: {
+      200: { description: 'the stored contact', schema: contactSchema },
+      400: { description: 'a field is wrong', schema: errorSchema },
+      404: { description: 'no such contact', schema: errorSchema },
+      409: { description: 'another contact has the number', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params, body }) {
+      return { status: 200, body: await contacts.replace(params.id ?? '', checkedInput(body)) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/gateway/v1/contacts/:id',
+    summary: 'Remove a contact',
+    tag,
+    access: { scope: 'contacts:write' },
+    responses: {
+      204: { description: 'removed' },
+      404: { description: 'no such contact', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params }) {
+      await contacts.remove(params.id ?? '');
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/contacts/names',
+    summary: 'Names of the numbers that are in the address book (what screens show beside numbers)',
+    tag,
+    access: { scope: 'contacts:read' },
+    body: z.object({ phoneNumbers: z.array(z.string().max(40)).max(1000) }),
+    responses: {
+      200: {
+        description: 'number → name, for the numbers that have a contact',
+        schema: z.record(z.string(), z.string()),
+      },
+      ...read,
+    },
+    async handle({ body }) {
+      return { status: 200, body: contacts.namesOf(body.phoneNumbers) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/contacts/import',
+    summary: 'Preview or import contacts from CSV: merged by number, all rows or none',
+    tag,
+    access: { scope: 'contacts:write' },
+    body: importSchema,
+    responses: {
+      200: { description: 'the preview, or the import carried out (`imported`)', schema: importReportSchema },
+      400: {
+        description: 'a field is wrong; or rows have errors and nothing was imported',
+        schema: errorSchema,
+      },
+      ...write,
+    },
+    async handle({ body }) {
+      const report = await deps.contactImport.run(body.csv, body.mapping, body.commit);
+      if (body.commit && report.errors.length > 0) {
+        const [first] = report.errors;
+        return {
+          status: 400,
+          body: {
+            message: `rows: ${report.errors.length} rows have errors (line ${first?.line}: ${first?.message}); nothing was imported`,
+            ...report,
+          },
+        };
+      }
+      return { status: 200, body: report };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/groups',
+    summary: 'List contact groups with their sizes',
+    tag,
+    access: { scope: 'contacts:read' },
+    responses: { 200: { description: 'every group', schema: z.array(groupSchema) }, ...read },
+    async handle() {
+      return { status: 200, body: groups.list() };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/groups',
+    summary: 'Add a group',
+    tag,
+    access: { scope: 'contacts:write' },
+    body: groupInputSchema,
+    responses: {
+      201: { description: 'the group', schema: groupSchema },
+      409: { description: 'a group has that name', schema: errorSchema },
+      ...write,
+    },
+    async handle({ body }) {
+      return { status: 201, body: await groups.create(body.name) };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/groups/:id',
+    summary: 'Rename a group',
+    tag,
+    access: { scope: 'contacts:write' },
+    body: groupInputSchema,
+    responses: {
+      200: { description: 'the group', schema: groupSchema },
+      404: { description: 'no such group', schema: errorSchema },
+      409: { description: 'a group has that name', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params, body }) {
+      return { status: 200, body: await groups.rename(params.id ?? '', body.name) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/gateway/v1/groups/:id',
+    summary: 'Remove a group (its contacts stay)',
+    tag,
+    access: { scope: 'contacts:write' },
+    responses: {
+      204: { description: 'removed' },
+      404: { description: 'no such group', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params }) {
+      await groups.remove(params.id ?? '');
+      return { status: 204 };
+    },
+  });
+}

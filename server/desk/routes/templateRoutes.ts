@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { ApiBuilder } from '../../http/defineRoute.js';
+import { MaxTextLength } from '../../validation/messageSchemas.js';
+import { placeholdersOf } from '../templates/placeholders.js';
+import type { Template, TemplateRepository } from '../templates/templateRepository.js';
+import { accessResponses, errorSchema } from './deskSchemas.js';
+
+const templateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  text: z.string(),
+  placeholders: z.array(z.string()).describe('the {names} in the text, lowercased'),
+  updatedAt: z.number(),
+});
+const templateInputSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100),
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MaxTextLength)
+    .describe('may hold placeholders such as {name}'),
+});
+
+const withPlaceholders = (template: Template) => ({
+  ...template,
+  placeholders: placeholdersOf(template.text),
+});
+
+/** Saved texts with placeholders, for Compose, bulk sends and the reply box. */
+export function registerTemplateRoutes(api: ApiBuilder, deps: { templates: TemplateRepository }): void {
+  const { templates } = deps;
+  const tag = 'Templates';
+  const read = accessResponses('templates:read');
+  const write = accessResponses('templates:write');
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/templates',
+    summary: 'List templates by name',
+    tag,
+    access: { scope: 'templates:read' },
+    responses: { 200: { description: 'every template', schema: z.array(templateSchema) }, ...read },
+    async handle() {
+      return { status: 200, body: templates.list().map(withPlaceholders) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/templates',
+    summary: 'Add a template',
+    tag,
+    access: { scope: 'templates:write' },
+    body: templateInputSchema,
+    responses: {
+      201: { description: 'the template', schema: templateSchema },
+      400: { description: 'a field is wrong', schema: errorSchema },
+      409: { description: 'a template has that name', schema: errorSchema },
+      ...write,
+    },
+    async handle({ body }) {
+      return { status: 201, body: withPlaceholders(await templates.create(body)) };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/templates/:id',
+    summary: 'Replace a template',
+    tag,
+    access: { scope: 'templates:write' },
+    body: templateInputSchema,
+    responses: {
+      200: { description: 'the template', schema: templateSchema },
+      404: { description: 'no such template', schema: errorSchema },
+      409: { description: 'a template has that name', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params, body }) {
+      return { status: 200, body: withPlaceholders(await templates.replace(params.id ?? '', body)) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/gateway/v1/templates/:id',
+    summary: 'Remove a template',
+    tag,
+    access: { scope: 'templates:write' },
+    responses: {
+      204: { description: 'removed' },
+      404: { description: 'no such template', schema: errorSchema },
+      ...write,
+    },
+    async handle({ params }) {
+      await templates.remove(params.id ?? '');
+      return { status: 204 };
+    },
+  });
+}

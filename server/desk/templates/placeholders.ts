@@ -1,0 +1,45 @@
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+
+/**
+ * Placeholders in a text: `{name}`, `{order}`. A name is letters, digits, `_`, `-` or spaces
+ * (CSV headers such as `{first name}`), matched without regard to case. Pure: the UI renders
+ * previews with it.
+ */
+const placeholderPattern = /\{([\p{L}\p{N}_\- ]+)\}/gu;
+
+/** The distinct placeholder names of `text`, lowercased, in order of first use. */
+export function placeholdersOf(text: string): string[] {
+  return [...new Set([...text.matchAll(placeholderPattern)].map((match) => fieldKey(match[1] ?? '')))];
+}
+
+export type Rendered = { ok: true; text: string } | { ok: false; missing: string[] };
+
+/**
+ * `text` with each `{field}` replaced by its value in `fields` (keys compared without case and
+ * surrounding spaces). A placeholder with no value, or an empty one, is reported instead of
+ * sending "Hello , your order  is ready".
+ */
+export function renderPlaceholders(text: string, fields: Readonly<Record<string, string>>): Rendered {
+  const values = new Map(Object.entries(fields).map(([key, value]) => [fieldKey(key), value]));
+  const missing = placeholdersOf(text).filter((name) => !values.get(name)?.trim());
+  if (missing.length > 0) return { ok: false, missing };
+  return {
+    ok: true,
+    text: text.replace(placeholderPattern, (_all, name: string) => values.get(fieldKey(name)) ?? ''),
+  };
+}
+
+/** `renderPlaceholders` for the server: a missing value is a 400 naming `field`. */
+export function renderOrThrow(text: string, fields: Readonly<Record<string, string>>, field: string): string {
+  const rendered = renderPlaceholders(text, fields);
+  if (rendered.ok) return rendered.text;
+  throw new GatewayError(
+    ErrorCode.ValidationFailed,
+    `${field}: no value for ${rendered.missing.map((name) => `{${name}}`).join(', ')}`,
+    { field },
+  );
+}
+
+function fieldKey(name: string): string {
+  return name.trim().toLowerCase();
+}
