@@ -15,6 +15,7 @@ import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
 import { openDesk } from './desk/desk.js';
+import { OptOutList } from './desk/optOut/optOutList.js';
 import { e164PeerKey } from './desk/peerKey.js';
 import { openReplyDesk } from './desk/replyDesk.js';
 import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
@@ -234,12 +235,18 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       },
       { maxPendingMessages: options.maxPendingMessages },
     );
+    // The address book and bulk sends, and the side that talks back; both heed one opt-out list.
+    const key = e164PeerKey(() => settings.current().desk.default_country);
+    const optOuts = new OptOutList(storage.sqlite.db, storage.sqlite.commits, { key, clock, events });
+    const desk = openDesk({ storage, settings, lifecycle, clock, logger, recipientFilters: [optOuts] });
     const replyDesk = openReplyDesk({
       storage,
       messages,
       events,
       settings: () => settings.current(),
-      key: e164PeerKey(() => settings.current().desk.default_country),
+      key,
+      optOuts,
+      book: desk,
       gatewayDeviceId,
       clock,
       logger,
@@ -350,7 +357,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       policy: () =>
         sendingPolicyFrom(settings.current(), { resendInterrupted: options.resendInterrupted, paused }),
       decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
-      isOptedOut: (phoneNumber) => replyDesk.optOuts.isOptedOut(phoneNumber),
+      isOptedOut: (phoneNumber) => optOuts.isOptedOut(phoneNumber),
       clock,
       logger,
     });
@@ -361,14 +368,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
 
     stops.push(startRetention({ storage, settings, clock, logger }));
 
-    const desk = openDesk({
-      storage,
-      settings,
-      lifecycle,
-      clock,
-      logger,
-      recipientFilters: [replyDesk.optOuts],
-    });
     const app = createHttpApp(
       {
         repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },

@@ -10,6 +10,7 @@ import { isKeyword, keywordList } from './optOut/optOutKeywords.js';
 import type { OptOutList } from './optOut/optOutList.js';
 import type { PeerKey } from './peerKey.js';
 import type { ReplyMemory } from './rules/replyMemory.js';
+import type { RuleActions } from './rules/ruleActions.js';
 import type { AutoReplyRule, RuleBook } from './rules/ruleBook.js';
 import { judgeRules } from './rules/ruleEngine.js';
 
@@ -18,6 +19,7 @@ export interface IncomingDeskDependencies {
   optOuts: OptOutList;
   rules: RuleBook;
   memory: ReplyMemory;
+  actions: RuleActions;
   send: DeskSend;
   key: PeerKey;
   settings: () => Settings;
@@ -98,27 +100,17 @@ export class IncomingDesk {
   private async act(rule: AutoReplyRule, incoming: IncomingMessageEvent, periodMs: number): Promise<void> {
     const sender = this.deps.key(incoming.sender);
     const now = this.deps.clock.now();
-    const last = this.deps.memory.lastActedAt(rule.id, sender);
-    if (last !== undefined && now - last < periodMs) {
-      this.deps.logger.info('auto-reply held by loop protection', { ruleId: rule.id, sender });
-      return;
-    }
-    await this.deps.memory.noteActed(rule.id, sender, now);
     const { action } = rule;
-    const message =
-      action.kind === 'reply'
-        ? await this.deps.send({
-            to: incoming.sender,
-            text: action.text,
-            deviceId: incoming.deviceId,
-            simNumber: incoming.simNumber,
-          })
-        : await this.deps.send({
-            to: action.phoneNumber,
-            text: `From ${incoming.sender}: ${incoming.content}`,
-            deviceId: incoming.deviceId,
-            simNumber: incoming.simNumber,
-          });
+    if (this.deps.actions.sends(action)) {
+      const last = this.deps.memory.lastActedAt(rule.id, sender);
+      if (last !== undefined && now - last < periodMs) {
+        this.deps.logger.info('auto-reply held by loop protection', { ruleId: rule.id, sender });
+        return;
+      }
+      await this.deps.memory.noteActed(rule.id, sender, now);
+    }
+    const message = await this.deps.actions.perform(action, incoming);
+    if (!message) return;
     raiseDeskFact(this.deps.events, 'autoreply:sent', incoming.deviceId, {
       ruleId: rule.id,
       ruleName: rule.name,

@@ -14,9 +14,10 @@ import { ConversationService } from './conversations/conversationService.js';
 import { ConversationStore } from './conversations/conversationStore.js';
 import { deskSenderOf } from './deskSender.js';
 import { IncomingDesk } from './incomingDesk.js';
-import { OptOutList } from './optOut/optOutList.js';
+import type { OptOutList } from './optOut/optOutList.js';
 import type { PeerKey } from './peerKey.js';
 import { ReplyMemory } from './rules/replyMemory.js';
+import { type AddressBook, RuleActions } from './rules/ruleActions.js';
 import { type AutoReplyRule, RuleBook } from './rules/ruleBook.js';
 
 export interface ReplyDeskDependencies {
@@ -25,13 +26,16 @@ export interface ReplyDeskDependencies {
   events: EventBus;
   settings: () => Settings;
   key: PeerKey;
+  /** Built by the caller, as the bulk sends (desk.ts) filter by it too. */
+  optOuts: OptOutList;
+  /** Contacts, groups and templates (desk.ts): names in conversations, rule actions. */
+  book: AddressBook;
   gatewayDeviceId: string;
   clock: Clock;
   logger: Logger;
 }
 
 export interface ReplyDesk {
-  readonly optOuts: OptOutList;
   /** Catches the conversations up with the history and starts following incoming SMS. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -48,7 +52,8 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   const { storage, events, key, clock } = deps;
   const { db, commits } = storage.sqlite;
   const send = deskSenderOf(deps.messages);
-  const optOuts = new OptOutList(db, commits, { key, clock, events });
+  const { optOuts, book } = deps;
+  const actions = new RuleActions({ book, send, key });
   const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
   const conversations = new ConversationService({
     index: new ConversationIndex(db, commits, key),
@@ -65,6 +70,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
     optOuts,
     rules,
     memory: new ReplyMemory(db, commits),
+    actions,
     send,
     key,
     settings: deps.settings,
@@ -73,7 +79,6 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   });
   const stops: (() => void)[] = [];
   return {
-    optOuts,
     async start() {
       stops.push(incoming.start());
       stops.push(await conversations.start());
@@ -84,10 +89,14 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
       await conversations.caughtUp();
     },
     registerRoutes(api) {
-      registerConversationRoutes(api, { conversations, gatewayDeviceId: deps.gatewayDeviceId });
+      registerConversationRoutes(api, {
+        conversations,
+        namesOf: (numbers) => book.contacts.namesOf(numbers),
+        gatewayDeviceId: deps.gatewayDeviceId,
+      });
       registerScheduledMessageRoutes(api, { messages: deps.messages, gatewayDeviceId: deps.gatewayDeviceId });
       registerOptOutRoutes(api, { optOuts });
-      registerRuleRoutes(api, { rules, now: () => clock.now() });
+      registerRuleRoutes(api, { rules, actions, now: () => clock.now() });
     },
   };
 }

@@ -89,11 +89,22 @@ export const openingHoursSchema = z.object({
 });
 
 export const ruleActionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('reply'), text: z.string().min(1, 'must not be empty').max(MaxTextLength) }),
+  /** A fixed text, or a template whose {name} and {phone} are the sender's. */
+  z
+    .object({
+      kind: z.literal('reply'),
+      text: z.string().min(1, 'must not be empty').max(MaxTextLength).optional(),
+      templateId: z.string().min(1).optional(),
+    })
+    .refine((action) => (action.text === undefined) !== (action.templateId === undefined), {
+      message: 'give either text or templateId',
+      path: ['text'],
+    }),
   z.object({
     kind: z.literal('forward'),
     phoneNumber: z.string().trim().min(1, 'must not be empty').max(32),
   }),
+  z.object({ kind: z.literal('addToGroup'), groupId: z.string().min(1) }),
 ]);
 
 export const ruleInputSchema = z.object({

@@ -17,6 +17,8 @@ const tag = 'Conversations (extension)';
 
 export const conversationViewSchema = z.object({
   number: z.string(),
+  /** The contact's name, when the number is in the address book. */
+  name: z.string().optional(),
   lastMessageAt: z.string(),
   lastDirection: z.enum(['in', 'out']),
   lastText: z.string(),
@@ -38,9 +40,13 @@ export const threadMessageViewSchema = z.object({
   scheduleAt: z.string().optional(),
 });
 
-function conversationView(summary: ConversationSummary): z.output<typeof conversationViewSchema> {
+function conversationView(
+  summary: ConversationSummary,
+  name?: string,
+): z.output<typeof conversationViewSchema> {
   return {
     number: summary.peer,
+    name,
     lastMessageAt: toIsoWithOffset(summary.lastAt),
     lastDirection: summary.lastDirection,
     lastText: summary.lastText,
@@ -65,7 +71,11 @@ function threadMessageView(message: ThreadMessage): z.output<typeof threadMessag
  */
 export function registerConversationRoutes(
   api: ApiBuilder,
-  deps: { conversations: ConversationService; gatewayDeviceId: string },
+  deps: {
+    conversations: ConversationService;
+    namesOf: (numbers: readonly string[]) => Record<string, string>;
+    gatewayDeviceId: string;
+  },
 ): void {
   const { conversations } = deps;
   api.route({
@@ -84,9 +94,10 @@ export function registerConversationRoutes(
     },
     async handle({ query }) {
       const page = conversations.list(query.archived, query.limit, query.offset);
+      const names = deps.namesOf(page.items.map((summary) => summary.peer));
       return {
         status: 200,
-        body: page.items.map(conversationView),
+        body: page.items.map((summary) => conversationView(summary, names[summary.peer])),
         headers: { 'X-Total-Count': String(page.total) },
       };
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RuleActions } from '../../desk/rules/ruleActions.js';
 import type { RuleBook } from '../../desk/rules/ruleBook.js';
 import { judgeRules } from '../../desk/rules/ruleEngine.js';
 import {
@@ -38,7 +39,10 @@ const verdictSchema = z.object({
  * Our extension (README "Auto-reply rules"): rules evaluated in order on every incoming SMS,
  * and a tester that says what each rule would make of a sample text, sending nothing.
  */
-export function registerRuleRoutes(api: ApiBuilder, deps: { rules: RuleBook; now: () => number }): void {
+export function registerRuleRoutes(
+  api: ApiBuilder,
+  deps: { rules: RuleBook; actions: RuleActions; now: () => number },
+): void {
   const { rules } = deps;
   api.route({
     method: 'get',
@@ -67,6 +71,7 @@ export function registerRuleRoutes(api: ApiBuilder, deps: { rules: RuleBook; now
       ...errorResponses(400, 415, ...authErrors),
     },
     async handle({ body }) {
+      deps.actions.checkReferences(body.action);
       return { status: 201, body: await rules.create(body) };
     },
   });
@@ -123,6 +128,7 @@ export function registerRuleRoutes(api: ApiBuilder, deps: { rules: RuleBook; now
       ...errorResponses(400, 404, 415, ...authErrors),
     },
     async handle({ params, body }) {
+      deps.actions.checkReferences(body.action);
       return { status: 200, body: await rules.replace(params.id ?? '', body) };
     },
   });
