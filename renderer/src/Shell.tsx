@@ -6,6 +6,8 @@ import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { type ScreenId, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
+import { CampaignsScreen } from './screens/CampaignsScreen.js';
+import { ContactsScreen } from './screens/ContactsScreen.js';
 import { ConversationsScreen } from './screens/ConversationsScreen.js';
 import { DashboardScreen } from './screens/DashboardScreen.js';
 import { InboxScreen } from './screens/InboxScreen.js';
@@ -15,6 +17,7 @@ import { ModemsScreen } from './screens/ModemsScreen.js';
 import { OptOutsScreen } from './screens/OptOutsScreen.js';
 import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
+import { TemplatesScreen } from './screens/TemplatesScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
@@ -24,6 +27,9 @@ const screenViews: Record<ScreenId, () => JSX.Element> = {
   rules: RulesScreen,
   optouts: OptOutsScreen,
   inbox: InboxScreen,
+  contacts: ContactsScreen,
+  templates: TemplatesScreen,
+  campaigns: CampaignsScreen,
   modems: ModemsScreen,
   webhooks: WebhooksScreen,
   logs: LogsScreen,

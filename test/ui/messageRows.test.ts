@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../renderer/src/api/types.js';
+import { readTypedNumbers } from '../../renderer/src/desk/typedNumbers.js';
 import { toCsv } from '../../renderer/src/format/csv.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../../renderer/src/live/livePage.js';
 import {
@@ -7,7 +8,6 @@ import {
   matchesMessageFilter,
   messageCsvColumns,
   messageLiveRules,
-  parseRecipients,
   stateTimeline,
 } from '../../renderer/src/messages/messageRows.js';
 
@@ -119,11 +119,11 @@ describe('message rows', () => {
     expect(merged.total).toBe(2);
   });
 
-  it('reads recipients separated by commas, semicolons or new lines, without duplicates', () => {
-    expect(parseRecipients('+1 555 123-0001, +15551230002;\n+15551230002\n\n')).toEqual([
-      '+15551230001',
-      '+15551230002',
-    ]);
+  it('reads recipients as typed, separated by commas, semicolons or new lines, each once, with a sentence per bad one', () => {
+    expect(readTypedNumbers('+1 555 123-0001, (555) 123-0002;\n+15551230002\n12\n', 'US')).toEqual({
+      numbers: ['+15551230001', '+15551230002'],
+      problems: ['12 is too short for a number in US'],
+    });
   });
 
   it('exports each recipient state and its error to CSV', () => {

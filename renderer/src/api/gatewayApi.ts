@@ -1,3 +1,4 @@
+import { createDeskApi } from '../desk/deskApi.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
   AtLogLine,
@@ -143,6 +144,7 @@ export function createGatewayApi(client: ApiClient) {
     createToken: (scopes: string[], ttl: number) =>
       client.post<TokenResponse>('/auth/token', { scopes, ttl }),
     revokeToken: (jti: string) => client.delete<void>(`/auth/token/${id(jti)}`),
+    ...createDeskApi(client),
   };
 }
 

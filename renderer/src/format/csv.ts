@@ -6,6 +6,8 @@
 export interface CsvColumn<Row> {
   header: string;
   value: (row: Row) => string | number | boolean | undefined | null;
+  /** Written as `="…"` so spreadsheets keep it text (phone numbers: no 4.9E+11, no lost `+`). */
+  asText?: boolean;
 }
 
 /**
@@ -24,9 +26,20 @@ export function csvField(value: string | number | boolean | undefined | null): s
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** `="+491711234567"` as one CSV field: spreadsheets show the text as it is, not as a number. */
+export function csvTextField(value: string | number | boolean | undefined | null): string {
+  if (value === undefined || value === null || value === '') return '';
+  const formula = `="${String(value).replaceAll('"', '""')}"`;
+  return `"${formula.replaceAll('"', '""')}"`;
+}
+
 export function toCsv<Row>(columns: readonly CsvColumn<Row>[], rows: readonly Row[]): string {
   const lines = [columns.map((column) => csvField(column.header)).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvField(column.value(row))).join(','));
+  for (const row of rows) {
+    lines.push(
+      columns.map((column) => (column.asText ? csvTextField : csvField)(column.value(row))).join(','),
+    );
+  }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 

@@ -3,9 +3,11 @@ import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { TemplatePicker } from '../desk/TemplatePicker.js';
+import { readTypedNumbers } from '../desk/typedNumbers.js';
+import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
-import { parseRecipients } from './messageRows.js';
 
 /** Compose and send one text message (POST /messages). */
 export function ComposeForm(props: {
@@ -30,7 +32,7 @@ export function ComposeForm(props: {
   const { busy, result, run } = useAction();
 
   const plan = useMemo(() => planText(text), [text]);
-  const numbers = parseRecipients(recipients);
+  const { numbers, problems: numberProblems } = readTypedNumbers(recipients, useDefaultCountry());
   const device = props.devices?.find((entry) => entry.id === (props.deviceId ?? deviceId));
   const simSlots = device?.simCards.length ? device.simCards.map((sim) => sim.simNumber) : [1, 2, 3];
   const priorityValue = Number(priority);
@@ -39,7 +41,8 @@ export function ComposeForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (numbers.length === 0 || text === '' || !priorityValid || !ttlValid) return;
+    if (numbers.length === 0 || numberProblems.length > 0 || text === '' || !priorityValid || !ttlValid)
+      return;
     const request: SendMessageRequest = {
       phoneNumbers: numbers,
       textMessage: { text },
@@ -72,17 +75,27 @@ export function ComposeForm(props: {
           name="recipients"
           rows={2}
           required
-          placeholder="+15551234567, +15557654321"
+          placeholder="0171 1234567, +15557654321"
           aria-describedby={`${prefix}-recipients-hint`}
+          aria-invalid={numberProblems.length > 0}
           value={recipients}
           onChange={(event) => setRecipients(event.target.value)}
         />
         <span id={`${prefix}-recipients-hint`} className="hint">
-          International format (E.164); separate several with commas or new lines.
+          As you would dial them (without + the default country in Settings applies); separate several with
+          commas or new lines.
         </span>
+        {numberProblems.length > 0 && (
+          <ul className="form-error" role="alert" aria-label="Numbers that cannot be read">
+            {numberProblems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-text`}>Message</label>
+        <TemplatePicker id={`${prefix}-template`} onPick={setText} />
         <textarea
           id={`${prefix}-text`}
           name="text"
@@ -173,7 +186,14 @@ export function ComposeForm(props: {
         <button
           type="submit"
           className="primary"
-          disabled={busy || numbers.length === 0 || text === '' || !priorityValid || !ttlValid}
+          disabled={
+            busy ||
+            numbers.length === 0 ||
+            numberProblems.length > 0 ||
+            text === '' ||
+            !priorityValid ||
+            !ttlValid
+          }
         >
           {busy
             ? 'Sending…'

@@ -2,6 +2,7 @@ import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
 import { FormResult } from '../components/StatusViews.js';
+import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { messageText, stateTimeline } from './messageRows.js';
@@ -16,6 +17,7 @@ export function MessageDetail(props: {
   const { api } = useApp();
   const { message } = props;
   const { busy, result, run } = useAction();
+  const nameOf = useContactNames(message.recipients.map((recipient) => recipient.phoneNumber));
   const device = props.devices?.find((entry) => entry.id === message.deviceId);
 
   async function cancel() {
@@ -73,7 +75,7 @@ export function MessageDetail(props: {
           <ul className="plain">
             {message.recipients.map((recipient) => (
               <li key={recipient.phoneNumber}>
-                <span className="mono">{recipient.phoneNumber}</span>{' '}
+                <span className="mono">{withName(recipient.phoneNumber, nameOf(recipient.phoneNumber))}</span>{' '}
                 <MessageStateBadge state={recipient.state} />
                 {recipient.error && <div className="form-error">{recipient.error}</div>}
               </li>

@@ -69,15 +69,6 @@ function isBehind(update: MessageRecord, current: MessageRecord): boolean {
   return Object.keys(update.states).length < Object.keys(current.states).length;
 }
 
-/** Splits what the user typed into numbers: commas, semicolons, spaces or new lines between. */
-export function parseRecipients(input: string): string[] {
-  const numbers = input
-    .split(/[\n,;]+/)
-    .map((part) => part.replace(/[\s()-]/g, ''))
-    .filter((part) => part !== '');
-  return [...new Set(numbers)];
-}
-
 export const messageCsvColumns: CsvColumn<MessageRecord>[] = [
   { header: 'id', value: (message) => message.id },
   { header: 'state', value: (message) => message.state },

@@ -5,6 +5,8 @@ import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { namedExport } from '../desk/namedExport.js';
+import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/inboxRows.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
@@ -53,6 +55,7 @@ export function InboxScreen() {
   }
 
   const rows = page.data?.items ?? [];
+  const nameOf = useContactNames(rows.map((record) => record.sender));
   const deviceName = (id: string | undefined) =>
     devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
 
@@ -63,8 +66,13 @@ export function InboxScreen() {
         <div className="head-actions">
           <ExportButton
             fileStem="inbox"
-            columns={inboxCsvColumns}
-            fetchPage={(limit, pageOffset) => api.listInbox(filter, limit, pageOffset)}
+            {...namedExport({
+              columns: inboxCsvColumns,
+              header: 'sender_name',
+              numbersOf: (record) => [record.sender],
+              fetchPage: (limit, pageOffset) => api.listInbox(filter, limit, pageOffset),
+              lookup: api.contactNames,
+            })}
           />
           <button type="button" disabled={refresh.busy} onClick={() => void rereadStorage()}>
             {refresh.busy ? 'Reading…' : 'Re-read modem storage'}
@@ -127,7 +135,7 @@ export function InboxScreen() {
               {rows.map((record) => (
                 <tr key={`${record.id}-${record.createdAt}`}>
                   <td className="nowrap">{formatDateTime(record.createdAt)}</td>
-                  <td className="mono">{record.sender}</td>
+                  <td className="mono">{withName(record.sender, nameOf(record.sender))}</td>
                   <td className="message-cell">{record.contentPreview}</td>
                   <td>
                     {deviceName(record.deviceId)}

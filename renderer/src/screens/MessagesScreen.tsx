@@ -6,6 +6,8 @@ import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { namedExport } from '../desk/namedExport.js';
+import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
@@ -52,6 +54,9 @@ export function MessagesScreen() {
   };
 
   const rows = page.data?.items ?? [];
+  const nameOf = useContactNames(
+    rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
+  );
   const deviceName = (id: string | undefined) =>
     devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
 
@@ -62,8 +67,13 @@ export function MessagesScreen() {
         <div className="head-actions">
           <ExportButton
             fileStem="messages"
-            columns={messageCsvColumns}
-            fetchPage={(limit, pageOffset) => api.listMessages(filter, limit, pageOffset)}
+            {...namedExport({
+              columns: messageCsvColumns,
+              header: 'recipient_names',
+              numbersOf: (message) => message.recipients.map((recipient) => recipient.phoneNumber),
+              fetchPage: (limit, pageOffset) => api.listMessages(filter, limit, pageOffset),
+              lookup: api.contactNames,
+            })}
           />
           <button
             type="button"
@@ -139,7 +149,9 @@ export function MessagesScreen() {
                     <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
                       <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
                       <td className="mono">
-                        {message.recipients.map((recipient) => recipient.phoneNumber).join(', ')}
+                        {message.recipients
+                          .map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber)))
+                          .join(', ')}
                       </td>
                       <td className="truncate">
                         <button

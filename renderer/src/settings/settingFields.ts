@@ -1,3 +1,4 @@
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
@@ -181,6 +182,21 @@ export const settingSections: readonly { title: string; fields: readonly Setting
     ],
   },
   {
+    title: 'Phone numbers',
+    fields: [
+      {
+        group: 'desk',
+        key: 'default_country',
+        label: 'Default country',
+        meaning:
+          'Numbers typed without + (0171 1234567, (555) 123-4567) in Compose, Contacts and CSV imports are read as numbers of this country. Set from this computer’s language settings at first start.',
+        kind: 'enum',
+        options: countryOptions(),
+        defaultLabel: 'none: numbers need a +',
+      },
+    ],
+  },
+  {
     title: 'Encryption',
     fields: [
       {
@@ -258,6 +274,14 @@ export const settingSections: readonly { title: string; fields: readonly Setting
     ],
   },
 ];
+
+/** Every country with a calling code, by its name in the UI's language. */
+function countryOptions(): { value: string; label: string }[] {
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  return getCountries()
+    .map((code) => ({ value: code, label: `${names.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
 
 export const allSettingFields: readonly SettingField[] = settingSections.flatMap((section) => section.fields);
 

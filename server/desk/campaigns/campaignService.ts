@@ -77,15 +77,19 @@ export class CampaignService {
 
   preview(request: CampaignRequest): CampaignPreview {
     const plan = this.plan(request);
-    const parts = plan.messages.map((message) => message.parts);
+    // A loop, not Math.min(...parts): 50,000 arguments would overflow the call stack.
+    const parts = plan.messages.reduce(
+      (range, message) => ({
+        min: Math.min(range.min, message.parts),
+        max: Math.max(range.max, message.parts),
+      }),
+      { min: Number.POSITIVE_INFINITY, max: 0 },
+    );
     return {
       recipients: plan.messages.length,
       duplicates: plan.duplicates,
       removed: plan.removed,
-      partsPerMessage: {
-        min: parts.length ? Math.min(...parts) : 0,
-        max: parts.length ? Math.max(...parts) : 0,
-      },
+      partsPerMessage: plan.messages.length === 0 ? { min: 0, max: 0 } : parts,
       totalParts: plan.totalParts,
       samples: plan.messages.slice(0, sampleCount),
       problems: plan.problems.slice(0, problemsListed),

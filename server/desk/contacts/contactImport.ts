@@ -59,7 +59,7 @@ export class ContactImport {
     const imported = await this.deps.contacts.upsertMany(() => {
       const groupIds = new Map<string, string>();
       for (const name of new Set(report.contacts.flatMap((contact) => contact.groups))) {
-        groupIds.set(name.toLowerCase(), this.deps.groups.idForName(name).id);
+        groupIds.set(name.toLowerCase(), this.deps.groups.idForName(name));
       }
       return report.contacts.map((contact) => ({
         phoneNumber: contact.phoneNumber,

@@ -50,13 +50,16 @@ export class GroupRepository {
     }
   }
 
-  /** The group of that name (any case), created when missing: what a CSV's "groups" column names. */
-  idForName(name: string): { id: string; created: boolean } {
+  /**
+   * The group of that name (any case), created when missing: what a CSV's "groups" column names.
+   * Writes without its own commit: call it only inside a `commits.write` (the import's transaction).
+   */
+  idForName(name: string): string {
     const found = this.selectByName.get(name);
-    if (found) return { id: found.id, created: false };
+    if (found) return found.id;
     const id = randomUUID();
     this.insertRow.run({ id, name });
-    return { id, created: true };
+    return id;
   }
 
   async create(name: string): Promise<Group> {

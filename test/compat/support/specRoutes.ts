@@ -162,7 +162,7 @@ export function routeName(route: Pick<SpecRoute, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
-/** Scopes a client may request for a token: the spec's table and DESIGN's inbox scopes. */
+/** Scopes a client may request for a token: the spec's table, DESIGN's inbox scopes and the desk's. */
 export const requestableScopes = [
   'all:any',
   'messages:send',
@@ -182,4 +182,11 @@ export const requestableScopes = [
   'inbox:list',
   'inbox:read',
   'inbox:refresh',
+  'contacts:read',
+  'contacts:write',
+  'templates:read',
+  'templates:write',
+  'campaigns:read',
+  'campaigns:send',
+  'campaigns:cancel',
 ] as const;

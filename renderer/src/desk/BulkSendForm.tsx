@@ -1,0 +1,234 @@
+import { useState } from 'react';
+import { planText } from '../../../server/pdu/index.js';
+import { useApp } from '../appContext.js';
+import { FormResult } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+import { ContactPicker } from './ContactPicker.js';
+import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipients.js';
+import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
+import { TemplatePicker } from './TemplatePicker.js';
+import { splitTypedNumbers } from './typedNumbers.js';
+
+/**
+ * Compose to many: typed numbers, contacts, groups and the rows of a CSV in any mix, with
+ * placeholders; Preview shows who gets it after de-duplication and opt-out and how many SMS
+ * parts it costs; Send queues it as one campaign.
+ */
+export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void }) {
+  const { api } = useApp();
+  const groups = useResource(() => api.groups(), [api]);
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [numbers, setNumbers] = useState('');
+  const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [contacts, setContacts] = useState<Contact[]>([]);
+  const [csv, setCsv] = useState<CsvRecipients>();
+  const [preview, setPreview] = useState<CampaignPreview>();
+  const previewAction = useAction();
+  const sendAction = useAction();
+
+  const request = (): CampaignRequest => ({
+    name: name || undefined,
+    text,
+    recipients: {
+      phoneNumbers: splitTypedNumbers(numbers),
+      contactIds: contacts.map((contact) => contact.id),
+      groupIds,
+      rows: csv ? campaignRows(csv) : [],
+    },
+  });
+  const changed =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setPreview(undefined);
+      set(value);
+    };
+  const plan = planText(text);
+  const ready = preview !== undefined && preview.problems.length === 0 && preview.recipients > 0;
+
+  return (
+    <form className="compose" aria-label="Bulk send" onSubmit={(event) => event.preventDefault()}>
+      <div className="form-row">
+        <label>
+          Campaign name
+          <input
+            value={name}
+            placeholder="Price list May"
+            onChange={(event) => changed(setName)(event.target.value)}
+          />
+        </label>
+        <TemplatePicker id="bulk-template" onPick={changed(setText)} />
+      </div>
+      <div className="field">
+        <label htmlFor="bulk-text">Message</label>
+        <textarea
+          id="bulk-text"
+          rows={3}
+          required
+          value={text}
+          onChange={(event) => changed(setText)(event.target.value)}
+        />
+        <span className="hint">
+          {'{name}'} and the CSV's columns (
+          {csv ? csv.columns.map((column) => `{${column}}`).join(' ') : 'e.g. {order}'}) are filled in per
+          recipient. Without placeholders: {plan.parts} SMS part{plan.parts === 1 ? '' : 's'}.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor="bulk-numbers">Numbers</label>
+        <textarea
+          id="bulk-numbers"
+          rows={2}
+          placeholder="0171 1234567, +44 20 7946 0958"
+          value={numbers}
+          onChange={(event) => changed(setNumbers)(event.target.value)}
+        />
+        <span className="hint">
+          As you would dial them; numbers without + use the default country (Settings).
+        </span>
+      </div>
+      <ContactPicker chosen={contacts} onChange={changed(setContacts)} />
+      {groups.data && groups.data.length > 0 && (
+        <fieldset className="form-row">
+          <legend>Groups</legend>
+          {groups.data.map((group) => (
+            <label key={group.id} className="checkbox">
+              <input
+                type="checkbox"
+                checked={groupIds.includes(group.id)}
+                onChange={(event) =>
+                  changed(setGroupIds)(
+                    event.target.checked ? [...groupIds, group.id] : groupIds.filter((id) => id !== group.id),
+                  )
+                }
+              />
+              {group.name} ({group.size})
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <div className="form-row">
+        <label>
+          Recipients from CSV
+          <input
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="Recipients from CSV"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              setPreview(undefined);
+              if (!file) return setCsv(undefined);
+              void file.text().then((content) => setCsv(readCsvRecipients(file.name, content)));
+            }}
+          />
+        </label>
+        {csv && (
+          <label>
+            Number column
+            <select
+              value={csv.phoneColumn}
+              onChange={(event) => changed(setCsv)({ ...csv, phoneColumn: event.target.value })}
+            >
+              {csv.columns.map((column) => (
+                <option key={column}>{column}</option>
+              ))}
+            </select>
+            <span className="hint">{csv.rows.length} rows</span>
+          </label>
+        )}
+      </div>
+      <div className="form-actions">
+        <button
+          type="button"
+          disabled={previewAction.busy || text === ''}
+          onClick={() =>
+            void previewAction.run(async () => {
+              setPreview(await api.previewCampaign(request()));
+              return undefined;
+            })
+          }
+        >
+          Preview
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!ready || sendAction.busy}
+          onClick={() =>
+            void sendAction.run(async () => {
+              const campaign = await api.startCampaign(request());
+              setPreview(undefined);
+              props.onStarted(campaign);
+              return `Queued ${campaign.recipients} messages.`;
+            })
+          }
+        >
+          {sendAction.busy ? 'Queueing…' : preview ? `Send to ${preview.recipients} recipients` : 'Send'}
+        </button>
+        <FormResult result={previewAction.result} />
+        <FormResult result={sendAction.result} />
+      </div>
+      {preview && <PreviewSummary preview={preview} />}
+    </form>
+  );
+}
+
+function PreviewSummary(props: { preview: CampaignPreview }) {
+  const { preview } = props;
+  const parts =
+    preview.partsPerMessage.min === preview.partsPerMessage.max
+      ? `${preview.partsPerMessage.max}`
+      : `${preview.partsPerMessage.min}–${preview.partsPerMessage.max}`;
+  const removed = Object.entries(preview.removed).filter(([, count]) => count > 0);
+  return (
+    <section className="panel" aria-label="Preview">
+      <p role="status">
+        {preview.recipients} recipients
+        {preview.duplicates > 0 ? ` (${preview.duplicates} duplicates removed)` : ''}
+        {removed.map(([filter, count]) => `, ${count} removed by ${filter}`).join('')}; {parts} SMS parts per
+        message, {preview.totalParts} parts in all.
+      </p>
+      {preview.samples.length > 0 && (
+        <ul className="plain-list" aria-label="Examples">
+          {preview.samples.map((sample) => (
+            <li key={sample.phoneNumber}>
+              <span className="mono">
+                {sample.name ? `${sample.name} (${sample.phoneNumber})` : sample.phoneNumber}
+              </span>
+              : {sample.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview.problems.length > 0 && (
+        <table className="table" aria-label="Recipients with problems">
+          <thead>
+            <tr>
+              <th scope="col">Recipient</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.problems.map((problem) => (
+              <tr key={`${problem.field}-${problem.message}`}>
+                <td>{recipientLabel(problem.field)}</td>
+                <td>{problem.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** `recipients.rows[3]` → "CSV line 5" (header is line 1); `recipients.phoneNumbers[0]` → "Number 1". */
+function recipientLabel(field: string): string {
+  const match = /^recipients\.(\w+)(?:\[(\d+)\])?$/.exec(field);
+  const index = Number(match?.[2] ?? 0);
+  if (match?.[1] === 'rows') return `CSV line ${index + 2}`;
+  if (match?.[1] === 'phoneNumbers') return `Number ${index + 1}`;
+  if (match?.[1] === 'contactIds') return `Contact ${index + 1}`;
+  return 'Group member';
+}

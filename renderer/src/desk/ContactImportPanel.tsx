@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { parseCsvTable } from '../../../server/desk/csv/csvTable.js';
+import { useApp } from '../appContext.js';
+import { FormResult } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
+import { guessMapping } from './contactCsv.js';
+import type { ImportMapping, ImportReport } from './deskTypes.js';
+
+const mappedFields: { field: keyof ImportMapping; label: string }[] = [
+  { field: 'phoneNumber', label: 'Phone number' },
+  { field: 'name', label: 'Name' },
+  { field: 'groups', label: 'Groups' },
+  { field: 'notes', label: 'Notes' },
+];
+
+/**
+ * Import from CSV: pick the file, map its columns, preview (merged duplicates, one line per row
+ * error), then import — which the server does in one transaction, and only with no errors.
+ */
+export function ContactImportPanel(props: { onImported: () => void }) {
+  const { api } = useApp();
+  const [csv, setCsv] = useState<string>();
+  const [columns, setColumns] = useState<string[]>([]);
+  const [mapping, setMapping] = useState<ImportMapping>({ phoneNumber: '' });
+  const [report, setReport] = useState<ImportReport>();
+  const preview = useAction();
+  const commit = useAction();
+
+  async function choose(file: File | undefined) {
+    setReport(undefined);
+    if (!file) return;
+    const text = await file.text();
+    const table = parseCsvTable(text);
+    setCsv(text);
+    setColumns(table.columns);
+    setMapping(guessMapping(table.columns));
+  }
+
+  const setColumn = (field: keyof ImportMapping, column: string) => {
+    setReport(undefined);
+    setMapping({ ...mapping, [field]: column || undefined });
+  };
+
+  return (
+    <section className="panel" aria-label="Import contacts">
+      <h2>Import contacts from CSV</h2>
+      <div className="field">
+        <label htmlFor="import-file">CSV file</label>
+        <input
+          id="import-file"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(event) => void choose(event.target.files?.[0])}
+        />
+        <span className="hint">
+          UTF-8 or Excel's CSV (comma or semicolon); the first row names the columns.
+        </span>
+      </div>
+      {csv !== undefined && (
+        <div className="form-row">
+          {mappedFields.map(({ field, label }) => (
+            <label key={field}>
+              {label}
+              <select value={mapping[field] ?? ''} onChange={(event) => setColumn(field, event.target.value)}>
+                {field !== 'phoneNumber' && <option value="">(none)</option>}
+                {columns.map((column) => (
+                  <option key={column} value={column}>
+                    {column}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </div>
+      )}
+      {csv !== undefined && (
+        <div className="form-actions">
+          <button
+            type="button"
+            disabled={preview.busy}
+            onClick={() =>
+              void preview.run(async () => {
+                setReport(await api.importContacts(csv, mapping, false));
+                return undefined;
+              })
+            }
+          >
+            Preview
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={commit.busy || !report || report.errors.length > 0 || report.contacts.length === 0}
+            onClick={() =>
+              void commit.run(async () => {
+                const done = await api.importContacts(csv, mapping, true);
+                setReport(undefined);
+                setCsv(undefined);
+                props.onImported();
+                return `Imported: ${done.imported?.created ?? 0} new, ${done.imported?.updated ?? 0} updated.`;
+              })
+            }
+          >
+            Import {report ? `${report.contacts.length} contacts` : ''}
+          </button>
+          <FormResult result={preview.result} />
+        </div>
+      )}
+      <FormResult result={commit.result} />
+      {report && <ImportPreview report={report} />}
+    </section>
+  );
+}
+
+function ImportPreview(props: { report: ImportReport }) {
+  const { report } = props;
+  return (
+    <section aria-label="Import preview">
+      <p role="status">
+        {report.rows} rows: {report.contacts.length} contacts
+        {report.duplicates > 0 ? `, ${report.duplicates} duplicate rows merged by number` : ''}
+        {report.errors.length > 0 ? `, ${report.errors.length} rows with errors — fix them to import` : ''}.
+      </p>
+      {report.errors.length > 0 && (
+        <table className="table" aria-label="Rows with errors">
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.errors.map((error) => (
+              <tr key={`${error.line}-${error.field}`}>
+                <td>{error.line}</td>
+                <td>{error.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <table className="table" aria-label="Contacts to import">
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Name</th>
+            <th scope="col">Number</th>
+            <th scope="col">Groups</th>
+            <th scope="col" />
+          </tr>
+        </thead>
+        <tbody>
+          {report.contacts.slice(0, 50).map((contact) => (
+            <tr key={contact.phoneNumber}>
+              <td>{contact.line}</td>
+              <td>{contact.name}</td>
+              <td className="mono">{contact.phoneNumber}</td>
+              <td>{contact.groups.join(', ')}</td>
+              <td>{contact.existing ? 'updates a contact' : 'new'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {report.contacts.length > 50 && <p className="muted">and {report.contacts.length - 50} more.</p>}
+    </section>
+  );
+}

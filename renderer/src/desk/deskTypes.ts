@@ -1,0 +1,93 @@
+/** The desk's records as `/gateway/v1/contacts`, `groups`, `templates` and `campaigns` answer them. */
+export interface Contact {
+  id: string;
+  phoneNumber: string;
+  name: string;
+  notes: string;
+  groupIds: string[];
+  updatedAt: number;
+}
+
+export interface ContactInput {
+  phoneNumber: string;
+  name: string;
+  notes?: string;
+  groupIds?: string[];
+}
+
+export interface Group {
+  id: string;
+  name: string;
+  size: number;
+}
+
+export interface Template {
+  id: string;
+  name: string;
+  text: string;
+  placeholders: string[];
+  updatedAt: number;
+}
+
+export interface ImportMapping {
+  phoneNumber: string;
+  name?: string;
+  notes?: string;
+  groups?: string;
+}
+
+export interface ImportReport {
+  columns: string[];
+  rows: number;
+  contacts: {
+    line: number;
+    phoneNumber: string;
+    name: string;
+    notes: string;
+    groups: string[];
+    existing: boolean;
+  }[];
+  duplicates: number;
+  errors: { line: number; field: string; message: string }[];
+  imported?: { created: number; updated: number };
+}
+
+export interface CampaignRequest {
+  name?: string;
+  text: string;
+  recipients: {
+    phoneNumbers?: string[];
+    contactIds?: string[];
+    groupIds?: string[];
+    rows?: { phoneNumber: string; fields?: Record<string, string> }[];
+  };
+}
+
+export interface CampaignPreview {
+  recipients: number;
+  duplicates: number;
+  removed: Record<string, number>;
+  partsPerMessage: { min: number; max: number };
+  totalParts: number;
+  samples: { phoneNumber: string; name?: string; text: string; parts: number }[];
+  problems: { field: string; message: string }[];
+}
+
+export interface Campaign {
+  id: string;
+  name: string;
+  text: string;
+  createdAt: number;
+  recipients: number;
+  totalParts: number;
+  cancelledAt?: number;
+  state: 'Running' | 'Completed' | 'Cancelled';
+  progress: {
+    queued: number;
+    sent: number;
+    delivered: number;
+    failed: number;
+    cancelled: number;
+    percent: number;
+  };
+}

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../appContext.js';
+import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { BulkSendForm } from '../desk/BulkSendForm.js';
+import type { Campaign } from '../desk/deskTypes.js';
+import { formatDateTime } from '../format/timeFormat.js';
+import { useResource } from '../useResource.js';
+
+/** How often running campaigns are read again for their progress bars. */
+const progressPollMs = 1000;
+
+/** Bulk send: compose to many, then follow each campaign's progress and cancel it as a whole. */
+export function CampaignsScreen() {
+  const { api } = useApp();
+  const campaigns = useResource(() => api.campaigns(), [api]);
+  const running = campaigns.data?.some((campaign) => campaign.state === 'Running') ?? false;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(campaigns.reload, progressPollMs);
+    return () => clearInterval(timer);
+  }, [running, campaigns.reload]);
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Bulk send</h1>
+      </header>
+      <section className="panel" aria-label="New bulk send">
+        <h2>New bulk send</h2>
+        <BulkSendForm onStarted={campaigns.reload} />
+      </section>
+      <section className="panel" aria-label="Campaigns">
+        <h2>Campaigns</h2>
+        {campaigns.loading && !campaigns.data && <Loading what="campaigns" />}
+        {campaigns.error !== undefined && <ErrorNote error={campaigns.error} onRetry={campaigns.reload} />}
+        {campaigns.data?.length === 0 && <EmptyState title="No campaigns yet." />}
+        {campaigns.data?.map((campaign) => (
+          <CampaignCard key={campaign.id} campaign={campaign} onChanged={campaigns.reload} />
+        ))}
+      </section>
+    </>
+  );
+}
+
+function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
+  const { api } = useApp();
+  const { campaign } = props;
+  const { progress } = campaign;
+  const [cancelling, setCancelling] = useState(false);
+  return (
+    <article className="campaign" aria-label={`Campaign ${campaign.name}`}>
+      <h3>
+        {campaign.name} <span className="muted">{formatDateTime(campaign.createdAt)}</span>
+      </h3>
+      <progress
+        max={100}
+        value={progress.percent}
+        aria-label={`Progress of ${campaign.name}`}
+        aria-valuetext={`${progress.percent} %`}
+      />{' '}
+      <span className="campaign-percent">{progress.percent} %</span>
+      <p role="status">
+        {campaign.state}: {campaign.recipients} recipients — {progress.sent} sent, {progress.delivered}{' '}
+        delivered, {progress.failed} failed{progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
+        {progress.queued > 0 ? `, ${progress.queued} waiting` : ''}.
+      </p>
+      {campaign.state === 'Running' && campaign.cancelledAt === undefined && (
+        <button
+          type="button"
+          disabled={cancelling}
+          onClick={() => {
+            setCancelling(true);
+            void api.cancelCampaign(campaign.id).finally(() => {
+              setCancelling(false);
+              props.onChanged();
+            });
+          }}
+        >
+          Cancel campaign
+        </button>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,195 @@
+import { type FormEvent, useState } from 'react';
+import { useApp } from '../appContext.js';
+import { ExportButton } from '../components/ExportButton.js';
+import { Pager } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ContactForm } from '../desk/ContactForm.js';
+import { ContactImportPanel } from '../desk/ContactImportPanel.js';
+import { contactCsvColumns } from '../desk/contactCsv.js';
+import type { Contact } from '../desk/deskTypes.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+const pageSize = 50;
+
+/** The address book: search, add, edit, remove, groups, CSV import and export. */
+export function ContactsScreen() {
+  const { api } = useApp();
+  const [search, setSearch] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [editing, setEditing] = useState<Contact | 'new'>();
+  const [importing, setImporting] = useState(false);
+  const groups = useResource(() => api.groups(), [api]);
+  const filter = { search: search || undefined, groupId: groupId || undefined };
+  const page = useResource(() => api.listContacts(filter, pageSize, offset), [api, search, groupId, offset]);
+  const groupName = (id: string) => groups.data?.find((group) => group.id === id)?.name ?? id;
+  const reload = () => {
+    page.reload();
+    groups.reload();
+  };
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Contacts</h1>
+        <div className="head-actions">
+          <ExportButton
+            fileStem="contacts"
+            columns={contactCsvColumns(groups.data ?? [])}
+            fetchPage={(limit, pageOffset) => api.listContacts(filter, limit, pageOffset)}
+          />
+          <button type="button" aria-expanded={importing} onClick={() => setImporting(!importing)}>
+            {importing ? 'Close import' : 'Import CSV'}
+          </button>
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New contact
+          </button>
+        </div>
+      </header>
+
+      {importing && <ContactImportPanel onImported={reload} />}
+      {editing && (
+        <section className="panel" aria-label={editing === 'new' ? 'New contact' : 'Edit contact'}>
+          <ContactForm
+            key={editing === 'new' ? 'new' : editing.id}
+            contact={editing === 'new' ? undefined : editing}
+            groups={groups.data ?? []}
+            onSaved={() => {
+              setEditing(undefined);
+              reload();
+            }}
+            onClose={() => setEditing(undefined)}
+          />
+        </section>
+      )}
+
+      <section className="filters" aria-label="Filters">
+        <label>
+          Search
+          <input
+            type="search"
+            placeholder="Name, number or notes"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setOffset(0);
+            }}
+          />
+        </label>
+        <label>
+          Group
+          <select
+            value={groupId}
+            onChange={(event) => {
+              setGroupId(event.target.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">All contacts</option>
+            {groups.data?.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name} ({group.size})
+              </option>
+            ))}
+          </select>
+        </label>
+      </section>
+
+      <section className="panel">
+        {page.loading && !page.data && <Loading what="contacts" />}
+        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
+        {page.data && page.data.items.length === 0 && (
+          <EmptyState title="No contacts.">Add one, or import a CSV from your spreadsheet.</EmptyState>
+        )}
+        {page.data && page.data.items.length > 0 && (
+          <table className="table" aria-label="Contacts">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Number</th>
+                <th scope="col">Groups</th>
+                <th scope="col">Notes</th>
+                <th scope="col" />
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.items.map((contact) => (
+                <tr key={contact.id}>
+                  <td>{contact.name}</td>
+                  <td className="mono">{contact.phoneNumber}</td>
+                  <td>{contact.groupIds.map(groupName).join(', ')}</td>
+                  <td className="truncate">{contact.notes}</td>
+                  <td className="nowrap">
+                    <button type="button" className="link-button" onClick={() => setEditing(contact)}>
+                      Edit
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => void api.removeContact(contact.id).then(reload)}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {page.data && page.data.items.length > 0 && (
+          <Pager
+            offset={offset}
+            pageSize={pageSize}
+            shown={page.data.items.length}
+            total={page.data.total}
+            onOffset={setOffset}
+          />
+        )}
+      </section>
+      <GroupsPanel groups={groups.data ?? []} onChanged={reload} />
+    </>
+  );
+}
+
+function GroupsPanel(props: { groups: { id: string; name: string; size: number }[]; onChanged: () => void }) {
+  const { api } = useApp();
+  const [name, setName] = useState('');
+  const { busy, result, run } = useAction();
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (await run(async () => void (await api.createGroup(name)))) {
+      setName('');
+      props.onChanged();
+    }
+  }
+  return (
+    <section className="panel" aria-label="Groups">
+      <h2>Groups</h2>
+      <ul className="plain-list">
+        {props.groups.map((group) => (
+          <li key={group.id}>
+            {group.name} ({group.size}){' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => void api.removeGroup(group.id).then(props.onChanged)}
+            >
+              Remove group
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form className="form-row" onSubmit={(event) => void add(event)} aria-label="New group">
+        <label>
+          New group
+          <input required value={name} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <button type="submit" disabled={busy}>
+          Add group
+        </button>
+        <FormResult result={result} />
+      </form>
+    </section>
+  );
+}

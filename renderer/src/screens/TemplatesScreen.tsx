@@ -1,0 +1,125 @@
+import { type FormEvent, useState } from 'react';
+import { useApp } from '../appContext.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import type { Template } from '../desk/deskTypes.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+/** Saved texts with placeholders ({name}, {order}), picked in Compose and Bulk send. */
+export function TemplatesScreen() {
+  const { api } = useApp();
+  const templates = useResource(() => api.templates(), [api]);
+  const [editing, setEditing] = useState<Template | 'new'>();
+  return (
+    <>
+      <header className="page-head">
+        <h1>Templates</h1>
+        <div className="head-actions">
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New template
+          </button>
+        </div>
+      </header>
+      {editing && (
+        <section className="panel" aria-label="Template">
+          <TemplateForm
+            key={editing === 'new' ? 'new' : editing.id}
+            template={editing === 'new' ? undefined : editing}
+            onDone={() => {
+              setEditing(undefined);
+              templates.reload();
+            }}
+          />
+        </section>
+      )}
+      <section className="panel">
+        {templates.loading && !templates.data && <Loading what="templates" />}
+        {templates.error !== undefined && <ErrorNote error={templates.error} onRetry={templates.reload} />}
+        {templates.data?.length === 0 && (
+          <EmptyState title="No templates.">
+            Save texts you send often; {'{name}'} takes each recipient's name.
+          </EmptyState>
+        )}
+        {templates.data && templates.data.length > 0 && (
+          <table className="table" aria-label="Templates">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Text</th>
+                <th scope="col">Placeholders</th>
+                <th scope="col" />
+              </tr>
+            </thead>
+            <tbody>
+              {templates.data.map((template) => (
+                <tr key={template.id}>
+                  <td>{template.name}</td>
+                  <td className="truncate">{template.text}</td>
+                  <td>{template.placeholders.map((name) => `{${name}}`).join(' ')}</td>
+                  <td className="nowrap">
+                    <button type="button" className="link-button" onClick={() => setEditing(template)}>
+                      Edit
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => void api.removeTemplate(template.id).then(templates.reload)}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+function TemplateForm(props: { template?: Template; onDone: () => void }) {
+  const { api } = useApp();
+  const [name, setName] = useState(props.template?.name ?? '');
+  const [text, setText] = useState(props.template?.text ?? '');
+  const { busy, result, run } = useAction();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const saved = await run(async () => {
+      if (props.template) await api.replaceTemplate(props.template.id, name, text);
+      else await api.createTemplate(name, text);
+      return undefined;
+    });
+    if (saved) props.onDone();
+  }
+  return (
+    <form className="compose" aria-label="Edit template" onSubmit={(event) => void submit(event)}>
+      <div className="field">
+        <label htmlFor="template-name">Name</label>
+        <input id="template-name" required value={name} onChange={(event) => setName(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="template-text">Text</label>
+        <textarea
+          id="template-text"
+          required
+          rows={3}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <span className="hint">
+          {'{name}'} and the columns of a CSV (e.g. {'{order}'}) are filled in per recipient.
+        </span>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Save template
+        </button>
+        <button type="button" onClick={props.onDone}>
+          Cancel
+        </button>
+        <FormResult result={result} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { toCsv } from '../../renderer/src/format/csv.js';
+import { parseCsvTable } from '../../server/desk/csv/csvTable.js';
+import { placeholdersOf, renderPlaceholders } from '../../server/desk/templates/placeholders.js';
+
+describe('CSV files as spreadsheets write them', () => {
+  it('reads Excel CSV: BOM, semicolons, quoted separators, quotes and line breaks, CRLF', () => {
+    const table = parseCsvTable(
+      '\uFEFFName;Phone\r\n"Berg; Anna";0171 1234567\r\n"Say ""hi""\nthere";\'0172 2\r\n\r\n',
+    );
+    expect(table).toEqual({
+      columns: ['Name', 'Phone'],
+      rows: [
+        ['Berg; Anna', '0171 1234567'],
+        ['Say "hi"\nthere', '0172 2'],
+      ],
+    });
+  });
+
+  it('reads back the numbers our export protects from spreadsheet conversion', () => {
+    const csv = toCsv(
+      [
+        { header: 'Name', value: (row: { name: string; phone: string }) => row.name },
+        { header: 'Phone', value: (row) => row.phone, asText: true },
+      ],
+      [{ name: 'Anna', phone: '+491711234567' }],
+    );
+    expect(csv).toBe('\uFEFFName,Phone\r\nAnna,"=""+491711234567"""\r\n');
+    expect(parseCsvTable(csv).rows).toEqual([['Anna', '+491711234567']]);
+  });
+});
+
+describe('placeholders', () => {
+  it('fills {name} and CSV columns without regard to case, and reports values that are missing or empty', () => {
+    expect(placeholdersOf('Hello {Name}, order {order} ({name})')).toEqual(['name', 'order']);
+    expect(
+      renderPlaceholders('Hello {name}, your order {Order} is ready', { Name: 'Anna', order: 'A-7' }),
+    ).toEqual({
+      ok: true,
+      text: 'Hello Anna, your order A-7 is ready',
+    });
+    expect(renderPlaceholders('Hello {name}, {order}', { name: ' ' })).toEqual({
+      ok: false,
+      missing: ['name', 'order'],
+    });
+  });
+});

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForReadyModems } from '../integration/support/apiReads.js';
+import { launchBrowser } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+import {
+  type GatewayHarness,
+  harnessPassword,
+  harnessUser,
+  startGatewayHarness,
+} from '../support/gatewayHarness.js';
+
+/**
+ * The desk in real headless Chromium against the real gateway, whose modems are zero-delay
+ * simulated modems behind ptys opened by the real serialport binding.
+ */
+const viewport = { width: 1024, height: 700 };
+const campaignRows = 10_000;
+
+let harness: GatewayHarness;
+let browser: Browser;
+let fileDir: string;
+
+beforeAll(async () => {
+  await buildUi();
+  harness = await startGatewayHarness({
+    ptyModems: 2,
+    ptyModemOptions: () => ({ statusReportDelayMs: 0 }),
+    options: { uiDirectory: 'dist/ui' },
+  });
+  await waitForReadyModems(harness.api, 2);
+  await harness.api.patch('/settings', { desk: { default_country: 'DE' } });
+  browser = await launchBrowser();
+  fileDir = mkdtempSync(join(tmpdir(), 'desk-ui-files-'));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (fileDir) rmSync(fileDir, { recursive: true, force: true });
+});
+
+async function signedInPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${harness.url}/ui/`);
+  await page.getByLabel('Username').fill(harnessUser);
+  await page.getByLabel('Password').fill(harnessPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  return page;
+}
+
+function csvFile(name: string, content: string): string {
+  const path = join(fileDir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('the desk in Chromium', () => {
+  it('imports contacts from Excel CSV only once the preview shows no error rows, never half', async () => {
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/contacts`);
+    await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const broken = csvFile(
+      'broken.csv',
+      '\uFEFFName;Mobile;Groups\r\nEva Baker;0160 1111111;Bakers\r\nFritz;0160 2222222;Bakers\r\nEva B.;+49 160 1111111;VIP\r\nBroken;12;\r\n',
+    );
+    await page.getByLabel('CSV file').setInputFiles(broken);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const errors = page.getByRole('table', { name: 'Rows with errors' });
+    await expect(errors.getByRole('row').nth(1).textContent()).resolves.toBe(
+      '512 is too short for a number in DE',
+    );
+    await expect(page.getByRole('status').filter({ hasText: 'rows:' }).textContent()).resolves.toContain(
+      '4 rows: 2 contacts, 1 duplicate rows merged by number, 1 rows with errors',
+    );
+    await expect(page.getByRole('button', { name: /^Import 2 contacts/ }).isDisabled()).resolves.toBe(true);
+    expect((await harness.api.get<unknown[]>('/gateway/v1/contacts')).body).toEqual([]);
+
+    const fixed = csvFile(
+      'fixed.csv',
+      '\uFEFFName;Mobile;Groups\r\nEva Baker;0160 1111111;Bakers\r\nFritz;0160 2222222;Bakers\r\nGreta;0160 3333333;VIP\r\n',
+    );
+    await page.getByLabel('CSV file').setInputFiles(fixed);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Import 3 contacts' }).click();
+    await page.getByText('Imported: 3 new, 0 updated.').waitFor();
+    const table = page.getByRole('table', { name: 'Contacts' });
+    await expect(table.getByRole('row').nth(1).textContent()).resolves.toContain(
+      'Eva Baker+491601111111Bakers',
+    );
+    await page.close();
+  });
+
+  it(
+    `sends a ${campaignRows}-row CSV campaign whose progress bar reaches 100 %`,
+    async () => {
+      const page = await signedInPage();
+      await page.goto(`${harness.url}/ui/#/campaigns`);
+      await page.getByRole('heading', { level: 1, name: 'Bulk send' }).waitFor();
+      const lines = ['phone;name;order'];
+      for (let row = 0; row < campaignRows; row++) {
+        lines.push(`0170 ${String(1_000_000 + row)};Customer ${row};A-${row}`);
+      }
+      await page.getByLabel('Campaign name').fill('Orders ready');
+      await page.getByLabel('Message').fill('Hello {name}, your order {order} is ready');
+      await page
+        .getByLabel('Recipients from CSV')
+        .setInputFiles(csvFile('orders.csv', `${lines.join('\r\n')}\r\n`));
+      await page.getByText(`${campaignRows} rows`).waitFor();
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'recipients' }).first().textContent(),
+      ).resolves.toBe(`${campaignRows} recipients; 1 SMS parts per message, ${campaignRows} parts in all.`);
+      await page.getByRole('button', { name: `Send to ${campaignRows} recipients` }).click();
+      await page.getByText(`Queued ${campaignRows} messages.`).waitFor({ timeout: 60_000 });
+
+      const bar = page.getByRole('progressbar', { name: 'Progress of Orders ready' });
+      await expect
+        .poll(async () => Number(await bar.getAttribute('value')), { timeout: 20 * 60_000, interval: 2_000 })
+        .toBe(100);
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Completed' }).textContent(),
+      ).resolves.toContain(`Completed: ${campaignRows} recipients — ${campaignRows} sent`);
+      const accepted = [...harness.acceptedBy(0), ...harness.acceptedBy(1)];
+      expect(accepted.length).toBe(campaignRows);
+      const sample = accepted.find((pdu) => pdu.decoded.recipient.number === '+491701000042');
+      expect(sample?.decoded.text).toBe('Hello Customer 42, your order A-42 is ready');
+      await page.close();
+    },
+    25 * 60_000,
+  );
+});
