@@ -10,6 +10,7 @@ import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarn
 
 interface Conversation {
   number: string;
+  name?: string;
   lastText: string;
   lastDirection: 'in' | 'out';
   unread: number;
@@ -301,6 +302,50 @@ describe('auto-reply rules', () => {
     expect(thread.body.filter((message) => message.direction === 'out')).toHaveLength(1);
     expect(pdusTo(customer)).toHaveLength(1);
     await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
+  });
+});
+
+describe('auto-reply rules with the address book', () => {
+  it('replies with a template filled with the contact, and adds the sender to a group', async () => {
+    const customer = '+447700900511';
+    const contact = await harness.api.post('/gateway/v1/contacts', { phoneNumber: customer, name: 'Ada' });
+    expect(contact.status).toBe(201);
+    const template = await harness.api.post<{ id: string }>('/gateway/v1/templates', {
+      name: 'Thanks',
+      text: 'Thanks {name}, we will call you.',
+    });
+    const group = await harness.api.post<{ id: string }>('/gateway/v1/groups', { name: 'Callbacks' });
+    const missing = await harness.api.post<{ message: string }>('/gateway/v1/rules', {
+      name: 'Dangling',
+      match: { kind: 'any' },
+      action: { kind: 'addToGroup', groupId: 'no-such-group' },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toContain('action.groupId');
+    const rules = [
+      await harness.api.post<{ id: string }>('/gateway/v1/rules', {
+        name: 'Thank',
+        match: { kind: 'startsWith', pattern: 'CALLBACK' },
+        action: { kind: 'reply', templateId: template.body.id },
+      }),
+      await harness.api.post<{ id: string }>('/gateway/v1/rules', {
+        name: 'Remember',
+        match: { kind: 'startsWith', pattern: 'CALLBACK' },
+        action: { kind: 'addToGroup', groupId: group.body.id },
+      }),
+    ];
+    await receive(customer, 'callback please');
+    await vi.waitFor(() => expect(pdusTo(customer)).toHaveLength(1), { timeout: 10_000 });
+    expect(pdusTo(customer)[0]?.decoded.text).toBe('Thanks Ada, we will call you.');
+    await vi.waitFor(async () => {
+      const members = await harness.api.get<{ phoneNumber: string }[]>(
+        `/gateway/v1/contacts?groupId=${group.body.id}`,
+      );
+      expect(members.body.map((member) => member.phoneNumber)).toEqual([customer]);
+    });
+    const list = await harness.api.get<Conversation[]>('/gateway/v1/conversations');
+    expect(list.body.find((entry) => entry.number === customer)).toMatchObject({ name: 'Ada' });
+    for (const rule of rules) await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
   });
 });
 

@@ -209,6 +209,8 @@ export interface IncomingEvent {
 /** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
 export interface ConversationRecord {
   number: string;
+  /** The contact's name, when the number is in the address book. */
+  name?: string;
   lastMessageAt: string;
   lastDirection: 'in' | 'out';
   lastText: string;
@@ -243,7 +245,11 @@ export interface OpeningHours {
   periods: { days: number[]; from: string; to: string }[];
 }
 
-export type RuleAction = { kind: 'reply'; text: string } | { kind: 'forward'; phoneNumber: string };
+export type RuleAction =
+  | { kind: 'reply'; text: string }
+  | { kind: 'reply'; templateId: string }
+  | { kind: 'forward'; phoneNumber: string }
+  | { kind: 'addToGroup'; groupId: string };
 
 export interface RuleInput {
   name: string;

@@ -1,4 +1,4 @@
-import type { OpeningHours, RuleInput, RuleMatchKind } from '../api/types.js';
+import type { OpeningHours, RuleAction, RuleInput, RuleMatchKind } from '../api/types.js';
 
 /** The rule editor's fields as typed (strings), and the rule they make. */
 export interface RuleDraft {
@@ -11,9 +11,11 @@ export interface RuleDraft {
   timeZone: string;
   /** `key` only tells the editor's rows apart; it is not sent. */
   periods: { key: number; days: number[]; from: string; to: string }[];
-  actionKind: 'reply' | 'forward';
+  actionKind: 'reply' | 'template' | 'forward' | 'addToGroup';
   replyText: string;
+  templateId: string;
   forwardTo: string;
+  groupId: string;
 }
 
 export const weekdayLabels = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
@@ -30,7 +32,9 @@ export function emptyDraft(timeZone: string): RuleDraft {
     periods: [{ key: 0, days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00' }],
     actionKind: 'reply',
     replyText: '',
+    templateId: '',
     forwardTo: '',
+    groupId: '',
   };
 }
 
@@ -45,9 +49,11 @@ export function draftOf(rule: RuleInput, timeZone: string): RuleDraft {
     outsideHours: hours !== undefined,
     timeZone: hours?.timeZone ?? timeZone,
     periods: hours?.periods.map((period, key) => ({ key, ...period })) ?? emptyDraft(timeZone).periods,
-    actionKind: rule.action.kind,
-    replyText: rule.action.kind === 'reply' ? rule.action.text : '',
+    actionKind: 'templateId' in rule.action ? 'template' : rule.action.kind,
+    replyText: 'text' in rule.action ? rule.action.text : '',
+    templateId: 'templateId' in rule.action ? rule.action.templateId : '',
     forwardTo: rule.action.kind === 'forward' ? rule.action.phoneNumber : '',
+    groupId: rule.action.kind === 'addToGroup' ? rule.action.groupId : '',
   };
 }
 
@@ -63,11 +69,31 @@ export function ruleOf(draft: RuleDraft): RuleInput {
       ...(draft.deviceId ? { deviceId: draft.deviceId } : {}),
       ...(hours ? { outsideOpeningHours: hours } : {}),
     },
-    action:
-      draft.actionKind === 'reply'
-        ? { kind: 'reply', text: draft.replyText }
-        : { kind: 'forward', phoneNumber: draft.forwardTo },
+    action: actionOf(draft),
   };
+}
+
+function actionOf(draft: RuleDraft): RuleAction {
+  switch (draft.actionKind) {
+    case 'reply':
+      return { kind: 'reply', text: draft.replyText };
+    case 'template':
+      return { kind: 'reply', templateId: draft.templateId };
+    case 'forward':
+      return { kind: 'forward', phoneNumber: draft.forwardTo };
+    case 'addToGroup':
+      return { kind: 'addToGroup', groupId: draft.groupId };
+  }
+}
+
+function describeAction(
+  action: RuleAction,
+  names: { template(id: string): string; group(id: string): string },
+): string {
+  if ('text' in action) return `reply “${action.text}”`;
+  if ('templateId' in action) return `reply with the template “${names.template(action.templateId)}”`;
+  if (action.kind === 'forward') return `forward to ${action.phoneNumber}`;
+  return `add the sender to the group “${names.group(action.groupId)}”`;
 }
 
 const matchWords: Record<RuleMatchKind, string> = {
@@ -78,14 +104,16 @@ const matchWords: Record<RuleMatchKind, string> = {
 };
 
 /** One line saying what a rule does, for the list. */
-export function describeRule(rule: RuleInput): string {
+export function describeRule(
+  rule: RuleInput,
+  names: { template(id: string): string; group(id: string): string },
+): string {
   const match =
     rule.match.kind === 'any' ? 'Any text' : `Text ${matchWords[rule.match.kind]} “${rule.match.pattern}”`;
   const conditions = [
     rule.conditions.deviceId ? `on modem ${rule.conditions.deviceId}` : '',
     rule.conditions.outsideOpeningHours ? 'outside opening hours' : '',
   ].filter((part) => part !== '');
-  const action =
-    rule.action.kind === 'reply' ? `reply “${rule.action.text}”` : `forward to ${rule.action.phoneNumber}`;
+  const action = describeAction(rule.action, names);
   return `${match}${conditions.length ? `, ${conditions.join(', ')}` : ''} → ${action}`;
 }

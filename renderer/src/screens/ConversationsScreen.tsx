@@ -73,7 +73,10 @@ export function ConversationsScreen() {
                   aria-current={conversation.number === open ? 'true' : undefined}
                   onClick={() => openConversation(conversation)}
                 >
-                  <span className="mono">{conversation.number}</span>
+                  <span>
+                    {conversation.name && <strong>{conversation.name} </strong>}
+                    <span className="mono">{conversation.number}</span>
+                  </span>
                   {conversation.unread > 0 && (
                     <span className="badge badge-info">
                       {conversation.unread}

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import type { Group, Template } from '../desk/deskTypes.js';
 import {
   describeRule,
   draftOf,
@@ -24,6 +25,12 @@ export function RulesScreen() {
   const { api } = useApp();
   const rules = useResource(() => api.rules(), [api]);
   const devices = useResource(() => api.devices(), [api]);
+  const templates = useResource(() => api.templates(), [api]);
+  const groups = useResource(() => api.groups(), [api]);
+  const names = {
+    template: (id: string) => templates.data?.find((template) => template.id === id)?.name ?? id,
+    group: (id: string) => groups.data?.find((group) => group.id === id)?.name ?? id,
+  };
   const [editing, setEditing] = useState<RuleRecord | 'new' | undefined>(undefined);
   const change = useAction();
 
@@ -56,6 +63,8 @@ export function RulesScreen() {
           key={editing === 'new' ? 'new' : editing.id}
           rule={editing === 'new' ? undefined : editing}
           devices={devices.data}
+          templates={templates.data}
+          groups={groups.data}
           onDone={(saved) => {
             setEditing(undefined);
             if (saved) rules.reload();
@@ -76,7 +85,7 @@ export function RulesScreen() {
             <li key={rule.id} className="rule-row">
               <div>
                 <strong>{rule.name}</strong> {!rule.enabled && <span className="badge badge-muted">Off</span>}
-                <div className="hint">{describeRule(rule)}</div>
+                <div className="hint">{describeRule(rule, names)}</div>
               </div>
               <div className="head-actions">
                 <button
@@ -119,6 +128,8 @@ export function RulesScreen() {
 function RuleEditor(props: {
   rule: RuleRecord | undefined;
   devices: DeviceRecord[] | undefined;
+  templates: Template[] | undefined;
+  groups: Group[] | undefined;
   onDone: (saved: boolean) => void;
 }) {
   const { api } = useApp();
@@ -292,11 +303,47 @@ function RuleEditor(props: {
             value={draft.actionKind}
             onChange={(event) => set({ actionKind: event.target.value as RuleDraft['actionKind'] })}
           >
-            <option value="reply">reply with</option>
+            <option value="reply">reply with a text</option>
+            <option value="template">reply with a template</option>
             <option value="forward">forward to</option>
+            <option value="addToGroup">add the sender to a group</option>
           </select>
         </label>
-        {draft.actionKind === 'reply' ? (
+        {draft.actionKind === 'template' && (
+          <label>
+            Template
+            <select
+              name="templateId"
+              value={draft.templateId}
+              onChange={(event) => set({ templateId: event.target.value })}
+            >
+              <option value="">Choose…</option>
+              {props.templates?.map((template) => (
+                <option key={template.id} value={template.id}>
+                  {template.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {draft.actionKind === 'addToGroup' && (
+          <label>
+            Group
+            <select
+              name="groupId"
+              value={draft.groupId}
+              onChange={(event) => set({ groupId: event.target.value })}
+            >
+              <option value="">Choose…</option>
+              {props.groups?.map((group) => (
+                <option key={group.id} value={group.id}>
+                  {group.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {draft.actionKind === 'reply' && (
           <label className="grow">
             Reply text
             <textarea
@@ -306,7 +353,8 @@ function RuleEditor(props: {
               onChange={(event) => set({ replyText: event.target.value })}
             />
           </label>
-        ) : (
+        )}
+        {draft.actionKind === 'forward' && (
           <label>
             Number
             <input
