@@ -170,4 +170,20 @@ describe('the desk in Chromium over a pty modem', () => {
     await editedRow.getByText('Cancelled', { exact: true }).waitFor();
     expect(pdusTo('+447700900705')).toHaveLength(0);
   });
+
+  it('shows Conversations, Auto-reply and Opt-outs at 1024×700 without sideways scrolling', async () => {
+    for (const [screen, heading] of [
+      ['conversations', 'Conversations'],
+      ['rules', 'Auto-reply rules'],
+      ['optouts', 'Opt-outs'],
+    ] as const) {
+      await openScreen(page, screen, heading);
+      await page.locator('.loading').first().waitFor({ state: 'detached' });
+      // A string expression: this file is compiled without the DOM library.
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      expect({ screen, overflow }).toEqual({ screen, overflow: 0 });
+    }
+  });
 });
