@@ -16,6 +16,9 @@ import { realSerialAccess } from './composition/serialAccess.js';
 import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
 import { openDesk } from './desk/desk.js';
+import { OptOutList } from './desk/optOut/optOutList.js';
+import { e164PeerKey } from './desk/peerKey.js';
+import { openReplyDesk } from './desk/replyDesk.js';
 import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
@@ -33,7 +36,7 @@ import { consoleSink, createLogger, type Logger, type LogSink } from './logging/
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
 import { MessageLifecycle } from './messages/messageLifecycle.js';
-import type { MessageService } from './messages/messageService.js';
+import { MessageService } from './messages/messageService.js';
 import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
@@ -182,7 +185,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const operationsSettings = new ModemOperationsSettingsStore(
       await storage.openDocument<ModemOperationsDocument>('modem-operations', { devices: {} }),
     );
-    /** Set once the HTTP app built it: a missed call's SMS answer is queued like any message. */
+    /** Set once the queue service exists (it needs the pool): a missed call's SMS answer is queued like any message. */
     let messageService: MessageService | undefined;
     const recordCall = createCallRecorder({
       addCall: (call) => storage.modemRecords.addCall(call),
@@ -253,6 +256,40 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     await dispatcher.start();
     stops.push(() => dispatcher.stop());
+    // One queue service for the API and the desk's replies. The desk follows incoming SMS from
+    // before the modems start, and its opt-out list is there before the scheduler sends.
+    const gatewayDeviceId = await openGatewayDeviceId(storage);
+    const messages = new MessageService(
+      {
+        repository: storage.messages,
+        lifecycle,
+        devices: pool,
+        events,
+        clock,
+        logger: logger.child('messages'),
+        onEnqueued: (message) => scheduler?.enqueued(message),
+      },
+      { maxPendingMessages: options.maxPendingMessages },
+    );
+    messageService = messages;
+    // The address book and bulk sends, and the side that talks back; both heed one opt-out list.
+    const key = e164PeerKey(() => settings.current().desk.default_country);
+    const optOuts = new OptOutList(storage.sqlite.db, storage.sqlite.commits, { key, clock, events });
+    const desk = openDesk({ storage, settings, lifecycle, clock, logger, recipientFilters: [optOuts] });
+    const replyDesk = openReplyDesk({
+      storage,
+      messages,
+      events,
+      settings: () => settings.current(),
+      key,
+      optOuts,
+      book: desk,
+      gatewayDeviceId,
+      clock,
+      logger,
+    });
+    await replyDesk.start();
+    stops.push(() => replyDesk.stop());
     // Restored multipart parts may complete or time out at once: after the dispatcher listens.
     await inbox.start();
     stops.push(() => inbox.stop());
@@ -394,6 +431,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
           timeZone: options.timeZone,
         }),
       decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
+      isOptedOut: (phoneNumber) => optOuts.isOptedOut(phoneNumber),
       clock,
       logger,
     });
@@ -406,7 +444,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     balanceWatch.start();
     stops.push(() => balanceWatch.stop());
 
-    const desk = openDesk({ storage, settings, lifecycle, clock, logger });
     const app = createHttpApp(
       {
         repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
@@ -418,14 +455,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         health,
         tokens,
         webhooks,
-        gatewayDeviceId: await openGatewayDeviceId(storage),
+        gatewayDeviceId,
         clock,
         logger,
         onEnqueued: (message) => activeScheduler.enqueued(message),
-        onMessageService: (service) => {
-          messageService = service;
-        },
+        messages,
         extensions: [
+          (api) => replyDesk.registerRoutes(api),
           (api) =>
             registerGatewayRoutes(api, {
               devices: pool,

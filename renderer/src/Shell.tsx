@@ -9,18 +9,24 @@ import { type ScreenId, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
 import { CampaignsScreen } from './screens/CampaignsScreen.js';
 import { ContactsScreen } from './screens/ContactsScreen.js';
+import { ConversationsScreen } from './screens/ConversationsScreen.js';
 import { DashboardScreen } from './screens/DashboardScreen.js';
 import { InboxScreen } from './screens/InboxScreen.js';
 import { LogsScreen } from './screens/LogsScreen.js';
 import { MessagesScreen } from './screens/MessagesScreen.js';
 import { ModemsScreen } from './screens/ModemsScreen.js';
+import { OptOutsScreen } from './screens/OptOutsScreen.js';
+import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { TemplatesScreen } from './screens/TemplatesScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
   dashboard: DashboardScreen,
+  conversations: ConversationsScreen,
   messages: MessagesScreen,
+  rules: RulesScreen,
+  optouts: OptOutsScreen,
   inbox: InboxScreen,
   contacts: ContactsScreen,
   templates: TemplatesScreen,

@@ -4,11 +4,14 @@
  */
 export const screens = [
   { id: 'dashboard', label: 'Dashboard' },
+  { id: 'conversations', label: 'Conversations' },
   { id: 'messages', label: 'Messages' },
   { id: 'inbox', label: 'Inbox' },
   { id: 'contacts', label: 'Contacts' },
   { id: 'templates', label: 'Templates' },
   { id: 'campaigns', label: 'Bulk send' },
+  { id: 'rules', label: 'Auto-reply' },
+  { id: 'optouts', label: 'Opt-outs' },
   { id: 'modems', label: 'Modems' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'logs', label: 'Logs' },

@@ -30,6 +30,13 @@ export const Scopes = [
   'campaigns:read',
   'campaigns:send',
   'campaigns:cancel',
+  // Ours (README "Conversations", "Opt-out", "Auto-reply rules").
+  'conversations:read',
+  'conversations:write',
+  'optouts:read',
+  'optouts:write',
+  'rules:read',
+  'rules:write',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

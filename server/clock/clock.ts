@@ -12,12 +12,26 @@ export interface Clock {
   setTimer(callback: () => void, delayMs: number): TimerHandle;
 }
 
+/**
+ * setTimeout takes at most 2^31−1 ms (about 24.8 days) and fires a longer delay at once, so a
+ * message scheduled months ahead would wake the scheduler every millisecond. Longer delays are
+ * waited in steps.
+ */
+const longestTimeoutMs = 2_147_483_647;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(callback, delayMs) {
-    const timer = setTimeout(callback, Math.max(0, delayMs));
-    // Timers never keep the process alive on their own: shutdown is explicit.
-    timer.unref();
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = (remainingMs: number) => {
+      timer =
+        remainingMs > longestTimeoutMs
+          ? setTimeout(() => arm(remainingMs - longestTimeoutMs), longestTimeoutMs)
+          : setTimeout(callback, Math.max(0, remainingMs));
+      // Timers never keep the process alive on their own: shutdown is explicit.
+      timer.unref();
+    };
+    arm(delayMs);
     return { cancel: () => clearTimeout(timer) };
   },
 };

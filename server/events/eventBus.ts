@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { LogRecord } from '../logging/logger.js';
 import type { MessageRecord } from '../messages/model.js';
+import type { WebhookEvent } from '../webhooks/webhookEvents.js';
 
 /**
  * In-process events the core raises. Webhooks, the live UI stream and stats listen here;
@@ -62,6 +63,8 @@ export interface GatewayEvents {
   /** Sending was paused or resumed (UI, API, desktop tray). */
   'sending:paused': { paused: boolean };
   log: LogRecord;
+  /** A fact of our own extensions, published as a webhook under our own event name. */
+  'gateway:fact': WebhookEvent;
 }
 
 type MessageState = MessageRecord['state'];

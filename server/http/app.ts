@@ -59,8 +59,11 @@ export interface HttpDependencies {
   logger: Logger;
   /** Tells the scheduler once a message is durably queued. */
   onEnqueued(message: MessageRecord): void;
-  /** Gets the message service once built: parts outside HTTP queue messages through it too (a missed call's SMS answer). */
-  onMessageService?: (messages: MessageService) => void;
+  /**
+   * The queue's service when the host shares it with senders outside HTTP (the desk's replies):
+   * one service keeps one sequence of message numbers. Absent: built here from the above.
+   */
+  messages?: MessageService;
   /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
@@ -83,19 +86,20 @@ export const bulkBodyLimitBytes = 16 * 1024 * 1024;
 
 export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
-  const messages = new MessageService(
-    {
-      repository: deps.repositories.messages,
-      lifecycle: deps.lifecycle,
-      devices: deps.devices,
-      events: deps.events,
-      clock: deps.clock,
-      logger: logger.child('messages'),
-      onEnqueued: deps.onEnqueued,
-    },
-    { maxPendingMessages: options.maxPendingMessages },
-  );
-  deps.onMessageService?.(messages);
+  const messages =
+    deps.messages ??
+    new MessageService(
+      {
+        repository: deps.repositories.messages,
+        lifecycle: deps.lifecycle,
+        devices: deps.devices,
+        events: deps.events,
+        clock: deps.clock,
+        logger: logger.child('messages'),
+        onEnqueued: deps.onEnqueued,
+      },
+      { maxPendingMessages: options.maxPendingMessages },
+    );
   const routes = new RouteTable({
     accessControl: deps.accessControl,
     bases: apiBases,

@@ -126,6 +126,35 @@ export class MessageLifecycle {
   }
 
   /**
+   * Our extension (README "Scheduling"): a new time and/or text for a message no modem has
+   * been handed yet. Anything already handed over (even once, then re-queued) is refused with
+   * InvalidState, as is a new text for a data or end-to-end encrypted message.
+   */
+  editScheduled(messageId: string, edit: { scheduleAt?: number; text?: string }): Promise<MessageRecord> {
+    const current = this.repository.get(messageId);
+    if (!current)
+      throw new GatewayError(ErrorCode.NotFound, `message ${messageId} not found`, { field: 'id' });
+    const untouched =
+      current.states.Processed === undefined &&
+      current.recipients.every((recipient) => recipient.state === 'Pending');
+    if (!untouched) {
+      throw new GatewayError(
+        ErrorCode.InvalidState,
+        `message ${messageId} is ${current.state} and has been handed to a modem; it can no longer be edited`,
+      );
+    }
+    if (edit.text !== undefined && (current.content.kind !== 'text' || current.isEncrypted)) {
+      throw new GatewayError(ErrorCode.InvalidState, 'text: only a plain text message can get a new text', {
+        field: 'text',
+      });
+    }
+    return this.change(messageId, (message) => {
+      if (edit.scheduleAt !== undefined) message.scheduleAt = edit.scheduleAt;
+      if (edit.text !== undefined) message.content = { kind: 'text', text: edit.text };
+    });
+  }
+
+  /**
    * TS 23.040 §9.2.3.15 TP-Status: < 0x20 delivered; 0x20–0x3F the SC is still trying
    * (stay Sent); ≥ 0x40 permanent or given-up failure.
    * Returns false when the report matches no message we sent (logged, not fatal).

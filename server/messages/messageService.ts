@@ -122,6 +122,7 @@ export class MessageService {
       isEncrypted,
       validUntil,
       scheduleAt: message.scheduleAt ?? undefined,
+      ...(message.ignoreOptOut ? { ignoreOptOut: true as const } : {}),
       deviceActiveWithinHours:
         request.deviceActiveWithinHours > 0 ? request.deviceActiveWithinHours : undefined,
       createdAt: now,
@@ -154,6 +155,13 @@ export class MessageService {
 
   list(query: MessageQuery): Page<MessageRecord> {
     return this.deps.repository.list(query);
+  }
+
+  /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */
+  async editScheduled(id: string, edit: { scheduleAt?: number; text?: string }): Promise<MessageRecord> {
+    const message = await this.deps.lifecycle.editScheduled(id, edit);
+    this.deps.onEnqueued(message);
+    return message;
   }
 
   /** Cancel rules live in MessageLifecycle: Pending → Cancelled, Cancelled again → same, else 400. */

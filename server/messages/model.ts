@@ -46,6 +46,8 @@ export interface MessageRecord {
   validUntil?: number;
   /** Not sent before this instant (ms since epoch). */
   scheduleAt?: number;
+  /** Our extension: sent even to numbers on the opt-out list (README "Opt-out"). */
+  ignoreOptOut?: true;
   /** Only modems seen within this many hours (0/absent: any). */
   deviceActiveWithinHours?: number;
   createdAt: number;

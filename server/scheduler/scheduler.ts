@@ -54,6 +54,11 @@ export interface SchedulerDeps {
   decrypt: (message: MessageRecord) => MessageRecord;
   clock: Clock;
   logger: Logger;
+  /**
+   * Whether a recipient (its number as dialled) is on the opt-out list; such a send never
+   * reaches the modem unless the message says `ignoreOptOut`. Absent: nobody is.
+   */
+  isOptedOut?: (phoneNumber: string) => boolean;
   /** Uniform in [0, 1): send pauses and Random SIM choice. */
   random?: () => number;
 }
@@ -66,6 +71,9 @@ export interface SchedulerStatus {
 
 /** What a modem made of one recipient's send. */
 type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable';
+
+/** Error text of a recipient on the opt-out list (README "Opt-out"). */
+export const OPTED_OUT_ERROR = 'opted out';
 
 /** Error text of a message whose `validUntil` passed before a modem took it. */
 export const TTL_EXPIRED_ERROR = 'TTL expired';
@@ -421,6 +429,10 @@ export class Scheduler {
         // `stored` is the copy from before markProcessed: its Pending recipients are this hand-over's.
         if (recipient.state !== 'Pending') continue;
         const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
+        if (!stored.ignoreOptOut && this.deps.isOptedOut?.(phoneNumber)) {
+          records.push(this.record(stored.id, recipient.phoneNumber, { failure: OPTED_OUT_ERROR }));
+          continue;
+        }
         const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
         if (outcome === 'modem-unavailable') {
           this.park(modem.deviceId);

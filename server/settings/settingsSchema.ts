@@ -68,6 +68,16 @@ export const settingGroups = {
       .string()
       .refine((code): boolean => isCountryCode(code), 'must be a two-letter country code such as DE or US'),
   },
+  /** Ours (README "Opt-out"): comma-separated keywords, matched as the whole text, any case. */
+  opt_out: {
+    keywords: z.string().min(1).max(500),
+    start_keywords: z.string().min(1).max(500),
+    confirmation_text: z.string().min(1).max(480),
+  },
+  /** Ours (README "Auto-reply rules"): one reply per sender per rule within this period. */
+  auto_reply: {
+    reply_period_minutes: z.number().int().min(1).max(525_600),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -104,6 +114,12 @@ export const settingDefaults: Settings = {
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
   desk: { default_country: null },
+  opt_out: {
+    keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT',
+    start_keywords: 'START',
+    confirmation_text: null,
+  },
+  auto_reply: { reply_period_minutes: 60 },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

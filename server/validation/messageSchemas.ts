@@ -65,6 +65,16 @@ export const messageRequestSchema = z
     isEncrypted: z.boolean().nullish(),
     /** Ours and upstream's extra: not sent before this instant; a past instant means now. */
     scheduleAt: dateTime.nullish(),
+    /**
+     * Our extension: send even to recipients on the opt-out list. Without it such a recipient
+     * ends Failed with the error "opted out" and nothing reaches the modem for it.
+     */
+    ignoreOptOut: z
+      .boolean()
+      .nullish()
+      .describe(
+        'Our extension: send even to numbers on the opt-out list (default false: they fail as "opted out")',
+      ),
   })
   .superRefine((request, context) => {
     const contents = (['textMessage', 'dataMessage', 'message'] as const).filter(

@@ -108,6 +108,7 @@ export class WebhookDispatcher {
       events.on('message:received', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
+      events.on('gateway:fact', (event) => this.publishInBackground(event)),
       events.on('message:updated', ({ message, previous }) => {
         for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
       }),

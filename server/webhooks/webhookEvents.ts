@@ -29,6 +29,10 @@ export const WebhookEventNames = [
   'app:started',
   'call:missed',
   'modem:low-balance',
+  // Ours, not the spec's (README "Webhook events"): the desk's opt-out list and auto-replies.
+  'optout:added',
+  'optout:removed',
+  'autoreply:sent',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];

@@ -24,6 +24,8 @@ const defaults = {
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
   desk: {},
+  opt_out: { keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT', start_keywords: 'START' },
+  auto_reply: { reply_period_minutes: 60 },
 };
 
 const patch = (body: unknown, base = '') =>

@@ -3,6 +3,7 @@ import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
   AtLogLine,
+  ConversationRecord,
   DailyStats,
   DeviceRecord,
   GatewayStatus,
@@ -13,10 +14,15 @@ import type {
   ModemFiguresRecord,
   ModemOperationsSettings,
   NewPhoneRequest,
+  OptOutRecord,
+  RuleInput,
+  RuleRecord,
+  RuleVerdict,
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
   SmsServicePreference,
+  ThreadMessageRecord,
   TokenResponse,
   UsbPhoneListing,
   UssdExchange,
@@ -77,6 +83,40 @@ export function createGatewayApi(client: ApiClient) {
     getMessage: (messageId: string) => client.get<MessageRecord>(`/messages/${id(messageId)}`),
     cancelMessage: (messageId: string) => client.delete<MessageRecord>(`/messages/${id(messageId)}`),
     sendMessage: (request: SendMessageRequest) => client.post<MessageRecord>('/messages', request),
+
+    /** Our extension: a new time and/or text while no modem has the message. */
+    editScheduledMessage: (messageId: string, edit: { scheduleAt?: string; text?: string }) =>
+      client.patch<MessageRecord>(`/gateway/v1/messages/${id(messageId)}`, edit),
+
+    listConversations: (archived: boolean, limit: number, offset: number) =>
+      listPage<ConversationRecord>('/gateway/v1/conversations', { archived, limit, offset }),
+    thread: (number: string, limit: number, offset: number) =>
+      listPage<ThreadMessageRecord>(`/gateway/v1/conversations/${id(number)}`, { limit, offset }),
+    markConversation: (number: string, read: boolean) =>
+      client.post<ConversationRecord>(`/gateway/v1/conversations/${id(number)}/${read ? 'read' : 'unread'}`),
+    archiveConversation: (number: string, archived: boolean) =>
+      client.post<ConversationRecord>(`/gateway/v1/conversations/${id(number)}/archive`, { archived }),
+    replyInConversation: (number: string, text: string) =>
+      client.post<MessageRecord>(`/gateway/v1/conversations/${id(number)}/reply`, { text }),
+
+    listOptOuts: (limit: number, offset: number) =>
+      listPage<OptOutRecord>('/gateway/v1/opt-outs', { limit, offset }),
+    addOptOut: (phoneNumber: string) => client.post<OptOutRecord>('/gateway/v1/opt-outs', { phoneNumber }),
+    removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
+
+    rules: () => client.get<RuleRecord[]>('/gateway/v1/rules'),
+    createRule: (rule: RuleInput) => client.post<RuleRecord>('/gateway/v1/rules', rule),
+    replaceRule: (ruleId: string, rule: RuleInput) =>
+      client
+        .request<RuleRecord>('PUT', `/gateway/v1/rules/${id(ruleId)}`, { body: rule })
+        .then((response) => response.data),
+    removeRule: (ruleId: string) => client.delete<void>(`/gateway/v1/rules/${id(ruleId)}`),
+    reorderRules: (ids: string[]) =>
+      client
+        .request<RuleRecord[]>('PUT', '/gateway/v1/rules/order', { body: { ids } })
+        .then((response) => response.data),
+    testRules: (sample: { text: string; sender?: string; deviceId?: string }) =>
+      client.post<RuleVerdict[]>('/gateway/v1/rules/test', sample),
 
     listInbox: (filter: InboxFilter, limit: number, offset: number) =>
       listPage<InboxRecord>('/inbox', { ...filter, limit, offset }),

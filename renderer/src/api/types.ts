@@ -43,6 +43,8 @@ export interface SendMessageRequest {
   priority?: number;
   withDeliveryReport?: boolean;
   ttl?: number;
+  /** Not sent before this instant (ISO 8601): Compose's "send later". */
+  scheduleAt?: string;
 }
 
 export interface SimCard {
@@ -272,4 +274,69 @@ export interface NewPhoneRequest {
   serial?: string;
   username: string;
   password: string;
+}
+
+/** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
+export interface ConversationRecord {
+  number: string;
+  /** The contact's name, when the number is in the address book. */
+  name?: string;
+  lastMessageAt: string;
+  lastDirection: 'in' | 'out';
+  lastText: string;
+  replyDeviceId?: string;
+  replySimNumber?: number;
+  unread: number;
+  archived: boolean;
+}
+
+export interface ThreadMessageRecord {
+  direction: 'in' | 'out';
+  id: string;
+  at: string;
+  text: string;
+  deviceId?: string;
+  simNumber?: number;
+  state?: MessageState;
+  error?: string;
+  scheduleAt?: string;
+}
+
+export interface OptOutRecord {
+  phoneNumber: string;
+  addedAt: string;
+  source: 'keyword' | 'manual';
+}
+
+export type RuleMatchKind = 'startsWith' | 'contains' | 'regex' | 'any';
+
+export interface OpeningHours {
+  timeZone: string;
+  periods: { days: number[]; from: string; to: string }[];
+}
+
+export type RuleAction =
+  | { kind: 'reply'; text: string }
+  | { kind: 'reply'; templateId: string }
+  | { kind: 'forward'; phoneNumber: string }
+  | { kind: 'addToGroup'; groupId: string };
+
+export interface RuleInput {
+  name: string;
+  enabled: boolean;
+  match: { kind: RuleMatchKind; pattern: string };
+  conditions: { deviceId?: string; outsideOpeningHours?: OpeningHours };
+  action: RuleAction;
+}
+
+export interface RuleRecord extends RuleInput {
+  id: string;
+  position: number;
+}
+
+export interface RuleVerdict {
+  ruleId: string;
+  name: string;
+  applies: boolean;
+  reason: string;
 }

@@ -6,6 +6,7 @@ import { FormResult } from '../components/StatusViews.js';
 import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
+import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 
 /** Compose and send one text message (POST /messages). */
@@ -26,6 +27,8 @@ export function ComposeForm(props: {
   const [priority, setPriority] = useState('0');
   const [deliveryReport, setDeliveryReport] = useState(true);
   const [ttl, setTtl] = useState('');
+  /** "Send later": a local date and time from the datetime-local input, '' for now. */
+  const [sendAt, setSendAt] = useState('');
   const { busy, result, run } = useAction();
 
   const plan = useMemo(() => planText(text), [text]);
@@ -50,11 +53,15 @@ export function ComposeForm(props: {
     if (simNumber) request.simNumber = Number(simNumber);
     if (priorityValue !== 0) request.priority = priorityValue;
     if (ttl) request.ttl = Number(ttl);
+    if (sendAt) request.scheduleAt = new Date(sendAt).toISOString();
     await run(async () => {
       const message = await api.sendMessage(request);
       setText('');
+      setSendAt('');
       props.onSent(message);
-      return `Queued as ${message.id}.`;
+      return request.scheduleAt
+        ? `Scheduled for ${formatDateTime(request.scheduleAt)} as ${message.id}.`
+        : `Queued as ${message.id}.`;
     });
   }
 
@@ -155,6 +162,16 @@ export function ComposeForm(props: {
               onChange={(event) => setTtl(event.target.value)}
             />
           </label>
+          <label>
+            Send later
+            <input
+              type="datetime-local"
+              name="sendAt"
+              value={sendAt}
+              onChange={(event) => setSendAt(event.target.value)}
+            />
+            <span className="hint">Empty: send now. Editable until it starts.</span>
+          </label>
           <label className="checkbox">
             <input
               type="checkbox"
@@ -178,7 +195,9 @@ export function ComposeForm(props: {
             !ttlValid
           }
         >
-          {busy ? 'Sending…' : numbers.length > 1 ? `Send to ${numbers.length} recipients` : 'Send'}
+          {busy
+            ? 'Sending…'
+            : `${sendAt ? 'Schedule' : 'Send'}${numbers.length > 1 ? ` to ${numbers.length} recipients` : ''}`}
         </button>
         <FormResult result={result} />
       </div>

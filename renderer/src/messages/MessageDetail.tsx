@@ -6,6 +6,7 @@ import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { messageText, stateTimeline } from './messageRows.js';
+import { ScheduledEdit } from './ScheduledEdit.js';
 
 /** One message opened: content, each recipient's state and error, the state timeline, cancel. */
 export function MessageDetail(props: {
@@ -55,6 +56,12 @@ export function MessageDetail(props: {
             <dd>{message.priority ?? 0}</dd>
             <dt>Delivery report</dt>
             <dd>{message.withDeliveryReport === false ? 'No' : 'Requested'}</dd>
+            {message.scheduleAt && (
+              <>
+                <dt>Scheduled for</dt>
+                <dd>{formatDateTime(message.scheduleAt)}</dd>
+              </>
+            )}
             {message.validUntil && (
               <>
                 <dt>Valid until</dt>
@@ -85,6 +92,9 @@ export function MessageDetail(props: {
           </ol>
         </section>
       </div>
+      {message.state === 'Pending' && message.scheduleAt && !message.states.Processed && (
+        <ScheduledEdit message={message} onChanged={props.onChanged} />
+      )}
       {message.state === 'Pending' && (
         <div className="form-actions">
           <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>

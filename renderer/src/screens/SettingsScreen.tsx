@@ -339,4 +339,5 @@ const inputType: Record<Exclude<SettingField['kind'], 'enum' | 'boolean'>, strin
   secret: 'password',
   url: 'url',
   time: 'time',
+  text: 'text',
 };

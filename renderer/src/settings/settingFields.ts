@@ -5,7 +5,7 @@ import type { SettingsDocument } from '../api/types.js';
  * Every setting of GET/PATCH /settings as the Settings screen shows it: meaning, default, input
  * kind and the same bounds the server enforces (server/settings/settingsSchema.ts).
  */
-export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url' | 'time';
+export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url' | 'time' | 'text';
 
 export interface SettingField {
   group: string;
@@ -252,6 +252,49 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning: 'The token of your private server. Never shown again once set.',
         kind: 'secret',
         defaultLabel: 'none',
+      },
+    ],
+  },
+  {
+    title: 'Opt-out and auto-reply',
+    fields: [
+      {
+        group: 'opt_out',
+        key: 'keywords',
+        label: 'Opt-out keywords',
+        meaning:
+          'An incoming SMS whose whole text is one of these words (any case, separated by commas) puts the sender on the opt-out list.',
+        kind: 'text',
+        defaultLabel: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT',
+      },
+      {
+        group: 'opt_out',
+        key: 'start_keywords',
+        label: 'Opt-in keywords',
+        meaning:
+          'An incoming SMS whose whole text is one of these words takes the sender off the list again.',
+        kind: 'text',
+        defaultLabel: 'START',
+      },
+      {
+        group: 'opt_out',
+        key: 'confirmation_text',
+        label: 'Opt-out confirmation',
+        meaning: 'Sent once to a number that has just opted out, from the modem and SIM it wrote to.',
+        kind: 'text',
+        defaultLabel: 'no confirmation',
+      },
+      {
+        group: 'auto_reply',
+        key: 'reply_period_minutes',
+        label: 'Auto-reply at most once per',
+        meaning:
+          'Each rule answers one sender at most once in this period, so two gateways or an auto-responder cannot loop.',
+        kind: 'integer',
+        unit: 'minutes',
+        min: 1,
+        max: 525_600,
+        defaultLabel: '60',
       },
     ],
   },

@@ -214,6 +214,48 @@ const steps: readonly string[] = [
     PRIMARY KEY (campaign_id, message_id)
   ) WITHOUT ROWID;
   `,
+  `
+  -- The desk, part two (README "Conversations", "Opt-out", "Auto-reply rules").
+  -- One row per message and party: an outgoing message to three numbers is in three threads.
+  -- Filled from messages and inbox after their rowid cursor (server/desk/conversations/), so
+  -- a thread is read by (peer, at) without looking at the history.
+  CREATE TABLE desk_thread_items (
+    peer TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    direction TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    PRIMARY KEY (direction, item_id, peer)
+  ) WITHOUT ROWID;
+  CREATE INDEX desk_thread_items_by_peer ON desk_thread_items (peer, at);
+  CREATE TABLE desk_conversations (
+    peer TEXT PRIMARY KEY,
+    last_at INTEGER NOT NULL,
+    last_direction TEXT NOT NULL,
+    last_text TEXT NOT NULL,
+    reply_device_id TEXT,
+    reply_sim_number INTEGER,
+    unread INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX desk_conversations_by_time ON desk_conversations (archived, last_at);
+  CREATE TABLE desk_index_cursors (
+    source TEXT PRIMARY KEY,
+    last_rowid INTEGER NOT NULL
+  );
+  CREATE TABLE desk_opt_outs (
+    number TEXT PRIMARY KEY,
+    added_at INTEGER NOT NULL,
+    source TEXT NOT NULL
+  );
+  CREATE INDEX desk_opt_outs_by_time ON desk_opt_outs (added_at);
+  -- Loop protection: when each rule last answered each sender.
+  CREATE TABLE desk_rule_replies (
+    rule_id TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (rule_id, sender)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const schemaVersion = steps.length;

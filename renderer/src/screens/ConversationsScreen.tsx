@@ -1,0 +1,227 @@
+import { type FormEvent, useState } from 'react';
+import type { ConversationRecord, DeviceRecord, ThreadMessageRecord } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { MessageStateBadge } from '../components/Badges.js';
+import { Pager } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatDateTime } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+const pageSize = 50;
+const threadPageSize = 100;
+
+/**
+ * Conversations (README "Conversations"): every party the gateway has texted with, newest first,
+ * with unread counts; a thread with both directions and each outgoing message's state; a reply
+ * box that sends from the modem and SIM the party wrote to.
+ */
+export function ConversationsScreen() {
+  const { api } = useApp();
+  const devices = useResource(() => api.devices(), [api]);
+  const [archived, setArchived] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const [open, setOpen] = useState<string | undefined>(undefined);
+  const list = useResource(() => api.listConversations(archived, pageSize, offset), [api, archived, offset]);
+
+  useLiveEvent('incoming', () => list.reload());
+  useLiveEvent('message', () => list.reload());
+
+  // Opening a conversation reads it; "Mark unread" in the thread undoes that.
+  function openConversation(conversation: ConversationRecord) {
+    setOpen(conversation.number);
+    if (conversation.unread > 0)
+      void api.markConversation(conversation.number, true).then(list.reload, list.reload);
+  }
+
+  const rows = list.data?.items ?? [];
+  return (
+    <>
+      <header className="page-head">
+        <h1>Conversations</h1>
+        <div className="head-actions">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={archived}
+              onChange={(event) => {
+                setArchived(event.target.checked);
+                setOffset(0);
+                setOpen(undefined);
+              }}
+            />
+            Show archived
+          </label>
+        </div>
+      </header>
+      <div className="conversations">
+        <section className="panel conversation-list" aria-label="Conversation list">
+          {list.loading && !list.data && <Loading what="conversations" />}
+          {list.error !== undefined && <ErrorNote error={list.error} onRetry={list.reload} />}
+          {list.data && rows.length === 0 && (
+            <EmptyState title={archived ? 'No archived conversations.' : 'No conversations yet.'}>
+              Every SMS received or sent shows up here, grouped by the other party's number.
+            </EmptyState>
+          )}
+          <ul className="plain">
+            {rows.map((conversation) => (
+              <li key={conversation.number}>
+                <button
+                  type="button"
+                  className={`conversation-row${conversation.number === open ? ' selected' : ''}`}
+                  aria-current={conversation.number === open ? 'true' : undefined}
+                  onClick={() => openConversation(conversation)}
+                >
+                  <span>
+                    {conversation.name && <strong>{conversation.name} </strong>}
+                    <span className="mono">{conversation.number}</span>
+                  </span>
+                  {conversation.unread > 0 && (
+                    <span className="badge badge-info">
+                      {conversation.unread}
+                      <span className="visually-hidden"> unread</span>
+                    </span>
+                  )}
+                  <span className="muted conversation-preview">
+                    {conversation.lastDirection === 'out' ? 'You: ' : ''}
+                    {conversation.lastText}
+                  </span>
+                  <span className="hint">{formatDateTime(conversation.lastMessageAt)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {list.data && rows.length > 0 && (
+            <Pager
+              offset={offset}
+              pageSize={pageSize}
+              shown={rows.length}
+              total={list.data.total}
+              onOffset={setOffset}
+            />
+          )}
+        </section>
+        {open ? (
+          <Thread
+            key={open}
+            conversation={rows.find((row) => row.number === open)}
+            number={open}
+            devices={devices.data}
+            onChanged={list.reload}
+          />
+        ) : (
+          <section className="panel">
+            <EmptyState title="Choose a conversation.">Its messages and a reply box open here.</EmptyState>
+          </section>
+        )}
+      </div>
+    </>
+  );
+}
+
+function Thread(props: {
+  number: string;
+  conversation: ConversationRecord | undefined;
+  devices: DeviceRecord[] | undefined;
+  onChanged: () => void;
+}) {
+  const { api } = useApp();
+  const { number, conversation } = props;
+  const thread = useResource(() => api.thread(number, threadPageSize, 0), [api, number]);
+  const mark = useAction();
+  const reply = useAction();
+  const [text, setText] = useState('');
+
+  useLiveEvent('incoming', () => thread.reload());
+  useLiveEvent('message', () => thread.reload());
+
+  const deviceName = (id: string | undefined) =>
+    props.devices?.find((device) => device.id === id)?.name ?? id ?? 'any modem';
+
+  async function change(action: () => Promise<unknown>) {
+    if (await mark.run(async () => void (await action()))) props.onChanged();
+  }
+
+  async function send(event: FormEvent) {
+    event.preventDefault();
+    if (text.trim() === '') return;
+    const sent = await reply.run(async () => {
+      await api.replyInConversation(number, text);
+      return undefined;
+    });
+    if (sent) {
+      setText('');
+      thread.reload();
+      props.onChanged();
+    }
+  }
+
+  // Oldest at the top, as a chat reads.
+  const messages = [...(thread.data?.items ?? [])].reverse();
+  return (
+    <section className="panel thread" aria-label={`Conversation with ${number}`}>
+      <header className="thread-head">
+        <h2 className="mono">{number}</h2>
+        {conversation && (
+          <div className="head-actions">
+            <button
+              type="button"
+              disabled={mark.busy}
+              onClick={() => void change(() => api.markConversation(number, conversation.unread > 0))}
+            >
+              {conversation.unread > 0 ? 'Mark read' : 'Mark unread'}
+            </button>
+            <button
+              type="button"
+              disabled={mark.busy}
+              onClick={() => void change(() => api.archiveConversation(number, !conversation.archived))}
+            >
+              {conversation.archived ? 'Unarchive' : 'Archive'}
+            </button>
+          </div>
+        )}
+      </header>
+      <FormResult result={mark.result} />
+      {thread.loading && !thread.data && <Loading what="messages" />}
+      {thread.error !== undefined && <ErrorNote error={thread.error} onRetry={thread.reload} />}
+      <ol className="bubbles" aria-label="Messages">
+        {messages.map((message) => (
+          <Bubble key={`${message.direction}-${message.id}`} message={message} deviceName={deviceName} />
+        ))}
+      </ol>
+      <form className="reply" onSubmit={(event) => void send(event)} aria-label="Reply">
+        <label htmlFor="reply-text">Your reply</label>
+        <textarea id="reply-text" rows={2} value={text} onChange={(event) => setText(event.target.value)} />
+        <span className="hint">
+          Sent from {deviceName(conversation?.replyDeviceId)}
+          {conversation?.replySimNumber !== undefined ? `, SIM ${conversation.replySimNumber}` : ''}.
+        </span>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={reply.busy || text.trim() === ''}>
+            {reply.busy ? 'Sending…' : 'Send reply'}
+          </button>
+          <FormResult result={reply.result} />
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Bubble(props: { message: ThreadMessageRecord; deviceName: (id: string | undefined) => string }) {
+  const { message } = props;
+  return (
+    <li className={`bubble bubble-${message.direction}`}>
+      <p className="message-text">{message.text}</p>
+      <span className="hint">
+        {formatDateTime(message.at)}
+        {message.direction === 'in' ? ` · to ${props.deviceName(message.deviceId)}` : ''}
+      </span>{' '}
+      {message.state && <MessageStateBadge state={message.state} />}
+      {message.scheduleAt && message.state === 'Pending' && (
+        <span className="hint"> scheduled for {formatDateTime(message.scheduleAt)}</span>
+      )}
+      {message.error && <span className="form-error"> {message.error}</span>}
+    </li>
+  );
+}

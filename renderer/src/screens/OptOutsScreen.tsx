@@ -1,0 +1,133 @@
+import { type FormEvent, useState } from 'react';
+import type { OptOutRecord } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { ExportButton } from '../components/ExportButton.js';
+import { Pager } from '../components/FilterControls.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import type { CsvColumn } from '../format/csv.js';
+import { formatDateTime } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+const pageSize = 50;
+
+const optOutCsvColumns: readonly CsvColumn<OptOutRecord>[] = [
+  { header: 'phoneNumber', value: (row) => row.phoneNumber },
+  { header: 'addedAt', value: (row) => row.addedAt },
+  { header: 'source', value: (row) => row.source },
+];
+
+/**
+ * The opt-out list (README "Opt-out"): numbers that texted STOP (or were added here) get no
+ * more messages; the keywords and the confirmation text are on the Settings screen.
+ */
+export function OptOutsScreen() {
+  const { api } = useApp();
+  const [offset, setOffset] = useState(0);
+  const [number, setNumber] = useState('');
+  const page = useResource(() => api.listOptOuts(pageSize, offset), [api, offset]);
+  const add = useAction();
+  const remove = useAction();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const added = await add.run(async () => {
+      const entry = await api.addOptOut(number);
+      return `${entry.phoneNumber} is on the opt-out list.`;
+    });
+    if (added) {
+      setNumber('');
+      page.reload();
+    }
+  }
+
+  async function removeNumber(phoneNumber: string) {
+    if (await remove.run(async () => void (await api.removeOptOut(phoneNumber)))) page.reload();
+  }
+
+  const rows = page.data?.items ?? [];
+  return (
+    <>
+      <header className="page-head">
+        <h1>Opt-outs</h1>
+        <div className="head-actions">
+          <ExportButton
+            fileStem="opt-outs"
+            columns={optOutCsvColumns}
+            fetchPage={(limit, pageOffset) => api.listOptOuts(limit, pageOffset)}
+          />
+        </div>
+      </header>
+      <p className="hint">
+        A message to a number on this list is not sent: that recipient ends Failed with “opted out”. People
+        join by texting an opt-out keyword (STOP…) and leave by texting START; the words and the confirmation
+        text are under Settings. API clients can override the list per message with ignoreOptOut.
+      </p>
+      <form className="form-row panel" onSubmit={(event) => void submit(event)} aria-label="Add a number">
+        <label>
+          Number
+          <input
+            name="phoneNumber"
+            value={number}
+            placeholder="+15551234567"
+            onChange={(event) => setNumber(event.target.value)}
+          />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={add.busy || number.trim() === ''}>
+            Add to the list
+          </button>
+          <FormResult result={add.result} />
+        </div>
+      </form>
+      <section className="panel">
+        <FormResult result={remove.result} />
+        {page.loading && !page.data && <Loading what="opt-outs" />}
+        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
+        {page.data && rows.length === 0 && <EmptyState title="Nobody has opted out." />}
+        {rows.length > 0 && (
+          <table className="table" aria-label="Opted-out numbers">
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Since</th>
+                <th scope="col">How</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.phoneNumber}>
+                  <td className="mono">{row.phoneNumber}</td>
+                  <td className="nowrap">{formatDateTime(row.addedAt)}</td>
+                  <td>{row.source === 'keyword' ? 'Texted a keyword' : 'Added by hand'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="link-button"
+                      disabled={remove.busy}
+                      onClick={() => void removeNumber(row.phoneNumber)}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {page.data && rows.length > 0 && (
+          <Pager
+            offset={offset}
+            pageSize={pageSize}
+            shown={rows.length}
+            total={page.data.total}
+            onOffset={setOffset}
+          />
+        )}
+      </section>
+    </>
+  );
+}

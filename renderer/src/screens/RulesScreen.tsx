@@ -1,0 +1,438 @@
+import { type FormEvent, useState } from 'react';
+import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import type { Group, Template } from '../desk/deskTypes.js';
+import {
+  describeRule,
+  draftOf,
+  emptyDraft,
+  type RuleDraft,
+  ruleOf,
+  weekdayLabels,
+} from '../desk/ruleForm.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * Auto-reply rules (README "Auto-reply rules"): evaluated in this order on every incoming SMS;
+ * each that applies acts once per sender per period (Settings). The tester runs a sample text
+ * through them without sending anything.
+ */
+export function RulesScreen() {
+  const { api } = useApp();
+  const rules = useResource(() => api.rules(), [api]);
+  const devices = useResource(() => api.devices(), [api]);
+  const templates = useResource(() => api.templates(), [api]);
+  const groups = useResource(() => api.groups(), [api]);
+  const names = {
+    template: (id: string) => templates.data?.find((template) => template.id === id)?.name ?? id,
+    group: (id: string) => groups.data?.find((group) => group.id === id)?.name ?? id,
+  };
+  const [editing, setEditing] = useState<RuleRecord | 'new' | undefined>(undefined);
+  const change = useAction();
+
+  async function act(action: () => Promise<unknown>) {
+    if (await change.run(async () => void (await action()))) rules.reload();
+  }
+
+  function move(index: number, by: number) {
+    const ids = (rules.data ?? []).map((rule) => rule.id);
+    const [moved] = ids.splice(index, 1);
+    if (moved === undefined) return;
+    ids.splice(index + by, 0, moved);
+    void act(() => api.reorderRules(ids));
+  }
+
+  const list = rules.data ?? [];
+  return (
+    <>
+      <header className="page-head">
+        <h1>Auto-reply rules</h1>
+        <div className="head-actions">
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            Add rule
+          </button>
+        </div>
+      </header>
+      <FormResult result={change.result} />
+      {editing && (
+        <RuleEditor
+          key={editing === 'new' ? 'new' : editing.id}
+          rule={editing === 'new' ? undefined : editing}
+          devices={devices.data}
+          templates={templates.data}
+          groups={groups.data}
+          onDone={(saved) => {
+            setEditing(undefined);
+            if (saved) rules.reload();
+          }}
+        />
+      )}
+      <section className="panel">
+        {rules.loading && !rules.data && <Loading what="rules" />}
+        {rules.error !== undefined && <ErrorNote error={rules.error} onRetry={rules.reload} />}
+        {rules.data && list.length === 0 && (
+          <EmptyState title="No rules yet.">
+            A rule can answer a keyword (“PRICE”), reply outside opening hours, or forward messages to a
+            colleague.
+          </EmptyState>
+        )}
+        <ol className="plain rules" aria-label="Rules in order">
+          {list.map((rule, index) => (
+            <li key={rule.id} className="rule-row">
+              <div>
+                <strong>{rule.name}</strong> {!rule.enabled && <span className="badge badge-muted">Off</span>}
+                <div className="hint">{describeRule(rule, names)}</div>
+              </div>
+              <div className="head-actions">
+                <button
+                  type="button"
+                  disabled={change.busy || index === 0}
+                  onClick={() => move(index, -1)}
+                  aria-label={`Move ${rule.name} up`}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  disabled={change.busy || index === list.length - 1}
+                  onClick={() => move(index, 1)}
+                  aria-label={`Move ${rule.name} down`}
+                >
+                  ↓
+                </button>
+                <button type="button" onClick={() => setEditing(rule)}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={change.busy}
+                  onClick={() => void act(() => api.removeRule(rule.id))}
+                >
+                  Delete
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <RuleTester devices={devices.data} />
+    </>
+  );
+}
+
+function RuleEditor(props: {
+  rule: RuleRecord | undefined;
+  devices: DeviceRecord[] | undefined;
+  templates: Template[] | undefined;
+  groups: Group[] | undefined;
+  onDone: (saved: boolean) => void;
+}) {
+  const { api } = useApp();
+  const [draft, setDraft] = useState<RuleDraft>(() =>
+    props.rule ? draftOf(props.rule, localZone) : emptyDraft(localZone),
+  );
+  const save = useAction();
+  const set = (change: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const setPeriod = (index: number, change: Partial<RuleDraft['periods'][number]>) =>
+    set({ periods: draft.periods.map((period, at) => (at === index ? { ...period, ...change } : period)) });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const rule = ruleOf(draft);
+    const saved = await save.run(async () => {
+      if (props.rule) await api.replaceRule(props.rule.id, rule);
+      else await api.createRule(rule);
+      return undefined;
+    });
+    if (saved) props.onDone(true);
+  }
+
+  return (
+    <form className="panel rule-editor" onSubmit={(event) => void submit(event)} aria-label="Rule">
+      <h2>{props.rule ? `Edit “${props.rule.name}”` : 'New rule'}</h2>
+      <div className="form-row">
+        <label>
+          Name
+          <input name="name" value={draft.name} onChange={(event) => set({ name: event.target.value })} />
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.enabled}
+            onChange={(event) => set({ enabled: event.target.checked })}
+          />
+          Enabled
+        </label>
+      </div>
+      <div className="form-row">
+        <label>
+          When the text
+          <select
+            name="matchKind"
+            value={draft.matchKind}
+            onChange={(event) => set({ matchKind: event.target.value as RuleDraft['matchKind'] })}
+          >
+            <option value="startsWith">starts with the word</option>
+            <option value="contains">contains</option>
+            <option value="regex">matches the regular expression</option>
+            <option value="any">is anything</option>
+          </select>
+        </label>
+        {draft.matchKind !== 'any' && (
+          <label>
+            Pattern
+            <input
+              name="pattern"
+              value={draft.pattern}
+              onChange={(event) => set({ pattern: event.target.value })}
+            />
+          </label>
+        )}
+        <label>
+          Arrived on
+          <select
+            name="deviceId"
+            value={draft.deviceId}
+            onChange={(event) => set({ deviceId: event.target.value })}
+          >
+            <option value="">any modem</option>
+            {props.devices?.map((device) => (
+              <option key={device.id} value={device.id}>
+                {device.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset>
+        <legend>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.outsideHours}
+              onChange={(event) => set({ outsideHours: event.target.checked })}
+            />
+            Only outside opening hours
+          </label>
+        </legend>
+        {draft.outsideHours && (
+          <>
+            <label>
+              Time zone
+              <input
+                name="timeZone"
+                value={draft.timeZone}
+                onChange={(event) => set({ timeZone: event.target.value })}
+              />
+            </label>
+            {draft.periods.map((period, index) => (
+              <fieldset className="form-row" key={period.key}>
+                <legend className="visually-hidden">Opening period {index + 1}</legend>
+                {weekdayLabels.map((label, day) => (
+                  <label key={label} className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={period.days.includes(day)}
+                      onChange={(event) =>
+                        setPeriod(index, {
+                          days: event.target.checked
+                            ? [...period.days, day].sort()
+                            : period.days.filter((known) => known !== day),
+                        })
+                      }
+                    />
+                    {label}
+                  </label>
+                ))}
+                <label>
+                  Opens
+                  <input
+                    type="time"
+                    value={period.from}
+                    onChange={(event) => setPeriod(index, { from: event.target.value })}
+                  />
+                </label>
+                <label>
+                  Closes
+                  <input
+                    type="time"
+                    value={period.to}
+                    onChange={(event) => setPeriod(index, { to: event.target.value })}
+                  />
+                </label>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => set({ periods: draft.periods.filter((_period, at) => at !== index) })}
+                >
+                  Remove
+                </button>
+              </fieldset>
+            ))}
+            <button
+              type="button"
+              onClick={() =>
+                set({
+                  periods: [
+                    ...draft.periods,
+                    {
+                      key: Math.max(-1, ...draft.periods.map((period) => period.key)) + 1,
+                      days: [6],
+                      from: '10:00',
+                      to: '14:00',
+                    },
+                  ],
+                })
+              }
+            >
+              Add opening period
+            </button>
+          </>
+        )}
+      </fieldset>
+      <div className="form-row">
+        <label>
+          Then
+          <select
+            name="actionKind"
+            value={draft.actionKind}
+            onChange={(event) => set({ actionKind: event.target.value as RuleDraft['actionKind'] })}
+          >
+            <option value="reply">reply with a text</option>
+            <option value="template">reply with a template</option>
+            <option value="forward">forward to</option>
+            <option value="addToGroup">add the sender to a group</option>
+          </select>
+        </label>
+        {draft.actionKind === 'template' && (
+          <label>
+            Template
+            <select
+              name="templateId"
+              value={draft.templateId}
+              onChange={(event) => set({ templateId: event.target.value })}
+            >
+              <option value="">Choose…</option>
+              {props.templates?.map((template) => (
+                <option key={template.id} value={template.id}>
+                  {template.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {draft.actionKind === 'addToGroup' && (
+          <label>
+            Group
+            <select
+              name="groupId"
+              value={draft.groupId}
+              onChange={(event) => set({ groupId: event.target.value })}
+            >
+              <option value="">Choose…</option>
+              {props.groups?.map((group) => (
+                <option key={group.id} value={group.id}>
+                  {group.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {draft.actionKind === 'reply' && (
+          <label className="grow">
+            Reply text
+            <textarea
+              name="replyText"
+              rows={2}
+              value={draft.replyText}
+              onChange={(event) => set({ replyText: event.target.value })}
+            />
+          </label>
+        )}
+        {draft.actionKind === 'forward' && (
+          <label>
+            Number
+            <input
+              name="forwardTo"
+              value={draft.forwardTo}
+              placeholder="+15551234567"
+              onChange={(event) => set({ forwardTo: event.target.value })}
+            />
+          </label>
+        )}
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={save.busy}>
+          Save rule
+        </button>
+        <button type="button" onClick={() => props.onDone(false)}>
+          Cancel
+        </button>
+        <FormResult result={save.result} />
+      </div>
+    </form>
+  );
+}
+
+function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
+  const { api } = useApp();
+  const [text, setText] = useState('');
+  const [deviceId, setDeviceId] = useState('');
+  const [verdicts, setVerdicts] = useState<RuleVerdict[] | undefined>(undefined);
+  const test = useAction();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    await test.run(async () => {
+      setVerdicts(await api.testRules({ text, ...(deviceId ? { deviceId } : {}) }));
+      return undefined;
+    });
+  }
+
+  return (
+    <section className="panel" aria-labelledby="rule-tester-title">
+      <h2 id="rule-tester-title">Try the rules</h2>
+      <form className="form-row" onSubmit={(event) => void submit(event)} aria-label="Rule tester">
+        <label className="grow">
+          Sample text
+          <input name="sample" value={text} onChange={(event) => setText(event.target.value)} />
+        </label>
+        <label>
+          Arriving on
+          <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
+            <option value="">any modem</option>
+            {props.devices?.map((device) => (
+              <option key={device.id} value={device.id}>
+                {device.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="form-actions">
+          <button type="submit" disabled={test.busy}>
+            Test
+          </button>
+        </div>
+      </form>
+      <FormResult result={test.result} />
+      {verdicts && (
+        <ul className="plain" aria-label="Verdicts">
+          {verdicts.length === 0 && <li className="muted">There are no rules.</li>}
+          {verdicts.map((verdict) => (
+            <li key={verdict.ruleId}>
+              <span className={`badge badge-${verdict.applies ? 'ok' : 'muted'}`}>
+                {verdict.applies ? 'Acts' : 'Skips'}
+              </span>{' '}
+              <strong>{verdict.name}</strong>: {verdict.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

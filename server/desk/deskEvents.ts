@@ -1,0 +1,14 @@
+import type { EventBus } from '../events/eventBus.js';
+
+/**
+ * Facts of the desk raised on the event bus as `gateway:fact`, which the webhook dispatcher
+ * publishes under our own names (server/webhooks/webhookEvents.ts, README "Webhook events").
+ */
+export function raiseDeskFact(
+  events: EventBus,
+  event: 'optout:added' | 'optout:removed' | 'autoreply:sent',
+  deviceId: string,
+  payload: Record<string, unknown>,
+): void {
+  events.emit('gateway:fact', { event, deviceId, payload });
+}

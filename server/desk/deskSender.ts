@@ -1,0 +1,35 @@
+import type { MessageService } from '../messages/messageService.js';
+import type { MessageRecord } from '../messages/model.js';
+
+/** One text to one number, as the desk sends it (replies, confirmations, auto-replies). */
+export interface DeskText {
+  to: string;
+  text: string;
+  /** The modem and SIM the other party wrote to, so the answer comes from the number they know. */
+  deviceId?: string;
+  simNumber?: number;
+  /** Only an opt-out's own confirmation may reach a number on the list. */
+  ignoreOptOut?: boolean;
+}
+
+export type DeskSend = (text: DeskText) => Promise<MessageRecord>;
+
+/**
+ * Queues through the same service as POST /messages, so every check, the queue limit and the
+ * scheduler apply. Numbers go as the party wrote them (a national number or a short code is
+ * still a number the modem can dial), hence no E.164 check.
+ */
+export function deskSenderOf(messages: MessageService): DeskSend {
+  return (text) =>
+    messages.enqueue({
+      message: {
+        textMessage: { text: text.text },
+        phoneNumbers: [text.to],
+        deviceId: text.deviceId,
+        simNumber: text.simNumber,
+        ignoreOptOut: text.ignoreOptOut,
+      },
+      skipPhoneValidation: true,
+      deviceActiveWithinHours: 0,
+    });
+}

@@ -1,0 +1,124 @@
+import type { Clock } from '../clock/clock.js';
+import { toIsoWithOffset } from '../clock/isoTime.js';
+import { describeError } from '../errors/gatewayError.js';
+import type { EventBus, IncomingMessageEvent } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import type { Settings } from '../settings/settingsSchema.js';
+import { raiseDeskFact } from './deskEvents.js';
+import type { DeskSend } from './deskSender.js';
+import { isKeyword, keywordList } from './optOut/optOutKeywords.js';
+import type { OptOutList } from './optOut/optOutList.js';
+import type { PeerKey } from './peerKey.js';
+import type { ReplyMemory } from './rules/replyMemory.js';
+import type { RuleActions } from './rules/ruleActions.js';
+import type { AutoReplyRule, RuleBook } from './rules/ruleBook.js';
+import { judgeRules } from './rules/ruleEngine.js';
+
+export interface IncomingDeskDependencies {
+  events: EventBus;
+  optOuts: OptOutList;
+  rules: RuleBook;
+  memory: ReplyMemory;
+  actions: RuleActions;
+  send: DeskSend;
+  key: PeerKey;
+  settings: () => Settings;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * What the desk does with each SMS that arrives (stored for the first time): an opt-out or
+ * opt-in keyword changes the opt-out list and ends there; any other text goes through the
+ * auto-reply rules in order, each rule that applies acting once per sender per period.
+ */
+export class IncomingDesk {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: IncomingDeskDependencies) {}
+
+  start(): () => void {
+    return this.deps.events.on('message:received', (incoming) => {
+      if (incoming.type !== 'SMS') return;
+      const work = this.handle(incoming).catch((error: unknown) =>
+        this.deps.logger.error('the desk could not handle an incoming SMS', {
+          id: incoming.id,
+          error: describeError(error),
+        }),
+      );
+      this.running.add(work);
+      void work.finally(() => this.running.delete(work));
+    });
+  }
+
+  /** Waits for the incoming messages still being handled (at stop). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async handle(incoming: IncomingMessageEvent): Promise<void> {
+    const settings = this.deps.settings();
+    if (isKeyword(incoming.content, keywordList(settings.opt_out.keywords))) {
+      await this.optOut(incoming, settings.opt_out.confirmation_text);
+      return;
+    }
+    if (isKeyword(incoming.content, keywordList(settings.opt_out.start_keywords))) {
+      await this.deps.optOuts.remove(incoming.sender, 'keyword', incoming.deviceId);
+      return;
+    }
+    if (this.deps.optOuts.isOptedOut(incoming.sender)) return;
+    const rules = this.deps.rules.list();
+    const verdicts = judgeRules(rules, {
+      text: incoming.content,
+      sender: incoming.sender,
+      deviceId: incoming.deviceId,
+      at: incoming.receivedAt,
+    });
+    const periodMs = (settings.auto_reply.reply_period_minutes ?? 60) * 60_000;
+    for (const verdict of verdicts) {
+      const rule = rules.find((candidate) => candidate.id === verdict.ruleId);
+      if (!verdict.applies || !rule) continue;
+      await this.act(rule, incoming, periodMs);
+    }
+  }
+
+  private async optOut(incoming: IncomingMessageEvent, confirmation: string | null): Promise<void> {
+    const already = this.deps.optOuts.isOptedOut(incoming.sender);
+    await this.deps.optOuts.add(incoming.sender, 'keyword', incoming.deviceId);
+    this.deps.logger.info('a sender opted out', { sender: this.deps.key(incoming.sender) });
+    // Confirmed once: a second STOP from a number already on the list gets no answer.
+    if (!confirmation || already) return;
+    await this.deps.send({
+      to: incoming.sender,
+      text: confirmation,
+      deviceId: incoming.deviceId,
+      simNumber: incoming.simNumber,
+      ignoreOptOut: true,
+    });
+  }
+
+  private async act(rule: AutoReplyRule, incoming: IncomingMessageEvent, periodMs: number): Promise<void> {
+    const sender = this.deps.key(incoming.sender);
+    const now = this.deps.clock.now();
+    const { action } = rule;
+    if (this.deps.actions.sends(action)) {
+      const last = this.deps.memory.lastActedAt(rule.id, sender);
+      if (last !== undefined && now - last < periodMs) {
+        this.deps.logger.info('auto-reply held by loop protection', { ruleId: rule.id, sender });
+        return;
+      }
+      await this.deps.memory.noteActed(rule.id, sender, now);
+    }
+    const message = await this.deps.actions.perform(action, incoming);
+    if (!message) return;
+    raiseDeskFact(this.deps.events, 'autoreply:sent', incoming.deviceId, {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      action: action.kind,
+      phoneNumber: incoming.sender,
+      messageId: message.id,
+      incomingMessageId: incoming.id,
+      sentAt: toIsoWithOffset(now),
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import type { Clock } from '../clock/clock.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { ApiBuilder } from '../http/defineRoute.js';
+import { registerConversationRoutes } from '../http/routes/conversationRoutes.js';
+import { registerOptOutRoutes } from '../http/routes/optOutRoutes.js';
+import { registerRuleRoutes } from '../http/routes/ruleRoutes.js';
+import { registerScheduledMessageRoutes } from '../http/routes/scheduledMessageRoutes.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { Settings } from '../settings/settingsSchema.js';
+import type { Storage } from '../store/storage.js';
+import { ConversationIndex } from './conversations/conversationIndex.js';
+import { ConversationService } from './conversations/conversationService.js';
+import { ConversationStore } from './conversations/conversationStore.js';
+import { deskSenderOf } from './deskSender.js';
+import { IncomingDesk } from './incomingDesk.js';
+import type { OptOutList } from './optOut/optOutList.js';
+import type { PeerKey } from './peerKey.js';
+import { ReplyMemory } from './rules/replyMemory.js';
+import { type AddressBook, RuleActions } from './rules/ruleActions.js';
+import { type AutoReplyRule, RuleBook } from './rules/ruleBook.js';
+
+export interface ReplyDeskDependencies {
+  storage: Storage;
+  messages: MessageService;
+  events: EventBus;
+  settings: () => Settings;
+  key: PeerKey;
+  /** Built by the caller, as the bulk sends (desk.ts) filter by it too. */
+  optOuts: OptOutList;
+  /** Contacts, groups and templates (desk.ts): names in conversations, rule actions. */
+  book: AddressBook;
+  gatewayDeviceId: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface ReplyDesk {
+  /** Catches the conversations up with the history and starts following incoming SMS. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  registerRoutes(api: ApiBuilder): void;
+}
+
+/**
+ * The desk's side that talks back (README "Conversations", "Opt-out", "Auto-reply rules",
+ * "Scheduling"): built before the scheduler, whose sends it vets, and before the modems, whose
+ * incoming SMS it follows. The address book and bulk sends are `desk.ts`.
+ */
+export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
+  const logger = deps.logger.child('desk');
+  const { storage, events, key, clock } = deps;
+  const { db, commits } = storage.sqlite;
+  const send = deskSenderOf(deps.messages);
+  const { optOuts, book } = deps;
+  const actions = new RuleActions({ book, send, key });
+  const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
+  const conversations = new ConversationService({
+    index: new ConversationIndex(db, commits, key),
+    store: new ConversationStore(db, commits),
+    messages: storage.messages,
+    inbox: storage.inbox,
+    send,
+    key,
+    events,
+    logger,
+  });
+  const incoming = new IncomingDesk({
+    events,
+    optOuts,
+    rules,
+    memory: new ReplyMemory(db, commits),
+    actions,
+    send,
+    key,
+    settings: deps.settings,
+    clock,
+    logger,
+  });
+  const stops: (() => void)[] = [];
+  return {
+    async start() {
+      stops.push(incoming.start());
+      stops.push(await conversations.start());
+    },
+    async stop() {
+      for (const stop of stops.splice(0)) stop();
+      await incoming.settled();
+      await conversations.caughtUp();
+    },
+    registerRoutes(api) {
+      registerConversationRoutes(api, {
+        conversations,
+        namesOf: (numbers) => book.contacts.namesOf(numbers),
+        gatewayDeviceId: deps.gatewayDeviceId,
+      });
+      registerScheduledMessageRoutes(api, { messages: deps.messages, gatewayDeviceId: deps.gatewayDeviceId });
+      registerOptOutRoutes(api, { optOuts });
+      registerRuleRoutes(api, { rules, actions, now: () => clock.now() });
+    },
+  };
+}

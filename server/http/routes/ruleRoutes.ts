@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import type { RuleActions } from '../../desk/rules/ruleActions.js';
+import type { RuleBook } from '../../desk/rules/ruleBook.js';
+import { judgeRules } from '../../desk/rules/ruleEngine.js';
+import {
+  openingHoursSchema,
+  ruleActionSchema,
+  ruleInputSchema,
+  ruleMatchSchema,
+  ruleOrderSchema,
+  ruleTestSchema,
+} from '../../validation/deskSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+const tag = 'Auto-reply rules (extension)';
+
+export const ruleViewSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  match: ruleMatchSchema,
+  conditions: z.object({
+    deviceId: z.string().optional(),
+    outsideOpeningHours: openingHoursSchema.optional(),
+  }),
+  action: ruleActionSchema,
+});
+
+const verdictSchema = z.object({
+  ruleId: z.string(),
+  name: z.string(),
+  applies: z.boolean(),
+  reason: z.string(),
+});
+
+/**
+ * Our extension (README "Auto-reply rules"): rules evaluated in order on every incoming SMS,
+ * and a tester that says what each rule would make of a sample text, sending nothing.
+ */
+export function registerRuleRoutes(
+  api: ApiBuilder,
+  deps: { rules: RuleBook; actions: RuleActions; now: () => number },
+): void {
+  const { rules } = deps;
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/rules',
+    summary: 'List the auto-reply rules in evaluation order',
+    tag,
+    access: { scope: 'rules:read' },
+    responses: {
+      200: { description: 'The rules', schema: z.array(ruleViewSchema) },
+      ...errorResponses(...authErrors),
+    },
+    async handle() {
+      return { status: 200, body: rules.list() };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/rules',
+    summary: 'Add a rule (evaluated last)',
+    tag,
+    access: { scope: 'rules:write' },
+    body: ruleInputSchema,
+    responses: {
+      201: { description: 'The rule', schema: ruleViewSchema },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    async handle({ body }) {
+      deps.actions.checkReferences(body.action);
+      return { status: 201, body: await rules.create(body) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/rules/test',
+    summary: 'What each rule would do with a sample text (nothing is sent)',
+    tag,
+    access: { scope: 'rules:read' },
+    body: ruleTestSchema,
+    responses: {
+      200: { description: 'Every rule’s verdict, in order', schema: z.array(verdictSchema) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    async handle({ body }) {
+      return {
+        status: 200,
+        body: judgeRules(rules.list(), {
+          text: body.text,
+          sender: body.sender,
+          deviceId: body.deviceId ?? '',
+          at: body.at ?? deps.now(),
+        }),
+      };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/rules/order',
+    summary: 'Set the evaluation order (every rule id once)',
+    tag,
+    access: { scope: 'rules:write' },
+    body: ruleOrderSchema,
+    responses: {
+      200: { description: 'The rules', schema: z.array(ruleViewSchema) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    async handle({ body }) {
+      return { status: 200, body: await rules.reorder(body.ids) };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/rules/:id',
+    summary: 'Replace a rule (its place in the order stays)',
+    tag,
+    access: { scope: 'rules:write' },
+    body: ruleInputSchema,
+    responses: {
+      200: { description: 'The rule', schema: ruleViewSchema },
+      ...errorResponses(400, 404, 415, ...authErrors),
+    },
+    async handle({ params, body }) {
+      deps.actions.checkReferences(body.action);
+      return { status: 200, body: await rules.replace(params.id ?? '', body) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/gateway/v1/rules/:id',
+    summary: 'Delete a rule',
+    tag,
+    access: { scope: 'rules:write' },
+    responses: { 204: { description: 'Deleted' }, ...errorResponses(404, ...authErrors) },
+    async handle({ params }) {
+      await rules.remove(params.id ?? '');
+      return { status: 204 };
+    },
+  });
+}

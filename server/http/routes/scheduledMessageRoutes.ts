@@ -1,0 +1,28 @@
+import type { MessageService } from '../../messages/messageService.js';
+import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
+import { scheduledEditSchema } from '../../validation/deskSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+/** Our extension (README "Scheduling"): a queued message's time or text, until a modem takes it. */
+export function registerScheduledMessageRoutes(
+  api: ApiBuilder,
+  deps: { messages: MessageService; gatewayDeviceId: string },
+): void {
+  api.route({
+    method: 'patch',
+    path: '/gateway/v1/messages/:id',
+    summary: 'Edit the time (scheduleAt) or text of a message no modem has taken yet',
+    tag: 'Messages (extension)',
+    access: { scope: 'messages:send' },
+    body: scheduledEditSchema,
+    responses: {
+      200: { description: 'The message state after the edit', schema: messageViewSchema },
+      ...errorResponses(400, 404, 415, ...authErrors),
+    },
+    async handle({ params, body }) {
+      const message = await deps.messages.editScheduled(params.id ?? '', body);
+      return { status: 200, body: toMessageView(message, true, deps.gatewayDeviceId) };
+    },
+  });
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { MaxTextLength } from './messageSchemas.js';
+import { dateTime, pageQuery, queryBoolean } from './primitives.js';
+
+/** Request bodies and queries of the desk's routes (README "Conversations", "Opt-out", "Auto-reply rules"). */
+
+export const conversationListQuerySchema = z.object({
+  ...pageQuery,
+  /** true: only archived conversations; false (default): only the others. */
+  archived: queryBoolean.default(false),
+});
+
+export const threadQuerySchema = z.object({ ...pageQuery });
+
+export const conversationReplySchema = z.object({
+  text: z.string().min(1, 'must not be empty').max(MaxTextLength),
+});
+
+export const conversationStateSchema = z.object({
+  archived: z.boolean(),
+});
+
+export const optOutAddSchema = z.object({
+  phoneNumber: z.string().trim().min(1, 'must not be empty').max(32),
+});
+
+export const optOutListQuerySchema = z.object({ ...pageQuery });
+
+/** Edit of a scheduled message (our extension): its time, its text, or both. */
+export const scheduledEditSchema = z
+  .object({
+    scheduleAt: dateTime.optional(),
+    text: z.string().min(1, 'must not be empty').max(MaxTextLength).optional(),
+  })
+  .refine((edit) => edit.scheduleAt !== undefined || edit.text !== undefined, {
+    message: 'give scheduleAt, text or both',
+    path: ['scheduleAt'],
+  });
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (00:00–23:59)');
+
+const timeZone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an IANA time zone, e.g. Europe/London' },
+);
+
+/** Longest pattern a rule may hold: keeps one regex's compile and run bounded. */
+export const MaxPatternLength = 200;
+
+export const ruleMatchSchema = z
+  .object({
+    kind: z.enum(['startsWith', 'contains', 'regex', 'any']),
+    pattern: z.string().max(MaxPatternLength).default(''),
+  })
+  .superRefine((match, context) => {
+    if (match.kind !== 'any' && match.pattern.trim() === '') {
+      context.addIssue({ code: 'custom', path: ['pattern'], message: 'must not be empty' });
+    }
+    if (match.kind === 'regex') {
+      try {
+        new RegExp(match.pattern, 'iu');
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          path: ['pattern'],
+          message: `is not a valid regular expression: ${(error as Error).message}`,
+        });
+      }
+    }
+  });
+
+export const openingHoursSchema = z.object({
+  timeZone,
+  /** Open periods; days 0 (Sunday) to 6 (Saturday); `to` after `from`. */
+  periods: z
+    .array(
+      z
+        .object({ days: z.array(z.number().int().min(0).max(6)).min(1), from: clockTime, to: clockTime })
+        .refine((period) => period.to > period.from, { message: 'must end after it starts', path: ['to'] }),
+    )
+    .max(50),
+});
+
+export const ruleActionSchema = z.discriminatedUnion('kind', [
+  /** A fixed text, or a template whose {name} and {phone} are the sender's. */
+  z
+    .object({
+      kind: z.literal('reply'),
+      text: z.string().min(1, 'must not be empty').max(MaxTextLength).optional(),
+      templateId: z.string().min(1).optional(),
+    })
+    .refine((action) => (action.text === undefined) !== (action.templateId === undefined), {
+      message: 'give either text or templateId',
+      path: ['text'],
+    }),
+  z.object({
+    kind: z.literal('forward'),
+    phoneNumber: z.string().trim().min(1, 'must not be empty').max(32),
+  }),
+  z.object({ kind: z.literal('addToGroup'), groupId: z.string().min(1) }),
+]);
+
+export const ruleInputSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100),
+  enabled: z.boolean().default(true),
+  match: ruleMatchSchema,
+  conditions: z
+    .object({
+      deviceId: z.string().min(1).optional(),
+      outsideOpeningHours: openingHoursSchema.optional(),
+    })
+    .default({}),
+  action: ruleActionSchema,
+});
+
+export type RuleInput = z.output<typeof ruleInputSchema>;
+
+export const ruleOrderSchema = z.object({
+  ids: z.array(z.string().min(1)).min(1).max(1000),
+});
+
+export const ruleTestSchema = z.object({
+  text: z.string().max(MaxTextLength),
+  sender: z.string().max(32).default('+10000000000'),
+  deviceId: z.string().min(1).optional(),
+  /** When the sample "arrives" (opening hours); default now. */
+  at: dateTime.optional(),
+});
