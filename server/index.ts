@@ -16,6 +16,9 @@ import { startSimulatedModem } from './composition/simulatedModems.js';
 import { type GatewayOptions, localUrlOf } from './config/options.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
+import { FleetMode } from './fleet/fleetMode.js';
+import type { FleetDeviceDocument } from './fleet/registration.js';
+import type { QueuedReport, TrackedMessage } from './fleet/reportOutbox.js';
 import { HealthService } from './health/healthService.js';
 import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { HiLinkModem } from './hilink/hilinkModem.js';
@@ -28,6 +31,7 @@ import { consoleSink, createLogger, type Logger, type LogSink } from './logging/
 import { limitRepeats } from './logging/repeatLimiter.js';
 import { createMessageDecryptor } from './messages/e2eEncryption.js';
 import { MessageLifecycle } from './messages/messageLifecycle.js';
+import { MessageService } from './messages/messageService.js';
 import { type KnownDevice, ModemPool } from './modem/modemPool.js';
 import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
@@ -55,6 +59,8 @@ export interface GatewayDependencies {
   modemTiming?: Partial<ModemTimingOptions>;
   /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
   detectHiLink?: () => HiLinkAdapter | undefined;
+  /** Fleet mode's fetch interval while the server's events stream is down. Default 15 s. */
+  fleetPollIntervalMs?: number;
 }
 
 export interface GatewayStarted {
@@ -213,6 +219,38 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     await dispatcher.start();
     stops.push(() => dispatcher.stop());
+    const messages = new MessageService(
+      {
+        repository: storage.messages,
+        lifecycle,
+        devices: pool,
+        events,
+        clock,
+        logger: logger.child('http').child('messages'),
+        onEnqueued: (message) => scheduler?.enqueued(message),
+      },
+      { maxPendingMessages: options.maxPendingMessages },
+    );
+    // Like the dispatcher, fleet mode listens before anything changes a message; it connects
+    // once the scheduler runs.
+    const fleet = new FleetMode({
+      settings,
+      document: await storage.openDocument<FleetDeviceDocument>('fleet-device', {}),
+      reports: storage.openCollection<QueuedReport>('fleet-report-outbox'),
+      tracked: storage.openCollection<TrackedMessage>('fleet-messages'),
+      events,
+      messages,
+      repository: storage.messages,
+      clock,
+      logger: logger.child('fleet'),
+      ...(deps.fleetPollIntervalMs === undefined ? {} : { pollIntervalMs: deps.fleetPollIntervalMs }),
+    });
+    stops.push(() => fleet.stop());
+    if (options.fleetServer) {
+      await settings.patch({
+        gateway: { cloud_url: options.fleetServer.url, private_token: options.fleetServer.token },
+      });
+    }
     // Restored multipart parts may complete or time out at once: after the dispatcher listens.
     await inbox.start();
     stops.push(() => inbox.stop());
@@ -326,6 +364,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stops.push(() => activeScheduler.stop());
 
     stops.push(startRetention({ storage, settings, clock, logger }));
+    await fleet.start();
 
     const app = createHttpApp(
       {
@@ -342,6 +381,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         clock,
         logger,
         onEnqueued: (message) => activeScheduler.enqueued(message),
+        messageService: messages,
         extensions: [
           (api) =>
             registerGatewayRoutes(api, {
@@ -355,6 +395,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 sendingPaused: paused,
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
+                fleet: fleet.status(),
               }),
               dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
               serialPorts: async () => {

@@ -59,6 +59,11 @@ export interface HttpDependencies {
   /** Tells the scheduler once a message is durably queued. */
   onEnqueued(message: MessageRecord): void;
   /**
+   * The queue's one writer when the composition root shares it (fleet mode enqueues the
+   * server's messages through it too: one sequence, one capacity check); absent: built here.
+   */
+  messageService?: MessageService;
+  /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
    * same validation, access control and OpenAPI entry.
@@ -73,18 +78,20 @@ export const defaultBodyLimitBytes = 256 * 1024;
 
 export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
-  const messages = new MessageService(
-    {
-      repository: deps.repositories.messages,
-      lifecycle: deps.lifecycle,
-      devices: deps.devices,
-      events: deps.events,
-      clock: deps.clock,
-      logger: logger.child('messages'),
-      onEnqueued: deps.onEnqueued,
-    },
-    { maxPendingMessages: options.maxPendingMessages },
-  );
+  const messages =
+    deps.messageService ??
+    new MessageService(
+      {
+        repository: deps.repositories.messages,
+        lifecycle: deps.lifecycle,
+        devices: deps.devices,
+        events: deps.events,
+        clock: deps.clock,
+        logger: logger.child('messages'),
+        onEnqueued: deps.onEnqueued,
+      },
+      { maxPendingMessages: options.maxPendingMessages },
+    );
   const routes = new RouteTable({
     accessControl: deps.accessControl,
     bases: apiBases,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serverUrlProblem } from '../fleet/serverAddress.js';
 
 /**
  * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
@@ -18,7 +19,10 @@ export const settingGroups = {
     passphrase: secret,
   },
   gateway: {
-    cloud_url: z.url({ protocol: /^https?$/ }),
+    /** The private server's device API (fleet mode); https:// unless on this PC. */
+    cloud_url: z.url({ protocol: /^https?$/ }).refine((url) => serverUrlProblem(url) === undefined, {
+      message: 'must use https:// (plain http only to localhost, 127.0.0.1 or [::1])',
+    }),
     private_token: secret,
   },
   messages: {

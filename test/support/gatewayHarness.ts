@@ -61,6 +61,8 @@ export interface GatewayHarnessOptions {
   simulatedModems?: number;
   modemTiming?: Partial<ModemTimingOptions>;
   webhookPoster?: GatewayDependencies['webhookPoster'];
+  /** Fleet mode's fetch interval while the server's events stream is down. */
+  fleetPollIntervalMs?: number;
   /** Level of the records kept in `logs` (default WARN). */
   logLevel?: LogLevel;
   /** Extra gateway options (listen, dataDir and credentials are the harness's). */
@@ -141,6 +143,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     const deps: GatewayDependencies = { clock: systemClock, logSinks: [(record) => logs.push(record)] };
     if (options.modemTiming) deps.modemTiming = options.modemTiming;
     if (options.webhookPoster) deps.webhookPoster = options.webhookPoster;
+    if (options.fleetPollIntervalMs !== undefined) deps.fleetPollIntervalMs = options.fleetPollIntervalMs;
     const created = createGateway(gatewayOptions, deps);
     const started = await created.start();
     port = Number(new URL(started.url).port);
