@@ -6,10 +6,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FleetStatus } from '../../server/fleet/fleetMode.js';
 import { type FleetServerDouble, startFleetServerDouble } from '../support/fleetServerDouble.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
-import { pollUntil } from '../support/pollUntil.js';
+import { fleetStatusOf, waitForFleetState } from './support/fleetReads.js';
 
 let double: FleetServerDouble | undefined;
 let harness: GatewayHarness | undefined;
@@ -20,25 +19,6 @@ afterEach(async () => {
   harness = undefined;
   double = undefined;
 });
-
-async function fleetStatus(gateway: GatewayHarness): Promise<FleetStatus> {
-  const response = await gateway.api.get<{ fleet: FleetStatus }>('/gateway/v1/status');
-  expect(response.status).toBe(200);
-  return response.body.fleet;
-}
-
-async function waitForFleetState(gateway: GatewayHarness, state: string): Promise<FleetStatus> {
-  let last: FleetStatus | undefined;
-  await pollUntil(
-    async () => {
-      last = await fleetStatus(gateway);
-      return last.enabled && last.state === state;
-    },
-    { what: `fleet state ${state}`, limitMs: 15_000 },
-  );
-  if (!last) throw new Error('no status');
-  return last;
-}
 
 function startGateway(options: Parameters<typeof startGatewayHarness>[0] = {}): Promise<GatewayHarness> {
   return startGatewayHarness({
@@ -54,7 +34,7 @@ describe('fleet mode registration', () => {
     harness = await startGateway({
       options: { simulatorFallback: false, fleetServer: { url: double.baseUrl, token: double.serverKey } },
     });
-    const status = await waitForFleetState(harness, 'connected');
+    const status = await waitForFleetState(harness.api, 'connected');
     expect(double.devices).toHaveLength(1);
     const device = double.devices[0];
     expect(status).toMatchObject({ enabled: true, deviceId: device?.id, login: device?.userId });
@@ -73,7 +53,7 @@ describe('fleet mode registration', () => {
 
     // A restart keeps the registration (no new device) and never shows the password again.
     await harness.restart();
-    const again = await waitForFleetState(harness, 'connected');
+    const again = await waitForFleetState(harness.api, 'connected');
     expect(double.devices).toHaveLength(1);
     expect(again.enabled && again.createdUserPassword).toBeUndefined();
   });
@@ -82,12 +62,12 @@ describe('fleet mode registration', () => {
     double = await startFleetServerDouble();
     double.addUser('FLEET1', 'fleet-password-1');
     harness = await startGateway();
-    expect((await fleetStatus(harness)).enabled).toBe(false);
+    expect((await fleetStatusOf(harness.api)).enabled).toBe(false);
     const patched = await harness.api.patch('/settings', {
       gateway: { cloud_url: double.baseUrl, private_token: 'Basic FLEET1:fleet-password-1' },
     });
     expect(patched.status).toBe(200);
-    const status = await waitForFleetState(harness, 'connected');
+    const status = await waitForFleetState(harness.api, 'connected');
     expect(double.devices.map((device) => device.userId)).toEqual(['FLEET1']);
     expect(status).toMatchObject({ login: 'FLEET1' });
     expect(status.enabled && status.createdUserPassword).toBeUndefined();
@@ -104,7 +84,7 @@ describe('fleet mode registration', () => {
     await harness.api.patch('/settings', {
       gateway: { cloud_url: double.baseUrl, private_token: `Code ${code}` },
     });
-    await waitForFleetState(harness, 'connected');
+    await waitForFleetState(harness.api, 'connected');
     expect(double.devices.map((device) => device.userId)).toEqual(['FLEET2']);
   });
 
@@ -114,7 +94,7 @@ describe('fleet mode registration', () => {
     await harness.api.patch('/settings', {
       gateway: { cloud_url: double.baseUrl, private_token: 'wrong-key' },
     });
-    const rejected = await waitForFleetState(harness, 'rejected');
+    const rejected = await waitForFleetState(harness.api, 'rejected');
     expect(rejected.enabled && rejected.lastError).toMatch(/401/);
     expect(double.devices).toHaveLength(0);
     const attempts = double.requests.get('POST /device');
@@ -122,7 +102,7 @@ describe('fleet mode registration', () => {
     expect(double.requests.get('POST /device')).toBe(attempts);
 
     await harness.api.patch('/settings', { gateway: { private_token: double.serverKey } });
-    await waitForFleetState(harness, 'connected');
+    await waitForFleetState(harness.api, 'connected');
     expect(double.devices).toHaveLength(1);
   });
 

@@ -66,10 +66,10 @@ export interface FleetServerDouble {
   /** Open SSE connections of a device. */
   openStreams(deviceId: string): number;
   /**
-   * Off: GET /events answers 503 and open streams are closed (SSE cut by a proxy, say), while
-   * the rest of the API keeps answering.
+   * Off: the route answers 503 while the rest of the API keeps answering (SSE cut by a proxy,
+   * a database hiccup on PATCH). Turning GET /events off also closes the open streams.
    */
-  setEventsAvailable(available: boolean): void;
+  setRouteAvailable(route: 'GET /events' | 'PATCH /message', available: boolean): void;
   addUser(login: string, password: string): void;
   /** What `GET /mobile/v1/user/code` would give `login` (also reachable over HTTP). */
   issueCode(login: string): string;
@@ -118,7 +118,7 @@ export async function startFleetServerDouble(
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
   let turn = 0;
-  let eventsAvailable = true;
+  const unavailable = new Set<string>();
   let port = 0;
   let server: Server | undefined;
   const base = '/api/mobile/v1';
@@ -195,6 +195,7 @@ export async function startFleetServerDouble(
     const key = `${request.method} ${path}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     const authorization = request.headers.authorization ?? '';
+    if (unavailable.has(key)) return fail(response, 503, 'Service Unavailable');
 
     // handlers/mobile.go postDevice: userauth.NewBasic, userauth.NewCode, then keyauth with the
     // server key unless a user is authenticated (private mode: not public).
@@ -292,7 +293,6 @@ export async function startFleetServerDouble(
 
     // handlers/events/mobile.go get → modules/sse/service.go Handler.
     if (key === 'GET /events') {
-      if (!eventsAvailable) return fail(response, 503, 'events are not available');
       response.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
@@ -353,9 +353,13 @@ export async function startFleetServerDouble(
     patches,
     requests,
     openStreams: (deviceId) => streams.get(deviceId)?.size ?? 0,
-    setEventsAvailable(available) {
-      eventsAvailable = available;
-      if (available) return;
+    setRouteAvailable(route, available) {
+      if (available) {
+        unavailable.delete(route);
+        return;
+      }
+      unavailable.add(route);
+      if (route !== 'GET /events') return;
       for (const set of streams.values()) for (const stream of set) stream.destroy();
       streams.clear();
     },
