@@ -14,6 +14,8 @@ export interface ChildGatewayOptions {
   dataDir: string;
   modemPath: string;
   port: number;
+  /** More CLI flags, e.g. fleet mode's --server-url and --server-token. */
+  extraArgs?: readonly string[];
 }
 
 export interface ChildGateway {
@@ -56,6 +58,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       harnessPassword,
       '--listen',
       `127.0.0.1:${options.port}`,
+      ...(options.extraArgs ?? []),
     ],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
