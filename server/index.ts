@@ -241,6 +241,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       events,
       messages,
       repository: storage.messages,
+      webhooks,
       clock,
       logger: logger.child('fleet'),
       ...(deps.fleetPollIntervalMs === undefined ? {} : { pollIntervalMs: deps.fleetPollIntervalMs }),

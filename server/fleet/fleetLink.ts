@@ -2,6 +2,7 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsDocument } from '../settings/settingsService.js';
+import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
 import type { MessageIntake } from './messageIntake.js';
 import { ensureRegistered, type FleetDevice, type FleetDeviceDocument } from './registration.js';
@@ -35,6 +36,8 @@ export interface LinkDependencies {
   outbox: ReportOutbox;
   clock: Clock;
   logger: Logger;
+  /** Where the server's webhooks go (the gateway's registry, which then refuses local edits). */
+  webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
   /** Fetch interval while the events stream is down (upstream app: 15 s). */
   pollIntervalMs: number;
 }
@@ -137,9 +140,11 @@ export class FleetLink {
       this.deps.logger.info('listening to the private server', { serverUrl: this.config.serverUrl });
       // Whatever was enqueued while the stream was down was never announced.
       void this.fetchMessages();
+      void this.syncWebhooks();
       await readServerEvents(response.body, (type) => {
         this.answered();
         if (type === 'MessageEnqueued') void this.fetchMessages();
+        if (type === 'WebhooksUpdated') void this.syncWebhooks();
       });
       if (!this.stopped) this.deps.logger.warn('the private server closed the events stream', {});
     } catch (error) {
@@ -181,6 +186,21 @@ export class FleetLink {
         this.failed(error, 'could not fetch messages from the private server');
       }
     } while (this.fetchAgain && !this.stopped);
+  }
+
+  /** As the app's WebhooksUpdateWorker: the server's list replaces what it set before. */
+  private async syncWebhooks(): Promise<void> {
+    const token = this.device?.token;
+    if (!token || this.stopped) return;
+    try {
+      const webhooks = await this.client.webhooks(token);
+      this.answered();
+      await this.deps.webhooks.replaceFromServer(
+        webhooks.map((webhook) => ({ id: webhook.id, url: webhook.url, event: webhook.event })),
+      );
+    } catch (error) {
+      this.failed(error, 'could not fetch the webhooks of the private server');
+    }
   }
 
   private answered(): void {

@@ -6,7 +6,7 @@ import type { MessageRecord } from '../messages/model.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { FleetLink, type LinkStatus } from './fleetLink.js';
+import { FleetLink, type LinkDependencies, type LinkStatus } from './fleetLink.js';
 import { MessageIntake } from './messageIntake.js';
 import type { FleetDeviceDocument } from './registration.js';
 import { type QueuedReport, ReportOutbox, type TrackedMessage } from './reportOutbox.js';
@@ -28,6 +28,7 @@ export interface FleetModeDependencies {
   events: EventBus;
   messages: MessageService;
   repository: MessageRepository;
+  webhooks: LinkDependencies['webhooks'];
   clock: Clock;
   logger: Logger;
   pollIntervalMs?: number;
@@ -115,9 +116,12 @@ export class FleetMode {
 
   private reapply(): void {
     this.applying = this.applying.then(async () => {
+      const wasOn = this.link !== undefined;
       await this.link?.stop();
       this.link = undefined;
       this.connect();
+      // Turned off: the server no longer manages any webhook here.
+      if (wasOn && !this.link) await this.deps.webhooks.replaceFromServer([]);
     });
   }
 
@@ -137,6 +141,7 @@ export class FleetMode {
         document: this.deps.document,
         intake: this.intake,
         outbox: this.outbox,
+        webhooks: this.deps.webhooks,
         clock: this.deps.clock,
         logger: this.deps.logger,
         pollIntervalMs: this.deps.pollIntervalMs ?? defaultPollIntervalMs,

@@ -74,3 +74,14 @@ export const PushEventTypes = [
   'SettingsUpdated',
 ] as const;
 export type PushEventType = (typeof PushEventTypes)[number];
+
+/**
+ * `smsgateway.Webhook` as `GET /mobile/v1/webhooks` lists it (handlers/webhooks/mobile.go):
+ * the user's webhooks for all devices and for this one.
+ */
+export interface MobileWebhook {
+  id: string;
+  deviceId: string | null;
+  url: string;
+  event: string;
+}

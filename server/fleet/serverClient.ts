@@ -4,6 +4,7 @@ import type {
   MobilePatchMessageItem,
   MobileRegisterRequest,
   MobileRegisterResponse,
+  MobileWebhook,
 } from './mobileApi.js';
 import { endpoint } from './serverAddress.js';
 
@@ -46,6 +47,15 @@ export class ServerClient {
   /** `PATCH /message`: state changes, applied by the server in array order. */
   async patchMessages(deviceToken: string, items: readonly MobilePatchMessageItem[]): Promise<void> {
     await this.call('PATCH', '/message', `Bearer ${deviceToken}`, items);
+  }
+
+  /** `GET /webhooks`: the webhooks the server wants this device to call. */
+  async webhooks(deviceToken: string): Promise<MobileWebhook[]> {
+    const response = await this.call('GET', '/webhooks', `Bearer ${deviceToken}`);
+    const body: unknown = await response.json();
+    if (!Array.isArray(body))
+      throw new GatewayError(ErrorCode.FleetProtocol, 'GET /webhooks answered no list');
+    return body as MobileWebhook[];
   }
 
   /** `GET /events`: the open SSE response; the caller reads and closes its body. */

@@ -90,6 +90,14 @@ export interface FleetServerDouble {
     silent?: boolean;
   }): DoubleMessage;
   message(id: string): DoubleMessage | undefined;
+  /**
+   * The user's webhooks (handlers/webhooks/3rdparty.go stores them; `smsgateway.Webhook`), then
+   * `events.NewWebhooksUpdatedEvent` to the user's devices.
+   */
+  setWebhooks(
+    userId: string,
+    webhooks: { id: string; url: string; event: string; deviceId?: string }[],
+  ): void;
   /** Stops answering: closes the listener and every connection (the server is down). */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -118,6 +126,7 @@ export async function startFleetServerDouble(
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
   let turn = 0;
+  const webhooksByUser = new Map<string, { id: string; url: string; event: string; deviceId?: string }[]>();
   const unavailable = new Set<string>();
   let port = 0;
   let server: Server | undefined;
@@ -291,6 +300,19 @@ export async function startFleetServerDouble(
       return json(response, 204);
     }
 
+    // handlers/webhooks/mobile.go get: the user's webhooks for every device and for this one
+    // (webhooks.WithDeviceID(device.ID, false)), as []smsgateway.Webhook.
+    if (key === 'GET /webhooks') {
+      const list = (webhooksByUser.get(device.userId) ?? []).filter(
+        (webhook) => webhook.deviceId === undefined || webhook.deviceId === device.id,
+      );
+      return json(
+        response,
+        200,
+        list.map((webhook) => ({ ...webhook, deviceId: webhook.deviceId ?? null })),
+      );
+    }
+
     // handlers/events/mobile.go get → modules/sse/service.go Handler.
     if (key === 'GET /events') {
       response.writeHead(200, {
@@ -391,6 +413,10 @@ export async function startFleetServerDouble(
       return message;
     },
     message: (id) => messages.find((message) => message.id === id),
+    setWebhooks(userId, webhooks) {
+      webhooksByUser.set(userId, webhooks);
+      for (const device of devices) if (device.userId === userId) notify(device.id, 'WebhooksUpdated');
+    },
     down,
     up: listen,
     close: down,
