@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { SettingsDocument } from '../settings/settingsService.js';
+import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
 import type { MessageIntake } from './messageIntake.js';
@@ -9,6 +9,7 @@ import { ensureRegistered, type FleetDevice, type FleetDeviceDocument } from './
 import type { ReportOutbox } from './reportOutbox.js';
 import { ReportSender } from './reportSender.js';
 import { ServerClient } from './serverClient.js';
+import { settingsFromServer } from './serverSettings.js';
 
 /**
  * `registering` until the server gave us a device token; `connected` while the events stream
@@ -38,6 +39,8 @@ export interface LinkDependencies {
   logger: Logger;
   /** Where the server's webhooks go (the gateway's registry, which then refuses local edits). */
   webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
+  /** Where the server's settings go (the gateway's settings, which then refuse local edits). */
+  settings: Pick<SettingsService, 'applyFromServer'>;
   /** Fetch interval while the events stream is down (upstream app: 15 s). */
   pollIntervalMs: number;
 }
@@ -141,10 +144,12 @@ export class FleetLink {
       // Whatever was enqueued while the stream was down was never announced.
       void this.fetchMessages();
       void this.syncWebhooks();
+      void this.syncSettings();
       await readServerEvents(response.body, (type) => {
         this.answered();
         if (type === 'MessageEnqueued') void this.fetchMessages();
         if (type === 'WebhooksUpdated') void this.syncWebhooks();
+        if (type === 'SettingsUpdated') void this.syncSettings();
       });
       if (!this.stopped) this.deps.logger.warn('the private server closed the events stream', {});
     } catch (error) {
@@ -200,6 +205,19 @@ export class FleetLink {
       );
     } catch (error) {
       this.failed(error, 'could not fetch the webhooks of the private server');
+    }
+  }
+
+  /** As the app's SettingsUpdateWorker: the server's settings apply and become managed. */
+  private async syncSettings(): Promise<void> {
+    const token = this.device?.token;
+    if (!token || this.stopped) return;
+    try {
+      const body = await this.client.settings(token);
+      this.answered();
+      await this.deps.settings.applyFromServer(settingsFromServer(body, this.deps.logger));
+    } catch (error) {
+      this.failed(error, 'could not apply the settings of the private server');
     }
   }
 

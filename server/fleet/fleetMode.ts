@@ -120,8 +120,11 @@ export class FleetMode {
       await this.link?.stop();
       this.link = undefined;
       this.connect();
-      // Turned off: the server no longer manages any webhook here.
-      if (wasOn && !this.link) await this.deps.webhooks.replaceFromServer([]);
+      // Turned off: the server no longer manages any webhook or setting here.
+      if (wasOn && !this.link) {
+        await this.deps.webhooks.replaceFromServer([]);
+        await this.deps.settings.applyFromServer({});
+      }
     });
   }
 
@@ -142,6 +145,7 @@ export class FleetMode {
         intake: this.intake,
         outbox: this.outbox,
         webhooks: this.deps.webhooks,
+        settings: this.deps.settings,
         clock: this.deps.clock,
         logger: this.deps.logger,
         pollIntervalMs: this.deps.pollIntervalMs ?? defaultPollIntervalMs,

@@ -58,6 +58,12 @@ export class ServerClient {
     return body as MobileWebhook[];
   }
 
+  /** `GET /settings`: `smsgateway.DeviceSettings` of the device's user. */
+  async settings(deviceToken: string): Promise<unknown> {
+    const response = await this.call('GET', '/settings', `Bearer ${deviceToken}`);
+    return response.json();
+  }
+
   /** `GET /events`: the open SSE response; the caller reads and closes its body. */
   openEvents(deviceToken: string, signal: AbortSignal): Promise<Response> {
     return this.call('GET', '/events', `Bearer ${deviceToken}`, undefined, signal, 'text/event-stream');

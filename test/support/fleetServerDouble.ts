@@ -92,8 +92,10 @@ export interface FleetServerDouble {
   message(id: string): DoubleMessage | undefined;
   /**
    * The user's webhooks (handlers/webhooks/3rdparty.go stores them; `smsgateway.Webhook`), then
-   * `events.NewWebhooksUpdatedEvent` to the user's devices.
+   * `events.NewWebhooksUpdatedEvent` to the user's devices. `setSettings` likewise stores the
+   * user's `smsgateway.DeviceSettings` and sends `events.NewSettingsUpdatedEvent`.
    */
+  setSettings(userId: string, settings: Record<string, Record<string, unknown>>): void;
   setWebhooks(
     userId: string,
     webhooks: { id: string; url: string; event: string; deviceId?: string }[],
@@ -126,6 +128,7 @@ export async function startFleetServerDouble(
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
   let turn = 0;
+  const settingsByUser = new Map<string, Record<string, Record<string, unknown>>>();
   const webhooksByUser = new Map<string, { id: string; url: string; event: string; deviceId?: string }[]>();
   const unavailable = new Set<string>();
   let port = 0;
@@ -300,6 +303,9 @@ export async function startFleetServerDouble(
       return json(response, 204);
     }
 
+    // handlers/settings/mobile.go get: the user's smsgateway.DeviceSettings.
+    if (key === 'GET /settings') return json(response, 200, settingsByUser.get(device.userId) ?? {});
+
     // handlers/webhooks/mobile.go get: the user's webhooks for every device and for this one
     // (webhooks.WithDeviceID(device.ID, false)), as []smsgateway.Webhook.
     if (key === 'GET /webhooks') {
@@ -413,6 +419,10 @@ export async function startFleetServerDouble(
       return message;
     },
     message: (id) => messages.find((message) => message.id === id),
+    setSettings(userId, settings) {
+      settingsByUser.set(userId, settings);
+      for (const device of devices) if (device.userId === userId) notify(device.id, 'SettingsUpdated');
+    },
     setWebhooks(userId, webhooks) {
       webhooksByUser.set(userId, webhooks);
       for (const device of devices) if (device.userId === userId) notify(device.id, 'WebhooksUpdated');

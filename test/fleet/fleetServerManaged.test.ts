@@ -1,7 +1,8 @@
 /**
- * Fleet mode, webhooks: the private server's webhooks (`GET /mobile/v1/webhooks`, re-read on
- * WebhooksUpdated) are applied as the app's WebhooksUpdateWorker does, delivered by the gateway,
- * and refused to local changes while the server manages them. The server is the contract double
+ * Fleet mode, what the server manages: its webhooks (`GET /mobile/v1/webhooks`, re-read on
+ * WebhooksUpdated) and settings (`GET /mobile/v1/settings`, on SettingsUpdated) are applied as
+ * the app's WebhooksUpdateWorker and SettingsUpdateWorker do, and refused to local changes while
+ * the server manages them. The server is the contract double
  * of its device API (test/support/fleetServerDouble.ts; the Go server cannot be built here).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ interface WebhookView {
   source?: string;
 }
 
-describe('fleet mode webhooks', () => {
+describe('fleet mode: webhooks and settings from the server', () => {
   let double: FleetServerDouble;
   let harness: GatewayHarness;
   let receiver: WebhookReceiver;
@@ -95,5 +96,42 @@ describe('fleet mode webhooks', () => {
       what: 'the server webhook gone',
     });
     expect((await listed()).map((webhook) => webhook.event)).toEqual(['sms:received']);
+  });
+
+  it('applies the server settings it has and refuses local changes to them, naming the key', async () => {
+    double.setSettings(userId, {
+      messages: { send_interval_min: 2, send_interval_max: 3, processing_order: 'FIFO' },
+      receiver: { inbox_refresh: true },
+      gateway: { cloud_url: 'https://elsewhere.example.com/api/mobile/v1' },
+    });
+    type SettingsView = { messages: Record<string, unknown>; gateway: Record<string, unknown> };
+    await pollUntil(
+      async () =>
+        (await harness.api.get<SettingsView>('/settings')).body.messages.processing_order === 'FIFO',
+      {
+        what: 'the server settings on the gateway',
+      },
+    );
+    const settings = (await harness.api.get<SettingsView>('/settings')).body;
+    expect(settings.messages).toMatchObject({ send_interval_min: 2, send_interval_max: 3 });
+    expect(settings.gateway.cloud_url).toBe(double.baseUrl);
+
+    const refused = await harness.api.patch('/settings', { messages: { processing_order: 'LIFO' } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('messages.processing_order');
+    const allowed = await harness.api.patch('/settings', {
+      messages: { limit_period: 'PerHour', limit_value: 50 },
+    });
+    expect(allowed.status).toBe(200);
+
+    // Keys the server stops sending are the user's again.
+    double.setSettings(userId, { messages: { send_interval_min: 2, send_interval_max: 3 } });
+    await pollUntil(
+      async () =>
+        (await harness.api.patch('/settings', { messages: { processing_order: 'LIFO' } })).status === 200,
+      {
+        what: 'processing_order released',
+      },
+    );
   });
 });
