@@ -22,6 +22,9 @@ import { openReplyDesk } from './desk/replyDesk.js';
 import { seedDefaultCountry, systemRegion } from './desk/systemRegion.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
+import { FleetMode } from './fleet/fleetMode.js';
+import type { FleetDeviceDocument } from './fleet/registration.js';
+import type { QueuedReport, TrackedMessage } from './fleet/reportOutbox.js';
 import { HealthService } from './health/healthService.js';
 import { detectHiLinkAdapter, type HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { HiLinkModem } from './hilink/hilinkModem.js';
@@ -77,6 +80,8 @@ export interface GatewayDependencies {
   detectHiLink?: () => HiLinkAdapter | undefined;
   /** Android phones' poll and retry intervals (tests shorten them). */
   phoneTiming?: PhoneTiming;
+  /** Fleet mode's fetch interval while the server's events stream is down. Default 15 s. */
+  fleetPollIntervalMs?: number;
 }
 
 export interface GatewayStarted {
@@ -290,6 +295,27 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     await replyDesk.start();
     stops.push(() => replyDesk.stop());
+    // Like the dispatcher, fleet mode listens before anything changes a message; it connects
+    // once the scheduler runs.
+    const fleet = new FleetMode({
+      settings,
+      document: await storage.openDocument<FleetDeviceDocument>('fleet-device', {}),
+      reports: storage.openCollection<QueuedReport>('fleet-report-outbox'),
+      tracked: storage.openCollection<TrackedMessage>('fleet-messages'),
+      events,
+      messages,
+      repository: storage.messages,
+      webhooks,
+      clock,
+      logger: logger.child('fleet'),
+      ...(deps.fleetPollIntervalMs === undefined ? {} : { pollIntervalMs: deps.fleetPollIntervalMs }),
+    });
+    stops.push(() => fleet.stop());
+    if (options.fleetServer) {
+      await settings.patch({
+        gateway: { cloud_url: options.fleetServer.url, private_token: options.fleetServer.token },
+      });
+    }
     // Restored multipart parts may complete or time out at once: after the dispatcher listens.
     await inbox.start();
     stops.push(() => inbox.stop());
@@ -443,6 +469,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     stops.push(startRetention({ storage, settings, clock, logger }));
     balanceWatch.start();
     stops.push(() => balanceWatch.stop());
+    await fleet.start();
 
     const app = createHttpApp(
       {
@@ -474,6 +501,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 sendingPaused: paused,
                 scheduler: activeScheduler.status(),
                 webhooks: dispatcher.status(),
+                fleet: fleet.status(),
               }),
               dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
               serialPorts: async () => {

@@ -2,6 +2,7 @@ import type { JSX } from 'react';
 import { useApp } from './appContext.js';
 import { FirstRunLoginPanel } from './firstRun/FirstRunLoginPanel.js';
 import { NoModemChoice } from './firstRun/NoModemChoice.js';
+import { FleetIndicator } from './fleet/FleetIndicator.js';
 import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
@@ -71,6 +72,7 @@ export function Shell() {
           <span className={`live-dot live-${stream}`} role="status" title="Live updates from the gateway">
             {streamLabels[stream]}
           </span>
+          <FleetIndicator />
           {session.mode === 'browser' && (
             <button type="button" className="link-button" onClick={logOut}>
               Sign out{session.username ? ` ${session.username}` : ''}

@@ -29,6 +29,10 @@ export const usage = `Usage: npm start -- [options]
   --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
   --resend-interrupted      re-queue sends cut by a crash          (SMSGW_RESEND_INTERRUPTED=1)
   --ui-dir <dir>            built UI to serve at /ui/              (SMSGW_UI_DIR)
+  --server-url <url>        fleet mode: a private server's device  (SMSGW_SERVER_URL)
+                            API, e.g. https://sms.example.com/api/mobile/v1 (https:// unless loopback)
+  --server-token <token>    fleet mode: its private key, or        (SMSGW_SERVER_TOKEN)
+                            "Basic <login>:<password>", or "Code <one-time code>"
   --backup <file>           copy the database of --data-dir to <file> and exit; safe while
                             the gateway runs (SQLite online backup)
   -h, --help                show this help
@@ -92,6 +96,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   options.resendInterrupted = Boolean(values['resend-interrupted']) || isTrue(env.SMSGW_RESEND_INTERRUPTED);
   const uiDirectory = values['ui-dir'] ?? env.SMSGW_UI_DIR;
   if (uiDirectory !== undefined) options.uiDirectory = uiDirectory;
+  const serverUrl = values['server-url'] ?? env.SMSGW_SERVER_URL;
+  const serverToken = values['server-token'] ?? env.SMSGW_SERVER_TOKEN;
+  if ((serverUrl === undefined) !== (serverToken === undefined)) {
+    invalid(
+      serverUrl === undefined ? 'server-url' : 'server-token',
+      'give both --server-url and --server-token',
+    );
+  }
+  if (serverUrl !== undefined && serverToken !== undefined) {
+    options.fleetServer = { url: serverUrl, token: serverToken };
+  }
   return { kind: 'run', options: checkOptions(options) };
 }
 
@@ -114,6 +129,8 @@ export const commandLineFlags = {
   'max-pending': { type: 'string' },
   'resend-interrupted': { type: 'boolean' },
   'ui-dir': { type: 'string' },
+  'server-url': { type: 'string' },
+  'server-token': { type: 'string' },
   backup: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { serverUrlProblem } from '../fleet/serverAddress.js';
 import type { LogLevel } from '../logging/logger.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 
@@ -60,6 +61,11 @@ export interface GatewayOptions {
   uiDirectory?: string;
   /** IANA time zone the working hours (`messages.work_hours_*`) are read in. Default: this computer's. */
   timeZone: string;
+  /**
+   * Fleet mode from the command line (`--server-url`, `--server-token`): written into the
+   * settings `gateway.cloud_url` / `gateway.private_token` at start, so the UI shows them.
+   */
+  fleetServer?: { url: string; token: string };
 }
 
 export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
@@ -133,6 +139,11 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     options.simulatedModems > 64
   ) {
     fail('simulate', 'count must be 0..64');
+  }
+  if (options.fleetServer) {
+    const problem = serverUrlProblem(options.fleetServer.url);
+    if (problem) fail('server-url', problem);
+    if (options.fleetServer.token.trim() === '') fail('server-token', 'is empty');
   }
   if ((options.username === undefined) !== (options.password === undefined)) {
     fail(options.username === undefined ? 'username' : 'password', 'give both --username and --password');

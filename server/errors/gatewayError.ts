@@ -62,6 +62,13 @@ export const ErrorCode = {
   PortForbidden: 802,
   // 9xx: the desktop app's core process
   CoreUnavailable: 900,
+  // 10xx: fleet mode (a private server drives the gateway)
+  /** The private server refused our credentials or device token (401/403). */
+  FleetRejected: 1000,
+  /** The private server could not be reached, or answered 5xx/429: try again later. */
+  FleetUnreachable: 1001,
+  /** The private server answered something the device API does not allow (other 4xx, bad body). */
+  FleetProtocol: 1002,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -34,6 +34,8 @@ export interface EnqueueRequest {
   skipPhoneValidation: boolean;
   /** Query `deviceActiveWithin`: only devices seen within this many hours; 0 turns it off. */
   deviceActiveWithinHours: number;
+  /** Set by fleet mode for a message the private server handed us. */
+  source?: MessageRecord['source'];
 }
 
 const hourMs = 3_600_000;
@@ -110,6 +112,7 @@ export class MessageService {
     return {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
+      ...(request.source ? { source: request.source } : {}),
       content: content(message),
       recipients: message.phoneNumbers.map((phoneNumber) => ({
         phoneNumber,

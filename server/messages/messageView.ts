@@ -15,6 +15,8 @@ export const messageViewSchema = z.object({
     .describe('the device that took the message, the one it is bound to, or the gateway itself'),
   /** Ours: present (true) when the message went through the built-in simulated modem. */
   simulated: z.literal(true).optional(),
+  /** Ours: "server" when fleet mode fetched the message from the private server. */
+  source: z.literal('server').optional(),
   state: messageStateSchema,
   isHashed: z.boolean(),
   isEncrypted: z.boolean(),
@@ -51,6 +53,7 @@ export function toMessageView(
     id: message.id,
     deviceId: message.deviceId ?? message.requestedDeviceId ?? gatewayDeviceId,
     simulated: message.simulated,
+    source: message.source,
     state: message.state,
     // Upstream hashes content of old messages for privacy; we keep content, so never hashed.
     isHashed: false,

@@ -35,6 +35,8 @@ export interface MessageRecord {
   deviceId?: string;
   /** It went through the built-in simulated modem: nothing reached a phone. */
   simulated?: true;
+  /** Fetched from the private server in fleet mode (its id is the server's); absent: our own API. */
+  source?: 'server';
   content: MessageContent;
   recipients: RecipientRecord[];
   /** SIM slot 1..3 the client asked for. */

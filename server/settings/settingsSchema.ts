@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from '../desk/phoneNumbers.js';
+import { serverUrlProblem } from '../fleet/serverAddress.js';
 
 /**
  * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
@@ -25,7 +26,10 @@ export const settingGroups = {
     passphrase: secret,
   },
   gateway: {
-    cloud_url: z.url({ protocol: /^https?$/ }),
+    /** The private server's device API (fleet mode); https:// unless on this PC. */
+    cloud_url: z.url({ protocol: /^https?$/ }).refine((url) => serverUrlProblem(url) === undefined, {
+      message: 'must use https:// (plain http only to localhost, 127.0.0.1 or [::1])',
+    }),
     private_token: secret,
     notification_channel: z.enum(NotificationChannels),
   },

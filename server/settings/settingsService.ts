@@ -24,6 +24,8 @@ export interface SettingsDocument<T> {
  */
 export interface StoredSettings {
   values: SettingsPatch;
+  /** Dotted keys the private server manages in fleet mode: the API may not change them. */
+  managed?: string[];
 }
 
 export const emptyStoredSettings: StoredSettings = { values: {} };
@@ -56,7 +58,25 @@ export class SettingsService {
 
   /** PATCH: sets the given keys; null resets a key to its default; other keys are kept. */
   patch(patch: SettingsPatch): Promise<Settings> {
+    this.refuseManaged(patch);
     return this.write((values) => mergeInto(values, patch));
+  }
+
+  /** Keys the private server manages (fleet mode), refused to PATCH and PUT. */
+  managedKeys(): readonly string[] {
+    return this.document.data.managed ?? [];
+  }
+
+  /**
+   * Fleet mode: the private server's settings (its `GET /mobile/v1/settings`) are set and become
+   * managed; keys it no longer sends keep their value and are the user's again.
+   */
+  async applyFromServer(patch: SettingsPatch): Promise<void> {
+    const managed = Object.entries(patch).flatMap(([group, keys]) =>
+      Object.keys(keys ?? {}).map((key) => `${group}.${key}`),
+    );
+    // One write: no reader sees the server's values before they are managed.
+    await this.write((values) => mergeInto(values, patch), managed);
   }
 
   /**
@@ -65,10 +85,40 @@ export class SettingsService {
    * secrets included.
    */
   replace(settings: SettingsPatch): Promise<Settings> {
+    this.refuseManaged(settings);
+    const kept = this.managedValues();
     return this.write((values) => {
       for (const group of Object.keys(values) as SettingGroup[]) delete values[group];
       mergeInto(values, settings);
+      mergeInto(values, kept);
     });
+  }
+
+  private refuseManaged(patch: SettingsPatch): void {
+    const managed = new Set(this.managedKeys());
+    for (const [group, keys] of Object.entries(patch)) {
+      for (const key of Object.keys(keys ?? {})) {
+        if (!managed.has(`${group}.${key}`)) continue;
+        throw new GatewayError(
+          ErrorCode.Forbidden,
+          `${group}.${key}: is managed by the private server (fleet mode); change it there`,
+          { field: `${group}.${key}` },
+        );
+      }
+    }
+  }
+
+  /** The stored values of the managed keys, which a PUT keeps. */
+  private managedValues(): SettingsPatch {
+    const kept: Record<string, Record<string, unknown>> = {};
+    const values = this.document.data.values as Record<string, Record<string, unknown> | undefined>;
+    for (const path of this.managedKeys()) {
+      const [group, key] = path.split('.') as [string, string];
+      const value = values[group]?.[key];
+      if (value === undefined) continue;
+      kept[group] = { ...kept[group], [key]: value };
+    }
+    return kept as SettingsPatch;
   }
 
   /** Called after every change with the new settings and the dotted keys whose value changed. */
@@ -77,13 +127,14 @@ export class SettingsService {
     return () => this.listeners.delete(listener);
   }
 
-  private async write(change: (values: SettingsPatch) => void): Promise<Settings> {
+  private async write(change: (values: SettingsPatch) => void, managed?: string[]): Promise<Settings> {
     const before = this.current();
     const candidate = structuredClone(this.document.data.values);
     change(candidate);
     checkConsistency(applyDefaults(candidate));
     await this.document.update((data) => {
       data.values = candidate;
+      if (managed) data.managed = managed;
     });
     const after = this.current();
     const changed = changedKeys(before, after);

@@ -15,6 +15,8 @@ export interface WebhookRecord {
   event: WebhookEventName;
   /** Only events from this device; absent: every device. */
   deviceId?: string;
+  /** Set by the private server in fleet mode: it alone changes or removes the webhook. */
+  source?: 'server';
 }
 
 export interface WebhookInput {
@@ -36,6 +38,11 @@ export interface WebhookRegistry {
   upsert(input: WebhookInput): Promise<WebhookRecord>;
   /** Returns false when no webhook had that id. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Fleet mode: the private server's webhooks replace the ones it set before; invalid ones are
+   * skipped with a warning (the server allows events we do not raise).
+   */
+  replaceFromServer(inputs: readonly WebhookInput[]): Promise<void>;
   /** Calls `listener` after every stored change; returns the unsubscribe function. */
   onChange(listener: (webhooks: readonly WebhookRecord[]) => void): () => void;
 }
@@ -71,6 +78,7 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
     },
 
     async upsert(input) {
+      refuseServerManaged(input.id === undefined ? undefined : records().find((r) => r.id === input.id));
       const record = checkInput(input, { allowLanHttp: options.allowLanHttp?.() ?? false });
       await document.update((data) => {
         const others = (data.webhooks ?? []).filter((existing) => existing.id !== record.id);
@@ -82,7 +90,9 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
     },
 
     async remove(id) {
-      if (!records().some((record) => record.id === id)) return false;
+      const existing = records().find((record) => record.id === id);
+      if (!existing) return false;
+      refuseServerManaged(existing);
       await document.update((data) => {
         data.webhooks = (data.webhooks ?? []).filter((record) => record.id !== id);
       });
@@ -91,11 +101,48 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
       return true;
     },
 
+    async replaceFromServer(inputs) {
+      const fromServer: WebhookRecord[] = [];
+      for (const input of inputs) {
+        try {
+          fromServer.push({
+            ...checkInput(input, { allowLanHttp: options.allowLanHttp?.() ?? false }),
+            source: 'server',
+          });
+        } catch (error) {
+          logger.warn('a webhook of the private server is not supported here; skipped', {
+            id: input.id,
+            event: input.event,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      const ids = new Set(fromServer.map((record) => record.id));
+      await document.update((data) => {
+        const local = (data.webhooks ?? []).filter(
+          (record) => record.source !== 'server' && !ids.has(record.id),
+        );
+        data.webhooks = [...local, ...fromServer];
+      });
+      logger.info('webhooks of the private server applied', { count: fromServer.length });
+      notify();
+    },
+
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** While the private server manages a webhook, the local API may not change it. */
+function refuseServerManaged(existing: WebhookRecord | undefined): void {
+  if (existing?.source !== 'server') return;
+  throw new GatewayError(
+    ErrorCode.Forbidden,
+    `id: webhook ${existing.id} is managed by the private server (fleet mode); change it there`,
+    { field: 'id' },
+  );
 }
 
 function checkInput(input: WebhookInput, urlPolicy: WebhookUrlPolicy): WebhookRecord {

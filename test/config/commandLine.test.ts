@@ -97,10 +97,24 @@ describe('command line', () => {
     [['--max-pending', '0'], 'max-pending'],
     [['--cors-origin', 'crm.example'], 'cors-origin'],
     [['stray'], 'simulate'],
+    [['--server-url', 'https://sms.example.com/api/mobile/v1'], 'server-token'],
+    [['--server-url', 'http://sms.example.com/api/mobile/v1', '--server-token', 'key'], 'server-url'],
   ])('rejects %j as a configuration error naming %s', (argv, field) => {
     const error = configError(argv);
     expect(error.code).toBe(ErrorCode.ConfigInvalid);
     expect(error.field).toBe(field);
+  });
+
+  it('turns fleet mode on with --server-url and --server-token, or their twins; plain http only to loopback', () => {
+    expect(
+      run(['--server-url', 'https://sms.example.com/api/mobile/v1', '--server-token', 'Basic ME:secret'])
+        .fleetServer,
+    ).toEqual({ url: 'https://sms.example.com/api/mobile/v1', token: 'Basic ME:secret' });
+    expect(
+      run([], { SMSGW_SERVER_URL: 'http://127.0.0.1:3000/api/mobile/v1', SMSGW_SERVER_TOKEN: 'key' })
+        .fleetServer,
+    ).toEqual({ url: 'http://127.0.0.1:3000/api/mobile/v1', token: 'key' });
+    expect(run([]).fleetServer).toBeUndefined();
   });
 
   it('answers help and version requests without options', () => {

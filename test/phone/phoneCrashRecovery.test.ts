@@ -26,7 +26,7 @@ describe('a gateway killed during a hand-over to a phone', () => {
     const options = {
       dataDir,
       port: await freePort(),
-      args: ['--phone', phone.urlWithCredentials(phonePort)],
+      extraArgs: ['--phone', phone.urlWithCredentials(phonePort)],
     };
     let gateway: ChildGateway = await startChildGateway(options);
     cleanups.push(() => gateway.stop());

@@ -62,6 +62,8 @@ export interface GatewayHarnessOptions {
   modemTiming?: Partial<ModemTimingOptions>;
   webhookPoster?: GatewayDependencies['webhookPoster'];
   phoneTiming?: GatewayDependencies['phoneTiming'];
+  /** Fleet mode's fetch interval while the server's events stream is down. */
+  fleetPollIntervalMs?: number;
   /** Level of the records kept in `logs` (default WARN). */
   logLevel?: LogLevel;
   /** Extra gateway options (listen, dataDir and credentials are the harness's). */
@@ -143,6 +145,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     if (options.modemTiming) deps.modemTiming = options.modemTiming;
     if (options.webhookPoster) deps.webhookPoster = options.webhookPoster;
     if (options.phoneTiming) deps.phoneTiming = options.phoneTiming;
+    if (options.fleetPollIntervalMs !== undefined) deps.fleetPollIntervalMs = options.fleetPollIntervalMs;
     const created = createGateway(gatewayOptions, deps);
     const started = await created.start();
     port = Number(new URL(started.url).port);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../server/config/options.js';
 import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
 import { createGateway, type Gateway } from '../../server/index.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { startLoopbackServer } from './loopbackServer.js';
 
@@ -64,11 +64,7 @@ async function newPage(zone?: { timezoneId: string }): Promise<Page> {
 
 async function signedInPage(zone?: { timezoneId: string }): Promise<Page> {
   const page = await newPage(zone);
-  await page.goto(`${baseUrl}/ui/`);
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('password123');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  await signIn(page, baseUrl, 'admin', 'password123');
   return page;
 }
 

@@ -21,6 +21,8 @@ export interface MessageRecord {
   deviceId?: string;
   /** Went through the built-in simulated modem: it reached no phone. */
   simulated?: true;
+  /** Taken from the private server in fleet mode. */
+  source?: 'server';
   state: MessageState;
   isHashed: boolean;
   isEncrypted: boolean;
@@ -215,6 +217,21 @@ export interface GatewayStatus {
     failedLastHour: number;
     lastFailure?: { webhookId: string; error: string; at: string | number };
   };
+  /** Fleet mode (server/fleet/fleetStatus.ts); absent from a core without it. */
+  fleet?: FleetStatusView;
+}
+
+export interface FleetStatusView {
+  enabled: boolean;
+  unreportedStates: number;
+  problem?: string;
+  state?: 'registering' | 'connected' | 'reconnecting' | 'rejected';
+  serverUrl?: string;
+  deviceId?: string;
+  login?: string;
+  lastExchangeAt?: number;
+  lastError?: string;
+  createdUserPassword?: string;
 }
 
 export interface DailyStats {

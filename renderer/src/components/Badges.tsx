@@ -25,6 +25,18 @@ export function SimulatedBadge() {
   );
 }
 
+/** A message the private server gave this gateway in fleet mode (its id is the server's). */
+export function ServerOriginBadge() {
+  return (
+    <span
+      className="badge badge-info"
+      title="Taken from the private server in fleet mode; its states go back there"
+    >
+      From server
+    </span>
+  );
+}
+
 const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
   starting: { label: 'Starting', tone: 'neutral' },
   ready: { label: 'Ready', tone: 'ok' },

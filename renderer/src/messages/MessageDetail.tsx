@@ -1,6 +1,6 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
-import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
+import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -40,6 +40,15 @@ export function MessageDetail(props: {
             <dd>
               <code>{message.id}</code>
             </dd>
+            {message.source === 'server' && (
+              <>
+                <dt>Origin</dt>
+                <dd>
+                  <ServerOriginBadge />{' '}
+                  <span className="hint">its states are reported to the private server</span>
+                </dd>
+              </>
+            )}
             <dt>Modem</dt>
             <dd>
               {device?.name ?? message.deviceId ?? 'Not chosen yet'}{' '}

@@ -2,7 +2,7 @@ import { Fragment, useCallback, useState } from 'react';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
-import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
+import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
@@ -165,7 +165,8 @@ export function MessagesScreen() {
                       </td>
                       <td>{deviceName(message.deviceId)}</td>
                       <td>
-                        <MessageStateBadge state={message.state} /> {message.simulated && <SimulatedBadge />}
+                        <MessageStateBadge state={message.state} /> {message.simulated && <SimulatedBadge />}{' '}
+                        {message.source === 'server' && <ServerOriginBadge />}
                       </td>
                     </tr>
                     {open && (

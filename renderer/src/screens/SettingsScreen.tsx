@@ -9,6 +9,7 @@ import type { SettingsDocument } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { downloadBlob } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { FleetStatusPanel } from '../fleet/FleetStatusPanel.js';
 import { isoDay } from '../format/timeFormat.js';
 import {
   allSettingFields,
@@ -17,6 +18,7 @@ import {
   fieldNamedIn,
   fieldPath,
   fieldProblem,
+  fleetSectionTitle,
   formValue,
   type SettingField,
   settingSections,
@@ -109,6 +111,7 @@ export function SettingsScreen() {
                   />
                 );
               })}
+              {section.title === fleetSectionTitle && <FleetStatusPanel />}
             </fieldset>
           ))}
           <div className="form-actions sticky-actions">

@@ -1,4 +1,5 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
+import { serverUrlProblem } from '../../../server/fleet/serverAddress.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
@@ -20,6 +21,9 @@ export interface SettingField {
   max?: number;
   options?: readonly { value: string; label: string }[];
 }
+
+/** The section the fleet status panel sits in (SettingsScreen). */
+export const fleetSectionTitle = 'Fleet mode (private server)';
 
 export const settingSections: readonly { title: string; fields: readonly SettingField[] }[] = [
   {
@@ -235,21 +239,23 @@ export const settingSections: readonly { title: string; fields: readonly Setting
     ],
   },
   {
-    title: 'Cloud or private server',
+    title: fleetSectionTitle,
     fields: [
       {
         group: 'gateway',
         key: 'cloud_url',
-        label: 'Server address',
-        meaning: 'Base URL of a cloud or private upstream server, when this gateway works with one.',
+        label: 'Private server address',
+        meaning:
+          'The device API of an SMS Gateway private server, e.g. https://sms.example.com/api/mobile/v1. With the address and the registration credential set, this gateway works as one of the server’s devices: it sends the messages the server gives it and reports their states (fleet mode). https:// unless the server runs on this computer.',
         kind: 'url',
-        defaultLabel: 'none',
+        defaultLabel: 'none (fleet mode off)',
       },
       {
         group: 'gateway',
         key: 'private_token',
-        label: 'Private server token',
-        meaning: 'The token of your private server. Never shown again once set.',
+        label: 'Registration credential',
+        meaning:
+          'The server’s private key; or “Basic login:password” of an existing user; or “Code 123456”, a one-time code of that user. Changing it registers the gateway again. Never shown again once set.',
         kind: 'secret',
         defaultLabel: 'none',
       },
@@ -345,6 +351,9 @@ export function fieldProblem(field: SettingField, text: string): string | undefi
       if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
     } catch {
       return 'Enter a complete address, e.g. https://sms.example.com.';
+    }
+    if (fieldPath(field) === 'gateway.cloud_url' && serverUrlProblem(text)) {
+      return 'Use https:// (plain http only to this computer: localhost, 127.0.0.1 or [::1]).';
     }
   }
   if (field.kind === 'enum' && !field.options?.some((option) => option.value === text))

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { FleetStatus } from '../../fleet/fleetMode.js';
+import { fleetStatusSchema } from '../../fleet/fleetStatus.js';
 import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
 import { type SmsServicePreference, SmsServicePreferences } from '../../modem/smsServicePreference.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
@@ -27,6 +29,7 @@ export interface GatewayStatus {
   sendingPaused: boolean;
   scheduler: SchedulerStatus;
   webhooks: DispatcherStatus;
+  fleet: FleetStatus;
 }
 
 export interface GatewayRouteDependencies {
@@ -63,6 +66,7 @@ const statusSchema = z.object({
     failedLastHour: z.number().int(),
     lastFailure: z.object({ webhookId: z.string(), error: z.string(), at: z.number() }).optional(),
   }),
+  fleet: fleetStatusSchema,
 });
 
 const deliverySchema = z.object({

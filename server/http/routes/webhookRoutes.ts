@@ -24,6 +24,10 @@ export const webhookSchema = z.object({
     ),
   event: z.enum(WebhookEventNames),
   deviceId: z.string().optional().describe('only events from this device; absent: every device'),
+  source: z
+    .literal('server')
+    .optional()
+    .describe('ours: set by the private server in fleet mode, which alone may change or remove it'),
 });
 
 export const webhookInputSchema = z.object({
@@ -74,7 +78,10 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       201: { description: 'the stored webhook', schema: webhookSchema },
       400: { description: 'URL not https/loopback, unknown event, bad id', schema: errorSchema },
       401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the token lacks webhooks:write', schema: errorSchema },
+      403: {
+        description: 'the token lacks webhooks:write, or the id is managed by the private server',
+        schema: errorSchema,
+      },
     },
     async handle({ body }) {
       const record = await webhooks.upsert({
@@ -97,7 +104,10 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
     responses: {
       204: { description: 'removed, or was not registered' },
       401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the token lacks webhooks:delete', schema: errorSchema },
+      403: {
+        description: 'the token lacks webhooks:delete, or the webhook is managed by the private server',
+        schema: errorSchema,
+      },
     },
     async handle({ params }) {
       await webhooks.remove(params.id ?? '');

@@ -12,11 +12,11 @@ const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface ChildGatewayOptions {
   dataDir: string;
-  /** A serial modem's path (`--modem`); absent: only what `args` names (e.g. `--phone`). */
+  /** A serial modem's path (`--modem`); absent: only what `extraArgs` names (e.g. `--phone`). */
   modemPath?: string;
   port: number;
-  /** More command-line arguments. */
-  args?: string[];
+  /** More CLI flags, e.g. fleet mode's --server-url and --server-token. */
+  extraArgs?: readonly string[];
 }
 
 export interface ChildGateway {
@@ -51,7 +51,6 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       '--data-dir',
       options.dataDir,
       ...(options.modemPath === undefined ? [] : ['--modem', options.modemPath]),
-      ...(options.args ?? []),
       '--no-probe',
       '--username',
       harnessUser,
@@ -59,6 +58,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       harnessPassword,
       '--listen',
       `127.0.0.1:${options.port}`,
+      ...(options.extraArgs ?? []),
     ],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -1,0 +1,250 @@
+import type { Clock, TimerHandle } from '../clock/clock.js';
+import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
+import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
+import { readServerEvents } from './eventStream.js';
+import type { MessageIntake } from './messageIntake.js';
+import { ensureRegistered, type FleetDevice, type FleetDeviceDocument } from './registration.js';
+import type { ReportOutbox } from './reportOutbox.js';
+import { ReportSender } from './reportSender.js';
+import { ServerClient } from './serverClient.js';
+import { settingsFromServer } from './serverSettings.js';
+
+/**
+ * `registering` until the server gave us a device token; `connected` while the events stream
+ * is open; `reconnecting` while it is not (work is then fetched every poll interval);
+ * `rejected` when the server refused the credential or the token — nothing is tried again until
+ * the user changes them.
+ */
+export type LinkState = 'registering' | 'connected' | 'reconnecting' | 'rejected';
+
+export interface LinkStatus {
+  state: LinkState;
+  serverUrl: string;
+  deviceId?: string;
+  login?: string;
+  /** Last time the server answered anything (ms since epoch). */
+  lastExchangeAt?: number;
+  lastError?: string;
+  /** The password of the user the server created at registration, in this run only. */
+  createdUserPassword?: string;
+}
+
+export interface LinkDependencies {
+  document: SettingsDocument<FleetDeviceDocument>;
+  intake: MessageIntake;
+  outbox: ReportOutbox;
+  clock: Clock;
+  logger: Logger;
+  /** Where the server's webhooks go (the gateway's registry, which then refuses local edits). */
+  webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
+  /** Where the server's settings go (the gateway's settings, which then refuse local edits). */
+  settings: Pick<SettingsService, 'applyFromServer'>;
+  /** Fetch interval while the events stream is down (upstream app: 15 s). */
+  pollIntervalMs: number;
+}
+
+/**
+ * One connection to one private server with one credential: registers, listens to
+ * `GET /events` (SSE; a desktop has no FCM, so the server notifies it this way), fetches
+ * `GET /message` once at start, on every MessageEnqueued and every poll interval while the
+ * stream is down, and lets the report sender empty the outbox.
+ */
+export class FleetLink {
+  private readonly stopSignal = new AbortController();
+  private readonly client: ServerClient;
+  private readonly status: LinkStatus;
+  private device?: FleetDevice;
+  private sender?: ReportSender;
+  private tickTimer?: TimerHandle;
+  private fetching?: Promise<void>;
+  private fetchAgain = false;
+  private streaming = false;
+
+  constructor(
+    private readonly config: { serverUrl: string; credential: string },
+    private readonly deps: LinkDependencies,
+  ) {
+    this.client = new ServerClient(config.serverUrl);
+    this.status = { state: 'registering', serverUrl: config.serverUrl };
+  }
+
+  start(): void {
+    void this.register();
+  }
+
+  current(): LinkStatus {
+    return { ...this.status };
+  }
+
+  /** A report was queued: send it when the link may. */
+  reportQueued(): void {
+    this.sender?.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopSignal.abort();
+    this.tickTimer?.cancel();
+    await this.fetching;
+    await this.sender?.stop();
+  }
+
+  private get stopped(): boolean {
+    return this.stopSignal.signal.aborted;
+  }
+
+  private async register(): Promise<void> {
+    try {
+      const registration = await ensureRegistered({
+        document: this.deps.document,
+        client: this.client,
+        serverUrl: this.config.serverUrl,
+        credential: this.config.credential,
+        logger: this.deps.logger,
+      });
+      this.device = registration.device;
+      this.status.deviceId = registration.device.id;
+      this.status.login = registration.device.login;
+      if (registration.createdUserPassword)
+        this.status.createdUserPassword = registration.createdUserPassword;
+    } catch (error) {
+      this.failed(error, 'could not register with the private server');
+      if (!this.stopped && this.status.state !== 'rejected') {
+        this.tickTimer = this.deps.clock.setTimer(() => void this.register(), this.deps.pollIntervalMs);
+      }
+      return;
+    }
+    if (this.stopped) return;
+    this.sender = new ReportSender({
+      outbox: this.deps.outbox,
+      client: this.client,
+      deviceToken: this.device.token,
+      clock: this.deps.clock,
+      logger: this.deps.logger,
+      onExchange: (error) =>
+        error === undefined ? this.answered() : this.failed(error, 'state reports wait'),
+    });
+    this.sender.kick();
+    void this.fetchMessages();
+    void this.listen();
+  }
+
+  /** Keeps the events stream open; while it is down, fetches and retries every poll interval. */
+  private async listen(): Promise<void> {
+    const token = this.device?.token;
+    if (!token || this.stopped) return;
+    try {
+      const response = await this.client.openEvents(token, this.stopSignal.signal);
+      if (!response.body) throw new Error('GET /events answered without a body');
+      this.streaming = true;
+      this.status.state = 'connected';
+      this.answered();
+      this.deps.logger.info('listening to the private server', { serverUrl: this.config.serverUrl });
+      // Whatever was enqueued while the stream was down was never announced.
+      void this.fetchMessages();
+      void this.syncWebhooks();
+      void this.syncSettings();
+      await readServerEvents(response.body, (type) => {
+        this.answered();
+        if (type === 'MessageEnqueued') void this.fetchMessages();
+        if (type === 'WebhooksUpdated') void this.syncWebhooks();
+        if (type === 'SettingsUpdated') void this.syncSettings();
+      });
+      if (!this.stopped) this.deps.logger.warn('the private server closed the events stream', {});
+    } catch (error) {
+      if (this.stopped) return;
+      this.failed(error, 'the events stream is down');
+    } finally {
+      this.streaming = false;
+    }
+    if (this.stopped || this.status.state === 'rejected') return;
+    this.status.state = 'reconnecting';
+    this.tickTimer = this.deps.clock.setTimer(() => {
+      void this.fetchMessages();
+      void this.listen();
+    }, this.deps.pollIntervalMs);
+  }
+
+  /** One `GET /message` at a time; a request for another while one runs makes one more after it. */
+  private fetchMessages(): Promise<void> {
+    if (this.fetching) {
+      this.fetchAgain = true;
+      return this.fetching;
+    }
+    this.fetching = this.fetchWhileAsked().finally(() => {
+      this.fetching = undefined;
+    });
+    return this.fetching;
+  }
+
+  private async fetchWhileAsked(): Promise<void> {
+    do {
+      this.fetchAgain = false;
+      const token = this.device?.token;
+      if (!token || this.stopped) return;
+      try {
+        const messages = await this.client.pendingMessages(token);
+        this.answered();
+        await this.deps.intake.take(messages);
+      } catch (error) {
+        this.failed(error, 'could not fetch messages from the private server');
+      }
+    } while (this.fetchAgain && !this.stopped);
+  }
+
+  /** As the app's WebhooksUpdateWorker: the server's list replaces what it set before. */
+  private async syncWebhooks(): Promise<void> {
+    const token = this.device?.token;
+    if (!token || this.stopped) return;
+    try {
+      const webhooks = await this.client.webhooks(token);
+      this.answered();
+      await this.deps.webhooks.replaceFromServer(
+        webhooks.map((webhook) => ({ id: webhook.id, url: webhook.url, event: webhook.event })),
+      );
+    } catch (error) {
+      this.failed(error, 'could not fetch the webhooks of the private server');
+    }
+  }
+
+  /** As the app's SettingsUpdateWorker: the server's settings apply and become managed. */
+  private async syncSettings(): Promise<void> {
+    const token = this.device?.token;
+    if (!token || this.stopped) return;
+    try {
+      const body = await this.client.settings(token);
+      this.answered();
+      await this.deps.settings.applyFromServer(settingsFromServer(body, this.deps.logger));
+    } catch (error) {
+      this.failed(error, 'could not apply the settings of the private server');
+    }
+  }
+
+  private answered(): void {
+    this.status.lastExchangeAt = this.deps.clock.now();
+    delete this.status.lastError;
+    if (this.status.state === 'registering') this.status.state = 'reconnecting';
+    this.sender?.retryNow();
+  }
+
+  private failed(error: unknown, what: string): void {
+    const message = describeError(error);
+    if (this.stopped) return;
+    this.status.lastError = message;
+    if (isGatewayError(error, ErrorCode.FleetRejected)) {
+      this.status.state = 'rejected';
+      this.deps.logger.error(
+        `${what}: the private server rejected this gateway; change the token in Settings`,
+        {
+          error: message,
+        },
+      );
+      this.stopSignal.abort();
+      this.tickTimer?.cancel();
+      return;
+    }
+    if (!this.streaming && this.status.state === 'connected') this.status.state = 'reconnecting';
+    this.deps.logger.warn(`${what}`, { error: message });
+  }
+}

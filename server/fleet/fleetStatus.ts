@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Fleet mode in GET /gateway/v1/status (see fleetMode.ts and fleetLink.ts for the states). */
+export const fleetStatusSchema = z.object({
+  enabled: z.boolean(),
+  /** State reports queued for the server and not yet taken by it. */
+  unreportedStates: z.number().int(),
+  /** Why fleet mode is off although configured (e.g. an http:// server URL). */
+  problem: z.string().optional(),
+  state: z.enum(['registering', 'connected', 'reconnecting', 'rejected']).optional(),
+  serverUrl: z.string().optional(),
+  deviceId: z.string().optional(),
+  login: z.string().optional(),
+  lastExchangeAt: z.number().optional(),
+  lastError: z.string().optional(),
+  createdUserPassword: z
+    .string()
+    .optional()
+    .describe('the password of the user the server created at registration; only in the run that registered'),
+});

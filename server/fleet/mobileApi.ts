@@ -1,0 +1,87 @@
+/**
+ * The device-facing API of an SMS Gateway private server (`/mobile/v1`), as the Android app
+ * speaks it. Field names and optionality follow upstream's DTOs, which are the contract:
+ * android-sms-gateway/client-go `smsgateway/requests_mobile.go`, `responses_mobile.go` and
+ * `domain_messages.go`; the routes are android-sms-gateway/server
+ * `internal/sms-gateway/handlers/mobile.go` and `handlers/messages/mobile.go`.
+ */
+
+/** `smsgateway.ProcessingState`: the server knows no Cancelled. */
+export const ProcessingStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed'] as const;
+export type ProcessingState = (typeof ProcessingStates)[number];
+
+/** `smsgateway.MobileRegisterRequest`. */
+export interface MobileRegisterRequest {
+  name?: string;
+  /** FCM token; a desktop has none, and a device without one is notified over SSE. */
+  pushToken: string | null;
+}
+
+/** `smsgateway.MobileRegisterResponse`: `password` only when the server created the user. */
+export interface MobileRegisterResponse {
+  id: string;
+  token: string;
+  login: string;
+  password?: string;
+}
+
+/** `smsgateway.MobileUserCodeResponse`. */
+export interface MobileUserCodeResponse {
+  code: string;
+  validUntil: string;
+}
+
+/** `smsgateway.MobileMessage`: `smsgateway.Message` plus `createdAt` (converters/messages.go). */
+export interface MobileMessage {
+  id: string;
+  deviceId?: string;
+  /** Deprecated twin of `textMessage.text`, still filled by the server. */
+  message?: string;
+  textMessage?: { text: string } | null;
+  dataMessage?: { data: string; port: number } | null;
+  phoneNumbers: string[];
+  isEncrypted?: boolean;
+  simNumber?: number | null;
+  withDeliveryReport?: boolean | null;
+  priority?: number;
+  ttl?: number | null;
+  validUntil?: string | null;
+  scheduleAt?: string | null;
+  createdAt?: string;
+}
+
+/** `smsgateway.RecipientState`. */
+export interface RecipientState {
+  phoneNumber: string;
+  state: ProcessingState;
+  error?: string;
+}
+
+/** `smsgateway.MobilePatchMessageItem`: one element of the PATCH /message body. */
+export interface MobilePatchMessageItem {
+  id: string;
+  state: ProcessingState;
+  recipients: RecipientState[];
+  /** State name → RFC 3339 time it was reached. */
+  states: Partial<Record<ProcessingState, string>>;
+}
+
+/** `smsgateway.PushEventType`: what the events stream announces (`domain_upstream.go`). */
+export const PushEventTypes = [
+  'MessageEnqueued',
+  'WebhooksUpdated',
+  'MessagesExportRequested',
+  'SettingsUpdated',
+] as const;
+export type PushEventType = (typeof PushEventTypes)[number];
+
+/**
+ * `smsgateway.Webhook` as `GET /mobile/v1/webhooks` lists it (handlers/webhooks/mobile.go):
+ * the user's webhooks for all devices and for this one.
+ */
+export interface MobileWebhook {
+  id: string;
+  deviceId: string | null;
+  url: string;
+  event: string;
+}
