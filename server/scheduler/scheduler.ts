@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRecord } from '../messages/model.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
@@ -57,8 +58,7 @@ export interface SchedulerStatus {
 /** What a modem made of one recipient's send. */
 type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable';
 
-/** Error text of a message whose `validUntil` passed before a modem took it. */
-export const TTL_EXPIRED_ERROR = 'TTL expired';
+export { TTL_EXPIRED_ERROR };
 
 /**
  * Decides what is sent, when, through which modem and SIM.

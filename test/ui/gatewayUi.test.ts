@@ -192,9 +192,9 @@ describe('the gateway UI in Chromium', () => {
       const row = page.locator('tr[data-message-id]').filter({ hasText: 'Please call us back' });
       await row.getByText('Pending', { exact: true }).waitFor();
       await row.getByRole('button', { name: 'Please call us back' }).click();
-      await page.getByRole('button', { name: 'Cancel message' }).click();
+      await page.locator('.detail').getByRole('button', { name: 'Cancel message to +15551230002' }).click();
       await row.getByText('Cancelled', { exact: true }).waitFor();
-      await expect(page.getByRole('button', { name: 'Cancel message' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: /^Cancel message/ }).count()).resolves.toBe(0);
       await page.close();
     } finally {
       gateway.setSendingPaused(false);
@@ -338,10 +338,11 @@ describe('the gateway UI in Chromium', () => {
     await expect(tile('Sent today').textContent()).resolves.toBe(String(today?.sent));
     try {
       await page.getByRole('button', { name: 'Pause sending' }).click();
-      await page.getByText('Sending is paused.').waitFor();
+      // The status bar on every screen says so (it re-reads the status every 5 s).
+      await page.getByRole('region', { name: 'Gateway status' }).getByText(/^Sending is paused/).waitFor();
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
       await page.getByRole('button', { name: 'Resume sending' }).click();
-      await page.getByText('Sending is paused.').waitFor({ state: 'detached' });
+      await page.getByText(/^Sending is paused/).waitFor({ state: 'detached' });
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: false });
     } finally {
       gateway.setSendingPaused(false);
@@ -407,7 +408,7 @@ describe('the gateway UI in Chromium', () => {
     await modem.getByLabel('Recipients').fill('+15551230004');
     await modem.getByLabel('Message', { exact: true }).fill('Modem test');
     await modem.getByRole('button', { name: 'Send', exact: true }).click();
-    await modem.getByText(/^Queued as /).waitFor();
+    await modem.getByText(/^Queued for \+15551230004\./).waitFor();
     // The test send names this modem, so the queued message is bound to it.
     const [device] = await apiGet<{ id: string }[]>('/devices');
     const [message] = await apiGet<{ deviceId?: string }[]>(

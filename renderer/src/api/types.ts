@@ -156,7 +156,7 @@ export interface GatewayStatus {
   webhooks: {
     pending: number;
     failedLastHour: number;
-    lastFailure?: { webhookId: string; error: string; at: string | number };
+    lastFailure?: { webhookId: string; url: string; error: string; at: string | number };
   };
 }
 

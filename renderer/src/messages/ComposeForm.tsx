@@ -3,6 +3,7 @@ import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { modemLabel } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { parseRecipients } from './messageRows.js';
 
@@ -10,6 +11,8 @@ import { parseRecipients } from './messageRows.js';
 export function ComposeForm(props: {
   devices: DeviceRecord[] | undefined;
   onSent: (message: MessageRecord) => void;
+  /** Opens the message just sent (the Messages screen); absent where there is nothing to open. */
+  onView?: (message: MessageRecord) => void;
   /** Fixed modem (the Modems screen's test send). */
   deviceId?: string;
   idPrefix?: string;
@@ -25,11 +28,13 @@ export function ComposeForm(props: {
   const [deliveryReport, setDeliveryReport] = useState(true);
   const [ttl, setTtl] = useState('');
   const { busy, result, run } = useAction();
+  const [sent, setSent] = useState<MessageRecord | undefined>(undefined);
 
   const plan = useMemo(() => planText(text), [text]);
   const numbers = parseRecipients(recipients);
   const device = props.devices?.find((entry) => entry.id === (props.deviceId ?? deviceId));
-  const simSlots = device?.simCards.length ? device.simCards.map((sim) => sim.simNumber) : [1, 2, 3];
+  // Only the chosen modem's SIMs exist; with "Any available" the settings decide the SIM.
+  const simSlots = device?.simCards.map((sim) => sim.simNumber) ?? [];
   const priorityValue = Number(priority);
   const priorityValid = Number.isInteger(priorityValue) && priorityValue >= -128 && priorityValue <= 127;
   const ttlValid = ttl === '' || (Number.isInteger(Number(ttl)) && Number(ttl) > 0);
@@ -47,11 +52,14 @@ export function ComposeForm(props: {
     if (simNumber) request.simNumber = Number(simNumber);
     if (priorityValue !== 0) request.priority = priorityValue;
     if (ttl) request.ttl = Number(ttl);
+    setSent(undefined);
     await run(async () => {
       const message = await api.sendMessage(request);
       setText('');
+      setRecipients('');
+      setSent(message);
       props.onSent(message);
-      return `Queued as ${message.id}.`;
+      return `Queued for ${numbers.join(', ')}.`;
     });
   }
 
@@ -96,11 +104,17 @@ export function ComposeForm(props: {
           {!props.deviceId && (
             <label>
               Modem
-              <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
+              <select
+                value={deviceId}
+                onChange={(event) => {
+                  setDeviceId(event.target.value);
+                  setSimNumber('');
+                }}
+              >
                 <option value="">Any available</option>
                 {props.devices?.map((entry) => (
                   <option key={entry.id} value={entry.id}>
-                    {entry.name}
+                    {modemLabel(entry)}
                   </option>
                 ))}
               </select>
@@ -161,6 +175,11 @@ export function ComposeForm(props: {
           {busy ? 'Sending…' : numbers.length > 1 ? `Send to ${numbers.length} recipients` : 'Send'}
         </button>
         <FormResult result={result} />
+        {sent && props.onView && result?.ok && (
+          <button type="button" className="link-button" onClick={() => props.onView?.(sent)}>
+            View message
+          </button>
+        )}
       </div>
     </form>
   );

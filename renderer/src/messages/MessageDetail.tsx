@@ -1,28 +1,23 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
-import { useApp } from '../appContext.js';
 import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
-import { FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { useAction } from '../useAction.js';
+import { modemLabelById } from '../modems/modemLabel.js';
+import { plainFailure, scheduledFor } from './failureText.js';
+import { MessageActions } from './MessageActions.js';
 import { messageText, stateTimeline } from './messageRows.js';
 
-/** One message opened: content, each recipient's state and error, the state timeline, cancel. */
+/**
+ * One message opened: content, when a scheduled one goes, each recipient's state and failure in
+ * plain words, the state timeline, Cancel / Send again.
+ */
 export function MessageDetail(props: {
   message: MessageRecord;
   devices: DeviceRecord[] | undefined;
   onChanged: (message: MessageRecord) => void;
+  onResent: (message: MessageRecord) => void;
 }) {
-  const { api } = useApp();
   const { message } = props;
-  const { busy, result, run } = useAction();
-  const device = props.devices?.find((entry) => entry.id === message.deviceId);
-
-  async function cancel() {
-    await run(async () => {
-      props.onChanged(await api.cancelMessage(message.id));
-      return undefined;
-    });
-  }
+  const scheduled = scheduledFor(message, Date.now());
 
   return (
     <div className="detail">
@@ -37,9 +32,19 @@ export function MessageDetail(props: {
             <dd>
               <code>{message.id}</code>
             </dd>
+            {scheduled && (
+              <>
+                <dt>Scheduled for</dt>
+                <dd>{formatDateTime(scheduled)}</dd>
+              </>
+            )}
             <dt>Modem</dt>
             <dd>
-              {device?.name ?? message.deviceId ?? 'Not chosen yet'}{' '}
+              {message.deviceId
+                ? modemLabelById(props.devices, message.deviceId)
+                : scheduled
+                  ? 'Chosen when it goes'
+                  : 'Not chosen yet'}{' '}
               {message.simulated && (
                 <>
                   <SimulatedBadge />{' '}
@@ -68,7 +73,9 @@ export function MessageDetail(props: {
               <li key={recipient.phoneNumber}>
                 <span className="mono">{recipient.phoneNumber}</span>{' '}
                 <MessageStateBadge state={recipient.state} />
-                {recipient.error && <div className="form-error">{recipient.error}</div>}
+                {recipient.error && (
+                  <div className="form-error">{plainFailure(recipient.error, message)}</div>
+                )}
               </li>
             ))}
           </ul>
@@ -83,14 +90,9 @@ export function MessageDetail(props: {
           </ol>
         </section>
       </div>
-      {message.state === 'Pending' && (
-        <div className="form-actions">
-          <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>
-            Cancel message
-          </button>
-          <FormResult result={result} />
-        </div>
-      )}
+      <div className="form-actions">
+        <MessageActions message={message} onChanged={props.onChanged} onResent={props.onResent} />
+      </div>
     </div>
   );
 }

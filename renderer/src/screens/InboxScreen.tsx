@@ -10,6 +10,7 @@ import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -53,8 +54,7 @@ export function InboxScreen() {
   }
 
   const rows = page.data?.items ?? [];
-  const deviceName = (id: string | undefined) =>
-    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+  const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
 
   return (
     <>
@@ -63,7 +63,7 @@ export function InboxScreen() {
         <div className="head-actions">
           <ExportButton
             fileStem="inbox"
-            columns={inboxCsvColumns}
+            columns={inboxCsvColumns(devices.data)}
             fetchPage={(limit, pageOffset) => api.listInbox(filter, limit, pageOffset)}
           />
           <button type="button" disabled={refresh.busy} onClick={() => void rereadStorage()}>

@@ -11,8 +11,11 @@ import { useLiveEvent } from '../live/LiveEvents.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
+import { scheduledFor } from '../messages/failureText.js';
+import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
@@ -52,8 +55,7 @@ export function MessagesScreen() {
   };
 
   const rows = page.data?.items ?? [];
-  const deviceName = (id: string | undefined) =>
-    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+  const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
 
   return (
     <>
@@ -62,7 +64,7 @@ export function MessagesScreen() {
         <div className="head-actions">
           <ExportButton
             fileStem="messages"
-            columns={messageCsvColumns}
+            columns={messageCsvColumns(devices.data)}
             fetchPage={(limit, pageOffset) => api.listMessages(filter, limit, pageOffset)}
           />
           <button
@@ -79,7 +81,7 @@ export function MessagesScreen() {
       {composing && (
         <section className="panel" aria-label="New message">
           <h2>New message</h2>
-          <ComposeForm devices={devices.data} onSent={showSent} />
+          <ComposeForm devices={devices.data} onSent={showSent} onView={(message) => setOpenId(message.id)} />
         </section>
       )}
 
@@ -153,13 +155,19 @@ export function MessagesScreen() {
                       </td>
                       <td>{deviceName(message.deviceId)}</td>
                       <td>
-                        <MessageStateBadge state={message.state} /> {message.simulated && <SimulatedBadge />}
+                        <MessageStatus message={message} />
+                        <MessageActions message={message} onChanged={applyUpdate} onResent={showSent} />
                       </td>
                     </tr>
                     {open && (
                       <tr className="detail-row">
                         <td colSpan={5}>
-                          <MessageDetail message={message} devices={devices.data} onChanged={applyUpdate} />
+                          <MessageDetail
+                            message={message}
+                            devices={devices.data}
+                            onChanged={applyUpdate}
+                            onResent={showSent}
+                          />
                         </td>
                       </tr>
                     )}
@@ -179,6 +187,24 @@ export function MessagesScreen() {
           />
         )}
       </section>
+    </>
+  );
+}
+
+/** The state badge; a Pending message held for its send time says Scheduled and when. */
+function MessageStatus(props: { message: MessageRecord }) {
+  const { message } = props;
+  const scheduled = scheduledFor(message, Date.now());
+  return (
+    <>
+      {scheduled ? (
+        <span className="badge badge-info" title="Held until its send time">
+          Scheduled {formatDateTime(scheduled)}
+        </span>
+      ) : (
+        <MessageStateBadge state={message.state} />
+      )}{' '}
+      {message.simulated && <SimulatedBadge />}
     </>
   );
 }

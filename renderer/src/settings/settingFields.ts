@@ -1,3 +1,4 @@
+import { settingDefaults } from '../../../server/settings/settingsSchema.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
@@ -20,7 +21,18 @@ export interface SettingField {
   options?: readonly { value: string; label: string }[];
 }
 
-export const settingSections: readonly { title: string; fields: readonly SettingField[] }[] = [
+/**
+ * Nothing reads the cloud/private server settings yet (fleet mode is built elsewhere), so the
+ * screen does not offer them: flip this once a feature uses them.
+ */
+const cloudSettingsInUse = false;
+
+export const settingSections: readonly {
+  title: string;
+  /** Not shown on the Settings screen (its values are kept and still served by the API). */
+  hidden?: boolean;
+  fields: readonly SettingField[];
+}[] = [
   {
     title: 'Sending',
     fields: [
@@ -195,6 +207,7 @@ export const settingSections: readonly { title: string; fields: readonly Setting
   },
   {
     title: 'Cloud or private server',
+    hidden: !cloudSettingsInUse,
     fields: [
       {
         group: 'gateway',
@@ -215,6 +228,9 @@ export const settingSections: readonly { title: string; fields: readonly Setting
     ],
   },
 ];
+
+/** The sections the Settings screen shows. */
+export const shownSettingSections = settingSections.filter((section) => !section.hidden);
 
 export const allSettingFields: readonly SettingField[] = settingSections.flatMap((section) => section.fields);
 
@@ -292,4 +308,15 @@ export function fieldNamedIn(message: string): string | undefined {
     .filter((field) => new RegExp(`\\b${field.key}\\b`).test(message))
     .sort((a, b) => b.key.length - a.key.length)[0];
   return byKey ? fieldPath(byKey) : undefined;
+}
+
+/**
+ * Whether the stored value differs from the gateway's default (GET /settings fills defaults in,
+ * so "set" alone does not mean "changed"). Secrets are never read back: they may always be cleared.
+ */
+export function differsFromDefault(document: SettingsDocument | undefined, field: SettingField): boolean {
+  if (field.kind === 'secret') return true;
+  const stored = document?.[field.group]?.[field.key] ?? null;
+  const defaults = settingDefaults as unknown as SettingsDocument;
+  return stored !== (defaults[field.group]?.[field.key] ?? null);
 }
