@@ -339,7 +339,10 @@ describe('the gateway UI in Chromium', () => {
     try {
       await page.getByRole('button', { name: 'Pause sending' }).click();
       // The status bar on every screen says so (it re-reads the status every 5 s).
-      await page.getByRole('region', { name: 'Gateway status' }).getByText(/^Sending is paused/).waitFor();
+      await page
+        .getByRole('region', { name: 'Gateway status' })
+        .getByText(/^Sending is paused/)
+        .waitFor();
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
       await page.getByRole('button', { name: 'Resume sending' }).click();
       await page.getByText(/^Sending is paused/).waitFor({ state: 'detached' });

@@ -1,17 +1,27 @@
-import type { MessageRecord, SendMessageRequest } from '../api/types.js';
+import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { knownModem } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 
-/** The same text to the same recipients through the same modem and SIM, as a new message. */
-function resendRequest(message: MessageRecord): SendMessageRequest | undefined {
+/**
+ * The same text to the same recipients through the same modem and SIM, as a new message. The
+ * modem only when it is a known one: a message no modem took carries the gateway's own id.
+ */
+function resendRequest(
+  message: MessageRecord,
+  devices: readonly DeviceRecord[] | undefined,
+): SendMessageRequest | undefined {
   if (!message.textMessage) return undefined;
   const request: SendMessageRequest = {
     phoneNumbers: message.recipients.map((recipient) => recipient.phoneNumber),
     textMessage: message.textMessage,
   };
-  if (message.deviceId) request.deviceId = message.deviceId;
-  if (message.simNumber !== undefined) request.simNumber = message.simNumber;
+  const modem = knownModem(devices, message.deviceId);
+  if (modem) {
+    request.deviceId = modem.id;
+    if (message.simNumber !== undefined) request.simNumber = message.simNumber;
+  }
   if (message.priority !== undefined) request.priority = message.priority;
   if (message.withDeliveryReport !== undefined) request.withDeliveryReport = message.withDeliveryReport;
   return request;
@@ -23,6 +33,7 @@ function resendRequest(message: MessageRecord): SendMessageRequest | undefined {
  */
 export function MessageActions(props: {
   message: MessageRecord;
+  devices: readonly DeviceRecord[] | undefined;
   onChanged: (message: MessageRecord) => void;
   onResent: (message: MessageRecord) => void;
 }) {
@@ -30,7 +41,9 @@ export function MessageActions(props: {
   const { message } = props;
   const { busy, result, run } = useAction();
   const resend =
-    message.state === 'Failed' || message.state === 'Cancelled' ? resendRequest(message) : undefined;
+    message.state === 'Failed' || message.state === 'Cancelled'
+      ? resendRequest(message, props.devices)
+      : undefined;
   if (message.state !== 'Pending' && !resend) return null;
   const recipients = message.recipients.map((recipient) => recipient.phoneNumber).join(', ');
 

@@ -1,7 +1,7 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import { MessageStateBadge, SimulatedBadge } from '../components/Badges.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { modemLabelById } from '../modems/modemLabel.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { plainFailure, scheduledFor } from './failureText.js';
 import { MessageActions } from './MessageActions.js';
 import { messageText, stateTimeline } from './messageRows.js';
@@ -18,6 +18,8 @@ export function MessageDetail(props: {
 }) {
   const { message } = props;
   const scheduled = scheduledFor(message, Date.now());
+  // Until a modem takes it, `deviceId` is the gateway's own id (what upstream clients expect).
+  const modem = knownModem(props.devices, message.deviceId);
 
   return (
     <div className="detail">
@@ -40,11 +42,7 @@ export function MessageDetail(props: {
             )}
             <dt>Modem</dt>
             <dd>
-              {message.deviceId
-                ? modemLabelById(props.devices, message.deviceId)
-                : scheduled
-                  ? 'Chosen when it goes'
-                  : 'Not chosen yet'}{' '}
+              {modem ? modemLabel(modem) : scheduled ? 'Chosen when it goes' : 'Not chosen yet'}{' '}
               {message.simulated && (
                 <>
                   <SimulatedBadge />{' '}
@@ -91,7 +89,12 @@ export function MessageDetail(props: {
         </section>
       </div>
       <div className="form-actions">
-        <MessageActions message={message} onChanged={props.onChanged} onResent={props.onResent} />
+        <MessageActions
+          message={message}
+          devices={props.devices}
+          onChanged={props.onChanged}
+          onResent={props.onResent}
+        />
       </div>
     </div>
   );

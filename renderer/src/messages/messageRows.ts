@@ -3,7 +3,7 @@ import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/typ
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import type { LiveRules } from '../live/livePage.js';
-import { modemLabelById } from '../modems/modemLabel.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
 
 /** Pure rules of the Messages screen: what a row shows, which live updates it takes, CSV columns. */
 
@@ -102,7 +102,13 @@ export const messageCsvColumns = (
         .join('; '),
   },
   { header: 'text', value: messageText },
-  { header: 'modem', value: (message) => message.deviceId && modemLabelById(devices, message.deviceId) },
+  {
+    header: 'modem',
+    value: (message) => {
+      const modem = knownModem(devices, message.deviceId);
+      return modem && modemLabel(modem);
+    },
+  },
   { header: 'device_id', value: (message) => message.deviceId },
   { header: 'sim_number', value: (message) => message.simNumber },
   { header: 'priority', value: (message) => message.priority },

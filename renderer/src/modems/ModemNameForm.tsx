@@ -24,8 +24,8 @@ export function ModemNameForm(props: { device: DeviceRecord; onDone: () => void 
 
   return (
     <form className="form-row" onSubmit={(event) => void submit(event)}>
-      <label htmlFor={id}>
-        Name
+      <div className="field">
+        <label htmlFor={id}>Name</label>
         <input
           id={id}
           maxLength={64}
@@ -36,7 +36,7 @@ export function ModemNameForm(props: { device: DeviceRecord; onDone: () => void 
         <span id={`${id}-hint`} className="hint">
           Shown everywhere with its SIM and port; it follows the modem to any port.
         </span>
-      </label>
+      </div>
       <button type="submit" disabled={busy || trimmed === '' || trimmed === props.device.name}>
         Save name
       </button>

@@ -11,9 +11,20 @@ export function modemLabel(device: DeviceRecord): string {
   return [device.name, simText, device.modem?.port].filter(Boolean).join(' · ');
 }
 
-/** The label of the device with this id, or the id itself for a device the gateway forgot. */
+/**
+ * The label of the device with this id, or the id itself for one the gateway does not know
+ * (forgotten, or the gateway's own id that upstream clients see on messages no modem took yet).
+ */
 export function modemLabelById(devices: readonly DeviceRecord[] | undefined, id: string | undefined): string {
   if (id === undefined) return '—';
   const device = devices?.find((entry) => entry.id === id);
   return device ? modemLabel(device) : id;
+}
+
+/** The modem a message went through, when it is one the gateway knows. */
+export function knownModem(
+  devices: readonly DeviceRecord[] | undefined,
+  id: string | undefined,
+): DeviceRecord | undefined {
+  return id === undefined ? undefined : devices?.find((device) => device.id === id);
 }

@@ -15,7 +15,7 @@ import { scheduledFor } from '../messages/failureText.js';
 import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
-import { modemLabelById } from '../modems/modemLabel.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
@@ -55,7 +55,11 @@ export function MessagesScreen() {
   };
 
   const rows = page.data?.items ?? [];
-  const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
+  // Until a modem takes a message its `deviceId` is the gateway's own id: no modem to name.
+  const deviceName = (id: string | undefined) => {
+    const modem = knownModem(devices.data, id);
+    return modem ? modemLabel(modem) : '—';
+  };
 
   return (
     <>
@@ -156,7 +160,12 @@ export function MessagesScreen() {
                       <td>{deviceName(message.deviceId)}</td>
                       <td>
                         <MessageStatus message={message} />
-                        <MessageActions message={message} onChanged={applyUpdate} onResent={showSent} />
+                        <MessageActions
+                          message={message}
+                          devices={devices.data}
+                          onChanged={applyUpdate}
+                          onResent={showSent}
+                        />
                       </td>
                     </tr>
                     {open && (
