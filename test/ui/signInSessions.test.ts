@@ -2,15 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
-import {
-  newTab,
-  openScreen,
-  signIn,
-  startUiGateway,
-  type UiGateway,
-  uiPassword,
-  uiUser,
-} from './uiGateway.js';
+import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
 
 /**
  * Issue 14 item 13: sign-in shows the password on request, a second tab of the same browser is
@@ -21,7 +13,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   await buildUi();
-  ui = await startUiGateway();
+  ui = await startUiGateway({}, true);
   browser = await launchBrowser();
 }, 120_000);
 
@@ -46,12 +38,12 @@ describe('signing in', () => {
     const context = await browser.newContext();
     try {
       const first = await newTab(context);
-      await signIn(first, ui.baseUrl);
+      await signIn(first, ui.baseUrl, ui);
       const second = await newTab(context);
       await second.goto(`${ui.baseUrl}/ui/#/messages`);
       await second.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
       await expect(second.getByLabel('Username').count()).resolves.toBe(0);
-      await second.getByRole('button', { name: `Sign out ${uiUser}` }).click();
+      await second.getByRole('button', { name: `Sign out ${ui.username}` }).click();
       await first.getByLabel('Username').waitFor();
     } finally {
       await context.close();
@@ -60,7 +52,7 @@ describe('signing in', () => {
 
   it('changes the password: the old one stops working, the open window stays signed in', async () => {
     const page = await newTab(browser);
-    await signIn(page, ui.baseUrl);
+    await signIn(page, ui.baseUrl, ui);
     await openScreen(page, 'API access');
     const panel = page.getByRole('region', { name: 'Change the password' });
     await panel.getByLabel('New password (8 characters or more)').fill('a-new-password-42');
@@ -75,12 +67,12 @@ describe('signing in', () => {
 
     const other = await newTab(browser);
     await other.goto(`${ui.baseUrl}/ui/`);
-    await other.getByLabel('Username').fill(uiUser);
-    await other.getByLabel('Password').fill(uiPassword);
+    await other.getByLabel('Username').fill(ui.username);
+    await other.getByLabel('Password').fill(ui.password);
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.getByText('Wrong username or password').waitFor();
-    await signIn(other, ui.baseUrl, 'a-new-password-42');
+    await signIn(other, ui.baseUrl, { username: ui.username, password: 'a-new-password-42' });
     await other.close();
     await page.close();
-  });
+  }, 120_000);
 });

@@ -16,13 +16,23 @@ export const uiViewport = { width: 1024, height: 700 };
 export interface UiGateway {
   gateway: Gateway;
   baseUrl: string;
+  /** The Basic login: `uiUser`/`uiPassword`, or the one the gateway generated (`generatedLogin`). */
+  username: string;
+  password: string;
   dataDir: string;
   /** Starts a new gateway on the same port and data directory (after `gateway.stop()`). */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startUiGateway(options: Partial<GatewayOptions> = {}): Promise<UiGateway> {
+/**
+ * `generatedLogin`: no `--username/--password`, so the gateway generates and stores a login that
+ * can be changed from the window (a login given on the command line cannot).
+ */
+export async function startUiGateway(
+  options: Partial<GatewayOptions> = {},
+  generatedLogin = false,
+): Promise<UiGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ui-e2e-'));
   const start = async (port: number) => {
     const gateway = createGateway(
@@ -33,17 +43,21 @@ export async function startUiGateway(options: Partial<GatewayOptions> = {}): Pro
         ...options,
         listen: { host: '127.0.0.1', port },
         dataDir,
-        username: uiUser,
-        password: uiPassword,
+        ...(generatedLogin ? {} : { username: uiUser, password: uiPassword }),
         uiDirectory: 'dist/ui',
       },
       { logSinks: [] },
     );
-    return { gateway, url: (await gateway.start()).url };
+    const started = await gateway.start();
+    return { gateway, url: started.url, username: started.username, password: started.generatedPassword };
   };
   let running = await start(0);
   const port = Number(new URL(running.url).port);
+  const username = running.username;
+  const password = running.password ?? uiPassword;
   return {
+    username,
+    password,
     get gateway() {
       return running.gateway;
     },
@@ -72,10 +86,14 @@ export async function newTab(
   return page;
 }
 
-export async function signIn(page: Page, baseUrl: string, password = uiPassword): Promise<void> {
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  login: { username: string; password: string } = { username: uiUser, password: uiPassword },
+): Promise<void> {
   await page.goto(`${baseUrl}/ui/`);
-  await page.getByLabel('Username').fill(uiUser);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Username').fill(login.username);
+  await page.getByLabel('Password').fill(login.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 }
