@@ -93,13 +93,11 @@ describe('issue 14 in Chromium with two simulated modems', () => {
     await page.goto(`${ui.baseUrl}/ui/#/messages`);
     await page.getByRole('button', { name: 'New message' }).click();
     const compose = page.getByRole('form', { name: 'Compose message' });
-    await expect(compose.getByLabel('Modem').locator('option').allTextContents()).resolves.toEqual([
-      'Any available',
-      firstLabel,
-      secondLabel,
-    ]);
+    await expect
+      .poll(() => compose.getByLabel('Modem').locator('option').allTextContents())
+      .toEqual(['Any available', firstLabel, secondLabel]);
     const filterOptions = page.getByRole('region', { name: 'Filters' }).getByLabel('Modem').locator('option');
-    await expect(filterOptions.allTextContents()).resolves.toEqual(['All modems', firstLabel, secondLabel]);
+    await expect.poll(() => filterOptions.allTextContents()).toEqual(['All modems', firstLabel, secondLabel]);
     await openScreen(page, 'Dashboard');
     await page.locator('.modem-card').getByText(firstLabel).waitFor();
     await page.close();
@@ -111,9 +109,9 @@ describe('issue 14 in Chromium with two simulated modems', () => {
     await page.getByRole('button', { name: 'New message' }).click();
     const compose = page.getByRole('form', { name: 'Compose message' });
     const simOptions = compose.getByLabel(/^SIM/).locator('option');
-    await expect(simOptions.allTextContents()).resolves.toEqual(['By settings']);
+    await expect.poll(() => simOptions.allTextContents()).toEqual(['By settings']);
     await compose.getByLabel('Modem').selectOption(devices[1]?.id ?? '');
-    await expect(simOptions.allTextContents()).resolves.toEqual(['By settings', 'SIM 1']);
+    await expect.poll(() => simOptions.allTextContents()).toEqual(['By settings', 'SIM 1']);
     await page.close();
   });
 
