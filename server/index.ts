@@ -125,6 +125,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     ],
   });
   const simulatedModems: SimulatedModem[] = [];
+  /** The built-in simulators by their port name ("simulated:1"), for simulated incoming SMS. */
+  const simulatorsByPort = new Map<string, SimulatedModem>();
   const stops: (() => Promise<void> | void)[] = [];
   /** Set once stopping began: background work (probing, the simulator fallback) starts nothing new. */
   let stopping = false;
@@ -365,6 +367,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const addSimulatedModem = async () => {
       const simulated = await startSimulatedModem(simulatedModems.length + 1, { clock, logger });
       simulatedModems.push(simulated.modem);
+      simulatorsByPort.set(simulated.source.port, simulated.modem);
       stops.push(() => simulated.modem.stop());
       const member = await pool.addModem(simulated.source);
       return { modem: simulated.modem, deviceId: member.deviceId };
@@ -386,7 +389,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       void pool
         .forget(retired.deviceId)
         .then(() => retired.modem.stop())
-        .then(() => simulatedModems.splice(simulatedModems.indexOf(retired.modem), 1))
+        .then(() => {
+          simulatedModems.splice(simulatedModems.indexOf(retired.modem), 1);
+          for (const [port, modem] of simulatorsByPort) {
+            if (modem === retired.modem) simulatorsByPort.delete(port);
+          }
+        })
         .catch((error: unknown) => logger.warn('could not stop the simulated modem', { error }));
     });
     // The demo fallback: no modem configured, none found, none asked to be simulated.
@@ -530,6 +538,19 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               setSendingPaused: (value) => gateway.setSendingPaused(value),
               changeCredentials: (username, password) => credentials.change(username, password),
               setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
+              renameDevice: (deviceId, name) => pool.rename(deviceId, name),
+              simulateIncoming: (deviceId, message) => {
+                const port = pool.get(deviceId)?.modem.port ?? '';
+                const simulator = simulatorsByPort.get(port);
+                if (!simulator) {
+                  throw new GatewayError(
+                    ErrorCode.Conflict,
+                    `device ${deviceId} is a real modem: only a simulated modem can receive a simulated SMS`,
+                    { field: 'id' },
+                  );
+                }
+                simulator.injectIncoming(message);
+              },
             }),
           (api) =>
             registerModemOperationsRoutes(api, {

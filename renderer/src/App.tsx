@@ -7,6 +7,7 @@ import { LiveEventsProvider } from './live/LiveEvents.js';
 import { Shell } from './Shell.js';
 import { LoginScreen } from './screens/LoginScreen.js';
 import { readStoredSession, type Session, sessionStorageKey, storeSession } from './session/session.js';
+import { announceSignOut, askOtherTabs, serveSession } from './session/sessionSharing.js';
 
 function desktopBridge(): DesktopBridge | undefined {
   return (window as Window & { desktop?: DesktopBridge }).desktop;
@@ -18,6 +19,8 @@ export function App() {
     desktop ? undefined : readStoredSession(window.sessionStorage, Date.now()),
   );
   const [desktopError, setDesktopError] = useState<unknown>(undefined);
+  // A new browser tab first asks the signed-in tabs for their session (see sessionSharing.ts).
+  const [askingTabs, setAskingTabs] = useState(!desktop && session === undefined);
   // The token lives in a ref so renewing it (Electron) changes no state: screens keep their data.
   const tokenRef = useRef(session?.token);
 
@@ -31,6 +34,27 @@ export function App() {
     window.sessionStorage.removeItem(sessionStorageKey);
     setSession(undefined);
   }, []);
+
+  const signOut = useCallback(() => {
+    announceSignOut();
+    end();
+  }, [end]);
+
+  useEffect(() => {
+    if (!askingTabs) return;
+    void askOtherTabs().then((shared) => {
+      if (shared) {
+        storeSession(window.sessionStorage, shared);
+        begin(shared);
+      }
+      setAskingTabs(false);
+    });
+  }, [askingTabs, begin]);
+
+  useEffect(() => {
+    if (session?.mode !== 'browser') return;
+    return serveSession(session, end);
+  }, [session, end]);
 
   const connectDesktop = useCallback(async (): Promise<boolean> => {
     if (!desktop) return false;
@@ -66,8 +90,8 @@ export function App() {
   const services = useMemo<AppServices | undefined>(() => {
     if (!session) return undefined;
     const client = createApiClient({ baseUrl: session.baseUrl, authorization, onUnauthorized });
-    return { api: createGatewayApi(client), session, desktop, logOut: end };
-  }, [session, authorization, onUnauthorized, desktop, end]);
+    return { api: createGatewayApi(client), session, desktop, logOut: signOut };
+  }, [session, authorization, onUnauthorized, desktop, signOut]);
 
   if (!services) {
     if (desktop) {
@@ -83,6 +107,13 @@ export function App() {
           ) : (
             <p className="muted">Connecting to the gateway…</p>
           )}
+        </main>
+      );
+    }
+    if (askingTabs) {
+      return (
+        <main className="centered">
+          <p className="muted">Connecting to the gateway…</p>
         </main>
       );
     }

@@ -1,4 +1,5 @@
-import type { JSX } from 'react';
+import { type JSX, useEffect, useState } from 'react';
+import type { StreamState } from './api/eventStream.js';
 import { useApp } from './appContext.js';
 import { FirstRunLoginPanel } from './firstRun/FirstRunLoginPanel.js';
 import { NoModemChoice } from './firstRun/NoModemChoice.js';
@@ -21,6 +22,7 @@ import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { TemplatesScreen } from './screens/TemplatesScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
+import { StatusBar } from './status/StatusBar.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
   dashboard: DashboardScreen,
@@ -52,6 +54,10 @@ export function Shell() {
   const stream = useStreamState();
   const View = screenViews[screen];
   const label = screens.find((entry) => entry.id === screen)?.label ?? '';
+  const { staleSince, freshness } = useStaleness(stream);
+  useEffect(() => {
+    document.title = `${label} — SMS Gateway`;
+  }, [label]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -80,12 +86,40 @@ export function Shell() {
           )}
         </div>
       </nav>
-      <main id="main" className="content" tabIndex={-1} aria-label={label}>
-        <FirstRunLoginPanel />
-        <NoModemChoice />
-        <ModemWarnings />
-        <View />
+      <main
+        id="main"
+        className="content"
+        tabIndex={-1}
+        aria-label={label}
+        data-stale={staleSince === undefined ? undefined : 'true'}
+      >
+        <StatusBar key={`status-${freshness}`} staleSince={staleSince} />
+        <div className="screen-data" key={freshness}>
+          <FirstRunLoginPanel />
+          <NoModemChoice />
+          <ModemWarnings />
+          <View />
+        </div>
       </main>
     </div>
   );
+}
+
+/**
+ * While the live stream is down nothing on screen is kept current: `staleSince` says since when.
+ * When it is back, `freshness` changes so the screens mount again and read everything afresh
+ * (what changed meanwhile never came as live events).
+ */
+function useStaleness(stream: StreamState): { staleSince: number | undefined; freshness: number } {
+  const [staleSince, setStaleSince] = useState<number | undefined>(undefined);
+  const [freshness, setFreshness] = useState(0);
+  useEffect(() => {
+    if (stream === 'open' && staleSince !== undefined) {
+      setStaleSince(undefined);
+      setFreshness((count) => count + 1);
+    } else if ((stream === 'retrying' || stream === 'closed') && staleSince === undefined) {
+      setStaleSince(Date.now());
+    }
+  }, [stream, staleSince]);
+  return { staleSince, freshness };
 }

@@ -28,6 +28,11 @@ export const uiPrefix = '/ui';
 export function staticUi(directory: string): Koa.Middleware {
   const root = normalize(directory);
   return async (ctx, next) => {
+    // Browsers ask for /favicon.ico on their own, whatever the page links: point them at the UI's.
+    if (ctx.path === '/favicon.ico' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.redirect(`${uiPrefix}/favicon.svg`);
+      return;
+    }
     if (ctx.path !== uiPrefix && !ctx.path.startsWith(`${uiPrefix}/`)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === uiPrefix) {

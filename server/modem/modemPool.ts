@@ -239,6 +239,19 @@ export class ModemPool implements DeviceDirectory {
     }
   }
 
+  /**
+   * Names a device as staff call it ("Front desk"), kept under its IMEI-derived id so the name
+   * follows the modem across ports and restarts; false when the id is unknown.
+   */
+  async rename(deviceId: string, name: string): Promise<boolean> {
+    const record = this.known.get(deviceId);
+    if (!record) return false;
+    this.known.set(deviceId, { ...record, name, updatedAt: this.options.clock.now() });
+    await this.persist();
+    this.notify(deviceId);
+    return true;
+  }
+
   async enterPin(deviceId: string, pin: string): Promise<void> {
     await this.requireDriver(deviceId).enterPin(pin);
   }

@@ -1,10 +1,11 @@
 import type { Logger } from '../logging/logger.js';
+import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { SlidingWindowLimiter } from './rateLimiter.js';
 
 /** Error text of a recipient whose send a crash cut short (DESIGN §3). */
-export const INTERRUPTED_ERROR = 'interrupted; may have been sent';
+export { INTERRUPTED_ERROR };
 
 /**
  * Messages found Processed at start-up were in a modem's hands when the process died: the SMS may

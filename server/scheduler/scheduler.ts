@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRecord } from '../messages/model.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
@@ -75,8 +76,7 @@ type SendOutcome = { references: number[] } | { failure: string } | 'modem-unava
 /** Error text of a recipient on the opt-out list (README "Opt-out"). */
 export const OPTED_OUT_ERROR = 'opted out';
 
-/** Error text of a message whose `validUntil` passed before a modem took it. */
-export const TTL_EXPIRED_ERROR = 'TTL expired';
+export { TTL_EXPIRED_ERROR };
 
 /**
  * Decides what is sent, when, through which modem and SIM.

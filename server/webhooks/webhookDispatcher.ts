@@ -58,7 +58,8 @@ export interface DeliveryQuery {
 export interface DispatcherStatus {
   pending: number;
   failedLastHour: number;
-  lastFailure?: { webhookId: string; error: string; at: number };
+  /** `url` names the webhook to people: its id is often a generated one. */
+  lastFailure?: { webhookId: string; url: string; error: string; at: number };
 }
 
 /** While offline (internet_required), look again this often. */
@@ -310,7 +311,7 @@ export class WebhookDispatcher {
       await this.finish(attempted, 'delivered');
       return;
     }
-    this.lastFailure = { webhookId: delivery.webhookId, error, at: finishedAt };
+    this.lastFailure = { webhookId: delivery.webhookId, url: delivery.url, error, at: finishedAt };
     if (hasAttemptsLeft(attempted.attemptCount, policy.retryCount)) {
       const delay = retryDelayMs(attempted.attemptCount);
       this.deps.logger.warn(

@@ -21,7 +21,7 @@ describe('CSV files as spreadsheets write them', () => {
     const csv = toCsv(
       [
         { header: 'Name', value: (row: { name: string; phone: string }) => row.name },
-        { header: 'Phone', value: (row) => row.phone, asText: true },
+        { header: 'Phone', value: (row) => row.phone, phone: true },
       ],
       [{ name: 'Anna', phone: '+491711234567' }],
     );

@@ -48,6 +48,17 @@ describe('CSV export', () => {
     expect(neutralizeFormula('-3')).toBe('-3');
   });
 
+  it('writes a lone phone number in a phone column so spreadsheets keep it as text', () => {
+    const phoneColumns: CsvColumn<Row>[] = [{ header: 'number', value: (row) => row.number, phone: true }];
+    const rows = toCsv(phoneColumns, [
+      { number: '+15551234567', text: '' },
+      { number: '=cmd|calc', text: '' },
+    ]).split('\r\n');
+    expect(rows[1]).toBe('"=""+15551234567"""');
+    // Anything but a bare number is never put inside the formula.
+    expect(rows[2]).toBe("'=cmd|calc");
+  });
+
   it('reads every page of the filter until a short page', async () => {
     const all = Array.from({ length: 7 }, (_, index) => index);
     const requests: [number, number][] = [];

@@ -1,14 +1,21 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultOptions } from '../../server/config/options.js';
 import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
-import { createGateway, type Gateway } from '../../server/index.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import type { Gateway } from '../../server/index.js';
+import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { startLoopbackServer } from './loopbackServer.js';
+import {
+  newTab,
+  signIn,
+  startUiGateway,
+  type UiGateway,
+  apiCall as uiApiCall,
+  uiPassword,
+  uiUser,
+} from './uiGateway.js';
 
 /**
  * The React UI in real headless Chromium against the real headless gateway with one simulated
@@ -23,64 +30,38 @@ const screens = ['dashboard', 'messages', 'inbox', 'modems', 'webhooks', 'logs',
  */
 const filterZone = { timezoneId: 'Asia/Kolkata', offsetMinutes: 330 };
 
+let ui: UiGateway;
 let gateway: Gateway;
 let baseUrl: string;
 let browser: Browser;
-let dataDir: string;
 
 beforeAll(async () => {
   await buildUi();
-  dataDir = mkdtempSync(join(tmpdir(), 'ui-e2e-'));
-  gateway = createGateway(
-    {
-      ...defaultOptions(),
-      listen: { host: '127.0.0.1', port: 0 },
-      dataDir,
-      simulatedModems: 1,
-      probeSerialPorts: false,
-      username: 'admin',
-      password: 'password123',
-      uiDirectory: 'dist/ui',
-    },
-    { logSinks: [] },
-  );
-  baseUrl = (await gateway.start()).url;
+  ui = await startUiGateway();
+  gateway = ui.gateway;
+  baseUrl = ui.baseUrl;
   browser = await launchBrowser();
   mkdirSync(screenshotDir, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await ui?.close();
 });
 
-/** A fresh tab; Playwright gives up before vitest does, so a failure names what it waited for. */
-async function newPage(zone?: { timezoneId: string }): Promise<Page> {
-  const page = await browser.newPage({ viewport, timezoneId: zone?.timezoneId });
-  page.setDefaultTimeout(10_000);
-  return page;
+function newPage(zone?: { timezoneId: string }): Promise<Page> {
+  return newTab(browser, { viewport, ...(zone ? { timezoneId: zone.timezoneId } : {}) });
 }
 
 async function signedInPage(zone?: { timezoneId: string }): Promise<Page> {
   const page = await newPage(zone);
-  await signIn(page, baseUrl, 'admin', 'password123');
+  await signIn(page, baseUrl);
   return page;
 }
 
 /** A direct API call with the Basic user, to set the scene or check what the UI did. */
-async function apiCall<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  const text = await response.text();
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+function apiCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return uiApiCall<T>(baseUrl, method, path, body);
 }
 
 async function apiGet<T>(path: string): Promise<T> {
@@ -113,7 +94,7 @@ describe('the gateway UI in Chromium', () => {
   it('refuses a wrong password and says so', async () => {
     const page = await newPage();
     await page.goto(`${baseUrl}/ui/`);
-    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Username').fill(uiUser);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Wrong username or password');
@@ -188,9 +169,9 @@ describe('the gateway UI in Chromium', () => {
       const row = page.locator('tr[data-message-id]').filter({ hasText: 'Please call us back' });
       await row.getByText('Pending', { exact: true }).waitFor();
       await row.getByRole('button', { name: 'Please call us back' }).click();
-      await page.getByRole('button', { name: 'Cancel message' }).click();
+      await page.locator('.detail').getByRole('button', { name: 'Cancel message to +15551230002' }).click();
       await row.getByText('Cancelled', { exact: true }).waitFor();
-      await expect(page.getByRole('button', { name: 'Cancel message' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: /^Cancel message/ }).count()).resolves.toBe(0);
       await page.close();
     } finally {
       gateway.setSendingPaused(false);
@@ -282,7 +263,7 @@ describe('the gateway UI in Chromium', () => {
       apiCall<{ id: string }>('POST', '/messages', { textMessage: { text }, phoneNumbers: ['+15551230020'] });
     const serverTotal = async () => {
       const response = await fetch(`${baseUrl}/messages?limit=1`, {
-        headers: { Authorization: `Basic ${Buffer.from('admin:password123').toString('base64')}` },
+        headers: { Authorization: `Basic ${Buffer.from(`${uiUser}:${uiPassword}`).toString('base64')}` },
       });
       return Number(response.headers.get('x-total-count'));
     };
@@ -334,10 +315,14 @@ describe('the gateway UI in Chromium', () => {
     await expect(tile('Sent today').textContent()).resolves.toBe(String(today?.sent));
     try {
       await page.getByRole('button', { name: 'Pause sending' }).click();
-      await page.getByText('Sending is paused.').waitFor();
+      // The status bar on every screen says so (it re-reads the status every 5 s).
+      await page
+        .getByRole('region', { name: 'Gateway status' })
+        .getByText(/^Sending is paused/)
+        .waitFor();
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
       await page.getByRole('button', { name: 'Resume sending' }).click();
-      await page.getByText('Sending is paused.').waitFor({ state: 'detached' });
+      await page.getByText(/^Sending is paused/).waitFor({ state: 'detached' });
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: false });
     } finally {
       gateway.setSendingPaused(false);
@@ -403,7 +388,7 @@ describe('the gateway UI in Chromium', () => {
     await modem.getByLabel('Recipients').fill('+15551230004');
     await modem.getByLabel('Message', { exact: true }).fill('Modem test');
     await modem.getByRole('button', { name: 'Send', exact: true }).click();
-    await modem.getByText(/^Queued as /).waitFor();
+    await modem.getByText(/^Queued for \+15551230004\./).waitFor();
     // The test send names this modem, so the queued message is bound to it.
     const [device] = await apiGet<{ id: string }[]>('/devices');
     const [message] = await apiGet<{ deviceId?: string }[]>(
@@ -631,8 +616,8 @@ describe('the gateway UI in Chromium', () => {
       if (message.text().includes('Content Security Policy')) violations.push(message.text());
     });
     await page.goto(`${baseUrl}/ui/`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('password123');
+    await page.getByLabel('Username').fill(uiUser);
+    await page.getByLabel('Password').fill(uiPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     for (const screen of screens) {
       await page.goto(`${baseUrl}/ui/#/${screen}`);

@@ -131,7 +131,7 @@ describe('message rows', () => {
       state: 'Failed',
       recipients: [{ phoneNumber: '+15551230001', state: 'Failed', error: '+CMS ERROR: 500' }],
     });
-    const [, row] = toCsv(messageCsvColumns, [failed]).split('\r\n');
+    const [, row] = toCsv(messageCsvColumns([]), [failed]).split('\r\n');
     expect(row).toContain('+15551230001=Failed (+CMS ERROR: 500)');
   });
 });

@@ -134,6 +134,10 @@ export function createGatewayApi(client: ApiClient) {
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/pin`, { pin }),
     setSmsService: (deviceId: string, service: SmsServicePreference) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/sms-service`, { service }),
+    renameDevice: (deviceId: string, name: string) =>
+      client.patch<DeviceRecord>(`/gateway/v1/devices/${id(deviceId)}`, { name }),
+    simulateIncoming: (deviceId: string, sender: string, text: string) =>
+      client.post<void>(`/gateway/v1/devices/${id(deviceId)}/simulate-incoming`, { sender, text }),
     atLog: (deviceId: string, limit = 200) =>
       client.get<AtLogLine[]>(`/gateway/v1/devices/${id(deviceId)}/at-log`, { limit }),
 

@@ -215,7 +215,7 @@ export interface GatewayStatus {
   webhooks: {
     pending: number;
     failedLastHour: number;
-    lastFailure?: { webhookId: string; error: string; at: string | number };
+    lastFailure?: { webhookId: string; url: string; error: string; at: string | number };
   };
   /** Fleet mode (server/fleet/fleetStatus.ts); absent from a core without it. */
   fleet?: FleetStatusView;

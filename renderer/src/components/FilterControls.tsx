@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { DeviceRecord } from '../api/types.js';
+import { formatNumber } from '../format/numberFormat.js';
 import { localInputToIso } from '../format/timeFormat.js';
+import { modemLabel } from '../modems/modemLabel.js';
 
 /** Filter inputs shared by Messages and Inbox. */
 
@@ -19,7 +21,7 @@ export function DeviceSelect(props: {
         <option value="">{props.emptyLabel ?? 'All modems'}</option>
         {props.devices?.map((device) => (
           <option key={device.id} value={device.id}>
-            {device.name}
+            {modemLabel(device)}
           </option>
         ))}
       </select>
@@ -92,7 +94,7 @@ export function Pager(props: {
   const { offset, pageSize, shown, total } = props;
   const hasMore = total === undefined ? shown >= pageSize : offset + shown < total;
   if (offset === 0 && !hasMore) {
-    return <p className="muted small">{total ?? shown} in total</p>;
+    return <p className="muted small">{formatNumber(total ?? shown)} in total</p>;
   }
   return (
     <nav className="pager" aria-label="Pages">
@@ -104,8 +106,8 @@ export function Pager(props: {
         Newer
       </button>
       <span className="muted">
-        {offset + 1}–{offset + shown}
-        {total !== undefined ? ` of ${total}` : ''}
+        {formatNumber(offset + 1)}–{formatNumber(offset + shown)}
+        {total !== undefined ? ` of ${formatNumber(total)}` : ''}
       </span>
       <button type="button" disabled={!hasMore} onClick={() => props.onOffset(offset + pageSize)}>
         Older

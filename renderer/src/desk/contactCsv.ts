@@ -9,7 +9,7 @@ export function contactCsvColumns(groups: readonly Group[]): CsvColumn<Contact>[
   const groupName = new Map(groups.map((group) => [group.id, group.name]));
   return [
     { header: 'Name', value: (contact) => contact.name },
-    { header: 'Phone number', value: (contact) => contact.phoneNumber, asText: true },
+    { header: 'Phone number', value: (contact) => contact.phoneNumber, phone: true },
     {
       header: 'Groups',
       value: (contact) => contact.groupIds.map((id) => groupName.get(id) ?? id).join(', '),

@@ -6,8 +6,21 @@
 export interface CsvColumn<Row> {
   header: string;
   value: (row: Row) => string | number | boolean | undefined | null;
-  /** Written as `="…"` so spreadsheets keep it text (phone numbers: no 4.9E+11, no lost `+`). */
-  asText?: boolean;
+  /** Holds phone numbers: a lone number is written so spreadsheets keep it as text (`phoneField`). */
+  phone?: true;
+}
+
+/**
+ * Spreadsheet apps read "+15551234567" as the number 15551234567 (and "0044…" loses its zeros);
+ * `="+15551234567"` is a formula whose result is that exact text. Only a bare number is written
+ * so: nothing else can end up inside the formula.
+ */
+export function phoneField(value: string): string {
+  return /^\+?\d+$/.test(value) ? csvQuoted(`="${value}"`) : csvField(value);
+}
+
+function csvQuoted(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 /**
@@ -23,21 +36,19 @@ export function neutralizeFormula(text: string): string {
 export function csvField(value: string | number | boolean | undefined | null): string {
   if (value === undefined || value === null) return '';
   const text = typeof value === 'string' ? neutralizeFormula(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** `="+491711234567"` as one CSV field: spreadsheets show the text as it is, not as a number. */
-export function csvTextField(value: string | number | boolean | undefined | null): string {
-  if (value === undefined || value === null || value === '') return '';
-  const formula = `="${String(value).replaceAll('"', '""')}"`;
-  return `"${formula.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(text) ? csvQuoted(text) : text;
 }
 
 export function toCsv<Row>(columns: readonly CsvColumn<Row>[], rows: readonly Row[]): string {
   const lines = [columns.map((column) => csvField(column.header)).join(',')];
   for (const row of rows) {
     lines.push(
-      columns.map((column) => (column.asText ? csvTextField : csvField)(column.value(row))).join(','),
+      columns
+        .map((column) => {
+          const value = column.value(row);
+          return column.phone && typeof value === 'string' ? phoneField(value) : csvField(value);
+        })
+        .join(','),
     );
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;

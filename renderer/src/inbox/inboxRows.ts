@@ -1,8 +1,9 @@
 import type { InboxFilter } from '../api/gatewayApi.js';
-import type { InboxRecord, IncomingEvent } from '../api/types.js';
+import type { DeviceRecord, InboxRecord, IncomingEvent } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import type { LiveRules } from '../live/livePage.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 
 /** The live stream's `incoming` event as an inbox row (the shape GET /inbox returns). */
 export function inboxRecordFromEvent(event: IncomingEvent): InboxRecord {
@@ -37,12 +38,14 @@ export function inboxLiveRules(filter: InboxFilter): LiveRules<InboxRecord> {
   };
 }
 
-export const inboxCsvColumns: CsvColumn<InboxRecord>[] = [
+/** CSV columns of an Inbox export; modems by the name staff gave them, not by id. */
+export const inboxCsvColumns = (devices: readonly DeviceRecord[] | undefined): CsvColumn<InboxRecord>[] => [
   { header: 'id', value: (record) => record.id },
   { header: 'received_at', value: (record) => record.createdAt },
   { header: 'type', value: (record) => record.type },
-  { header: 'sender', value: (record) => record.sender },
-  { header: 'recipient', value: (record) => record.recipient },
+  { header: 'sender', value: (record) => record.sender, phone: true },
+  { header: 'recipient', value: (record) => record.recipient, phone: true },
+  { header: 'modem', value: (record) => record.deviceId && modemLabelById(devices, record.deviceId) },
   { header: 'device_id', value: (record) => record.deviceId },
   { header: 'sim_number', value: (record) => record.simNumber },
   { header: 'text', value: (record) => record.contentPreview },

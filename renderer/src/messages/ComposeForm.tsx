@@ -7,12 +7,15 @@ import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { modemLabel } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 
 /** Compose and send one text message (POST /messages). */
 export function ComposeForm(props: {
   devices: DeviceRecord[] | undefined;
   onSent: (message: MessageRecord) => void;
+  /** Opens the message just sent (the Messages screen); absent where there is nothing to open. */
+  onView?: (message: MessageRecord) => void;
   /** Fixed modem (the Modems screen's test send). */
   deviceId?: string;
   idPrefix?: string;
@@ -30,11 +33,13 @@ export function ComposeForm(props: {
   /** "Send later": a local date and time from the datetime-local input, '' for now. */
   const [sendAt, setSendAt] = useState('');
   const { busy, result, run } = useAction();
+  const [sent, setSent] = useState<MessageRecord | undefined>(undefined);
 
   const plan = useMemo(() => planText(text), [text]);
   const { numbers, problems: numberProblems } = readTypedNumbers(recipients, useDefaultCountry());
   const device = props.devices?.find((entry) => entry.id === (props.deviceId ?? deviceId));
-  const simSlots = device?.simCards.length ? device.simCards.map((sim) => sim.simNumber) : [1, 2, 3];
+  // Only the chosen modem's SIMs exist; with "Any available" the settings decide the SIM.
+  const simSlots = device?.simCards.map((sim) => sim.simNumber) ?? [];
   const priorityValue = Number(priority);
   const priorityValid = Number.isInteger(priorityValue) && priorityValue >= -128 && priorityValue <= 127;
   const ttlValid = ttl === '' || (Number.isInteger(Number(ttl)) && Number(ttl) > 0);
@@ -54,14 +59,17 @@ export function ComposeForm(props: {
     if (priorityValue !== 0) request.priority = priorityValue;
     if (ttl) request.ttl = Number(ttl);
     if (sendAt) request.scheduleAt = new Date(sendAt).toISOString();
+    setSent(undefined);
     await run(async () => {
       const message = await api.sendMessage(request);
       setText('');
+      setRecipients('');
       setSendAt('');
+      setSent(message);
       props.onSent(message);
       return request.scheduleAt
-        ? `Scheduled for ${formatDateTime(request.scheduleAt)} as ${message.id}.`
-        : `Queued as ${message.id}.`;
+        ? `Scheduled for ${formatDateTime(request.scheduleAt)} to ${numbers.join(', ')}.`
+        : `Queued for ${numbers.join(', ')}.`;
     });
   }
 
@@ -116,11 +124,17 @@ export function ComposeForm(props: {
           {!props.deviceId && (
             <label>
               Modem
-              <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
+              <select
+                value={deviceId}
+                onChange={(event) => {
+                  setDeviceId(event.target.value);
+                  setSimNumber('');
+                }}
+              >
                 <option value="">Any available</option>
                 {props.devices?.map((entry) => (
                   <option key={entry.id} value={entry.id}>
-                    {entry.name}
+                    {modemLabel(entry)}
                   </option>
                 ))}
               </select>
@@ -200,6 +214,11 @@ export function ComposeForm(props: {
             : `${sendAt ? 'Schedule' : 'Send'}${numbers.length > 1 ? ` to ${numbers.length} recipients` : ''}`}
         </button>
         <FormResult result={result} />
+        {sent && props.onView && result?.ok && (
+          <button type="button" className="link-button" onClick={() => props.onView?.(sent)}>
+            View message
+          </button>
+        )}
       </div>
     </form>
   );

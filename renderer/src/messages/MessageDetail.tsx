@@ -1,31 +1,28 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
-import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
-import { FormResult } from '../components/StatusViews.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { useAction } from '../useAction.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
+import { plainFailure, scheduledFor } from './failureText.js';
+import { MessageActions } from './MessageActions.js';
 import { messageText, stateTimeline } from './messageRows.js';
 import { ScheduledEdit } from './ScheduledEdit.js';
 
-/** One message opened: content, each recipient's state and error, the state timeline, cancel. */
+/**
+ * One message opened: content, when a scheduled one goes, each recipient's state and failure in
+ * plain words, the state timeline, Cancel / Send again.
+ */
 export function MessageDetail(props: {
   message: MessageRecord;
   devices: DeviceRecord[] | undefined;
   onChanged: (message: MessageRecord) => void;
+  onResent: (message: MessageRecord) => void;
 }) {
-  const { api } = useApp();
   const { message } = props;
-  const { busy, result, run } = useAction();
+  const scheduled = scheduledFor(message, Date.now());
+  // Until a modem takes it, `deviceId` is the gateway's own id (what upstream clients expect).
+  const modem = knownModem(props.devices, message.deviceId);
   const nameOf = useContactNames(message.recipients.map((recipient) => recipient.phoneNumber));
-  const device = props.devices?.find((entry) => entry.id === message.deviceId);
-
-  async function cancel() {
-    await run(async () => {
-      props.onChanged(await api.cancelMessage(message.id));
-      return undefined;
-    });
-  }
 
   return (
     <div className="detail">
@@ -49,9 +46,15 @@ export function MessageDetail(props: {
                 </dd>
               </>
             )}
+            {scheduled && (
+              <>
+                <dt>Scheduled for</dt>
+                <dd>{formatDateTime(scheduled)}</dd>
+              </>
+            )}
             <dt>Modem</dt>
             <dd>
-              {device?.name ?? message.deviceId ?? 'Not chosen yet'}{' '}
+              {modem ? modemLabel(modem) : scheduled ? 'Chosen when it goes' : 'Not chosen yet'}{' '}
               {message.simulated && (
                 <>
                   <SimulatedBadge />{' '}
@@ -65,12 +68,6 @@ export function MessageDetail(props: {
             <dd>{message.priority ?? 0}</dd>
             <dt>Delivery report</dt>
             <dd>{message.withDeliveryReport === false ? 'No' : 'Requested'}</dd>
-            {message.scheduleAt && (
-              <>
-                <dt>Scheduled for</dt>
-                <dd>{formatDateTime(message.scheduleAt)}</dd>
-              </>
-            )}
             {message.validUntil && (
               <>
                 <dt>Valid until</dt>
@@ -86,7 +83,9 @@ export function MessageDetail(props: {
               <li key={recipient.phoneNumber}>
                 <span className="mono">{withName(recipient.phoneNumber, nameOf(recipient.phoneNumber))}</span>{' '}
                 <MessageStateBadge state={recipient.state} />
-                {recipient.error && <div className="form-error">{recipient.error}</div>}
+                {recipient.error && (
+                  <div className="form-error">{plainFailure(recipient.error, message)}</div>
+                )}
               </li>
             ))}
           </ul>
@@ -104,14 +103,14 @@ export function MessageDetail(props: {
       {message.state === 'Pending' && message.scheduleAt && !message.states.Processed && (
         <ScheduledEdit message={message} onChanged={props.onChanged} />
       )}
-      {message.state === 'Pending' && (
-        <div className="form-actions">
-          <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>
-            Cancel message
-          </button>
-          <FormResult result={result} />
-        </div>
-      )}
+      <div className="form-actions">
+        <MessageActions
+          message={message}
+          devices={props.devices}
+          onChanged={props.onChanged}
+          onResent={props.onResent}
+        />
+      </div>
     </div>
   );
 }

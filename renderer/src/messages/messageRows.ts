@@ -1,8 +1,9 @@
 import type { MessageFilter } from '../api/gatewayApi.js';
-import { type MessageRecord, MessageStates } from '../api/types.js';
+import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import type { LiveRules } from '../live/livePage.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
 
 /** Pure rules of the Messages screen: what a row shows, which live updates it takes, CSV columns. */
 
@@ -69,13 +70,17 @@ function isBehind(update: MessageRecord, current: MessageRecord): boolean {
   return Object.keys(update.states).length < Object.keys(current.states).length;
 }
 
-export const messageCsvColumns: CsvColumn<MessageRecord>[] = [
+/** CSV columns of a message export; modems by the name staff gave them, not by id. */
+export const messageCsvColumns = (
+  devices: readonly DeviceRecord[] | undefined,
+): CsvColumn<MessageRecord>[] => [
   { header: 'id', value: (message) => message.id },
   { header: 'state', value: (message) => message.state },
   { header: 'accepted_at', value: (message) => acceptedAt(message) },
   {
     header: 'recipients',
     value: (message) => message.recipients.map((recipient) => recipient.phoneNumber).join(' '),
+    phone: true,
   },
   {
     header: 'recipient_states',
@@ -88,6 +93,13 @@ export const messageCsvColumns: CsvColumn<MessageRecord>[] = [
         .join('; '),
   },
   { header: 'text', value: messageText },
+  {
+    header: 'modem',
+    value: (message) => {
+      const modem = knownModem(devices, message.deviceId);
+      return modem && modemLabel(modem);
+    },
+  },
   { header: 'device_id', value: (message) => message.deviceId },
   { header: 'sim_number', value: (message) => message.simNumber },
   { header: 'priority', value: (message) => message.priority },

@@ -8,7 +8,7 @@ import { useResource } from '../useResource.js';
 export function AtLogView(props: { deviceId: string }) {
   const { api } = useApp();
   const log = useResource(() => api.atLog(props.deviceId, 200), [api, props.deviceId]);
-  const terminal = useRef<HTMLPreElement>(null);
+  const terminal = useRef<HTMLElement>(null);
   // The newest exchange is what the user came for: show the bottom of the log.
   useLayoutEffect(() => {
     if (log.data && terminal.current) terminal.current.scrollTop = terminal.current.scrollHeight;
@@ -25,11 +25,19 @@ export function AtLogView(props: { deviceId: string }) {
       {log.error !== undefined && <ErrorNote error={log.error} onRetry={log.reload} />}
       {log.data && log.data.length === 0 && <EmptyState title="No AT traffic recorded yet." />}
       {log.data && log.data.length > 0 && (
-        <pre className="terminal" ref={terminal}>
-          {log.data
-            .map((line) => `${formatTime(line.at)} ${line.direction === 'out' ? '»' : '«'} ${line.line}`)
-            .join('\n')}
-        </pre>
+        <section
+          className="terminal"
+          ref={terminal}
+          aria-label="AT commands and replies"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the arrow and page keys scroll it (WCAG 2.1.1)
+          tabIndex={0}
+        >
+          <pre>
+            {log.data
+              .map((line) => `${formatTime(line.at)} ${line.direction === 'out' ? '»' : '«'} ${line.line}`)
+              .join('\n')}
+          </pre>
+        </section>
       )}
     </div>
   );

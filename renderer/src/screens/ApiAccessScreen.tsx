@@ -217,39 +217,68 @@ function RevokeTokenPanel() {
   );
 }
 
-/** The first-run panel's "change it": a new Basic user and password for API clients. */
+/**
+ * The Basic user and password (PUT /gateway/v1/credentials): what API clients and the sign-in
+ * form use. Sessions already signed in keep working; the old password stops working at once.
+ */
 function ChangeLoginPanel() {
   const { api, session } = useApp();
   const [username, setUsername] = useState(session.username ?? 'sms');
   const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [shown, setShown] = useState(false);
   const { busy, result, run } = useAction();
+  const mismatch = repeated !== '' && repeated !== password;
+  const ready = password.length >= 8 && repeated === password && username.trim() !== '';
   async function change(event: FormEvent) {
     event.preventDefault();
+    if (!ready) return;
     const changed = await run(async () => {
       await api.changeLogin(username.trim(), password);
-      return 'The login is changed. Apps using the old password must be given the new one.';
+      return 'The password is changed. Sign in and give apps the new one; this window stays signed in.';
     });
-    if (changed) setPassword('');
+    if (changed) {
+      setPassword('');
+      setRepeated('');
+    }
   }
   return (
     <section className="panel" id="change-login" aria-labelledby="change-login-title">
-      <h2 id="change-login-title">Change the login</h2>
+      <h2 id="change-login-title">Change the password</h2>
       <form className="form-row" onSubmit={(event) => void change(event)}>
         <label>
           User
-          <input value={username} onChange={(event) => setUsername(event.target.value)} autoComplete="off" />
+          <input
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            autoComplete="username"
+          />
         </label>
         <label className="grow">
           New password (8 characters or more)
           <input
-            type="password"
+            type={shown ? 'text' : 'password'}
             value={password}
             onChange={(event) => setPassword(event.target.value)}
             autoComplete="new-password"
           />
         </label>
-        <button type="submit" disabled={busy || password.length < 8 || username.trim() === ''}>
-          Change
+        <label className="grow">
+          Repeat the new password
+          <input
+            type={shown ? 'text' : 'password'}
+            value={repeated}
+            aria-invalid={mismatch}
+            onChange={(event) => setRepeated(event.target.value)}
+            autoComplete="new-password"
+          />
+          {mismatch && <span className="field-error">The two passwords differ.</span>}
+        </label>
+        <button type="button" aria-pressed={shown} onClick={() => setShown(!shown)}>
+          Show
+        </button>
+        <button type="submit" className="primary" disabled={busy || !ready}>
+          Change password
         </button>
       </form>
       <FormResult result={result} />

@@ -4,8 +4,10 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { DailyChart } from '../components/DailyChart.js';
 import { Banner, EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { formatNumber } from '../format/numberFormat.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { modemLabel } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -103,7 +105,7 @@ export function DashboardScreen() {
 function Tile(props: { label: string; value: number | undefined; hint?: string; tone?: 'error' }) {
   return (
     <div className={`tile${props.tone ? ` tile-${props.tone}` : ''}`}>
-      <div className="tile-value">{props.value ?? '–'}</div>
+      <div className="tile-value">{props.value === undefined ? '–' : formatNumber(props.value)}</div>
       <div className="tile-label">{props.label}</div>
       {props.hint && <div className="tile-hint muted">{props.hint}</div>}
     </div>
@@ -116,7 +118,7 @@ function ModemCard(props: { device: DeviceRecord }) {
   return (
     <article className="modem-card">
       <header>
-        <strong>{device.name}</strong>
+        <strong>{modemLabel(device)}</strong>
         <ModemStatusBadge status={modem?.status} />
       </header>
       <dl className="facts">
@@ -140,19 +142,12 @@ function ModemCard(props: { device: DeviceRecord }) {
 
 function Banners(props: { status: GatewayStatus | undefined; devices: DeviceRecord[] | undefined }) {
   const { status, devices } = props;
-  const simulated = status?.simulated || devices?.some((device) => device.modem?.simulated);
   const pinNeeded = devices?.filter(
     (device) => device.modem?.status === 'sim-pin-required' || device.modem?.status === 'sim-pin-wrong',
   );
   const holding = status?.scheduler.holding;
   return (
     <div className="banners">
-      {simulated && (
-        <Banner tone="warn" title="A simulated modem is in use.">
-          Messages are not really sent to phones and nothing arrives from the mobile network. Connect a USB
-          GSM modem to send real SMS.
-        </Banner>
-      )}
       {devices && devices.length === 0 && (
         <Banner tone="error" title="No modem is connected.">
           Messages wait in the queue until a modem is available. <a href="#/modems">Add a modem</a>.
@@ -160,13 +155,7 @@ function Banners(props: { status: GatewayStatus | undefined; devices: DeviceReco
       )}
       {pinNeeded && pinNeeded.length > 0 && (
         <Banner tone="error" title="A SIM card needs its PIN.">
-          {pinNeeded.map((device) => device.name).join(', ')}:{' '}
-          <a href="#/modems">enter the PIN on the Modems screen</a>.
-        </Banner>
-      )}
-      {status?.sendingPaused && (
-        <Banner tone="warn" title="Sending is paused.">
-          New messages are queued but not sent until sending is resumed.
+          {pinNeeded.map(modemLabel).join(', ')}: <a href="#/modems">enter the PIN on the Modems screen</a>.
         </Banner>
       )}
       {holding && holding.reason === 'rate-limit' && (
@@ -180,15 +169,6 @@ function Banners(props: { status: GatewayStatus | undefined; devices: DeviceReco
       {holding && holding.reason !== 'rate-limit' && holding.reason !== 'no-modem' && (
         <Banner tone="info" title="Messages are waiting.">
           {holding.detail}
-        </Banner>
-      )}
-      {status && status.webhooks.failedLastHour > 0 && (
-        <Banner tone="error" title="Webhook deliveries are failing.">
-          {status.webhooks.failedLastHour} failed in the last hour
-          {status.webhooks.lastFailure
-            ? ` (last: ${status.webhooks.lastFailure.webhookId} — ${status.webhooks.lastFailure.error})`
-            : ''}
-          . <a href="#/webhooks">See the delivery attempts</a>.
         </Banner>
       )}
     </div>

@@ -12,6 +12,7 @@ import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -56,8 +57,7 @@ export function InboxScreen() {
 
   const rows = page.data?.items ?? [];
   const nameOf = useContactNames(rows.map((record) => record.sender));
-  const deviceName = (id: string | undefined) =>
-    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+  const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
 
   return (
     <>
@@ -67,7 +67,7 @@ export function InboxScreen() {
           <ExportButton
             fileStem="inbox"
             {...namedExport({
-              columns: inboxCsvColumns,
+              columns: inboxCsvColumns(devices.data),
               header: 'sender_name',
               numbersOf: (record) => [record.sender],
               fetchPage: (limit, pageOffset) => api.listInbox(filter, limit, pageOffset),

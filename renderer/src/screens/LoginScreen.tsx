@@ -6,6 +6,7 @@ import { logIn, type Session } from '../session/session.js';
 export function LoginScreen(props: { baseUrl: string; onLoggedIn: (session: Session) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const usernameInput = useRef<HTMLInputElement>(null);
@@ -40,17 +41,27 @@ export function LoginScreen(props: { baseUrl: string; onLoggedIn: (session: Sess
             onChange={(event) => setUsername(event.target.value)}
           />
         </label>
-        <label>
-          Password
+        <label htmlFor="login-password">Password</label>
+        <div className="password-row">
           <input
+            id="login-password"
             name="password"
-            type="password"
+            type={showPassword ? 'text' : 'password'}
             autoComplete="current-password"
             required
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
-        </label>
+          {/* Named "Show" only, so it is not a second control labelled "password". */}
+          <button
+            type="button"
+            aria-pressed={showPassword}
+            aria-controls="login-password"
+            onClick={() => setShowPassword(!showPassword)}
+          >
+            Show
+          </button>
+        </div>
         {error !== undefined && (
           <p className="form-error" role="alert">
             {describeError(error)}

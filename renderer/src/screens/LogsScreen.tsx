@@ -123,6 +123,8 @@ export function LogsScreen() {
             ref={scroller}
             role="log"
             aria-label="Log entries, newest at the bottom"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the arrow and page keys scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+            tabIndex={0}
             onScroll={(event) => {
               const element = event.currentTarget;
               stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;

@@ -13,8 +13,11 @@ import { useLiveEvent } from '../live/LiveEvents.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
+import { scheduledFor } from '../messages/failureText.js';
+import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
+import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
@@ -57,8 +60,11 @@ export function MessagesScreen() {
   const nameOf = useContactNames(
     rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
   );
-  const deviceName = (id: string | undefined) =>
-    devices.data?.find((device) => device.id === id)?.name ?? id ?? '—';
+  // Until a modem takes a message its `deviceId` is the gateway's own id: no modem to name.
+  const deviceName = (id: string | undefined) => {
+    const modem = knownModem(devices.data, id);
+    return modem ? modemLabel(modem) : '—';
+  };
 
   return (
     <>
@@ -68,7 +74,7 @@ export function MessagesScreen() {
           <ExportButton
             fileStem="messages"
             {...namedExport({
-              columns: messageCsvColumns,
+              columns: messageCsvColumns(devices.data),
               header: 'recipient_names',
               numbersOf: (message) => message.recipients.map((recipient) => recipient.phoneNumber),
               fetchPage: (limit, pageOffset) => api.listMessages(filter, limit, pageOffset),
@@ -89,7 +95,7 @@ export function MessagesScreen() {
       {composing && (
         <section className="panel" aria-label="New message">
           <h2>New message</h2>
-          <ComposeForm devices={devices.data} onSent={showSent} />
+          <ComposeForm devices={devices.data} onSent={showSent} onView={(message) => setOpenId(message.id)} />
         </section>
       )}
 
@@ -165,14 +171,25 @@ export function MessagesScreen() {
                       </td>
                       <td>{deviceName(message.deviceId)}</td>
                       <td>
-                        <MessageStateBadge state={message.state} /> {message.simulated && <SimulatedBadge />}{' '}
+                        <MessageStatus message={message} />{' '}
                         {message.source === 'server' && <ServerOriginBadge />}
+                        <MessageActions
+                          message={message}
+                          devices={devices.data}
+                          onChanged={applyUpdate}
+                          onResent={showSent}
+                        />
                       </td>
                     </tr>
                     {open && (
                       <tr className="detail-row">
                         <td colSpan={5}>
-                          <MessageDetail message={message} devices={devices.data} onChanged={applyUpdate} />
+                          <MessageDetail
+                            message={message}
+                            devices={devices.data}
+                            onChanged={applyUpdate}
+                            onResent={showSent}
+                          />
                         </td>
                       </tr>
                     )}
@@ -192,6 +209,24 @@ export function MessagesScreen() {
           />
         )}
       </section>
+    </>
+  );
+}
+
+/** The state badge; a Pending message held for its send time says Scheduled and when. */
+function MessageStatus(props: { message: MessageRecord }) {
+  const { message } = props;
+  const scheduled = scheduledFor(message, Date.now());
+  return (
+    <>
+      {scheduled ? (
+        <span className="badge badge-info" title="Held until its send time">
+          Scheduled {formatDateTime(scheduled)}
+        </span>
+      ) : (
+        <MessageStateBadge state={message.state} />
+      )}{' '}
+      {message.simulated && <SimulatedBadge />}
     </>
   );
 }

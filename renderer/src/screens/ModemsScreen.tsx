@@ -12,10 +12,13 @@ import { AndroidPhonePanel } from '../modems/AndroidPhonePanel.js';
 import { AtLogView } from '../modems/AtLogView.js';
 import { HiLinkPanel } from '../modems/HiLinkPanel.js';
 import { ModemFigures } from '../modems/ModemFigures.js';
+import { ModemNameForm } from '../modems/ModemNameForm.js';
 import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
+import { modemLabel } from '../modems/modemLabel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
@@ -64,7 +67,7 @@ export function ModemsScreen() {
   );
 }
 
-type Section = 'none' | 'test' | 'at-log' | 'operations';
+type Section = 'none' | 'test' | 'at-log' | 'operations' | 'name' | 'simulate';
 
 function ModemPanel(props: {
   device: DeviceRecord;
@@ -90,10 +93,10 @@ function ModemPanel(props: {
 
   const sims = device.simCards;
   return (
-    <section className="panel modem-panel" aria-label={`Modem ${device.name}`}>
+    <section className="panel modem-panel" aria-label={`Modem ${modemLabel(device)}`}>
       <div className="panel-head">
         <h2>
-          {device.name} <ModemStatusBadge status={modem?.status} />
+          {modemLabel(device)} <ModemStatusBadge status={modem?.status} />
         </h2>
         <SignalBars bars={modem?.signal?.bars} dbm={modem?.signal?.dbm} />
       </div>
@@ -193,13 +196,21 @@ function ModemPanel(props: {
         <button type="button" aria-expanded={section === 'operations'} onClick={() => toggle('operations')}>
           Balance &amp; calls
         </button>
+        <button type="button" aria-expanded={section === 'name'} onClick={() => toggle('name')}>
+          Rename
+        </button>
+        {modem?.simulated && (
+          <button type="button" aria-expanded={section === 'simulate'} onClick={() => toggle('simulate')}>
+            Simulate incoming SMS
+          </button>
+        )}
         {!confirmRemove ? (
           <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
             Remove
           </button>
         ) : (
           <span className="inline-action">
-            <span>Remove {device.name}? Messages waiting for it go to other modems.</span>
+            <span>Remove {modemLabel(device)}? Messages waiting for it go to other modems.</span>
             <button type="button" className="danger" onClick={() => void remove()}>
               Yes, remove
             </button>
@@ -212,7 +223,7 @@ function ModemPanel(props: {
       </div>
       {section === 'test' && (
         <div className="subpanel">
-          <h3>Test send through {device.name}</h3>
+          <h3>Test send through {modemLabel(device)}</h3>
           <ComposeForm
             devices={props.devices}
             deviceId={device.id}
@@ -228,6 +239,18 @@ function ModemPanel(props: {
         <UssdPanel deviceId={device.id} balance={modem?.balance} />
       )}
       <ModemFigures device={device} />
+      {section === 'name' && (
+        <div className="subpanel">
+          <h3>Name of {modemLabel(device)}</h3>
+          <ModemNameForm device={device} onDone={props.onChanged} />
+        </div>
+      )}
+      {section === 'simulate' && (
+        <div className="subpanel">
+          <h3>An SMS to {modemLabel(device)} from a simulated phone</h3>
+          <SimulateIncomingForm deviceId={device.id} />
+        </div>
+      )}
     </section>
   );
 }

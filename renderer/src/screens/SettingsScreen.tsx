@@ -15,6 +15,7 @@ import {
   allSettingFields,
   buildSettingsPatch,
   crossFieldProblems,
+  differsFromDefault,
   fieldNamedIn,
   fieldPath,
   fieldProblem,
@@ -78,8 +79,13 @@ export function SettingsScreen() {
     void send(patch, 'Settings saved. They apply at once.');
   }
 
+  /** Drops an unsaved edit; a stored value that is not the default goes back to it (null). */
   function reset(field: SettingField) {
-    void send({ [field.group]: { [field.key]: null } }, `${field.label}: back to the default.`);
+    const { [fieldPath(field)]: _dropped, ...otherEdits } = edits;
+    setEdits(otherEdits);
+    if (differsFromDefault(settings.data, field)) {
+      void send({ [field.group]: { [field.key]: null } }, `${field.label}: back to the default.`);
+    }
   }
 
   return (
@@ -101,9 +107,7 @@ export function SettingsScreen() {
                     key={path}
                     field={field}
                     value={values[path] ?? ''}
-                    isSet={
-                      field.kind === 'secret' || (settings.data?.[field.group]?.[field.key] ?? null) !== null
-                    }
+                    resettable={differsFromDefault(settings.data, field) || path in edits}
                     error={problems[path] ?? serverErrors[path]}
                     onChange={(value) => setEdits({ ...edits, [path]: value })}
                     onReset={() => reset(field)}
@@ -138,7 +142,8 @@ export function SettingsScreen() {
 function SettingInput(props: {
   field: SettingField;
   value: string;
-  isSet: boolean;
+  /** Something to reset: an unsaved edit, or a stored value other than the default. */
+  resettable: boolean;
   error: string | undefined;
   disabled: boolean;
   onChange: (value: string) => void;
@@ -199,7 +204,7 @@ function SettingInput(props: {
         <button
           type="button"
           className="link-button"
-          disabled={props.disabled || !props.isSet}
+          disabled={props.disabled || !props.resettable}
           onClick={props.onReset}
         >
           {field.kind === 'secret' ? 'Clear' : 'Reset to default'}

@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { webhookEventHelp, webhookUrlProblem } from '../webhooks/webhookForm.js';
@@ -56,11 +57,7 @@ export function WebhooksScreen() {
                     <td className="mono truncate" title={webhook.url}>
                       {webhook.url}
                     </td>
-                    <td>
-                      {devices.data?.find((device) => device.id === webhook.deviceId)?.name ??
-                        webhook.deviceId ??
-                        'All'}
-                    </td>
+                    <td>{webhook.deviceId ? modemLabelById(devices.data, webhook.deviceId) : 'All'}</td>
                     <td className="mono small">{webhook.id}</td>
                     <td className="nowrap">
                       <button

@@ -1,5 +1,6 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { serverUrlProblem } from '../../../server/fleet/serverAddress.js';
+import { settingDefaults } from '../../../server/settings/settingsSchema.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
@@ -410,4 +411,15 @@ export function fieldNamedIn(message: string): string | undefined {
     .filter((field) => new RegExp(`\\b${field.key}\\b`).test(message))
     .sort((a, b) => b.key.length - a.key.length)[0];
   return byKey ? fieldPath(byKey) : undefined;
+}
+
+/**
+ * Whether the stored value differs from the gateway's default (GET /settings fills defaults in,
+ * so "set" alone does not mean "changed"). Secrets are never read back: they may always be cleared.
+ */
+export function differsFromDefault(document: SettingsDocument | undefined, field: SettingField): boolean {
+  if (field.kind === 'secret') return true;
+  const stored = document?.[field.group]?.[field.key] ?? null;
+  const defaults = settingDefaults as unknown as SettingsDocument;
+  return stored !== (defaults[field.group]?.[field.key] ?? null);
 }

@@ -45,6 +45,13 @@ export interface GatewayRouteDependencies {
   setSendingPaused(paused: boolean): void;
   changeCredentials(username: string, password: string): Promise<void>;
   setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void>;
+  /** Sets the name staff know a modem by; false when the device is unknown. */
+  renameDevice(deviceId: string, name: string): Promise<boolean>;
+  /**
+   * Delivers an SMS to a built-in simulated modem as if the network sent it; throws
+   * GatewayError(Conflict) for a real modem, which nothing may fake a message on.
+   */
+  simulateIncoming(deviceId: string, message: { sender: string; text: string }): void;
 }
 
 const tag = 'Gateway extensions';
@@ -64,7 +71,9 @@ const statusSchema = z.object({
   webhooks: z.object({
     pending: z.number().int(),
     failedLastHour: z.number().int(),
-    lastFailure: z.object({ webhookId: z.string(), error: z.string(), at: z.number() }).optional(),
+    lastFailure: z
+      .object({ webhookId: z.string(), url: z.string(), error: z.string(), at: z.number() })
+      .optional(),
   }),
   fleet: fleetStatusSchema,
 });
@@ -225,6 +234,46 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       const device = deviceOr404(deps.devices, params.id ?? '');
       await deps.setSmsService(device.id, body.service);
       return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/gateway/v1/devices/:id',
+    summary: 'Name a modem (kept under its IMEI-derived id, shown everywhere instead of the model)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({ name: z.string().trim().min(1).max(64) }),
+    responses: {
+      200: { description: 'The renamed device', schema: deviceViewSchema },
+      ...errorResponses(400, 404, ...authErrors),
+    },
+    handle: async ({ body, params }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      await deps.renameDevice(device.id, body.name);
+      return { status: 200, body: toDeviceView(deviceOr404(deps.devices, device.id)) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/devices/:id/simulate-incoming',
+    summary:
+      'Deliver a text SMS to a built-in simulated modem as if a phone sent it (refused with 409 for real modems)',
+    tag,
+    access: { scope: 'settings:write' },
+    body: z.object({
+      sender: z.string().regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567'),
+      text: z.string().min(1).max(1_600),
+    }),
+    responses: {
+      202: { description: 'Delivered to the simulator; the gateway reads it like any incoming SMS' },
+      ...errorResponses(400, 404, 409, ...authErrors),
+    },
+    handle: async ({ body, params }) => {
+      const device = deviceOr404(deps.devices, params.id ?? '');
+      deps.simulateIncoming(device.id, body);
+      return { status: 202 };
     },
   });
 

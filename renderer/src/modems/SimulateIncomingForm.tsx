@@ -1,0 +1,52 @@
+import { type FormEvent, useState } from 'react';
+import { useApp } from '../appContext.js';
+import { FormResult } from '../components/StatusViews.js';
+import { useAction } from '../useAction.js';
+
+/**
+ * Lets a new user try the Inbox, conversations and webhooks without hardware: the simulated
+ * modem receives an SMS as if a phone had sent it, and the gateway reads it like any other.
+ */
+export function SimulateIncomingForm(props: { deviceId: string }) {
+  const { api } = useApp();
+  const [sender, setSender] = useState('+15550001111');
+  const [text, setText] = useState('Hello from a simulated phone');
+  const { busy, result, run } = useAction();
+  const prefix = `simulate-${props.deviceId}`;
+  const valid = /^\+?\d{3,15}$/.test(sender) && text !== '';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid) return;
+    await run(async () => {
+      await api.simulateIncoming(props.deviceId, sender, text);
+      return `Received from ${sender}: see the Inbox.`;
+    });
+  }
+
+  return (
+    <form className="compose" onSubmit={(event) => void submit(event)} aria-label="Simulate incoming SMS">
+      <div className="form-row">
+        <label htmlFor={`${prefix}-sender`}>
+          From
+          <input
+            id={`${prefix}-sender`}
+            value={sender}
+            aria-invalid={!/^\+?\d{3,15}$/.test(sender)}
+            onChange={(event) => setSender(event.target.value.trim())}
+          />
+        </label>
+        <label htmlFor={`${prefix}-text`} className="grow">
+          Text
+          <input id={`${prefix}-text`} value={text} onChange={(event) => setText(event.target.value)} />
+        </label>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy || !valid}>
+          Receive it
+        </button>
+        <FormResult result={result} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,30 @@
+import type { DeviceRecord } from '../api/types.js';
+
+/**
+ * How a modem is named wherever it shows: its name, its SIM and its port. Two modems of the same
+ * model carry the same default name, and both SIMs are "SIM 1", so the port (which differs) and
+ * the SIM's own number (when the network told it) are what tell them apart.
+ */
+export function modemLabel(device: DeviceRecord): string {
+  const sim = device.simCards[0];
+  const simText = sim ? `SIM ${sim.simNumber}${sim.phoneNumber ? ` ${sim.phoneNumber}` : ''}` : undefined;
+  return [device.name, simText, device.modem?.port].filter(Boolean).join(' · ');
+}
+
+/**
+ * The label of the device with this id, or the id itself for one the gateway does not know
+ * (forgotten, or the gateway's own id that upstream clients see on messages no modem took yet).
+ */
+export function modemLabelById(devices: readonly DeviceRecord[] | undefined, id: string | undefined): string {
+  if (id === undefined) return '—';
+  const device = devices?.find((entry) => entry.id === id);
+  return device ? modemLabel(device) : id;
+}
+
+/** The modem a message went through, when it is one the gateway knows. */
+export function knownModem(
+  devices: readonly DeviceRecord[] | undefined,
+  id: string | undefined,
+): DeviceRecord | undefined {
+  return id === undefined ? undefined : devices?.find((device) => device.id === id);
+}

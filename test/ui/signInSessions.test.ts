@@ -1,0 +1,78 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
+
+/**
+ * Issue 14 item 13: sign-in shows the password on request, a second tab of the same browser is
+ * signed in already, and the Basic password can be changed from the window.
+ */
+let ui: UiGateway;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildUi();
+  ui = await startUiGateway({}, true);
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.close();
+});
+
+describe('signing in', () => {
+  it('shows the typed password on request', async () => {
+    const page = await newTab(browser);
+    await page.goto(`${ui.baseUrl}/ui/`);
+    const password = page.getByLabel('Password');
+    await password.fill('secret-typed');
+    await expect(password.getAttribute('type')).resolves.toBe('password');
+    await page.getByRole('button', { name: 'Show', pressed: false }).click();
+    await expect(password.getAttribute('type')).resolves.toBe('text');
+    await page.close();
+  });
+
+  it('keeps the session in a second tab, and signing out ends both', async () => {
+    const context = await browser.newContext();
+    try {
+      const first = await newTab(context);
+      await signIn(first, ui.baseUrl, ui);
+      const second = await newTab(context);
+      await second.goto(`${ui.baseUrl}/ui/#/messages`);
+      await second.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+      await expect(second.getByLabel('Username').count()).resolves.toBe(0);
+      await second.getByRole('button', { name: `Sign out ${ui.username}` }).click();
+      await first.getByLabel('Username').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('changes the password: the old one stops working, the open window stays signed in', async () => {
+    const page = await newTab(browser);
+    await signIn(page, ui.baseUrl, ui);
+    await openScreen(page, 'API access');
+    const panel = page.getByRole('region', { name: 'Change the password' });
+    await panel.getByLabel('New password (8 characters or more)').fill('a-new-password-42');
+    await panel.getByLabel('Repeat the new password').fill('a-new-password-4');
+    await panel.getByText('The two passwords differ.').waitFor();
+    await expect(panel.getByRole('button', { name: 'Change password' }).isDisabled()).resolves.toBe(true);
+    await panel.getByLabel('Repeat the new password').fill('a-new-password-42');
+    await panel.getByRole('button', { name: 'Change password' }).click();
+    await panel.getByText(/^The password is changed\./).waitFor();
+    await openScreen(page, 'Modems');
+    await page.getByRole('region', { name: /^Modem / }).waitFor();
+
+    const other = await newTab(browser);
+    await other.goto(`${ui.baseUrl}/ui/`);
+    await other.getByLabel('Username').fill(ui.username);
+    await other.getByLabel('Password').fill(ui.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByText('Wrong username or password').waitFor();
+    await signIn(other, ui.baseUrl, { username: ui.username, password: 'a-new-password-42' });
+    await other.close();
+    await page.close();
+  }, 120_000);
+});
