@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AtSession } from './at/atSession.js';
 import { createAccessControl } from './auth/accessControl.js';
 import { type CredentialsDocumentData, openBasicCredentials } from './auth/credentials.js';
-import { createLoginThrottle } from './auth/loginThrottle.js';
+import { createLoginThrottle, type LoginThrottleOptions } from './auth/loginThrottle.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
 import { openGatewayDeviceId } from './composition/gatewayIdentity.js';
@@ -82,6 +82,11 @@ export interface GatewayDependencies {
   phoneTiming?: PhoneTiming;
   /** Fleet mode's fetch interval while the server's events stream is down. Default 15 s. */
   fleetPollIntervalMs?: number;
+  /**
+   * How many failed logins lock a client and a user name out, and for how long (default 10 in
+   * 5 min). Suites that refuse a wrong password on every route raise it: their clock stands still.
+   */
+  loginThrottle?: Pick<LoginThrottleOptions, 'maxFailures' | 'windowMs'>;
 }
 
 export interface GatewayStarted {
@@ -159,7 +164,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const accessControl = createAccessControl({
       credentials,
       tokens,
-      throttle: createLoginThrottle({ clock }),
+      throttle: createLoginThrottle({ ...deps.loginThrottle, clock }),
       clock,
       logger,
     });

@@ -5,7 +5,8 @@ import { type SettingGroup, type SettingsPatch, settingGroups } from '../setting
  * Our settings patch from upstream's `smsgateway.DeviceSettings` (client-go
  * `domain_settings.go`; the same snake_case groups and keys as ours). The `gateway` group is
  * never taken: it holds the very address and credential fleet mode runs on. Groups and keys we
- * do not have (`receiver`), and values our bounds refuse, are skipped with a warning.
+ * do not have (e.g. `receiver.inbox_refresh`), and values our bounds refuse, are skipped with a
+ * warning.
  */
 export function settingsFromServer(body: unknown, logger: Logger): SettingsPatch {
   const patch: Record<string, Record<string, unknown>> = {};

@@ -147,7 +147,7 @@ describe('the desk in Chromium over a pty modem', () => {
     await page.getByLabel('Send later').fill('2099-01-02T09:30');
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'See you tomorrow' });
-    await row.getByText('Pending', { exact: true }).waitFor();
+    await row.getByText(/^Scheduled 2099-01-02/).waitFor();
     const id = (await row.getAttribute('data-message-id')) ?? '';
     const scheduled = await harness.api.get<{ scheduleAt: string }>(`/messages/${id}`);
     expect(new Date(scheduled.body.scheduleAt).getFullYear()).toBe(2099);
@@ -166,7 +166,7 @@ describe('the desk in Chromium over a pty modem', () => {
     // The row now shows the new text: find it by id.
     const editedRow = page.locator(`tr[data-message-id="${id}"]`);
     await editedRow.getByRole('button', { name: 'See you on Friday' }).waitFor();
-    await page.getByRole('button', { name: 'Cancel message' }).click();
+    await editedRow.getByRole('button', { name: /^Cancel message to/ }).click();
     await editedRow.getByText('Cancelled', { exact: true }).waitFor();
     expect(pdusTo('+447700900705')).toHaveLength(0);
   });

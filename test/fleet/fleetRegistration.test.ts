@@ -47,7 +47,7 @@ describe('fleet mode registration', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readFile(file, 'utf8')).toContain(device?.token);
     const settings = await harness.api.get<{ gateway: Record<string, unknown> }>('/settings');
-    expect(settings.body.gateway).toEqual({ cloud_url: double.baseUrl });
+    expect(settings.body.gateway).toEqual({ cloud_url: double.baseUrl, notification_channel: 'AUTO' });
     expect(settings.text).not.toContain(device?.token ?? '-');
     expect(settings.text).not.toContain(double.serverKey);
 

@@ -52,7 +52,7 @@ describe('fleet mode: webhooks and settings from the server', () => {
     expect(local.status).toBe(201);
     double.setWebhooks(userId, [
       { id: 'server-sent', url: receiver.url, event: 'sms:sent' },
-      { id: 'server-unknown', url: receiver.url, event: 'call:missed' },
+      { id: 'server-unknown', url: receiver.url, event: 'sms:unheard-of' },
     ]);
     await pollUntil(async () => (await listed()).some((webhook) => webhook.id === 'server-sent'), {
       what: 'the server webhook on the gateway',

@@ -9,7 +9,10 @@ import type { PendingGroup } from '../../server/inbox/reassembly.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { lockFileName } from '../../server/store/dataDirLock.js';
 import { nodeFileSystem, type StoreFileSystem } from '../../server/store/fileSystem.js';
+import { incomingRow } from '../../server/store/inboxRepository.js';
+import { messageRow } from '../../server/store/messageRepository.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
+import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import { message, temporaryDirectory } from './storeTestKit.js';
 
@@ -150,16 +153,22 @@ describe('openStorage', () => {
       content: id,
       receivedAt,
     });
-    const storage = await open();
-    for (const id of ['m1', 'm2', 'm3']) await storage.messages.insert(message({ id, state: 'Sent' }));
-    await storage.inbox.insert(incoming('in1', 1));
-    await storage.close();
-    opened.pop();
-    // Schema 1 had no kept totals: take them away as an older build would have left the file.
+    // A data directory as the build before kept totals (schema 1) left it, with its rows.
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const older = new BetterSqlite3(join(dataDir, databaseFileName));
-    older.exec(`DROP TRIGGER messages_total_insert; DROP TRIGGER messages_total_delete;
-      DROP TRIGGER inbox_total_insert; DROP TRIGGER inbox_total_delete; DROP TABLE row_counts;
-      PRAGMA user_version = 1;`);
+    older.exec(schemaSteps[0] ?? '');
+    older.pragma('user_version = 1');
+    const insertMessage = older.prepare(
+      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
+       VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
+    );
+    for (const id of ['m1', 'm2', 'm3']) insertMessage.run(messageRow(message({ id, state: 'Sent' })));
+    older
+      .prepare(
+        `INSERT INTO inbox (id, received_at, type, device_id, search, body)
+         VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
+      )
+      .run(incomingRow(incoming('in1', 1)));
     older.close();
 
     const upgraded = await open();

@@ -47,7 +47,7 @@ async function modemsPage(): Promise<Page> {
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('password123');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('region', { name: 'USSD' }).waitFor();
+  await page.getByRole('region', { name: /^USSD of / }).waitFor();
   return page;
 }
 
@@ -55,7 +55,7 @@ describe('the USSD box on the modem card', () => {
   it('sends a menu code, replies in the session, and lists the answers newest first', async () => {
     const page = await modemsPage();
     try {
-      const box = page.getByRole('region', { name: 'USSD' });
+      const box = page.getByRole('region', { name: /^USSD of / });
       await expect.poll(() => box.getByRole('button', { name: 'Send code' }).isDisabled()).toBe(true);
       await box.getByLabel('USSD code').fill('*101#');
       await box.getByRole('button', { name: 'Send code' }).click();

@@ -4,6 +4,7 @@ import { DailyChart } from '../components/DailyChart.js';
 import { ErrorNote } from '../components/StatusViews.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useResource } from '../useResource.js';
+import { modemLabel } from './modemLabel.js';
 
 /** From this share of slots used on, a memory is shown as nearly full (as the gateway warns). */
 const nearlyFull = 0.8;
@@ -20,7 +21,7 @@ export function ModemFigures(props: { device: DeviceRecord }) {
   const calls = useResource(() => api.missedCalls(device.id), [api, device.id]);
   const record = figures.data?.[0];
   return (
-    <section className="subpanel" aria-label="Storage, figures and calls">
+    <section className="subpanel" aria-label={`Storage, figures and calls of ${modemLabel(device)}`}>
       <h3>Storage, figures and calls</h3>
       <StorageLines uses={device.modem?.messageStorage ?? []} />
       {figures.error !== undefined && <ErrorNote error={figures.error} onRetry={figures.reload} />}

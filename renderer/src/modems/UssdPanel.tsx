@@ -12,7 +12,12 @@ const codePattern = /^[0-9*#+]{1,32}$/;
  * The modem card's USSD box: the last balance, a code to send (`*100#`), the recent answers, and
  * for a menu the network keeps open, a reply field and Cancel (AT+CUSD=2).
  */
-export function UssdPanel(props: { deviceId: string; balance: BalanceReading | undefined }) {
+export function UssdPanel(props: {
+  deviceId: string;
+  /** The modem as staff know it (`modemLabel`): names the box apart from other modems'. */
+  modemName: string;
+  balance: BalanceReading | undefined;
+}) {
   const { api } = useApp();
   const recent = useResource(() => api.recentUssd(props.deviceId), [api, props.deviceId]);
   const [code, setCode] = useState('');
@@ -43,7 +48,7 @@ export function UssdPanel(props: { deviceId: string; balance: BalanceReading | u
   }
 
   return (
-    <section className="subpanel ussd-panel" aria-label="USSD">
+    <section className="subpanel ussd-panel" aria-label={`USSD of ${props.modemName}`}>
       <h3>USSD and balance</h3>
       <p>
         <strong>Balance:</strong>{' '}

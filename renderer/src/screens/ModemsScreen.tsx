@@ -236,7 +236,7 @@ function ModemPanel(props: {
       {section === 'at-log' && <AtLogView deviceId={device.id} />}
       {section === 'operations' && <ModemOperationsForm deviceId={device.id} onSaved={props.onChanged} />}
       {(modem?.kind === 'serial' || modem?.kind === undefined) && (
-        <UssdPanel deviceId={device.id} balance={modem?.balance} />
+        <UssdPanel deviceId={device.id} modemName={modemLabel(device)} balance={modem?.balance} />
       )}
       <ModemFigures device={device} />
       {section === 'name' && (

@@ -10,7 +10,7 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
  * the queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
  * by an FTS5 trigram table so a substring search does not scan the history.
  */
-const steps: readonly string[] = [
+export const schemaSteps: readonly string[] = [
   `
   CREATE TABLE messages (
     id TEXT NOT NULL UNIQUE,
@@ -258,7 +258,7 @@ const steps: readonly string[] = [
   `,
 ];
 
-export const schemaVersion = steps.length;
+export const schemaVersion = schemaSteps.length;
 
 /** Brings the schema up to date in one transaction; returns the version found. */
 export function migrateSchema(db: Database): number {
@@ -270,7 +270,7 @@ export function migrateSchema(db: Database): number {
     );
   }
   db.transaction(() => {
-    for (const step of steps.slice(found)) db.exec(step);
+    for (const step of schemaSteps.slice(found)) db.exec(step);
     db.pragma(`user_version = ${schemaVersion}`);
   })();
   return found;

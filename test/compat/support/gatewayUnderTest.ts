@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../server/clock/manualClock.js';
 import { defaultOptions, type GatewayOptions } from '../../../server/config/options.js';
 import type { IncomingMessageEvent } from '../../../server/events/eventBus.js';
-import { createGateway, type Gateway } from '../../../server/index.js';
+import { createGateway, type Gateway, type GatewayDependencies } from '../../../server/index.js';
 
 /**
  * The whole gateway as a customer runs it — `createGateway` with one built-in simulated modem,
@@ -68,6 +68,7 @@ const stepMs = 100;
 
 export async function startGatewayUnderTest(
   overrides: Partial<GatewayOptions> = {},
+  deps: Pick<GatewayDependencies, 'loginThrottle'> = {},
 ): Promise<GatewayUnderTest> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-compat-'));
@@ -83,7 +84,7 @@ export async function startGatewayUnderTest(
       logLevel: 'INFO',
       ...overrides,
     },
-    { clock, logSinks: [] },
+    { ...deps, clock, logSinks: [] },
   );
   const { url } = await startOnManualTime(gateway, clock);
 

@@ -52,6 +52,16 @@ export function waitForReport(
 /** A message's life as a device reports it: Pending (taken), Processed, Sent, then a final state. */
 const order = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed'];
 
+/**
+ * The states of a message the server fetched again while its reports were on their way: the
+ * gateway reports the current state once more (as the app's `GatewayService.processMessage`
+ * does; the fetch may have been answered before the last report landed), never an earlier one.
+ */
+export function expectOrderedWithRepeats(states: readonly string[]): void {
+  const ranks = states.map((state) => order.indexOf(state));
+  expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+}
+
 /** Every state reported once, never going back. */
 export function expectOrderedOnce(states: readonly string[]): void {
   expect(new Set(states).size).toBe(states.length);
