@@ -1,6 +1,7 @@
 import type { HealthService } from '../health/healthService.js';
 import { InboxReplay } from '../messages/inboxReplay.js';
 import type { MessageService } from '../messages/messageService.js';
+import { overdueReports } from '../messages/overdueReports.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { HttpDependencies } from './app.js';
 import type { ApiBuilder } from './defineRoute.js';
@@ -22,7 +23,10 @@ export function registerApiRoutes(
 ): void {
   const logger = deps.logger.child('http');
   registerMessageRoutes(api, { messages: services.messages, gatewayDeviceId: deps.gatewayDeviceId });
-  registerDeviceRoutes(api, { devices: deps.devices });
+  registerDeviceRoutes(api, {
+    devices: deps.devices,
+    overdueReports: () => overdueReports(deps.repositories.messages, deps.clock),
+  });
   registerInboxRoutes(api, {
     inbox: deps.repositories.inbox,
     replay: new InboxReplay({

@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { MessageRecord, MessageState } from '../messages/model.js';
-import type { HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
+import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
@@ -151,6 +151,18 @@ export class SqliteMessageRepository implements MessageRepository {
          WHERE deviceId IS NOT NULL AND at > @after AND at < @before`,
       )
       .all({ after, before }) as HandOver[];
+  }
+
+  awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[] {
+    // Through messages_by_state_time: only the Sent rows of the window are read.
+    return this.queries
+      .get(
+        `SELECT device_id AS deviceId, count(*) AS count, min(state_at) AS oldestSentAt FROM messages
+         WHERE state = 'Sent' AND state_at >= @sentFrom AND state_at < @sentBefore
+           AND device_id IS NOT NULL AND json_extract(body, '$.withDeliveryReport') = 1
+         GROUP BY device_id`,
+      )
+      .all({ sentFrom, sentBefore }) as AwaitingReports[];
   }
 
   countInState(state: MessageState): number {

@@ -34,6 +34,13 @@ export interface MessageQuery extends TimeRange {
   offset: number;
 }
 
+export interface AwaitingReports {
+  deviceId: string;
+  count: number;
+  /** When the longest-waiting of them was sent, ms since the epoch. */
+  oldestSentAt: number;
+}
+
 export interface HandOver {
   deviceId: string;
   at: number;
@@ -64,6 +71,11 @@ export interface MessageRepository {
    * limiter's windows need after a restart, without reading whole messages.
    */
   handOversBetween(after: number, before: number): HandOver[];
+  /**
+   * Per modem, the messages that reached Sent between `sentFrom` and `sentBefore`, asked for a
+   * delivery report and still have none: how staff learn that reports stopped arriving.
+   */
+  awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[];
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
   count(): number;

@@ -12,7 +12,7 @@ import type {
   SendResult,
 } from '../../server/modem/outboundModem.js';
 import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
-import type { HandOver, MessageRepository, Page } from '../../server/store/repositories.js';
+import type { AwaitingReports, HandOver, MessageRepository, Page } from '../../server/store/repositories.js';
 
 /**
  * In-memory MessageRepository with the contract's semantics (memory changes synchronously,
@@ -53,6 +53,24 @@ export class MemoryMessageRepository implements MessageRepository {
       if (record) result.push(record);
     }
     return result;
+  }
+
+  awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[] {
+    const byDevice = new Map<string, AwaitingReports>();
+    for (const record of this.records.values()) {
+      const sentAt = record.states.Sent;
+      if (record.state !== 'Sent' || !record.withDeliveryReport || record.deviceId === undefined) continue;
+      if (sentAt === undefined || sentAt < sentFrom || sentAt >= sentBefore) continue;
+      const entry = byDevice.get(record.deviceId) ?? {
+        deviceId: record.deviceId,
+        count: 0,
+        oldestSentAt: sentAt,
+      };
+      entry.count++;
+      entry.oldestSentAt = Math.min(entry.oldestSentAt, sentAt);
+      byDevice.set(record.deviceId, entry);
+    }
+    return [...byDevice.values()];
   }
 
   handOversBetween(after: number, before: number): HandOver[] {

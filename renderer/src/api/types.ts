@@ -83,6 +83,8 @@ export interface ModemInfo {
   messageStorage?: StorageUse[];
   /** The last balance answer, when the modem has a balance code. */
   balance?: BalanceReading;
+  /** Present while messages sent over an hour ago still wait for the report they asked for. */
+  deliveryReports?: { overdue: number; oldestSentAt: string };
 }
 
 export interface StorageUse {

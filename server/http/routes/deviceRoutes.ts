@@ -4,6 +4,7 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
 import { RadioTechnologies } from '../../modem/networkState.js';
 import { SmsServicePreferences } from '../../modem/smsServicePreference.js';
+import type { AwaitingReports } from '../../store/repositories.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
@@ -74,10 +75,23 @@ export const deviceViewSchema = z.object({
     balance: z
       .object({ answer: z.string(), amount: z.number().optional(), at: z.string(), low: z.boolean() })
       .optional(),
+    deliveryReports: z
+      .object({
+        overdue: z
+          .number()
+          .int()
+          .describe('messages sent over an hour ago (last two days) still without the report they asked for'),
+        oldestSentAt: z.string(),
+      })
+      .optional()
+      .describe('present while reports are overdue: the modem may have stopped passing them on'),
   }),
 });
 
-export function toDeviceView(device: DeviceInfo): z.output<typeof deviceViewSchema> {
+export function toDeviceView(
+  device: DeviceInfo,
+  overdue?: Omit<AwaitingReports, 'deviceId'>,
+): z.output<typeof deviceViewSchema> {
   return {
     ...device,
     createdAt: toIsoWithOffset(device.createdAt),
@@ -89,11 +103,21 @@ export function toDeviceView(device: DeviceInfo): z.output<typeof deviceViewSche
         ...device.modem.balance,
         at: toIsoWithOffset(device.modem.balance.at),
       },
+      ...(overdue && {
+        deliveryReports: { overdue: overdue.count, oldestSentAt: toIsoWithOffset(overdue.oldestSentAt) },
+      }),
     },
   };
 }
 
-export function registerDeviceRoutes(api: ApiBuilder, deps: { devices: DeviceDirectory }): void {
+export function registerDeviceRoutes(
+  api: ApiBuilder,
+  deps: {
+    devices: DeviceDirectory;
+    /** Per device id, its messages still waiting for a delivery report (`overdueReports`). */
+    overdueReports: () => ReadonlyMap<string, Omit<AwaitingReports, 'deviceId'>>;
+  },
+): void {
   api.route({
     method: 'get',
     path: '/devices',
@@ -106,7 +130,11 @@ export function registerDeviceRoutes(api: ApiBuilder, deps: { devices: DeviceDir
       ...errorResponses(400, ...authErrors),
     },
     async handle() {
-      return { status: 200, body: deps.devices.list().map(toDeviceView) };
+      const overdue = deps.overdueReports();
+      return {
+        status: 200,
+        body: deps.devices.list().map((device) => toDeviceView(device, overdue.get(device.id))),
+      };
     },
   });
 
