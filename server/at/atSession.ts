@@ -131,6 +131,8 @@ export class AtSession {
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
   private active?: Exchange;
+  /** AT+CUSD=1 went out and its `+CUSD:` answer has not come yet. */
+  private ussdAwaited = false;
   /** A +CMT / +CDS header whose PDU line is still to come, or a +CUSD text still open. */
   private pendingUrc?: { match: UrcMatch; line: string; continuations?: number };
   private settle?: Settle;
@@ -267,6 +269,7 @@ export class AtSession {
         ? (job.options.promptTimeoutMs ?? this.promptTimeoutMs)
         : (job.options.timeoutMs ?? this.defaultTimeoutMs);
     this.armTimer(exchange, timeoutMs);
+    if (/^AT\+CUSD=1\b/i.test(job.command)) this.ussdAwaited = true;
     this.write(`${job.command}\r`).catch((error: unknown) => {
       if (this.active !== exchange) return;
       if (exchange.pduState) this.feed(exchange, { type: 'writeFailed' }, error);
@@ -428,7 +431,10 @@ export class AtSession {
     const command = exchange?.job.command;
     const urc = classifyUnsolicited(line, command);
     if (urc) {
-      if (urc.takesNextLine) this.pendingUrc = { match: urc, line };
+      // A +CUSD text runs over several lines only as the answer to our own AT+CUSD=1: a stray
+      // or broken +CUSD must not swallow the lines of the commands that follow it.
+      const continues = urc.takesNextLine && (urc.name !== '+CUSD' || this.ussdAwaited);
+      if (continues) this.pendingUrc = { match: urc, line };
       else this.emitUrc({ name: urc.name, args: urc.args, line });
       return;
     }
@@ -504,6 +510,7 @@ export class AtSession {
   }
 
   private emitUrc(code: UnsolicitedCode): void {
+    if (code.name === '+CUSD') this.ussdAwaited = false;
     for (const listener of this.urcListeners) {
       try {
         listener(code);

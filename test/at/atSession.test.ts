@@ -398,8 +398,18 @@ describe('AT command text in errors (security review 1)', () => {
 });
 
 describe('AtSession with USSD answers over several lines', () => {
+  /** AT+CUSD=1 answered OK: the network's +CUSD: answer is awaited. */
+  async function askedForUssd() {
+    const context = await setup();
+    const asked = context.session.execute('AT+CUSD=1,"*100#",15');
+    await context.flush();
+    await context.reply('\r\nOK\r\n');
+    await asked;
+    return context;
+  }
+
   it('joins the lines of a +CUSD text until its closing quote', async () => {
-    const { urcs, reply } = await setup();
+    const { urcs, reply } = await askedForUssd();
     await reply('\r\n+CUSD: 0,"Balance: 1.00\r\nValid until May\r\nBye",15\r\n');
     expect(urcs).toEqual([
       {
@@ -411,11 +421,20 @@ describe('AtSession with USSD answers over several lines', () => {
   });
 
   it('lets a final result end a +CUSD text that is never closed, and gives the result to the command', async () => {
-    const { session, urcs, reply, flush } = await setup();
+    const { session, urcs, reply, flush } = await askedForUssd();
     const response = session.execute('AT+CSQ');
     await flush();
     await reply('\r\n+CUSD: 0,"broken\r\n+CSQ: 20,99\r\nOK\r\n');
     expect(urcs.map((code) => code.args)).toEqual(['0,"broken\n+CSQ: 20,99']);
     await expect(response).resolves.toEqual({ lines: [] });
+  });
+
+  it('takes a broken +CUSD nobody asked for as one line, leaving the next lines to the command', async () => {
+    const { session, urcs, reply, flush } = await setup();
+    const response = session.execute('AT+CSQ');
+    await flush();
+    await reply('\r\n+CUSD: 0,"noise\r\n+CSQ: 20,99\r\nOK\r\n');
+    expect(urcs.map((code) => code.args)).toEqual(['0,"noise']);
+    await expect(response).resolves.toEqual({ lines: ['+CSQ: 20,99'] });
   });
 });
