@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DeviceRecord } from '../api/types.js';
 import { formatNumber } from '../format/numberFormat.js';
-import { localInputToIso } from '../format/timeFormat.js';
+import { localInputOf, localInputToIso } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
 
 /** Filter inputs shared by Messages and Inbox. */
@@ -64,23 +64,44 @@ export function DateRangeInputs(props: {
 }) {
   return (
     <>
-      <label>
-        From
-        <input
-          type="datetime-local"
-          value={props.from}
-          onChange={(event) => props.onChange({ from: event.target.value, to: props.to })}
-        />
-      </label>
-      <label>
-        To
-        <input
-          type="datetime-local"
-          value={props.to}
-          onChange={(event) => props.onChange({ from: props.from, to: event.target.value })}
-        />
-      </label>
+      <DateTimeText
+        label="From"
+        value={props.from}
+        onChange={(from) => props.onChange({ from, to: props.to })}
+      />
+      <DateTimeText label="To" value={props.to} onChange={(to) => props.onChange({ from: props.from, to })} />
     </>
+  );
+}
+
+/**
+ * A point in time typed as the tables write it (`2026-11-22 14:05`, a date alone meaning its
+ * midnight), not as the browser's own date input would show it in the user's locale: filters and
+ * lists read the same. `value` and `onChange` use the datetime-local form (`2026-11-22T14:05`);
+ * text that is not a time yet stays in the box, marked, without changing the filter.
+ */
+function DateTimeText(props: { label: string; value: string; onChange: (value: string) => void }) {
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const shown = draft ?? props.value.replace('T', ' ');
+  const invalid = draft !== undefined && localInputOf(draft) === undefined;
+  return (
+    <label>
+      {props.label}
+      <input
+        type="text"
+        inputMode="numeric"
+        placeholder="YYYY-MM-DD hh:mm"
+        value={shown}
+        aria-invalid={invalid}
+        onChange={(event) => {
+          const typed = event.target.value;
+          const local = localInputOf(typed);
+          setDraft(local === undefined ? typed : undefined);
+          if (local !== undefined) props.onChange(local);
+        }}
+        onBlur={() => setDraft(undefined)}
+      />
+    </label>
   );
 }
 
@@ -116,7 +137,7 @@ export function Pager(props: {
   );
 }
 
-/** The filters Messages and Inbox both have, as typed (`from`/`to` are datetime-local text). */
+/** The filters Messages and Inbox both have, as typed (`from`/`to` in datetime-local form). */
 export interface SharedFilters {
   deviceId: string;
   from: string;

@@ -79,6 +79,16 @@ export function localInputToIso(value: string): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
+/** `2026-11-22 14:05`, `2026-11-22T14:05` or `2026-11-22` → `2026-11-22T14:05`; '' stays ''. */
+export function localInputOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?$/.exec(trimmed);
+  if (!match) return undefined;
+  const local = `${match[1]}T${match[2] ?? '00:00'}`;
+  return Number.isNaN(Date.parse(local)) ? undefined : local;
+}
+
 /** YYYY-MM-DD of an epoch, for the chart's day labels and file names. */
 export function isoDay(ms: number, zone: Zone = 'local'): string {
   const [year, month, day] = parts(ms, zone);
