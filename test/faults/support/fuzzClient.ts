@@ -19,9 +19,21 @@ export function createFuzzAgent(): Agent {
   return new Agent({ keepAlive: true, maxSockets: 16 });
 }
 
+/**
+ * The longest a fuzz request may take, answered or not. The socket timeout alone does not end a
+ * request to the live event stream: its keep-alive comment every 15 s keeps the socket busy, so a
+ * fuzzed GET that happens to be a valid subscription would hold its worker for ever.
+ */
+const requestDeadlineMs = 20_000;
+
 export function send(baseUrl: string, agent: Agent, fuzz: FuzzRequest, tally: FuzzTally): Promise<void> {
   const url = new URL(baseUrl);
-  return new Promise((resolve) => {
+  return new Promise<void>((settle) => {
+    const deadline = setTimeout(() => outgoing.destroy(new Error('deadline')), requestDeadlineMs);
+    const resolve = () => {
+      clearTimeout(deadline);
+      settle();
+    };
     // A server may answer (413, 431) and then drop the connection: count each request once.
     let counted = false;
     const outgoing = request(
@@ -46,6 +58,7 @@ export function send(baseUrl: string, agent: Agent, fuzz: FuzzRequest, tally: Fu
         }
         response.resume();
         response.once('end', resolve);
+        response.once('close', resolve);
         response.once('error', () => resolve());
       },
     );
