@@ -94,7 +94,8 @@ describe('malformed lines and PDUs from the modem', () => {
       const outcomes = await Promise.all(ids.map((id) => getMessage(gateway.url, id)));
       for (const after of outcomes) {
         expect(['Sent', 'Failed']).toContain(after?.state);
-        if (after?.state === 'Failed') expect(after.recipients[0]?.error).toMatch(/CMS ERROR/);
+        // A refusal, or a send whose answer never came in time (honestly "may have been sent").
+        if (after?.state === 'Failed') expect(after.recipients[0]?.error).toMatch(/CMS ERROR|interrupted/);
       }
       expect(outcomes.some((after) => after?.state === 'Sent')).toBe(true);
       expect(residentBytes(gateway.pid) - residentAfterWarmUp).toBeLessThan(allowedGrowthBytes);
