@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { serverUrlProblem } from '../fleet/serverAddress.js';
 import type { LogLevel } from '../logging/logger.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
+import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by

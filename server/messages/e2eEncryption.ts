@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { encryptedFieldScheme, type MessageRecord } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { dataPayloadProblem } from '../validation/dataPayload.js';
-import type { MessageRecord } from './model.js';
 
 /**
  * End-to-end encryption of the upstream project (DESIGN §2), in a PHC-like string:
@@ -9,7 +9,7 @@ import type { MessageRecord } from './model.js';
  * Key = PBKDF2-HMAC-SHA1(passphrase, salt, iterations, 32 bytes); AES-256-CBC with PKCS#7
  * padding and the salt doubling as the IV, as the upstream Android app and its clients do.
  */
-const SCHEME = 'aes-256-cbc/pbkdf2-sha1';
+const SCHEME = encryptedFieldScheme;
 const KEY_BYTES = 32;
 /** AES block size: the salt is used as the CBC IV, so it must be exactly one block. */
 const SALT_BYTES = 16;
@@ -33,10 +33,6 @@ export class DecryptionError extends GatewayError {
   ) {
     super(ErrorCode.DecryptionFailed, message, { field: 'isEncrypted' });
   }
-}
-
-export function isEncryptedField(value: string): boolean {
-  return value.startsWith(`$${SCHEME}$`);
 }
 
 export function encryptField(

@@ -1,4 +1,5 @@
-import type { MessageContent } from '../messages/model.js';
+import type { ModemStatus } from '../domain/device.js';
+import type { MessageContent } from '../domain/message.js';
 
 /**
  * What the scheduler needs from a modem driver to send. The driver owns the AT session,
@@ -25,16 +26,6 @@ export interface SendResult {
   references: number[];
 }
 
-export type ModemStatus =
-  | 'starting'
-  | 'ready'
-  | 'sim-pin-required'
-  | 'sim-pin-wrong'
-  | 'recovering'
-  /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
-  | 'no-network'
-  | 'offline';
-
 export interface OutboundModem {
   readonly deviceId: string;
   readonly status: ModemStatus;
@@ -48,14 +39,4 @@ export interface OutboundModem {
    * SendInterrupted when the outcome is unknown (timeout after the PDU left, unplug mid-send).
    */
   send(request: SendRequest): Promise<SendResult>;
-}
-
-/** A status report matched to a part the driver sent (TS 23.040 §9.2.3.15 TP-Status). */
-export interface DeliveryReport {
-  deviceId: string;
-  /** TP-MR of the part the report is about. */
-  reference: number;
-  recipient: string;
-  status: number;
-  dischargedAt: number;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WebhookDeliveryModes } from '../messages/inboxReplay.js';
+import { WebhookDeliveryModes } from '../domain/webhookEvents.js';
 import { dateTime, pageQuery, searchQuery, timeRangeQuery } from './primitives.js';
 
 /** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */

@@ -24,12 +24,6 @@ const stillToFix = {
     'folders at, transport import each other, e.g.\n' +
       '  at → transport: server/at/atSession.ts imports server/transport/transport.ts\n' +
       '  transport → at: server/transport/portDiscovery.ts imports server/at/atSession.ts',
-    'folders events, inbox, messages, modem, store, validation, webhooks import each other, e.g.\n' +
-      '  events → messages: server/events/eventBus.ts imports server/messages/model.ts\n' +
-      '  messages → events: server/messages/inboxReplay.ts imports server/events/eventBus.ts',
-    'folders desk, fleet, http, settings import each other, e.g.\n' +
-      '  desk → http: server/desk/desk.ts imports server/http/defineRoute.ts\n' +
-      '  http → desk: server/http/routes/conversationRoutes.ts imports server/desk/conversations/conversationService.ts',
   ],
 };
 

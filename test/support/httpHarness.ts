@@ -17,12 +17,13 @@ import {
   type TokenService,
 } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeviceInfo } from '../../server/domain/device.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { HealthService } from '../../server/health/healthService.js';
 import { createHttpApp, type HttpDependencies, type HttpOptions } from '../../server/http/app.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import type { DeviceDirectory, DeviceInfo } from '../../server/modem/deviceDirectory.js';
+import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
 import type { OutboundModem } from '../../server/modem/outboundModem.js';
 import {
   emptyStoredSettings,

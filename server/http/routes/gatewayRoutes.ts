@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { DeviceInfo } from '../../domain/device.js';
+import { type SmsServicePreference, SmsServicePreferences } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { FleetStatus } from '../../fleet/fleetMode.js';
 import { fleetStatusSchema } from '../../fleet/fleetStatus.js';
-import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
-import { type SmsServicePreference, SmsServicePreferences } from '../../modem/smsServicePreference.js';
+import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { IncomingRecord } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { deliveryMode, type InboxReplay } from '../../messages/inboxReplay.js';
-import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
+import type { InboxRepository } from '../../store/repositories.js';
 import {
   IncomingTypes,
   inboxExportSchema,
