@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AtSession } from './at/atSession.js';
+import { TrafficRecorder } from './at/trafficRecorder.js';
 import { createAccessControl } from './auth/accessControl.js';
 import { type CredentialsDocumentData, openBasicCredentials } from './auth/credentials.js';
 import { createLoginThrottle, type LoginThrottleOptions } from './auth/loginThrottle.js';
@@ -60,7 +61,6 @@ import type { SimulatedModem } from './simulator/simulatedModem.js';
 import { dailyStats } from './stats/dailyStats.js';
 import { openStorage, type Storage } from './store/storage.js';
 import { checkSerialPortPath } from './transport/serialPortCheck.js';
-import { TrafficRecorder } from './transport/trafficRecorder.js';
 import type { WebhookDelivery } from './webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from './webhooks/webhookDispatcher.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
+import { probeForModem } from '../modem/modemProbe.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';
 import { withOpenTimeout } from '../transport/openTimeout.js';
-import { listSerialPorts, probeForModem } from '../transport/portDiscovery.js';
+import { listSerialPorts } from '../transport/portDiscovery.js';
 import { createSerialTransport } from '../transport/serialTransport.js';
 
 /** A USB or UART port opens in milliseconds; a Bluetooth COM port may block for good. */

@@ -1,5 +1,5 @@
 import type { HealthService } from '../health/healthService.js';
-import { InboxReplay } from '../messages/inboxReplay.js';
+import { InboxReplay } from '../inbox/inboxReplay.js';
 import type { MessageService } from '../messages/messageService.js';
 import { overdueReports } from '../messages/overdueReports.js';
 import type { SettingsService } from '../settings/settingsService.js';

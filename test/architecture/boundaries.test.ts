@@ -11,22 +11,6 @@ const wireLayers = ['at', 'transport', 'pdu'] as const;
 /** Imported by every layer; they import only each other. `domain/` holds the shared record types. */
 const foundations = ['domain', 'errors', 'logging', 'clock'] as const;
 
-/**
- * What the test found when it was written (issue 17 item 4); items 2 and 3 of the issue empty this.
- * The test fails when the list is out of date either way, so it only ever shrinks.
- */
-const stillToFix = {
-  wireLayers: [
-    'server/transport/portDiscovery.ts\n    → server/at/atSession.ts',
-    'server/transport/trafficRecorder.ts\n    → server/at/atSession.ts',
-  ],
-  folderCycles: [
-    'folders at, transport import each other, e.g.\n' +
-      '  at → transport: server/at/atSession.ts imports server/transport/transport.ts\n' +
-      '  transport → at: server/transport/portDiscovery.ts imports server/at/atSession.ts',
-  ],
-};
-
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = readImportGraph(repoRoot, ['server', 'renderer/src', 'electron']);
 
@@ -65,7 +49,7 @@ describe('the import graph', () => {
         }
       }
     });
-    expect(offenders).toEqual(stillToFix.wireLayers);
+    expect(offenders).toEqual([]);
   });
 
   it('has the foundations (domain, errors, logging, clock) importing only each other', () => {
@@ -93,7 +77,7 @@ describe('the import graph', () => {
   });
 
   it('has no cycle between server folders', () => {
-    expect(folderCycles(graph)).toEqual(stillToFix.folderCycles);
+    expect(folderCycles(graph)).toEqual([]);
   });
 });
 
