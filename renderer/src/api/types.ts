@@ -14,6 +14,7 @@ import type { MessageState } from '../../../server/domain/message.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { fleetStatusSchema } from '../../../server/fleet/fleetStatus.js';
+import type { MessageView } from '../../../server/messages/messageView.js';
 import type { HoldReason } from '../../../server/scheduler/holdReason.js';
 import type { openingHoursSchema, ruleMatchSchema } from '../../../server/validation/deskSchemas.js';
 
@@ -26,32 +27,9 @@ export type { HoldReason, MessageState, ModemStatus, RadioTechnology, SmsService
 export type SimCard = SimCardInfo;
 export type InboxType = IncomingType;
 
-export interface RecipientState {
-  phoneNumber: string;
-  state: MessageState;
-  error?: string;
-}
-
-export interface MessageRecord {
-  id: string;
-  deviceId?: string;
-  /** Went through the built-in simulated modem: it reached no phone. */
-  simulated?: true;
-  /** Taken from the private server in fleet mode. */
-  source?: 'server';
-  state: MessageState;
-  isHashed: boolean;
-  isEncrypted: boolean;
-  recipients: RecipientState[];
-  states: Partial<Record<MessageState, string>>;
-  textMessage?: { text: string };
-  dataMessage?: { data: string; port: number };
-  priority?: number;
-  simNumber?: number;
-  withDeliveryReport?: boolean;
-  validUntil?: string;
-  scheduleAt?: string;
-}
+/** The API's message state record (GET /messages/{id}), as the server's schema defines it. */
+export type MessageRecord = MessageView;
+export type RecipientState = MessageView['recipients'][number];
 
 export interface SendMessageRequest {
   phoneNumbers: string[];
