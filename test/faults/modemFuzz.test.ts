@@ -88,6 +88,9 @@ describe('malformed lines and PDUs from the modem', () => {
         scaled(45_000, 300_000),
         100,
       );
+      // How often the gateway had to resynchronise (one probe per take-over or attempt after a timeout).
+      const probes = modem.commands.filter((command) => /^ATS\d+\?$/.test(command)).length;
+      console.info(`modem fuzz: ${probes} resync probes, ${modem.commands.length} commands in all`);
       for (const id of ids) {
         const after = await getMessage(gateway.url, id);
         expect({ id, state: after?.state, error: after?.recipients[0]?.error }).toEqual({
