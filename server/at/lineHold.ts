@@ -53,7 +53,7 @@ type Hold =
 export class LineHold {
   private hold?: Hold;
   /** The next probe's number: unique on this line, and random so another process's differs. */
-  private nextNonce = 1_000 + Math.floor(Math.random() * 8_000);
+  private nextNonce = 10_000 + Math.floor(Math.random() * 80_000);
   /** This line has answered a probe: it echoes, so sequence can always be restored. */
   private probeAnswered = false;
 

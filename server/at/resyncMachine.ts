@@ -9,15 +9,16 @@
  * one after another, in order (V.250 §5.2.1), so once the answer to a command line nobody else
  * ever wrote has been seen, everything owed before it has been seen too.
  *
- * The unique answer: no harmless standard command answers with an argument we choose, but every
- * V.250 modem can echo (§6.2.4 `E`, mandatory, factory default E1; Gammu runs with it on and
- * tells answers apart by the echoed command, see test/fixtures/transcripts/gammu-echo-on-dumps.txt),
- * and echo sends back the characters of the command line as typed. So the probe is an S-parameter
- * read, `ATS<nonce>?` (V.250 §5.3.2, a read changes nothing), with a number never used before on
- * this line: its echo is unique. Whether the modem has such a register does not matter (most
- * answer ERROR); only the echo and the final result right after it do. The nonce starts at a
- * random value per session, so a process that took over the line does not mistake the answer to
- * a dead process's probe for its own.
+ * The unique answer: no harmless standard command answers with an argument we choose (an
+ * identity such as AT+CGMI is the same every time), but every V.250 modem can echo (§6.2.4 `E`,
+ * mandatory, factory default E1), and echo sends back the characters of the command line as
+ * received. Gammu runs with echo on (each reply in test/fixtures/transcripts/gammu-echo-on-dumps.txt
+ * starts with its command) and RIOT's AT driver (RIOT-OS/RIOT drivers/include/at.h) checks every
+ * echo against what it sent. So the probe is an S-parameter read, `ATS<nonce>?` (V.250 §5.3.2; a
+ * read changes nothing), with a number never used before on this line: its echo is unique.
+ * Whether the modem has such a register does not matter (most answer ERROR, the simulator too);
+ * only the echo and the final result right after it do. The nonce starts at a random value per
+ * session, so a process that took over the line does not take a dead process's probe for its own.
  *
  *   enablingEcho  --final (any: it may be a stale one)--> awaitingProbeEcho   writes ATE1, then ATS<n>?
  *   awaitingProbeEcho --the line "ATS<n>?"-------------> awaitingProbeResult (all else discarded)
