@@ -55,11 +55,11 @@ export interface AtSessionOptions {
   promptTimeoutMs?: number;
   /** How long the network may take to accept a PDU after Ctrl-Z, in ms (default 60 000). */
   pduResultTimeoutMs?: number;
-  /** Each step of resynchronising after a timeout (`resyncMachine.ts`), in ms (default 2 000). */
+  /** Each step of resynchronising (`resyncMachine.ts`), in ms (default 2 000). */
   resyncTimeoutMs?: number;
-  /** Probes tried before falling back to a quiet wait (default 3). */
+  /** Probes a take-over tries before it settles for a quiet wait (default 3; see `lineHold.ts`). */
   resyncAttempts?: number;
-  /** That quiet wait, for a modem that never answers the probe, in ms (default 1 000). */
+  /** The quiet wait after a timeout on a line that never answered a probe, in ms (default 1 000). */
   resyncQuietMs?: number;
   /** Quiet period after a `completeOnLine` completion, for a trailing OK, in ms (default 300). */
   completeOnLineGraceMs?: number;

@@ -28,7 +28,8 @@
  *
  * Waiting for a final before the probe keeps to V.250's one-line-at-a-time; when that final was a
  * stale one, the probe only queues behind ATE1 in the modem. A modem that never echoes (none we
- * know of) or has stopped answering ends in `gaveUp`: the session then falls back to a quiet wait.
+ * know of) or has stopped answering ends in `gaveUp` once its attempts are spent (`lineHold.ts`
+ * says how many), and the session falls back to a quiet wait.
  */
 import { classifyFinalResult } from './finalResults.js';
 
@@ -42,8 +43,12 @@ export type ResyncState =
   | { name: 'gaveUp'; nonce: number };
 
 export type ResyncEvent =
-  /** A complete line that is not an unsolicited result code. */
-  { type: 'line'; line: string } | { type: 'timeout' };
+  | {
+      type: 'line';
+      /** A complete line that is not an unsolicited result code. */
+      line: string;
+    }
+  | { type: 'timeout' };
 
 export type ResyncAction =
   /** Write this command line (CR added by the session) and (re)arm the resync timer. */
