@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { ContactForm } from '../desk/ContactForm.js';
 import { ContactImportPanel } from '../desk/ContactImportPanel.js';
 import { contactCsvColumns } from '../desk/contactCsv.js';
@@ -96,13 +96,15 @@ export function ContactsScreen() {
         </label>
       </section>
 
-      <section className="panel">
-        {page.loading && !page.data && <Loading what="contacts" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && page.data.items.length === 0 && (
-          <EmptyState title="No contacts.">Add one, or import a CSV from your spreadsheet.</EmptyState>
-        )}
-        {page.data && page.data.items.length > 0 && (
+      <PagedListPanel
+        list={page}
+        what="contacts"
+        empty={<EmptyState title="No contacts.">Add one, or import a CSV from your spreadsheet.</EmptyState>}
+        offset={offset}
+        pageSize={pageSize}
+        onOffset={setOffset}
+      >
+        {(rows) => (
           <table className="table" aria-label="Contacts">
             <thead>
               <tr>
@@ -114,7 +116,7 @@ export function ContactsScreen() {
               </tr>
             </thead>
             <tbody>
-              {page.data.items.map((contact) => (
+              {rows.map((contact) => (
                 <tr key={contact.id}>
                   <td>{contact.name}</td>
                   <td className="mono">{contact.phoneNumber}</td>
@@ -137,16 +139,7 @@ export function ContactsScreen() {
             </tbody>
           </table>
         )}
-        {page.data && page.data.items.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={page.data.items.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </PagedListPanel>
       <GroupsPanel groups={groups.data ?? []} onChanged={reload} />
     </>
   );

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import type { InboxFilter } from '../api/gatewayApi.js';
-import { InboxTypes, type IncomingEvent } from '../api/types.js';
+import { InboxTypes } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/inboxRows.js';
-import { useLiveEvent } from '../live/LiveEvents.js';
-import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
@@ -32,18 +32,14 @@ export function InboxScreen() {
     type: type || undefined,
     ...filters.query,
   };
-  const filterKey = JSON.stringify(filter);
-  const page = useResource(
-    () => api.listInbox(JSON.parse(filterKey) as InboxFilter, pageSize, offset).then(livePageOf),
-    [api, filterKey, offset],
-  );
-
-  useLiveEvent<IncomingEvent>('incoming', (event) => {
-    const rules = inboxLiveRules(filter);
-    // Already listed (a reload overlapped the event): the event's copy replaces it in place.
-    page.setData(
-      (current) => current && applyLiveItem(current, inboxRecordFromEvent(event), rules, offset === 0),
-    );
+  const page = usePagedLiveList({
+    filter,
+    offset,
+    pageSize,
+    fetchPage: api.listInbox,
+    event: 'incoming',
+    itemOf: inboxRecordFromEvent,
+    rules: inboxLiveRules,
   });
 
   async function rereadStorage() {
@@ -52,11 +48,10 @@ export function InboxScreen() {
       await api.refreshInbox(new Date(until.getTime() - refreshWindowMs).toISOString(), until.toISOString());
       return 'The modems are reading their storage; new messages appear here.';
     });
-    if (started) page.reload();
+    if (started) page.list.reload();
   }
 
-  const rows = page.data?.items ?? [];
-  const nameOf = useContactNames(rows.map((record) => record.sender));
+  const nameOf = useContactNames(page.rows.map((record) => record.sender));
   const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
 
   return (
@@ -107,20 +102,20 @@ export function InboxScreen() {
         />
       </section>
 
-      <section className="panel">
-        <NewArrivalsBar
-          count={page.data?.arrivals.length ?? 0}
-          noun="received message"
-          onShow={() => page.setData((current) => current && showArrivals(current, pageSize))}
-        />
-        {page.loading && !page.data && <Loading what="received messages" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && rows.length === 0 && (
+      <PagedListPanel
+        list={page.list}
+        what="received messages"
+        empty={
           <EmptyState title="No received messages match.">
             SMS that arrive at a modem appear here at once.
           </EmptyState>
-        )}
-        {rows.length > 0 && (
+        }
+        offset={offset}
+        pageSize={pageSize}
+        onOffset={setOffset}
+        banner={<NewArrivalsBar count={page.arrivals} noun="received message" onShow={page.showArrivals} />}
+      >
+        {(rows) => (
           <table className="table" aria-label="Received messages">
             <thead>
               <tr>
@@ -147,16 +142,7 @@ export function InboxScreen() {
             </tbody>
           </table>
         )}
-        {page.data && rows.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={rows.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </PagedListPanel>
     </>
   );
 }

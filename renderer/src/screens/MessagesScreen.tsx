@@ -1,17 +1,17 @@
-import { Fragment, useCallback, useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
+import { EmptyState } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { useLiveEvent } from '../live/LiveEvents.js';
-import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
 import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { scheduledFor } from '../messages/failureText.js';
 import { MessageActions } from '../messages/MessageActions.js';
@@ -35,30 +35,23 @@ export function MessagesScreen() {
     state: state || undefined,
     ...filters.query,
   };
-  const filterKey = JSON.stringify(filter);
-  const page = useResource(
-    () => api.listMessages(JSON.parse(filterKey) as MessageFilter, pageSize, offset).then(livePageOf),
-    [api, filterKey, offset],
-  );
-
-  const applyUpdate = useCallback(
-    (message: MessageRecord) => {
-      const rules = messageLiveRules(JSON.parse(filterKey) as MessageFilter);
-      page.setData((current) => current && applyLiveItem(current, message, rules, offset === 0));
-    },
-    [page.setData, filterKey, offset],
-  );
-  useLiveEvent<MessageRecord>('message', applyUpdate);
-  const showNew = () => page.setData((current) => current && showArrivals(current, pageSize));
+  const page = usePagedLiveList({
+    filter,
+    offset,
+    pageSize,
+    fetchPage: api.listMessages,
+    event: 'message',
+    itemOf: (message: MessageRecord) => message,
+    rules: messageLiveRules,
+  });
   /** The user's own message: shown at once, with whatever else arrived. */
   const showSent = (message: MessageRecord) => {
-    applyUpdate(message);
-    if (offset === 0) showNew();
+    page.apply(message);
+    if (offset === 0) page.showArrivals();
   };
 
-  const rows = page.data?.items ?? [];
   const nameOf = useContactNames(
-    rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
+    page.rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
   );
   // Until a modem takes a message its `deviceId` is the gateway's own id: no modem to name.
   const deviceName = (id: string | undefined) => {
@@ -125,18 +118,22 @@ export function MessagesScreen() {
         />
       </section>
 
-      <section className="panel">
-        <NewArrivalsBar count={page.data?.arrivals.length ?? 0} noun="message" onShow={showNew} />
-        {page.loading && !page.data && <Loading what="messages" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && rows.length === 0 && (
+      <PagedListPanel
+        list={page.list}
+        what="messages"
+        empty={
           <EmptyState title="No messages match.">
-            {filterKey === '{}'
+            {JSON.stringify(filter) === '{}'
               ? 'Messages you send appear here as they move through the queue.'
               : 'Try a wider filter.'}
           </EmptyState>
-        )}
-        {rows.length > 0 && (
+        }
+        offset={offset}
+        pageSize={pageSize}
+        onOffset={setOffset}
+        banner={<NewArrivalsBar count={page.arrivals} noun="message" onShow={page.showArrivals} />}
+      >
+        {(rows) => (
           <table className="table" aria-label="Messages">
             <thead>
               <tr>
@@ -176,7 +173,7 @@ export function MessagesScreen() {
                         <MessageActions
                           message={message}
                           devices={devices.data}
-                          onChanged={applyUpdate}
+                          onChanged={page.apply}
                           onResent={showSent}
                         />
                       </td>
@@ -187,7 +184,7 @@ export function MessagesScreen() {
                           <MessageDetail
                             message={message}
                             devices={devices.data}
-                            onChanged={applyUpdate}
+                            onChanged={page.apply}
                             onResent={showSent}
                           />
                         </td>
@@ -199,16 +196,7 @@ export function MessagesScreen() {
             </tbody>
           </table>
         )}
-        {page.data && rows.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={rows.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </PagedListPanel>
     </>
   );
 }
