@@ -3,6 +3,7 @@ import type { DeviceRecord } from '../api/types.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { localInputOf, localInputToIso } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
+import { IdSelect } from './IdSelect.js';
 
 /** Filter inputs shared by Messages and Inbox. */
 
@@ -15,17 +16,15 @@ export function DeviceSelect(props: {
   id?: string;
 }) {
   return (
-    <label>
-      {props.label ?? 'Modem'}
-      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
-        <option value="">{props.emptyLabel ?? 'All modems'}</option>
-        {props.devices?.map((device) => (
-          <option key={device.id} value={device.id}>
-            {modemLabel(device)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <IdSelect
+      label={props.label ?? 'Modem'}
+      none={props.emptyLabel ?? 'All modems'}
+      choices={props.devices}
+      nameOf={modemLabel}
+      value={props.value}
+      onChange={props.onChange}
+      id={props.id}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
+import { IdSelect } from '../components/IdSelect.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { ContactForm } from '../desk/ContactForm.js';
@@ -77,23 +78,17 @@ export function ContactsScreen() {
             }}
           />
         </label>
-        <label>
-          Group
-          <select
-            value={groupId}
-            onChange={(event) => {
-              setGroupId(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All contacts</option>
-            {groups.data?.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name} ({group.size})
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Group"
+          none="All contacts"
+          choices={groups.data}
+          nameOf={(group) => `${group.name} (${group.size})`}
+          value={groupId}
+          onChange={(id) => {
+            setGroupId(id);
+            setOffset(0);
+          }}
+        />
       </section>
 
       <PagedListPanel

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { IdSelect } from '../components/IdSelect.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import type { Group, Template } from '../desk/deskTypes.js';
 import {
@@ -193,21 +194,14 @@ function RuleEditor(props: {
             />
           </label>
         )}
-        <label>
-          Arrived on
-          <select
-            name="deviceId"
-            value={draft.deviceId}
-            onChange={(event) => set({ deviceId: event.target.value })}
-          >
-            <option value="">any modem</option>
-            {props.devices?.map((device) => (
-              <option key={device.id} value={device.id}>
-                {device.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Arrived on"
+          name="deviceId"
+          none="any modem"
+          choices={props.devices}
+          value={draft.deviceId}
+          onChange={(deviceId) => set({ deviceId })}
+        />
       </div>
       <fieldset>
         <legend>
@@ -310,38 +304,24 @@ function RuleEditor(props: {
           </select>
         </label>
         {draft.actionKind === 'template' && (
-          <label>
-            Template
-            <select
-              name="templateId"
-              value={draft.templateId}
-              onChange={(event) => set({ templateId: event.target.value })}
-            >
-              <option value="">Choose…</option>
-              {props.templates?.map((template) => (
-                <option key={template.id} value={template.id}>
-                  {template.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <IdSelect
+            label="Template"
+            name="templateId"
+            none="Choose…"
+            choices={props.templates}
+            value={draft.templateId}
+            onChange={(templateId) => set({ templateId })}
+          />
         )}
         {draft.actionKind === 'addToGroup' && (
-          <label>
-            Group
-            <select
-              name="groupId"
-              value={draft.groupId}
-              onChange={(event) => set({ groupId: event.target.value })}
-            >
-              <option value="">Choose…</option>
-              {props.groups?.map((group) => (
-                <option key={group.id} value={group.id}>
-                  {group.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <IdSelect
+            label="Group"
+            name="groupId"
+            none="Choose…"
+            choices={props.groups}
+            value={draft.groupId}
+            onChange={(groupId) => set({ groupId })}
+          />
         )}
         {draft.actionKind === 'reply' && (
           <label className="grow">
@@ -402,17 +382,13 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
           Sample text
           <input name="sample" value={text} onChange={(event) => setText(event.target.value)} />
         </label>
-        <label>
-          Arriving on
-          <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
-            <option value="">any modem</option>
-            {props.devices?.map((device) => (
-              <option key={device.id} value={device.id}>
-                {device.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Arriving on"
+          none="any modem"
+          choices={props.devices}
+          value={deviceId}
+          onChange={setDeviceId}
+        />
         <div className="form-actions">
           <button type="submit" disabled={test.busy}>
             Test
