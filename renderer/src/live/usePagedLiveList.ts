@@ -9,6 +9,9 @@ import { applyLiveItem, type LivePage, type LiveRules, livePageOf, showArrivals 
  */
 export interface PagedLiveList<Item> {
   list: Resource<LivePage<Item>>;
+  offset: number;
+  pageSize: number;
+  setOffset(offset: number): void;
   rows: Item[];
   /** How many new items wait behind the "N new — show" bar. */
   arrivals: number;
@@ -21,6 +24,7 @@ export interface PagedLiveList<Item> {
 export function usePagedLiveList<Item, Filter, Event>(options: {
   filter: Filter;
   offset: number;
+  setOffset: (offset: number) => void;
   pageSize: number;
   /** Stable for the session (an API method), so it reloads only when the API changes. */
   fetchPage: (filter: Filter, limit: number, offset: number) => Promise<Page<Item>>;
@@ -39,6 +43,9 @@ export function usePagedLiveList<Item, Filter, Event>(options: {
   useLiveEvent<Event>(options.event, (event) => apply(options.itemOf(event)));
   return {
     list,
+    offset,
+    pageSize,
+    setOffset: options.setOffset,
     rows: list.data?.items ?? [],
     arrivals: list.data?.arrivals.length ?? 0,
     apply,

@@ -4,13 +4,12 @@ import { InboxTypes } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/inboxRows.js';
-import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { LiveListPanel } from '../live/LiveListPanel.js';
 import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
@@ -35,6 +34,7 @@ export function InboxScreen() {
   const page = usePagedLiveList({
     filter,
     offset,
+    setOffset,
     pageSize,
     fetchPage: api.listInbox,
     event: 'incoming',
@@ -102,18 +102,14 @@ export function InboxScreen() {
         />
       </section>
 
-      <PagedListPanel
-        list={page.list}
-        what="received messages"
+      <LiveListPanel
+        page={page}
+        noun="received message"
         empty={
           <EmptyState title="No received messages match.">
             SMS that arrive at a modem appear here at once.
           </EmptyState>
         }
-        offset={offset}
-        pageSize={pageSize}
-        onOffset={setOffset}
-        banner={<NewArrivalsBar count={page.arrivals} noun="received message" onShow={page.showArrivals} />}
       >
         {(rows) => (
           <table className="table" aria-label="Received messages">
@@ -142,7 +138,7 @@ export function InboxScreen() {
             </tbody>
           </table>
         )}
-      </PagedListPanel>
+      </LiveListPanel>
     </>
   );
 }

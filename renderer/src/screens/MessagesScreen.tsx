@@ -5,12 +5,11 @@ import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { LiveListPanel } from '../live/LiveListPanel.js';
 import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { scheduledFor } from '../messages/failureText.js';
@@ -38,6 +37,7 @@ export function MessagesScreen() {
   const page = usePagedLiveList({
     filter,
     offset,
+    setOffset,
     pageSize,
     fetchPage: api.listMessages,
     event: 'message',
@@ -118,9 +118,9 @@ export function MessagesScreen() {
         />
       </section>
 
-      <PagedListPanel
-        list={page.list}
-        what="messages"
+      <LiveListPanel
+        page={page}
+        noun="message"
         empty={
           <EmptyState title="No messages match.">
             {JSON.stringify(filter) === '{}'
@@ -128,10 +128,6 @@ export function MessagesScreen() {
               : 'Try a wider filter.'}
           </EmptyState>
         }
-        offset={offset}
-        pageSize={pageSize}
-        onOffset={setOffset}
-        banner={<NewArrivalsBar count={page.arrivals} noun="message" onShow={page.showArrivals} />}
       >
         {(rows) => (
           <table className="table" aria-label="Messages">
@@ -196,7 +192,7 @@ export function MessagesScreen() {
             </tbody>
           </table>
         )}
-      </PagedListPanel>
+      </LiveListPanel>
     </>
   );
 }
