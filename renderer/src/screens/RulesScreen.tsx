@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ListView } from '../components/ListView.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Group, Template } from '../desk/deskTypes.js';
 import {
   describeRule,
@@ -47,7 +48,6 @@ export function RulesScreen() {
     void act(() => api.reorderRules(ids));
   }
 
-  const list = rules.data ?? [];
   return (
     <>
       <header className="page-head">
@@ -73,53 +73,60 @@ export function RulesScreen() {
         />
       )}
       <section className="panel">
-        {rules.loading && !rules.data && <Loading what="rules" />}
-        {rules.error !== undefined && <ErrorNote error={rules.error} onRetry={rules.reload} />}
-        {rules.data && list.length === 0 && (
-          <EmptyState title="No rules yet.">
-            A rule can answer a keyword (“PRICE”), reply outside opening hours, or forward messages to a
-            colleague.
-          </EmptyState>
-        )}
-        <ol className="plain rules" aria-label="Rules in order">
-          {list.map((rule, index) => (
-            <li key={rule.id} className="rule-row">
-              <div>
-                <strong>{rule.name}</strong> {!rule.enabled && <span className="badge badge-muted">Off</span>}
-                <div className="hint">{describeRule(rule, names)}</div>
-              </div>
-              <div className="head-actions">
-                <button
-                  type="button"
-                  disabled={change.busy || index === 0}
-                  onClick={() => move(index, -1)}
-                  aria-label={`Move ${rule.name} up`}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  disabled={change.busy || index === list.length - 1}
-                  onClick={() => move(index, 1)}
-                  aria-label={`Move ${rule.name} down`}
-                >
-                  ↓
-                </button>
-                <button type="button" onClick={() => setEditing(rule)}>
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={change.busy}
-                  onClick={() => void act(() => api.removeRule(rule.id))}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
-        </ol>
+        <ListView
+          read={rules}
+          items={rules.data}
+          what="rules"
+          empty={
+            <EmptyState title="No rules yet.">
+              A rule can answer a keyword (“PRICE”), reply outside opening hours, or forward messages to a
+              colleague.
+            </EmptyState>
+          }
+        >
+          {(inOrder) => (
+            <ol className="plain rules" aria-label="Rules in order">
+              {inOrder.map((rule, index) => (
+                <li key={rule.id} className="rule-row">
+                  <div>
+                    <strong>{rule.name}</strong>{' '}
+                    {!rule.enabled && <span className="badge badge-muted">Off</span>}
+                    <div className="hint">{describeRule(rule, names)}</div>
+                  </div>
+                  <div className="head-actions">
+                    <button
+                      type="button"
+                      disabled={change.busy || index === 0}
+                      onClick={() => move(index, -1)}
+                      aria-label={`Move ${rule.name} up`}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      disabled={change.busy || index === inOrder.length - 1}
+                      onClick={() => move(index, 1)}
+                      aria-label={`Move ${rule.name} down`}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" onClick={() => setEditing(rule)}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={change.busy}
+                      onClick={() => void act(() => api.removeRule(rule.id))}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          )}
+        </ListView>
       </section>
       <RuleTester devices={devices.data} />
     </>
