@@ -138,13 +138,15 @@ export function Pager(props: {
 
 /** The filters Messages and Inbox both have, as typed (`from`/`to` in datetime-local form). */
 export interface SharedFilters {
+  /** The list's own first filter: a message's state, a received SMS's type ('' for all). */
+  kind: string;
   deviceId: string;
   from: string;
   to: string;
   search: string;
 }
 
-const noFilters: SharedFilters = { deviceId: '', from: '', to: '', search: '' };
+const noFilters: SharedFilters = { kind: '', deviceId: '', from: '', to: '', search: '' };
 
 /** The shared filters and the page offset; any change of filter goes back to the first page. */
 export function useSharedFilters() {
@@ -163,7 +165,10 @@ export function useSharedFilters() {
   return { values, change, query, offset, setOffset };
 }
 
+/** The filter row of Messages and Inbox: the list's kind, the modem, the period and a search. */
 export function SharedFilterControls(props: {
+  /** The choices of `kind`, with the first choice's words for all ("All states"). */
+  kind: { label: string; all: string; choices: readonly { id: string; name: string }[] };
   devices: DeviceRecord[] | undefined;
   values: SharedFilters;
   onChange: (next: Partial<SharedFilters>) => void;
@@ -171,7 +176,14 @@ export function SharedFilterControls(props: {
 }) {
   const { values, onChange } = props;
   return (
-    <>
+    <section className="filters" aria-label="Filters">
+      <IdSelect
+        label={props.kind.label}
+        none={props.kind.all}
+        choices={props.kind.choices}
+        value={values.kind}
+        onChange={(kind) => onChange({ kind })}
+      />
       <DeviceSelect
         devices={props.devices}
         value={values.deviceId}
@@ -184,6 +196,6 @@ export function SharedFilterControls(props: {
         value={values.search}
         onChange={(search) => onChange({ search })}
       />
-    </>
+    </section>
   );
 }

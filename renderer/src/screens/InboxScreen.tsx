@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { InboxFilter } from '../api/gatewayApi.js';
 import { InboxTypes } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -16,19 +15,22 @@ import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
+const typeChoices = InboxTypes.map((type) => ({
+  id: type,
+  name: type === 'DATA_SMS' ? 'Data SMS' : type.replace('_', ' '),
+}));
 /** How far back "Re-read modem storage" looks: messages older than this are rarely left on a SIM. */
 const refreshWindowMs = 30 * 24 * 3600 * 1000;
 
 export function InboxScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
-  const [type, setType] = useState('');
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
   const refresh = useAction();
 
   const filter: InboxFilter = {
-    type: type || undefined,
+    type: filters.values.kind || undefined,
     ...filters.query,
   };
   const page = usePagedLiveList({
@@ -76,31 +78,13 @@ export function InboxScreen() {
       </header>
       <FormResult result={refresh.result} />
 
-      <section className="filters" aria-label="Filters">
-        <label>
-          Type
-          <select
-            value={type}
-            onChange={(event) => {
-              setType(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All types</option>
-            {InboxTypes.map((entry) => (
-              <option key={entry} value={entry}>
-                {entry === 'DATA_SMS' ? 'Data SMS' : entry.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SharedFilterControls
-          devices={devices.data}
-          values={filters.values}
-          onChange={filters.change}
-          searchPlaceholder="Text or sender"
-        />
-      </section>
+      <SharedFilterControls
+        kind={{ label: 'Type', all: 'All types', choices: typeChoices }}
+        devices={devices.data}
+        values={filters.values}
+        onChange={filters.change}
+        searchPlaceholder="Text or sender"
+      />
 
       <LiveListPanel
         page={page}

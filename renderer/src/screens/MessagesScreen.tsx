@@ -20,18 +20,18 @@ import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
+const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
 
 export function MessagesScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
-  const [state, setState] = useState('');
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [composing, setComposing] = useState(false);
 
   const filter: MessageFilter = {
-    state: state || undefined,
+    state: filters.values.kind || undefined,
     ...filters.query,
   };
   const page = usePagedLiveList({
@@ -92,31 +92,13 @@ export function MessagesScreen() {
         </section>
       )}
 
-      <section className="filters" aria-label="Filters">
-        <label>
-          State
-          <select
-            value={state}
-            onChange={(event) => {
-              setState(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All states</option>
-            {MessageStates.map((entry) => (
-              <option key={entry} value={entry}>
-                {entry}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SharedFilterControls
-          devices={devices.data}
-          values={filters.values}
-          onChange={filters.change}
-          searchPlaceholder="Text or number"
-        />
-      </section>
+      <SharedFilterControls
+        kind={{ label: 'State', all: 'All states', choices: stateChoices }}
+        devices={devices.data}
+        values={filters.values}
+        onChange={filters.change}
+        searchPlaceholder="Text or number"
+      />
 
       <LiveListPanel
         page={page}
