@@ -17,6 +17,7 @@ export interface NewPhone {
 /** `phonePacing.ts` PhonePacingSettings, with its ranges. */
 const pacingSchema = z.object({
   minIntervalSeconds: z.number().int().min(0).max(3_600),
+  /** null (left out of answers): no cap. */
   maxPerPeriod: z.number().int().min(1).max(100_000).nullable(),
   periodMinutes: z.number().int().min(1).max(1_440),
   maxInFlight: z.number().int().min(1).max(500),
