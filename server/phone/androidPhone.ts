@@ -486,8 +486,9 @@ export class AndroidPhone implements PoolMember {
       await this.client.setSigningKey(webhooks.signingKey);
     } catch (error) {
       if (!isGatewayError(error, ErrorCode.PhoneApiError)) throw error;
-      this.hooksRefused = true;
-      this.logger.warn('the phone app does not take a webhook signing key; polling it instead', {
+      // 404: an app without PATCH /settings, for good; anything else: tried again next connection.
+      this.hooksRefused = error.modemCode === 404;
+      this.logger.warn('the phone app did not take our webhook signing key; polling it instead', {
         error: describeError(error),
       });
       return;
@@ -532,9 +533,8 @@ export class AndroidPhone implements PoolMember {
       }
       if (send.state === 'Processed') {
         if (this.unsure.delete(id))
-          this.logger.info('hand-over to a phone cut short by a restart', {
+          this.logger.info('a hand-over from before a restart or an unanswered POST is on the phone', {
             phoneMessageId: id,
-            onPhone: 'held',
           });
         this.confirmed.add(id);
         absent.set(send.messageId, false);
@@ -548,7 +548,7 @@ export class AndroidPhone implements PoolMember {
     }
     for (const [messageId, none] of absent) {
       if (!none) continue;
-      this.logger.info('hand-over to a phone cut short by a restart', { messageId, onPhone: 'absent' });
+      this.logger.info('a hand-over never reached the phone; back to the queue', { messageId });
       for (const id of [...this.unsure])
         if (id === messageId || id.startsWith(`${messageId}-`)) this.unsure.delete(id);
       await ledger.requeue(messageId);

@@ -77,6 +77,10 @@ type SendOutcome = { references: number[] } | { failure: string } | 'modem-unava
 /** Error text of a recipient on the opt-out list (README "Opt-out"). */
 export const OPTED_OUT_ERROR = 'opted out';
 
+/** Error text of the recipients not sent when a phone went away in the middle of their message. */
+export const NOT_SENT_DEVICE_GONE_ERROR =
+  'not sent: the device stopped answering in the middle of this message; send it again to this number';
+
 export { TTL_EXPIRED_ERROR };
 
 /**
@@ -445,6 +449,8 @@ export class Scheduler {
     processed: Promise<MessageRecord>,
   ): Promise<void> {
     const records: Promise<unknown>[] = [];
+    /** Recipients of this hand-over the member holds in its own queue (still Processed). */
+    let held = 0;
     try {
       await processed;
       for (const [index, recipient] of stored.recipients.entries()) {
@@ -458,6 +464,11 @@ export class Scheduler {
         const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
         if (outcome === 'modem-unavailable') {
           this.park(modem.deviceId);
+          if (held > 0) {
+            // A re-queue would take back what the member holds too, and it could be sent twice.
+            this.failRest(stored, index, modem.deviceId, records);
+            break;
+          }
           this.logger.warn('modem refused the message; re-queued', {
             messageId: stored.id,
             deviceId: modem.deviceId,
@@ -465,7 +476,10 @@ export class Scheduler {
           await this.deps.lifecycle.requeue(stored.id);
           break;
         }
-        if (outcome === 'held') continue;
+        if (outcome === 'held') {
+          held++;
+          continue;
+        }
         records.push(this.record(stored.id, recipient.phoneNumber, outcome));
       }
     } finally {
@@ -476,6 +490,22 @@ export class Scheduler {
     // starts before its own Processed mark is durable, so a crash still marks exactly the sends
     // that may have left.
     await Promise.all(records);
+  }
+
+  /**
+   * The member went away in the middle of a message after it took some recipients into its own
+   * queue: the ones from `from` on were not sent, and fail saying so (a re-queue cannot leave
+   * the held ones where they are).
+   */
+  private failRest(stored: MessageRecord, from: number, deviceId: string, records: Promise<unknown>[]): void {
+    this.logger.warn('device went away in the middle of a message; the rest is not sent', {
+      messageId: stored.id,
+      deviceId,
+    });
+    for (const recipient of stored.recipients.slice(from)) {
+      if (recipient.state !== 'Pending') continue;
+      records.push(this.record(stored.id, recipient.phoneNumber, { failure: NOT_SENT_DEVICE_GONE_ERROR }));
+    }
   }
 
   private release(deviceId: string): void {

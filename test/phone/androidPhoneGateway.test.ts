@@ -371,3 +371,18 @@ describe('a data SMS the phone received', () => {
     }, patiently);
   });
 });
+
+describe('a restart while a phone holds a message', () => {
+  it('leaves the message Processed even when the phone is away then, and follows it once it is back', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'held across a restart');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await phone.unplug();
+    await harness.restart();
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    await phone.plugIn();
+    await phone.advance(id, 'Sent');
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    expect(phone.posts.get(id)).toBe(1);
+  });
+});
