@@ -277,7 +277,7 @@ export class AndroidPhone implements PoolMember {
           ? {}
           : { validUntil: new Date(request.validUntil).toISOString() }),
       });
-      this.confirmed.add(id);
+      this.confirm(id);
       this.touch();
       this.logger.info(
         answer === 'accepted' ? 'message handed to the phone' : 'the phone already had the message',
@@ -300,7 +300,7 @@ export class AndroidPhone implements PoolMember {
     }
   }
 
-  /** Whether the phone holds a message id: after a crash cut a hand-over short. */
+  /** Whether the phone holds a message id: a hand-over got no answer. */
   async lookup(id: string): Promise<'held' | 'absent' | 'unknown'> {
     try {
       return (await this.client.message(id)) ? 'held' : 'absent';
@@ -349,7 +349,7 @@ export class AndroidPhone implements PoolMember {
   private async resolveUnanswered(id: string, cause: GatewayError): Promise<SendResult> {
     const held = await this.lookup(id);
     if (held === 'held') {
-      this.confirmed.add(id);
+      this.confirm(id);
       this.touch();
       return { references: [], held: true };
     }
@@ -536,7 +536,7 @@ export class AndroidPhone implements PoolMember {
           this.logger.info('a hand-over from before a restart or an unanswered POST is on the phone', {
             phoneMessageId: id,
           });
-        this.confirmed.add(id);
+        this.confirm(id);
         absent.set(send.messageId, false);
       }
       const outcome = outcomeOf(message, send.phoneNumber);
@@ -554,6 +554,15 @@ export class AndroidPhone implements PoolMember {
       await ledger.requeue(messageId);
       this.emitChange();
     }
+  }
+
+  /**
+   * Bounded like `seenIncoming`: an id confirmed after a webhook already made it Sent (no report
+   * asked) is never polled again, so nothing else would remove it.
+   */
+  private confirm(id: string): void {
+    this.confirmed.add(id);
+    if (this.confirmed.size > 5_000) this.confirmed.delete(this.confirmed.values().next().value as string);
   }
 
   private forget(id: string): void {

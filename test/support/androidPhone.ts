@@ -381,6 +381,7 @@ export class AndroidPhoneDouble {
       response.end();
       return;
     }
+    if (message.state === 'Cancelled') return this.json(response, 200, this.view(message, false));
     if (message.state !== 'Pending') {
       return this.json(response, 400, { message: `Message ${id} is not in Pending state` });
     }
