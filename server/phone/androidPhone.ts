@@ -513,13 +513,18 @@ export class AndroidPhone implements PoolMember {
    */
   private async readStates(): Promise<void> {
     const { ledger } = this.options;
-    const absent = new Map<string, boolean>();
+    /** Per message: the phone ids of its recipients it lacks, or null once one is (or may be) there. */
+    const absent = new Map<string, string[] | null>();
+    const noteAbsent = (messageId: string, id: string | null) => {
+      const known = absent.get(messageId);
+      absent.set(messageId, id === null || known === null ? null : [...(known ?? []), id]);
+    };
     for (const send of ledger.outstanding(this.deviceId)) {
       const id = phoneMessageId(send.messageId, send.recipientIndex);
       const message = await this.client.message(id);
       if (!message) {
         if (send.state !== 'Processed') continue;
-        if (this.unsure.has(id)) absent.set(send.messageId, absent.get(send.messageId) ?? true);
+        if (this.unsure.has(id)) noteAbsent(send.messageId, id);
         else if (this.confirmed.has(id)) {
           this.logger.warn('the phone no longer knows a message it held', { phoneMessageId: id });
           await ledger.settle(send.messageId, send.phoneNumber, {
@@ -529,6 +534,7 @@ export class AndroidPhone implements PoolMember {
           this.forget(id);
         }
         // Neither: its hand-over is under way right now.
+        else noteAbsent(send.messageId, null);
         continue;
       }
       if (send.state === 'Processed') {
@@ -537,7 +543,7 @@ export class AndroidPhone implements PoolMember {
             phoneMessageId: id,
           });
         this.confirm(id);
-        absent.set(send.messageId, false);
+        noteAbsent(send.messageId, null);
       }
       const outcome = outcomeOf(message, send.phoneNumber);
       if (!outcome || outcome.state === send.state) continue;
@@ -546,11 +552,10 @@ export class AndroidPhone implements PoolMember {
       else this.confirmed.delete(id);
       this.emitChange();
     }
-    for (const [messageId, none] of absent) {
-      if (!none) continue;
+    for (const [messageId, ids] of absent) {
+      if (ids === null) continue;
       this.logger.info('a hand-over never reached the phone; back to the queue', { messageId });
-      for (const id of [...this.unsure])
-        if (id === messageId || id.startsWith(`${messageId}-`)) this.unsure.delete(id);
+      for (const id of ids) this.unsure.delete(id);
       await ledger.requeue(messageId);
       this.emitChange();
     }

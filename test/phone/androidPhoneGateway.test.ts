@@ -386,3 +386,24 @@ describe('a restart while a phone holds a message', () => {
     expect(phone.posts.get(id)).toBe(1);
   });
 });
+
+describe('a hand-over nobody answered', () => {
+  it('is asked about once the phone answers again, and handed over again only because the phone never got it', async () => {
+    const { phone, harness } = await phoneAndGateway({ logLevel: 'DEBUG' });
+    phone.unresponsive = true;
+    const id = await send(harness, 'lost on the way');
+    await vi.waitFor(
+      () =>
+        expect(
+          harness.logs.some((record) => record.message.includes('stopped answering during a hand-over')),
+        ).toBe(true),
+      patiently,
+    );
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    phone.unresponsive = false;
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    expect(harness.logs.some((record) => record.message.includes('never reached the phone'))).toBe(true);
+    expect(phone.posts.get(id)).toBe(1);
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+  });
+});

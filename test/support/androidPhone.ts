@@ -108,6 +108,11 @@ export class AndroidPhoneDouble {
   clockSkewSeconds = 0;
   /** Held POSTs: the phone stores the message, then answers only when released (a hand-over cut short). */
   holdPosts = false;
+  /**
+   * Requests reach nothing (Wi-Fi dropping packets, the app frozen): every connection is taken and
+   * never answered, and nothing is stored. Off again, the phone answers as before.
+   */
+  unresponsive = false;
   private readonly heldResponses: (() => void)[] = [];
   private readonly inbox: PhoneInboxMessage[] = [];
   private readonly sockets = new Set<Socket>();
@@ -276,6 +281,7 @@ export class AndroidPhoneDouble {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<undefined> {
+    if (this.unresponsive) return;
     const url = new URL(request.url ?? '/', 'http://phone');
     const path = url.pathname.replace(/^\/(message|webhook)(?=\/|$)/, '/$1s');
     this.requests.push({ method: request.method ?? '', path: url.pathname });
