@@ -413,8 +413,9 @@ export class Scheduler {
     try {
       plain = this.deps.decrypt(stored);
     } catch (error) {
-      // A member that decrypts by itself takes it as it came, even when only it has the passphrase.
-      if (modem.passesEncrypted && error instanceof DecryptionError && error.reason === 'no-passphrase') {
+      // A member that decrypts by itself takes it as it came, even when only it has the right
+      // passphrase (none or another one here); opt-outs cannot be matched on a number we cannot read.
+      if (modem.passesEncrypted && error instanceof DecryptionError && error.reason !== 'bad-format') {
         plain = stored;
       } else {
         this.failUndecryptable(messageId, error);
