@@ -432,6 +432,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
       clock,
       logger,
+      events,
       ...(deps.phoneTiming ? { timing: deps.phoneTiming } : {}),
     });
     for (let index = 1; index <= options.simulatedModems; index++) await addSimulatedModem();
@@ -580,6 +581,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
               phones: () => phoneRegistry.phones,
               repository: storage.messages,
               logger,
+              clock,
             }),
           (api) =>
             registerPhoneRoutes(api, {
@@ -590,6 +592,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
                 return device;
               },
               usbPhones: () => phoneRegistry.usbPhones(),
+              pacing: (deviceId) => phoneRegistry.phone(deviceId).pacing,
+              setPacing: async (deviceId, pacing) => (await phoneRegistry.setPacing(deviceId, pacing)).pacing,
             }),
           (api, services) => desk.register(api, services.messages),
         ],
