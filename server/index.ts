@@ -29,7 +29,6 @@ import { EventBus } from './events/eventBus.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
-import type { ModemTimingOptions } from './modem/modemTiming.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -43,8 +42,6 @@ export interface GatewayDependencies {
   /** Serial ports; tests and benchmarks inject ptys. Default: node-serialport. */
   serial?: SerialAccess;
   webhookPoster?: WebhookPoster;
-  /** Modem driver timeouts and back-off; tests shorten them to watch recovery quickly. */
-  modemTiming?: Partial<ModemTimingOptions>;
   /** Looks for a HiLink stick's network adapter. Default: this machine's interfaces. */
   detectHiLink?: () => HiLinkAdapter | undefined;
   /** Android phones' poll and retry intervals (tests shorten them). */
@@ -133,7 +130,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const serial = deps.serial ?? realSerialAccess(clock, logger);
     const modemPool = await composeModemPool(context, {
       options,
-      timing: deps.modemTiming,
       serial,
       records,
       operations: operationSettings,
@@ -141,7 +137,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const { pool } = modemPool;
     const health = composeHealth(context, {
       devices: pool,
-      thresholds: { weakSignalDbm: -105, failedWarn: 1, failedFail: 50, queueWarn: 1_000 },
+      thresholds: options.health,
       maxPendingMessages: options.maxPendingMessages,
       version,
     });

@@ -16,7 +16,7 @@ export interface GatewayLogging {
  * it is open, and the live stream; repeated warnings are limited before any of them.
  */
 export function createGatewayLogging(deps: {
-  options: Pick<GatewayOptions, 'logLevel'>;
+  options: Pick<GatewayOptions, 'logLevel' | 'moduleLogLevels'>;
   sinks: LogSink[] | undefined;
   events: EventBus;
   clock: Clock;
@@ -24,6 +24,7 @@ export function createGatewayLogging(deps: {
   let storedLogs: LogRepository | undefined;
   const logger = createLogger({
     level: deps.options.logLevel,
+    moduleLevels: deps.options.moduleLogLevels,
     now: () => deps.clock.now(),
     sinks: [
       limitRepeats([

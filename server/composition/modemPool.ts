@@ -1,7 +1,6 @@
 import { AtSession } from '../at/atSession.js';
 import type { GatewayOptions } from '../config/options.js';
 import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
-import type { ModemTimingOptions } from '../modem/modemTiming.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';
 import { type TrafficLine, TrafficRecorder } from '../transport/trafficRecorder.js';
 import type { CompositionContext } from './context.js';
@@ -21,8 +20,7 @@ export interface ComposedModemPool {
 export async function composeModemPool(
   context: CompositionContext,
   deps: {
-    options: Pick<GatewayOptions, 'modems' | 'simPin'>;
-    timing: Partial<ModemTimingOptions> | undefined;
+    options: Pick<GatewayOptions, 'modems' | 'simPin' | 'modemTiming' | 'atSession'>;
     serial: SerialAccess;
     records: MessageRecords;
     operations: ModemOperationSettings;
@@ -53,9 +51,11 @@ export async function composeModemPool(
         }),
     },
     createSession: (transport) =>
+      // The session names itself after its port (`at:/dev/ttyUSB0`).
       new AtSession(recorderFor(transport.description).record(transport), {
+        ...deps.options.atSession,
         clock,
-        logger: logger.child('at'),
+        logger,
       }),
     receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
     onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
@@ -63,7 +63,7 @@ export async function composeModemPool(
     onCall: operations.recordCall,
     rejectCalls: (deviceId) => operations.settings.settings(deviceId).rejectCalls,
     balanceOf: (deviceId) => operations.settings.lastBalance(deviceId),
-    timing: deps.timing,
+    timing: deps.options.modemTiming,
     serial: { ...deps.serial, configured: deps.options.modems },
   });
   return { pool, atLog: (port, limit) => traffic.get(port)?.recent(limit) };
