@@ -77,8 +77,9 @@ export interface Gateway {
 }
 
 /**
- * The one composition root: builds every part from the options and injected dependencies,
- * starts them bottom-up (store → modems → scheduler → webhooks → HTTP) and stops them top-down.
+ * The one composition root: builds every part from the options and injected dependencies
+ * through the steps of server/composition/: listeners (webhooks, desk, fleet) first, then
+ * bottom-up what raises events (store → modems → scheduler), the HTTP API last; stops top-down.
  */
 export function createGateway(options: GatewayOptions, deps: GatewayDependencies = {}): Gateway {
   const clock = deps.clock ?? systemClock;
