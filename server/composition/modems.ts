@@ -32,6 +32,7 @@ export async function startModems(
       GatewayOptions,
       | 'modems'
       | 'hilinks'
+      | 'hilinkRequestTimeoutMs'
       | 'phones'
       | 'adbPath'
       | 'simulatedModems'
@@ -58,7 +59,7 @@ export async function startModems(
   const addHiLink = (url: string) =>
     pool.addMember(
       new HiLinkModem({
-        session: new HiLinkSession({ baseUrl: url, clock, timeoutMs: 5_000 }),
+        session: new HiLinkSession({ baseUrl: url, clock, timeoutMs: options.hilinkRequestTimeoutMs }),
         receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
         clock,
         logger,

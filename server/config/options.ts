@@ -66,6 +66,8 @@ export interface GatewayOptions {
   modemTiming: ModemTimingOptions;
   /** Every AT session's waits when a command names none (see `AtSessionTiming` below). */
   atSession: AtSessionTiming;
+  /** Longest wait for one request to a HiLink stick's web API, in ms, 100..120 000. Default 5 000. */
+  hilinkRequestTimeoutMs: number;
   /** When GET /health warns or fails (see `HealthLimits` below). */
   health: HealthLimits;
   /** Extra Host header names accepted besides localhost/127.0.0.1/[::1] (DNS-rebinding guard). */
@@ -158,6 +160,7 @@ export function defaultOptions(): GatewayOptions {
     moduleLogLevels: {},
     modemTiming: { ...defaultModemTiming },
     atSession: { ...defaultAtSessionTiming },
+    hilinkRequestTimeoutMs: 5_000,
     health: { ...defaultHealthLimits },
     allowedHosts: [],
     corsOrigins: [],
@@ -239,6 +242,10 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   for (const [name, value] of Object.entries(options.atSession)) {
     if (!Number.isFinite(value) || value <= 0 || value > dayMs)
       fail('atSession', `${name}=${value} is not 1 ms..24 h`);
+  }
+  const hilinkTimeout = options.hilinkRequestTimeoutMs;
+  if (!Number.isInteger(hilinkTimeout) || hilinkTimeout < 100 || hilinkTimeout > 120_000) {
+    fail('hilinkRequestTimeoutMs', `${hilinkTimeout} is not 100..120000`);
   }
   const { weakSignalDbm, failedWarn, failedFail, queueWarn } = options.health;
   if (!Number.isFinite(weakSignalDbm) || weakSignalDbm < -113 || weakSignalDbm > -51) {

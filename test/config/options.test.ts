@@ -31,6 +31,11 @@ describe('the options object', () => {
       (options) => (options.atSession.promptTimeoutMs = 2 * 86_400_000),
       'atSession',
     ],
+    [
+      'a HiLink timeout of a millisecond',
+      (options) => (options.hilinkRequestTimeoutMs = 1),
+      'hilinkRequestTimeoutMs',
+    ],
     ['a signal threshold no modem reports', (options) => (options.health.weakSignalDbm = -20), 'health'],
     ['a failure threshold below the warning one', (options) => (options.health.failedFail = 0), 'health'],
     ['a module name with a space', (options) => (options.moduleLogLevels = { 'a t': 'DEBUG' }), 'log-level'],
