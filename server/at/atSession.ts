@@ -145,7 +145,7 @@ export class AtSession {
     options: AtSessionOptions,
   ) {
     this.clock = options.clock;
-    this.log = options.logger.child('at');
+    this.log = options.logger.child(`at:${transport.description}`);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
     this.promptTimeoutMs = options.promptTimeoutMs ?? 10_000;
     this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? 60_000;
