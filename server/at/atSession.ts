@@ -7,22 +7,19 @@
  * complete the command in flight. The waiter (the `active` exchange) exists before the command's
  * bytes are written, so a fast reply cannot be lost (pattern: zigbee-herdsman's waitress).
  *
- * Resynchronising after a timeout: a modem that answers late would otherwise complete the NEXT
- * command with the old command's answer. After any timeout the next command is held back until
- * the line is in step again by sequence, not by silence (`lineHold.ts`, `resyncMachine.ts`: a
- * probe whose echo is unique; every non-URC line before its answer is discarded). A final result
- * that arrives with no command in flight is dropped.
+ * After any timeout a late answer would complete the NEXT command, so that command is held
+ * until the line is in step again, by sequence, not by silence (`lineHold.ts`, `resyncMachine.ts`).
+ * A final result that arrives with no command in flight is dropped.
  *
  * Taking over a line: a modem outlives the process that talks to it. If that process died after
  * `AT+CMGS=<n>` drew the `> ` prompt, the modem still collects PDU characters and would swallow
- * every command as part of the PDU. `cancelPendingInput` writes ESC, which cancels the edited
- * message (TS 27.005 §3.5.1, answered OK) and is ignored in command mode (V.250 §5.2.1: characters
- * before "AT" are discarded), then resynchronises the same way: the ESC's OK and anything else
- * the dead process left must not answer the next command.
+ * every command. `cancelPendingInput` writes ESC, which cancels the edited message (TS 27.005
+ * §3.5.1, answered OK) and is ignored in command mode (V.250 §5.2.1), then resynchronises the
+ * same way: nothing the dead process is owed may answer the next command.
  *
- * A short quiet hold follows a `completeOnLine` completion: most modems do send the OK that
- * Wavecom leaves out, right behind the line. Independently, when a command's own echo arrives
- * (ATE1), any lines collected before it are dropped: they belonged to an earlier command.
+ * A short quiet hold follows a `completeOnLine` completion: most modems send the OK Wavecom leaves
+ * out, right behind the line. When a command's own echo arrives (ATE1), lines collected before it
+ * are dropped: they belonged to an earlier command.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -124,7 +121,6 @@ export class AtSession {
   private readonly promptTimeoutMs: number;
   private readonly pduResultTimeoutMs: number;
   private readonly completeOnLineGraceMs: number;
-  private readonly resyncTimeoutMs: number;
   private readonly framer = new LineFramer();
   private readonly hold: LineHold;
   private readonly queue: Array<Job | LineWait> = [];
@@ -150,13 +146,12 @@ export class AtSession {
     this.promptTimeoutMs = options.promptTimeoutMs ?? 10_000;
     this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? 60_000;
     this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? 300;
-    this.resyncTimeoutMs = options.resyncTimeoutMs ?? 2_000;
     this.hold = new LineHold({
       clock: this.clock,
       log: this.log,
       write: (text) => void this.write(text).catch((error: unknown) => this.logWriteFailure(error)),
       released: () => this.pump(),
-      resyncTimeoutMs: this.resyncTimeoutMs,
+      resyncTimeoutMs: options.resyncTimeoutMs ?? 2_000,
       resyncAttempts: options.resyncAttempts ?? 3,
       resyncQuietMs: options.resyncQuietMs ?? 1_000,
     });
@@ -288,14 +283,12 @@ export class AtSession {
   private timeHeldJob(): void {
     const job = this.queue[0];
     if (job === undefined || !('command' in job) || job.heldTimer) return;
-    const timeoutMs = this.resyncTimeoutMs + this.firstTimeout(job);
+    const timeoutMs = this.hold.stepTimeoutMs + this.firstTimeout(job);
     job.heldTimer = this.clock.setTimer(() => {
       if (this.queue[0] !== job) return;
       this.queue.shift();
-      const what = `the line was not back in step within ${timeoutMs} ms after an earlier timeout`;
-      job.reject(
-        new GatewayError(ErrorCode.AtTimeout, `${job.label} timed out: ${what}`, { partialResponse: [] }),
-      );
+      const what = `${job.label} timed out: the line was not back in step within ${timeoutMs} ms`;
+      job.reject(new GatewayError(ErrorCode.AtTimeout, what, { partialResponse: [] }));
       this.pump();
     }, timeoutMs);
   }
@@ -528,14 +521,13 @@ export class AtSession {
 
   /** A line while the session is idle and not holding: noise, or a late answer. Dropped. */
   private discardIdle(line: string): void {
-    if (classifyFinalResult(line) !== undefined && !this.warnedIdleFinal) {
-      this.warnedIdleFinal = true;
-      this.log.warn('dropped a final result that came with no command in flight', {
-        line: redactSecrets(line),
-      });
+    const fields = { line: redactSecrets(line) };
+    if (classifyFinalResult(line) === undefined || this.warnedIdleFinal) {
+      this.log.debug('discarding line with no command in flight', fields);
       return;
     }
-    this.log.debug('discarding line with no command in flight', { line: redactSecrets(line) });
+    this.warnedIdleFinal = true;
+    this.log.warn('dropped a final result that came with no command in flight', fields);
   }
 
   private emitUrc(code: UnsolicitedCode): void {

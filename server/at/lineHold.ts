@@ -63,6 +63,11 @@ export class LineHold {
     return this.hold !== undefined;
   }
 
+  /** How long one resync step may take: a command held behind a hold gets this on top of its own. */
+  get stepTimeoutMs(): number {
+    return this.options.resyncTimeoutMs;
+  }
+
   /** An in-step hold after a timeout (nobody awaits it) may give way to a take-over's own. */
   get replaceable(): boolean {
     return this.hold?.kind === 'inStep' && this.hold.waiter === undefined;
