@@ -46,21 +46,38 @@ const maxUssdContinuationLines = 16;
 export interface AtSessionOptions {
   clock: Clock;
   logger: Logger;
-  /** Per-command timeout in ms (default 10 000). */
+  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
   defaultTimeoutMs?: number;
-  /** How long AT+CMGS may take to show its "> " prompt, in ms (default 10 000). */
   promptTimeoutMs?: number;
-  /** How long the network may take to accept a PDU after Ctrl-Z, in ms (default 60 000). */
   pduResultTimeoutMs?: number;
-  /** Each step of resynchronising (`resyncMachine.ts`), in ms (default 2 000). */
   resyncTimeoutMs?: number;
-  /** Probes a take-over tries before it settles for a quiet wait (default 3; see `lineHold.ts`). */
   resyncAttempts?: number;
-  /** The quiet wait after a timeout on a line that never answered a probe, in ms (default 1 000). */
   resyncQuietMs?: number;
-  /** Quiet period after a `completeOnLine` completion, for a trailing OK, in ms (default 300). */
   completeOnLineGraceMs?: number;
 }
+
+/**
+ * The waits of a session (ms) and its take-over probes: the one place their defaults are set.
+ * `GatewayOptions.atSession` (server/config/options.ts) carries them to every session the pool opens.
+ */
+export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger'>>;
+
+export const defaultAtSessionTiming: AtSessionTiming = {
+  /** A command that names no timeout. */
+  defaultTimeoutMs: 10_000,
+  /** `AT+CMGS` until its "> " prompt. */
+  promptTimeoutMs: 10_000,
+  /** After Ctrl-Z, until the network accepts the PDU (`+CMGS:`). */
+  pduResultTimeoutMs: 60_000,
+  /** Each step of resynchronising by sequence after a timeout or on a take-over (`resyncMachine.ts`). */
+  resyncTimeoutMs: 2_000,
+  /** Probes a take-over tries before it settles for a quiet wait (a count, not ms; `lineHold.ts`). */
+  resyncAttempts: 3,
+  /** The quiet wait used instead of a probe on a line that never answered one (port probing). */
+  resyncQuietMs: 1_000,
+  /** Quiet after a `completeOnLine` match, for a trailing OK. */
+  completeOnLineGraceMs: 300,
+};
 
 /** Information lines only: echo and final result are stripped. */
 export interface AtResponse {
@@ -100,11 +117,8 @@ interface Job {
   reject(error: Error): void;
 }
 
-/** A wait for the line, queued in order with the commands (`awaitQuiet`, `cancelPendingInput`). */
-interface LineWait extends HoldWaiter {
-  /** Write ESC and resynchronise by sequence, instead of waiting for quiet. */
-  takeOver: boolean;
-}
+/** A take-over of the line (`cancelPendingInput`), queued in order with the commands. */
+type LineTakeOver = HoldWaiter;
 
 interface Exchange {
   job: Job;
@@ -123,7 +137,7 @@ export class AtSession {
   private readonly completeOnLineGraceMs: number;
   private readonly framer = new LineFramer();
   private readonly hold: LineHold;
-  private readonly queue: Array<Job | LineWait> = [];
+  private readonly queue: Array<Job | LineTakeOver> = [];
   private readonly urcListeners = new Set<(code: UnsolicitedCode) => void>();
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
@@ -142,18 +156,19 @@ export class AtSession {
   ) {
     this.clock = options.clock;
     this.log = options.logger.child(`at:${transport.description}`);
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
-    this.promptTimeoutMs = options.promptTimeoutMs ?? 10_000;
-    this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? 60_000;
-    this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? 300;
+    const defaults = defaultAtSessionTiming;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? defaults.defaultTimeoutMs;
+    this.promptTimeoutMs = options.promptTimeoutMs ?? defaults.promptTimeoutMs;
+    this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? defaults.pduResultTimeoutMs;
+    this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? defaults.completeOnLineGraceMs;
     this.hold = new LineHold({
       clock: this.clock,
       log: this.log,
       write: (text) => void this.write(text).catch((error: unknown) => this.logWriteFailure(error)),
       released: () => this.pump(),
-      resyncTimeoutMs: options.resyncTimeoutMs ?? 2_000,
-      resyncAttempts: options.resyncAttempts ?? 3,
-      resyncQuietMs: options.resyncQuietMs ?? 1_000,
+      resyncTimeoutMs: options.resyncTimeoutMs ?? defaults.resyncTimeoutMs,
+      resyncAttempts: options.resyncAttempts ?? defaults.resyncAttempts,
+      resyncQuietMs: options.resyncQuietMs ?? defaults.resyncQuietMs,
     });
   }
 
@@ -201,29 +216,16 @@ export class AtSession {
   }
 
   /**
-   * Resolves, after every command queued before it, once the line has been quiet for `quietMs`,
-   * with the number of lines that arrived meanwhile and were discarded. Anything but 0 means the
-   * modem is still answering something: the last answer may not have been ours.
-   */
-  awaitQuiet(quietMs: number): Promise<number> {
-    return this.enqueueQuiet(quietMs, false);
-  }
-
-  /**
    * Writes ESC, then resynchronises by sequence: the first step on a line another process may
    * have left in the middle of `AT+CMGS` (see the class comment). Resolves with the number of
    * lines discarded; `quietMs` is the wait used instead when the modem never answers the probe.
    */
   cancelPendingInput(quietMs: number): Promise<number> {
-    return this.enqueueQuiet(quietMs, true);
-  }
-
-  private enqueueQuiet(quietMs: number, takeOver: boolean): Promise<number> {
     if (!this.isOpen) {
       return Promise.reject(new GatewayError(ErrorCode.AtSessionClosed, 'AT session is not open'));
     }
     return new Promise<number>((resolve, reject) => {
-      this.queue.push({ quietMs, takeOver, resolve, reject });
+      this.queue.push({ quietMs, resolve, reject });
       this.pump();
     });
   }
@@ -256,7 +258,7 @@ export class AtSession {
     if (this.active || !this.opened) return;
     const head = this.queue[0];
     // A take-over starts a resync of its own, bounded, rather than wait behind an endless one.
-    const takeOverNow = head !== undefined && 'takeOver' in head && head.takeOver && this.hold.replaceable;
+    const takeOverNow = head !== undefined && !('command' in head) && this.hold.replaceable;
     if (this.hold.holding && !takeOverNow) {
       this.timeHeldJob();
       return;
@@ -266,10 +268,6 @@ export class AtSession {
     if ('command' in next) {
       next.heldTimer?.cancel();
       this.start(next);
-      return;
-    }
-    if (!next.takeOver) {
-      this.hold.untilQuiet(next.quietMs, next);
       return;
     }
     this.write(ESC).catch((error: unknown) => this.logWriteFailure(error));

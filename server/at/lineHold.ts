@@ -11,7 +11,7 @@
  *   take-over replaces it;
  * - quiet (`untilQuiet`): until no line has come for a while; each line restarts the wait. Kept
  *   where sequence cannot be had: after a timeout on a line that has never answered a probe (port
- *   probing, a modem that cannot echo), after a take-over that gave up, for `awaitQuiet`, and for
+ *   probing, a modem that cannot echo), after a take-over that gave up, and for
  *   the short grace after a `completeOnLine` completion.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AtSessionOptions } from '../at/atSession.js';
+import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { serverUrlProblem } from '../fleet/serverAddress.js';
 import type { HealthThresholds } from '../health/healthService.js';
@@ -64,7 +64,10 @@ export interface GatewayOptions {
    * documented on `ModemTimingOptions` (server/modem/modemTiming.ts). Default `defaultModemTiming`.
    */
   modemTiming: ModemTimingOptions;
-  /** Every AT session's waits when a command names none (see `AtSessionTiming` below). */
+  /**
+   * Every AT session's waits when a command names none, each 1 ms..24 h, and its take-over
+   * probes (1..10): documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default.
+   */
   atSession: AtSessionTiming;
   /** Longest wait for one request to a HiLink stick's web API, in ms, 100..120 000. Default 5 000. */
   hilinkRequestTimeoutMs: number;
@@ -88,30 +91,6 @@ export interface GatewayOptions {
    */
   fleetServer?: { url: string; token: string };
 }
-
-/**
- * Waits of every AT session the pool opens, in milliseconds (the driver names its own timeout
- * for most commands: `modemTiming`). Each is 1 ms..24 h.
- */
-export type AtSessionTiming = Required<
-  Pick<
-    AtSessionOptions,
-    'defaultTimeoutMs' | 'promptTimeoutMs' | 'pduResultTimeoutMs' | 'resyncQuietMs' | 'completeOnLineGraceMs'
-  >
->;
-
-export const defaultAtSessionTiming: AtSessionTiming = {
-  /** A command that names no timeout. */
-  defaultTimeoutMs: 10_000,
-  /** `AT+CMGS` until its "> " prompt. */
-  promptTimeoutMs: 10_000,
-  /** After Ctrl-Z, until the network accepts the PDU (`+CMGS:`). */
-  pduResultTimeoutMs: 60_000,
-  /** Quiet line required after a timeout before the next command (a late answer is discarded). */
-  resyncQuietMs: 1_000,
-  /** Quiet after a `completeOnLine` match, for a trailing OK. */
-  completeOnLineGraceMs: 300,
-};
 
 /** The thresholds of GET /health; the queue fails at `maxPendingMessages`, where POST answers 503. */
 export type HealthLimits = Omit<HealthThresholds, 'queueFail'>;
@@ -239,10 +218,13 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   } catch (error) {
     fail('modemTiming', error instanceof Error ? error.message : String(error));
   }
-  for (const [name, value] of Object.entries(options.atSession)) {
+  const { resyncAttempts, ...atWaits } = options.atSession;
+  for (const [name, value] of Object.entries(atWaits)) {
     if (!Number.isFinite(value) || value <= 0 || value > dayMs)
       fail('atSession', `${name}=${value} is not 1 ms..24 h`);
   }
+  if (!Number.isInteger(resyncAttempts) || resyncAttempts < 1 || resyncAttempts > 10)
+    fail('atSession', `resyncAttempts=${resyncAttempts} is not 1..10`);
   const hilinkTimeout = options.hilinkRequestTimeoutMs;
   if (!Number.isInteger(hilinkTimeout) || hilinkTimeout < 100 || hilinkTimeout > 120_000) {
     fail('hilinkRequestTimeoutMs', `${hilinkTimeout} is not 100..120000`);

@@ -31,6 +31,7 @@ describe('the options object', () => {
       (options) => (options.atSession.promptTimeoutMs = 2 * 86_400_000),
       'atSession',
     ],
+    ['a take-over with no probe', (options) => (options.atSession.resyncAttempts = 0), 'atSession'],
     [
       'a HiLink timeout of a millisecond',
       (options) => (options.hilinkRequestTimeoutMs = 1),
