@@ -7,27 +7,28 @@
  * complete the command in flight. The waiter (the `active` exchange) exists before the command's
  * bytes are written, so a fast reply cannot be lost (pattern: zigbee-herdsman's waitress).
  *
+ * After any timeout a late answer would complete the NEXT command, so that command is held
+ * until the line is in step again, by sequence, not by silence (`lineHold.ts`, `resyncMachine.ts`).
+ * A final result that arrives with no command in flight is dropped.
+ *
  * Taking over a line: a modem outlives the process that talks to it. If that process died after
  * `AT+CMGS=<n>` drew the `> ` prompt, the modem still collects PDU characters and would swallow
- * every command as part of the PDU. `cancelPendingInput` writes ESC, which cancels the edited
- * message (TS 27.005 §3.5.1, answered OK) and is ignored in command mode (V.250 §5.2.1: characters
- * before "AT" are discarded), then holds the next command until the line has been quiet: the
- * ESC's OK and anything else the dead process left must not answer it.
+ * every command. `cancelPendingInput` writes ESC, which cancels the edited message (TS 27.005
+ * §3.5.1, answered OK) and is ignored in command mode (V.250 §5.2.1), then resynchronises the
+ * same way: nothing the dead process is owed may answer the next command.
  *
- * Resynchronising after a timeout: a modem that answers late would otherwise complete the NEXT
- * command with the old command's OK. After a timeout the session therefore holds back the next
- * command until the line has been quiet for `resyncQuietMs`; every non-URC line in that window is
- * discarded (and logged), and each one restarts the window. The same short hold follows a
- * `completeOnLine` completion, because most modems do send the OK that Wavecom leaves out.
- * Independently, when a command's own echo arrives (ATE1), any lines collected before it are
- * dropped: they belonged to an earlier command.
+ * A short quiet hold follows a `completeOnLine` completion: most modems send the OK Wavecom leaves
+ * out, right behind the line. When a command's own echo arrives (ATE1), lines collected before it
+ * are dropped: they belonged to an earlier command.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Transport } from '../transport/transport.js';
+import { escapeControls, redactSecrets } from './commandText.js';
 import { classifyFinalResult, type FinalResult, finalResultError } from './finalResults.js';
 import { type FramerEvent, LineFramer } from './lineFramer.js';
+import { type HoldWaiter, LineHold } from './lineHold.js';
 import {
   initialSendPduState,
   isTerminal,
@@ -37,23 +38,46 @@ import {
 } from './sendPduMachine.js';
 import { classifyUnsolicited, hasOpenQuote, type UrcMatch } from './unsolicited.js';
 
+export { redactSecrets } from './commandText.js';
+
 /** Most lines a `+CUSD:` text may continue over; a modem that never closes the quote loses no more. */
 const maxUssdContinuationLines = 16;
 
 export interface AtSessionOptions {
   clock: Clock;
   logger: Logger;
-  /** Per-command timeout in ms (default 10 000). */
+  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
   defaultTimeoutMs?: number;
-  /** How long AT+CMGS may take to show its "> " prompt, in ms (default 10 000). */
   promptTimeoutMs?: number;
-  /** How long the network may take to accept a PDU after Ctrl-Z, in ms (default 60 000). */
   pduResultTimeoutMs?: number;
-  /** Quiet period before the next command after a timeout, in ms (default 1 000). */
+  resyncTimeoutMs?: number;
+  resyncAttempts?: number;
   resyncQuietMs?: number;
-  /** Quiet period after a `completeOnLine` completion, for a trailing OK, in ms (default 300). */
   completeOnLineGraceMs?: number;
 }
+
+/**
+ * The waits of a session (ms) and its take-over probes: the one place their defaults are set.
+ * `GatewayOptions.atSession` (server/config/options.ts) carries them to every session the pool opens.
+ */
+export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger'>>;
+
+export const defaultAtSessionTiming: AtSessionTiming = {
+  /** A command that names no timeout. */
+  defaultTimeoutMs: 10_000,
+  /** `AT+CMGS` until its "> " prompt. */
+  promptTimeoutMs: 10_000,
+  /** After Ctrl-Z, until the network accepts the PDU (`+CMGS:`). */
+  pduResultTimeoutMs: 60_000,
+  /** Each step of resynchronising by sequence after a timeout or on a take-over (`resyncMachine.ts`). */
+  resyncTimeoutMs: 2_000,
+  /** Probes a take-over tries before it settles for a quiet wait (a count, not ms; `lineHold.ts`). */
+  resyncAttempts: 3,
+  /** The quiet wait used instead of a probe on a line that never answered one (port probing). */
+  resyncQuietMs: 1_000,
+  /** Quiet after a `completeOnLine` match, for a trailing OK. */
+  completeOnLineGraceMs: 300,
+};
 
 /** Information lines only: echo and final result are stripped. */
 export interface AtResponse {
@@ -87,27 +111,14 @@ interface Job {
   label: string;
   pdu?: string;
   options: AtCommandOptions;
+  /** Runs while the job waits behind a hold (see `timeHeldJob`). */
+  heldTimer?: TimerHandle;
   resolve(response: AtResponse): void;
   reject(error: Error): void;
 }
 
-/** A wait for a quiet line, queued in order with the commands (see `awaitQuiet`). */
-interface QuietWait {
-  quietMs: number;
-  /** Write ESC first (`cancelPendingInput`). */
-  escapeFirst: boolean;
-  resolve(discardedLines: number): void;
-  reject(error: Error): void;
-}
-
-/** Commands are held while the line settles; every non-URC line meanwhile is discarded. */
-interface Settle {
-  timer: TimerHandle;
-  quietMs: number;
-  discardedLines: number;
-  /** Present when someone awaits the end of this window. */
-  waiter?: QuietWait;
-}
+/** A take-over of the line (`cancelPendingInput`), queued in order with the commands. */
+type LineTakeOver = HoldWaiter;
 
 interface Exchange {
   job: Job;
@@ -123,10 +134,10 @@ export class AtSession {
   private readonly defaultTimeoutMs: number;
   private readonly promptTimeoutMs: number;
   private readonly pduResultTimeoutMs: number;
-  private readonly resyncQuietMs: number;
   private readonly completeOnLineGraceMs: number;
   private readonly framer = new LineFramer();
-  private readonly queue: Array<Job | QuietWait> = [];
+  private readonly hold: LineHold;
+  private readonly queue: Array<Job | LineTakeOver> = [];
   private readonly urcListeners = new Set<(code: UnsolicitedCode) => void>();
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
@@ -135,7 +146,8 @@ export class AtSession {
   private ussdAwaited = false;
   /** A +CMT / +CDS header whose PDU line is still to come, or a +CUSD text still open. */
   private pendingUrc?: { match: UrcMatch; line: string; continuations?: number };
-  private settle?: Settle;
+  /** A final result with no command in flight is logged as a warning once per session. */
+  private warnedIdleFinal = false;
   private opened = false;
 
   constructor(
@@ -143,12 +155,21 @@ export class AtSession {
     options: AtSessionOptions,
   ) {
     this.clock = options.clock;
-    this.log = options.logger.child('at');
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
-    this.promptTimeoutMs = options.promptTimeoutMs ?? 10_000;
-    this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? 60_000;
-    this.resyncQuietMs = options.resyncQuietMs ?? 1_000;
-    this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? 300;
+    this.log = options.logger.child(`at:${transport.description}`);
+    const defaults = defaultAtSessionTiming;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? defaults.defaultTimeoutMs;
+    this.promptTimeoutMs = options.promptTimeoutMs ?? defaults.promptTimeoutMs;
+    this.pduResultTimeoutMs = options.pduResultTimeoutMs ?? defaults.pduResultTimeoutMs;
+    this.completeOnLineGraceMs = options.completeOnLineGraceMs ?? defaults.completeOnLineGraceMs;
+    this.hold = new LineHold({
+      clock: this.clock,
+      log: this.log,
+      write: (text) => void this.write(text).catch((error: unknown) => this.logWriteFailure(error)),
+      released: () => this.pump(),
+      resyncTimeoutMs: options.resyncTimeoutMs ?? defaults.resyncTimeoutMs,
+      resyncAttempts: options.resyncAttempts ?? defaults.resyncAttempts,
+      resyncQuietMs: options.resyncQuietMs ?? defaults.resyncQuietMs,
+    });
   }
 
   get isOpen(): boolean {
@@ -195,28 +216,16 @@ export class AtSession {
   }
 
   /**
-   * Resolves, after every command queued before it, once the line has been quiet for `quietMs`,
-   * with the number of lines that arrived meanwhile and were discarded. Anything but 0 means the
-   * modem is still answering something: the last answer may not have been ours.
-   */
-  awaitQuiet(quietMs: number): Promise<number> {
-    return this.enqueueQuiet(quietMs, false);
-  }
-
-  /**
-   * Writes ESC, then waits like `awaitQuiet`: the first step on a line another process may have
-   * left in the middle of `AT+CMGS` (see the class comment).
+   * Writes ESC, then resynchronises by sequence: the first step on a line another process may
+   * have left in the middle of `AT+CMGS` (see the class comment). Resolves with the number of
+   * lines discarded; `quietMs` is the wait used instead when the modem never answers the probe.
    */
   cancelPendingInput(quietMs: number): Promise<number> {
-    return this.enqueueQuiet(quietMs, true);
-  }
-
-  private enqueueQuiet(quietMs: number, escapeFirst: boolean): Promise<number> {
     if (!this.isOpen) {
       return Promise.reject(new GatewayError(ErrorCode.AtSessionClosed, 'AT session is not open'));
     }
     return new Promise<number>((resolve, reject) => {
-      this.queue.push({ quietMs, escapeFirst, resolve, reject });
+      this.queue.push({ quietMs, resolve, reject });
       this.pump();
     });
   }
@@ -246,15 +255,47 @@ export class AtSession {
   }
 
   private pump(): void {
-    if (this.active || this.settle || !this.opened) return;
+    if (this.active || !this.opened) return;
+    const head = this.queue[0];
+    // A take-over starts a resync of its own, bounded, rather than wait behind an endless one.
+    const takeOverNow = head !== undefined && !('command' in head) && this.hold.replaceable;
+    if (this.hold.holding && !takeOverNow) {
+      this.timeHeldJob();
+      return;
+    }
     const next = this.queue.shift();
     if (next === undefined) return;
     if ('command' in next) {
+      next.heldTimer?.cancel();
       this.start(next);
       return;
     }
-    this.startSettle(next.quietMs, next);
-    if (next.escapeFirst) this.write(ESC).catch((error: unknown) => this.logWriteFailure(error));
+    this.write(ESC).catch((error: unknown) => this.logWriteFailure(error));
+    this.hold.untilInStep(next);
+  }
+
+  /**
+   * The next command waits behind a hold for one resync step and its own timeout, no longer: a
+   * modem that stopped answering must not hang its callers (the hold goes on for the next ones).
+   */
+  private timeHeldJob(): void {
+    const job = this.queue[0];
+    if (job === undefined || !('command' in job) || job.heldTimer) return;
+    const timeoutMs = this.hold.stepTimeoutMs + this.firstTimeout(job);
+    job.heldTimer = this.clock.setTimer(() => {
+      if (this.queue[0] !== job) return;
+      this.queue.shift();
+      const what = `${job.label} timed out: the line was not back in step within ${timeoutMs} ms`;
+      job.reject(new GatewayError(ErrorCode.AtTimeout, what, { partialResponse: [] }));
+      this.pump();
+    }, timeoutMs);
+  }
+
+  /** A send first waits for its prompt, any other command for its final result. */
+  private firstTimeout(job: Job): number {
+    return job.pdu !== undefined
+      ? (job.options.promptTimeoutMs ?? this.promptTimeoutMs)
+      : (job.options.timeoutMs ?? this.defaultTimeoutMs);
   }
 
   private start(job: Job): void {
@@ -264,11 +305,7 @@ export class AtSession {
       this.framer.expectPrompt = true;
     }
     this.active = exchange;
-    const timeoutMs =
-      job.pdu !== undefined
-        ? (job.options.promptTimeoutMs ?? this.promptTimeoutMs)
-        : (job.options.timeoutMs ?? this.defaultTimeoutMs);
-    this.armTimer(exchange, timeoutMs);
+    this.armTimer(exchange, this.firstTimeout(job));
     if (/^AT\+CUSD=1\b/i.test(job.command)) this.ussdAwaited = true;
     this.write(`${job.command}\r`).catch((error: unknown) => {
       if (this.active !== exchange) return;
@@ -289,7 +326,7 @@ export class AtSession {
       return;
     }
     this.finish(exchange, this.timeoutError(exchange, `no final result within ${timeoutMs} ms`));
-    this.startSettle(this.resyncQuietMs);
+    this.hold.untilInStep();
   }
 
   private timeoutError(exchange: Exchange, what: string): GatewayError {
@@ -331,11 +368,11 @@ export class AtSession {
         return;
       case 'promptTimeout':
         this.finish(exchange, this.timeoutError(exchange, `no "> " prompt within ${timeoutMs} ms`));
-        this.startSettle(this.resyncQuietMs);
+        this.hold.untilInStep();
         return;
       case 'resultTimeout':
         this.finish(exchange, this.timeoutError(exchange, `no result for the PDU within ${timeoutMs} ms`));
-        this.startSettle(this.resyncQuietMs);
+        this.hold.untilInStep();
         return;
       case 'writeFailed':
         this.finish(exchange, asError(cause));
@@ -372,22 +409,6 @@ export class AtSession {
     // Resolution callbacks run later (microtasks): the next command starts on this tick, which
     // keeps the call order and cannot interleave with a line from the transport.
     queueMicrotask(() => this.pump());
-  }
-
-  /** Holds commands until the line has been quiet for `quietMs`; each discarded line restarts it. */
-  private startSettle(quietMs: number, waiter?: QuietWait): void {
-    const settle: Settle = { quietMs, discardedLines: 0, waiter, timer: this.quietTimer(quietMs) };
-    this.settle?.timer.cancel();
-    this.settle = settle;
-  }
-
-  private quietTimer(quietMs: number): TimerHandle {
-    return this.clock.setTimer(() => {
-      const settle = this.settle;
-      this.settle = undefined;
-      settle?.waiter?.resolve(settle.discardedLines);
-      this.pump();
-    }, quietMs);
   }
 
   private handleChunk(chunk: Buffer): void {
@@ -439,7 +460,7 @@ export class AtSession {
       return;
     }
     if (!exchange) {
-      this.discard(line);
+      if (!this.hold.offer(line)) this.discardIdle(line);
       return;
     }
     if (this.isEcho(line, exchange)) {
@@ -456,7 +477,7 @@ export class AtSession {
     const completeOn = exchange.job.options.completeOnLine;
     if (!exchange.pduState && completeOn?.test(line)) {
       this.finish(exchange, undefined);
-      this.startSettle(this.completeOnLineGraceMs);
+      this.hold.untilQuiet(this.completeOnLineGraceMs);
     }
   }
 
@@ -496,17 +517,15 @@ export class AtSession {
     return pdu !== undefined && text.replace(CTRL_Z, '').toUpperCase() === pdu.toUpperCase();
   }
 
-  /** A line nobody waits for: a late answer during resync, or noise while idle. */
-  private discard(line: string): void {
-    const settle = this.settle;
-    if (settle) {
-      this.log.debug('discarding late line while resynchronising', { line: redactSecrets(line) });
-      settle.discardedLines++;
-      settle.timer.cancel();
-      settle.timer = this.quietTimer(settle.quietMs);
+  /** A line while the session is idle and not holding: noise, or a late answer. Dropped. */
+  private discardIdle(line: string): void {
+    const fields = { line: redactSecrets(line) };
+    if (classifyFinalResult(line) === undefined || this.warnedIdleFinal) {
+      this.log.debug('discarding line with no command in flight', fields);
       return;
     }
-    this.log.debug('discarding line with no command in flight', { line: redactSecrets(line) });
+    this.warnedIdleFinal = true;
+    this.log.warn('dropped a final result that came with no command in flight', fields);
   }
 
   private emitUrc(code: UnsolicitedCode): void {
@@ -537,11 +556,9 @@ export class AtSession {
     if (!this.opened) return;
     this.opened = false;
     this.unsubscribe();
-    this.settle?.timer.cancel();
-    this.settle?.waiter?.reject(
+    this.hold.abandon(
       new GatewayError(ErrorCode.AtSessionClosed, `${this.transport.description} closed`, { cause: error }),
     );
-    this.settle = undefined;
     this.pendingUrc = undefined;
     this.framer.reset();
     this.failEverything(
@@ -558,7 +575,10 @@ export class AtSession {
       this.active = undefined;
       exchange.job.reject(error);
     }
-    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const job of this.queue.splice(0)) {
+      if ('command' in job) job.heldTimer?.cancel();
+      job.reject(error);
+    }
     this.framer.expectPrompt = false;
   }
 
@@ -570,26 +590,4 @@ export class AtSession {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/** "AT\r" → "AT\\r": raw traffic stays one readable log line. */
-function escapeControls(data: string): string {
-  let text = '';
-  for (const char of data) {
-    const code = char.charCodeAt(0);
-    if (char === '\r') text += '\\r';
-    else if (char === '\n') text += '\\n';
-    else if (code < 0x20) text += `\\x${code.toString(16).padStart(2, '0')}`;
-    else text += char;
-  }
-  return text;
-}
-
-/**
- * A SIM PIN or PUK must never reach a message, a status or a log: AT+CPIN="1234",
- * AT+CPIN="PUK","PIN" (TS 27.007 §8.3), AT+CPWD="SC","old","new" (§7.5) and AT+CLCK="SC",1,"PIN"
- * (§7.4) lose everything after the "=". Applied to what is sent and to what a modem echoes.
- */
-export function redactSecrets(data: string): string {
-  return data.replace(/(AT\+(?:CPIN|CPWD|CLCK)=)[^\r\n]*/gi, '$1"****"');
 }

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { ModemPool } from '../modem/modemPool.js';
 import type { IncomingSink } from '../modem/modemSession.js';
 import { Adb, adbAdvice } from '../phone/adb.js';
 import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js';
-import { resolvePhoneHandOvers } from '../phone/handOverRecovery.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { createPhoneLedger, type PhoneDocumentData } from '../phone/phoneLedger.js';
+import { defaultPhonePacing, type PhonePacingSettings } from '../phone/phonePacing.js';
 import type { NewPhone, UsbPhoneListing } from '../phone/phoneRoutes.js';
 import { UsbConnection } from '../phone/usbConnection.js';
 import type { Document } from '../store/documentStore.js';
@@ -22,14 +23,19 @@ export interface PhoneRegistry {
   readonly phones: AndroidPhone[];
   /** Adds a phone and keeps it (with its password, in the 0600 phones document) for next starts. */
   add(phone: NewPhone): Promise<AndroidPhone>;
+  /** New pacing for a phone of the pool, kept for next starts; NotFound for any other device. */
+  setPacing(deviceId: string, pacing: PhonePacingSettings): Promise<AndroidPhone>;
+  /** The phone member with this device id; NotFound otherwise. */
+  phone(deviceId: string): AndroidPhone;
   /** What adb lists, with advice for phones it cannot use. */
   usbPhones(): Promise<UsbPhoneListing>;
 }
 
 /**
  * The phone members of the pool: `--phone` ones and the ones added before. Each has had its
- * first round (an unreachable phone is offline, not an error) and hand-overs a crash cut short
- * are settled by asking the phones, before the scheduler's own crash recovery runs.
+ * first round (an unreachable phone is offline, not an error). The phones are the lifecycle's
+ * holders of what they were handed: the scheduler's crash recovery leaves those messages to them
+ * (they ask the phone, never send again), and our cancel of one becomes the app's DELETE.
  */
 export async function startPhones(deps: {
   urls: string[];
@@ -39,6 +45,8 @@ export async function startPhones(deps: {
   receive: IncomingSink;
   clock: Clock;
   logger: Logger;
+  /** `mms:received` of a phone goes out as our webhook event of that name. */
+  events: EventBus;
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
   adbPath: string;
@@ -48,6 +56,8 @@ export async function startPhones(deps: {
   const document = await deps.storage.openDocument<PhoneDocumentData>('phones', {
     inboxCursors: {},
     hookTokens: {},
+    signingKeys: {},
+    pacing: {},
     added: [],
   });
   const ledger = createPhoneLedger({
@@ -58,6 +68,15 @@ export async function startPhones(deps: {
   });
   const adb = new Adb(deps.adbPath);
   const phones: AndroidPhone[] = [];
+  const phoneOf = (deviceId: string): AndroidPhone | undefined =>
+    phones.find((phone) => phone.deviceId === deviceId);
+  deps.lifecycle.addHolder({
+    holds: (message) => message.deviceId !== undefined && phoneOf(message.deviceId) !== undefined,
+    cancel: async (message) => {
+      const phone = message.deviceId === undefined ? undefined : phoneOf(message.deviceId);
+      if (phone) await phone.cancel(message);
+    },
+  });
   const start = async (address: PhoneAddress): Promise<AndroidPhone> => {
     const known = phones.find((phone) => phone.port === address.url);
     if (known) return known;
@@ -67,11 +86,20 @@ export async function startPhones(deps: {
       ledger,
       clock: deps.clock,
       logger: deps.logger,
+      pacing: document.data.pacing?.[address.url] ?? defaultPhonePacing,
+      publish: (event, payload) => {
+        const deviceId = phones.find((phone) => phone.port === address.url)?.deviceId ?? '';
+        deps.events.emit('gateway:fact', { event, deviceId, payload });
+      },
       ...deps.timing,
     };
     if (address.adbSerial) {
       options.usb = new UsbConnection(adb, address.adbSerial);
-      options.webhooks = { token: await hookTokenOf(document, address.url), gatewayPort: deps.gatewayPort };
+      options.webhooks = {
+        token: await secretOf(document, 'hookTokens', address.url),
+        signingKey: await secretOf(document, 'signingKeys', address.url),
+        gatewayPort: deps.gatewayPort,
+      };
     }
     const phone = new AndroidPhone(options);
     phones.push(phone);
@@ -93,18 +121,29 @@ export async function startPhones(deps: {
       .update((data) => {
         data.added = (data.added ?? []).filter((entry) => entry.address !== phone.port);
         if (data.hookTokens) delete data.hookTokens[phone.port];
+        if (data.signingKeys) delete data.signingKeys[phone.port];
+        if (data.pacing) delete data.pacing[phone.port];
         delete data.inboxCursors[deviceId];
       })
       .catch((error: unknown) => deps.logger.warn('could not forget the phone', { deviceId, error }));
   });
-  await resolvePhoneHandOvers({
-    repository: deps.storage.messages,
-    lifecycle: deps.lifecycle,
-    phones,
-    logger: deps.logger.child('phones'),
-  });
+  const phone = (deviceId: string): AndroidPhone => {
+    const found = phoneOf(deviceId);
+    if (!found)
+      throw new GatewayError(ErrorCode.NotFound, `no Android phone ${deviceId}`, { field: 'deviceId' });
+    return found;
+  };
   return {
     phones,
+    phone,
+    async setPacing(deviceId, pacing) {
+      const member = phone(deviceId);
+      await document.update((data) => {
+        data.pacing = { ...data.pacing, [member.port]: pacing };
+      });
+      member.setPacing(pacing);
+      return member;
+    },
     async add(phone) {
       const where = phone.serial ? `adb://${phone.serial}` : phone.url;
       if (!where)
@@ -118,6 +157,12 @@ export async function startPhones(deps: {
           { address: address.url, username: phone.username, password: phone.password },
         ];
       });
+      if (phone.pacing) {
+        const pacing = phone.pacing;
+        await document.update((data) => {
+          data.pacing = { ...data.pacing, [address.url]: pacing };
+        });
+      }
       const member = await start(address);
       const port = deps.gatewayPort();
       if (port !== undefined) void member.pollNow();
@@ -150,13 +195,20 @@ export async function startPhones(deps: {
   };
 }
 
-/** The secret path a phone's webhooks post to: random, kept in the 0600 phones document. */
-async function hookTokenOf(document: Document<PhoneDocumentData>, key: string): Promise<string> {
-  const known = document.data.hookTokens?.[key];
+/**
+ * A phone's webhook secrets, random and kept in the 0600 phones document: the path its posts go
+ * to (`hookTokens`) and the key its app signs them with (`signingKeys`).
+ */
+async function secretOf(
+  document: Document<PhoneDocumentData>,
+  kind: 'hookTokens' | 'signingKeys',
+  address: string,
+): Promise<string> {
+  const known = document.data[kind]?.[address];
   if (known) return known;
-  const token = randomBytes(24).toString('hex');
+  const secret = randomBytes(24).toString('hex');
   await document.update((data) => {
-    data.hookTokens = { ...data.hookTokens, [key]: token };
+    data[kind] = { ...data[kind], [address]: secret };
   });
-  return token;
+  return secret;
 }

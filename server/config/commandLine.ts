@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { parseLogLevel } from '../logging/logger.js';
+import { type LogLevel, parseLogLevel } from '../logging/logger.js';
 import { isTcpAddress } from '../transport/tcpTransport.js';
 import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
 
@@ -25,7 +25,9 @@ export const usage = `Usage: npm start -- [options]
   --username <name>         Basic auth user (with --password)      (SMSGW_USERNAME)
   --password <secret>       Basic auth password, 8+ characters     (SMSGW_PASSWORD)
   --sim-pin <pin>           SIM PIN, tried once per modem          (SMSGW_SIM_PIN)
-  --log-level <level>       DEBUG, INFO, WARN or ERROR             (SMSGW_LOG_LEVEL, default INFO)
+  --log-level <levels>      DEBUG, INFO, WARN or ERROR, for all    (SMSGW_LOG_LEVEL, default INFO)
+                            modules or per module: INFO,at=DEBUG,scheduler=WARN
+                            (at: AT traffic of every port; at:/dev/ttyUSB0: one port)
   --allow-host <name>       extra accepted Host name; repeatable   (SMSGW_ALLOW_HOSTS, comma-separated)
   --cors-origin <origin>    allow CORS from an origin; repeatable  (SMSGW_CORS_ORIGINS, comma-separated)
   --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
@@ -87,9 +89,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (simPin !== undefined) options.simPin = simPin;
   const level = values['log-level'] ?? env.SMSGW_LOG_LEVEL;
   if (level !== undefined) {
-    const parsedLevel = parseLogLevel(level);
-    if (!parsedLevel) invalid('log-level', `"${level}" is not one of DEBUG, INFO, WARN, ERROR`);
-    options.logLevel = parsedLevel;
+    const levels = parseLogLevels(level);
+    if (levels.level) options.logLevel = levels.level;
+    options.moduleLogLevels = levels.modules;
   }
   options.allowedHosts = values['allow-host'] ?? splitList(env.SMSGW_ALLOW_HOSTS);
   options.corsOrigins = values['cors-origin'] ?? splitList(env.SMSGW_CORS_ORIGINS);
@@ -144,6 +146,30 @@ function parseFlags(argv: readonly string[]) {
 
 function invalid(field: string, message: string): never {
   throw new GatewayError(ErrorCode.ConfigInvalid, `--${field}: ${message}`, { field });
+}
+
+/**
+ * `DEBUG`, `at=DEBUG,scheduler=INFO`, or both: `INFO,at=DEBUG`. A module name may hold colons
+ * (`at:/dev/ttyUSB0=DEBUG`): the level follows the last `=`.
+ */
+function parseLogLevels(value: string): { level?: LogLevel; modules: Record<string, LogLevel> } {
+  const result: { level?: LogLevel; modules: Record<string, LogLevel> } = { modules: {} };
+  const levelOf = (text: string) =>
+    parseLogLevel(text.trim()) ??
+    invalid('log-level', `"${text.trim()}" is not one of DEBUG, INFO, WARN, ERROR`);
+  for (const item of value.split(',').map((part) => part.trim())) {
+    if (item === '') invalid('log-level', `"${value}" has an empty entry`);
+    const equals = item.lastIndexOf('=');
+    if (equals === -1) {
+      if (result.level !== undefined) invalid('log-level', `"${value}" names the default level twice`);
+      result.level = levelOf(item);
+      continue;
+    }
+    const module = item.slice(0, equals).trim();
+    if (module === '') invalid('log-level', `"${item}" names no module`);
+    result.modules[module] = levelOf(item.slice(equals + 1));
+  }
+  return result;
 }
 
 function parseListen(value: string): GatewayOptions['listen'] {

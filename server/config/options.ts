@@ -1,7 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { HealthThresholds } from '../health/healthService.js';
 import type { LogLevel } from '../logging/logger.js';
+import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
 import { serverUrlProblem } from '../validation/serverUrl.js';
@@ -53,7 +56,28 @@ export interface GatewayOptions {
   password?: string;
   /** SIM PIN tried once per modem that asks for one (a wrong PIN is never retried). */
   simPin?: string;
+  /** Level of every module that has none of its own (`--log-level`). Default INFO. */
   logLevel: LogLevel;
+  /**
+   * Levels of single modules and their children, by module name (`--log-level at=DEBUG`):
+   * `at` covers every AT session (`at:/dev/ttyUSB0`, `at:simulated:1`), `modem` every driver.
+   * The longest matching name wins. Default: none.
+   */
+  moduleLogLevels: Record<string, LogLevel>;
+  /**
+   * The modem drivers' timeouts, intervals and back-off: unit, range and default of each are
+   * documented on `ModemTimingOptions` (server/modem/modemTiming.ts). Default `defaultModemTiming`.
+   */
+  modemTiming: ModemTimingOptions;
+  /**
+   * Every AT session's waits when a command names none, each 1 ms..24 h, and its take-over
+   * probes (1..10): documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default.
+   */
+  atSession: AtSessionTiming;
+  /** Longest wait for one request to a HiLink stick's web API, in ms, 100..120 000. Default 5 000. */
+  hilinkRequestTimeoutMs: number;
+  /** When GET /health warns or fails (see `HealthLimits` below). */
+  health: HealthLimits;
   /** Extra Host header names accepted besides localhost/127.0.0.1/[::1] (DNS-rebinding guard). */
   allowedHosts: string[];
   /** Origins allowed by CORS; empty: no CORS headers at all. */
@@ -72,6 +96,20 @@ export interface GatewayOptions {
    */
   fleetServer?: { url: string; token: string };
 }
+
+/** The thresholds of GET /health; the queue fails at `maxPendingMessages`, where POST answers 503. */
+export type HealthLimits = Omit<HealthThresholds, 'queueFail'>;
+
+export const defaultHealthLimits: HealthLimits = {
+  /** dBm, −113..−51: below it `modems:signal` warns (−105 dBm is +CSQ 4, TS 27.007 §8.5). */
+  weakSignalDbm: -105,
+  /** Failed messages in the last hour, ≥ 1: from here `messages:failed` warns… */
+  failedWarn: 1,
+  /** …and from here it fails (≥ failedWarn). */
+  failedFail: 50,
+  /** Pending messages, ≥ 1: from here `messages:queue` warns. */
+  queueWarn: 1_000,
+};
 
 export const defaultListen = { host: '127.0.0.1', port: 8080 } as const;
 
@@ -103,6 +141,11 @@ export function defaultOptions(): GatewayOptions {
     simulatorFallback: true,
     probeSerialPorts: true,
     logLevel: 'INFO',
+    moduleLogLevels: {},
+    modemTiming: { ...defaultModemTiming },
+    atSession: { ...defaultAtSessionTiming },
+    hilinkRequestTimeoutMs: 5_000,
+    health: { ...defaultHealthLimits },
     allowedHosts: [],
     corsOrigins: [],
     maxPendingMessages: 100_000,
@@ -175,8 +218,37 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     if (!/^https?:\/\/[^/\s]+$/.test(origin))
       fail('cors-origin', `"${origin}" is not an origin like https://app.example`);
   }
+  for (const module of Object.keys(options.moduleLogLevels)) {
+    if (!/^[^\s=,]+$/.test(module)) fail('log-level', `"${module}" is not a module name`);
+  }
+  try {
+    checkModemTiming(options.modemTiming);
+  } catch (error) {
+    fail('modemTiming', error instanceof Error ? error.message : String(error));
+  }
+  const { resyncAttempts, ...atWaits } = options.atSession;
+  for (const [name, value] of Object.entries(atWaits)) {
+    if (!Number.isFinite(value) || value <= 0 || value > dayMs)
+      fail('atSession', `${name}=${value} is not 1 ms..24 h`);
+  }
+  if (!Number.isInteger(resyncAttempts) || resyncAttempts < 1 || resyncAttempts > 10)
+    fail('atSession', `resyncAttempts=${resyncAttempts} is not 1..10`);
+  const hilinkTimeout = options.hilinkRequestTimeoutMs;
+  if (!Number.isInteger(hilinkTimeout) || hilinkTimeout < 100 || hilinkTimeout > 120_000) {
+    fail('hilinkRequestTimeoutMs', `${hilinkTimeout} is not 100..120000`);
+  }
+  const { weakSignalDbm, failedWarn, failedFail, queueWarn } = options.health;
+  if (!Number.isFinite(weakSignalDbm) || weakSignalDbm < -113 || weakSignalDbm > -51) {
+    fail('health', `weakSignalDbm=${weakSignalDbm} is not -113..-51`);
+  }
+  for (const [name, value] of Object.entries({ failedWarn, failedFail, queueWarn })) {
+    if (!Number.isInteger(value) || value < 1) fail('health', `${name}=${value} is not a whole number ≥ 1`);
+  }
+  if (failedFail < failedWarn) fail('health', 'failedFail is below failedWarn');
   return options;
 }
+
+const dayMs = 24 * 60 * 60_000;
 
 function isTimeZone(name: string): boolean {
   try {

@@ -31,7 +31,7 @@ export type HealthCheck = z.output<typeof healthCheckSchema>;
 export type HealthReport = z.output<typeof healthReportSchema>;
 
 export interface HealthThresholds {
-  /** Weakest acceptable signal; below it the check warns (−100 dBm ≈ +CSQ 6, one bar). */
+  /** Weakest acceptable signal, in dBm; below it the check warns. Defaults: config/options.ts. */
   weakSignalDbm: number;
   /** Failed messages in the last hour from which the check warns, and from which it fails. */
   failedWarn: number;

@@ -1,9 +1,4 @@
-import type { HealthService } from '../health/healthService.js';
-import { InboxReplay } from '../inbox/inboxReplay.js';
-import type { MessageService } from '../messages/messageService.js';
-import { overdueReports } from '../messages/overdueReports.js';
-import type { SettingsService } from '../settings/settingsService.js';
-import type { HttpDependencies } from './app.js';
+import type { HttpServices } from './app.js';
 import type { ApiBuilder } from './defineRoute.js';
 import { registerDeviceRoutes } from './routes/deviceRoutes.js';
 import { registerEventStreamRoutes } from './routes/eventStreamRoutes.js';
@@ -15,38 +10,21 @@ import { registerSettingsRoutes } from './routes/settingsRoutes.js';
 import { registerTokenRoutes } from './routes/tokenRoutes.js';
 import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
-/** Every API route module, registered on one builder. */
-export function registerApiRoutes(
-  api: ApiBuilder,
-  deps: HttpDependencies,
-  services: { messages: MessageService; settings: SettingsService; health: HealthService },
-): void {
-  const logger = deps.logger.child('http');
-  registerMessageRoutes(api, { messages: services.messages, gatewayDeviceId: deps.gatewayDeviceId });
-  registerDeviceRoutes(api, {
-    devices: deps.devices,
-    overdueReports: () => overdueReports(deps.repositories.messages, deps.clock),
-  });
-  registerInboxRoutes(api, {
-    inbox: deps.repositories.inbox,
-    replay: new InboxReplay({
-      inbox: deps.repositories.inbox,
-      devices: deps.devices,
-      events: deps.events,
-      clock: deps.clock,
-      logger: logger.child('inbox'),
-    }),
-  });
+/** Every API route module, registered on one builder, then the composition root's extensions. */
+export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
+  registerMessageRoutes(api, { messages: services.messages, gatewayDeviceId: services.gatewayDeviceId });
+  registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
+  registerInboxRoutes(api, { inbox: services.inbox.records, replay: services.inbox.replay });
   registerSettingsRoutes(api, { settings: services.settings });
-  registerLogRoutes(api, { logs: deps.repositories.logs });
+  registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });
-  registerTokenRoutes(api, { tokens: deps.tokens });
-  registerWebhookRoutes(api, { webhooks: deps.webhooks });
+  registerTokenRoutes(api, { tokens: services.tokens });
+  registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {
-    events: deps.events,
-    accessControl: deps.accessControl,
-    logger,
-    gatewayDeviceId: deps.gatewayDeviceId,
+    events: services.events,
+    accessControl: services.accessControl,
+    logger: services.logger.child('http'),
+    gatewayDeviceId: services.gatewayDeviceId,
   });
-  for (const register of deps.extensions ?? []) register(api, { messages: services.messages });
+  for (const register of services.extensions ?? []) register(api);
 }

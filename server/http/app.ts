@@ -3,16 +3,15 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { TokenService } from '../auth/tokenService.js';
-import type { Clock } from '../clock/clock.js';
-import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { HealthService } from '../health/healthService.js';
+import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { Logger } from '../logging/logger.js';
-import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { MessageService } from '../messages/messageService.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { overdueReports } from '../messages/overdueReports.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { SettingsService } from '../settings/settingsService.js';
-import type { InboxRepository, LogRepository, MessageRepository } from '../store/repositories.js';
+import type { InboxRepository, LogRepository } from '../store/repositories.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
@@ -43,10 +42,24 @@ export interface HttpOptions {
   version: string;
 }
 
-export interface HttpDependencies {
-  repositories: { messages: MessageRepository; inbox: InboxRepository; logs: LogRepository };
+/**
+ * What the API serves, every part built by the composition root (server/composition/): the HTTP
+ * layer builds no service of its own and sees the store only through these.
+ */
+export interface HttpServices {
+  /** The one queue service (POST/GET/DELETE /messages); shared with the desk and fleet mode. */
+  messages: MessageService;
+  inbox: {
+    /** Stored incoming messages (GET /inbox). */
+    records: Pick<InboxRepository, 'get' | 'list'>;
+    /** POST /inbox/refresh and the inbox export. */
+    replay: InboxReplay;
+  };
+  /** GET /logs. */
+  logs: Pick<LogRepository, 'list'>;
   devices: DeviceDirectory;
-  lifecycle: MessageLifecycle;
+  /** Per device, the delivery reports overdue (GET /devices). */
+  overdueReports(): ReturnType<typeof overdueReports>;
   events: EventBus;
   accessControl: AccessControl;
   settings: SettingsService;
@@ -55,22 +68,16 @@ export interface HttpDependencies {
   webhooks: WebhookRegistry;
   /** The gateway's own device id (server/composition/gatewayIdentity.ts). */
   gatewayDeviceId: string;
-  clock: Clock;
   logger: Logger;
-  /** Tells the scheduler once a message is durably queued. */
-  onEnqueued(message: MessageRecord): void;
-  /**
-   * The queue's service when the host shares it with senders outside HTTP (the desk's replies):
-   * one service keeps one sequence of message numbers. Absent: built here from the above.
-   */
-  messages?: MessageService;
   /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
    * extensions in routes/gatewayRoutes.ts): each registers on the same builder, so it gets the
    * same validation, access control and OpenAPI entry.
    */
-  extensions?: readonly ((api: ApiBuilder, services: { messages: MessageService }) => void)[];
+  extensions?: readonly HttpExtension[];
 }
+
+export type HttpExtension = (api: ApiBuilder) => void;
 
 /** The spec's mounts (DESIGN §2): Local mode at the root, Cloud and Private bases. */
 export const apiBases = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
@@ -84,22 +91,8 @@ export const defaultBodyLimitBytes = 256 * 1024;
 export const bulkBodyPaths: readonly string[] = ['/gateway/v1/contacts/import', '/gateway/v1/campaigns'];
 export const bulkBodyLimitBytes = 16 * 1024 * 1024;
 
-export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa {
+export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
-  const messages =
-    deps.messages ??
-    new MessageService(
-      {
-        repository: deps.repositories.messages,
-        lifecycle: deps.lifecycle,
-        devices: deps.devices,
-        events: deps.events,
-        clock: deps.clock,
-        logger: logger.child('messages'),
-        onEnqueued: deps.onEnqueued,
-      },
-      { maxPendingMessages: options.maxPendingMessages },
-    );
   const routes = new RouteTable({
     accessControl: deps.accessControl,
     bases: apiBases,
@@ -113,7 +106,7 @@ export function createHttpApp(deps: HttpDependencies, options: HttpOptions): Koa
       servers: apiBases,
     },
   });
-  registerApiRoutes(routes, deps, { messages, settings: deps.settings, health: deps.health });
+  registerApiRoutes(routes, deps);
 
   const router = new Router();
   router.get('/', async (ctx) => {

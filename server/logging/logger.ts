@@ -1,7 +1,9 @@
 /**
- * The one logger. Each layer takes a child with its module name ("at", "modem:abc", "http"…).
- * Entries go to every sink (console, the log store behind GET /logs, the live UI stream).
- * Cheap when off: `isEnabled` lets hot paths (raw AT traffic) skip building strings.
+ * The one logger. Each layer takes a child with its module name ("at:/dev/ttyUSB0", "modem:abc",
+ * "http"…). Entries go to every sink (console, the log store behind GET /logs, the live UI
+ * stream). Each module logs at its own level when one is set for it or a parent
+ * (`moduleLevels`), else at `level`. Cheap when off: `isEnabled` lets hot paths (raw AT
+ * traffic) skip building strings.
  */
 export const LogLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LogLevels)[number];
@@ -31,7 +33,13 @@ export interface Logger {
 }
 
 export interface LoggerOptions {
+  /** Level of every module without one of its own. */
   level: LogLevel;
+  /**
+   * Levels by module name; a name covers its children ("at" covers "at:/dev/ttyUSB0"), and the
+   * longest matching name wins.
+   */
+  moduleLevels?: Readonly<Record<string, LogLevel>>;
   sinks: LogSink[];
   now?: () => number;
 }
@@ -41,9 +49,24 @@ export function parseLogLevel(value: string): LogLevel | undefined {
   return (LogLevels as readonly string[]).includes(upper) ? (upper as LogLevel) : undefined;
 }
 
+/** The level `module` logs at: that of the longest name in `moduleLevels` covering it, else `level`. */
+export function levelOfModule(
+  options: Pick<LoggerOptions, 'level' | 'moduleLevels'>,
+  module: string,
+): LogLevel {
+  let match: string | undefined;
+  for (const name of Object.keys(options.moduleLevels ?? {})) {
+    const covers = module === name || module.startsWith(`${name}:`);
+    if (covers && (match === undefined || name.length > match.length)) match = name;
+  }
+  return (match === undefined ? undefined : options.moduleLevels?.[match]) ?? options.level;
+}
+
 export function createLogger(options: LoggerOptions, module = 'gateway'): Logger {
   const now = options.now ?? Date.now;
-  const isEnabled = (level: LogLevel) => levelRank[level] >= levelRank[options.level];
+  // Worked out once per logger: each module's logger is made once, its calls are many.
+  const minimum = levelRank[levelOfModule(options, module)];
+  const isEnabled = (level: LogLevel) => levelRank[level] >= minimum;
   const emit = (priority: LogLevel, message: string, context?: LogContext) => {
     if (!isEnabled(priority)) return;
     const record: LogRecord = { priority, module, message, createdAt: now() };

@@ -19,6 +19,20 @@ import type { MessageRepository } from '../store/repositories.js';
 const reportWaitMs = 7 * 24 * 60 * 60_000;
 
 /**
+ * A device that keeps handed-over messages in a queue of its own (an Android phone's app): its
+ * recipients stay Processed here until it reports, so a cancel and a restart ask it, not us.
+ */
+export interface MessageHolder {
+  /** Whether this message's Processed recipients wait in the holder's own queue. */
+  holds(message: MessageRecord): boolean;
+  /**
+   * Asks the holder to drop the message's Processed recipients; marks those it dropped
+   * Cancelled (`markRecipientCancelled`). Rejects with InvalidState when it is already sending them.
+   */
+  cancel(message: MessageRecord): Promise<void>;
+}
+
+/**
  * Every change of a message's state goes through here, so the aggregate state, the `states`
  * timestamps, persistence and the `message:updated` event can never disagree.
  *
@@ -28,6 +42,7 @@ const reportWaitMs = 7 * 24 * 60 * 60_000;
 export class MessageLifecycle {
   /** "<deviceId>/<reference>/<recipient>" → message id, for matching status reports. */
   private readonly reportIndex = new Map<string, string>();
+  private readonly holders = new Set<MessageHolder>();
 
   constructor(
     private readonly repository: MessageRepository,
@@ -82,6 +97,29 @@ export class MessageLifecycle {
     });
   }
 
+  /** A recipient a holding device dropped from its queue before sending it (our cancel, or its own). */
+  markRecipientCancelled(messageId: string, phoneNumber: string): Promise<MessageRecord> {
+    return this.change(messageId, (message) => {
+      const recipient = this.recipient(message, phoneNumber);
+      if (isFinalRecipientState(recipient.state)) return;
+      recipient.state = 'Cancelled';
+      delete recipient.error;
+    });
+  }
+
+  /** A device with a queue of its own joins (`MessageHolder`); returns the way to leave. */
+  addHolder(holder: MessageHolder): () => void {
+    this.holders.add(holder);
+    return () => this.holders.delete(holder);
+  }
+
+  /** The holder whose own queue has this Processed message, if any. */
+  holderOf(message: MessageRecord): MessageHolder | undefined {
+    if (message.state !== 'Processed') return undefined;
+    for (const holder of this.holders) if (holder.holds(message)) return holder;
+    return undefined;
+  }
+
   /** Fails every recipient that is not final yet (TTL expiry, crash recovery). */
   failAll(messageId: string, error: string): Promise<MessageRecord> {
     return this.change(messageId, (message) => {
@@ -111,12 +149,19 @@ export class MessageLifecycle {
 
   /**
    * Cancel rules (DESIGN §2): Pending → Cancelled; already Cancelled → unchanged;
-   * anything else → InvalidState naming the state; unknown → NotFound.
+   * Processed in a holder's own queue (an Android phone) → the holder is asked to drop it, as the
+   * app's own cancel does while it is Pending there; anything else → InvalidState naming the
+   * state; unknown → NotFound.
    */
-  cancel(messageId: string): Promise<MessageRecord> {
+  async cancel(messageId: string): Promise<MessageRecord> {
     const current = this.repository.get(messageId);
     if (!current) throw new GatewayError(ErrorCode.NotFound, `message ${messageId} not found`);
-    if (current.state === 'Cancelled') return Promise.resolve(current);
+    if (current.state === 'Cancelled') return current;
+    const holder = this.holderOf(current);
+    if (holder) {
+      await holder.cancel(current);
+      return this.repository.get(messageId) ?? current;
+    }
     if (current.state !== 'Pending') {
       throw new GatewayError(
         ErrorCode.InvalidState,

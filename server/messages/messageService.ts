@@ -15,6 +15,18 @@ export interface MessageServiceOptions {
   maxPendingMessages: number;
 }
 
+/**
+ * The scheduler, as the queue sees it. "Message queued" reaches it by this direct call only,
+ * never through the event bus: the bus is for observers (the live stream, fleet reports, the
+ * desk's conversations), and a missed or reordered event there costs a stale view; the
+ * scheduler must hear of every message, right after it is durable, and also of a rescheduled
+ * one, which raises no `message:enqueued`. A typed call keeps that dependency visible.
+ */
+export interface QueueWatcher {
+  /** A message was durably queued, or its time or text changed: plan for it. */
+  enqueued(message: MessageRecord): void;
+}
+
 export interface MessageServiceDependencies {
   repository: MessageRepository;
   lifecycle: MessageLifecycle;
@@ -22,8 +34,7 @@ export interface MessageServiceDependencies {
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  /** Tells the scheduler once a message is durably queued. */
-  onEnqueued(message: MessageRecord): void;
+  scheduler: QueueWatcher;
   /** Id for messages the client sent without one; default: upstream-style 21 characters. */
   generateId?: () => string;
 }
@@ -146,7 +157,7 @@ export class MessageService {
         deviceId: record.requestedDeviceId,
       });
       this.deps.events.emit('message:enqueued', { message: record });
-      this.deps.onEnqueued(record);
+      this.deps.scheduler.enqueued(record);
     }
   }
 
@@ -163,7 +174,7 @@ export class MessageService {
   /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */
   async editScheduled(id: string, edit: { scheduleAt?: number; text?: string }): Promise<MessageRecord> {
     const message = await this.deps.lifecycle.editScheduled(id, edit);
-    this.deps.onEnqueued(message);
+    this.deps.scheduler.enqueued(message);
     return message;
   }
 

@@ -385,7 +385,6 @@ export class ModemDriver implements OutboundModem {
         this.touch();
         return response;
       },
-      awaitQuiet: (quietMs) => session.awaitQuiet(quietMs),
       cancelPendingInput: (quietMs) => session.cancelPendingInput(quietMs),
       onUnsolicited: (listener) => session.onUnsolicited(listener),
       onClose: (listener) => session.onClose(listener),

@@ -6,7 +6,7 @@ import type { Transport } from '../transport/transport.js';
 /** The part of the AT session a modem driver uses (the composition root passes `AtSession`). */
 export type ModemSession = Pick<
   AtSession,
-  'open' | 'close' | 'execute' | 'sendPdu' | 'awaitQuiet' | 'cancelPendingInput' | 'onUnsolicited' | 'onClose'
+  'open' | 'close' | 'execute' | 'sendPdu' | 'cancelPendingInput' | 'onUnsolicited' | 'onClose'
 >;
 
 /** Builds a session over a freshly opened transport (one per (re)connect). */

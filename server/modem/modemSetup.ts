@@ -8,7 +8,7 @@ import {
   parseIdentity,
 } from '../at/parsers.js';
 import { type Clock, sleep } from '../clock/clock.js';
-import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
+import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { ModemSession } from './modemSession.js';
 import type { QuirkProfile } from './quirks.js';
 
@@ -57,7 +57,7 @@ export interface SyncTiming {
   attempts: number;
   /** Timeout of each `AT`. */
   timeoutMs: number;
-  /** How long the line must stay quiet after the `OK` for it to count as ours. */
+  /** The quiet wait that stands in for resynchronising on a modem that never answers the probe. */
   quietMs: number;
 }
 
@@ -70,30 +70,25 @@ const staleAnswerCodes: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /**
- * Takes over the line (ESC cancels a PDU input a dead process left open), then tries `AT` until
- * the modem answers it and then stays quiet. The first bytes after opening a
- * port are often lost (a timeout), and a modem may still be answering a command of a process
- * that died (an `ERROR` or `+CMS ERROR` for its `AT+CMGS`, arriving after our `AT`). An `OK`
- * followed by another line was not ours either: accepting it would pair every later command with
- * its predecessor's answer — a send refused with another command's error.
+ * Takes over the line, then tries `AT` until the modem answers it. A modem may still be
+ * answering a process that died (the `OK` to the ESC that ends its PDU input, an `ERROR` or
+ * `+CMS ERROR` for its `AT+CMGS`); taken for ours, every later command would get its
+ * predecessor's answer — a send refused with another command's error. So `cancelPendingInput`
+ * writes ESC and resynchronises by sequence (a probe whose answer nobody else can have caused,
+ * see `at/resyncMachine.ts`): what the dead process was owed comes before it and is discarded.
+ * The first bytes after opening a port are often lost: an `AT` that times out is tried again
+ * (the session resynchronises before each try), and so is one that gets a stale refusal, which
+ * only a modem that never answered the probe (and so got a quiet wait instead) can still show.
  */
 export async function synchronise(context: SetupContext, timing: SyncTiming): Promise<void> {
   await context.session.cancelPendingInput(timing.quietMs);
   for (let attempt = 1; ; attempt++) {
-    let lastError: unknown;
     try {
       await context.session.execute('AT', { timeoutMs: timing.timeoutMs });
+      return;
     } catch (error) {
-      if (!isGatewayError(error) || !staleAnswerCodes.has(error.code)) throw error;
-      lastError = error;
-    }
-    const strayLines = await context.session.awaitQuiet(timing.quietMs);
-    if (lastError === undefined && strayLines === 0) return;
-    if (attempt >= timing.attempts) {
-      throw (
-        lastError ??
-        new GatewayError(ErrorCode.AtError, `the modem kept answering after AT (${strayLines} stray lines)`)
-      );
+      if (!isGatewayError(error) || !staleAnswerCodes.has(error.code) || attempt >= timing.attempts)
+        throw error;
     }
   }
 }

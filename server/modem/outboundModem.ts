@@ -12,8 +12,13 @@ export interface SendRequest {
   recipient: string;
   /** Position of `recipient` in the message (0 for the first); a phone derives its message id from it. */
   recipientIndex?: number;
-  /** Already decrypted when the message was end-to-end encrypted. */
+  /** Already decrypted when the message was end-to-end encrypted (and the passphrase is set). */
   content: MessageContent;
+  /**
+   * An end-to-end encrypted message as the client sent it (number and content still
+   * ciphertext), for a member that `passesEncrypted`.
+   */
+  encrypted?: { recipient: string; content: MessageContent };
   /** SIM slot 1..n; modems with one SIM only have 1. */
   simNumber: number;
   requestStatusReport: boolean;
@@ -24,6 +29,11 @@ export interface SendRequest {
 export interface SendResult {
   /** TP-MR of each part in order, from `+CMGS: <mr>`. */
   references: number[];
+  /**
+   * The member took the message into a queue of its own (an Android phone's app) and has not
+   * sent it yet: the recipient stays Processed until the member reports its outcome.
+   */
+  held?: boolean;
 }
 
 export interface OutboundModem {
@@ -39,4 +49,12 @@ export interface OutboundModem {
    * SendInterrupted when the outcome is unknown (timeout after the PDU left, unplug mid-send).
    */
   send(request: SendRequest): Promise<SendResult>;
+  /**
+   * When the member takes another message, if its own limits say later than `now`
+   * (an Android phone's pacing and in-flight bound); Infinity until something it holds settles
+   * (it then reports a change). Absent: whenever it is ready and not sending.
+   */
+  availableAt?(now: number): number;
+  /** Takes end-to-end encrypted messages as they came (`SendRequest.encrypted`): it decrypts them itself. */
+  readonly passesEncrypted?: boolean;
 }

@@ -4,7 +4,11 @@
  * defines them:
  * - WebService.kt: GET /health without auth, everything else with Basic auth; GET /device.
  * - routes/MessagesRoutes.kt: POST /messages (202 with the message, 409 for a known id),
- *   GET /messages/{id} (404 unknown).
+ *   GET /messages/{id} (404 unknown), DELETE /messages/{id} (200 with the message once it is
+ *   Cancelled, also when it was already; 400 "Message … is not in Pending state" once the phone
+ *   took it up; 404 unknown: modules/messages/MessagesService.kt cancelMessage).
+ * - routes/SettingsRoutes.kt: PATCH /settings with `{"webhooks": {"signing_key": …}}`
+ *   (modules/settings/SettingsService.kt update, modules/webhooks/WebhooksSettings.kt import).
  * - routes/InboxRoutes.kt: GET /inbox with `from` (ISO date), `limit` 1..500, `offset`.
  * - routes/WebhooksRoutes.kt: POST /webhooks (201), DELETE /webhooks/{id} (204).
  * Gson leaves null fields out (extensions/GsonBuilder.kt), so every optional field is optional here.
@@ -90,6 +94,26 @@ export class PhoneClient {
   async send(request: PhoneSendRequest): Promise<'accepted' | 'known'> {
     const answer = await this.request('POST', '/messages', request, [202, 409]);
     return answer.status === 202 ? 'accepted' : 'known';
+  }
+
+  /**
+   * Asks the phone to drop a message it has not taken up: 'cancelled' (200), 'too-late' (400:
+   * no longer Pending there) or 'unknown' (404).
+   */
+  async cancel(id: string): Promise<'cancelled' | 'too-late' | 'unknown'> {
+    const answer = await this.request(
+      'DELETE',
+      `/messages/${encodeURIComponent(id)}`,
+      undefined,
+      [200, 400, 404],
+    );
+    if (answer.status === 200) return 'cancelled';
+    return answer.status === 400 ? 'too-late' : 'unknown';
+  }
+
+  /** The key the app signs its webhook posts with (X-Signature). */
+  async setSigningKey(signingKey: string): Promise<void> {
+    await this.request('PATCH', '/settings', { webhooks: { signing_key: signingKey } });
   }
 
   /** undefined when the phone has no message with this id (404). */

@@ -3,8 +3,9 @@ import type { Document } from '../store/documentStore.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { OutstandingSend, PhoneLedger } from './androidPhone.js';
 import type { PhoneOutcome } from './phoneMessages.js';
+import type { PhonePacingSettings } from './phonePacing.js';
 
-/** How long after a hand-over the phone is still asked about it (as for status reports). */
+/** How long after a hand-over the phone is still asked about its delivery (as for status reports). */
 const followUpMs = 7 * 24 * 60 * 60_000;
 
 export interface PhoneDocumentData {
@@ -12,13 +13,18 @@ export interface PhoneDocumentData {
   inboxCursors: Record<string, number>;
   /** Per phone address (adb://SERIAL): the secret path token of its webhooks. */
   hookTokens?: Record<string, string>;
+  /** Per phone address (adb://SERIAL): the key its app signs webhook posts with. */
+  signingKeys?: Record<string, string>;
+  /** Per phone address: pacing set on the Modems screen or the API (absent: the defaults). */
+  pacing?: Record<string, PhonePacingSettings>;
   /** Phones added on the Modems screen; the file is 0600 like every secret of the gateway. */
   added?: { address: string; username: string; password: string }[];
 }
 
 /**
- * The phones' view of the message store: what each phone accepted and is not final here yet
- * (recipients Sent through it), and where its inbox was read up to (a 0600 document).
+ * The phones' view of the message store: what each phone holds (recipients Processed through it)
+ * or sent with a delivery report still to come (Sent), and where its inbox was read up to (a 0600
+ * document).
  */
 export function createPhoneLedger(deps: {
   repository: MessageRepository;
@@ -26,32 +32,46 @@ export function createPhoneLedger(deps: {
   document: Document<PhoneDocumentData>;
   now: () => number;
 }): PhoneLedger {
-  // Sent without a delivery report is final on the phone: asked once, then left alone.
-  const finished = new Set<string>();
-  const key = (messageId: string, phoneNumber: string) => `${messageId}/${phoneNumber}`;
-  return {
-    outstanding(deviceId: string): OutstandingSend[] {
-      const sends: OutstandingSend[] = [];
-      for (const message of deps.repository.inState('Sent', deps.now() - followUpMs)) {
-        if (message.deviceId !== deviceId) continue;
-        for (const [recipientIndex, recipient] of message.recipients.entries()) {
-          if (recipient.state !== 'Sent' || finished.has(key(message.id, recipient.phoneNumber))) continue;
-          sends.push({
-            messageId: message.id,
-            recipientIndex,
-            phoneNumber: recipient.phoneNumber,
-            withDeliveryReport: message.withDeliveryReport,
-          });
-        }
+  const sendsOf = (deviceId: string, state: 'Processed' | 'Sent', since?: number): OutstandingSend[] => {
+    const sends: OutstandingSend[] = [];
+    for (const message of deps.repository.inState(state, since)) {
+      if (message.deviceId !== deviceId) continue;
+      // Sent without a report is final: the phone has nothing more to say about it.
+      if (state === 'Sent' && !message.withDeliveryReport) continue;
+      for (const [recipientIndex, recipient] of message.recipients.entries()) {
+        if (recipient.state !== state) continue;
+        sends.push({
+          messageId: message.id,
+          recipientIndex,
+          phoneNumber: recipient.phoneNumber,
+          withDeliveryReport: message.withDeliveryReport,
+          state,
+        });
       }
-      return sends;
-    },
+    }
+    return sends;
+  };
+  return {
+    outstanding: (deviceId) => [
+      ...sendsOf(deviceId, 'Processed'),
+      ...sendsOf(deviceId, 'Sent', deps.now() - followUpMs),
+    ],
+    held: (deviceId) => sendsOf(deviceId, 'Processed').length,
     async settle(messageId: string, phoneNumber: string, outcome: PhoneOutcome): Promise<void> {
-      if (outcome.state === 'Sent') finished.add(key(messageId, phoneNumber));
-      else if (outcome.state === 'Delivered')
-        await deps.lifecycle.markRecipientDelivered(messageId, phoneNumber);
-      else await deps.lifecycle.markRecipientFailed(messageId, phoneNumber, outcome.error);
+      const { lifecycle } = deps;
+      if (outcome.state === 'Sent') await lifecycle.markRecipientSent(messageId, phoneNumber, []);
+      else if (outcome.state === 'Delivered') await lifecycle.markRecipientDelivered(messageId, phoneNumber);
+      else if (outcome.state === 'Cancelled') await lifecycle.markRecipientCancelled(messageId, phoneNumber);
+      else await lifecycle.markRecipientFailed(messageId, phoneNumber, outcome.error);
     },
+    requeue: async (messageId) => {
+      await deps.lifecycle.requeue(messageId);
+    },
+    recentHandOvers: (deviceId, since) =>
+      deps.repository
+        .handOversBetween(since, deps.now() + 1)
+        .filter((handOver) => handOver.deviceId === deviceId)
+        .map((handOver) => handOver.at),
     inboxCursor: (deviceId) => deps.document.data.inboxCursors[deviceId],
     setInboxCursor: (deviceId, at) =>
       deps.document.update((data) => {

@@ -10,26 +10,26 @@ export function phoneMessageId(messageId: string, recipientIndex: number): strin
   return recipientIndex === 0 ? messageId : `${messageId}-${recipientIndex}`;
 }
 
-/** What a recipient's state on the phone means for ours; undefined while nothing final is known. */
-export type PhoneOutcome = { state: 'Sent' } | { state: 'Delivered' } | { state: 'Failed'; error: string };
+/** What a recipient's state on the phone means for ours; undefined while the phone still holds it. */
+export type PhoneOutcome =
+  | { state: 'Sent' }
+  | { state: 'Delivered' }
+  | { state: 'Cancelled' }
+  | { state: 'Failed'; error: string };
 
 /**
- * domain/ProcessingState.kt per recipient. Sent is final on the phone only without a delivery
- * report; Cancelled there (someone cancelled it in the app) is a failure here: it was not sent.
+ * domain/ProcessingState.kt per recipient. Pending and Processed there are Processed here (the
+ * phone holds it); Cancelled there (our cancel, or someone in the app) is Cancelled here.
  */
-export function outcomeOf(
-  message: PhoneMessage,
-  phoneNumber: string,
-  withDeliveryReport: boolean,
-): PhoneOutcome | undefined {
+export function outcomeOf(message: PhoneMessage, phoneNumber: string): PhoneOutcome | undefined {
   const recipient =
     message.recipients.find((candidate) => digits(candidate.phoneNumber) === digits(phoneNumber)) ??
     (message.recipients.length === 1 ? message.recipients[0] : undefined);
   const state = recipient?.state ?? message.state;
   if (state === 'Delivered') return { state: 'Delivered' };
   if (state === 'Failed') return { state: 'Failed', error: plainPhoneError(recipient?.error) };
-  if (state === 'Cancelled') return { state: 'Failed', error: 'cancelled on the phone' };
-  if (state === 'Sent' && !withDeliveryReport) return { state: 'Sent' };
+  if (state === 'Cancelled') return { state: 'Cancelled' };
+  if (state === 'Sent') return { state: 'Sent' };
   return undefined;
 }
 

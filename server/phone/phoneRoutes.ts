@@ -3,6 +3,7 @@ import type { DeviceInfo } from '../domain/device.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import { authErrors, errorResponses } from '../http/responses.js';
 import { deviceViewSchema, toDeviceView } from '../http/routes/deviceRoutes.js';
+import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
 
 /** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */
 export interface NewPhone {
@@ -10,7 +11,19 @@ export interface NewPhone {
   serial?: string;
   username: string;
   password: string;
+  pacing?: PhonePacingSettings;
 }
+
+/** `phonePacing.ts` PhonePacingSettings, with its ranges. */
+const pacingSchema = z.object({
+  minIntervalSeconds: z.number().int().min(0).max(3_600),
+  /** null (left out of answers): no cap. */
+  maxPerPeriod: z.number().int().min(1).max(100_000).nullable(),
+  periodMinutes: z.number().int().min(1).max(1_440),
+  maxInFlight: z.number().int().min(1).max(500),
+});
+const pacingPatchSchema = pacingSchema.partial();
+const phoneViewSchema = z.object({ deviceId: z.string(), pacing: pacingSchema });
 
 const usbPhoneSchema = z.object({
   serial: z.string(),
@@ -41,6 +54,8 @@ const newPhoneSchema = z
       .optional(),
     username: z.string().min(1).max(64).default('sms'),
     password: z.string().min(1).max(256),
+    /** Absent: the defaults (30 per 30 minutes, as Android allows an app by default). */
+    pacing: pacingPatchSchema.optional(),
   })
   .refine((body) => (body.url === undefined) !== (body.serial === undefined), {
     message: 'give either url (Wi-Fi) or serial (USB)',
@@ -50,7 +65,13 @@ const newPhoneSchema = z
 /** Adding Android phones on the Modems screen; the password is write-only. */
 export function registerPhoneRoutes(
   api: ApiBuilder,
-  deps: { add: (phone: NewPhone) => Promise<DeviceInfo>; usbPhones: () => Promise<UsbPhoneListing> },
+  deps: {
+    add: (phone: NewPhone) => Promise<DeviceInfo>;
+    usbPhones: () => Promise<UsbPhoneListing>;
+    /** The phone's pacing now; NotFound for a device that is no phone. */
+    pacing: (deviceId: string) => PhonePacingSettings;
+    setPacing: (deviceId: string, pacing: PhonePacingSettings) => Promise<PhonePacingSettings>;
+  },
 ): void {
   api.route({
     method: 'get',
@@ -78,7 +99,47 @@ export function registerPhoneRoutes(
       const phone: NewPhone = { username: body.username, password: body.password };
       if (body.url !== undefined) phone.url = body.url;
       if (body.serial !== undefined) phone.serial = body.serial;
+      if (body.pacing !== undefined) phone.pacing = { ...defaultPhonePacing, ...stripUndefined(body.pacing) };
       return { status: 201, body: toDeviceView(await deps.add(phone)) };
     },
   });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/phones/:deviceId',
+    summary: "An Android phone's pacing: interval between hand-overs, cap per period, messages it may hold",
+    tag: 'Devices',
+    access: { scope: 'devices:list' },
+    responses: {
+      200: { description: 'The phone', schema: phoneViewSchema },
+      ...errorResponses(404, ...authErrors),
+    },
+    handle: async ({ params }) => {
+      const deviceId = params.deviceId ?? '';
+      return { status: 200, body: { deviceId, pacing: deps.pacing(deviceId) } };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/gateway/v1/phones/:deviceId',
+    summary: "Change an Android phone's pacing (fields left out keep their value)",
+    tag: 'Devices',
+    access: { scope: 'settings:write' },
+    body: z.object({ pacing: pacingPatchSchema }),
+    responses: {
+      200: { description: 'The phone', schema: phoneViewSchema },
+      ...errorResponses(400, 404, ...authErrors),
+    },
+    handle: async ({ params, body }) => {
+      const deviceId = params.deviceId ?? '';
+      const pacing = { ...deps.pacing(deviceId), ...stripUndefined(body.pacing) };
+      return { status: 200, body: { deviceId, pacing: await deps.setPacing(deviceId, pacing) } };
+    },
+  });
+}
+
+/** A partial update's fields that were given (zod's partial() leaves the others undefined). */
+function stripUndefined<T extends object>(partial: T): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

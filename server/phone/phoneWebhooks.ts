@@ -1,4 +1,6 @@
+import type Koa from 'koa';
 import { z } from 'zod';
+import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import { errorResponses } from '../http/responses.js';
@@ -6,12 +8,17 @@ import type { Logger } from '../logging/logger.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { AndroidPhone, OutstandingSend } from './androidPhone.js';
 import { plainPhoneError } from './phoneMessages.js';
+import { signatureProblem } from './webhookSignature.js';
 
-/**
- * Events we register on a USB phone (modules/webhooks/domain/WebHookEvent.kt). sms:sent adds
- * nothing: the hand-over's answer already made the recipient Sent.
- */
-export const phoneWebhookEvents = ['sms:delivered', 'sms:failed', 'sms:received'] as const;
+/** Events we register on a USB phone (modules/webhooks/domain/WebHookEvent.kt). */
+export const phoneWebhookEvents = [
+  'sms:sent',
+  'sms:delivered',
+  'sms:failed',
+  'sms:received',
+  'sms:data-received',
+  'mms:received',
+] as const;
 
 export function phoneHookPath(token: string): string {
   return `/gateway/v1/phone-hooks/${token}`;
@@ -19,34 +26,40 @@ export function phoneHookPath(token: string): string {
 
 /**
  * modules/webhooks/domain/WebHookEventDTO.kt (id, webhookId, event, deviceId, payload) with
- * payload/SmsEventPayload.kt: messageId, recipient / sender, simNumber, reason, message,
- * receivedAt. Gson leaves null fields out.
+ * payload/SmsEventPayload.kt (messageId, sender / recipient, simNumber, phoneNumber, and per event
+ * partsCount+sentAt, deliveredAt, failedAt+reason, message+receivedAt, data (Base64)+receivedAt)
+ * and payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt).
+ * Gson leaves null fields out.
  */
 const envelopeSchema = z.object({
   id: z.string().optional(),
   event: z.string(),
   deviceId: z.string().optional(),
-  payload: z.object({
-    messageId: z.string(),
-    sender: z.string().optional(),
-    recipient: z.string().optional(),
-    phoneNumber: z.string().optional(),
-    simNumber: z.number().int().optional(),
-    reason: z.string().optional(),
-    message: z.string().optional(),
-    receivedAt: z.string().optional(),
-  }),
+  payload: z
+    .object({
+      messageId: z.string(),
+      sender: z.string().optional(),
+      recipient: z.string().optional(),
+      phoneNumber: z.string().optional(),
+      simNumber: z.number().int().optional(),
+      reason: z.string().optional(),
+      message: z.string().optional(),
+      data: z.string().optional(),
+      receivedAt: z.string().optional(),
+    })
+    .passthrough(),
 });
 type Envelope = z.output<typeof envelopeSchema>;
 
 /**
  * POST /gateway/v1/phone-hooks/{token}: what a phone posts. Public to our Basic auth (the phone
- * cannot log in), authenticated by the path: a random per-phone token that only that phone was
- * given. An unknown token is 404, like any unknown path.
+ * cannot log in), authenticated twice: by the path, a random per-phone token only that phone was
+ * given (unknown: 404, like any unknown path), and by the app's signature with the key we set on
+ * that phone (`webhookSignature.ts`; missing, wrong or older than 5 minutes: 401, logged).
  */
 export function registerPhoneHookRoutes(
   api: ApiBuilder,
-  deps: { phones: () => AndroidPhone[]; repository: MessageRepository; logger: Logger },
+  deps: { phones: () => AndroidPhone[]; repository: MessageRepository; logger: Logger; clock: Clock },
 ): void {
   api.route({
     method: 'post',
@@ -54,15 +67,51 @@ export function registerPhoneHookRoutes(
     summary: "An Android phone's webhook (its SMS Gateway app posts message states and incoming SMS here)",
     tag: 'Devices',
     access: 'public',
-    body: envelopeSchema,
-    responses: { 204: { description: 'Taken' }, ...errorResponses(400, 404) },
-    async handle({ body, params }) {
+    responses: { 204: { description: 'Taken' }, ...errorResponses(400, 401, 404) },
+    async handle({ params, ctx }) {
       const phone = deps.phones().find((candidate) => candidate.hookToken === params.token);
-      if (!phone) throw new GatewayError(ErrorCode.NotFound, 'no phone posts here');
-      await takeEvent(phone, body, deps.repository, deps.logger);
+      const signingKey = phone?.signingKey;
+      if (!phone || !signingKey) throw new GatewayError(ErrorCode.NotFound, 'no phone posts here');
+      const body = rawBodyOf(ctx);
+      const problem = signatureProblem({
+        signingKey,
+        body,
+        signature: ctx.get('x-signature') || undefined,
+        timestamp: ctx.get('x-timestamp') || undefined,
+        nowMs: deps.clock.now(),
+      });
+      if (problem) {
+        deps.logger.warn('refused a phone webhook post that is not signed by the phone', {
+          deviceId: phone.deviceId,
+          problem,
+        });
+        throw new GatewayError(ErrorCode.Unauthorized, 'the post does not carry this phone’s signature');
+      }
+      await takeEvent(phone, parseEnvelope(body), deps.repository, deps.logger);
       return { status: 204 };
     },
   });
+}
+
+/** The exact text the phone signed (the body parser keeps it). */
+function rawBodyOf(ctx: Koa.Context): string {
+  return (ctx.request as Koa.Request & { rawBody?: string }).rawBody ?? '';
+}
+
+function parseEnvelope(body: string): Envelope {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new GatewayError(ErrorCode.ValidationFailed, 'body: not JSON', { field: 'body' });
+  }
+  const parsed = envelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = ['body', ...(issue?.path ?? [])].join('.');
+    throw new GatewayError(ErrorCode.ValidationFailed, `${field}: ${issue?.message ?? 'invalid'}`, { field });
+  }
+  return parsed.data;
 }
 
 async function takeEvent(
@@ -70,17 +119,34 @@ async function takeEvent(
   envelope: Envelope,
   repository: MessageRepository,
   logger: Logger,
-) {
+): Promise<void> {
   const { payload } = envelope;
+  const receivedAt = payload.receivedAt ?? '';
   if (envelope.event === 'sms:received') {
     if (payload.sender === undefined || payload.message === undefined) return;
     await phone.takeIncoming(
       payload.messageId,
       payload.sender,
-      payload.message,
-      payload.receivedAt ?? '',
+      { kind: 'text', text: payload.message },
+      receivedAt,
       payload.simNumber,
     );
+    return;
+  }
+  if (envelope.event === 'sms:data-received') {
+    if (payload.sender === undefined || payload.data === undefined) return;
+    const bytes = Uint8Array.from(Buffer.from(payload.data, 'base64'));
+    await phone.takeIncoming(
+      payload.messageId,
+      payload.sender,
+      { kind: 'data', bytes },
+      receivedAt,
+      payload.simNumber,
+    );
+    return;
+  }
+  if (envelope.event === 'mms:received') {
+    phone.takeMms(payload);
     return;
   }
   const send = sendOf(payload.messageId, phone.deviceId, repository);
@@ -91,6 +157,7 @@ async function takeEvent(
     });
     return;
   }
+  if (envelope.event === 'sms:sent') await phone.applyWebhookState(send, { state: 'Sent' });
   if (envelope.event === 'sms:delivered') await phone.applyWebhookState(send, { state: 'Delivered' });
   if (envelope.event === 'sms:failed') {
     await phone.applyWebhookState(send, { state: 'Failed', error: plainPhoneError(payload.reason) });
@@ -115,6 +182,7 @@ function sendOf(
       recipientIndex,
       phoneNumber: recipient.phoneNumber,
       withDeliveryReport: message.withDeliveryReport,
+      state: recipient.state === 'Sent' ? 'Sent' : 'Processed',
     };
   }
   return undefined;

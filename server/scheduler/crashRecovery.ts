@@ -12,7 +12,9 @@ export { INTERRUPTED_ERROR };
  * or may not have left. Never resend silently (DESIGN §3): each recipient still Processed becomes
  * Failed with INTERRUPTED_ERROR, unless the user opted in (`resendInterrupted`), then the message
  * goes back to Pending. Recipients already Sent keep their state either way, so a message cut
- * short between two recipients fails (or resends) only the rest.
+ * short between two recipients fails (or resends) only the rest. A message waiting in a device's
+ * own queue (an Android phone, `MessageLifecycle.holderOf`) is not interrupted: that device
+ * reports its outcome.
  */
 export async function recoverInterruptedSends(deps: {
   repository: MessageRepository;
@@ -21,7 +23,9 @@ export async function recoverInterruptedSends(deps: {
   resend: boolean;
   logger: Logger;
 }): Promise<number> {
-  const interrupted = deps.repository.inState('Processed');
+  const interrupted = deps.repository
+    .inState('Processed')
+    .filter((message) => deps.lifecycle.holderOf(message) === undefined);
   for (const message of interrupted) {
     if (deps.resend) {
       deps.logger.warn('re-queueing a send interrupted by a restart', { messageId: message.id });

@@ -2,6 +2,7 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import { DecryptionError } from '../messages/e2eEncryption.js';
 import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
@@ -70,11 +71,15 @@ export interface SchedulerStatus {
   holding?: { reason: HoldReason; nextAttemptAt?: number; detail: string };
 }
 
-/** What a modem made of one recipient's send. */
-type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable';
+/** What a modem made of one recipient's send; 'held': in the member's own queue, still Processed. */
+type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable' | 'held';
 
 /** Error text of a recipient on the opt-out list (README "Opt-out"). */
 export const OPTED_OUT_ERROR = 'opted out';
+
+/** Error text of the recipients not sent when a phone went away in the middle of their message. */
+export const NOT_SENT_DEVICE_GONE_ERROR =
+  'not sent: the device stopped answering in the middle of this message; send it again to this number';
 
 export { TTL_EXPIRED_ERROR };
 
@@ -189,7 +194,10 @@ export class Scheduler {
     for (const modem of online) {
       if (this.busy.has(modem.deviceId) || !carries(message, modem, now, benched)) continue;
       const limitsAt = isExpedited(message) ? now : this.limitsFreeAt(modem.deviceId, now, limit);
-      takeableAt = Math.min(takeableAt, Math.max(startsAt, this.parkedAt(modem.deviceId), limitsAt));
+      takeableAt = Math.min(
+        takeableAt,
+        Math.max(startsAt, this.parkedAt(modem.deviceId), limitsAt, ownLimitsAt(modem, now)),
+      );
     }
     if (takeableAt <= now) {
       this.wake();
@@ -249,7 +257,7 @@ export class Scheduler {
     const online = policy.paused ? [] : this.readyModems();
     const benched = this.benchedSimulators(online);
     const free = online
-      .filter((modem) => this.isFree(modem.deviceId, now))
+      .filter((modem) => this.isFree(modem, now))
       .map((modem) => ({
         modem,
         deviceId: modem.deviceId,
@@ -281,8 +289,12 @@ export class Scheduler {
     if (waiting.length > 0) {
       for (const modem of online) {
         if (this.busy.has(modem.deviceId)) continue;
-        const at = Math.max(this.parkedAt(modem.deviceId), this.limitsFreeAt(modem.deviceId, now, limit));
-        if (at > now) nextWake = Math.min(nextWake, at);
+        const at = Math.max(
+          this.parkedAt(modem.deviceId),
+          this.limitsFreeAt(modem.deviceId, now, limit),
+          ownLimitsAt(modem, now),
+        );
+        if (at > now && Number.isFinite(at)) nextWake = Math.min(nextWake, at);
       }
     }
     if (Number.isFinite(nextWake)) this.setWakeTimer(nextWake, now);
@@ -345,8 +357,11 @@ export class Scheduler {
     return this.deps.devices.online().filter((modem) => modem.status === 'ready');
   }
 
-  private isFree(deviceId: string, now: number): boolean {
-    return !this.busy.has(deviceId) && this.parkedAt(deviceId) <= now;
+  /** Not sending, not parked, and its own limits (a phone's pacing and in-flight bound) allow. */
+  private isFree(modem: OutboundModem, now: number): boolean {
+    return (
+      !this.busy.has(modem.deviceId) && this.parkedAt(modem.deviceId) <= now && ownLimitsAt(modem, now) <= now
+    );
   }
 
   private load(modem: OutboundModem, now: number, limit: Limits): ModemLoad {
@@ -398,12 +413,14 @@ export class Scheduler {
     try {
       plain = this.deps.decrypt(stored);
     } catch (error) {
-      this.logger.warn('cannot decrypt message', { messageId, error: describeError(error) });
-      this.track(
-        lifecycle.failAll(messageId, `decryption failed: ${describeError(error)}`).then(() => undefined),
-      );
-      this.wake();
-      return;
+      // A member that decrypts by itself takes it as it came, even when only it has the right
+      // passphrase (none or another one here); opt-outs cannot be matched on a number we cannot read.
+      if (modem.passesEncrypted && error instanceof DecryptionError && error.reason !== 'bad-format') {
+        plain = stored;
+      } else {
+        this.failUndecryptable(messageId, error);
+        return;
+      }
     }
     const simNumber = this.sims.choose(stored, modem, policy.simSelectionMode);
     this.limiter.record(modem.deviceId, now);
@@ -415,6 +432,16 @@ export class Scheduler {
     this.track(this.deliver(modem, stored, plain, simNumber, processed));
   }
 
+  private failUndecryptable(messageId: string, error: unknown): void {
+    this.logger.warn('cannot decrypt message', { messageId, error: describeError(error) });
+    this.track(
+      this.deps.lifecycle
+        .failAll(messageId, `decryption failed: ${describeError(error)}`)
+        .then(() => undefined),
+    );
+    this.wake();
+  }
+
   private async deliver(
     modem: OutboundModem,
     stored: MessageRecord,
@@ -423,6 +450,8 @@ export class Scheduler {
     processed: Promise<MessageRecord>,
   ): Promise<void> {
     const records: Promise<unknown>[] = [];
+    /** Recipients of this hand-over the member holds in its own queue (still Processed). */
+    let held = 0;
     try {
       await processed;
       for (const [index, recipient] of stored.recipients.entries()) {
@@ -436,12 +465,21 @@ export class Scheduler {
         const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
         if (outcome === 'modem-unavailable') {
           this.park(modem.deviceId);
+          if (held > 0) {
+            // A re-queue would take back what the member holds too, and it could be sent twice.
+            this.failRest(stored, index, modem.deviceId, records);
+            break;
+          }
           this.logger.warn('modem refused the message; re-queued', {
             messageId: stored.id,
             deviceId: modem.deviceId,
           });
           await this.deps.lifecycle.requeue(stored.id);
           break;
+        }
+        if (outcome === 'held') {
+          held++;
+          continue;
         }
         records.push(this.record(stored.id, recipient.phoneNumber, outcome));
       }
@@ -453,6 +491,22 @@ export class Scheduler {
     // starts before its own Processed mark is durable, so a crash still marks exactly the sends
     // that may have left.
     await Promise.all(records);
+  }
+
+  /**
+   * The member went away in the middle of a message after it took some recipients into its own
+   * queue: the ones from `from` on were not sent, and fail saying so (a re-queue cannot leave
+   * the held ones where they are).
+   */
+  private failRest(stored: MessageRecord, from: number, deviceId: string, records: Promise<unknown>[]): void {
+    this.logger.warn('device went away in the middle of a message; the rest is not sent', {
+      messageId: stored.id,
+      deviceId,
+    });
+    for (const recipient of stored.recipients.slice(from)) {
+      if (recipient.state !== 'Pending') continue;
+      records.push(this.record(stored.id, recipient.phoneNumber, { failure: NOT_SENT_DEVICE_GONE_ERROR }));
+    }
   }
 
   private release(deviceId: string): void {
@@ -474,16 +528,21 @@ export class Scheduler {
     recipientIndex: number,
     simNumber: number,
   ): Promise<SendOutcome> {
+    const sealedNumber = stored.recipients[recipientIndex]?.phoneNumber;
     try {
       const result = await modem.send({
         messageId: stored.id,
         recipient: phoneNumber,
         recipientIndex,
         content: plain.content,
+        ...(stored.isEncrypted && modem.passesEncrypted && sealedNumber !== undefined
+          ? { encrypted: { recipient: sealedNumber, content: stored.content } }
+          : {}),
         simNumber,
         requestStatusReport: stored.withDeliveryReport,
         ...(stored.validUntil === undefined ? {} : { validUntil: stored.validUntil }),
       });
+      if (result.held) return 'held';
       return { references: result.references };
     } catch (error) {
       if (isGatewayError(error, ErrorCode.ModemUnavailable)) return 'modem-unavailable';
@@ -500,7 +559,7 @@ export class Scheduler {
   private record(
     messageId: string,
     storedPhoneNumber: string,
-    outcome: Exclude<SendOutcome, 'modem-unavailable'>,
+    outcome: Exclude<SendOutcome, 'modem-unavailable' | 'held'>,
   ): Promise<unknown> {
     const { lifecycle } = this.deps;
     return 'references' in outcome
@@ -535,6 +594,13 @@ export class Scheduler {
     }
     // Next in line behind a send in progress: not held, just queued.
     if (carriers.some((modem) => this.busy.has(modem.deviceId))) return undefined;
+    const ownLimits = carriers.map((modem) => ({ modem, at: ownLimitsAt(modem, now) }));
+    // A member with a queue of its own (a phone) holding all it may: queued until one settles.
+    if (ownLimits.some(({ at }) => at === Number.POSITIVE_INFINITY)) return undefined;
+    const paced = ownLimits.find(({ at }) => at > now);
+    if (paced && ownLimits.every(({ at }) => at > now)) {
+      return { reason: 'rate-limit', nextAttemptAt: paced.at, deviceId: paced.modem.deviceId };
+    }
     let hold: Hold | undefined;
     for (const modem of carriers) {
       const candidate = this.modemHold(modem.deviceId, now, limit);
@@ -579,6 +645,11 @@ function limitsOf(policy: SendingPolicy, now: number): Limits {
     window: { period: policy.limitPeriod, value: policy.limitValue },
     opensAt: policy.workHours ? workHoursOpenAt(policy.workHours, now) : now,
   };
+}
+
+/** When a member's own limits let it take another message (`OutboundModem.availableAt`). */
+function ownLimitsAt(modem: OutboundModem, now: number): number {
+  return modem.availableAt?.(now) ?? now;
 }
 
 /** `canCarry` plus the simulator rule (`simulatorMayCarry`) for the benched simulators. */

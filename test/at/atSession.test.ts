@@ -159,7 +159,7 @@ describe('AtSession', () => {
     expect((await outcome).code).toBe(ErrorCode.AtTimeout);
   });
 
-  it('does not let a late OK for a timed-out command complete the next command', async () => {
+  it('waits for a quiet line after a timeout on a line that never answered a resync probe (no take-over)', async () => {
     const { session, clock, written, reply } = await setup({ defaultTimeoutMs: 1_000, resyncQuietMs: 500 });
     const slow = rejection(session.execute('AT+COPS=?'));
     await clock.advance(1_000);

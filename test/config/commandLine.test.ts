@@ -91,6 +91,18 @@ describe('command line', () => {
     });
   });
 
+  it('takes a level per module, with or without a level for the rest, from the flag or its twin', () => {
+    expect(run(['--log-level', 'at=DEBUG,scheduler=WARN'])).toMatchObject({
+      logLevel: 'INFO',
+      moduleLogLevels: { at: 'DEBUG', scheduler: 'WARN' },
+    });
+    expect(run([], { SMSGW_LOG_LEVEL: 'warn, at:/dev/ttyUSB0=debug' })).toMatchObject({
+      logLevel: 'WARN',
+      moduleLogLevels: { 'at:/dev/ttyUSB0': 'DEBUG' },
+    });
+    expect(run(['--log-level', 'ERROR']).moduleLogLevels).toEqual({});
+  });
+
   it.each([
     [['--bogus'], undefined],
     [['--listen', 'localhost'], 'listen'],
@@ -105,6 +117,10 @@ describe('command line', () => {
     [['--username', 'office', '--password', 'short'], 'password'],
     [['--sim-pin', '12'], 'sim-pin'],
     [['--log-level', 'loud'], 'log-level'],
+    [['--log-level', 'at=LOUD'], 'log-level'],
+    [['--log-level', '=DEBUG'], 'log-level'],
+    [['--log-level', 'INFO,DEBUG'], 'log-level'],
+    [['--log-level', 'at=DEBUG,,http=INFO'], 'log-level'],
     [['--max-pending', '0'], 'max-pending'],
     [['--cors-origin', 'crm.example'], 'cors-origin'],
     [['stray'], 'simulate'],

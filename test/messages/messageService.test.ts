@@ -29,7 +29,7 @@ function service(options: { maxPendingMessages?: number; onEnqueued?: () => void
       events,
       clock,
       logger: silentLogger,
-      onEnqueued: options.onEnqueued ?? (() => {}),
+      scheduler: { enqueued: options.onEnqueued ?? (() => {}) },
     },
     { maxPendingMessages: options.maxPendingMessages ?? 10 },
   );

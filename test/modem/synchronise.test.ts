@@ -5,76 +5,99 @@ import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { synchronise } from '../../server/modem/modemSetup.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { ScriptedModem } from '../support/scriptedModem.js';
 
 const timing = { attempts: 5, timeoutMs: 2_000, quietMs: 200 };
+const probe = /^ATS\d+\?$/;
 
 /**
- * A line another process left mid-conversation: `answer` decides what the modem writes back for
- * each command line (and for the ESC), so a test can make it answer late or twice.
+ * A line another process left mid-conversation, on a scripted modem that echoes once told ATE1
+ * (V.250 §6.2.4) and answers its input in order; `stall`/`answerLate` make it owe a dead
+ * process an answer that comes late.
  */
-async function takeOver(answer: (written: string, index: number) => string[]) {
+async function takeOver() {
   const clock = new ManualClock();
   const link = createMemoryLink('left-over-line');
-  await link.device.open();
-  const written: string[] = [];
-  link.device.onData((chunk) => {
-    const text = chunk.toString('latin1');
-    written.push(text);
-    for (const reply of answer(text, written.length - 1)) void link.device.write(reply);
+  const modem = new ScriptedModem(link.device, {
+    replies: [
+      ['AT', ['OK']],
+      ['AT+CGMI', ['Acme', 'OK']],
+    ],
   });
+  await modem.start();
   const session = new AtSession(link.host, { clock, logger: silentLogger });
   await session.open();
-  /** Runs `promise` while time passes in 50 ms steps (quiet windows and timeouts need it). */
+  /** Runs `promise` while time passes in 50 ms steps (timeouts and resync steps need it). */
   const settle = async <T>(promise: Promise<T>): Promise<T> => {
     let done = false;
     const tracked = promise.finally(() => {
       done = true;
     });
     tracked.catch(() => undefined);
-    for (let step = 0; step < 400 && !done; step++) await clock.advance(50);
+    for (let step = 0; step < 4_000 && !done; step++) await clock.advance(50);
     return tracked;
   };
-  return { session, written, settle, context: { session, clock, commandTimeoutMs: 2_000 } };
+  return { clock, modem, session, settle, context: { session, clock, commandTimeoutMs: 2_000 } };
 }
 
 describe('taking over a modem line (synchronise)', () => {
-  it('writes ESC first and drops the OK that answers it, so the first AT gets its own answer', async () => {
-    const line = await takeOver((text) => (text === '\x1b' || text === 'AT\r' ? ['\r\nOK\r\n'] : []));
+  it('writes ESC, resynchronises by sequence, and then the first AT gets its own answer', async () => {
+    const line = await takeOver();
     await line.settle(synchronise(line.context, timing));
-    expect(line.written).toEqual(['\x1b', 'AT\r']);
+    expect(line.modem.commands.map((command) => (probe.test(command) ? 'ATS<n>?' : command))).toEqual([
+      'ATE1',
+      'ATS<n>?',
+      'ATE0',
+      'AT',
+    ]);
+    expect(line.modem.echo).toBe(false);
   });
 
-  it("does not accept an OK that another line follows: every later command would get its predecessor's answer", async () => {
-    // The first AT is answered twice (a dead process's OK, then its own), like a line one answer behind.
-    const line = await takeOver((text, index) => {
-      if (text === '\x1b') return [];
-      if (text === 'AT\r' && index === 1) return ['\r\nOK\r\n', '\r\nOK\r\n'];
-      if (text === 'AT\r') return ['\r\nOK\r\n'];
-      if (text === 'AT+CGMI\r') return ['\r\nAcme\r\n\r\nOK\r\n'];
-      return ['\r\nERROR\r\n'];
-    });
-    await line.settle(synchronise(line.context, timing));
-    expect(line.written).toEqual(['\x1b', 'AT\r', 'AT\r']);
+  it('discards answers owed to a dead process, however late, so later commands get their own (a line one answer behind)', async () => {
+    const line = await takeOver();
+    // The modem is still busy with the dead process's send: it answers that 5 s later, then an
+    // extra OK (the ESC that ended its PDU input), and only then reads what we wrote.
+    line.modem.stall();
+    const synchronised = line.settle(synchronise(line.context, timing));
+    await line.clock.advance(5_000);
+    line.modem.answerLate(['+CMS ERROR: 500', 'OK']);
+    await synchronised;
+    expect(line.modem.count('AT')).toBe(1);
     const identity = await line.settle(line.session.execute('AT+CGMI'));
     expect(identity.lines).toEqual(['Acme']);
   });
 
-  it("takes a refusal that answers the first AT for a dead process's send, and tries again", async () => {
-    // The network's answer to a PDU submitted before we opened arrives first, then AT's own OK.
-    const line = await takeOver((text, index) => {
-      if (text === 'AT\r' && index === 1) return ['\r\n+CMS ERROR: 500\r\n', '\r\nOK\r\n'];
-      if (text === 'AT\r') return ['\r\nOK\r\n'];
-      return [];
-    });
+  it('tries AT again when the first one is lost, resynchronising before the next try', async () => {
+    const line = await takeOver();
+    let lost = 1;
+    line.modem.script('AT', () => (lost-- > 0 ? [] : undefined));
     await line.settle(synchronise(line.context, timing));
-    expect(line.written).toEqual(['\x1b', 'AT\r', 'AT\r']);
+    expect(line.modem.count('AT')).toBe(2);
+    expect(line.modem.count(probe)).toBe(2);
   });
 
   it('gives up with the last answer when the modem never answers AT with a plain OK', async () => {
-    const line = await takeOver((text) => (text === 'AT\r' ? ['\r\nERROR\r\n'] : []));
+    const line = await takeOver();
+    line.modem.script('AT', ['ERROR']);
     await expect(line.settle(synchronise(line.context, timing))).rejects.toMatchObject({
       code: ErrorCode.AtError,
     });
-    expect(line.written.filter((text) => text === 'AT\r')).toHaveLength(timing.attempts);
+    expect(line.modem.count('AT')).toBe(timing.attempts);
+  });
+
+  it('gives up with a timeout when the modem says nothing at all', async () => {
+    const line = await takeOver();
+    line.modem.silent = true;
+    await expect(line.settle(synchronise(line.context, timing))).rejects.toMatchObject({
+      code: ErrorCode.AtTimeout,
+    });
+  });
+
+  it('still takes over a modem that cannot echo, with a quiet wait instead', async () => {
+    const line = await takeOver();
+    line.modem.canEcho = false;
+    await line.settle(synchronise(line.context, timing));
+    const identity = await line.settle(line.session.execute('AT+CGMI'));
+    expect(identity.lines).toEqual(['Acme']);
   });
 });

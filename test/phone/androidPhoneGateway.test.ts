@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { encryptField } from '../../server/messages/e2eEncryption.js';
 import { AndroidPhoneDouble, limitExceededError } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 
@@ -71,16 +72,18 @@ describe('an Android phone given with --phone', () => {
     expect((await harness.api.get<DeviceBody[]>('/devices')).body).toHaveLength(1);
   });
 
-  it('sends a message once, under our id, and follows it to Delivered by polling', async () => {
+  it('sends a message once, under our id, Processed while the phone holds it, and follows it to Delivered by polling', async () => {
     const { phone, harness, phoneDevice } = await phoneAndGateway();
     const id = await send(harness, 'via the phone');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    await phone.advance(id, 'Sent');
     await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
     expect(phone.messages.get(id)).toMatchObject({
       phoneNumbers: ['+15551234567'],
       textMessage: { text: 'via the phone' },
       withDeliveryReport: true,
     });
-    await phone.advance(id, 'Sent');
     await phone.advance(id, 'Delivered');
     await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Delivered'), patiently);
     expect((await messageOf(harness, id)).deviceId).toBe((await phoneDevice()).id);
@@ -90,8 +93,7 @@ describe('an Android phone given with --phone', () => {
   it('gives each recipient of a message its own phone message, with a stable id', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'to two', { phoneNumbers: ['+15551230001', '+15551230002'] });
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
-    expect([...phone.messages.keys()].sort()).toEqual([id, `${id}-1`]);
+    await vi.waitFor(() => expect([...phone.messages.keys()].sort()).toEqual([id, `${id}-1`]), patiently);
     expect(phone.messages.get(`${id}-1`)?.phoneNumbers).toEqual(['+15551230002']);
   });
 
@@ -157,7 +159,8 @@ describe('a phone that goes away with messages queued', () => {
     const phoneId = (await phoneDevice()).id;
     // One message the phone accepts before it goes.
     const accepted = await send(harness, 'accepted by the phone', { deviceId: phoneId });
-    await vi.waitFor(async () => expect((await messageOf(harness, accepted)).state).toBe('Sent'), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(accepted)).toBe(true), patiently);
+    expect((await messageOf(harness, accepted)).state).toBe('Processed');
     expect((await harness.api.post('/gateway/v1/sending', { paused: true })).status).toBe(200);
     const queued = [
       await send(harness, 'queued 1'),
@@ -245,5 +248,162 @@ describe('a data message through a phone', () => {
       dataMessage: { data: 'SGVsbG8=', port: 53739 },
       withDeliveryReport: false,
     });
+  });
+});
+
+describe('our cancel of a message a phone holds', () => {
+  it('becomes the app’s DELETE while the message is still Pending on the phone', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'changed my mind');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    const cancelled = await harness.api.request<MessageBody>('DELETE', `/messages/${id}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.state).toBe('Cancelled');
+    expect(phone.messages.get(id)?.state).toBe('Cancelled');
+    expect(phone.requests).toContainEqual({ method: 'DELETE', path: `/messages/${id}` });
+    expect((await messageOf(harness, id)).recipients[0]?.state).toBe('Cancelled');
+  });
+
+  it('is refused once the phone has taken the message up, which then goes on to Sent', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'too late to stop');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await phone.advance(id, 'Processed');
+    const refused = await harness.api.request<{ message: string }>('DELETE', `/messages/${id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/being sent by the phone/);
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    await phone.advance(id, 'Sent');
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+  });
+});
+
+describe('a phone’s own pace', () => {
+  it('holds at most maxInFlight unsent messages, and takes the next one when one is sent', async () => {
+    const { phone, harness, phoneDevice } = await phoneAndGateway();
+    const deviceId = (await phoneDevice()).id;
+    const patched = await harness.api.patch<{ pacing: { maxInFlight: number; maxPerPeriod: number } }>(
+      `/gateway/v1/phones/${deviceId}`,
+      { pacing: { maxInFlight: 2 } },
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body.pacing).toMatchObject({ maxInFlight: 2, maxPerPeriod: 30 });
+    const ids = [await send(harness, 'one'), await send(harness, 'two'), await send(harness, 'three')];
+    await vi.waitFor(() => expect(phone.messages.size).toBe(2), patiently);
+    // Several polls later the third still waits in our queue, not on the phone.
+    const polls = phone.requests.length;
+    await vi.waitFor(() => expect(phone.requests.length).toBeGreaterThan(polls + 6), patiently);
+    expect(phone.messages.size).toBe(2);
+    const third = ids.find((id) => !phone.messages.has(id)) ?? '';
+    expect((await messageOf(harness, third)).state).toBe('Pending');
+    const first = ids.find((id) => phone.messages.has(id)) ?? '';
+    await phone.advance(first, 'Sent');
+    await vi.waitFor(() => expect(phone.messages.has(third)).toBe(true), patiently);
+  });
+
+  it('keeps to its cap per period, and says why the queue waits', async () => {
+    const { phone, harness, phoneDevice } = await phoneAndGateway();
+    const deviceId = (await phoneDevice()).id;
+    await harness.api.patch(`/gateway/v1/phones/${deviceId}`, {
+      pacing: { maxPerPeriod: 1, periodMinutes: 30 },
+    });
+    const first = await send(harness, 'within the cap');
+    const second = await send(harness, 'over the cap');
+    await vi.waitFor(() => expect(phone.messages.has(first)).toBe(true), patiently);
+    await phone.advance(first, 'Sent');
+    await vi.waitFor(async () => {
+      const status = (
+        await harness.api.get<{ scheduler?: { holding?: { reason: string } } }>('/gateway/v1/status')
+      ).text;
+      expect(status).toContain('rate-limit');
+    }, patiently);
+    expect(phone.messages.has(second)).toBe(false);
+    const kept = (
+      await harness.api.get<{ pacing: { maxPerPeriod: number } }>(`/gateway/v1/phones/${deviceId}`)
+    ).body;
+    expect(kept.pacing.maxPerPeriod).toBe(1);
+  });
+
+  it('answers 400 naming the field for a pacing out of range, and 404 for a device that is no phone', async () => {
+    const { harness, phoneDevice } = await phoneAndGateway();
+    const deviceId = (await phoneDevice()).id;
+    const wrong = await harness.api.patch<{ message: string }>(`/gateway/v1/phones/${deviceId}`, {
+      pacing: { maxInFlight: 0 },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('maxInFlight');
+    const unknown = await harness.api.patch('/gateway/v1/phones/nosuchdevice', {
+      pacing: { maxInFlight: 3 },
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('an end-to-end encrypted message through a phone', () => {
+  it('reaches the phone as it came: ciphertext number and text, isEncrypted true', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const passphrase = 'only the phone knows';
+    const text = encryptField('secret words', passphrase, 1_000);
+    const number = encryptField('+15551234567', passphrase, 1_000);
+    const posted = await harness.api.post<{ id: string }>('/messages', {
+      textMessage: { text },
+      phoneNumbers: [number],
+      isEncrypted: true,
+    });
+    expect(posted.status).toBe(202);
+    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), patiently);
+    expect(phone.messages.get(posted.body.id)).toMatchObject({
+      isEncrypted: true,
+      textMessage: { text },
+      phoneNumbers: [number],
+    });
+    expect((await messageOf(harness, posted.body.id)).state).toBe('Processed');
+  });
+});
+
+describe('a data SMS the phone received', () => {
+  it('reaches our inbox as DATA_SMS by polling', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    await phone.receiveData('+15557654321', Uint8Array.from([0xca, 0xfe, 0x01]));
+    await vi.waitFor(async () => {
+      const inbox = (await harness.api.get<{ type: string; contentPreview?: string }[]>('/inbox')).body;
+      expect(inbox.filter((entry) => entry.type === 'DATA_SMS')).toHaveLength(1);
+    }, patiently);
+  });
+});
+
+describe('a restart while a phone holds a message', () => {
+  it('leaves the message Processed even when the phone is away then, and follows it once it is back', async () => {
+    const { phone, harness } = await phoneAndGateway();
+    const id = await send(harness, 'held across a restart');
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await phone.unplug();
+    await harness.restart();
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    await phone.plugIn();
+    await phone.advance(id, 'Sent');
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    expect(phone.posts.get(id)).toBe(1);
+  });
+});
+
+describe('a hand-over nobody answered', () => {
+  it('is asked about once the phone answers again, and handed over again only because the phone never got it', async () => {
+    const { phone, harness } = await phoneAndGateway({ logLevel: 'DEBUG' });
+    phone.unresponsive = true;
+    const id = await send(harness, 'lost on the way');
+    await vi.waitFor(
+      () =>
+        expect(
+          harness.logs.some((record) => record.message.includes('stopped answering during a hand-over')),
+        ).toBe(true),
+      patiently,
+    );
+    expect((await messageOf(harness, id)).state).toBe('Processed');
+    phone.unresponsive = false;
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    expect(harness.logs.some((record) => record.message.includes('never reached the phone'))).toBe(true);
+    expect(phone.posts.get(id)).toBe(1);
+    expect((await messageOf(harness, id)).state).toBe('Processed');
   });
 });

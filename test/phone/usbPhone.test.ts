@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { createFakeAdb, type FakeAdb } from '../support/fakeAdb.js';
 import { startGatewayHarness } from '../support/gatewayHarness.js';
+import { startReceiver } from '../support/webhookReceiver.js';
 
 /** Polling slowed to a crawl: what arrives within the wait came by webhook. */
 const webhooksOnly = { pollIntervalMs: 120_000, retryInitialMs: 200, requestTimeoutMs: 3_000 };
@@ -51,7 +53,7 @@ async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device', t
 describe('an Android phone on USB (adb://…@SERIAL)', () => {
   it('is reached through an adb forward, reverses our port and registers its webhooks there', async () => {
     const { phone, adb, harness, device } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
     expect((await device()).modem).toMatchObject({ status: 'ready', port: `adb://${serial}` });
     const gatewayPort = new URL(harness.url).port;
     const { calls, reverses } = await adb.state();
@@ -59,10 +61,15 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect(calls).toContain(`-s ${serial} forward tcp:0 tcp:8080`);
     expect(reverses).toEqual([{ serial, remote: `tcp:${gatewayPort}`, local: `tcp:${gatewayPort}` }]);
     expect(phone.webhooks.map((webhook) => webhook.event).sort()).toEqual([
+      'mms:received',
+      'sms:data-received',
       'sms:delivered',
       'sms:failed',
       'sms:received',
+      'sms:sent',
     ]);
+    // Our own random key, set in the app before the webhooks: every post is signed with it.
+    expect(phone.signingKey).toMatch(/^[0-9a-f]{48}$/);
     for (const webhook of phone.webhooks) {
       expect(webhook.url).toMatch(
         new RegExp(`^http://127\\.0\\.0\\.1:${gatewayPort}/gateway/v1/phone-hooks/[0-9a-f]{48}$`),
@@ -72,18 +79,19 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('follows a message to Delivered by webhook', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
     const posted = await harness.api.post<{ id: string }>('/messages', {
       textMessage: { text: 'over USB' },
       phoneNumbers: ['+15551234567'],
     });
     const id = posted.body.id;
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await phone.advance(id, 'Sent');
     await vi.waitFor(
       async () =>
         expect((await harness.api.get<{ state: string }>(`/messages/${id}`)).body.state).toBe('Sent'),
       patiently,
     );
-    await phone.advance(id, 'Sent');
     await phone.advance(id, 'Delivered');
     await vi.waitFor(
       async () =>
@@ -96,7 +104,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('stores an incoming SMS once when both the webhook and the inbox read bring it', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
     await phone.receive('+15557654321', 'by webhook and by inbox');
     const inboxWith = async () =>
       (await harness.api.get<unknown[]>('/inbox')).body.filter((entry) =>
@@ -115,9 +123,83 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect(await inboxWith()).toHaveLength(1);
   });
 
+  it('stores a data SMS once when both the webhook and the inbox read bring it', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await phone.receiveData('+15557654321', Uint8Array.from([0x0b, 0x05, 0x04]));
+    const dataInInbox = async () =>
+      (await harness.api.get<{ type: string }[]>('/inbox')).body.filter((entry) => entry.type === 'DATA_SMS');
+    await vi.waitFor(async () => expect(await dataInInbox()).toHaveLength(1), patiently);
+    expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
+    const inboxReads = phone.requests.filter((request) => request.path === '/inbox').length;
+    expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
+    await vi.waitFor(
+      () =>
+        expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
+          inboxReads,
+        ),
+      patiently,
+    );
+    expect(await dataInInbox()).toHaveLength(1);
+  });
+
+  it('passes an MMS the phone received on as our mms:received webhook event, with the app’s payload', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    expect((await harness.api.post('/webhooks', { url: receiver.url, event: 'mms:received' })).status).toBe(
+      201,
+    );
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await phone.receiveMms('+15557654321', 'holiday photos', 51_200);
+    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), patiently);
+    const posted = JSON.parse(receiver.requests[0]?.body ?? '{}') as { event: string; payload: unknown };
+    expect(posted.event).toBe('mms:received');
+    expect(posted.payload).toMatchObject({ sender: '+15557654321', subject: 'holiday photos', size: 51_200 });
+  });
+
+  it('refuses with 401 a post on the right path that the phone did not sign, or signed too long ago', async () => {
+    const { phone, harness } = await usbPhoneAndGateway();
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    const hookUrl = (phone.webhooks[0]?.url ?? '').replace(/^http:\/\/127\.0\.0\.1:\d+/, harness.url);
+    const body = JSON.stringify({
+      event: 'sms:received',
+      payload: { messageId: 'abc', sender: '+15550001111', message: 'forged' },
+    });
+    const unsigned = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(unsigned.status).toBe(401);
+    const timestamp = String(Math.floor(Date.now() / 1_000));
+    const wrongKey = await fetch(hookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'X-Timestamp': timestamp,
+        'X-Signature': createHmac('sha256', 'not the key')
+          .update(body + timestamp)
+          .digest('hex'),
+      },
+      body,
+    });
+    expect(wrongKey.status).toBe(401);
+    // The phone's clock ten minutes behind: its own signature is too old to be taken.
+    phone.clockSkewSeconds = -600;
+    await phone.receive('+15557654321', 'from a phone with a wrong clock');
+    expect(phone.webhookDeliveries.at(-1)?.status).toBe(401);
+    const inbox = (await harness.api.get<unknown[]>('/inbox')).text;
+    expect(inbox).not.toContain('forged');
+    expect(inbox).not.toContain('wrong clock');
+    expect(harness.logs.filter((record) => record.message.includes('not signed by the phone'))).toHaveLength(
+      3,
+    );
+  });
+
   it('refuses a post to an unknown hook path', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
     const response = await fetch(`${harness.url}/gateway/v1/phone-hooks/${'0'.repeat(48)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -154,7 +236,7 @@ describe('a USB phone that goes away and comes back', () => {
       ...webhooksOnly,
       pollIntervalMs: 300,
     });
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(3), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
     const appPort = (await adb.state()).phones[0]?.appPort ?? 0;
     await adb.setPhones([]);
     await phone.unplug();

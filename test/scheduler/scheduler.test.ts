@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/scheduler/modemParking.js';
-import { TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
+import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;
@@ -577,5 +577,61 @@ describe('Scheduler: working hours', () => {
     harness.setPolicy({ workHours: null });
     await clock.advance(10 * SECOND);
     expect(sentIds(modem)).toEqual(['a']);
+  });
+});
+
+describe('Scheduler: a member with a queue of its own (an Android phone)', () => {
+  it('leaves a recipient the member holds Processed, and frees the member at once', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const phone = harness.modem('phone', { sendMs: 100 });
+    phone.behaviour = () => ({ references: [], held: true });
+    await harness.enqueue({ id: 'a' }, { id: 'b' });
+    await started(harness);
+    await clock.advance(SECOND);
+    expect(sentIds(phone)).toEqual(['a', 'b']);
+    expect(harness.message('a').state).toBe('Processed');
+    expect(harness.message('b').state).toBe('Processed');
+    expect(harness.scheduler.status().sending).toBe(0);
+  });
+
+  it('hands nothing more while the member says it takes no more, and goes on when it says so', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const phone = harness.modem('phone', { sendMs: 100 });
+    phone.behaviour = () => ({ references: [], held: true });
+    let freeAt = Number.POSITIVE_INFINITY;
+    Object.assign(phone, { availableAt: (now: number) => Math.max(now, freeAt) });
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(5 * SECOND);
+    expect(phone.sent).toHaveLength(0);
+    freeAt = clock.now() + 2 * SECOND;
+    harness.devices.setOnline('phone', true);
+    await clock.advance(SECOND);
+    expect(phone.sent).toHaveLength(0);
+    await clock.advance(2 * SECOND);
+    expect(sentIds(phone)).toEqual(['a']);
+  });
+
+  it('fails, not re-queues, the rest of a message when the member goes away after holding part of it', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock);
+    const phone = harness.modem('phone', { sendMs: 100 });
+    const other = harness.modem('modem', { online: false });
+    phone.behaviour = (request) =>
+      request.recipientIndex === 0
+        ? { references: [], held: true }
+        : new GatewayError(ErrorCode.ModemUnavailable, 'the phone does not answer');
+    await harness.enqueue({ id: 'a', phoneNumbers: ['+15550000001', '+15550000002'] });
+    await started(harness);
+    await clock.advance(SECOND);
+    harness.devices.setOnline('modem', true);
+    await clock.advance(5 * SECOND);
+    const message = harness.message('a');
+    expect(message.deviceId).toBe('phone');
+    expect(message.recipients.map((recipient) => recipient.state)).toEqual(['Processed', 'Failed']);
+    expect(message.recipients[1]?.error).toBe(NOT_SENT_DEVICE_GONE_ERROR);
+    expect(other.sent).toHaveLength(0);
   });
 });

@@ -9,7 +9,11 @@
  *   (content included), 409 `{"message":"Message with the same ID already exists"}`
  *   (modules/messages/exceptions/ConflictException.kt) for a known id; GET /messages/{id} 404
  *   with an empty body when unknown; DELETE /messages/{id} cancels only a Pending message
- *   ("Message … is not in Pending state", 400; modules/messages/MessagesService.kt cancelMessage).
+ *   ("Message … is not in Pending state", 400; modules/messages/MessagesService.kt cancelMessage),
+ *   answering 200 with the message (content left out) once Cancelled, again 200 when it already
+ *   was, 404 with an empty body for an unknown id (routes/MessagesRoutes.kt delete("{id}")).
+ *   `isEncrypted: true` content and numbers are stored as they came: the app decrypts them only
+ *   when it sends (modules/messages/MessagesService.kt, encryptionService.decrypt).
  * - modules/localserver/domain/messages/PostMessageRequest.kt (validate()), Message.kt (id,
  *   deviceId, state, isHashed, isEncrypted, scheduleAt, textMessage, dataMessage, hashedMessage,
  *   recipients[phoneNumber, state, error], states), TextMessage.kt, DataMessage.kt.
@@ -28,10 +32,20 @@
  *   DELETE /webhooks/{id} 204.
  * - modules/webhooks/domain/WebHookEventDTO.kt (id, webhookId, event, deviceId, payload),
  *   payload/SmsEventPayload.kt (messageId, sender, recipient, simNumber, phoneNumber, plus
- *   partsCount+sentAt / deliveredAt / failedAt+reason / message+receivedAt / data+receivedAt);
- *   modules/receiver/ReceiverService.kt: a received SMS's messageId is its hashCode() as an
- *   unsigned hex number. (plugins/PayloadSingingPlugin.kt signs only when a signing key is set
- *   in the app; the gateway sets none and authenticates the phone by its secret path.)
+ *   partsCount+sentAt / deliveredAt / failedAt+reason / message+receivedAt / data+receivedAt),
+ *   payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt);
+ *   modules/receiver/ReceiverService.kt: a received SMS's or data SMS's messageId is its
+ *   hashCode() as an unsigned hex number, a data SMS's `data` is Base64 (NO_WRAP), an MMS
+ *   notification's messageId is its Message-ID or else its transactionId.
+ * - modules/webhooks/plugins/PayloadSingingPlugin.kt: with a signing key, every post carries
+ *   `X-Timestamp` (Unix seconds) and `X-Signature`, the lowercase hex HmacSHA256 of the body text
+ *   followed by the timestamp, keyed with the key's bytes. routes/SettingsRoutes.kt PATCH
+ *   /settings with modules/settings/SettingsService.kt and modules/webhooks/WebhooksSettings.kt:
+ *   `{"webhooks": {"signing_key": …}}` sets it (200 with the settings, whose export leaves the
+ *   key out).
+ * - modules/incoming/IncomingMessagesService.kt toPreview and buildId: a data SMS's inbox
+ *   preview is its first 64 bytes in hex ("..." after when longer), id "data:<hash>"; an MMS
+ *   notification's preview is its subject, id "mms-header:<hash>".
  * - modules/health/HealthService.kt with monitors/BatteryMonitor.kt ("battery:level" percent,
  *   "battery:charging" flags) and modules/connection/ConnectionService.kt ("connection:status",
  *   "connection:transport", "connection:cellular"); domain/HealthResponse.kt (status, checks,
@@ -41,7 +55,7 @@
  * through Processed/Sent/Delivered/Failed (and posts the webhooks registered for it),
  * `receive()` puts an SMS into the phone's inbox, `unplug()` makes it unreachable.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -62,7 +76,7 @@ export interface PhoneMessage {
 
 interface PhoneInboxMessage {
   hash: number;
-  type: 'SMS' | 'DATA_SMS';
+  type: 'SMS' | 'DATA_SMS' | 'MMS';
   sender: string;
   simNumber: number;
   content: string;
@@ -88,8 +102,17 @@ export class AndroidPhoneDouble {
   /** Every request's method and path. */
   readonly requests: { method: string; path: string }[] = [];
   batteryLevel = 87;
+  /** What PATCH /settings set as webhooks.signing_key; posts are signed while it is set. */
+  signingKey: string | undefined;
+  /** How far the phone's clock is off ours, seconds (its X-Timestamp follows it). */
+  clockSkewSeconds = 0;
   /** Held POSTs: the phone stores the message, then answers only when released (a hand-over cut short). */
   holdPosts = false;
+  /**
+   * Requests reach nothing (Wi-Fi dropping packets, the app frozen): every connection is taken and
+   * never answered, and nothing is stored. Off again, the phone answers as before.
+   */
+  unresponsive = false;
   private readonly heldResponses: (() => void)[] = [];
   private readonly inbox: PhoneInboxMessage[] = [];
   private readonly sockets = new Set<Socket>();
@@ -183,6 +206,42 @@ export class AndroidPhoneDouble {
     }
   }
 
+  /** A data SMS arrives: stored in the inbox (hex preview), posted to sms:data-received webhooks. */
+  async receiveData(sender: string, bytes: Uint8Array, simNumber = 1): Promise<void> {
+    const createdAt = Date.now();
+    const data = Buffer.from(bytes);
+    const hash = javaStringHash(`${sender}|${createdAt}|${data.toString('hex')}`);
+    const preview = data.subarray(0, 64).toString('hex') + (data.length > 64 ? '...' : '');
+    this.inbox.push({ hash, type: 'DATA_SMS', sender, simNumber, content: preview, createdAt });
+    await this.emit('sms:data-received', {
+      messageId: (hash >>> 0).toString(16),
+      sender,
+      simNumber,
+      phoneNumber: sender,
+      data: data.toString('base64'),
+      receivedAt: this.date(createdAt),
+    });
+  }
+
+  /** An MMS notification arrives: in the inbox as MMS (subject as preview), posted to mms:received. */
+  async receiveMms(sender: string, subject: string, size: number, simNumber = 1): Promise<void> {
+    const createdAt = Date.now();
+    const transactionId = randomBytes(8).toString('hex');
+    const hash = javaStringHash(`${sender}|${createdAt}|${transactionId}`);
+    this.inbox.push({ hash, type: 'MMS', sender, simNumber, content: subject, createdAt });
+    await this.emit('mms:received', {
+      messageId: transactionId,
+      sender,
+      simNumber,
+      phoneNumber: sender,
+      transactionId,
+      subject,
+      size,
+      contentClass: 'text',
+      receivedAt: this.date(createdAt),
+    });
+  }
+
   /** An SMS arrives on the phone: stored in its inbox, posted to sms:received webhooks. */
   async receive(sender: string, text: string, simNumber = 1): Promise<void> {
     const createdAt = Date.now();
@@ -207,15 +266,22 @@ export class AndroidPhoneDouble {
         deviceId: this.deviceId,
         payload,
       });
-      // Unsigned: X-Signature/X-Timestamp come only with a signing key set in the app
-      // (plugins/PayloadSingingPlugin.kt), and the gateway authenticates by the secret path instead.
+      // Signed only with a signing key set in the app (plugins/PayloadSingingPlugin.kt).
       const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (this.signingKey !== undefined) {
+        const timestamp = String(Math.floor(Date.now() / 1_000) + this.clockSkewSeconds);
+        headers['X-Timestamp'] = timestamp;
+        headers['X-Signature'] = createHmac('sha256', Buffer.from(this.signingKey, 'utf8'))
+          .update(body + timestamp, 'utf8')
+          .digest('hex');
+      }
       const response = await fetch(webhook.url, { method: 'POST', headers, body }).catch(() => undefined);
       this.webhookDeliveries.push({ url: webhook.url, status: response?.status ?? 0 });
     }
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<undefined> {
+    if (this.unresponsive) return;
     const url = new URL(request.url ?? '/', 'http://phone');
     const path = url.pathname.replace(/^\/(message|webhook)(?=\/|$)/, '/$1s');
     this.requests.push({ method: request.method ?? '', path: url.pathname });
@@ -237,6 +303,7 @@ export class AndroidPhoneDouble {
     if (request.method === 'GET' && path === '/webhooks')
       return this.json(response, 200, this.webhooks.map(dto));
     if (request.method === 'POST' && path === '/webhooks') return this.addWebhook(response, body);
+    if (request.method === 'PATCH' && path === '/settings') return this.patchSettings(response, body);
     if (request.method === 'DELETE' && webhookId) {
       const index = this.webhooks.findIndex((webhook) => webhook.id === webhookId);
       if (index >= 0) this.webhooks.splice(index, 1);
@@ -320,6 +387,7 @@ export class AndroidPhoneDouble {
       response.end();
       return;
     }
+    if (message.state === 'Cancelled') return this.json(response, 200, this.view(message, false));
     if (message.state !== 'Pending') {
       return this.json(response, 400, { message: `Message ${id} is not in Pending state` });
     }
@@ -347,7 +415,7 @@ export class AndroidPhoneDouble {
       response,
       200,
       matching.slice(offset, offset + limit).map((message) => ({
-        id: `${message.type === 'SMS' ? 'text' : 'data'}:${message.hash}`,
+        id: `${{ SMS: 'text', DATA_SMS: 'data', MMS: 'mms-header' }[message.type]}:${message.hash}`,
         type: message.type,
         sender: message.sender,
         simNumber: message.simNumber,
@@ -356,6 +424,17 @@ export class AndroidPhoneDouble {
         attachments: [],
       })),
     );
+  }
+
+  private patchSettings(response: ServerResponse, body: string): undefined {
+    const settings = JSON.parse(body) as { webhooks?: { signing_key?: unknown } };
+    const key = settings.webhooks?.signing_key;
+    if (settings.webhooks && 'signing_key' in settings.webhooks) {
+      this.signingKey = key === null || key === undefined ? undefined : String(key);
+    }
+    this.json(response, 200, {
+      webhooks: { internet_required: true, retry_count: 15 },
+    });
   }
 
   private addWebhook(response: ServerResponse, body: string): undefined {

@@ -12,7 +12,7 @@ import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
 import { createLogger, type Logger, type LogLevel, type LogRecord } from '../../server/logging/logger.js';
-import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
+import { defaultModemTiming, type ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import type {
   AcceptedPdu,
@@ -140,9 +140,9 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       password: harnessPassword,
       modems: slots.map((slot) => ({ path: join(ptyDirectory, slot.name), baudRate: 115_200 })),
       logLevel: options.logLevel ?? 'WARN',
+      modemTiming: { ...defaultModemTiming, ...options.modemTiming },
     };
     const deps: GatewayDependencies = { clock: systemClock, logSinks: [(record) => logs.push(record)] };
-    if (options.modemTiming) deps.modemTiming = options.modemTiming;
     if (options.webhookPoster) deps.webhookPoster = options.webhookPoster;
     if (options.phoneTiming) deps.phoneTiming = options.phoneTiming;
     if (options.fleetPollIntervalMs !== undefined) deps.fleetPollIntervalMs = options.fleetPollIntervalMs;

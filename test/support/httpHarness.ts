@@ -1,42 +1,34 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccessControl } from '../../server/auth/accessControl.js';
-import {
-  type BasicCredentials,
-  type CredentialsDocumentData,
-  openBasicCredentials,
-} from '../../server/auth/credentials.js';
-import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
+import type { BasicCredentials } from '../../server/auth/credentials.js';
 import type { Scope } from '../../server/auth/scopes.js';
-import {
-  openTokenService,
-  type TokenDocumentData,
-  type TokenService,
-} from '../../server/auth/tokenService.js';
+import type { TokenService } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { composeAuth } from '../../server/composition/auth.js';
+import type { CompositionContext } from '../../server/composition/context.js';
+import { composeHealth } from '../../server/composition/health.js';
+import { httpServicesFrom, serveHttp } from '../../server/composition/http.js';
+import { composeMessageRecords, composeMessaging } from '../../server/composition/messaging.js';
+import { StopList } from '../../server/composition/stopList.js';
+import { openGatewayStorage } from '../../server/composition/storage.js';
+import { openWebhookRegistry } from '../../server/composition/webhooks.js';
 import type { DeviceInfo } from '../../server/domain/device.js';
 import { EventBus } from '../../server/events/eventBus.js';
-import { HealthService } from '../../server/health/healthService.js';
-import { createHttpApp, type HttpDependencies, type HttpOptions } from '../../server/http/app.js';
+import { createHttpApp, type HttpOptions, type HttpServices } from '../../server/http/app.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
-import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import type { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
 import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
 import type { OutboundModem } from '../../server/modem/outboundModem.js';
-import {
-  emptyStoredSettings,
-  SettingsService,
-  type StoredSettings,
-} from '../../server/settings/settingsService.js';
-import { openStorage, type Storage } from '../../server/store/storage.js';
-import { createWebhookRegistry, type WebhookDocumentData } from '../../server/webhooks/webhookRegistry.js';
+import type { SettingsService } from '../../server/settings/settingsService.js';
+import type { Storage } from '../../server/store/storage.js';
 
 /**
- * A real gateway HTTP stack on 127.0.0.1:<random port>: the real Koa app, real storage in a
- * temporary directory, real auth. Only the modem pool is an in-memory directory (the API reads
- * devices, it never drives them), and time is a ManualClock.
+ * A real gateway HTTP stack on 127.0.0.1:<random port>, built by the composition root's own steps
+ * (server/composition/): the real Koa app, real storage in a temporary directory, real auth and
+ * queue service. Only the modem pool is an in-memory directory (the API reads devices, it never
+ * drives them), the scheduler is a counter of what it was told, and time is a ManualClock.
  */
 export const basicUser = 'admin';
 export const basicPassword = 'correct horse battery';
@@ -140,76 +132,77 @@ export interface HarnessOptions extends Partial<HttpOptions> {
   devices?: DeviceInfo[];
   /** The HTTP layer's logger (everything else stays silent). */
   logger?: Logger;
-  extensions?: HttpDependencies['extensions'];
+  extensions?: HttpServices['extensions'];
 }
 
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-http-'));
-  const storage = await openStorage({ dataDir, clock, logger: silentLogger });
-  const events = new EventBus();
-  const lifecycle = new MessageLifecycle(storage.messages, events, clock, silentLogger);
+  const stops = new StopList();
+  const { storage, settings } = await openGatewayStorage({
+    dataDir,
+    region: undefined,
+    clock,
+    logger: silentLogger,
+    stops,
+  });
+  const context: CompositionContext = {
+    clock,
+    logger: silentLogger,
+    events: new EventBus(),
+    stops,
+    storage,
+    settings,
+  };
+  const { lifecycle } = composeMessageRecords(context);
   const devices = new InMemoryDeviceDirectory();
   for (const device of options.devices ?? [deviceInfo('modem-1', {}, clock.now())]) devices.add(device);
-  const settings = new SettingsService(
-    await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
-    silentLogger,
-  );
-  // Stored (not given as options) so that tests can change the login as the UI does.
-  const credentials = await openBasicCredentials({
-    document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
+  const auth = await composeAuth(context, {
+    login: {},
+    throttle: { maxFailures: 5, windowMs: 5 * 60_000 },
     scryptCost: { N: 1_024, r: 8, p: 1 },
   });
-  await credentials.change(basicUser, basicPassword);
-  const tokens = await openTokenService({
-    document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
-    clock,
-    logger: silentLogger,
-  });
-  const throttle = createLoginThrottle({ clock, maxFailures: 5, windowMs: 5 * 60_000 });
-  const accessControl = createAccessControl({ credentials, tokens, throttle, clock, logger: silentLogger });
-  const webhooks = createWebhookRegistry({
-    document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
-    logger: silentLogger,
-  });
+  // Stored (not given as options) so that tests can change the login as the UI does.
+  await auth.credentials.change(basicUser, basicPassword);
+  const webhooks = await openWebhookRegistry(context);
   const maxPendingMessages = options.maxPendingMessages ?? 100;
   let storageWritable = true;
-  const health = new HealthService({
+  const health = composeHealth(context, {
     devices,
-    messages: storage.messages,
-    clock,
-    storageWritable: async () => storageWritable && (await storage.checkWritable()),
-    version: '1.2.3',
-    releaseId: 10203,
     thresholds: {
       weakSignalDbm: -100,
       failedWarn: 1,
       failedFail: 50,
       queueWarn: Math.ceil(maxPendingMessages * 0.8),
-      queueFail: maxPendingMessages,
     },
+    maxPendingMessages,
+    version: '1.2.3',
+    storageWritable: async () => storageWritable && (await storage.checkWritable()),
   });
+  // The queue service and the API log where the test asks; everything else stays silent.
+  const httpContext = { ...context, logger: options.logger ?? silentLogger };
   let wakeups = 0;
-  const { devices: _devices, logger: _logger, extensions, ...httpOptions } = options;
-  const app = createHttpApp(
-    {
-      repositories: { messages: storage.messages, inbox: storage.inbox, logs: storage.logs },
-      devices,
-      lifecycle,
-      events,
-      accessControl,
-      settings,
-      health,
-      tokens,
-      webhooks,
-      gatewayDeviceId: harnessGatewayDeviceId,
-      clock,
-      logger: options.logger ?? silentLogger,
-      onEnqueued: () => {
+  const messaging = composeMessaging(httpContext, {
+    lifecycle,
+    devices,
+    scheduler: {
+      enqueued: () => {
         wakeups++;
       },
-      extensions,
     },
+    maxPendingMessages,
+  });
+  const { devices: _devices, logger: _logger, extensions, ...httpOptions } = options;
+  const app = createHttpApp(
+    httpServicesFrom(httpContext, {
+      auth,
+      messaging,
+      devices,
+      health,
+      webhooks,
+      gatewayDeviceId: harnessGatewayDeviceId,
+      extensions,
+    }),
     {
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       maxPendingMessages,
@@ -217,10 +210,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       ...httpOptions,
     },
   );
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port } = await serveHttp(app, { host: '127.0.0.1', port: 0 }, stops);
 
   const request = (path: string, requestOptions: RequestOptions = {}) => send(port, path, requestOptions);
 
@@ -230,24 +220,22 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     clock,
     storage,
     devices,
-    events,
+    events: context.events,
     lifecycle,
     settings,
-    tokens,
-    credentials,
+    tokens: auth.tokens,
+    credentials: auth.credentials,
     wakeups: () => wakeups,
     setStorageWritable: (writable) => {
       storageWritable = writable;
     },
     request,
     async bearer(scopes) {
-      const pair = await tokens.issue(scopes);
+      const pair = await auth.tokens.issue(scopes);
       return `Bearer ${pair.accessToken}`;
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await storage.close();
+      await stops.stopAll(silentLogger);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,8 +3,10 @@ import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
 /**
  * A scripted fake modem on the device side of a MemoryLink (pattern: python-gsmmodem's
  * fakemodems.py): a table of command → reply lines, a handler for the PDU written after the
- * `> ` prompt, URC injection and a record of every command received. Echo is off, replies are
- * framed `\r\n<line>\r\n` like a real modem.
+ * `> ` prompt, URC injection and a record of every command received. Echo is off until `ATE1`
+ * (V.250 §6.2.4; the echo is the command line and its CR), replies are framed `\r\n<line>\r\n`
+ * like a real modem. `stall()` models a modem busy with a slow command: it answers nothing until
+ * `answerLate`, then works through what it was sent meanwhile, in order.
  */
 export type Reply = string[] | ((command: string) => string[] | undefined);
 
@@ -20,6 +22,10 @@ export class ScriptedModem {
   readonly pdus: string[] = [];
   /** When true the modem swallows everything (a hung modem). */
   silent = false;
+  echo = false;
+  /** False for a modem that ignores ATE1 (none we know of; the fallback's test needs one). */
+  canEcho = true;
+  private stalled = false;
   private buffer = '';
   private awaitingPduFor?: string;
   private nextReference = 0;
@@ -51,9 +57,22 @@ export class ScriptedModem {
     return this.commands.filter((seen) => matches(command, seen)).length;
   }
 
+  /** From now on input waits unread, as behind a command that takes long. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** Ends the stall with the slow command's answer, then handles the input that waited. */
+  answerLate(lines: string[]): void {
+    this.stalled = false;
+    this.send(lines);
+    this.receive('');
+  }
+
   private receive(text: string): void {
     this.buffer += text;
     for (;;) {
+      if (this.stalled) return;
       if (this.awaitingPduFor !== undefined) {
         // Ctrl-Z (0x1A) ends the PDU, ESC (0x1B) aborts it (TS 27.005 §3.5.1).
         const ctrlZ = this.buffer.indexOf('\x1a');
@@ -74,11 +93,15 @@ export class ScriptedModem {
       }
       const end = this.buffer.indexOf('\r');
       if (end < 0) return;
-      const command = this.buffer.slice(0, end).replace(/^\n/, '').trim();
+      // V.250 §5.2.1: what comes before "AT" (an ESC sent in command mode) is ignored.
+      const command = withoutLeadingEscapes(this.buffer.slice(0, end)).trim();
       this.buffer = this.buffer.slice(end + 1);
       if (command.length === 0) continue;
       this.commands.push(command);
       if (this.silent) continue;
+      if (this.echo) void this.device.write(`${command}\r`);
+      const echoSetting = /^ATE([01])$/i.exec(command);
+      if (echoSetting) this.echo = this.canEcho && echoSetting[1] === '1';
       if (/^AT\+CMGS=\d+$/i.test(command)) {
         const refusal = this.lookup(command);
         if (refusal) {
@@ -89,7 +112,7 @@ export class ScriptedModem {
         void this.device.write('\r\n> ');
         continue;
       }
-      this.send(this.lookup(command) ?? ['ERROR']);
+      this.send(this.lookup(command) ?? (echoSetting ? ['OK'] : ['ERROR']));
     }
   }
 
@@ -144,4 +167,12 @@ export function standardReplies(
     [/^AT\+CMGD=/, ['OK']],
   ];
   return replies;
+}
+
+const ESC = String.fromCharCode(0x1b);
+
+function withoutLeadingEscapes(text: string): string {
+  let start = 0;
+  while (text[start] === '\n' || text[start] === ESC) start++;
+  return text.slice(start);
 }

@@ -69,4 +69,40 @@ describe('adding an Android phone on the Modems screen', () => {
     expect(phone.requests.some((request) => request.path === '/health')).toBe(true);
     expect(await page.content()).not.toContain(phone.password);
   }, 90_000);
+
+  it('sets a phone’s pacing on its panel, kept by the gateway', async () => {
+    const phone = new AndroidPhoneDouble();
+    const appPort = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({
+      phoneTiming: { pollIntervalMs: 500, retryInitialMs: 500, requestTimeoutMs: 3_000 },
+      options: { uiDirectory: 'dist/ui', phones: [phone.urlWithCredentials(appPort)] },
+    });
+    cleanups.push(() => harness.close());
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${harness.url}/ui/`);
+    await page.getByLabel('Username').fill(harnessUser);
+    await page.getByLabel('Password').fill(harnessPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await page.goto(`${harness.url}/ui/#/modems`);
+
+    await page.getByText('Pacing of this phone').click();
+    const form = page.getByRole('form', { name: 'Phone pacing' });
+    await expect(form.getByLabel('At most (messages)').inputValue()).resolves.toBe('30');
+    await form.getByLabel('Messages the phone may hold unsent').fill('0');
+    await expect(form.getByRole('button', { name: 'Save pacing' }).isDisabled()).resolves.toBe(true);
+    await form.getByLabel('Messages the phone may hold unsent').fill('4');
+    await form.getByLabel('At most (messages)').fill('');
+    await form.getByRole('button', { name: 'Save pacing' }).click();
+    await form.getByRole('status').waitFor();
+
+    const devices = (await harness.api.get<{ id: string; modem: { kind?: string } }[]>('/devices')).body;
+    const deviceId = devices.find((device) => device.modem.kind === 'android')?.id ?? '';
+    const saved = await harness.api.get<{ pacing: unknown }>(`/gateway/v1/phones/${deviceId}`);
+    // No cap is left out of the answer (null fields are omitted, as upstream's Gson does).
+    expect(saved.body.pacing).toEqual({ minIntervalSeconds: 0, periodMinutes: 30, maxInFlight: 4 });
+  }, 90_000);
 });

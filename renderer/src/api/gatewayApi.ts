@@ -15,6 +15,8 @@ import type {
   ModemOperationsSettings,
   NewPhoneRequest,
   OptOutRecord,
+  PhonePacing,
+  PhoneRecord,
   RuleInput,
   RuleRecord,
   RuleVerdict,
@@ -130,6 +132,9 @@ export function createGatewayApi(client: ApiClient) {
     addHiLink: (url: string) => client.post<DeviceRecord>('/gateway/v1/hilink', { url }),
     addPhone: (request: NewPhoneRequest) => client.post<DeviceRecord>('/gateway/v1/phones', request),
     usbPhones: () => client.get<UsbPhoneListing>('/gateway/v1/usb-phones'),
+    phone: (deviceId: string) => client.get<PhoneRecord>(`/gateway/v1/phones/${id(deviceId)}`),
+    setPhonePacing: (deviceId: string, pacing: Partial<PhonePacing>) =>
+      client.patch<PhoneRecord>(`/gateway/v1/phones/${id(deviceId)}`, { pacing }),
     enterPin: (deviceId: string, pin: string) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/pin`, { pin }),
     setSmsService: (deviceId: string, service: SmsServicePreference) =>

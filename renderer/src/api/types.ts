@@ -258,6 +258,20 @@ export interface NewPhoneRequest {
   password: string;
 }
 
+/** How fast the gateway hands messages to one Android phone (GET/PATCH /gateway/v1/phones/{id}). */
+export interface PhonePacing {
+  minIntervalSeconds: number;
+  /** Absent (null when sent): no cap. */
+  maxPerPeriod?: number | null;
+  periodMinutes: number;
+  maxInFlight: number;
+}
+
+export interface PhoneRecord {
+  deviceId: string;
+  pacing: PhonePacing;
+}
+
 /** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
 export interface ConversationRecord {
   number: string;

@@ -3,6 +3,7 @@ import type { DeviceRecord } from '../api/types.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { localInputOf, localInputToIso } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
+import { IdSelect } from './IdSelect.js';
 
 /** Filter inputs shared by Messages and Inbox. */
 
@@ -15,17 +16,15 @@ export function DeviceSelect(props: {
   id?: string;
 }) {
   return (
-    <label>
-      {props.label ?? 'Modem'}
-      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
-        <option value="">{props.emptyLabel ?? 'All modems'}</option>
-        {props.devices?.map((device) => (
-          <option key={device.id} value={device.id}>
-            {modemLabel(device)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <IdSelect
+      label={props.label ?? 'Modem'}
+      none={props.emptyLabel ?? 'All modems'}
+      choices={props.devices}
+      nameOf={modemLabel}
+      value={props.value}
+      onChange={props.onChange}
+      id={props.id}
+    />
   );
 }
 
@@ -139,13 +138,15 @@ export function Pager(props: {
 
 /** The filters Messages and Inbox both have, as typed (`from`/`to` in datetime-local form). */
 export interface SharedFilters {
+  /** The list's own first filter: a message's state, a received SMS's type ('' for all). */
+  kind: string;
   deviceId: string;
   from: string;
   to: string;
   search: string;
 }
 
-const noFilters: SharedFilters = { deviceId: '', from: '', to: '', search: '' };
+const noFilters: SharedFilters = { kind: '', deviceId: '', from: '', to: '', search: '' };
 
 /** The shared filters and the page offset; any change of filter goes back to the first page. */
 export function useSharedFilters() {
@@ -164,7 +165,10 @@ export function useSharedFilters() {
   return { values, change, query, offset, setOffset };
 }
 
+/** The filter row of Messages and Inbox: the list's kind, the modem, the period and a search. */
 export function SharedFilterControls(props: {
+  /** The choices of `kind`, with the first choice's words for all ("All states"). */
+  kind: { label: string; all: string; choices: readonly { id: string; name: string }[] };
   devices: DeviceRecord[] | undefined;
   values: SharedFilters;
   onChange: (next: Partial<SharedFilters>) => void;
@@ -172,7 +176,14 @@ export function SharedFilterControls(props: {
 }) {
   const { values, onChange } = props;
   return (
-    <>
+    <section className="filters" aria-label="Filters">
+      <IdSelect
+        label={props.kind.label}
+        none={props.kind.all}
+        choices={props.kind.choices}
+        value={values.kind}
+        onChange={(kind) => onChange({ kind })}
+      />
       <DeviceSelect
         devices={props.devices}
         value={values.deviceId}
@@ -185,6 +196,6 @@ export function SharedFilterControls(props: {
         value={values.search}
         onChange={(search) => onChange({ search })}
       />
-    </>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { IdSelect } from '../components/IdSelect.js';
 import { FormResult } from '../components/StatusViews.js';
 import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
@@ -122,23 +123,17 @@ export function ComposeForm(props: {
       {!props.compact && (
         <div className="form-row">
           {!props.deviceId && (
-            <label>
-              Modem
-              <select
-                value={deviceId}
-                onChange={(event) => {
-                  setDeviceId(event.target.value);
-                  setSimNumber('');
-                }}
-              >
-                <option value="">Any available</option>
-                {props.devices?.map((entry) => (
-                  <option key={entry.id} value={entry.id}>
-                    {modemLabel(entry)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <IdSelect
+              label="Modem"
+              none="Any available"
+              choices={props.devices}
+              nameOf={modemLabel}
+              value={deviceId}
+              onChange={(id) => {
+                setDeviceId(id);
+                setSimNumber('');
+              }}
+            />
           )}
           <label>
             SIM

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useApp } from '../appContext.js';
-import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { ListView } from '../components/ListView.js';
+import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
 import type { Campaign } from '../desk/deskTypes.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -31,12 +32,18 @@ export function CampaignsScreen() {
       </section>
       <section className="panel" aria-label="Campaigns">
         <h2>Campaigns</h2>
-        {campaigns.loading && !campaigns.data && <Loading what="campaigns" />}
-        {campaigns.error !== undefined && <ErrorNote error={campaigns.error} onRetry={campaigns.reload} />}
-        {campaigns.data?.length === 0 && <EmptyState title="No campaigns yet." />}
-        {campaigns.data?.map((campaign) => (
-          <CampaignCard key={campaign.id} campaign={campaign} onChanged={campaigns.reload} />
-        ))}
+        <ListView
+          read={campaigns}
+          items={campaigns.data}
+          what="campaigns"
+          empty={<EmptyState title="No campaigns yet." />}
+        >
+          {(started) =>
+            started.map((campaign) => (
+              <CampaignCard key={campaign.id} campaign={campaign} onChanged={campaigns.reload} />
+            ))
+          }
+        </ListView>
       </section>
     </>
   );

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { IdSelect } from '../components/IdSelect.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { ContactForm } from '../desk/ContactForm.js';
 import { ContactImportPanel } from '../desk/ContactImportPanel.js';
 import { contactCsvColumns } from '../desk/contactCsv.js';
@@ -77,32 +78,28 @@ export function ContactsScreen() {
             }}
           />
         </label>
-        <label>
-          Group
-          <select
-            value={groupId}
-            onChange={(event) => {
-              setGroupId(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All contacts</option>
-            {groups.data?.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name} ({group.size})
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Group"
+          none="All contacts"
+          choices={groups.data}
+          nameOf={(group) => `${group.name} (${group.size})`}
+          value={groupId}
+          onChange={(id) => {
+            setGroupId(id);
+            setOffset(0);
+          }}
+        />
       </section>
 
-      <section className="panel">
-        {page.loading && !page.data && <Loading what="contacts" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && page.data.items.length === 0 && (
-          <EmptyState title="No contacts.">Add one, or import a CSV from your spreadsheet.</EmptyState>
-        )}
-        {page.data && page.data.items.length > 0 && (
+      <PagedListPanel
+        list={page}
+        what="contacts"
+        empty={<EmptyState title="No contacts.">Add one, or import a CSV from your spreadsheet.</EmptyState>}
+        offset={offset}
+        pageSize={pageSize}
+        onOffset={setOffset}
+      >
+        {(rows) => (
           <table className="table" aria-label="Contacts">
             <thead>
               <tr>
@@ -114,7 +111,7 @@ export function ContactsScreen() {
               </tr>
             </thead>
             <tbody>
-              {page.data.items.map((contact) => (
+              {rows.map((contact) => (
                 <tr key={contact.id}>
                   <td>{contact.name}</td>
                   <td className="mono">{contact.phoneNumber}</td>
@@ -137,16 +134,7 @@ export function ContactsScreen() {
             </tbody>
           </table>
         )}
-        {page.data && page.data.items.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={page.data.items.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </PagedListPanel>
       <GroupsPanel groups={groups.data ?? []} onChanged={reload} />
     </>
   );

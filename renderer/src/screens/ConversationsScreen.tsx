@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { ConversationRecord, DeviceRecord, ThreadMessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
-import { Pager } from '../components/FilterControls.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
@@ -56,52 +56,51 @@ export function ConversationsScreen() {
         </div>
       </header>
       <div className="conversations">
-        <section className="panel conversation-list" aria-label="Conversation list">
-          {list.loading && !list.data && <Loading what="conversations" />}
-          {list.error !== undefined && <ErrorNote error={list.error} onRetry={list.reload} />}
-          {list.data && rows.length === 0 && (
+        <PagedListPanel
+          list={list}
+          what="conversations"
+          empty={
             <EmptyState title={archived ? 'No archived conversations.' : 'No conversations yet.'}>
               Every SMS received or sent shows up here, grouped by the other party's number.
             </EmptyState>
-          )}
-          <ul className="plain">
-            {rows.map((conversation) => (
-              <li key={conversation.number}>
-                <button
-                  type="button"
-                  className={`conversation-row${conversation.number === open ? ' selected' : ''}`}
-                  aria-current={conversation.number === open ? 'true' : undefined}
-                  onClick={() => openConversation(conversation)}
-                >
-                  <span>
-                    {conversation.name && <strong>{conversation.name} </strong>}
-                    <span className="mono">{conversation.number}</span>
-                  </span>
-                  {conversation.unread > 0 && (
-                    <span className="badge badge-info">
-                      {conversation.unread}
-                      <span className="visually-hidden"> unread</span>
+          }
+          offset={offset}
+          pageSize={pageSize}
+          onOffset={setOffset}
+          className="panel conversation-list"
+          aria-label="Conversation list"
+        >
+          {(conversations) => (
+            <ul className="plain">
+              {conversations.map((conversation) => (
+                <li key={conversation.number}>
+                  <button
+                    type="button"
+                    className={`conversation-row${conversation.number === open ? ' selected' : ''}`}
+                    aria-current={conversation.number === open ? 'true' : undefined}
+                    onClick={() => openConversation(conversation)}
+                  >
+                    <span>
+                      {conversation.name && <strong>{conversation.name} </strong>}
+                      <span className="mono">{conversation.number}</span>
                     </span>
-                  )}
-                  <span className="muted conversation-preview">
-                    {conversation.lastDirection === 'out' ? 'You: ' : ''}
-                    {conversation.lastText}
-                  </span>
-                  <span className="hint">{formatDateTime(conversation.lastMessageAt)}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-          {list.data && rows.length > 0 && (
-            <Pager
-              offset={offset}
-              pageSize={pageSize}
-              shown={rows.length}
-              total={list.data.total}
-              onOffset={setOffset}
-            />
+                    {conversation.unread > 0 && (
+                      <span className="badge badge-info">
+                        {conversation.unread}
+                        <span className="visually-hidden"> unread</span>
+                      </span>
+                    )}
+                    <span className="muted conversation-preview">
+                      {conversation.lastDirection === 'out' ? 'You: ' : ''}
+                      {conversation.lastText}
+                    </span>
+                    <span className="hint">{formatDateTime(conversation.lastMessageAt)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
           )}
-        </section>
+        </PagedListPanel>
         {open ? (
           <Thread
             key={open}

@@ -3,7 +3,8 @@ import type { DeviceRecord, GatewayStatus } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { DailyChart } from '../components/DailyChart.js';
-import { Banner, EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ListView } from '../components/ListView.js';
+import { Banner, EmptyState, ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
@@ -75,28 +76,36 @@ export function DashboardScreen() {
 
       <section className="panel" aria-labelledby="modems-title">
         <h2 id="modems-title">Modems</h2>
-        {devices.loading && !devices.data && <Loading what="modems" />}
-        {devices.error !== undefined && <ErrorNote error={devices.error} onRetry={devices.reload} />}
-        {devices.data && devices.data.length === 0 && (
-          <EmptyState title="No modem is connected.">
-            Plug in a USB GSM modem, then add it on the <a href="#/modems">Modems</a> screen.
-          </EmptyState>
-        )}
-        {devices.data && devices.data.length > 0 && (
-          <div className="modem-cards">
-            {devices.data.map((device) => (
-              <ModemCard key={device.id} device={device} />
-            ))}
-          </div>
-        )}
+        <ListView
+          read={devices}
+          items={devices.data}
+          what="modems"
+          empty={
+            <EmptyState title="No modem is connected.">
+              Plug in a USB GSM modem, then add it on the <a href="#/modems">Modems</a> screen.
+            </EmptyState>
+          }
+        >
+          {(connected) => (
+            <div className="modem-cards">
+              {connected.map((device) => (
+                <ModemCard key={device.id} device={device} />
+              ))}
+            </div>
+          )}
+        </ListView>
       </section>
 
       <section className="panel" aria-labelledby="chart-title">
         <h2 id="chart-title">Last 14 days</h2>
-        {stats.loading && !stats.data && <Loading what="statistics" />}
-        {stats.error !== undefined && <ErrorNote error={stats.error} onRetry={refreshStats} />}
-        {stats.data && stats.data.length === 0 && <EmptyState title="No traffic yet." />}
-        {stats.data && stats.data.length > 0 && <DailyChart days={stats.data} />}
+        <ListView
+          read={stats}
+          items={stats.data}
+          what="statistics"
+          empty={<EmptyState title="No traffic yet." />}
+        >
+          {(days) => <DailyChart days={days} />}
+        </ListView>
       </section>
     </>
   );

@@ -1,49 +1,47 @@
-import { useState } from 'react';
 import type { InboxFilter } from '../api/gatewayApi.js';
-import { InboxTypes, type IncomingEvent } from '../api/types.js';
+import { InboxTypes } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { inboxCsvColumns, inboxLiveRules, inboxRecordFromEvent } from '../inbox/inboxRows.js';
-import { useLiveEvent } from '../live/LiveEvents.js';
-import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
-import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { LiveListPanel } from '../live/LiveListPanel.js';
+import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
+const typeChoices = InboxTypes.map((type) => ({
+  id: type,
+  name: type === 'DATA_SMS' ? 'Data SMS' : type.replace('_', ' '),
+}));
 /** How far back "Re-read modem storage" looks: messages older than this are rarely left on a SIM. */
 const refreshWindowMs = 30 * 24 * 3600 * 1000;
 
 export function InboxScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
-  const [type, setType] = useState('');
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
   const refresh = useAction();
 
   const filter: InboxFilter = {
-    type: type || undefined,
+    type: filters.values.kind || undefined,
     ...filters.query,
   };
-  const filterKey = JSON.stringify(filter);
-  const page = useResource(
-    () => api.listInbox(JSON.parse(filterKey) as InboxFilter, pageSize, offset).then(livePageOf),
-    [api, filterKey, offset],
-  );
-
-  useLiveEvent<IncomingEvent>('incoming', (event) => {
-    const rules = inboxLiveRules(filter);
-    // Already listed (a reload overlapped the event): the event's copy replaces it in place.
-    page.setData(
-      (current) => current && applyLiveItem(current, inboxRecordFromEvent(event), rules, offset === 0),
-    );
+  const page = usePagedLiveList({
+    filter,
+    offset,
+    setOffset,
+    pageSize,
+    fetchPage: api.listInbox,
+    event: 'incoming',
+    itemOf: inboxRecordFromEvent,
+    rules: inboxLiveRules,
   });
 
   async function rereadStorage() {
@@ -52,11 +50,10 @@ export function InboxScreen() {
       await api.refreshInbox(new Date(until.getTime() - refreshWindowMs).toISOString(), until.toISOString());
       return 'The modems are reading their storage; new messages appear here.';
     });
-    if (started) page.reload();
+    if (started) page.list.reload();
   }
 
-  const rows = page.data?.items ?? [];
-  const nameOf = useContactNames(rows.map((record) => record.sender));
+  const nameOf = useContactNames(page.rows.map((record) => record.sender));
   const deviceName = (id: string | undefined) => modemLabelById(devices.data, id);
 
   return (
@@ -81,46 +78,24 @@ export function InboxScreen() {
       </header>
       <FormResult result={refresh.result} />
 
-      <section className="filters" aria-label="Filters">
-        <label>
-          Type
-          <select
-            value={type}
-            onChange={(event) => {
-              setType(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All types</option>
-            {InboxTypes.map((entry) => (
-              <option key={entry} value={entry}>
-                {entry === 'DATA_SMS' ? 'Data SMS' : entry.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SharedFilterControls
-          devices={devices.data}
-          values={filters.values}
-          onChange={filters.change}
-          searchPlaceholder="Text or sender"
-        />
-      </section>
+      <SharedFilterControls
+        kind={{ label: 'Type', all: 'All types', choices: typeChoices }}
+        devices={devices.data}
+        values={filters.values}
+        onChange={filters.change}
+        searchPlaceholder="Text or sender"
+      />
 
-      <section className="panel">
-        <NewArrivalsBar
-          count={page.data?.arrivals.length ?? 0}
-          noun="received message"
-          onShow={() => page.setData((current) => current && showArrivals(current, pageSize))}
-        />
-        {page.loading && !page.data && <Loading what="received messages" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && rows.length === 0 && (
+      <LiveListPanel
+        page={page}
+        noun="received message"
+        empty={
           <EmptyState title="No received messages match.">
             SMS that arrive at a modem appear here at once.
           </EmptyState>
-        )}
-        {rows.length > 0 && (
+        }
+      >
+        {(rows) => (
           <table className="table" aria-label="Received messages">
             <thead>
               <tr>
@@ -147,16 +122,7 @@ export function InboxScreen() {
             </tbody>
           </table>
         )}
-        {page.data && rows.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={rows.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </LiveListPanel>
     </>
   );
 }

@@ -1,17 +1,16 @@
-import { Fragment, useCallback, useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager, SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
+import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
+import { EmptyState } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
-import { useLiveEvent } from '../live/LiveEvents.js';
-import { applyLiveItem, livePageOf, showArrivals } from '../live/livePage.js';
-import { NewArrivalsBar } from '../live/NewArrivalsBar.js';
+import { LiveListPanel } from '../live/LiveListPanel.js';
+import { usePagedLiveList } from '../live/usePagedLiveList.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { scheduledFor } from '../messages/failureText.js';
 import { MessageActions } from '../messages/MessageActions.js';
@@ -21,44 +20,38 @@ import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
+const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
 
 export function MessagesScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
-  const [state, setState] = useState('');
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [composing, setComposing] = useState(false);
 
   const filter: MessageFilter = {
-    state: state || undefined,
+    state: filters.values.kind || undefined,
     ...filters.query,
   };
-  const filterKey = JSON.stringify(filter);
-  const page = useResource(
-    () => api.listMessages(JSON.parse(filterKey) as MessageFilter, pageSize, offset).then(livePageOf),
-    [api, filterKey, offset],
-  );
-
-  const applyUpdate = useCallback(
-    (message: MessageRecord) => {
-      const rules = messageLiveRules(JSON.parse(filterKey) as MessageFilter);
-      page.setData((current) => current && applyLiveItem(current, message, rules, offset === 0));
-    },
-    [page.setData, filterKey, offset],
-  );
-  useLiveEvent<MessageRecord>('message', applyUpdate);
-  const showNew = () => page.setData((current) => current && showArrivals(current, pageSize));
+  const page = usePagedLiveList({
+    filter,
+    offset,
+    setOffset,
+    pageSize,
+    fetchPage: api.listMessages,
+    event: 'message',
+    itemOf: (message: MessageRecord) => message,
+    rules: messageLiveRules,
+  });
   /** The user's own message: shown at once, with whatever else arrived. */
   const showSent = (message: MessageRecord) => {
-    applyUpdate(message);
-    if (offset === 0) showNew();
+    page.apply(message);
+    if (offset === 0) page.showArrivals();
   };
 
-  const rows = page.data?.items ?? [];
   const nameOf = useContactNames(
-    rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
+    page.rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
   );
   // Until a modem takes a message its `deviceId` is the gateway's own id: no modem to name.
   const deviceName = (id: string | undefined) => {
@@ -99,44 +92,26 @@ export function MessagesScreen() {
         </section>
       )}
 
-      <section className="filters" aria-label="Filters">
-        <label>
-          State
-          <select
-            value={state}
-            onChange={(event) => {
-              setState(event.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All states</option>
-            {MessageStates.map((entry) => (
-              <option key={entry} value={entry}>
-                {entry}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SharedFilterControls
-          devices={devices.data}
-          values={filters.values}
-          onChange={filters.change}
-          searchPlaceholder="Text or number"
-        />
-      </section>
+      <SharedFilterControls
+        kind={{ label: 'State', all: 'All states', choices: stateChoices }}
+        devices={devices.data}
+        values={filters.values}
+        onChange={filters.change}
+        searchPlaceholder="Text or number"
+      />
 
-      <section className="panel">
-        <NewArrivalsBar count={page.data?.arrivals.length ?? 0} noun="message" onShow={showNew} />
-        {page.loading && !page.data && <Loading what="messages" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && rows.length === 0 && (
+      <LiveListPanel
+        page={page}
+        noun="message"
+        empty={
           <EmptyState title="No messages match.">
-            {filterKey === '{}'
+            {JSON.stringify(filter) === '{}'
               ? 'Messages you send appear here as they move through the queue.'
               : 'Try a wider filter.'}
           </EmptyState>
-        )}
-        {rows.length > 0 && (
+        }
+      >
+        {(rows) => (
           <table className="table" aria-label="Messages">
             <thead>
               <tr>
@@ -176,7 +151,7 @@ export function MessagesScreen() {
                         <MessageActions
                           message={message}
                           devices={devices.data}
-                          onChanged={applyUpdate}
+                          onChanged={page.apply}
                           onResent={showSent}
                         />
                       </td>
@@ -187,7 +162,7 @@ export function MessagesScreen() {
                           <MessageDetail
                             message={message}
                             devices={devices.data}
-                            onChanged={applyUpdate}
+                            onChanged={page.apply}
                             onResent={showSent}
                           />
                         </td>
@@ -199,16 +174,7 @@ export function MessagesScreen() {
             </tbody>
           </table>
         )}
-        {page.data && rows.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={rows.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </LiveListPanel>
     </>
   );
 }

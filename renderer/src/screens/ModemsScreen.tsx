@@ -106,7 +106,7 @@ function ModemPanel(props: {
         </p>
       )}
       {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
-      {modem?.phone && <PhoneHealthLine phone={modem.phone} />}
+      {modem?.phone && <PhoneHealthLine phone={modem.phone} deviceId={device.id} />}
       {modem?.limitations && modem.limitations.length > 0 && (
         <div className="note note-warn">
           <p>

@@ -2,8 +2,8 @@ import { type FormEvent, useState } from 'react';
 import type { OptOutRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ExportButton } from '../components/ExportButton.js';
-import { Pager } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { PagedListPanel } from '../components/PagedListPanel.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { CsvColumn } from '../format/csv.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
@@ -45,7 +45,6 @@ export function OptOutsScreen() {
     if (await remove.run(async () => void (await api.removeOptOut(phoneNumber)))) page.reload();
   }
 
-  const rows = page.data?.items ?? [];
   return (
     <>
       <header className="page-head">
@@ -80,12 +79,16 @@ export function OptOutsScreen() {
           <FormResult result={add.result} />
         </div>
       </form>
-      <section className="panel">
-        <FormResult result={remove.result} />
-        {page.loading && !page.data && <Loading what="opt-outs" />}
-        {page.error !== undefined && <ErrorNote error={page.error} onRetry={page.reload} />}
-        {page.data && rows.length === 0 && <EmptyState title="Nobody has opted out." />}
-        {rows.length > 0 && (
+      <PagedListPanel
+        list={page}
+        what="opt-outs"
+        empty={<EmptyState title="Nobody has opted out." />}
+        offset={offset}
+        pageSize={pageSize}
+        onOffset={setOffset}
+        banner={<FormResult result={remove.result} />}
+      >
+        {(rows) => (
           <table className="table" aria-label="Opted-out numbers">
             <thead>
               <tr>
@@ -118,16 +121,7 @@ export function OptOutsScreen() {
             </tbody>
           </table>
         )}
-        {page.data && rows.length > 0 && (
-          <Pager
-            offset={offset}
-            pageSize={pageSize}
-            shown={rows.length}
-            total={page.data.total}
-            onOffset={setOffset}
-          />
-        )}
-      </section>
+      </PagedListPanel>
     </>
   );
 }

@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { IdSelect } from '../components/IdSelect.js';
+import { ListView } from '../components/ListView.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Group, Template } from '../desk/deskTypes.js';
 import {
   describeRule,
@@ -46,7 +48,6 @@ export function RulesScreen() {
     void act(() => api.reorderRules(ids));
   }
 
-  const list = rules.data ?? [];
   return (
     <>
       <header className="page-head">
@@ -72,53 +73,60 @@ export function RulesScreen() {
         />
       )}
       <section className="panel">
-        {rules.loading && !rules.data && <Loading what="rules" />}
-        {rules.error !== undefined && <ErrorNote error={rules.error} onRetry={rules.reload} />}
-        {rules.data && list.length === 0 && (
-          <EmptyState title="No rules yet.">
-            A rule can answer a keyword (“PRICE”), reply outside opening hours, or forward messages to a
-            colleague.
-          </EmptyState>
-        )}
-        <ol className="plain rules" aria-label="Rules in order">
-          {list.map((rule, index) => (
-            <li key={rule.id} className="rule-row">
-              <div>
-                <strong>{rule.name}</strong> {!rule.enabled && <span className="badge badge-muted">Off</span>}
-                <div className="hint">{describeRule(rule, names)}</div>
-              </div>
-              <div className="head-actions">
-                <button
-                  type="button"
-                  disabled={change.busy || index === 0}
-                  onClick={() => move(index, -1)}
-                  aria-label={`Move ${rule.name} up`}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  disabled={change.busy || index === list.length - 1}
-                  onClick={() => move(index, 1)}
-                  aria-label={`Move ${rule.name} down`}
-                >
-                  ↓
-                </button>
-                <button type="button" onClick={() => setEditing(rule)}>
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={change.busy}
-                  onClick={() => void act(() => api.removeRule(rule.id))}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
-        </ol>
+        <ListView
+          read={rules}
+          items={rules.data}
+          what="rules"
+          empty={
+            <EmptyState title="No rules yet.">
+              A rule can answer a keyword (“PRICE”), reply outside opening hours, or forward messages to a
+              colleague.
+            </EmptyState>
+          }
+        >
+          {(inOrder) => (
+            <ol className="plain rules" aria-label="Rules in order">
+              {inOrder.map((rule, index) => (
+                <li key={rule.id} className="rule-row">
+                  <div>
+                    <strong>{rule.name}</strong>{' '}
+                    {!rule.enabled && <span className="badge badge-muted">Off</span>}
+                    <div className="hint">{describeRule(rule, names)}</div>
+                  </div>
+                  <div className="head-actions">
+                    <button
+                      type="button"
+                      disabled={change.busy || index === 0}
+                      onClick={() => move(index, -1)}
+                      aria-label={`Move ${rule.name} up`}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      disabled={change.busy || index === inOrder.length - 1}
+                      onClick={() => move(index, 1)}
+                      aria-label={`Move ${rule.name} down`}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" onClick={() => setEditing(rule)}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={change.busy}
+                      onClick={() => void act(() => api.removeRule(rule.id))}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          )}
+        </ListView>
       </section>
       <RuleTester devices={devices.data} />
     </>
@@ -193,21 +201,14 @@ function RuleEditor(props: {
             />
           </label>
         )}
-        <label>
-          Arrived on
-          <select
-            name="deviceId"
-            value={draft.deviceId}
-            onChange={(event) => set({ deviceId: event.target.value })}
-          >
-            <option value="">any modem</option>
-            {props.devices?.map((device) => (
-              <option key={device.id} value={device.id}>
-                {device.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Arrived on"
+          name="deviceId"
+          none="any modem"
+          choices={props.devices}
+          value={draft.deviceId}
+          onChange={(deviceId) => set({ deviceId })}
+        />
       </div>
       <fieldset>
         <legend>
@@ -310,38 +311,24 @@ function RuleEditor(props: {
           </select>
         </label>
         {draft.actionKind === 'template' && (
-          <label>
-            Template
-            <select
-              name="templateId"
-              value={draft.templateId}
-              onChange={(event) => set({ templateId: event.target.value })}
-            >
-              <option value="">Choose…</option>
-              {props.templates?.map((template) => (
-                <option key={template.id} value={template.id}>
-                  {template.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <IdSelect
+            label="Template"
+            name="templateId"
+            none="Choose…"
+            choices={props.templates}
+            value={draft.templateId}
+            onChange={(templateId) => set({ templateId })}
+          />
         )}
         {draft.actionKind === 'addToGroup' && (
-          <label>
-            Group
-            <select
-              name="groupId"
-              value={draft.groupId}
-              onChange={(event) => set({ groupId: event.target.value })}
-            >
-              <option value="">Choose…</option>
-              {props.groups?.map((group) => (
-                <option key={group.id} value={group.id}>
-                  {group.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <IdSelect
+            label="Group"
+            name="groupId"
+            none="Choose…"
+            choices={props.groups}
+            value={draft.groupId}
+            onChange={(groupId) => set({ groupId })}
+          />
         )}
         {draft.actionKind === 'reply' && (
           <label className="grow">
@@ -402,17 +389,13 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
           Sample text
           <input name="sample" value={text} onChange={(event) => setText(event.target.value)} />
         </label>
-        <label>
-          Arriving on
-          <select value={deviceId} onChange={(event) => setDeviceId(event.target.value)}>
-            <option value="">any modem</option>
-            {props.devices?.map((device) => (
-              <option key={device.id} value={device.id}>
-                {device.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <IdSelect
+          label="Arriving on"
+          none="any modem"
+          choices={props.devices}
+          value={deviceId}
+          onChange={setDeviceId}
+        />
         <div className="form-actions">
           <button type="submit" disabled={test.busy}>
             Test

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ListView } from '../components/ListView.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Template } from '../desk/deskTypes.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
@@ -33,46 +34,50 @@ export function TemplatesScreen() {
         </section>
       )}
       <section className="panel">
-        {templates.loading && !templates.data && <Loading what="templates" />}
-        {templates.error !== undefined && <ErrorNote error={templates.error} onRetry={templates.reload} />}
-        {templates.data?.length === 0 && (
-          <EmptyState title="No templates.">
-            Save texts you send often; {'{name}'} takes each recipient's name.
-          </EmptyState>
-        )}
-        {templates.data && templates.data.length > 0 && (
-          <table className="table" aria-label="Templates">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Text</th>
-                <th scope="col">Placeholders</th>
-                <th scope="col" />
-              </tr>
-            </thead>
-            <tbody>
-              {templates.data.map((template) => (
-                <tr key={template.id}>
-                  <td>{template.name}</td>
-                  <td className="truncate">{template.text}</td>
-                  <td>{template.placeholders.map((name) => `{${name}}`).join(' ')}</td>
-                  <td className="nowrap">
-                    <button type="button" className="link-button" onClick={() => setEditing(template)}>
-                      Edit
-                    </button>{' '}
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => void api.removeTemplate(template.id).then(templates.reload)}
-                    >
-                      Remove
-                    </button>
-                  </td>
+        <ListView
+          read={templates}
+          items={templates.data}
+          what="templates"
+          empty={
+            <EmptyState title="No templates.">
+              Save texts you send often; {'{name}'} takes each recipient's name.
+            </EmptyState>
+          }
+        >
+          {(shown) => (
+            <table className="table" aria-label="Templates">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Text</th>
+                  <th scope="col">Placeholders</th>
+                  <th scope="col" />
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {shown.map((template) => (
+                  <tr key={template.id}>
+                    <td>{template.name}</td>
+                    <td className="truncate">{template.text}</td>
+                    <td>{template.placeholders.map((name) => `{${name}}`).join(' ')}</td>
+                    <td className="nowrap">
+                      <button type="button" className="link-button" onClick={() => setEditing(template)}>
+                        Edit
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => void api.removeTemplate(template.id).then(templates.reload)}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </ListView>
       </section>
     </>
   );

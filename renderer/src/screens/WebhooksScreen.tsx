@@ -2,7 +2,8 @@ import { type FormEvent, Fragment, useState } from 'react';
 import { WebhookEvents, type WebhookRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { DeviceSelect } from '../components/FilterControls.js';
-import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ListView } from '../components/ListView.js';
+import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
@@ -27,61 +28,65 @@ export function WebhooksScreen() {
       <AddWebhookForm devices={devices.data} onAdded={webhooks.reload} />
       <section className="panel" aria-labelledby="webhook-list-title">
         <h2 id="webhook-list-title">Registered webhooks</h2>
-        {webhooks.loading && !webhooks.data && <Loading what="webhooks" />}
-        {webhooks.error !== undefined && <ErrorNote error={webhooks.error} onRetry={webhooks.reload} />}
-        {webhooks.data && webhooks.data.length === 0 && (
-          <EmptyState title="No webhooks yet.">
-            Add one above to be told about incoming SMS and delivery reports.
-          </EmptyState>
-        )}
-        {webhooks.data && webhooks.data.length > 0 && (
-          <table className="table" aria-label="Webhooks">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Address</th>
-                <th scope="col">Modem</th>
-                <th scope="col">ID</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.map((webhook) => (
-                <Fragment key={webhook.id}>
-                  <tr>
-                    <td>
-                      <code>{webhook.event}</code>
-                    </td>
-                    <td className="mono truncate" title={webhook.url}>
-                      {webhook.url}
-                    </td>
-                    <td>{webhook.deviceId ? modemLabelById(devices.data, webhook.deviceId) : 'All'}</td>
-                    <td className="mono small">{webhook.id}</td>
-                    <td className="nowrap">
-                      <button
-                        type="button"
-                        className="button-small"
-                        aria-expanded={openId === webhook.id}
-                        onClick={() => setOpenId(openId === webhook.id ? undefined : webhook.id)}
-                      >
-                        Deliveries
-                      </button>
-                    </td>
-                  </tr>
-                  {openId === webhook.id && (
-                    <tr className="detail-row">
-                      <td colSpan={5}>
-                        <WebhookDetail webhook={webhook} onRemoved={webhooks.reload} />
+        <ListView
+          read={webhooks}
+          items={webhooks.data}
+          what="webhooks"
+          empty={
+            <EmptyState title="No webhooks yet.">
+              Add one above to be told about incoming SMS and delivery reports.
+            </EmptyState>
+          }
+        >
+          {(registered) => (
+            <table className="table" aria-label="Webhooks">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Modem</th>
+                  <th scope="col">ID</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {registered.map((webhook) => (
+                  <Fragment key={webhook.id}>
+                    <tr>
+                      <td>
+                        <code>{webhook.event}</code>
+                      </td>
+                      <td className="mono truncate" title={webhook.url}>
+                        {webhook.url}
+                      </td>
+                      <td>{webhook.deviceId ? modemLabelById(devices.data, webhook.deviceId) : 'All'}</td>
+                      <td className="mono small">{webhook.id}</td>
+                      <td className="nowrap">
+                        <button
+                          type="button"
+                          className="button-small"
+                          aria-expanded={openId === webhook.id}
+                          onClick={() => setOpenId(openId === webhook.id ? undefined : webhook.id)}
+                        >
+                          Deliveries
+                        </button>
                       </td>
                     </tr>
-                  )}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        )}
+                    {openId === webhook.id && (
+                      <tr className="detail-row">
+                        <td colSpan={5}>
+                          <WebhookDetail webhook={webhook} onRemoved={webhooks.reload} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </ListView>
       </section>
     </>
   );
@@ -215,58 +220,62 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
         <FormResult result={result} />
       </div>
       <h3>Delivery attempts</h3>
-      {deliveries.loading && !deliveries.data && <Loading what="deliveries" />}
-      {deliveries.error !== undefined && <ErrorNote error={deliveries.error} onRetry={deliveries.reload} />}
-      {deliveries.data && deliveries.data.length === 0 && <EmptyState title="Nothing delivered yet." />}
-      {deliveries.data && deliveries.data.length > 0 && (
-        <table className="table compact" aria-label="Deliveries">
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Next retry</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.data.map((delivery) => (
-              <tr key={delivery.id}>
-                <td className="nowrap">{formatDateTime(delivery.createdAt)}</td>
-                <td>
-                  <span
-                    className={`badge badge-${delivery.state === 'delivered' ? 'ok' : delivery.state === 'failed' ? 'error' : 'neutral'}`}
-                  >
-                    {delivery.state}
-                  </span>
-                  {delivery.lastError && <div className="form-error small">{delivery.lastError}</div>}
-                </td>
-                <td>
-                  <ul className="plain small">
-                    {delivery.attempts.map((attempt, index) => (
-                      // Attempts are an append-only list: the index is their identity.
-                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                      <li key={index}>
-                        {formatDateTime(attempt.at)} —{' '}
-                        {attempt.status !== undefined
-                          ? `HTTP ${attempt.status}`
-                          : (attempt.error ?? 'no answer')}
-                        {attempt.status !== undefined && attempt.error ? ` (${attempt.error})` : ''} ·{' '}
-                        {attempt.durationMs} ms
-                      </li>
-                    ))}
-                    {delivery.attempts.length === 0 && <li className="muted">Not tried yet</li>}
-                  </ul>
-                </td>
-                <td className="nowrap">
-                  {delivery.state === 'pending' && delivery.nextAttemptAt
-                    ? formatRelative(delivery.nextAttemptAt, Date.now())
-                    : '—'}
-                </td>
+      <ListView
+        read={deliveries}
+        items={deliveries.data}
+        what="deliveries"
+        empty={<EmptyState title="Nothing delivered yet." />}
+      >
+        {(attempts) => (
+          <table className="table compact" aria-label="Deliveries">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Next retry</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {attempts.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td className="nowrap">{formatDateTime(delivery.createdAt)}</td>
+                  <td>
+                    <span
+                      className={`badge badge-${delivery.state === 'delivered' ? 'ok' : delivery.state === 'failed' ? 'error' : 'neutral'}`}
+                    >
+                      {delivery.state}
+                    </span>
+                    {delivery.lastError && <div className="form-error small">{delivery.lastError}</div>}
+                  </td>
+                  <td>
+                    <ul className="plain small">
+                      {delivery.attempts.map((attempt, index) => (
+                        // Attempts are an append-only list: the index is their identity.
+                        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                        <li key={index}>
+                          {formatDateTime(attempt.at)} —{' '}
+                          {attempt.status !== undefined
+                            ? `HTTP ${attempt.status}`
+                            : (attempt.error ?? 'no answer')}
+                          {attempt.status !== undefined && attempt.error ? ` (${attempt.error})` : ''} ·{' '}
+                          {attempt.durationMs} ms
+                        </li>
+                      ))}
+                      {delivery.attempts.length === 0 && <li className="muted">Not tried yet</li>}
+                    </ul>
+                  </td>
+                  <td className="nowrap">
+                    {delivery.state === 'pending' && delivery.nextAttemptAt
+                      ? formatRelative(delivery.nextAttemptAt, Date.now())
+                      : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </ListView>
     </div>
   );
 }

@@ -14,7 +14,7 @@ import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 export interface InboxRouteDependencies {
-  inbox: InboxRepository;
+  inbox: Pick<InboxRepository, 'get' | 'list'>;
   replay: InboxReplay;
 }
 

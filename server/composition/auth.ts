@@ -1,0 +1,52 @@
+import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
+import {
+  type BasicCredentials,
+  type CredentialsDocumentData,
+  openBasicCredentials,
+  type ScryptCost,
+} from '../auth/credentials.js';
+import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
+import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
+import type { CompositionContext } from './context.js';
+
+export interface GatewayAuth {
+  credentials: BasicCredentials;
+  tokens: TokenService;
+  accessControl: AccessControl;
+}
+
+/**
+ * Who may call the API. The Basic login (given by options, stored, or generated on a
+ * first run), the JWT tokens, and the access control with its login throttle.
+ */
+export async function composeAuth(
+  context: CompositionContext,
+  deps: {
+    /** `--username`/`--password`; absent: the stored (or a generated) login. */
+    login: { username?: string; password?: string };
+    throttle: Pick<LoginThrottleOptions, 'maxFailures' | 'windowMs'> | undefined;
+    /** Tests hash with cheap parameters; default `defaultScryptCost`. */
+    scryptCost?: ScryptCost;
+  },
+): Promise<GatewayAuth> {
+  const { storage, clock, logger } = context;
+  const credentials = await openBasicCredentials({
+    document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
+    username: deps.login.username,
+    password: deps.login.password,
+    scryptCost: deps.scryptCost,
+  });
+  const tokens = await openTokenService({
+    document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
+    clock,
+    logger,
+  });
+  const accessControl = createAccessControl({
+    credentials,
+    tokens,
+    throttle: createLoginThrottle({ ...deps.throttle, clock }),
+    clock,
+    logger,
+  });
+  return { credentials, tokens, accessControl };
+}

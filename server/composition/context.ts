@@ -1,0 +1,19 @@
+import type { Clock } from '../clock/clock.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import type { SettingsService } from '../settings/settingsService.js';
+import type { Storage } from '../store/storage.js';
+import type { StopList } from './stopList.js';
+
+/**
+ * What every composition step after the store is given: injected time, the one logger, the
+ * event bus, the store with the API's settings, and the list a step adds its stops to.
+ */
+export interface CompositionContext {
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  stops: StopList;
+  storage: Storage;
+  settings: SettingsService;
+}

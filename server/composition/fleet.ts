@@ -1,0 +1,45 @@
+import type { GatewayOptions } from '../config/options.js';
+import { FleetMode } from '../fleet/fleetMode.js';
+import type { FleetDeviceDocument } from '../fleet/registration.js';
+import type { QueuedReport, TrackedMessage } from '../fleet/reportOutbox.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
+import type { CompositionContext } from './context.js';
+
+/**
+ * Fleet mode. Like the webhook dispatcher it listens before anything changes a message;
+ * it connects (`fleet.start()`) once the scheduler runs. `--server-url`/`--server-token` are
+ * written into the settings here, so the UI shows them.
+ */
+export async function composeFleet(
+  context: CompositionContext,
+  deps: {
+    fleetServer: GatewayOptions['fleetServer'];
+    /** Fetch interval while the server's events stream is down; default 15 s (tests shorten it). */
+    pollIntervalMs: number | undefined;
+    messages: MessageService;
+    webhooks: WebhookRegistry;
+  },
+): Promise<FleetMode> {
+  const { storage, settings } = context;
+  const fleet = new FleetMode({
+    settings,
+    document: await storage.openDocument<FleetDeviceDocument>('fleet-device', {}),
+    reports: storage.openCollection<QueuedReport>('fleet-report-outbox'),
+    tracked: storage.openCollection<TrackedMessage>('fleet-messages'),
+    events: context.events,
+    messages: deps.messages,
+    repository: storage.messages,
+    webhooks: deps.webhooks,
+    clock: context.clock,
+    logger: context.logger.child('fleet'),
+    ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+  });
+  context.stops.add(() => fleet.stop());
+  if (deps.fleetServer) {
+    await settings.patch({
+      gateway: { cloud_url: deps.fleetServer.url, private_token: deps.fleetServer.token },
+    });
+  }
+  return fleet;
+}

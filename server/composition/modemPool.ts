@@ -1,0 +1,70 @@
+import { AtSession } from '../at/atSession.js';
+import { type TrafficLine, TrafficRecorder } from '../at/trafficRecorder.js';
+import type { GatewayOptions } from '../config/options.js';
+import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
+import type { SerialAccess } from '../modem/serialModemSource.js';
+import type { CompositionContext } from './context.js';
+import type { MessageRecords } from './messaging.js';
+import type { ModemOperationSettings } from './operations.js';
+
+export interface ComposedModemPool {
+  pool: ModemPool;
+  /** The last AT lines of a port, for the UI's modem page (whatever the log level). */
+  atLog(port: string, limit: number): TrafficLine[] | undefined;
+}
+
+/**
+ * The modem pool, built but not started: every AT session behind a traffic recorder,
+ * received SMS into the inbox, delivery reports into the lifecycle, calls into the operations.
+ */
+export async function composeModemPool(
+  context: CompositionContext,
+  deps: {
+    options: Pick<GatewayOptions, 'modems' | 'simPin' | 'modemTiming' | 'atSession'>;
+    serial: SerialAccess;
+    records: MessageRecords;
+    operations: ModemOperationSettings;
+  },
+): Promise<ComposedModemPool> {
+  const { clock, logger } = context;
+  const { operations, records } = deps;
+  const traffic = new Map<string, TrafficRecorder>();
+  const recorderFor = (port: string) => {
+    let recorder = traffic.get(port);
+    if (!recorder) {
+      recorder = new TrafficRecorder(() => clock.now());
+      traffic.set(port, recorder);
+    }
+    return recorder;
+  };
+  const devicesDocument = await context.storage.openDocument<{ devices: KnownDevice[] }>('devices', {
+    devices: [],
+  });
+  const pool = new ModemPool({
+    clock,
+    logger,
+    knownDevices: {
+      load: () => devicesDocument.data.devices,
+      save: (devices) =>
+        devicesDocument.update((data) => {
+          data.devices = devices;
+        }),
+    },
+    createSession: (transport) =>
+      // The session names itself after its port (`at:/dev/ttyUSB0`).
+      new AtSession(recorderFor(transport.description).record(transport), {
+        ...deps.options.atSession,
+        clock,
+        logger,
+      }),
+    receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
+    onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
+    pin: deps.options.simPin,
+    onCall: operations.recordCall,
+    rejectCalls: (deviceId) => operations.settings.settings(deviceId).rejectCalls,
+    balanceOf: (deviceId) => operations.settings.lastBalance(deviceId),
+    timing: deps.options.modemTiming,
+    serial: { ...deps.serial, configured: deps.options.modems },
+  });
+  return { pool, atLog: (port, limit) => traffic.get(port)?.recent(limit) };
+}

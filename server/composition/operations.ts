@@ -1,0 +1,77 @@
+import type { EnqueueRequest } from '../messages/messageService.js';
+import type { CallSink } from '../modem/incomingCalls.js';
+import type { ModemPool } from '../modem/modemPool.js';
+import { BalanceWatch } from '../operations/balanceWatch.js';
+import { createCallRecorder } from '../operations/callRecorder.js';
+import {
+  type ModemOperationsDocument,
+  ModemOperationsSettingsStore,
+} from '../operations/modemOperationsSettings.js';
+import { recordSignalHistory } from '../operations/signalRecorder.js';
+import { UssdSessions } from '../operations/ussdSessions.js';
+import type { CompositionContext } from './context.js';
+
+export interface ModemOperationSettings {
+  /** Per-modem settings and the last balance (`modem-operations.json`). */
+  settings: ModemOperationsSettingsStore;
+  /** Stores a missed call, raises `call:missed` and queues the SMS answer when one is set. */
+  recordCall: CallSink;
+}
+
+/**
+ * (README "Modem operations"), before the pool, which asks these per modem: whether to
+ * reject calls, the last balance, where a call goes.
+ */
+export async function openModemOperations(
+  context: CompositionContext,
+  /** Queues a missed call's SMS answer like any message. */
+  enqueue: (request: EnqueueRequest) => Promise<unknown>,
+): Promise<ModemOperationSettings> {
+  const { storage } = context;
+  const settings = new ModemOperationsSettingsStore(
+    await storage.openDocument<ModemOperationsDocument>('modem-operations', { devices: {} }),
+  );
+  const recordCall = createCallRecorder({
+    addCall: (call) => storage.modemRecords.addCall(call),
+    settings: (deviceId) => settings.settings(deviceId),
+    enqueue,
+    events: context.events,
+    logger: context.logger.child('calls'),
+  });
+  return { settings, recordCall };
+}
+
+export interface ModemOperations {
+  ussdSessions: UssdSessions;
+  balanceWatch: BalanceWatch;
+}
+
+/**
+ * Step 5c, over the pool before it starts: the signal history, USSD sessions and the balance
+ * schedule (its timer starts with `balanceWatch.start()`, once the scheduler runs).
+ */
+export function composeModemOperations(
+  context: CompositionContext,
+  deps: { pool: ModemPool; settings: ModemOperationsSettingsStore },
+): ModemOperations {
+  const { storage, events, clock } = context;
+  const { pool } = deps;
+  context.stops.add(
+    recordSignalHistory({
+      devices: pool,
+      clock,
+      addSample: (deviceId, sample, keepFrom) =>
+        storage.modemRecords.addSignalSample(deviceId, sample, keepFrom),
+    }),
+  );
+  const ussdSessions = new UssdSessions(pool, clock);
+  const balanceWatch = new BalanceWatch({
+    settings: deps.settings,
+    sessions: ussdSessions,
+    events,
+    clock,
+    logger: context.logger.child('balance'),
+    onReading: (deviceId) => events.emit('device:updated', { deviceId }),
+  });
+  return { ussdSessions, balanceWatch };
+}

@@ -1,0 +1,45 @@
+import type { GatewayOptions } from '../config/options.js';
+import type { OptOutList } from '../desk/optOut/optOutList.js';
+import { createMessageDecryptor } from '../messages/e2eEncryption.js';
+import type { MessageLifecycle } from '../messages/messageLifecycle.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { CompositionContext } from './context.js';
+import { sendingPolicyFrom } from './policies.js';
+
+/**
+ * The scheduler, built before the queue service that tells it of every queued message
+ * (`QueueWatcher`), started (`scheduler.start()`, crash recovery first) once the modems joined the
+ * pool. It reads the settings on every decision; a change wakes it.
+ */
+export function composeScheduler(
+  context: CompositionContext,
+  deps: {
+    options: Pick<GatewayOptions, 'resendInterrupted' | 'timeZone'>;
+    /** Whether the user paused sending (not a setting: it lasts until the next start). */
+    paused: () => boolean;
+    lifecycle: MessageLifecycle;
+    devices: DeviceDirectory;
+    optOuts: OptOutList;
+  },
+): Scheduler {
+  const { settings } = context;
+  const { options } = deps;
+  const scheduler = new Scheduler({
+    repository: context.storage.messages,
+    lifecycle: deps.lifecycle,
+    devices: deps.devices,
+    policy: () =>
+      sendingPolicyFrom(settings.current(), {
+        resendInterrupted: options.resendInterrupted,
+        paused: deps.paused(),
+        timeZone: options.timeZone,
+      }),
+    decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
+    isOptedOut: (phoneNumber) => deps.optOuts.isOptedOut(phoneNumber),
+    clock: context.clock,
+    logger: context.logger,
+  });
+  settings.onChange(() => scheduler.wake());
+  return scheduler;
+}

@@ -1,0 +1,37 @@
+import type { Clock } from '../clock/clock.js';
+import { seedDefaultCountry } from '../desk/systemRegion.js';
+import type { Logger } from '../logging/logger.js';
+import { emptyStoredSettings, SettingsService, type StoredSettings } from '../settings/settingsService.js';
+import { openStorage, type Storage } from '../store/storage.js';
+import type { StopList } from './stopList.js';
+
+export interface GatewayStorage {
+  storage: Storage;
+  settings: SettingsService;
+}
+
+/**
+ * The store (closed last: its stop is the first added) and the API's settings on it.
+ * `region` seeds `desk.default_country` on a first run (the system locale's country; the test
+ * harness gives none and keeps the empty default).
+ */
+export async function openGatewayStorage(deps: {
+  dataDir: string;
+  region: string | undefined;
+  /** Called once the store is open, before anything is read from it (the logs go there from then on). */
+  onOpen?: (storage: Storage) => void;
+  clock: Clock;
+  logger: Logger;
+  stops: StopList;
+}): Promise<GatewayStorage> {
+  const storage = await openStorage({ dataDir: deps.dataDir, clock: deps.clock, logger: deps.logger });
+  deps.stops.add(() => storage.close());
+  deps.onOpen?.(storage);
+  const settingsLogger = deps.logger.child('settings');
+  const settings = new SettingsService(
+    await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
+    settingsLogger,
+  );
+  await seedDefaultCountry(settings, deps.region, settingsLogger);
+  return { storage, settings };
+}

@@ -1,0 +1,49 @@
+import type { HealthService } from '../health/healthService.js';
+import type { WebhookDelivery } from '../webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
+import type { WebhookPoster } from '../webhooks/webhookPoster.js';
+import {
+  createWebhookRegistry,
+  type WebhookDocumentData,
+  type WebhookRegistry,
+} from '../webhooks/webhookRegistry.js';
+import type { CompositionContext } from './context.js';
+import { webhookPolicyFrom } from './policies.js';
+
+/** The registered webhooks (the API's and the private server's), kept in the `webhooks` document. */
+export async function openWebhookRegistry({
+  storage,
+  settings,
+  logger,
+}: CompositionContext): Promise<WebhookRegistry> {
+  return createWebhookRegistry({
+    document: await storage.openDocument<WebhookDocumentData>('webhooks', { webhooks: [] }),
+    logger,
+    allowLanHttp: () => settings.current().webhooks.allow_lan_http === true,
+  });
+}
+
+/**
+ * The dispatcher, started before anything can raise an event: modems deliver SMS and reports as
+ * soon as they start, the inbox restores partial messages, and crash recovery changes messages as
+ * the scheduler starts. Its stop is added before theirs so it runs after them.
+ */
+export async function startWebhookDispatcher(
+  context: CompositionContext,
+  deps: { registry: WebhookRegistry; health: HealthService; post: WebhookPoster },
+): Promise<WebhookDispatcher> {
+  const { storage, settings } = context;
+  const dispatcher = new WebhookDispatcher({
+    outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
+    targets: () => deps.registry.list(),
+    policy: () => webhookPolicyFrom(settings.current()),
+    events: context.events,
+    post: deps.post,
+    clock: context.clock,
+    logger: context.logger.child('webhooks'),
+    health: async () => deps.health.report(),
+  });
+  await dispatcher.start();
+  context.stops.add(() => dispatcher.stop());
+  return dispatcher;
+}
