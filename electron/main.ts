@@ -163,52 +163,58 @@ if (!app.requestSingleInstanceLock()) {
       ...nodeLoginItemFiles,
     }).catch((error: unknown) => logger.warn('cannot change start at login', { error }));
 
-  app.whenReady().then(async () => {
-    cleanShutdown.watchPowerMonitor(powerMonitor);
-    const loaded = await preferences.load();
-    await startAtLogin(loaded.startAtLogin);
-    const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
-      toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
-      setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
-      quit: () => app.quit(),
-    });
-    core.on('sending-paused', (paused) => tray.showPaused(paused));
-    core.on('ready', ({ baseUrl: base }) => {
-      // A (re)started core sends; the tray follows.
-      tray.showPaused(false);
-      lockDownSession(session.defaultSession, baseUrl);
-      if (window) void window.loadURL(`${base}/ui/`);
-      else createWindow();
-    });
-    core.on('incoming', ({ sender, preview }) => {
-      if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
-        new Notification({ title: `SMS from ${sender}`, body: preview }).show();
-      }
-    });
-    core.on('start-failed', (failure) => {
-      logger.error('the gateway core could not start', { ...failure });
-      window?.hide();
-      void resolveStartFailure(failure, {
-        showMessageBox: (options) => dialog.showMessageBox(options),
-        nextFreePort: (port) => nextFreePort('127.0.0.1', port),
-        saveListenPort: async (port) => {
-          await preferences.set('listenPort', port);
-        },
-        restartCore: () => core.restart(),
-        openExternal: (url) => shell.openExternal(url),
+  app
+    .whenReady()
+    .then(async () => {
+      cleanShutdown.watchPowerMonitor(powerMonitor);
+      const loaded = await preferences.load();
+      await startAtLogin(loaded.startAtLogin);
+      const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
+        toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
+        setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
         quit: () => app.quit(),
       });
+      core.on('sending-paused', (paused) => tray.showPaused(paused));
+      core.on('ready', ({ baseUrl: base }) => {
+        // A (re)started core sends; the tray follows.
+        tray.showPaused(false);
+        lockDownSession(session.defaultSession, baseUrl);
+        if (window) void window.loadURL(`${base}/ui/`);
+        else createWindow();
+      });
+      core.on('incoming', ({ sender, preview }) => {
+        if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
+          new Notification({ title: `SMS from ${sender}`, body: preview }).show();
+        }
+      });
+      core.on('start-failed', (failure) => {
+        logger.error('the gateway core could not start', { ...failure });
+        window?.hide();
+        void resolveStartFailure(failure, {
+          showMessageBox: (options) => dialog.showMessageBox(options),
+          nextFreePort: (port) => nextFreePort('127.0.0.1', port),
+          saveListenPort: async (port) => {
+            await preferences.set('listenPort', port);
+          },
+          restartCore: () => core.restart(),
+          openExternal: (url) => shell.openExternal(url),
+          quit: () => app.quit(),
+        });
+      });
+      core.on('crashed', (crash) => {
+        if ('gaveUp' in crash) {
+          dialog.showErrorBox(
+            'Desktop SMS Gateway',
+            `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
+          );
+        }
+      });
+      core.start();
+    })
+    .catch((error: unknown) => {
+      // Reading the preferences failed: say so in the log rather than as an unhandled rejection.
+      logger.error('the desktop shell could not start', { error });
     });
-    core.on('crashed', (crash) => {
-      if ('gaveUp' in crash) {
-        dialog.showErrorBox(
-          'Desktop SMS Gateway',
-          `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
-        );
-      }
-    });
-    core.start();
-  });
 
   app.on('will-quit', cleanShutdown.onWillQuit);
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../../server/clock/clock.js';
 import { systemClock } from '../../server/clock/clock.js';
+import type { IncomingRecord } from '../../server/domain/incoming.js';
+import type { MessageRecord } from '../../server/domain/message.js';
 import { createLogger } from '../../server/logging/logger.js';
-import type { MessageRecord } from '../../server/messages/model.js';
-import type { IncomingRecord } from '../../server/store/repositories.js';
 import { openStorage } from '../../server/store/storage.js';
 
 /**

@@ -1,5 +1,5 @@
+import { InboxReplay } from '../inbox/inboxReplay.js';
 import { InboxService } from '../inbox/inboxService.js';
-import { InboxReplay } from '../messages/inboxReplay.js';
 import { MessageLifecycle } from '../messages/messageLifecycle.js';
 import { MessageService, type QueueWatcher } from '../messages/messageService.js';
 import { overdueReports } from '../messages/overdueReports.js';

@@ -1,8 +1,8 @@
 import { AtSession } from '../at/atSession.js';
+import { type TrafficLine, TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
 import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';
-import { type TrafficLine, TrafficRecorder } from '../transport/trafficRecorder.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
 import type { ModemOperationSettings } from './operations.js';

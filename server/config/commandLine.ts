@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { type LogLevel, parseLogLevel } from '../logging/logger.js';
+import { isTcpAddress } from '../transport/tcpTransport.js';
 import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
 
 /**
@@ -12,6 +13,7 @@ export const usage = `Usage: npm start -- [options]
   --listen <host:port>      where the API and UI listen            (SMSGW_LISTEN, default 127.0.0.1:8080)
   --data-dir <dir>          where data and secrets are kept        (SMSGW_DATA_DIR, default: per-user app data)
   --modem <path>[:<baud>]   a serial modem; repeat for several     (SMSGW_MODEMS, comma-separated)
+                            or tcp://<host>:<port>, a modem behind a serial server (ser2net)
   --hilink <url>            a Huawei HiLink stick's web API, e.g.  (SMSGW_HILINK, comma-separated)
                             http://192.168.8.1; repeatable
   --phone <url>             an Android phone with the SMS Gateway  (SMSGW_PHONES, comma-separated)
@@ -181,6 +183,9 @@ function parseListen(value: string): GatewayOptions['listen'] {
 }
 
 function parseModem(value: string): SerialModemOption {
+  // A serial-over-IP server (ser2net, a network modem): its ":<port>" is no baud, and checkOptions
+  // checks the address.
+  if (isTcpAddress(value.trim())) return { path: value.trim(), baudRate: 115_200 };
   // Windows port names ("COM3") and paths with colons are rare; only a trailing ":<digits>" is a baud.
   const match = /^(.*?)(?::(\d+))?$/.exec(value.trim());
   const path = match?.[1] ?? '';

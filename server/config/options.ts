@@ -2,19 +2,24 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { serverUrlProblem } from '../fleet/serverAddress.js';
 import type { HealthThresholds } from '../health/healthService.js';
 import type { LogLevel } from '../logging/logger.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
+import { isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
+import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by
  * `checkOptions` before anything starts (pattern: zwave-js ZWaveOptions).
  */
 export interface SerialModemOption {
+  /**
+   * A serial port path (`/dev/ttyUSB2`, `COM3`), or `tcp://host:port` for a modem behind a
+   * serial-over-IP server (ser2net in raw mode, a network modem): same AT traffic, over a socket.
+   */
   path: string;
-  /** Bits per second; USB modems ignore it, real UARTs need it. Default 115200. */
+  /** Bits per second; USB modems ignore it, real UARTs need it (a TCP modem: the server's). Default 115200. */
   baudRate: number;
 }
 
@@ -161,6 +166,9 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   if (options.dataDir.trim() === '') fail('data-dir', 'is empty');
   for (const modem of options.modems) {
     if (modem.path.trim() === '') fail('modem', 'path is empty');
+    if (isTcpAddress(modem.path) && !parseTcpAddress(modem.path)) {
+      fail('modem', `"${modem.path}" is not tcp://<host>:<port>`);
+    }
     if (!Number.isInteger(modem.baudRate) || modem.baudRate < 300 || modem.baudRate > 4_000_000) {
       fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);
     }

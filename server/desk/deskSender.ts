@@ -1,5 +1,5 @@
+import type { MessageRecord } from '../domain/message.js';
 import type { MessageService } from '../messages/messageService.js';
-import type { MessageRecord } from '../messages/model.js';
 
 /** One text to one number, as the desk sends it (replies, confirmations, auto-replies). */
 export interface DeskText {

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock/clock.js';
 import { toIsoWithOffset } from '../clock/isoTime.js';
+import type { IncomingMessageEvent } from '../domain/incoming.js';
 import { describeError } from '../errors/gatewayError.js';
-import type { EventBus, IncomingMessageEvent } from '../events/eventBus.js';
+import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { Settings } from '../settings/settingsSchema.js';
 import { raiseDeskFact } from './deskEvents.js';

@@ -1,10 +1,5 @@
-import {
-  type CountryCode,
-  isSupportedCountry,
-  ParseError,
-  parsePhoneNumberWithError,
-  validatePhoneNumberLength,
-} from 'libphonenumber-js';
+import { ParseError, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
+import { isCountryCode } from '../validation/countryCode.js';
 
 /**
  * Numbers as people type them (`0171 1234567`, `(555) 123-4567`, `+44 20 7946 0958`) turned into
@@ -27,11 +22,6 @@ export type PhoneNumberProblem =
 export type NormalisedNumber =
   | { ok: true; e164: string }
   | { ok: false; problem: PhoneNumberProblem; message: string };
-
-/** True for an ISO 3166 alpha-2 code that has a calling code (`DE`, `US`, `GB`…). */
-export function isCountryCode(value: string): value is CountryCode {
-  return /^[A-Z]{2}$/.test(value) && isSupportedCountry(value);
-}
 
 /**
  * `input` as E.164, read as a national number of `defaultCountry` unless it starts with `+` or

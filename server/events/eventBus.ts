@@ -1,49 +1,14 @@
 import { EventEmitter } from 'node:events';
+import type { LowBalanceEvent, MissedCallEvent } from '../domain/device.js';
+import type { IncomingBatchEvent, IncomingMessageEvent } from '../domain/incoming.js';
+import type { MessageRecord } from '../domain/message.js';
+import type { WebhookEvent } from '../domain/webhookEvents.js';
 import type { LogRecord } from '../logging/logger.js';
-import type { MessageRecord } from '../messages/model.js';
-import type { WebhookEvent } from '../webhooks/webhookEvents.js';
 
 /**
  * In-process events the core raises. Webhooks, the live UI stream and stats listen here;
  * the producers never know who listens.
  */
-export interface IncomingMessageEvent {
-  id: string;
-  type: 'SMS' | 'DATA_SMS';
-  deviceId: string;
-  simNumber: number;
-  sender: string;
-  recipient?: string;
-  /** Text for SMS; Base64 for DATA_SMS. */
-  content: string;
-  port?: number;
-  receivedAt: number;
-}
-
-export interface IncomingBatchEvent {
-  deviceId: string;
-  type: IncomingMessageEvent['type'];
-  messages: IncomingMessageEvent[];
-}
-
-export interface MissedCallEvent {
-  id: string;
-  deviceId: string;
-  /** Absent when the caller withheld the number. */
-  number?: string;
-  at: number;
-  rejected: boolean;
-}
-
-export interface LowBalanceEvent {
-  deviceId: string;
-  balance: number;
-  threshold: number;
-  /** The network's whole answer. */
-  answer: string;
-  at: number;
-}
-
 export interface GatewayEvents {
   /** A message changed (any recipient state); `previous` is the record before the change. */
   'message:updated': { message: MessageRecord; previous: MessageRecord; previousState: MessageState };

@@ -1,16 +1,16 @@
 import type { Clock } from '../clock/clock.js';
+import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
-import type { MessageRecord } from '../messages/model.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import type { MessageRepository } from '../store/repositories.js';
+import { serverUrlProblem } from '../validation/serverUrl.js';
 import { FleetLink, type LinkDependencies, type LinkStatus } from './fleetLink.js';
 import { MessageIntake } from './messageIntake.js';
 import type { FleetDeviceDocument } from './registration.js';
 import { type QueuedReport, ReportOutbox, type TrackedMessage } from './reportOutbox.js';
-import { serverUrlProblem } from './serverAddress.js';
 import { isFinalState, stateReportOf } from './stateReport.js';
 
 export const defaultPollIntervalMs = 15_000;

@@ -1,4 +1,4 @@
-import { isFinalRecipientState, type MessageRecord, type MessageState } from '../messages/model.js';
+import { isFinalRecipientState, type MessageRecord, type MessageState } from '../domain/message.js';
 import type { MobilePatchMessageItem, ProcessingState } from './mobileApi.js';
 
 /** Why a message the server gave us ended without leaving the gateway. */

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
-import type { EventBus, IncomingMessageEvent } from '../events/eventBus.js';
+import type {
+  AssembledSms,
+  IncomingMessageEvent,
+  IncomingRecord,
+  PendingPartsStore,
+  ReceivedPart,
+  ReceivedSms,
+} from '../domain/incoming.js';
+import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import type { InboxRepository, IncomingRecord } from '../store/repositories.js';
-import { type PendingPartsStore, Reassembler } from './reassembly.js';
-import type { AssembledSms, ReceivedPart, ReceivedSms } from './receivedSms.js';
+import type { InboxRepository } from '../store/repositories.js';
+import { Reassembler } from './reassembly.js';
 
 export interface InboxServiceOptions {
   repository: InboxRepository;

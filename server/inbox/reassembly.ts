@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { AssembledSms, PendingGroup, PendingPartsStore, ReceivedPart } from '../domain/incoming.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { AssembledSms, ReceivedPart } from './receivedSms.js';
 
 /**
  * Multipart reassembly (TS 23.040 §9.2.3.24.1): parts are grouped by device, sender,
@@ -13,32 +13,6 @@ import type { AssembledSms, ReceivedPart } from './receivedSms.js';
  * driver may delete the part from the SIM afterwards. A completed group is removed from the
  * store only after `deliver` (the inbox write) resolved.
  */
-export interface PendingGroup {
-  key: string;
-  deviceId: string;
-  simNumber: number;
-  sender: string;
-  reference: number;
-  partsCount: number;
-  port?: number;
-  /** When the first part arrived: the timeout runs from here. */
-  firstReceivedAt: number;
-  parts: ReceivedPart[];
-  /**
-   * Set once delivered. The group is kept (without bodies) until the timeout so a part read
-   * again from the modem (crash after the inbox write, before AT+CMGD) is recognised by its
-   * part number and SCTS and not turned into a new, incomplete message.
-   */
-  completedAt?: number;
-  delivered?: { partNumber: number; sentAt: number }[];
-}
-
-/** Where pending parts survive a restart. `save` resolves once the snapshot is durable. */
-export interface PendingPartsStore {
-  load(): Promise<PendingGroup[]>;
-  save(groups: PendingGroup[]): Promise<void>;
-}
-
 export interface PartArrival {
   deviceId: string;
   simNumber: number;

@@ -1,15 +1,16 @@
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { encryptedFieldScheme, type MessageRecord } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { dataPayloadProblem } from '../validation/dataPayload.js';
-import type { MessageRecord } from './model.js';
 
 /**
  * End-to-end encryption of the upstream project (DESIGN §2), in a PHC-like string:
  * `$aes-256-cbc/pbkdf2-sha1$i=<iterations>$<base64 salt>$<base64 ciphertext>`.
  * Key = PBKDF2-HMAC-SHA1(passphrase, salt, iterations, 32 bytes); AES-256-CBC with PKCS#7
  * padding and the salt doubling as the IV, as the upstream Android app and its clients do.
+ * The scheme's name is `encryptedFieldScheme` (server/domain/message.ts).
  */
-const SCHEME = 'aes-256-cbc/pbkdf2-sha1';
+
 const KEY_BYTES = 32;
 /** AES block size: the salt is used as the CBC IV, so it must be exactly one block. */
 const SALT_BYTES = 16;
@@ -35,10 +36,6 @@ export class DecryptionError extends GatewayError {
   }
 }
 
-export function isEncryptedField(value: string): boolean {
-  return value.startsWith(`$${SCHEME}$`);
-}
-
 export function encryptField(
   text: string,
   passphrase: string,
@@ -53,7 +50,7 @@ export function encryptField(
   const key = pbkdf2Sync(passphrase, salt, iterations, KEY_BYTES, 'sha1');
   const cipher = createCipheriv('aes-256-cbc', key, salt);
   const ciphertext = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return `$${SCHEME}$i=${iterations}$${salt.toString('base64')}$${ciphertext.toString('base64')}`;
+  return `$${encryptedFieldScheme}$i=${iterations}$${salt.toString('base64')}$${ciphertext.toString('base64')}`;
 }
 
 export function decryptField(value: string, passphrase: string): string {
@@ -125,8 +122,8 @@ function parseField(value: string): { iterations: number; salt: Buffer; cipherte
   const parts = value.split('$');
   // '' before the leading '$', the scheme, the parameters, the salt, the ciphertext.
   const [empty, scheme, parameters, salt64, ciphertext64] = parts;
-  if (parts.length !== 5 || empty !== '' || scheme !== SCHEME) {
-    throw new DecryptionError('bad-format', `not a "$${SCHEME}$…" value`);
+  if (parts.length !== 5 || empty !== '' || scheme !== encryptedFieldScheme) {
+    throw new DecryptionError('bad-format', `not a "$${encryptedFieldScheme}$…" value`);
   }
   const iterationsMatch = /^i=(\d{1,9})$/.exec(parameters ?? '');
   const iterations = Number(iterationsMatch?.[1]);

@@ -1,10 +1,15 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeliveryReport } from '../domain/device.js';
+import {
+  aggregateState,
+  isFinalRecipientState,
+  type MessageRecord,
+  type RecipientRecord,
+} from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import type { DeliveryReport } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { aggregateState, isFinalRecipientState, type MessageRecord, type RecipientRecord } from './model.js';
 
 /**
  * How long after its send a status report is still matched after a restart. SMSCs keep trying

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { MessageContent, MessageRecord } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
@@ -8,7 +9,6 @@ import type { MessageRequest } from '../validation/messageSchemas.js';
 import { e164Pattern } from '../validation/primitives.js';
 import { generateMessageId } from './messageId.js';
 import type { MessageLifecycle } from './messageLifecycle.js';
-import type { MessageContent, MessageRecord } from './model.js';
 
 export interface MessageServiceOptions {
   /** Most messages allowed in Pending at once; one more is refused with 503 (spec "Limits"). */

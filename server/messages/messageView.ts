@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../clock/isoTime.js';
-import { type MessageRecord, type MessageState, MessageStates } from './model.js';
+import { type MessageRecord, type MessageState, MessageStates } from '../domain/message.js';
 
 /**
  * The API's "message state" record (DESIGN §2), projected from the stored message.

@@ -2,11 +2,12 @@ import { randomInt } from 'node:crypto';
 import type { UnsolicitedCode } from '../at/atSession.js';
 import { parseCmgs, parseRegistration } from '../at/parsers.js';
 import { type Clock, sleep, type TimerHandle } from '../clock/clock.js';
+import type { ModemDetails, ModemStatus, SimCardInfo, StorageUse } from '../domain/device.js';
+import { codeOfSmsService, type SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { encodeSubmit } from '../pdu/index.js';
 import { backoffDelay } from './backoff.js';
-import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
 import { deriveDeviceId } from './deviceIdentity.js';
 import { ExclusiveLane } from './exclusiveLane.js';
 import { type CallSink, IncomingCalls } from './incomingCalls.js';
@@ -37,12 +38,11 @@ import {
   type RegistrationDomain,
   RegistrationDomains,
 } from './networkState.js';
-import type { ModemStatus, OutboundModem, SendRequest, SendResult } from './outboundModem.js';
+import type { OutboundModem, SendRequest, SendResult } from './outboundModem.js';
 import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 import { genericProfile, type QuirkProfile, quirksFor } from './quirks.js';
 import type { ModemSource } from './serialModemSource.js';
-import { codeOfSmsService, type SmsServicePreference } from './smsServicePreference.js';
-import { parseStorageUse, type StorageUse, storageNeedsEmptying } from './storageUse.js';
+import { parseStorageUse, storageNeedsEmptying } from './storageUse.js';
 import { type UssdAnswer, UssdChannel } from './ussdChannel.js';
 
 export interface ModemDriverOptions {

@@ -6,17 +6,16 @@ import {
   parseRegistration,
   parseSingleValue,
 } from '../at/parsers.js';
+import type { RadioTechnology, SignalInfo } from '../domain/device.js';
+import { type SmsServicePreference, smsServiceOfCode } from '../domain/smsServicePreference.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
-import type { SignalInfo } from './deviceDirectory.js';
 import { optional, type SetupContext } from './modemSetup.js';
 import {
-  type RadioTechnology,
   RegistrationDomains,
   type RegistrationStats,
   technologiesOfWs46,
   technologyOfAct,
 } from './networkState.js';
-import { type SmsServicePreference, smsServiceOfCode } from './smsServicePreference.js';
 
 /** What a health round learns; every field is absent when the modem did not say. */
 export interface HealthReading {

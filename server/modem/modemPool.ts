@@ -1,9 +1,11 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceInfo, ModemDetails, SimCardInfo } from '../domain/device.js';
+import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
-import type { DeviceDirectory, DeviceInfo, ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import type { DeviceDirectory } from './deviceDirectory.js';
 import type { CallSink } from './incomingCalls.js';
 import { ModemDriver } from './modemDriver.js';
 import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
@@ -17,7 +19,6 @@ import {
   serialModemSource,
   usbIdentityOf,
 } from './serialModemSource.js';
-import type { SmsServicePreference } from './smsServicePreference.js';
 import type { UssdAnswer } from './ussdChannel.js';
 
 /** A device the gateway has seen, kept so the list shows it while it is unplugged. */

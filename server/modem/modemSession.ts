@@ -1,7 +1,7 @@
 import type { AtSession } from '../at/atSession.js';
+import type { DeliveryReport } from '../domain/device.js';
 import type { DecodedDeliver } from '../pdu/index.js';
 import type { Transport } from '../transport/transport.js';
-import type { DeliveryReport } from './outboundModem.js';
 
 /** The part of the AT session a modem driver uses (the composition root passes `AtSession`). */
 export type ModemSession = Pick<

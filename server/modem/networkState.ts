@@ -1,3 +1,5 @@
+import { RadioTechnologies, type RadioTechnology, type RegistrationName } from '../domain/device.js';
+
 /**
  * What the network says about a modem, from the three registration reports of TS 27.007:
  * +CREG (circuit switched, §7.2), +CGREG (GPRS on GERAN/UTRAN, §10.1.20) and +CEREG (EPS on
@@ -5,14 +7,8 @@
  * registered when any of the three says so. Pure: the UI and tests use it as is.
  */
 
-/** Access technologies as users name them. */
-export const RadioTechnologies = ['2G', '3G', '4G', '5G'] as const;
-export type RadioTechnology = (typeof RadioTechnologies)[number];
-
 export type RegistrationDomain = '+CREG' | '+CGREG' | '+CEREG';
 export const RegistrationDomains: readonly RegistrationDomain[] = ['+CREG', '+CGREG', '+CEREG'];
-
-export type RegistrationName = 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
 
 /** The last <stat> each domain reported (absent: the modem does not have or did not say it). */
 export type RegistrationStats = Partial<Record<RegistrationDomain, number>>;

@@ -1,4 +1,5 @@
-import type { MessageContent } from '../messages/model.js';
+import type { ModemStatus } from '../domain/device.js';
+import type { MessageContent } from '../domain/message.js';
 
 /**
  * What the scheduler needs from a modem driver to send. The driver owns the AT session,
@@ -35,16 +36,6 @@ export interface SendResult {
   held?: boolean;
 }
 
-export type ModemStatus =
-  | 'starting'
-  | 'ready'
-  | 'sim-pin-required'
-  | 'sim-pin-wrong'
-  | 'recovering'
-  /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
-  | 'no-network'
-  | 'offline';
-
 export interface OutboundModem {
   readonly deviceId: string;
   readonly status: ModemStatus;
@@ -66,14 +57,4 @@ export interface OutboundModem {
   availableAt?(now: number): number;
   /** Takes end-to-end encrypted messages as they came (`SendRequest.encrypted`): it decrypts them itself. */
   readonly passesEncrypted?: boolean;
-}
-
-/** A status report matched to a part the driver sent (TS 23.040 §9.2.3.15 TP-Status). */
-export interface DeliveryReport {
-  deviceId: string;
-  /** TP-MR of the part the report is about. */
-  reference: number;
-  recipient: string;
-  status: number;
-  dischargedAt: number;
 }

@@ -1,6 +1,6 @@
-import type { ModemDetails, SimCardInfo } from './deviceDirectory.js';
+import type { ModemDetails, SimCardInfo } from '../domain/device.js';
+import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import type { OutboundModem } from './outboundModem.js';
-import type { SmsServicePreference } from './smsServicePreference.js';
 import type { UssdAnswer } from './ussdChannel.js';
 
 /**

@@ -1,14 +1,4 @@
-/** How full one message memory is, from `AT+CPMS?` (TS 27.005 §3.2.2). */
-export interface StorageUse {
-  /** "SM" (SIM), "ME" (modem), "MT" (both), "SR" (status reports)… */
-  memory: string;
-  used: number;
-  total: number;
-  /** What the memory is selected for: reading and deleting, writing, receiving. */
-  roles: StorageRole[];
-}
-
-export type StorageRole = 'read' | 'write' | 'receive';
+import type { StorageRole, StorageUse } from '../domain/device.js';
 
 const roles: readonly StorageRole[] = ['read', 'write', 'receive'];
 

@@ -13,15 +13,15 @@
  * answers again.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { ModemDetails, ModemStatus, PhoneHealthDetails, SimCardInfo } from '../domain/device.js';
+import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
 import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
-import type { MessageRecord } from '../messages/model.js';
-import type { ModemDetails, PhoneHealthDetails, SimCardInfo } from '../modem/deviceDirectory.js';
 import { deriveDeviceId } from '../modem/deviceIdentity.js';
 import type { IncomingSink } from '../modem/modemSession.js';
-import type { ModemStatus, SendRequest, SendResult } from '../modem/outboundModem.js';
+import type { SendRequest, SendResult } from '../modem/outboundModem.js';
 import type { PoolMember } from '../modem/poolMember.js';
 import type { PhoneAddress } from './phoneAddress.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth, type PhoneInboxMessage } from './phoneClient.js';

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../messages/model.js';
+import type { MessageRecord } from '../domain/message.js';
 
 export type ProcessingOrder = 'LIFO' | 'FIFO';
 

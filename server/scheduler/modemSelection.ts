@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../messages/model.js';
+import type { MessageRecord } from '../domain/message.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,10 +1,10 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
 import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { MessageRecord } from '../messages/model.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { OutboundModem } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';

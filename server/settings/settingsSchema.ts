@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isCountryCode } from '../desk/phoneNumbers.js';
-import { serverUrlProblem } from '../fleet/serverAddress.js';
+import { isCountryCode } from '../validation/countryCode.js';
+import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
  * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.

@@ -3,7 +3,8 @@
  * and act only on this context; the modem does the I/O, the delays and the `> ` prompt.
  */
 
-import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
+import type { RadioTechnology } from '../domain/device.js';
+import type { RegistrationDomain } from '../modem/networkState.js';
 import type { AtCommand, CommandForm } from './atCommandLine.js';
 import type { MessageStorage } from './messageStorage.js';
 import type { ModemIdentity } from './modemIdentity.js';

@@ -4,7 +4,8 @@
  * (§10.1.20).
  */
 
-import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
+import type { RadioTechnology } from '../domain/device.js';
+import type { RegistrationDomain } from '../modem/networkState.js';
 import type { CommandForm } from './atCommandLine.js';
 import { integerArgument } from './atCommandLine.js';
 import {

@@ -9,9 +9,10 @@
  * (`commands`, `accepted`), in the manner of zwave-js's MockController.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { RadioTechnology } from '../domain/device.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { RadioTechnology, RegistrationDomain } from '../modem/networkState.js';
+import type { RegistrationDomain } from '../modem/networkState.js';
 import type { DecodedSubmit } from '../pdu/index.js';
 import type { Transport } from '../transport/transport.js';
 import { type AtCommand, parseCommandLine, splitArguments } from './atCommandLine.js';

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { InboxQuery, InboxRepository, IncomingRecord, Page } from './repositories.js';
+import type { IncomingRecord } from '../domain/incoming.js';
+import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';

@@ -2,15 +2,16 @@ import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
+import type { IncomingRecord } from '../domain/incoming.js';
+import type { MessageRecord } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { MessageRecord } from '../messages/model.js';
 import { nodeFileSystem, privateDirMode, syncDirectoryOf } from './fileSystem.js';
 import { incomingRow } from './inboxRepository.js';
 import { readLegacyJournal } from './legacyJournal.js';
 import { logRow } from './logRepository.js';
 import { messageRow } from './messageRepository.js';
-import type { IncomingRecord, StoredLogEntry } from './repositories.js';
+import type { StoredLogEntry } from './repositories.js';
 
 export interface JournalMigrationOptions {
   dataDir: string;

@@ -1,6 +1,6 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import type { MessageRecord, MessageState } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { MessageRecord, MessageState } from '../messages/model.js';
 import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';

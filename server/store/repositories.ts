@@ -1,5 +1,6 @@
+import type { IncomingRecord, IncomingType } from '../domain/incoming.js';
+import type { MessageRecord, MessageState } from '../domain/message.js';
 import type { LogRecord } from '../logging/logger.js';
-import type { MessageRecord, MessageState } from '../messages/model.js';
 
 /**
  * What the rest of the gateway needs from storage. Large, fast-growing collections (messages,
@@ -81,26 +82,6 @@ export interface MessageRepository {
   count(): number;
   /** Removes messages created before `before` that are in a final state; returns how many. */
   pruneOlderThan(before: number): Promise<number>;
-}
-
-export type IncomingType = 'SMS' | 'DATA_SMS' | 'MMS' | 'MMS_DOWNLOADED';
-
-export interface IncomingRecord {
-  /** Derived from the content (DESIGN §2): the same message read twice has the same id. */
-  id: string;
-  type: IncomingType;
-  deviceId: string;
-  simNumber: number;
-  sender: string;
-  recipient?: string;
-  /** Full text (SMS) or Base64 bytes (DATA_SMS). */
-  content: string;
-  port?: number;
-  /** When the SMSC stamped it (SCTS), ms since epoch. */
-  sentAt?: number;
-  receivedAt: number;
-  /** Multipart message whose missing parts never arrived: stored with what we have. */
-  incomplete?: boolean;
 }
 
 export interface InboxQuery extends TimeRange {

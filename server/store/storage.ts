@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
+import type { PendingPartsStore } from '../domain/incoming.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { PendingPartsStore } from '../inbox/reassembly.js';
 import type { Logger } from '../logging/logger.js';
 import { backupDatabase } from './backup.js';
 import { type DataDirLock, lockDataDir } from './dataDirLock.js';

@@ -1,5 +1,6 @@
 /**
- * Finds serial ports that may hold a modem, and probes one with `AT`.
+ * Finds serial ports that may hold a modem (asking one with `AT` is `server/modem/modemProbe.ts`,
+ * above the AT session).
  *
  * On Linux, serialport's list() shells out to `udevadm`; where udev is absent (containers,
  * minimal distributions) the spawn fails with an unhandled `spawn udevadm ENOENT` that takes
@@ -10,12 +11,8 @@
 import { constants } from 'node:fs';
 import { access, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { basename, delimiter, join, resolve as resolvePath } from 'node:path';
-import { AtSession } from '../at/atSession.js';
-import { type Clock, systemClock } from '../clock/clock.js';
-import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { numericPathOrder } from './portLayouts.js';
-import type { TransportFactory } from './transport.js';
 
 export interface SerialPortInfo {
   path: string;
@@ -202,48 +199,4 @@ async function listDir(dir: string): Promise<string[]> {
 /** ttyUSB2 before ttyUSB10. */
 function naturalOrder(a: string, b: string): number {
   return numericPathOrder(basename(a), basename(b));
-}
-
-export interface ProbeOptions {
-  /** Wait for each `AT`, ms. */
-  timeoutMs: number;
-  /**
-   * `AT` lines sent before giving up (default 3): an autobauding modem (SIM800, SIM900) locks
-   * its rate on the first "AT" it sees and may only answer a later one.
-   */
-  attempts?: number;
-  clock?: Clock;
-  logger?: Logger;
-}
-
-/**
- * Opens a transport, sends `AT` until `OK` comes back or the attempts are spent. True only for a
- * modem that answered; a port that cannot open, stays silent or answers ERROR gives false. The
- * transport is always closed.
- */
-export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {
-  const logger = (options.logger ?? silentLogger).child('probe');
-  const transport = factory();
-  const session = new AtSession(transport, {
-    clock: options.clock ?? systemClock,
-    logger,
-    defaultTimeoutMs: options.timeoutMs,
-  });
-  try {
-    await session.open();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await session.execute('AT');
-        return true;
-      } catch (error) {
-        if (attempt >= (options.attempts ?? 3) || !isGatewayError(error, ErrorCode.AtTimeout)) throw error;
-      }
-    }
-  } catch (error) {
-    logger.debug('no modem answered', { port: transport.description, error });
-    return false;
-  } finally {
-    await session.close();
-    await transport.close();
-  }
 }

@@ -12,6 +12,23 @@ export interface TcpTransportOptions {
   port: number;
 }
 
+/** A modem address that names a TCP endpoint rather than a serial port (`--modem tcp://host:port`). */
+export function isTcpAddress(path: string): boolean {
+  return path.startsWith('tcp://');
+}
+
+/**
+ * Host and port of `tcp://host:port` (`tcp://[::1]:2000` for IPv6); undefined when the address is
+ * not of that form (no port, a path after it, port 0 or above 65535).
+ */
+export function parseTcpAddress(address: string): TcpTransportOptions | undefined {
+  const match = /^tcp:\/\/(\[[^\]\s]+\]|[^:/\s[\]]+):(\d{1,5})\/?$/.exec(address);
+  const host = match?.[1]?.replace(/^\[|\]$/g, '');
+  const port = Number(match?.[2]);
+  if (!host || !Number.isInteger(port) || port < 1 || port > 65_535) return undefined;
+  return { host, port };
+}
+
 export function createTcpTransport(options: TcpTransportOptions): Transport {
   return new TcpTransport(options.host, options.port);
 }

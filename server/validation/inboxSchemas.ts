@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { WebhookDeliveryModes } from '../messages/inboxReplay.js';
+import { IncomingTypes } from '../domain/incoming.js';
+import { WebhookDeliveryModes } from '../domain/webhookEvents.js';
 import { dateTime, pageQuery, searchQuery, timeRangeQuery } from './primitives.js';
 
 /** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
-export const IncomingTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
-
 export const inboxListQuerySchema = z.object({
   ...timeRangeQuery,
   ...pageQuery,

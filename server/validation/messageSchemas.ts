@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isEncryptedField } from '../messages/e2eEncryption.js';
-import { MessageStates } from '../messages/model.js';
+import { isEncryptedField, MessageStates } from '../domain/message.js';
 import { dataPayloadProblem } from './dataPayload.js';
 import {
   dateTime,

@@ -1,7 +1,7 @@
 import { toIsoWithOffset } from '../clock/isoTime.js';
-import type { IncomingBatchEvent, IncomingMessageEvent } from '../events/eventBus.js';
-import type { MessageRecord, RecipientRecord } from '../messages/model.js';
-import type { WebhookEvent } from './webhookEvents.js';
+import type { IncomingBatchEvent, IncomingMessageEvent } from '../domain/incoming.js';
+import type { MessageRecord, RecipientRecord } from '../domain/message.js';
+import type { WebhookEvent } from '../domain/webhookEvents.js';
 
 /**
  * Maps what happened in the gateway to upstream-shaped webhook payloads (DESIGN §2):

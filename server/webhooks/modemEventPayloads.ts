@@ -1,5 +1,5 @@
-import type { LowBalanceEvent, MissedCallEvent } from '../events/eventBus.js';
-import type { WebhookEvent } from './webhookEvents.js';
+import type { LowBalanceEvent, MissedCallEvent } from '../domain/device.js';
+import type { WebhookEvent } from '../domain/webhookEvents.js';
 
 /** `call:missed`: who called which modem when, and whether the gateway hung up. */
 export function payloadForMissedCall(call: MissedCallEvent): WebhookEvent {

@@ -1,4 +1,4 @@
-import type { WebhookEventName } from './webhookEvents.js';
+import type { WebhookEventName } from '../domain/webhookEvents.js';
 
 /** A registered webhook as the dispatcher needs it (the registry owns the records). */
 export interface WebhookTarget {

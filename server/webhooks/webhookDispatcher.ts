@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
@@ -15,7 +16,6 @@ import {
   type WebhookDelivery,
   type WebhookTarget,
 } from './webhookDelivery.js';
-import type { WebhookEvent, WebhookEventName } from './webhookEvents.js';
 import type { PostOptions, WebhookPoster } from './webhookPoster.js';
 
 /** Read on every attempt, so settings changes apply live. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { type WebhookEventName, WebhookEventNames } from '../domain/webhookEvents.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Document } from '../store/documentStore.js';
-import { type WebhookEventName, WebhookEventNames } from './webhookEvents.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhookUrl.js';
 
 /**

@@ -37,6 +37,14 @@ describe('command line', () => {
     ]);
   });
 
+  it('takes tcp://host:port as a modem behind a serial server, its port not read as a baud rate', () => {
+    const options = run(['--modem', 'tcp://192.168.1.50:4001'], { SMSGW_MODEMS: 'ignored' });
+    expect(options.modems).toEqual([{ path: 'tcp://192.168.1.50:4001', baudRate: 115_200 }]);
+    expect(run([], { SMSGW_MODEMS: 'tcp://[::1]:2000' }).modems).toEqual([
+      { path: 'tcp://[::1]:2000', baudRate: 115_200 },
+    ]);
+  });
+
   it('takes an optional count after --simulate', () => {
     expect(run(['--simulate']).simulatedModems).toBe(1);
     expect(run(['--simulate', '3']).simulatedModems).toBe(3);
@@ -100,6 +108,9 @@ describe('command line', () => {
     [['--listen', 'localhost'], 'listen'],
     [['--listen', '127.0.0.1:70000'], 'listen'],
     [['--modem', ':9600'], 'modem'],
+    [['--modem', 'tcp://modem.lan'], 'modem'],
+    [['--modem', 'tcp://modem.lan:0'], 'modem'],
+    [['--modem', 'tcp://:4001'], 'modem'],
     [['--simulate', 'many'], 'simulate'],
     [['--username', 'office'], 'password'],
     [['--username', 'a:b', '--password', 'long enough'], 'username'],

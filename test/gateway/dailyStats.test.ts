@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { MessageRecord } from '../../server/domain/message.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { MessageRecord } from '../../server/messages/model.js';
 import { dailyStats } from '../../server/stats/dailyStats.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 

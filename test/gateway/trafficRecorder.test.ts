@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TrafficRecorder } from '../../server/at/trafficRecorder.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
-import { TrafficRecorder } from '../../server/transport/trafficRecorder.js';
 
 async function recordedLink(capacity?: number) {
   const link = createMemoryLink('modem');

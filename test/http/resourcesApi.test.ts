@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IncomingMessageEvent } from '../../server/events/eventBus.js';
+import type { IncomingMessageEvent, IncomingRecord } from '../../server/domain/incoming.js';
 import { apiBases } from '../../server/http/app.js';
-import type { IncomingRecord } from '../../server/store/repositories.js';
 import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 let harness: HttpHarness;

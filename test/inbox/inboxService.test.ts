@@ -1,9 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { EventBus, type IncomingMessageEvent } from '../../server/events/eventBus.js';
+import type {
+  IncomingMessageEvent,
+  PendingGroup,
+  PendingPartsStore,
+  ReceivedSms,
+} from '../../server/domain/incoming.js';
+import { EventBus } from '../../server/events/eventBus.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
-import type { PendingGroup, PendingPartsStore } from '../../server/inbox/reassembly.js';
-import type { ReceivedSms } from '../../server/inbox/receivedSms.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MemoryInbox, memoryPendingParts } from './memoryInbox.js';
 

@@ -1,5 +1,5 @@
-import type { PendingGroup, PendingPartsStore } from '../../server/inbox/reassembly.js';
-import type { InboxQuery, InboxRepository, IncomingRecord, Page } from '../../server/store/repositories.js';
+import type { IncomingRecord, PendingGroup, PendingPartsStore } from '../../server/domain/incoming.js';
+import type { InboxQuery, InboxRepository, Page } from '../../server/store/repositories.js';
 
 /** An in-memory InboxRepository with the contract's idempotent insert, for inbox tests. */
 export class MemoryInbox implements InboxRepository {

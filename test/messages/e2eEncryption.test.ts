@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { isEncryptedField } from '../../server/domain/message.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import {
   createMessageDecryptor,
@@ -6,9 +8,7 @@ import {
   decryptField,
   decryptMessage,
   encryptField,
-  isEncryptedField,
 } from '../../server/messages/e2eEncryption.js';
-import type { MessageRecord } from '../../server/messages/model.js';
 
 /** From the upstream Python client's tests (android-sms-gateway client-py, tests/test_encryption.py). */
 const UPSTREAM_VECTOR = {

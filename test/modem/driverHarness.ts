@@ -1,8 +1,8 @@
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeliveryReport } from '../../server/domain/device.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
 import { ModemDriver, type ModemDriverOptions } from '../../server/modem/modemDriver.js';
-import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
 import { type Reply, ScriptedModem, standardReplies } from '../support/scriptedModem.js';

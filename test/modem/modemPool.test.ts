@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeliveryReport } from '../../server/domain/device.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
 import { type KnownDevice, ModemPool } from '../../server/modem/modemPool.js';
-import type { DeliveryReport } from '../../server/modem/outboundModem.js';
+import { probeForModem } from '../../server/modem/modemProbe.js';
 import { encodeStatusReport } from '../../server/pdu/index.js';
 import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
-import { probeForModem, type SerialPortInfo } from '../../server/transport/portDiscovery.js';
+import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
 import { ScriptedModem, standardReplies } from '../support/scriptedModem.js';
 
 interface FakePort {

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
+import type { DeliveryReport } from '../../server/domain/device.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemPool } from '../../server/modem/modemPool.js';
+import { probeForModem } from '../../server/modem/modemProbe.js';
 import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
-import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
-import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { createPtyPair } from '../support/pty.js';

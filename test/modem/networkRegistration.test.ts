@@ -3,9 +3,9 @@ import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemPool } from '../../server/modem/modemPool.js';
+import { probeForModem } from '../../server/modem/modemProbe.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
-import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
 

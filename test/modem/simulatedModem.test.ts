@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeliveryReport } from '../../server/domain/device.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemDriver } from '../../server/modem/modemDriver.js';
-import type { DeliveryReport } from '../../server/modem/outboundModem.js';
 import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import { MemoryInbox, memoryPendingParts } from '../inbox/memoryInbox.js';

@@ -4,8 +4,8 @@ import { systemClock } from '../../server/clock/clock.js';
 import { startPortProbing } from '../../server/composition/portProbing.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemPool } from '../../server/modem/modemPool.js';
+import { probeForModem } from '../../server/modem/modemProbe.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
-import { probeForModem } from '../../server/transport/portDiscovery.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
 

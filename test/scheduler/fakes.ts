@@ -1,16 +1,12 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeviceInfo, ModemStatus } from '../../server/domain/device.js';
+import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import type { MessageRecord, MessageState } from '../../server/messages/model.js';
-import type { DeviceDirectory, DeviceInfo } from '../../server/modem/deviceDirectory.js';
-import type {
-  ModemStatus,
-  OutboundModem,
-  SendRequest,
-  SendResult,
-} from '../../server/modem/outboundModem.js';
+import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
+import type { OutboundModem, SendRequest, SendResult } from '../../server/modem/outboundModem.js';
 import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
 import type { AwaitingReports, HandOver, MessageRepository, Page } from '../../server/store/repositories.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { MessageRecord } from '../../server/messages/model.js';
+import type { MessageRecord } from '../../server/domain/message.js';
 import { INTERRUPTED_ERROR } from '../../server/scheduler/crashRecovery.js';
 import { MemoryMessageRepository, pendingMessage, SchedulerHarness, sentIds } from './fakes.js';
 

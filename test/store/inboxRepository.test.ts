@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
-import type { IncomingRecord } from '../../server/store/repositories.js';
 import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
 import { openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import type { MessageRecord, MessageState } from '../../server/messages/model.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import type { MessageQuery } from '../../server/store/repositories.js';
 import type { GatewayDatabase } from '../../server/store/sqlite/database.js';

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
-import type { MessageRecord, MessageState } from '../../server/messages/model.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned `remove`. */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { MessageRecord } from '../../server/domain/message.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
-import type { MessageRecord } from '../../server/messages/model.js';
 import { verifyWebhookSignature } from '../../server/webhooks/signature.js';
 import type {
   DeliveryOutbox,

@@ -1,41 +1,35 @@
 /** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
-import type { MessageState } from '../../../server/messages/model.js';
-import type { RadioTechnology } from '../../../server/modem/networkState.js';
-import type { ModemStatus } from '../../../server/modem/outboundModem.js';
-import type { SmsServicePreference } from '../../../server/modem/smsServicePreference.js';
-import type { WebhookEventName } from '../../../server/webhooks/webhookEvents.js';
 
-// The server's own lists (plain modules without Node imports, so they bundle for the browser).
-export { MessageStates } from '../../../server/messages/model.js';
-export { WebhookEventNames as WebhookEvents } from '../../../server/webhooks/webhookEvents.js';
-export type { MessageState, ModemStatus, RadioTechnology, SmsServicePreference };
+import type { z } from 'zod';
+import type {
+  ModemStatus,
+  PhoneHealthDetails,
+  RadioTechnology,
+  SignalInfo,
+  SimCardInfo,
+  StorageUse,
+} from '../../../server/domain/device.js';
+import type { IncomingType } from '../../../server/domain/incoming.js';
+import type { MessageState } from '../../../server/domain/message.js';
+import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
+import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
+import type { fleetStatusSchema } from '../../../server/fleet/fleetStatus.js';
+import type { MessageView } from '../../../server/messages/messageView.js';
+import type { HoldReason } from '../../../server/scheduler/holdReason.js';
+import type { openingHoursSchema, ruleMatchSchema } from '../../../server/validation/deskSchemas.js';
 
-export interface RecipientState {
-  phoneNumber: string;
-  state: MessageState;
-  error?: string;
-}
+export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
+// The server's own lists, records and schemas (server/domain/ and other modules without Node
+// imports, so they bundle for the browser; test/architecture/boundaries.test.ts keeps it so).
+export { MessageStates } from '../../../server/domain/message.js';
+export { WebhookEventNames as WebhookEvents } from '../../../server/domain/webhookEvents.js';
+export type { HoldReason, MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
+export type SimCard = SimCardInfo;
+export type InboxType = IncomingType;
 
-export interface MessageRecord {
-  id: string;
-  deviceId?: string;
-  /** Went through the built-in simulated modem: it reached no phone. */
-  simulated?: true;
-  /** Taken from the private server in fleet mode. */
-  source?: 'server';
-  state: MessageState;
-  isHashed: boolean;
-  isEncrypted: boolean;
-  recipients: RecipientState[];
-  states: Partial<Record<MessageState, string>>;
-  textMessage?: { text: string };
-  dataMessage?: { data: string; port: number };
-  priority?: number;
-  simNumber?: number;
-  withDeliveryReport?: boolean;
-  validUntil?: string;
-  scheduleAt?: string;
-}
+/** The API's message state record (GET /messages/{id}), as the server's schema defines it. */
+export type MessageRecord = MessageView;
+export type RecipientState = MessageView['recipients'][number];
 
 export interface SendMessageRequest {
   phoneNumbers: string[];
@@ -49,28 +43,20 @@ export interface SendMessageRequest {
   scheduleAt?: string;
 }
 
-export interface SimCard {
-  slotIndex: number;
-  simNumber: number;
-  phoneNumber?: string;
-  carrierName?: string;
-  iccid?: string;
-}
-
 export interface ModemInfo {
   port: string;
   simulated: boolean;
   status: ModemStatus;
   kind?: 'serial' | 'hilink' | 'android';
   /** An Android phone's own report (its app's health). */
-  phone?: { batteryPercent?: number; charging?: boolean; internet?: boolean; appVersion?: string };
+  phone?: PhoneHealthDetails;
   limitations?: string[];
   statusDetail?: string;
   manufacturer?: string;
   model?: string;
   revision?: string;
   imei?: string;
-  signal?: { rssi: number; dbm?: number; bars: number };
+  signal?: SignalInfo;
   operator?: string;
   registration?: string;
   radio?: RadioTechnology;
@@ -85,13 +71,6 @@ export interface ModemInfo {
   balance?: BalanceReading;
   /** Present while messages sent over an hour ago still wait for the report they asked for. */
   deliveryReports?: { overdue: number; oldestSentAt: string };
-}
-
-export interface StorageUse {
-  memory: string;
-  used: number;
-  total: number;
-  roles: ('read' | 'write' | 'receive')[];
 }
 
 export interface BalanceReading {
@@ -146,9 +125,6 @@ export interface DeviceRecord {
   modem?: ModemInfo;
 }
 
-export const InboxTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
-export type InboxType = (typeof InboxTypes)[number];
-
 export interface InboxRecord {
   id: string;
   type: InboxType;
@@ -202,8 +178,6 @@ export interface WebhookDeliveryRecord {
   lastError?: string;
 }
 
-export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused' | 'work-hours';
-
 export interface GatewayStatus {
   version: string;
   simulated: boolean;
@@ -223,18 +197,7 @@ export interface GatewayStatus {
   fleet?: FleetStatusView;
 }
 
-export interface FleetStatusView {
-  enabled: boolean;
-  unreportedStates: number;
-  problem?: string;
-  state?: 'registering' | 'connected' | 'reconnecting' | 'rejected';
-  serverUrl?: string;
-  deviceId?: string;
-  login?: string;
-  lastExchangeAt?: number;
-  lastError?: string;
-  createdUserPassword?: string;
-}
+export type FleetStatusView = z.output<typeof fleetStatusSchema>;
 
 export interface DailyStats {
   date: string;
@@ -341,13 +304,10 @@ export interface OptOutRecord {
   source: 'keyword' | 'manual';
 }
 
-export type RuleMatchKind = 'startsWith' | 'contains' | 'regex' | 'any';
+export type RuleMatchKind = z.output<typeof ruleMatchSchema>['kind'];
+export type OpeningHours = z.output<typeof openingHoursSchema>;
 
-export interface OpeningHours {
-  timeZone: string;
-  periods: { days: number[]; from: string; to: string }[];
-}
-
+/** Tighter than `ruleActionSchema`'s type: a reply has either a text or a template, as the schema checks. */
 export type RuleAction =
   | { kind: 'reply'; text: string }
   | { kind: 'reply'; templateId: string }

@@ -1,25 +1,6 @@
 /** The desk's records as `/gateway/v1/contacts`, `groups`, `templates` and `campaigns` answer them. */
-export interface Contact {
-  id: string;
-  phoneNumber: string;
-  name: string;
-  notes: string;
-  groupIds: string[];
-  updatedAt: number;
-}
-
-export interface ContactInput {
-  phoneNumber: string;
-  name: string;
-  notes?: string;
-  groupIds?: string[];
-}
-
-export interface Group {
-  id: string;
-  name: string;
-  size: number;
-}
+// The address book's records are the server's own type-only module.
+export type { Contact, ContactInput, Group } from '../../../server/desk/contacts/model.js';
 
 export interface Template {
   id: string;

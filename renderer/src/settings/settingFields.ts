@@ -1,11 +1,19 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
-import { serverUrlProblem } from '../../../server/fleet/serverAddress.js';
-import { settingDefaults } from '../../../server/settings/settingsSchema.js';
+import { z } from 'zod';
+import {
+  LimitPeriods,
+  ProcessingOrders,
+  SimSelectionModes,
+  settingDefaults,
+  settingGroups,
+} from '../../../server/settings/settingsSchema.js';
+import { serverUrlProblem } from '../../../server/validation/serverUrl.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
  * Every setting of GET/PATCH /settings as the Settings screen shows it: meaning, default, input
- * kind and the same bounds the server enforces (server/settings/settingsSchema.ts).
+ * kind. Bounds, enum values and the time format come from the server's own schema
+ * (server/settings/settingsSchema.ts), so the form and PATCH /settings cannot disagree.
  */
 export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url' | 'time' | 'text';
 
@@ -26,7 +34,7 @@ export interface SettingField {
 /** The section the fleet status panel sits in (SettingsScreen). */
 export const fleetSectionTitle = 'Fleet mode (private server)';
 
-export const settingSections: readonly { title: string; fields: readonly SettingField[] }[] = [
+const sections: readonly { title: string; fields: readonly SettingField[] }[] = [
   {
     title: 'Sending',
     fields: [
@@ -38,8 +46,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
           'The gateway waits a random time between this and the maximum before each SMS, so the operator does not flag the SIM as a spammer.',
         kind: 'integer',
         unit: 'seconds',
-        min: 0,
-        max: 86_400,
         defaultLabel: 'no pause',
       },
       {
@@ -49,8 +55,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning: 'Upper end of the random pause. Must not be below the minimum.',
         kind: 'integer',
         unit: 'seconds',
-        min: 0,
-        max: 86_400,
         defaultLabel: 'no pause',
       },
       {
@@ -59,13 +63,13 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         label: 'Sending limit period',
         meaning: 'Counts messages over this sliding window; with “Disabled” there is no limit.',
         kind: 'enum',
-        options: [
-          { value: 'Disabled', label: 'Disabled' },
-          { value: 'PerMinute', label: 'Per minute' },
-          { value: 'Per30Minutes', label: 'Per 30 minutes' },
-          { value: 'PerHour', label: 'Per hour' },
-          { value: 'PerDay', label: 'Per day' },
-        ],
+        options: optionsOf(LimitPeriods, {
+          Disabled: 'Disabled',
+          PerMinute: 'Per minute',
+          Per30Minutes: 'Per 30 minutes',
+          PerHour: 'Per hour',
+          PerDay: 'Per day',
+        }),
         defaultLabel: 'Disabled',
       },
       {
@@ -75,8 +79,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning:
           'More messages than this within the period wait in the queue. Priority 100 and above ignores the limit.',
         kind: 'integer',
-        min: 1,
-        max: 1_000_000,
         defaultLabel: 'none',
       },
       {
@@ -86,11 +88,11 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning:
           'Which SIM sends a message that names none: the modem’s default, each in turn, or at random.',
         kind: 'enum',
-        options: [
-          { value: 'OSDefault', label: 'Modem default' },
-          { value: 'RoundRobin', label: 'Each in turn (round robin)' },
-          { value: 'Random', label: 'Random' },
-        ],
+        options: optionsOf(SimSelectionModes, {
+          OSDefault: 'Modem default',
+          RoundRobin: 'Each in turn (round robin)',
+          Random: 'Random',
+        }),
         defaultLabel: 'Modem default',
       },
       {
@@ -99,10 +101,7 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         label: 'Order of equal-priority messages',
         meaning: 'LIFO sends the newest first (the upstream default); FIFO sends the oldest first.',
         kind: 'enum',
-        options: [
-          { value: 'LIFO', label: 'Newest first (LIFO)' },
-          { value: 'FIFO', label: 'Oldest first (FIFO)' },
-        ],
+        options: optionsOf(ProcessingOrders, { LIFO: 'Newest first (LIFO)', FIFO: 'Oldest first (FIFO)' }),
         defaultLabel: 'Newest first (LIFO)',
       },
       {
@@ -112,8 +111,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning: 'Sent, delivered and failed messages older than this are deleted.',
         kind: 'integer',
         unit: 'days',
-        min: 1,
-        max: 3650,
         defaultLabel: 'forever',
       },
       {
@@ -153,8 +150,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning: 'How often the gateway sends the system:ping webhook event, to show it is alive.',
         kind: 'integer',
         unit: 'seconds',
-        min: 0,
-        max: 86_400,
         defaultLabel: 'off',
       },
       {
@@ -164,8 +159,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         meaning: 'Log entries older than this are deleted.',
         kind: 'integer',
         unit: 'days',
-        min: 1,
-        max: 3650,
         defaultLabel: '30 days',
       },
     ],
@@ -196,8 +189,6 @@ export const settingSections: readonly { title: string; fields: readonly Setting
         label: 'Retries per delivery',
         meaning: 'How often a failed delivery is tried again, with a growing pause (5 s, 10 s, 20 s …).',
         kind: 'integer',
-        min: 0,
-        max: 100,
         defaultLabel: '1',
       },
       {
@@ -299,13 +290,42 @@ export const settingSections: readonly { title: string; fields: readonly Setting
           'Each rule answers one sender at most once in this period, so two gateways or an auto-responder cannot loop.',
         kind: 'integer',
         unit: 'minutes',
-        min: 1,
-        max: 525_600,
         defaultLabel: '60',
       },
     ],
   },
 ];
+
+/** The sections with each integer field's bounds taken from the server's schema. */
+export const settingSections = sections.map((section) => ({
+  ...section,
+  fields: section.fields.map((field) =>
+    field.kind === 'integer' ? { ...field, ...boundsOf(field) } : field,
+  ),
+}));
+
+/** `min`/`max` of the setting's zod number schema: the bounds PATCH /settings enforces. */
+function boundsOf(field: SettingField): { min?: number; max?: number } {
+  const schema = schemaOf(field);
+  if (!(schema instanceof z.ZodNumber)) throw new Error(`${fieldPath(field)} is not a number setting`);
+  return { min: schema.minValue ?? undefined, max: schema.maxValue ?? undefined };
+}
+
+function schemaOf(field: SettingField): z.ZodType {
+  const schema = (settingGroups as Record<string, Record<string, z.ZodType> | undefined>)[field.group]?.[
+    field.key
+  ];
+  if (!schema) throw new Error(`the server has no setting ${fieldPath(field)}`);
+  return schema;
+}
+
+/** The server's list of values, each with its label (a value without one does not type-check). */
+function optionsOf<V extends string>(
+  values: readonly V[],
+  labels: Record<V, string>,
+): { value: string; label: string }[] {
+  return values.map((value) => ({ value, label: labels[value] }));
+}
 
 /** Every country with a calling code, by its name in the UI's language. */
 function countryOptions(): { value: string; label: string }[] {
@@ -359,7 +379,7 @@ export function fieldProblem(field: SettingField, text: string): string | undefi
   }
   if (field.kind === 'enum' && !field.options?.some((option) => option.value === text))
     return 'Choose a value.';
-  if (field.kind === 'time' && !/^([01]\d|2[0-3]):[0-5]\d$/.test(text))
+  if (field.kind === 'time' && !schemaOf(field).safeParse(text).success)
     return 'Enter a time as HH:mm, e.g. 09:00.';
   return undefined;
 }

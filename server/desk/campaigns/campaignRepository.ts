@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { MessageState } from '../../domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { MessageState } from '../../messages/model.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 
 /** What is stored of a campaign; its progress is counted from its messages' states. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { MessageRecord } from '../../messages/model.js';
-import type { IncomingRecord } from '../../store/repositories.js';
+import type { IncomingRecord } from '../../domain/incoming.js';
+import type { MessageRecord } from '../../domain/message.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { PeerKey } from '../peerKey.js';
 

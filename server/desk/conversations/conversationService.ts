@@ -1,7 +1,7 @@
+import type { MessageRecord, MessageState } from '../../domain/message.js';
 import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
-import type { MessageRecord, MessageState } from '../../messages/model.js';
 import type { InboxRepository, MessageRepository, Page } from '../../store/repositories.js';
 import type { DeskSend } from '../deskSender.js';
 import type { PeerKey } from '../peerKey.js';

@@ -1,6 +1,6 @@
+import type { IncomingMessageEvent } from '../../domain/incoming.js';
+import type { MessageRecord } from '../../domain/message.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../errors/gatewayError.js';
-import type { IncomingMessageEvent } from '../../events/eventBus.js';
-import type { MessageRecord } from '../../messages/model.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import type { DeskSend } from '../deskSender.js';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { DeviceInfo } from '../../domain/device.js';
+import { RadioTechnologies } from '../../domain/device.js';
+import { SmsServicePreferences } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
-import { RadioTechnologies } from '../../modem/networkState.js';
-import { SmsServicePreferences } from '../../modem/smsServicePreference.js';
+import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { AwaitingReports } from '../../store/repositories.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';

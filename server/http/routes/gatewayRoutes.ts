@@ -1,15 +1,28 @@
 import { z } from 'zod';
+import type { TrafficLine } from '../../at/trafficRecorder.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { DeviceInfo } from '../../domain/device.js';
+import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { FleetStatus } from '../../fleet/fleetMode.js';
 import { fleetStatusSchema } from '../../fleet/fleetStatus.js';
-import type { DeviceDirectory, DeviceInfo } from '../../modem/deviceDirectory.js';
-import { type SmsServicePreference, SmsServicePreferences } from '../../modem/smsServicePreference.js';
+import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
-import type { TrafficLine } from '../../transport/trafficRecorder.js';
-import { queryInteger } from '../../validation/primitives.js';
+import {
+  atLogQuerySchema,
+  credentialsSchema,
+  dailyStatsQuerySchema,
+  deliveryListQuerySchema,
+  deviceNameSchema,
+  hilinkSchema,
+  sendingPauseSchema,
+  serialModemSchema,
+  simPinSchema,
+  simulatedIncomingSchema,
+  smsServiceSchema,
+} from '../../validation/gatewaySchemas.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
@@ -136,7 +149,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Sent, delivered, failed and received per local day',
     tag,
     access: { scope: 'messages:list' },
-    query: z.object({ days: queryInteger(1, 366).default(14) }),
+    query: dailyStatsQuerySchema,
     responses: {
       200: {
         description: 'One entry per day, oldest first',
@@ -174,10 +187,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Add a serial modem by port path',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({
-      path: z.string().min(1).max(256),
-      baudRate: z.number().int().min(300).max(4_000_000).default(115_200),
-    }),
+    body: serialModemSchema,
     responses: {
       201: { description: 'The new device', schema: deviceViewSchema },
       ...errorResponses(400, ...authErrors),
@@ -194,9 +204,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Add a Huawei HiLink stick by the URL of its web API (it has no AT port)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({
-      url: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be a URL like http://192.168.8.1'),
-    }),
+    body: hilinkSchema,
     responses: {
       201: { description: 'The new device', schema: deviceViewSchema },
       ...errorResponses(400, ...authErrors),
@@ -210,7 +218,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Unlock a SIM with its PIN (tried once; a wrong PIN is never retried automatically)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({ pin: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits') }),
+    body: simPinSchema,
     responses: { 204: { description: 'PIN accepted' }, ...errorResponses(400, 404, ...authErrors) },
     handle: async ({ body, params }) => {
       const device = deviceOr404(deps.devices, params.id ?? '');
@@ -225,7 +233,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Set the SMS domain preference of a modem (AT+CGSMS, TS 27.007 §10.1.20)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({ service: z.enum(SmsServicePreferences) }),
+    body: smsServiceSchema,
     responses: {
       204: { description: 'Set; the device record shows it' },
       ...errorResponses(400, 404, 503, ...authErrors),
@@ -243,7 +251,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Name a modem (kept under its IMEI-derived id, shown everywhere instead of the model)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({ name: z.string().trim().min(1).max(64) }),
+    body: deviceNameSchema,
     responses: {
       200: { description: 'The renamed device', schema: deviceViewSchema },
       ...errorResponses(400, 404, ...authErrors),
@@ -262,10 +270,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       'Deliver a text SMS to a built-in simulated modem as if a phone sent it (refused with 409 for real modems)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({
-      sender: z.string().regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567'),
-      text: z.string().min(1).max(1_600),
-    }),
+    body: simulatedIncomingSchema,
     responses: {
       202: { description: 'Delivered to the simulator; the gateway reads it like any incoming SMS' },
       ...errorResponses(400, 404, 409, ...authErrors),
@@ -283,7 +288,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: "The latest AT traffic of a modem's port (PINs redacted)",
     tag,
     access: { scope: 'logs:read' },
-    query: z.object({ limit: queryInteger(1, 500).default(200) }),
+    query: atLogQuerySchema,
     responses: {
       200: { description: 'Lines, oldest first', schema: z.array(atLogLineSchema) },
       ...errorResponses(400, 404, ...authErrors),
@@ -301,11 +306,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Webhook deliveries with their attempts, status codes and errors, newest first',
     tag,
     access: { scope: 'webhooks:list' },
-    query: z.object({
-      webhookId: z.string().max(64).optional(),
-      state: z.enum(['pending', 'delivered', 'failed']).optional(),
-      limit: queryInteger(1, 500).default(100),
-    }),
+    query: deliveryListQuerySchema,
     responses: {
       200: { description: 'Deliveries', schema: z.array(deliverySchema) },
       ...errorResponses(400, ...authErrors),
@@ -337,7 +338,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Pause or resume sending (messages keep queueing while paused)',
     tag,
     access: { scope: 'settings:write' },
-    body: z.object({ paused: z.boolean() }),
+    body: sendingPauseSchema,
     responses: {
       200: { description: 'Status', schema: statusSchema },
       ...errorResponses(400, ...authErrors),
@@ -354,15 +355,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Change the Basic login (user and password); tokens already issued stay valid',
     tag,
     access: { scope: 'all:any' },
-    // RFC 7617 §2: the user-id cannot contain a colon.
-    body: z.object({
-      username: z
-        .string()
-        .min(1)
-        .max(64)
-        .regex(/^[^:]+$/, 'must not contain ":"'),
-      password: z.string().min(8).max(256),
-    }),
+    body: credentialsSchema,
     responses: {
       204: { description: 'Changed; the old password no longer works' },
       ...errorResponses(400, ...authErrors),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { IncomingRecord } from '../../domain/incoming.js';
+import { IncomingTypes } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { deliveryMode, type InboxReplay } from '../../messages/inboxReplay.js';
-import type { InboxRepository, IncomingRecord } from '../../store/repositories.js';
+import { deliveryMode, type InboxReplay } from '../../inbox/inboxReplay.js';
+import type { InboxRepository } from '../../store/repositories.js';
 import {
-  IncomingTypes,
   inboxExportSchema,
   inboxListQuerySchema,
   inboxRefreshSchema,

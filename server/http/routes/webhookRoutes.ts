@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WebhookEventNames } from '../../webhooks/webhookEvents.js';
+import { WebhookEventNames } from '../../domain/webhookEvents.js';
 import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 

@@ -1,6 +1,6 @@
 import { systemClock } from '../../../server/clock/clock.js';
+import type { MessageRecord } from '../../../server/domain/message.js';
 import { createLogger } from '../../../server/logging/logger.js';
-import type { MessageRecord } from '../../../server/messages/model.js';
 import { openStorage } from '../../../server/store/storage.js';
 
 /** Every stored message of a STOPPED gateway's data directory, read with the store's own code. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { RuleActions } from '../../desk/rules/ruleActions.js';
-import type { RuleBook } from '../../desk/rules/ruleBook.js';
-import { judgeRules } from '../../desk/rules/ruleEngine.js';
+import type { ApiBuilder } from '../../http/defineRoute.js';
+import { authErrors, errorResponses } from '../../http/responses.js';
 import {
   openingHoursSchema,
   ruleActionSchema,
@@ -10,8 +9,9 @@ import {
   ruleOrderSchema,
   ruleTestSchema,
 } from '../../validation/deskSchemas.js';
-import type { ApiBuilder } from '../defineRoute.js';
-import { authErrors, errorResponses } from '../responses.js';
+import type { RuleActions } from '../rules/ruleActions.js';
+import type { RuleBook } from '../rules/ruleBook.js';
+import { judgeRules } from '../rules/ruleEngine.js';
 
 const tag = 'Auto-reply rules (extension)';
 

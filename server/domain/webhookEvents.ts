@@ -46,3 +46,10 @@ export interface WebhookEvent {
   deviceId: string;
   payload: Record<string, unknown>;
 }
+
+/**
+ * How replayed messages become webhooks (upstream's `webhookDelivery` of an inbox refresh,
+ * client-go CHANGELOG 1.14.5): none, one event per message, or batch events of up to 100.
+ */
+export const WebhookDeliveryModes = ['Disabled', 'Individual', 'Batch'] as const;
+export type WebhookDeliveryMode = (typeof WebhookDeliveryModes)[number];

@@ -81,3 +81,13 @@ export function aggregateState(recipients: readonly Pick<RecipientRecord, 'state
 export function isFinalRecipientState(state: MessageState): boolean {
   return state === 'Failed' || state === 'Cancelled' || state === 'Delivered';
 }
+
+/**
+ * The scheme of an end-to-end encrypted field (`server/messages/e2eEncryption.ts`): such a field
+ * reads `$aes-256-cbc/pbkdf2-sha1$…`. Here so request validation can tell one without the cipher.
+ */
+export const encryptedFieldScheme = 'aes-256-cbc/pbkdf2-sha1';
+
+export function isEncryptedField(value: string): boolean {
+  return value.startsWith(`$${encryptedFieldScheme}$`);
+}

@@ -1,5 +1,5 @@
-import { redactSecrets } from '../at/atSession.js';
-import type { Transport } from './transport.js';
+import type { Transport } from '../transport/transport.js';
+import { redactSecrets } from './atSession.js';
 
 export interface TrafficLine {
   at: number;

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { ConversationService, ThreadMessage } from '../../desk/conversations/conversationService.js';
-import type { ConversationSummary } from '../../desk/conversations/conversationStore.js';
+import { MessageStates } from '../../domain/message.js';
+import type { ApiBuilder } from '../../http/defineRoute.js';
+import { authErrors, errorResponses } from '../../http/responses.js';
 import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
-import { MessageStates } from '../../messages/model.js';
 import {
   conversationListQuerySchema,
   conversationReplySchema,
   conversationStateSchema,
   threadQuerySchema,
 } from '../../validation/deskSchemas.js';
-import type { ApiBuilder } from '../defineRoute.js';
-import { authErrors, errorResponses } from '../responses.js';
+import type { ConversationService, ThreadMessage } from '../conversations/conversationService.js';
+import type { ConversationSummary } from '../conversations/conversationStore.js';
 
 const tag = 'Conversations (extension)';
 

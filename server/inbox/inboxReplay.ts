@@ -1,17 +1,12 @@
 import type { Clock } from '../clock/clock.js';
+import type { IncomingMessageEvent, IncomingRecord } from '../domain/incoming.js';
+import type { WebhookDeliveryMode } from '../domain/webhookEvents.js';
+import { maxBatchMessages } from '../domain/webhookEvents.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { EventBus, IncomingMessageEvent } from '../events/eventBus.js';
+import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
-import type { InboxRepository, IncomingRecord } from '../store/repositories.js';
-import { maxBatchMessages } from '../webhooks/webhookEvents.js';
-
-/**
- * How replayed messages become webhooks (upstream's `webhookDelivery` of an inbox refresh,
- * client-go CHANGELOG 1.14.5): none, one event per message, or batch events of up to 100.
- */
-export const WebhookDeliveryModes = ['Disabled', 'Individual', 'Batch'] as const;
-export type WebhookDeliveryMode = (typeof WebhookDeliveryModes)[number];
+import type { InboxRepository } from '../store/repositories.js';
 
 /** `webhookDelivery` wins when given; older clients only send `triggerWebhooks`. */
 export function deliveryMode(

@@ -1,0 +1,140 @@
+import type { SmsServicePreference } from './smsServicePreference.js';
+
+/**
+ * The modems of the pool as every layer and the UI see them: status, the device record of
+ * GET /devices with our modem fields, delivery reports, and the modem's own events. Pure types.
+ */
+/** Where a modem (or phone, or HiLink stick) of the pool is in its life. */
+export type ModemStatus =
+  | 'starting'
+  | 'ready'
+  | 'sim-pin-required'
+  | 'sim-pin-wrong'
+  | 'recovering'
+  /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
+  | 'no-network'
+  | 'offline';
+
+/** A status report matched to a part the driver sent (TS 23.040 §9.2.3.15 TP-Status). */
+export interface DeliveryReport {
+  deviceId: string;
+  /** TP-MR of the part the report is about. */
+  reference: number;
+  recipient: string;
+  status: number;
+  dischargedAt: number;
+}
+
+/** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
+export interface SimCardInfo {
+  slotIndex: number;
+  simNumber: number;
+  phoneNumber?: string;
+  carrierName?: string;
+  iccid?: string;
+}
+
+export interface SignalInfo {
+  /** Raw +CSQ <rssi> 0..31 (99 = unknown). */
+  rssi: number;
+  dbm?: number;
+  /** 0..4 for the UI. */
+  bars: number;
+}
+
+export interface ModemDetails {
+  /** Port path or "simulated:N". */
+  port: string;
+  simulated: boolean;
+  status: ModemStatus;
+  /**
+   * How it is reached: AT commands on a serial port (default), a HiLink stick's web API, or the
+   * SMS Gateway for Android app on a phone (server/phone/).
+   */
+  kind?: 'serial' | 'hilink' | 'android';
+  /** An Android phone's own report (the app's GET /health). */
+  phone?: PhoneHealthDetails;
+  /** What this kind of modem cannot do, in words for the modem card. */
+  limitations?: string[];
+  /** Why the status is what it is, in words a user understands. */
+  statusDetail?: string;
+  manufacturer?: string;
+  model?: string;
+  revision?: string;
+  imei?: string;
+  usb?: { vendorId?: string; productId?: string; serialNumber?: string };
+  signal?: SignalInfo;
+  operator?: string;
+  /** The best of +CREG, +CGREG and +CEREG: an LTE-only attach is registered. */
+  registration?: RegistrationName;
+  /** Access technology in use. */
+  radio?: RadioTechnology;
+  /** Technologies the modem can use (AT+WS46=?), when it says. */
+  radioSupport?: RadioTechnology[];
+  /** SMS domain preference (AT+CGSMS), and the ones the modem offers to set. */
+  smsService?: SmsServicePreference;
+  smsServiceOptions?: SmsServicePreference[];
+  simState?: string;
+  smsc?: string;
+  /** How full each message memory is (AT+CPMS?), read with every health round. */
+  messageStorage?: StorageUse[];
+  /** The last scheduled (or asked) balance answer, when the modem has a balance code. */
+  balance?: { answer: string; amount?: number; at: number; low: boolean };
+}
+
+export interface PhoneHealthDetails {
+  batteryPercent?: number;
+  charging?: boolean;
+  /** The phone's internet connection (Wi-Fi or mobile data), not its SMS network. */
+  internet?: boolean;
+  appVersion?: string;
+}
+
+export interface DeviceInfo {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  lastSeen: number;
+  simCards: SimCardInfo[];
+  modem: ModemDetails;
+}
+
+/** Access technologies as users name them. */
+export const RadioTechnologies = ['2G', '3G', '4G', '5G'] as const;
+export type RadioTechnology = (typeof RadioTechnologies)[number];
+
+/** The registration state (TS 27.007 §7.2 <stat>) in words. */
+export type RegistrationName = 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
+
+/** How full one message memory is, from `AT+CPMS?` (TS 27.005 §3.2.2). */
+export interface StorageUse {
+  /** "SM" (SIM), "ME" (modem), "MT" (both), "SR" (status reports)… */
+  memory: string;
+  used: number;
+  total: number;
+  /** What the memory is selected for: reading and deleting, writing, receiving. */
+  roles: StorageRole[];
+}
+
+export type StorageRole = 'read' | 'write' | 'receive';
+
+/** A voice call that rang on a modem (`call:missed`). */
+export interface MissedCallEvent {
+  id: string;
+  deviceId: string;
+  /** Absent when the caller withheld the number. */
+  number?: string;
+  at: number;
+  rejected: boolean;
+}
+
+/** A scheduled balance check found the balance below the modem's threshold (`modem:low-balance`). */
+export interface LowBalanceEvent {
+  deviceId: string;
+  balance: number;
+  threshold: number;
+  /** The network's whole answer. */
+  answer: string;
+  at: number;
+}

@@ -1,0 +1,114 @@
+import { createServer, type Socket } from 'node:net';
+import { SerialPort } from 'serialport';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AtSession } from '../../server/at/atSession.js';
+import { systemClock } from '../../server/clock/clock.js';
+import { realSerialAccess } from '../../server/composition/serialAccess.js';
+import { parseCommandLine } from '../../server/config/commandLine.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { ModemPool } from '../../server/modem/modemPool.js';
+import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
+import { pollUntil } from '../support/pollUntil.js';
+
+/**
+ * `--modem tcp://host:port`: a modem behind a serial-over-IP server. The server here does what
+ * ser2net does in raw mode (one client at a time, bytes passed through unchanged): it bridges a
+ * loopback TCP port to the simulated modem's pty through node-serialport.
+ */
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startSerialServer(pty: PtyModem) {
+  const clients = new Set<Socket>();
+  const server = createServer((socket) => {
+    clients.add(socket);
+    const port = new SerialPort({ path: pty.path, baudRate: 115_200 });
+    socket.pipe(port);
+    port.pipe(socket);
+    const hangUp = () => {
+      clients.delete(socket);
+      socket.destroy();
+      if (port.isOpen) port.close();
+    };
+    socket.on('close', hangUp);
+    socket.on('error', hangUp);
+    port.on('error', hangUp);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the serial server has no port');
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const client of clients) client.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { address: `tcp://127.0.0.1:${address.port}`, clients };
+}
+
+function poolFor(modemFlag: string) {
+  const command = parseCommandLine(['--modem', modemFlag], {});
+  if (command.kind !== 'run') throw new Error(`expected run, got ${command.kind}`);
+  const pool = new ModemPool({
+    clock: systemClock,
+    logger: silentLogger,
+    knownDevices: { load: () => [], save: async () => undefined },
+    createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+    receive: async () => undefined,
+    onDeliveryReport: async () => true,
+    timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
+    // What the gateway uses outside tests: `tcp://` addresses become sockets there.
+    serial: { ...realSerialAccess(systemClock, silentLogger), configured: command.options.modems },
+  });
+  cleanups.push(() => pool.stop());
+  return pool;
+}
+
+describe('a modem behind a serial server (--modem tcp://host:port)', () => {
+  it('comes up over the network and sends a message through it', async () => {
+    const pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
+    cleanups.push(() => pty.close());
+    const serialServer = await startSerialServer(pty);
+    const pool = poolFor(serialServer.address);
+    await pool.start();
+    await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
+
+    const result = await pool.online()[0]?.send({
+      messageId: 'tcp-1',
+      recipient: '+15551234567',
+      content: { kind: 'text', text: 'over a serial server' },
+      simNumber: 1,
+      requestStatusReport: false,
+    });
+
+    expect(result?.references).toHaveLength(1);
+    expect(pty.modem.accepted[0]?.decoded.text).toBe('over a serial server');
+    expect(pool.list()[0]?.modem).toMatchObject({
+      port: serialServer.address,
+      status: 'ready',
+      simulated: false,
+    });
+    expect(serialServer.clients.size).toBe(1);
+  });
+
+  it('notices when the serial server drops the connection, and connects again', async () => {
+    const pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
+    cleanups.push(() => pty.close());
+    const serialServer = await startSerialServer(pty);
+    const pool = poolFor(serialServer.address);
+    await pool.start();
+    await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
+    const [firstClient] = serialServer.clients;
+
+    firstClient?.destroy();
+
+    await pollUntil(() => pool.list()[0]?.modem.status !== 'ready', { limitMs: 10_000 });
+    await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
+    expect([...serialServer.clients]).not.toContain(firstClient);
+    expect(serialServer.clients.size).toBe(1);
+  });
+});
