@@ -103,11 +103,17 @@ describe('a modem behind a serial server (--modem tcp://host:port)', () => {
     await pool.start();
     await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
     const [firstClient] = serialServer.clients;
+    // Every status the modem passes through: a reconnect can be quicker than any polling interval.
+    const statusesAfterDrop: string[] = [];
+    pool.onChange((deviceId) => {
+      const status = pool.get(deviceId)?.modem.status;
+      if (status !== undefined) statusesAfterDrop.push(status);
+    });
 
     firstClient?.destroy();
 
-    await pollUntil(() => pool.list()[0]?.modem.status !== 'ready', { limitMs: 10_000 });
-    await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
+    await pollUntil(() => statusesAfterDrop.some((status) => status !== 'ready'), { limitMs: 10_000 });
+    await pollUntil(() => pool.online().length === 1 && serialServer.clients.size === 1, { limitMs: 10_000 });
     expect([...serialServer.clients]).not.toContain(firstClient);
     expect(serialServer.clients.size).toBe(1);
   });
