@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BenchSizes } from '../support/benchSizes.js';
 import type { Datasets } from '../support/dataset.js';
-import { startGatewayProcess } from '../support/gatewayProcess.js';
+import { type GatewayLaunch, startGatewayProcess } from '../support/gatewayProcess.js';
 import { residentBytes } from '../support/processStats.js';
 import { startPtyModemFleet } from '../support/ptyModems.js';
 import { median } from '../support/stats.js';
@@ -13,13 +13,13 @@ export async function runFootprint(
   sizes: BenchSizes,
   datasets: Datasets,
   peakResidentBytes16: number | undefined,
-  compiled: boolean,
+  launch: GatewayLaunch,
 ): Promise<Table> {
   const storedLabel = sizes.stored.toLocaleString('en-US');
   const baselineLabel = sizes.baselineStored.toLocaleString('en-US');
-  const idle = await idleResident(sizes, datasets, compiled);
-  const baseline = await storedStart(sizes, await datasets.baseline(), compiled);
-  const stored = await storedStart(sizes, await datasets.stored(), compiled);
+  const idle = await idleResident(sizes, datasets, launch);
+  const baseline = await storedStart(sizes, await datasets.baseline(), launch);
+  const stored = await storedStart(sizes, await datasets.stored(), launch);
   return {
     title: 'Footprint (gateway process)',
     headers: ['workload', 'value'],
@@ -38,18 +38,18 @@ export async function runFootprint(
       `"N stored" means N outgoing messages (one in fifty failed, the rest delivered) AND N received messages in the database.`,
       `Resident memory is VmRSS ${sizes.settleMs / 1000} s after ready. Start-up is the median of ${sizes.runs} ` +
         `restart(s) of an existing data directory, from spawn to the first answer, running ` +
-        `${compiled ? 'the compiled dist/server/cli/main.js' : 'the TypeScript source through tsx (no dist/ built)'}.`,
+        `${launch.compiled ? 'the compiled dist/server/cli/main.js' : 'the TypeScript source through tsx (no dist/ built)'}.`,
     ],
   };
 }
 
-async function idleResident(sizes: BenchSizes, datasets: Datasets, compiled: boolean): Promise<number> {
+async function idleResident(sizes: BenchSizes, datasets: Datasets, launch: GatewayLaunch): Promise<number> {
   const fleet = await startPtyModemFleet(1);
   try {
     const gateway = await startGatewayProcess({
       dataDir: await datasets.empty(),
       modems: fleet.paths,
-      compiled,
+      ...launch,
     });
     try {
       await new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
@@ -65,16 +65,16 @@ async function idleResident(sizes: BenchSizes, datasets: Datasets, compiled: boo
 async function storedStart(
   sizes: BenchSizes,
   dataDir: string,
-  compiled: boolean,
+  launch: GatewayLaunch,
 ): Promise<{ readyMs: number; residentBytes: number }> {
   const modems = [join(dataDir, 'no-modem-here')];
   // The first start of a copied directory generates the credential hash and device list: a
   // restart is what a user waits through every day.
-  await (await startGatewayProcess({ dataDir, modems, compiled })).stop();
+  await (await startGatewayProcess({ dataDir, modems, ...launch })).stop();
   const readyTimes: number[] = [];
   let resident = 0;
   for (let run = 0; run < sizes.runs; run++) {
-    const gateway = await startGatewayProcess({ dataDir, modems, compiled });
+    const gateway = await startGatewayProcess({ dataDir, modems, ...launch });
     readyTimes.push(gateway.readyMs);
     try {
       if (run === 0) {
