@@ -3,13 +3,15 @@
  * Prints the machine and one table per workload family; BENCHMARKS.md explains the figures.
  * `--only http`, `--only modem` or `--only footprint` reruns one family (the peers table needs
  * the modem-path run, so it comes only with the whole suite; so does the footprint's 16-modem
- * peak).
+ * peak). The full run keeps its prefilled data directories between runs (`defaultCacheDir`);
+ * `--fresh-data` builds them again. `--cpu-prof <dir>` has every gateway write a V8 CPU profile
+ * into `<dir>` when it stops (open it in Chrome's DevTools, Performance tab).
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { fullSizes, quickSizes } from './support/benchSizes.js';
-import { createDatasets } from './support/dataset.js';
-import { repositoryRoot } from './support/gatewayProcess.js';
+import { createDatasets, defaultCacheDir } from './support/dataset.js';
+import { type GatewayLaunch, repositoryRoot } from './support/gatewayProcess.js';
 import { describeMachine, machineLine } from './support/machine.js';
 import { formatTable } from './support/table.js';
 import { runFootprint } from './workloads/footprint.js';
@@ -19,7 +21,12 @@ import { runPeers } from './workloads/peers.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'fresh-data': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+    },
   });
   const families = ['http', 'modem', 'footprint'] as const;
   type Family = (typeof families)[number];
@@ -32,24 +39,36 @@ async function main(): Promise<void> {
   // checks that the benchmarks still work against the source as it is now.
   const compiled = !sizes.quick;
   if (compiled) buildCore();
+  const profileDir = values['cpu-prof'];
+  const launch: GatewayLaunch = {
+    compiled,
+    ...(profileDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+  };
 
   process.stdout.write(`${machineLine(describeMachine())}\n`);
   process.stdout.write(
     `Mode: ${sizes.quick ? 'quick (tiny workloads: figures are NOT meaningful)' : 'full'}\n\n`,
   );
-  const datasets = await createDatasets(sizes.stored, sizes.baselineStored);
+  // The quick run (part of `npm test`) leaves nothing behind; the full run's 1,000,000-row
+  // templates take minutes to write, so they are kept.
+  const datasets = await createDatasets(sizes.stored, sizes.baselineStored, {
+    ...(sizes.quick ? {} : { cacheDir: defaultCacheDir }),
+    fresh: values['fresh-data'],
+    report: (line) => process.stderr.write(`${line}\n`),
+  });
   try {
     if (runs('http')) {
-      process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, compiled)));
+      process.stdout.write(formatTable(await runHttpWorkloads(sizes, datasets, launch)));
       process.stdout.write('\n');
     }
-    const modemPath = runs('modem') ? await runModemWorkloads(sizes, datasets, compiled) : undefined;
+    const modemPath = runs('modem') ? await runModemWorkloads(sizes, datasets, launch) : undefined;
     if (modemPath) process.stdout.write(`${formatTable(modemPath.table)}\n`);
     if (runs('footprint')) {
       process.stdout.write(
-        `${formatTable(await runFootprint(sizes, datasets, modemPath?.peakResidentBytes16, compiled))}\n`,
+        `${formatTable(await runFootprint(sizes, datasets, modemPath?.peakResidentBytes16, launch))}\n`,
       );
     }
+    if (profileDir !== undefined) process.stderr.write(`CPU profiles of the gateways: ${profileDir}\n`);
     if (!modemPath || values.only !== undefined) return;
     // Last: it may install Debian packages, and the peers take a minute or two to drain a queue.
     const own = { messagesPerSecond: modemPath.oneModemRate, idleLatencyMs: modemPath.idleLatencyMs };

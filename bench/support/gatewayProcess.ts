@@ -14,19 +14,23 @@ export const benchUsername = 'u';
 export const benchPassword = 'pppppppp';
 export const basicAuthorization = `Basic ${Buffer.from(`${benchUsername}:${benchPassword}`).toString('base64')}`;
 
-export interface GatewayProcessOptions {
+/** How every gateway of a benchmark run is started: the build it runs and Node's own flags. */
+export interface GatewayLaunch {
+  /**
+   * Run `dist/server/cli/main.js` (after `npm run build:core`) instead of the TypeScript source
+   * through tsx: start-up time then excludes tsx's on-the-fly compilation, as in the product.
+   */
+  compiled: boolean;
+  /** Node flags for the child, e.g. ['--cpu-prof']. */
+  nodeArgs?: readonly string[];
+}
+
+export interface GatewayProcessOptions extends Partial<GatewayLaunch> {
   dataDir: string;
   /** Serial ports (pty links) to open as modems. */
   modems?: readonly string[];
   /** Extra CLI flags, e.g. ['--resend-interrupted']. */
   extraArgs?: readonly string[];
-  /**
-   * Run `dist/server/cli/main.js` (after `npm run build:core`) instead of the TypeScript source
-   * through tsx: start-up time then excludes tsx's on-the-fly compilation, as in the product.
-   */
-  compiled?: boolean;
-  /** Node flags for the child, e.g. ['--cpu-prof']. */
-  nodeArgs?: readonly string[];
   /** How long to wait for GET /health to answer, ms (default 120 s: 16 modems start before the API). */
   readyTimeoutMs?: number;
 }

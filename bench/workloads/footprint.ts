@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { BenchSizes } from '../support/benchSizes.js';
 import type { Datasets } from '../support/dataset.js';
-import { startGatewayProcess } from '../support/gatewayProcess.js';
-import { residentBytes } from '../support/processStats.js';
+import { type GatewayLaunch, startGatewayProcess } from '../support/gatewayProcess.js';
+import { cpuMilliseconds, residentBytes } from '../support/processStats.js';
 import { startPtyModemFleet } from '../support/ptyModems.js';
 import { median } from '../support/stats.js';
 import { fixed, mebibytes, type Table } from '../support/table.js';
@@ -13,13 +13,13 @@ export async function runFootprint(
   sizes: BenchSizes,
   datasets: Datasets,
   peakResidentBytes16: number | undefined,
-  compiled: boolean,
+  launch: GatewayLaunch,
 ): Promise<Table> {
   const storedLabel = sizes.stored.toLocaleString('en-US');
   const baselineLabel = sizes.baselineStored.toLocaleString('en-US');
-  const idle = await idleResident(sizes, datasets, compiled);
-  const baseline = await storedStart(sizes, await datasets.baseline(), compiled);
-  const stored = await storedStart(sizes, await datasets.stored(), compiled);
+  const idle = await idleResident(sizes, datasets, launch);
+  const baseline = await storedStart(sizes, await datasets.baseline(), launch);
+  const stored = await storedStart(sizes, await datasets.stored(), launch);
   return {
     title: 'Footprint (gateway process)',
     headers: ['workload', 'value'],
@@ -33,23 +33,26 @@ export async function runFootprint(
       ],
       [`start → GET /health answers, ${baselineLabel} stored`, `${fixed(baseline.readyMs)} ms`],
       [`start → GET /health answers, ${storedLabel} stored`, `${fixed(stored.readyMs)} ms`],
+      [`CPU time of that start, ${baselineLabel} stored`, `${fixed(baseline.readyCpuMs)} ms`],
+      [`CPU time of that start, ${storedLabel} stored`, `${fixed(stored.readyCpuMs)} ms`],
     ],
     notes: [
       `"N stored" means N outgoing messages (one in fifty failed, the rest delivered) AND N received messages in the database.`,
       `Resident memory is VmRSS ${sizes.settleMs / 1000} s after ready. Start-up is the median of ${sizes.runs} ` +
-        `restart(s) of an existing data directory, from spawn to the first answer, running ` +
-        `${compiled ? 'the compiled dist/server/cli/main.js' : 'the TypeScript source through tsx (no dist/ built)'}.`,
+        `restart(s) of an existing data directory, from spawn to the first answer (its CPU time, ` +
+        'user + system from /proc, depends far less on what else the machine runs), running ' +
+        `${launch.compiled ? 'the compiled dist/server/cli/main.js' : 'the TypeScript source through tsx (no dist/ built)'}.`,
     ],
   };
 }
 
-async function idleResident(sizes: BenchSizes, datasets: Datasets, compiled: boolean): Promise<number> {
+async function idleResident(sizes: BenchSizes, datasets: Datasets, launch: GatewayLaunch): Promise<number> {
   const fleet = await startPtyModemFleet(1);
   try {
     const gateway = await startGatewayProcess({
       dataDir: await datasets.empty(),
       modems: fleet.paths,
-      compiled,
+      ...launch,
     });
     try {
       await new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
@@ -65,17 +68,19 @@ async function idleResident(sizes: BenchSizes, datasets: Datasets, compiled: boo
 async function storedStart(
   sizes: BenchSizes,
   dataDir: string,
-  compiled: boolean,
-): Promise<{ readyMs: number; residentBytes: number }> {
+  launch: GatewayLaunch,
+): Promise<{ readyMs: number; readyCpuMs: number; residentBytes: number }> {
   const modems = [join(dataDir, 'no-modem-here')];
   // The first start of a copied directory generates the credential hash and device list: a
   // restart is what a user waits through every day.
-  await (await startGatewayProcess({ dataDir, modems, compiled })).stop();
+  await (await startGatewayProcess({ dataDir, modems, ...launch })).stop();
   const readyTimes: number[] = [];
+  const readyCpuTimes: number[] = [];
   let resident = 0;
   for (let run = 0; run < sizes.runs; run++) {
-    const gateway = await startGatewayProcess({ dataDir, modems, compiled });
+    const gateway = await startGatewayProcess({ dataDir, modems, ...launch });
     readyTimes.push(gateway.readyMs);
+    readyCpuTimes.push(cpuMilliseconds(gateway.pid));
     try {
       if (run === 0) {
         await new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
@@ -85,5 +90,5 @@ async function storedStart(
       await gateway.stop();
     }
   }
-  return { readyMs: median(readyTimes), residentBytes: resident };
+  return { readyMs: median(readyTimes), readyCpuMs: median(readyCpuTimes), residentBytes: resident };
 }

@@ -3,7 +3,12 @@ import autocannon from 'autocannon';
 import type { BenchSizes } from '../support/benchSizes.js';
 import type { Datasets } from '../support/dataset.js';
 import { messageBody, textOfParts } from '../support/gatewayApi.js';
-import { basicAuthorization, type GatewayProcess, startGatewayProcess } from '../support/gatewayProcess.js';
+import {
+  basicAuthorization,
+  type GatewayLaunch,
+  type GatewayProcess,
+  startGatewayProcess,
+} from '../support/gatewayProcess.js';
 import { median } from '../support/stats.js';
 import { fixed, type Table } from '../support/table.js';
 
@@ -25,13 +30,13 @@ export const postConcurrencies = [1, 16, 64] as const;
 export async function runHttpWorkloads(
   sizes: BenchSizes,
   datasets: Datasets,
-  compiled: boolean,
+  launch: GatewayLaunch,
 ): Promise<Table> {
   const rows: string[][] = [];
   const storedLabel = sizes.stored.toLocaleString('en-US');
   for (const stored of [false, true]) {
     const dataDir = stored ? await datasets.stored() : await datasets.empty();
-    const gateway = await startHttpGateway(dataDir, compiled);
+    const gateway = await startHttpGateway(dataDir, launch);
     try {
       for (const connections of postConcurrencies) {
         const measured = await repeat(sizes, () =>
@@ -91,10 +96,10 @@ function storedReads(now: number): string[] {
   ];
 }
 
-async function startHttpGateway(dataDir: string, compiled: boolean): Promise<GatewayProcess> {
+async function startHttpGateway(dataDir: string, launch: GatewayLaunch): Promise<GatewayProcess> {
   return startGatewayProcess({
     dataDir,
-    compiled,
+    ...launch,
     modems: [join(dataDir, 'no-modem-here')],
     // Every accepted POST stays Pending here; the default cap (100,000) would turn them into 503s.
     extraArgs: ['--max-pending', '10000000'],

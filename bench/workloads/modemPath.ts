@@ -1,7 +1,12 @@
 import type { BenchSizes } from '../support/benchSizes.js';
 import type { Datasets } from '../support/dataset.js';
 import { postMessage, textOfParts } from '../support/gatewayApi.js';
-import { basicAuthorization, type GatewayProcess, startGatewayProcess } from '../support/gatewayProcess.js';
+import {
+  basicAuthorization,
+  type GatewayLaunch,
+  type GatewayProcess,
+  startGatewayProcess,
+} from '../support/gatewayProcess.js';
 import { cpuMilliseconds, residentBytes } from '../support/processStats.js';
 import { type PtyModemFleet, startPtyModemFleet } from '../support/ptyModems.js';
 import { median, percentile } from '../support/stats.js';
@@ -36,7 +41,7 @@ const POST_CONCURRENCY = 16;
 export async function runModemWorkloads(
   sizes: BenchSizes,
   datasets: Datasets,
-  compiled: boolean,
+  launch: GatewayLaunch,
 ): Promise<ModemPathResult> {
   const rows: string[][] = [];
   let peakResidentBytes16 = 0;
@@ -48,7 +53,7 @@ export async function runModemWorkloads(
     const gateway = await startGatewayProcess({
       dataDir: await datasets.empty(),
       modems: fleet.paths,
-      compiled,
+      ...launch,
     }).catch(async (error: unknown) => {
       await fleet.close();
       throw error;

@@ -7,7 +7,7 @@ import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { MessageQuery, MessageRepository, Page } from '../store/repositories.js';
 import type { MessageRequest } from '../validation/messageSchemas.js';
 import { e164Pattern } from '../validation/primitives.js';
-import { generateMessageId } from './messageId.js';
+import { createMessageIdGenerator } from './messageId.js';
 import type { MessageLifecycle } from './messageLifecycle.js';
 
 export interface MessageServiceOptions {
@@ -60,7 +60,7 @@ export class MessageService {
     private readonly deps: MessageServiceDependencies,
     private readonly options: MessageServiceOptions,
   ) {
-    this.generateId = deps.generateId ?? generateMessageId;
+    this.generateId = deps.generateId ?? createMessageIdGenerator();
     this.lastSequence = deps.repository.list({ limit: 1, offset: 0 }).items[0]?.sequence ?? 0;
   }
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { WalSync } from './walSync.js';
 
@@ -45,11 +45,14 @@ export class GroupCommit {
   private broken: GatewayError | undefined;
   private commitsSinceCheckpoint = 0;
   private changesAtCheckpoint = 0;
+  /** Prepared once: it is asked after every flush, and preparing costs more than running it. */
+  private readonly selectTotalChanges: Statement<[], { changes: number }>;
 
   constructor(
     private readonly db: Database,
     private readonly wal: WalSync,
   ) {
+    this.selectTotalChanges = db.prepare('SELECT total_changes() AS changes');
     db.pragma('wal_autocheckpoint = 0');
     db.pragma('synchronous = OFF');
   }
@@ -132,7 +135,7 @@ export class GroupCommit {
 
   /** Rows changed on this connection since it opened (SQLite's total_changes()). */
   private totalChanges(): number {
-    return (this.db.prepare('SELECT total_changes() AS changes').get() as { changes: number }).changes;
+    return (this.selectTotalChanges.get() as { changes: number }).changes;
   }
 
   private batch(): Waiter[] {

@@ -33,7 +33,23 @@ export function pagedBodies<Item>(
   const { table, orderBy, filter } = page;
   const total = filter.where === '' ? page.keptTotal : countWhere(queries, table, filter);
   const rows = queries
-    .get(`SELECT body FROM ${table} ${filter.where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`)
+    .get(
+      filter.searching
+        ? sortedKeysFirst(table, filter, orderBy)
+        : `SELECT body FROM ${table} ${filter.where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
+    )
     .all({ ...filter.params, limit: sqlLimit(page.limit), offset: page.offset }) as { body: string }[];
   return { total, items: rows.map((row) => JSON.parse(row.body) as Item) };
+}
+
+/**
+ * The page of a search: its matches come from the trigram index in rowid order, so SQLite must
+ * sort them. Sorting whole rows copies every match's body into the sorter (about 1,000 at
+ * 1,000,000 stored for a number: 5-9 ms); sorting the keys of the matches and reading only the
+ * page's bodies afterwards takes a third of that. Same rows, same order.
+ */
+function sortedKeysFirst(table: string, filter: QueryFilter, orderBy: string): string {
+  return `SELECT body FROM ${table} WHERE rowid IN (
+    SELECT rowid FROM ${table} ${filter.where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset
+  ) ORDER BY ${orderBy}`;
 }

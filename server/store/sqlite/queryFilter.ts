@@ -2,6 +2,8 @@
 export class QueryFilter {
   private readonly clauses: string[] = [];
   readonly params: Record<string, string | number> = {};
+  /** True once a search term is part of the filter: its matches come in rowid order, unsorted. */
+  searching = false;
 
   /** Adds `clause` (using `@name`) when `value` is defined. */
   when(name: string, value: string | number | undefined, clause: string): this {
@@ -18,6 +20,7 @@ export class QueryFilter {
    */
   search(table: string, needle: string | undefined): this {
     if (needle === undefined) return this;
+    this.searching = true;
     this.params.needle = needle;
     if (needle.length < 3) {
       this.clauses.push('instr(search, @needle) > 0');
