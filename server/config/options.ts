@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
-import type { LogLevel } from '../logging/logger.js';
+import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
