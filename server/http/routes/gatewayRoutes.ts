@@ -10,6 +10,7 @@ import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
+import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
 import {
   atLogQuerySchema,
   credentialsSchema,
@@ -27,7 +28,7 @@ import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
-import { deviceViewSchema, toDeviceView } from './deviceRoutes.js';
+import { toDeviceView } from './deviceRoutes.js';
 
 /**
  * Our extensions under /gateway/v1/ (DESIGN §2): what the desktop UI needs beyond the upstream
