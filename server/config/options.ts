@@ -6,7 +6,7 @@ import type { HealthThresholds } from '../health/healthService.js';
 import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
-import { isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
 import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
@@ -167,7 +167,7 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   for (const modem of options.modems) {
     if (modem.path.trim() === '') fail('modem', 'path is empty');
     if (isTcpAddress(modem.path) && !parseTcpAddress(modem.path)) {
-      fail('modem', `"${modem.path}" is not tcp://<host>:<port>`);
+      fail('modem', `"${modem.path}" is not ${tcpAddressForm}`);
     }
     if (!Number.isInteger(modem.baudRate) || modem.baudRate < 300 || modem.baudRate > 4_000_000) {
       fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);

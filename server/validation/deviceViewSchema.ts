@@ -88,3 +88,5 @@ export const deviceViewSchema = z.object({
       .describe('present while reports are overdue: the modem may have stopped passing them on'),
   }),
 });
+
+export type DeviceView = z.output<typeof deviceViewSchema>;

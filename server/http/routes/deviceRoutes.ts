@@ -4,15 +4,12 @@ import type { DeviceInfo } from '../../domain/device.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { AwaitingReports } from '../../store/repositories.js';
-import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
+import { type DeviceView, deviceViewSchema } from '../../validation/deviceViewSchema.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 /** A device as GET /devices and DELETE /devices/{id} (with the `/device` alias) answer it. */
-export function toDeviceView(
-  device: DeviceInfo,
-  overdue?: Omit<AwaitingReports, 'deviceId'>,
-): z.output<typeof deviceViewSchema> {
+export function toDeviceView(device: DeviceInfo, overdue?: Omit<AwaitingReports, 'deviceId'>): DeviceView {
   return {
     ...device,
     createdAt: toIsoWithOffset(device.createdAt),

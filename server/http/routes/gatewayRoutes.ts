@@ -51,6 +51,7 @@ export interface GatewayRouteDependencies {
   status(): GatewayStatus;
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
+  /** A serial port path, or `tcp://host:port` for a modem behind a serial server (kept for next starts). */
   addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
   addHiLink(url: string): Promise<DeviceInfo>;
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
@@ -185,7 +186,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
   api.route({
     method: 'post',
     path: '/gateway/v1/modems',
-    summary: 'Add a serial modem by port path',
+    summary: 'Add a serial modem by port path, or one behind a serial server by tcp://host:port',
     tag,
     access: { scope: 'settings:write' },
     body: serialModemSchema,
