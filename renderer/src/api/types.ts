@@ -16,7 +16,7 @@ import type {
   ruleInputSchema,
   ruleMatchSchema,
 } from '../../../server/validation/deskSchemas.js';
-import type { deviceViewSchema } from '../../../server/validation/deviceViewSchema.js';
+import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -44,7 +44,7 @@ export interface SendMessageRequest {
 }
 
 /** A device of GET /devices, as the server's view schema defines it; `modem` holds our modem fields. */
-export type DeviceRecord = z.output<typeof deviceViewSchema>;
+export type DeviceRecord = DeviceView;
 export type ModemInfo = DeviceRecord['modem'];
 export type BalanceReading = NonNullable<ModemInfo['balance']>;
 
