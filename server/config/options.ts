@@ -7,6 +7,7 @@ import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
+import { hilinkUrlPattern } from '../validation/gatewaySchemas.js';
 import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
@@ -174,7 +175,7 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     }
   }
   for (const url of options.hilinks) {
-    if (!/^https?:\/\/[^/\s]+\/?$/.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
+    if (!hilinkUrlPattern.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
   }
   for (const url of options.phones) {
     // The address carries the app's password: the complaint names what is wrong, never the URL.

@@ -23,9 +23,12 @@ export const serialModemSchema = z.object({
   baudRate: z.number().int().min(300).max(4_000_000).default(115_200),
 });
 
+/** A HiLink stick's web API: scheme and host (and port), nothing after them. */
+export const hilinkUrlPattern = /^https?:\/\/[^/\s]+\/?$/;
+
 /** POST /gateway/v1/hilink body. */
 export const hilinkSchema = z.object({
-  url: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be a URL like http://192.168.8.1'),
+  url: z.string().regex(hilinkUrlPattern, 'must be a URL like http://192.168.8.1'),
 });
 
 /** POST /gateway/v1/devices/:id/pin body. */
@@ -35,7 +38,8 @@ export const simPinSchema = z.object({ pin: z.string().regex(/^\d{4,8}$/, 'must 
 export const smsServiceSchema = z.object({ service: z.enum(SmsServicePreferences) });
 
 /** PATCH /gateway/v1/devices/:id body. */
-export const deviceNameSchema = z.object({ name: z.string().trim().min(1).max(64) });
+export const MaxDeviceNameLength = 64;
+export const deviceNameSchema = z.object({ name: z.string().trim().min(1).max(MaxDeviceNameLength) });
 
 /** POST /gateway/v1/devices/:id/simulate-incoming body. */
 export const simulatedIncomingSchema = z.object({
