@@ -7,6 +7,7 @@ import type { SerialAccess } from '../modem/serialModemSource.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
+import { type NetworkModems, startNetworkModems } from './networkModems.js';
 import { type PhoneRegistry, type PhoneTiming, startPhones } from './phones.js';
 import { startPortProbing } from './portProbing.js';
 import { createSimulatorRoster, type SimulatorRoster } from './simulators.js';
@@ -14,6 +15,8 @@ import { createSimulatorRoster, type SimulatorRoster } from './simulators.js';
 export interface RunningModems {
   /** Adds a HiLink stick by its web API's URL (`--hilink`, the Modems screen). */
   addHiLink(url: string): ReturnType<ModemPool['addMember']>;
+  /** Modems behind serial servers added by `tcp://host:port` on the Modems screen, kept for next starts. */
+  networkModems: NetworkModems;
   /** A HiLink stick's network adapter seen on this PC at start, when none was configured. */
   hilinkAdapter: HiLinkAdapter | undefined;
   simulators: SimulatorRoster;
@@ -22,7 +25,8 @@ export interface RunningModems {
 
 /**
  * Every kind of modem joins the pool: serial modems (configured ones now, probed ones
- * in the background), HiLink sticks, Android phones and simulated modems, and the simulated
+ * in the background), modems behind serial servers added before, HiLink sticks, Android phones
+ * and simulated modems, and the simulated
  * fallback when nothing was named and nothing answers.
  */
 export async function startModems(
@@ -56,6 +60,7 @@ export async function startModems(
   const { inbox } = deps.records;
   stops.add(() => pool.stop());
   await pool.start();
+  const networkModems = await startNetworkModems({ storage: context.storage, pool, serial, logger });
   const addHiLink = (url: string) =>
     pool.addMember(
       new HiLinkModem({
@@ -107,6 +112,7 @@ export async function startModems(
     options.simulatedModems === 0 &&
     options.modems.length === 0 &&
     options.hilinks.length === 0 &&
+    networkModems.addresses.length === 0 &&
     phones.phones.length === 0;
   if (options.probeSerialPorts && options.modems.length === 0) {
     // Probing runs in the background: a port that never opens or a modem still booting must
@@ -126,5 +132,5 @@ export async function startModems(
   } else if (noModemNamed) {
     await simulators.fallBack('No modem configured and serial probing is off');
   }
-  return { addHiLink, hilinkAdapter, simulators, phones };
+  return { addHiLink, networkModems, hilinkAdapter, simulators, phones };
 }

@@ -5,7 +5,8 @@ import type { SerialAccess } from '../modem/serialModemSource.js';
 import { withOpenTimeout } from '../transport/openTimeout.js';
 import { listSerialPorts } from '../transport/portDiscovery.js';
 import { createSerialTransport } from '../transport/serialTransport.js';
-import { createTcpTransport, isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
+import { isTcpAddress, parseTcpAddress } from '../transport/tcpAddress.js';
+import { createTcpTransport } from '../transport/tcpTransport.js';
 import type { Transport } from '../transport/transport.js';
 
 /** A USB or UART port opens in milliseconds; a Bluetooth COM port may block for good. */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { type LogLevel, parseLogLevel } from '../logging/logger.js';
-import { isTcpAddress } from '../transport/tcpTransport.js';
+import { type LogLevel, parseLogLevel } from '../logging/levels.js';
+import { isTcpAddress } from '../transport/tcpAddress.js';
 import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
 
 /**

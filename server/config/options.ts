@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
-import type { LogLevel } from '../logging/logger.js';
+import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
-import { isTcpAddress, parseTcpAddress } from '../transport/tcpTransport.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
+import { hilinkUrlPattern } from '../validation/gatewaySchemas.js';
 import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
@@ -167,14 +168,14 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   for (const modem of options.modems) {
     if (modem.path.trim() === '') fail('modem', 'path is empty');
     if (isTcpAddress(modem.path) && !parseTcpAddress(modem.path)) {
-      fail('modem', `"${modem.path}" is not tcp://<host>:<port>`);
+      fail('modem', `"${modem.path}" is not ${tcpAddressForm}`);
     }
     if (!Number.isInteger(modem.baudRate) || modem.baudRate < 300 || modem.baudRate > 4_000_000) {
       fail('modem', `baud rate ${modem.baudRate} is not 300..4000000`);
     }
   }
   for (const url of options.hilinks) {
-    if (!/^https?:\/\/[^/\s]+\/?$/.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
+    if (!hilinkUrlPattern.test(url)) fail('hilink', `"${url}" is not a URL like http://192.168.8.1`);
   }
   for (const url of options.phones) {
     // The address carries the app's password: the complaint names what is wrong, never the URL.

@@ -5,15 +5,24 @@ import type { SmsServicePreference } from './smsServicePreference.js';
  * GET /devices with our modem fields, delivery reports, and the modem's own events. Pure types.
  */
 /** Where a modem (or phone, or HiLink stick) of the pool is in its life. */
-export type ModemStatus =
-  | 'starting'
-  | 'ready'
-  | 'sim-pin-required'
-  | 'sim-pin-wrong'
-  | 'recovering'
+export const ModemStatuses = [
+  'starting',
+  'ready',
+  'sim-pin-required',
+  'sim-pin-wrong',
+  'recovering',
   /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
-  | 'no-network'
-  | 'offline';
+  'no-network',
+  'offline',
+] as const;
+export type ModemStatus = (typeof ModemStatuses)[number];
+
+/**
+ * How a member of the pool is reached: AT commands on a serial port (default), a HiLink stick's
+ * web API, or the SMS Gateway for Android app on a phone (server/phone/).
+ */
+export const ModemKinds = ['serial', 'hilink', 'android'] as const;
+export type ModemKind = (typeof ModemKinds)[number];
 
 /** A status report matched to a part the driver sent (TS 23.040 §9.2.3.15 TP-Status). */
 export interface DeliveryReport {
@@ -47,11 +56,8 @@ export interface ModemDetails {
   port: string;
   simulated: boolean;
   status: ModemStatus;
-  /**
-   * How it is reached: AT commands on a serial port (default), a HiLink stick's web API, or the
-   * SMS Gateway for Android app on a phone (server/phone/).
-   */
-  kind?: 'serial' | 'hilink' | 'android';
+  /** How it is reached (`ModemKinds`); absent for a serial modem. */
+  kind?: ModemKind;
   /** An Android phone's own report (the app's GET /health). */
   phone?: PhoneHealthDetails;
   /** What this kind of modem cannot do, in words for the modem card. */
@@ -105,7 +111,15 @@ export const RadioTechnologies = ['2G', '3G', '4G', '5G'] as const;
 export type RadioTechnology = (typeof RadioTechnologies)[number];
 
 /** The registration state (TS 27.007 §7.2 <stat>) in words. */
-export type RegistrationName = 'not-registered' | 'home' | 'searching' | 'denied' | 'unknown' | 'roaming';
+export const RegistrationNames = [
+  'not-registered',
+  'home',
+  'searching',
+  'denied',
+  'unknown',
+  'roaming',
+] as const;
+export type RegistrationName = (typeof RegistrationNames)[number];
 
 /** How full one message memory is, from `AT+CPMS?` (TS 27.005 §3.2.2). */
 export interface StorageUse {
@@ -117,7 +131,8 @@ export interface StorageUse {
   roles: StorageRole[];
 }
 
-export type StorageRole = 'read' | 'write' | 'receive';
+export const StorageRoles = ['read', 'write', 'receive'] as const;
+export type StorageRole = (typeof StorageRoles)[number];
 
 /** A voice call that rang on a modem (`call:missed`). */
 export interface MissedCallEvent {

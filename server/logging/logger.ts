@@ -1,3 +1,5 @@
+import { type LogLevel, levelRank } from './levels.js';
+
 /**
  * The one logger. Each layer takes a child with its module name ("at:/dev/ttyUSB0", "modem:abc",
  * "http"…). Entries go to every sink (console, the log store behind GET /logs, the live UI
@@ -5,11 +7,6 @@
  * (`moduleLevels`), else at `level`. Cheap when off: `isEnabled` lets hot paths (raw AT
  * traffic) skip building strings.
  */
-export const LogLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
-export type LogLevel = (typeof LogLevels)[number];
-
-const levelRank: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
-
 export type LogContext = Record<string, unknown>;
 
 export interface LogRecord {
@@ -44,11 +41,6 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-export function parseLogLevel(value: string): LogLevel | undefined {
-  const upper = value.toUpperCase();
-  return (LogLevels as readonly string[]).includes(upper) ? (upper as LogLevel) : undefined;
-}
-
 /** The level `module` logs at: that of the longest name in `moduleLevels` covering it, else `level`. */
 export function levelOfModule(
   options: Pick<LoggerOptions, 'level' | 'moduleLevels'>,
@@ -65,8 +57,8 @@ export function levelOfModule(
 export function createLogger(options: LoggerOptions, module = 'gateway'): Logger {
   const now = options.now ?? Date.now;
   // Worked out once per logger: each module's logger is made once, its calls are many.
-  const minimum = levelRank[levelOfModule(options, module)];
-  const isEnabled = (level: LogLevel) => levelRank[level] >= minimum;
+  const minimum = levelRank(levelOfModule(options, module));
+  const isEnabled = (level: LogLevel) => levelRank(level) >= minimum;
   const emit = (priority: LogLevel, message: string, context?: LogContext) => {
     if (!isEnabled(priority)) return;
     const record: LogRecord = { priority, module, message, createdAt: now() };

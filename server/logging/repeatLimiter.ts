@@ -1,4 +1,5 @@
-import type { LogLevel, LogRecord, LogSink } from './logger.js';
+import type { LogLevel } from './levels.js';
+import type { LogRecord, LogSink } from './logger.js';
 
 export interface RepeatLimitOptions {
   /** Warnings or errors of one kind (level, module, message) let through per window. Default 20. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { DeviceInfo } from '../domain/device.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import { authErrors, errorResponses } from '../http/responses.js';
-import { deviceViewSchema, toDeviceView } from '../http/routes/deviceRoutes.js';
+import { toDeviceView } from '../http/routes/deviceRoutes.js';
+import { deviceViewSchema } from '../validation/deviceViewSchema.js';
 import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
 
 /** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock/clock.js';
 import { describeError } from '../errors/gatewayError.js';
-import { consoleSink, createLogger, parseLogLevel } from '../logging/logger.js';
+import { parseLogLevel } from '../logging/levels.js';
+import { consoleSink, createLogger } from '../logging/logger.js';
 import { type PtyModem, startPtyModem } from './ptyModem.js';
 
 const MAX_MODEMS = 16;

@@ -5,31 +5,10 @@
 import { EventEmitter } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { TcpAddress } from './tcpAddress.js';
 import type { Transport } from './transport.js';
 
-export interface TcpTransportOptions {
-  host: string;
-  port: number;
-}
-
-/** A modem address that names a TCP endpoint rather than a serial port (`--modem tcp://host:port`). */
-export function isTcpAddress(path: string): boolean {
-  return path.startsWith('tcp://');
-}
-
-/**
- * Host and port of `tcp://host:port` (`tcp://[::1]:2000` for IPv6); undefined when the address is
- * not of that form (no port, a path after it, port 0 or above 65535).
- */
-export function parseTcpAddress(address: string): TcpTransportOptions | undefined {
-  const match = /^tcp:\/\/(\[[^\]\s]+\]|[^:/\s[\]]+):(\d{1,5})\/?$/.exec(address);
-  const host = match?.[1]?.replace(/^\[|\]$/g, '');
-  const port = Number(match?.[2]);
-  if (!host || !Number.isInteger(port) || port < 1 || port > 65_535) return undefined;
-  return { host, port };
-}
-
-export function createTcpTransport(options: TcpTransportOptions): Transport {
+export function createTcpTransport(options: TcpAddress): Transport {
   return new TcpTransport(options.host, options.port);
 }
 

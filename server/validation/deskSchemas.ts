@@ -88,18 +88,24 @@ export const openingHoursSchema = z.object({
     .max(50),
 });
 
+/** A reply rule's answer: a fixed text, or a template whose {name} and {phone} are the sender's. */
+export type ReplyAction =
+  | { kind: 'reply'; text: string; templateId?: undefined }
+  | { kind: 'reply'; templateId: string; text?: undefined };
+
 export const ruleActionSchema = z.discriminatedUnion('kind', [
-  /** A fixed text, or a template whose {name} and {phone} are the sender's. */
   z
     .object({
       kind: z.literal('reply'),
       text: z.string().min(1, 'must not be empty').max(MaxTextLength).optional(),
       templateId: z.string().min(1).optional(),
     })
-    .refine((action) => (action.text === undefined) !== (action.templateId === undefined), {
-      message: 'give either text or templateId',
-      path: ['text'],
-    }),
+    // Both fields are optional above so that a missing or doubled one gets this one message;
+    // the check is a type predicate, so the parsed type is the union it enforces.
+    .refine(
+      (action): action is ReplyAction => (action.text === undefined) !== (action.templateId === undefined),
+      { message: 'give either text or templateId', path: ['text'] },
+    ),
   z.object({
     kind: z.literal('forward'),
     phoneNumber: z.string().trim().min(1, 'must not be empty').max(32),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SmsServicePreferences } from '../domain/smsServicePreference.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
 import { queryInteger } from './primitives.js';
 
 /** Request bodies and queries of our /gateway/v1 extension routes (server/http/routes/gatewayRoutes.ts). */
@@ -7,15 +8,27 @@ import { queryInteger } from './primitives.js';
 /** GET /gateway/v1/stats/daily query. */
 export const dailyStatsQuerySchema = z.object({ days: queryInteger(1, 366).default(14) });
 
-/** POST /gateway/v1/modems body. */
+/**
+ * POST /gateway/v1/modems body. A `tcp://` path must be a whole `tcp://host:port`; any other path
+ * is checked against this computer's serial ports when the modem is added (serialPortCheck.ts).
+ */
 export const serialModemSchema = z.object({
-  path: z.string().min(1).max(256),
+  path: z
+    .string()
+    .min(1)
+    .max(256)
+    .refine((path) => !isTcpAddress(path) || parseTcpAddress(path) !== undefined, {
+      message: `must be ${tcpAddressForm}: a host name or IP address and a port 1..65535, nothing else`,
+    }),
   baudRate: z.number().int().min(300).max(4_000_000).default(115_200),
 });
 
+/** A HiLink stick's web API: scheme and host (and port), nothing after them. */
+export const hilinkUrlPattern = /^https?:\/\/[^/\s]+\/?$/;
+
 /** POST /gateway/v1/hilink body. */
 export const hilinkSchema = z.object({
-  url: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be a URL like http://192.168.8.1'),
+  url: z.string().regex(hilinkUrlPattern, 'must be a URL like http://192.168.8.1'),
 });
 
 /** POST /gateway/v1/devices/:id/pin body. */
@@ -25,7 +38,8 @@ export const simPinSchema = z.object({ pin: z.string().regex(/^\d{4,8}$/, 'must 
 export const smsServiceSchema = z.object({ service: z.enum(SmsServicePreferences) });
 
 /** PATCH /gateway/v1/devices/:id body. */
-export const deviceNameSchema = z.object({ name: z.string().trim().min(1).max(64) });
+export const MaxDeviceNameLength = 64;
+export const deviceNameSchema = z.object({ name: z.string().trim().min(1).max(MaxDeviceNameLength) });
 
 /** POST /gateway/v1/devices/:id/simulate-incoming body. */
 export const simulatedIncomingSchema = z.object({

@@ -16,6 +16,9 @@ import {
  */
 
 /** Recipients per request: the spec leaves it open; 100 keeps one request's work bounded. */
+/** A message's `priority`, as upstream's API bounds it (a signed byte). */
+export const PriorityRange = { min: -128, max: 127 } as const;
+
 export const MaxRecipients = 100;
 /**
  * Text length: 39 concatenated GSM 7-bit parts of 153 characters (TS 23.040 §9.2.3.24.1, the
@@ -60,7 +63,7 @@ export const messageRequestSchema = z
     ttl: z.number().int().min(1).nullish(),
     validUntil: dateTime.nullish(),
     withDeliveryReport: z.boolean().nullish(),
-    priority: z.number().int().min(-128).max(127).nullish(),
+    priority: z.number().int().min(PriorityRange.min).max(PriorityRange.max).nullish(),
     isEncrypted: z.boolean().nullish(),
     /** Ours and upstream's extra: not sent before this instant; a past instant means now. */
     scheduleAt: dateTime.nullish(),

@@ -64,13 +64,13 @@ describe('the import graph', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has no Node API (node: import, Node builtin or Buffer) in any module the UI imports', () => {
+  it('has no Node API (node: import, Node builtin, Buffer or process) in any module the UI imports', () => {
     const offenders = modulesReachedFrom(graph, filesIn('renderer/src/')).flatMap(({ file, via }) => {
       const facts = graph.get(file);
       const problems = (facts?.imports ?? [])
         .filter((edge) => isNodeBuiltin(edge.specifier))
         .map((edge) => `imports '${edge.specifier}'`);
-      if (facts?.usesBuffer) problems.push('uses Buffer');
+      for (const global of facts?.nodeGlobals ?? []) problems.push(`uses ${global}`);
       return problems.map((problem) => `${chain(via)} ${problem}`);
     });
     expect(offenders).toEqual([]);

@@ -15,11 +15,15 @@ export interface ModuleFacts {
   /** Repository-relative path with forward slashes, e.g. `server/at/atSession.ts`. */
   file: string;
   imports: ImportEdge[];
-  /** True when the code (not a comment or string) names the global `Buffer`. */
-  usesBuffer: boolean;
+  /** The Node-only globals (`nodeGlobals`) the code names, not counting comments and strings. */
+  nodeGlobals: NodeGlobal[];
 }
 
 export type ImportGraph = Map<string, ModuleFacts>;
+
+/** Globals a browser does not have: Node's byte array and its process object (env, platform, stdio). */
+export const NodeGlobals = ['Buffer', 'process'] as const;
+export type NodeGlobal = (typeof NodeGlobals)[number];
 
 const sourceSuffixes = ['.ts', '.tsx', '.cts', '.mts'];
 
@@ -66,7 +70,7 @@ function readModule(repoRoot: string, file: string): ModuleFacts {
   const absolute = path.join(repoRoot, file);
   const source = ts.createSourceFile(absolute, readFileSync(absolute, 'utf8'), ts.ScriptTarget.Latest, true);
   const specifiers: string[] = [];
-  let usesBuffer = false;
+  const nodeGlobals = new Set<NodeGlobal>();
 
   const visit = (node: ts.Node): void => {
     if (
@@ -95,8 +99,8 @@ function readModule(repoRoot: string, file: string): ModuleFacts {
     ) {
       // `import('../x.js').Type` in a type position depends on the module as much as `import type`.
       specifiers.push(node.argument.literal.text);
-    } else if (ts.isIdentifier(node) && node.text === 'Buffer' && namesTheGlobal(node)) {
-      usesBuffer = true;
+    } else if (ts.isIdentifier(node) && isNodeGlobal(node.text) && namesTheGlobal(node)) {
+      nodeGlobals.add(node.text);
     }
     ts.forEachChild(node, visit);
   };
@@ -106,10 +110,14 @@ function readModule(repoRoot: string, file: string): ModuleFacts {
     specifier,
     target: resolveRelative(repoRoot, file, specifier),
   }));
-  return { file, imports, usesBuffer };
+  return { file, imports, nodeGlobals: [...nodeGlobals].sort() };
 }
 
-/** `Buffer.from(…)`, `: Buffer`, but not `x.Buffer` or `{ Buffer: 1 }`. */
+function isNodeGlobal(name: string): name is NodeGlobal {
+  return (NodeGlobals as readonly string[]).includes(name);
+}
+
+/** `Buffer.from(…)`, `: Buffer`, `process.env`, but not `x.Buffer` or `{ process: 1 }`. */
 function namesTheGlobal(node: ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;

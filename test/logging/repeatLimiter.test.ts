@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LogLevel, LogRecord } from '../../server/logging/logger.js';
+import type { LogLevel } from '../../server/logging/levels.js';
+import type { LogRecord } from '../../server/logging/logger.js';
 import { limitRepeats } from '../../server/logging/repeatLimiter.js';
 
 function record(

@@ -1,5 +1,3 @@
-import { createServer, type Socket } from 'node:net';
-import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
@@ -7,48 +5,19 @@ import { realSerialAccess } from '../../server/composition/serialAccess.js';
 import { parseCommandLine } from '../../server/config/commandLine.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemPool } from '../../server/modem/modemPool.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
+import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { startSerialServer } from '../support/serialServer.js';
 
 /**
- * `--modem tcp://host:port`: a modem behind a serial-over-IP server. The server here does what
- * ser2net does in raw mode (one client at a time, bytes passed through unchanged): it bridges a
- * loopback TCP port to the simulated modem's pty through node-serialport.
+ * `--modem tcp://host:port`: a modem behind a serial-over-IP server (test/support/serialServer.ts:
+ * a loopback TCP port bridged to the simulated modem's pty, as ser2net does in raw mode).
  */
 const cleanups: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function startSerialServer(pty: PtyModem) {
-  const clients = new Set<Socket>();
-  const server = createServer((socket) => {
-    clients.add(socket);
-    const port = new SerialPort({ path: pty.path, baudRate: 115_200 });
-    socket.pipe(port);
-    port.pipe(socket);
-    const hangUp = () => {
-      clients.delete(socket);
-      socket.destroy();
-      if (port.isOpen) port.close();
-    };
-    socket.on('close', hangUp);
-    socket.on('error', hangUp);
-    port.on('error', hangUp);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the serial server has no port');
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const client of clients) client.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return { address: `tcp://127.0.0.1:${address.port}`, clients };
-}
 
 function poolFor(modemFlag: string) {
   const command = parseCommandLine(['--modem', modemFlag], {});
@@ -73,6 +42,7 @@ describe('a modem behind a serial server (--modem tcp://host:port)', () => {
     const pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
     cleanups.push(() => pty.close());
     const serialServer = await startSerialServer(pty);
+    cleanups.push(serialServer.stop);
     const pool = poolFor(serialServer.address);
     await pool.start();
     await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });
@@ -99,6 +69,7 @@ describe('a modem behind a serial server (--modem tcp://host:port)', () => {
     const pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
     cleanups.push(() => pty.close());
     const serialServer = await startSerialServer(pty);
+    cleanups.push(serialServer.stop);
     const pool = poolFor(serialServer.address);
     await pool.start();
     await pollUntil(() => pool.online().length === 1, { limitMs: 10_000 });

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
-import { createLogger, type Logger, type LogLevel, type LogRecord } from '../../server/logging/logger.js';
+import type { LogLevel } from '../../server/logging/levels.js';
+import { createLogger, type Logger, type LogRecord } from '../../server/logging/logger.js';
 import { defaultModemTiming, type ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import type {

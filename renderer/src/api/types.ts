@@ -1,22 +1,22 @@
 /** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
 
 import type { z } from 'zod';
-import type {
-  ModemStatus,
-  PhoneHealthDetails,
-  RadioTechnology,
-  SignalInfo,
-  SimCardInfo,
-  StorageUse,
-} from '../../../server/domain/device.js';
+import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';
 import type { IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { fleetStatusSchema } from '../../../server/fleet/fleetStatus.js';
+import type { LogLevel } from '../../../server/logging/levels.js';
 import type { MessageView } from '../../../server/messages/messageView.js';
 import type { HoldReason } from '../../../server/scheduler/holdReason.js';
-import type { openingHoursSchema, ruleMatchSchema } from '../../../server/validation/deskSchemas.js';
+import type {
+  openingHoursSchema,
+  ruleActionSchema,
+  ruleInputSchema,
+  ruleMatchSchema,
+} from '../../../server/validation/deskSchemas.js';
+import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -43,42 +43,10 @@ export interface SendMessageRequest {
   scheduleAt?: string;
 }
 
-export interface ModemInfo {
-  port: string;
-  simulated: boolean;
-  status: ModemStatus;
-  kind?: 'serial' | 'hilink' | 'android';
-  /** An Android phone's own report (its app's health). */
-  phone?: PhoneHealthDetails;
-  limitations?: string[];
-  statusDetail?: string;
-  manufacturer?: string;
-  model?: string;
-  revision?: string;
-  imei?: string;
-  signal?: SignalInfo;
-  operator?: string;
-  registration?: string;
-  radio?: RadioTechnology;
-  radioSupport?: RadioTechnology[];
-  smsService?: SmsServicePreference;
-  smsServiceOptions?: SmsServicePreference[];
-  simState?: string;
-  smsc?: string;
-  /** How full each message memory is (AT+CPMS?). */
-  messageStorage?: StorageUse[];
-  /** The last balance answer, when the modem has a balance code. */
-  balance?: BalanceReading;
-  /** Present while messages sent over an hour ago still wait for the report they asked for. */
-  deliveryReports?: { overdue: number; oldestSentAt: string };
-}
-
-export interface BalanceReading {
-  answer: string;
-  amount?: number;
-  at: string;
-  low: boolean;
-}
+/** A device of GET /devices, as the server's view schema defines it; `modem` holds our modem fields. */
+export type DeviceRecord = DeviceView;
+export type ModemInfo = DeviceRecord['modem'];
+export type BalanceReading = NonNullable<ModemInfo['balance']>;
 
 /** A USSD request and the network's answer; 'waiting' sessions continue with `sessionId`. */
 export interface UssdExchange {
@@ -115,16 +83,6 @@ export interface ModemFiguresRecord {
   signal: { at: string; rssi: number; dbm?: number }[];
 }
 
-export interface DeviceRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  lastSeen: string;
-  simCards: SimCard[];
-  modem?: ModemInfo;
-}
-
 export interface InboxRecord {
   id: string;
   type: InboxType;
@@ -136,12 +94,10 @@ export interface InboxRecord {
   createdAt: string;
 }
 
-export const LogPriorities = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
-export type LogPriority = (typeof LogPriorities)[number];
-
+/** An entry of GET /logs or of the live stream's `log` event. */
 export interface LogRecord {
   id?: string | number;
-  priority: LogPriority;
+  priority: LogLevel;
   module: string;
   message: string;
   context?: Record<string, unknown>;
@@ -306,21 +262,9 @@ export interface OptOutRecord {
 
 export type RuleMatchKind = z.output<typeof ruleMatchSchema>['kind'];
 export type OpeningHours = z.output<typeof openingHoursSchema>;
-
-/** Tighter than `ruleActionSchema`'s type: a reply has either a text or a template, as the schema checks. */
-export type RuleAction =
-  | { kind: 'reply'; text: string }
-  | { kind: 'reply'; templateId: string }
-  | { kind: 'forward'; phoneNumber: string }
-  | { kind: 'addToGroup'; groupId: string };
-
-export interface RuleInput {
-  name: string;
-  enabled: boolean;
-  match: { kind: RuleMatchKind; pattern: string };
-  conditions: { deviceId?: string; outsideOpeningHours?: OpeningHours };
-  action: RuleAction;
-}
+/** A reply has either a text or a template: the schema's refine narrows its type to that union. */
+export type RuleAction = z.output<typeof ruleActionSchema>;
+export type RuleInput = z.output<typeof ruleInputSchema>;
 
 export interface RuleRecord extends RuleInput {
   id: string;

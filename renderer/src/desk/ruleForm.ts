@@ -49,9 +49,10 @@ export function draftOf(rule: RuleInput, timeZone: string): RuleDraft {
     outsideHours: hours !== undefined,
     timeZone: hours?.timeZone ?? timeZone,
     periods: hours?.periods.map((period, key) => ({ key, ...period })) ?? emptyDraft(timeZone).periods,
-    actionKind: 'templateId' in rule.action ? 'template' : rule.action.kind,
-    replyText: 'text' in rule.action ? rule.action.text : '',
-    templateId: 'templateId' in rule.action ? rule.action.templateId : '',
+    actionKind:
+      rule.action.kind === 'reply' && rule.action.templateId !== undefined ? 'template' : rule.action.kind,
+    replyText: rule.action.kind === 'reply' ? (rule.action.text ?? '') : '',
+    templateId: rule.action.kind === 'reply' ? (rule.action.templateId ?? '') : '',
     forwardTo: rule.action.kind === 'forward' ? rule.action.phoneNumber : '',
     groupId: rule.action.kind === 'addToGroup' ? rule.action.groupId : '',
   };

@@ -1,22 +1,19 @@
-import { LogPriorities, type LogPriority, type LogRecord } from '../api/types.js';
+import { type LogLevel, levelRank } from '../../../server/logging/levels.js';
+import type { LogRecord } from '../api/types.js';
 import { toEpochMs } from '../format/timeFormat.js';
 
 /** Pure rules of the log tail: level threshold, module filter, a bounded buffer, oldest first. */
 
 export interface LogFilter {
   /** Show this level and above. */
-  minPriority: LogPriority;
+  minPriority: LogLevel;
   /** Exact module name, or '' for all. */
   module: string;
   text: string;
 }
 
-export function priorityRank(priority: LogPriority): number {
-  return LogPriorities.indexOf(priority);
-}
-
 export function passesLogFilter(record: LogRecord, filter: LogFilter): boolean {
-  if (priorityRank(record.priority) < priorityRank(filter.minPriority)) return false;
+  if (levelRank(record.priority) < levelRank(filter.minPriority)) return false;
   if (filter.module && record.module !== filter.module) return false;
   const text = filter.text.trim().toLowerCase();
   return !text || `${record.module} ${record.message}`.toLowerCase().includes(text);

@@ -1,5 +1,7 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
+import { EXPEDITED_PRIORITY } from '../../../server/scheduler/messageOrder.js';
+import { PriorityRange } from '../../../server/validation/messageSchemas.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';
@@ -42,7 +44,10 @@ export function ComposeForm(props: {
   // Only the chosen modem's SIMs exist; with "Any available" the settings decide the SIM.
   const simSlots = device?.simCards.map((sim) => sim.simNumber) ?? [];
   const priorityValue = Number(priority);
-  const priorityValid = Number.isInteger(priorityValue) && priorityValue >= -128 && priorityValue <= 127;
+  const priorityValid =
+    Number.isInteger(priorityValue) &&
+    priorityValue >= PriorityRange.min &&
+    priorityValue <= PriorityRange.max;
   const ttlValid = ttl === '' || (Number.isInteger(Number(ttl)) && Number(ttl) > 0);
 
   async function submit(event: FormEvent) {
@@ -150,14 +155,16 @@ export function ComposeForm(props: {
             Priority
             <input
               type="number"
-              min={-128}
-              max={127}
+              min={PriorityRange.min}
+              max={PriorityRange.max}
               value={priority}
               aria-invalid={!priorityValid}
               onChange={(event) => setPriority(event.target.value)}
             />
             <span className="hint">
-              {priorityValue >= 100 ? 'Skips limits and delays.' : '−128 to 127; 100+ skips limits.'}
+              {priorityValue >= EXPEDITED_PRIORITY
+                ? 'Skips limits and delays.'
+                : `${PriorityRange.min} to ${PriorityRange.max}; ${EXPEDITED_PRIORITY}+ skips limits.`}
             </span>
           </label>
           <label>

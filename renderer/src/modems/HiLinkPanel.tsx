@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { hilinkUrlPattern } from '../../../server/validation/gatewaySchemas.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
@@ -15,7 +16,7 @@ export function HiLinkPanel(props: {
   const { api } = useApp();
   const [url, setUrl] = useState(props.detected?.url ?? 'http://192.168.8.1');
   const { busy, result, run } = useAction();
-  const valid = /^https?:\/\/[^/\s]+\/?$/.test(url);
+  const valid = hilinkUrlPattern.test(url);
 
   async function add(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { MaxDeviceNameLength } from '../../../server/validation/gatewaySchemas.js';
 import type { DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
@@ -28,7 +29,7 @@ export function ModemNameForm(props: { device: DeviceRecord; onDone: () => void 
         <label htmlFor={id}>Name</label>
         <input
           id={id}
-          maxLength={64}
+          maxLength={MaxDeviceNameLength}
           value={name}
           aria-describedby={`${id}-hint`}
           onChange={(event) => setName(event.target.value)}

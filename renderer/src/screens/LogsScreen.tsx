@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { LogPriorities, type LogPriority, type LogRecord } from '../api/types.js';
+import { type LogLevel, LogLevels } from '../../../server/logging/levels.js';
+import type { LogRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -78,9 +79,9 @@ export function LogsScreen() {
           <select
             name="level"
             value={filter.minPriority}
-            onChange={(event) => setFilter({ ...filter, minPriority: event.target.value as LogPriority })}
+            onChange={(event) => setFilter({ ...filter, minPriority: event.target.value as LogLevel })}
           >
-            {LogPriorities.map((priority) => (
+            {LogLevels.map((priority) => (
               <option key={priority} value={priority}>
                 {priority === 'DEBUG' ? 'Everything (debug)' : `${priority} and above`}
               </option>

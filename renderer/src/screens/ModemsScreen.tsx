@@ -15,6 +15,7 @@ import { ModemFigures } from '../modems/ModemFigures.js';
 import { ModemNameForm } from '../modems/ModemNameForm.js';
 import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
 import { modemLabel } from '../modems/modemLabel.js';
+import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
 import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
@@ -47,6 +48,7 @@ export function ModemsScreen() {
         </div>
       </header>
       {adding && <AddModemPanel onAdded={devices.reload} />}
+      {adding && <NetworkModemPanel onAdded={devices.reload} />}
       {adding && <AndroidPhonePanel onAdded={devices.reload} />}
       {(adding || hilinkAdapter) && (
         <HiLinkPanel {...(hilinkAdapter ? { detected: hilinkAdapter } : {})} onAdded={onHiLinkAdded} />

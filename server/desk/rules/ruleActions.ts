@@ -69,7 +69,7 @@ export class RuleActions {
   }
 
   private replyText(action: Extract<RuleAction, { kind: 'reply' }>, sender: string): string {
-    if (action.templateId === undefined) return action.text ?? '';
+    if (action.templateId === undefined) return action.text;
     const template = this.deps.book.templates.get(action.templateId);
     const contact = this.deps.book.contacts.findByNumber(this.deps.key(sender));
     const rendered = renderPlaceholders(template.text, { phone: sender, name: contact?.name ?? '' });

@@ -10,6 +10,7 @@ import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
+import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
 import {
   atLogQuerySchema,
   credentialsSchema,
@@ -27,7 +28,7 @@ import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
-import { deviceViewSchema, toDeviceView } from './deviceRoutes.js';
+import { toDeviceView } from './deviceRoutes.js';
 
 /**
  * Our extensions under /gateway/v1/ (DESIGN §2): what the desktop UI needs beyond the upstream
@@ -50,6 +51,7 @@ export interface GatewayRouteDependencies {
   status(): GatewayStatus;
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
+  /** A serial port path, or `tcp://host:port` for a modem behind a serial server (kept for next starts). */
   addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
   addHiLink(url: string): Promise<DeviceInfo>;
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
@@ -184,7 +186,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
   api.route({
     method: 'post',
     path: '/gateway/v1/modems',
-    summary: 'Add a serial modem by port path',
+    summary: 'Add a serial modem by port path, or one behind a serial server by tcp://host:port',
     tag,
     access: { scope: 'settings:write' },
     body: serialModemSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { LogLevels } from '../../logging/logger.js';
+import { LogLevels } from '../../logging/levels.js';
 import type { LogRepository, StoredLogEntry } from '../../store/repositories.js';
 import { logQuerySchema } from '../../validation/logSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
