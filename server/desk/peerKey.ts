@@ -17,14 +17,27 @@ export const formattedNumberKey: PeerKey = (raw) => {
   return trimmed.toUpperCase();
 };
 
+/** Keys `e164PeerKey` remembers before it starts again: a bound, not a cache policy worth more. */
+const rememberedKeys = 10_000;
+
 /**
  * A number in E.164 read with the `desk.default_country` in force ("07700 900123" in GB is
  * "+447700900123"), so a customer who writes from their phone and one typed in national form
  * by staff are one party; what cannot be read that way keeps its `formattedNumberKey`.
  */
 export function e164PeerKey(defaultCountry: () => string | null): PeerKey {
+  // Every queued and received message is keyed, and libphonenumber's parse was ≈ 6 % of a POST's
+  // CPU (BENCHMARKS.md): the same few numbers recur, so the keys are remembered, per country.
+  const remembered = new Map<string, string>();
   return (raw) => {
-    const result = normalisePhoneNumber(raw, defaultCountry() ?? undefined);
-    return result.ok ? result.e164 : formattedNumberKey(raw);
+    const country = defaultCountry() ?? undefined;
+    const memo = `${country ?? ''} ${raw}`;
+    const known = remembered.get(memo);
+    if (known !== undefined) return known;
+    const result = normalisePhoneNumber(raw, country);
+    const key = result.ok ? result.e164 : formattedNumberKey(raw);
+    if (remembered.size >= rememberedKeys) remembered.clear();
+    remembered.set(memo, key);
+    return key;
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { e164PeerKey } from '../../server/desk/peerKey.js';
 import { normalisePhoneNumber } from '../../server/desk/phoneNumbers.js';
 import { systemRegion } from '../../server/desk/systemRegion.js';
 
@@ -36,5 +37,19 @@ describe('the default country at first run', () => {
     expect(systemRegion('en', { LANG: 'fr_FR.UTF-8' })).toBe('FR');
     expect(systemRegion('en', { LANG: 'C.UTF-8' })).toBeUndefined();
     expect(systemRegion('de', {})).toBeUndefined();
+  });
+});
+
+describe('the desk key of a party', () => {
+  it('reads a national number with the default country in force at each call, remembered or not', () => {
+    let country: string | null = 'GB';
+    const key = e164PeerKey(() => country);
+    expect(key('07700 900123')).toBe('+447700900123');
+    expect(key('07700 900123')).toBe('+447700900123');
+    country = 'DE';
+    expect(key('0151 23456789')).toBe('+4915123456789');
+    expect(key('07700 900123')).not.toBe('+447700900123');
+    country = null;
+    expect(key('vodafone')).toBe('VODAFONE');
   });
 });

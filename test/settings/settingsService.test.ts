@@ -56,6 +56,19 @@ describe('SettingsService', () => {
     expect(document.data.values).toEqual({ logs: {}, ping: { interval_seconds: 30 } });
   });
 
+  it('hands every reader the same frozen settings until a change, then the changed ones', async () => {
+    const service = await open();
+    const before = service.current();
+    expect(service.current()).toBe(before);
+    expect(() => {
+      (before.messages as { processing_order: string }).processing_order = 'FIFO';
+    }).toThrow(TypeError);
+    await service.patch({ messages: { processing_order: 'FIFO' } });
+    expect(service.current()).not.toBe(before);
+    expect(service.current().messages.processing_order).toBe('FIFO');
+    expect(before.messages.processing_order).not.toBe('FIFO');
+  });
+
   it('returns write-only secrets from current() but never from view()', async () => {
     const service = await open();
     await service.patch({ encryption: { passphrase: 'pass' }, gateway: { private_token: 'token' } });
