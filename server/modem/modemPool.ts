@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import type { DeviceInfo, ModemDetails, SimCardInfo } from '../domain/device.js';
+import type { DeviceInfo, ModemDetails } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
@@ -21,17 +21,11 @@ import {
 } from './serialModemSource.js';
 import type { UssdAnswer } from './ussdChannel.js';
 
-/** A device the gateway has seen, kept so the list shows it while it is unplugged. */
-export interface KnownDevice {
-  id: string;
-  name: string;
-  createdAt: number;
-  updatedAt: number;
-  lastSeen: number;
-  simCards: SimCardInfo[];
-  /** Last known details (the live status replaces `status` while a driver runs). */
-  modem: ModemDetails;
-}
+/**
+ * A device the gateway has seen, kept so the list shows it while it is unplugged: its last known
+ * view (the live status replaces `modem.status` while a driver runs).
+ */
+export type KnownDevice = DeviceInfo;
 
 /** Persistence of the known devices; the composition root backs it with lowdb. */
 export interface KnownDeviceStore {
