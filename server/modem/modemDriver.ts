@@ -2,7 +2,7 @@ import type { UnsolicitedCode } from '../at/atSession.js';
 import { parseRegistration } from '../at/parsers.js';
 import type { Clock } from '../clock/clock.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
-import { codeOfSmsService, type SmsServicePreference } from '../domain/smsServicePreference.js';
+import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { ExclusiveLane } from './exclusiveLane.js';
@@ -11,7 +11,7 @@ import { type CallSink, IncomingCalls } from './incomingCalls.js';
 import { IncomingMessages } from './incomingMessages.js';
 import { identifyModem, prepareLine, prepareMessaging } from './modemBringUp.js';
 import { ModemConnection } from './modemConnection.js';
-import { readRadioCapabilities } from './modemHealth.js';
+import { chooseSmsService } from './modemHealth.js';
 import { ModemRecovery, type RecoveryStep, unreachableStatus } from './modemRecovery.js';
 import type { DeliveryReportSink, IncomingSink, ModemSession, SessionFactory } from './modemSession.js';
 import type { MessagingSetup, SetupContext } from './modemSetup.js';
@@ -270,18 +270,8 @@ export class ModemDriver implements OutboundModem {
   async setSmsService(preference: SmsServicePreference): Promise<void> {
     const session = this.connection.current;
     if (!session || !this.state.inService()) throw this.unavailable();
-    const { known } = this.state;
-    if (!known.radio.smsServiceOptions.includes(preference)) {
-      throw new GatewayError(
-        ErrorCode.ValidationFailed,
-        `modem ${this.state.deviceId} does not offer the SMS service "${preference}"`,
-        { field: 'service' },
-      );
-    }
-    await session.execute(`AT+CGSMS=${codeOfSmsService(preference)}`, {
-      timeoutMs: this.timing.commandTimeoutMs,
-    });
-    known.radio = await readRadioCapabilities(this.context(session));
+    const { known, deviceId } = this.state;
+    known.radio = await chooseSmsService(this.context(session), known.radio, preference, deviceId);
     this.logger.info('SMS service preference set', { preference });
     this.state.changed();
   }
