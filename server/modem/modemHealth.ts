@@ -7,8 +7,12 @@ import {
   parseSingleValue,
 } from '../at/parsers.js';
 import type { RadioTechnology, SignalInfo } from '../domain/device.js';
-import { type SmsServicePreference, smsServiceOfCode } from '../domain/smsServicePreference.js';
-import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import {
+  codeOfSmsService,
+  type SmsServicePreference,
+  smsServiceOfCode,
+} from '../domain/smsServicePreference.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import { optional, type SetupContext } from './modemSetup.js';
 import {
   RegistrationDomains,
@@ -103,4 +107,27 @@ export async function readRadioCapabilities(context: SetupContext): Promise<Radi
     if (service) capabilities.smsService = service;
   }
   return capabilities;
+}
+
+/**
+ * Sets the SMS domain preference (AT+CGSMS=<service>, TS 27.007 §10.1.20) if the modem offers
+ * it, and returns the capabilities read back (what the modem now says, not what was asked).
+ */
+export async function chooseSmsService(
+  context: SetupContext,
+  radio: RadioCapabilities,
+  preference: SmsServicePreference,
+  deviceId: string,
+): Promise<RadioCapabilities> {
+  if (!radio.smsServiceOptions.includes(preference)) {
+    throw new GatewayError(
+      ErrorCode.ValidationFailed,
+      `modem ${deviceId} does not offer the SMS service "${preference}"`,
+      { field: 'service' },
+    );
+  }
+  await context.session.execute(`AT+CGSMS=${codeOfSmsService(preference)}`, {
+    timeoutMs: context.commandTimeoutMs,
+  });
+  return readRadioCapabilities(context);
 }

@@ -9,6 +9,27 @@ export type ModemSession = Pick<
   'open' | 'close' | 'execute' | 'sendPdu' | 'cancelPendingInput' | 'onUnsolicited' | 'onClose'
 >;
 
+/** Wraps a session so every answer to a command calls `answered` (the driver's `lastSeen`). */
+export function trackAnswers(session: ModemSession, answered: () => void): ModemSession {
+  return {
+    open: () => session.open(),
+    close: () => session.close(),
+    execute: async (command, options) => {
+      const response = await session.execute(command, options);
+      answered();
+      return response;
+    },
+    sendPdu: async (command, pdu, options) => {
+      const response = await session.sendPdu(command, pdu, options);
+      answered();
+      return response;
+    },
+    cancelPendingInput: (quietMs) => session.cancelPendingInput(quietMs),
+    onUnsolicited: (listener) => session.onUnsolicited(listener),
+    onClose: (listener) => session.onClose(listener),
+  };
+}
+
 /** Builds a session over a freshly opened transport (one per (re)connect). */
 export type SessionFactory = (transport: Transport) => ModemSession;
 

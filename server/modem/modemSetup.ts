@@ -9,6 +9,8 @@ import {
 } from '../at/parsers.js';
 import { type Clock, sleep } from '../clock/clock.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { PortRole } from '../transport/portLayouts.js';
 import type { ModemSession } from './modemSession.js';
 import type { QuirkProfile } from './quirks.js';
 
@@ -202,6 +204,28 @@ async function whileSimBusy<T>(context: SetupContext, step: () => Promise<T>): P
       if (attempt >= 10 || !isSimBusy(error)) throw error;
       await sleep(context.clock, 2_000);
     }
+  }
+}
+
+/**
+ * Asks a multi-port modem to send its unsolicited codes (+CMTI, +CDSI, +CREG…) to our port.
+ * Not every firmware knows the command; polling the storage covers those.
+ */
+export async function routeUnsolicitedCodes(
+  context: SetupContext,
+  quirks: QuirkProfile,
+  portRole: PortRole | undefined,
+  logger: Logger,
+): Promise<void> {
+  const routing = quirks.urcRouting?.(portRole);
+  if (!routing) return;
+  if (routing.query && routing.already) {
+    const pattern = routing.already;
+    const set = await optional(context, routing.query, (lines) => lines.some((line) => pattern.test(line)));
+    if (set) return;
+  }
+  if (await optional(context, routing.command, () => true)) {
+    logger.info('unsolicited codes routed to this port', { command: routing.command });
   }
 }
 

@@ -1,0 +1,132 @@
+import type { Clock } from '../clock/clock.js';
+import type { ModemDetails, ModemStatus, SimCardInfo, StorageUse } from '../domain/device.js';
+import type { Logger } from '../logging/logger.js';
+import { deriveDeviceId } from './deviceIdentity.js';
+import { describeModem, describeSimCard } from './modemDetails.js';
+import type { HealthReading, RadioCapabilities } from './modemHealth.js';
+import type { MessagingSetup, ModemIdentity, SimIdentity } from './modemSetup.js';
+import { combinedRegistration, notRegisteredExplanation } from './networkState.js';
+import { genericProfile, type QuirkProfile } from './quirks.js';
+import type { ModemSource } from './serialModemSource.js';
+
+/**
+ * What the driver has learned about its modem. Bring-up (`modemBringUp.ts`) fills it in step by
+ * step, so an unsolicited code that arrives meanwhile is already read with the right quirks.
+ */
+export interface ModemKnowledge {
+  identity: ModemIdentity;
+  quirks: QuirkProfile;
+  sim: SimIdentity;
+  /** Set once messaging is configured: where messages are stored and which indications come. */
+  setup?: MessagingSetup;
+  health: HealthReading;
+  radio: RadioCapabilities;
+  storageUse: StorageUse[];
+}
+
+/**
+ * A driver's status, its modem's identity and what it knows, with the listeners told of every
+ * change. No I/O: the driver and its collaborators read and set it.
+ */
+export class ModemState {
+  readonly known: ModemKnowledge = {
+    identity: {},
+    quirks: genericProfile,
+    sim: {},
+    health: { registrations: {} },
+    radio: { smsServiceOptions: [] },
+    storageUse: [],
+  };
+  private status_: ModemStatus = 'starting';
+  private detail?: string;
+  private identifiedId?: string;
+  private readonly fallbackId: string;
+  private lastSeen_ = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly source: ModemSource,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.fallbackId = deriveDeviceId({ port: source.port, usbSerialNumber: source.usb?.serialNumber });
+  }
+
+  /** Derived from the IMEI once read (then fixed), else the USB serial number, else the port. */
+  get deviceId(): string {
+    return this.identifiedId ?? this.fallbackId;
+  }
+
+  get status(): ModemStatus {
+    return this.status_;
+  }
+
+  /** When the modem last answered or sent anything (clock ms; 0 before it ever did). */
+  get lastSeen(): number {
+    return this.lastSeen_;
+  }
+
+  /** Initialised, SIM unlocked, answering: registered or not. */
+  inService(): boolean {
+    return this.status_ === 'ready' || this.status_ === 'no-network';
+  }
+
+  /** The device id follows the first IMEI read and then stays, whatever port the modem moves to. */
+  identified(imei: string | undefined): void {
+    if (imei && !this.identifiedId) this.identifiedId = deriveDeviceId({ imei, port: this.source.port });
+  }
+
+  /** A sign of life (`lastSeen`). */
+  touch(): void {
+    this.lastSeen_ = this.clock.now();
+  }
+
+  /** Called on every status or detail change. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  set(status: ModemStatus, detail?: string): void {
+    if (this.status_ === status && this.detail === detail) return;
+    if (this.status_ !== status)
+      this.logger.info(`status ${this.status_} → ${status}`, detail ? { detail } : undefined);
+    this.status_ = status;
+    this.detail = detail;
+    this.changed();
+  }
+
+  /**
+   * 'ready' when registered, else 'no-network' with the reason in words: a modem registered to
+   * no network cannot send, every attempt would come back as a bare +CMS ERROR. True when it
+   * has just come back from 'no-network' (messages stored meanwhile are to be read now).
+   */
+  settleRegistration(): boolean {
+    const { registration, registered } = combinedRegistration(this.known.health.registrations);
+    if (registered === false) {
+      this.set('no-network', notRegisteredExplanation(registration, this.known.radio.supported));
+      return false;
+    }
+    const wasWaiting = this.status_ === 'no-network';
+    this.set('ready');
+    return wasWaiting;
+  }
+
+  /** Tells the listeners that something they show changed. */
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  details(): ModemDetails {
+    return describeModem({
+      ...this.known,
+      source: this.source,
+      status: this.status_,
+      statusDetail: this.detail,
+    });
+  }
+
+  simCard(): SimCardInfo {
+    return describeSimCard(this.known.sim, this.known.health);
+  }
+}
