@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../domain/message.js';
 import type { OutboundModem } from '../modem/outboundModem.js';
 import type { Hold } from './holdReason.js';
-import { compareMessages, type ProcessingOrder } from './messageOrder.js';
+import { firstInOrder, type ProcessingOrder } from './messageOrder.js';
 import { type ModemAvailability, ownLimitsAt } from './modemAvailability.js';
 import { carries } from './modemSelection.js';
 import type { Limits, SendLimits } from './sendLimits.js';
@@ -27,10 +27,7 @@ export function explainHold(
   context: HoldContext,
 ): Hold | undefined {
   const { pool, now } = context;
-  let first: MessageRecord | undefined;
-  for (const message of waiting) {
-    if (!first || compareMessages(order, message, first) < 0) first = message;
-  }
+  const first = firstInOrder(order, waiting);
   if (!first) {
     return Number.isFinite(nextScheduled) ? { reason: 'scheduled', nextAttemptAt: nextScheduled } : undefined;
   }

@@ -12,7 +12,7 @@ import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
 import { describeHold, type Hold, type HoldReason } from './holdReason.js';
 import { MessageDelivery } from './messageDelivery.js';
-import { compareMessages, isExpedited } from './messageOrder.js';
+import { firstInOrder, isExpedited } from './messageOrder.js';
 import { ModemAvailability, ownLimitsAt } from './modemAvailability.js';
 import { carries, compareModemLoad } from './modemSelection.js';
 import { ScanTimers } from './scanTimers.js';
@@ -226,13 +226,14 @@ export class Scheduler {
     const claimed = new Set<string>();
     for (const candidate of free) {
       const limitsAllow = this.limits.freeAt(candidate.deviceId, now, limit) <= now;
-      let best: MessageRecord | undefined;
-      for (const message of ready) {
-        if (claimed.has(message.id)) continue;
-        if (!limitsAllow && !isExpedited(message)) continue;
-        if (!carries(message, candidate, now, benched)) continue;
-        if (!best || compareMessages(policy.processingOrder, message, best) < 0) best = message;
-      }
+      const best = firstInOrder(
+        policy.processingOrder,
+        ready,
+        (message) =>
+          !claimed.has(message.id) &&
+          (limitsAllow || isExpedited(message)) &&
+          carries(message, candidate, now, benched),
+      );
       if (!best) continue;
       claimed.add(best.id);
       this.handOver(candidate.modem, best.id, policy, now);
