@@ -26,7 +26,7 @@ import { cancelOnPhone } from './phoneCancel.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth } from './phoneClient.js';
 import { phoneDetails, phoneSimCard } from './phoneDetails.js';
 import { PhoneHandOvers } from './phoneHandOvers.js';
-import { type IncomingContent, PhoneInbox } from './phoneInbox.js';
+import { PhoneInbox } from './phoneInbox.js';
 import type { OutstandingSend, PhoneLedger } from './phoneLedger.js';
 import { type PhoneOutcome, phoneMessageId, phoneSendRequestOf } from './phoneMessages.js';
 import { PhonePacer, type PhonePacingSettings } from './phonePacing.js';
@@ -312,14 +312,8 @@ export class AndroidPhone implements PoolMember {
   }
 
   /** One incoming SMS or data SMS a webhook brought (`PhoneInbox.take`). */
-  async takeIncoming(
-    appId: string,
-    sender: string,
-    content: IncomingContent,
-    createdAt: string,
-    simNumber?: number,
-  ): Promise<void> {
-    await this.inbox.take(appId, sender, content, createdAt, simNumber);
+  takeIncoming(...message: Parameters<PhoneInbox['take']>): Promise<void> {
+    return this.inbox.take(...message);
   }
 
   /** A state a webhook brought: applied at once, the next poll confirms it. */
