@@ -1,9 +1,33 @@
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { Document } from '../store/documentStore.js';
 import type { MessageRepository } from '../store/repositories.js';
-import type { OutstandingSend, PhoneLedger } from './androidPhone.js';
 import type { PhoneOutcome } from './phoneMessages.js';
 import type { PhonePacingSettings } from './phonePacing.js';
+
+/** A recipient handed to a phone whose outcome is not final here yet. */
+export interface OutstandingSend {
+  messageId: string;
+  recipientIndex: number;
+  phoneNumber: string;
+  withDeliveryReport: boolean;
+  /** Processed: the phone holds it; Sent: a delivery report is still to come. */
+  state: 'Processed' | 'Sent';
+}
+
+/** What a phone needs from the message store; the composition root backs it (`createPhoneLedger`). */
+export interface PhoneLedger {
+  outstanding(deviceId: string): OutstandingSend[];
+  /** Recipients this phone holds (Processed here). */
+  held(deviceId: string): number;
+  settle(messageId: string, phoneNumber: string, outcome: PhoneOutcome): Promise<void>;
+  /** Back to the queue: the phone never got it. */
+  requeue(messageId: string): Promise<void>;
+  /** Times (ms) of hand-overs to this phone since `since`, for its pacing after a restart. */
+  recentHandOvers(deviceId: string, since: number): number[];
+  /** createdAt (ms) of the newest incoming message taken from this phone. */
+  inboxCursor(deviceId: string): number | undefined;
+  setInboxCursor(deviceId: string, at: number): Promise<void>;
+}
 
 /** How long after a hand-over the phone is still asked about its delivery (as for status reports). */
 const followUpMs = 7 * 24 * 60 * 60_000;

@@ -1,4 +1,5 @@
-import type { PhoneMessage } from './phoneClient.js';
+import type { SendRequest } from '../modem/outboundModem.js';
+import type { PhoneMessage, PhoneSendRequest } from './phoneClient.js';
 
 /**
  * The id a recipient's send carries on the phone. The scheduler hands a message over one recipient
@@ -8,6 +9,26 @@ import type { PhoneMessage } from './phoneClient.js';
  */
 export function phoneMessageId(messageId: string, recipientIndex: number): string {
   return recipientIndex === 0 ? messageId : `${messageId}-${recipientIndex}`;
+}
+
+/** One recipient's hand-over as the app's `POST /messages` body. */
+export function phoneSendRequestOf(id: string, request: SendRequest): PhoneSendRequest {
+  // An encrypted message goes as it came (number and content): the app decrypts it itself.
+  const sealed = request.encrypted;
+  const body = sealed?.content ?? request.content;
+  const content =
+    body.kind === 'text'
+      ? { textMessage: { text: body.text } }
+      : { dataMessage: { data: body.data, port: body.port } };
+  return {
+    id,
+    phoneNumbers: [sealed?.recipient ?? request.recipient],
+    ...content,
+    simNumber: request.simNumber,
+    withDeliveryReport: request.requestStatusReport,
+    isEncrypted: sealed !== undefined,
+    ...(request.validUntil === undefined ? {} : { validUntil: new Date(request.validUntil).toISOString() }),
+  };
 }
 
 /** What a recipient's state on the phone means for ours; undefined while the phone still holds it. */

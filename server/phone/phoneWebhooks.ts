@@ -6,7 +6,8 @@ import type { ApiBuilder } from '../http/defineRoute.js';
 import { errorResponses } from '../http/responses.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageRepository } from '../store/repositories.js';
-import type { AndroidPhone, OutstandingSend } from './androidPhone.js';
+import type { AndroidPhone } from './androidPhone.js';
+import type { OutstandingSend } from './phoneLedger.js';
 import { plainPhoneError } from './phoneMessages.js';
 import { signatureProblem } from './webhookSignature.js';
 

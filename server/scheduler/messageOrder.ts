@@ -24,3 +24,17 @@ export function compareMessages(
   if (left.priority !== right.priority) return right.priority - left.priority;
   return order === 'FIFO' ? left.sequence - right.sequence : right.sequence - left.sequence;
 }
+
+/** The first of `messages` in queue order that `accept` takes; undefined when it takes none. */
+export function firstInOrder<Message extends Pick<MessageRecord, 'priority' | 'sequence'>>(
+  order: ProcessingOrder,
+  messages: Iterable<Message>,
+  accept: (message: Message) => boolean = () => true,
+): Message | undefined {
+  let first: Message | undefined;
+  for (const message of messages) {
+    if (!accept(message)) continue;
+    if (!first || compareMessages(order, message, first) < 0) first = message;
+  }
+  return first;
+}

@@ -58,3 +58,16 @@ export function compareModemLoad(
   if (left.lastUsedAt !== right.lastUsedAt) return left.lastUsedAt < right.lastUsedAt ? -1 : 1;
   return left.deviceId < right.deviceId ? -1 : left.deviceId > right.deviceId ? 1 : 0;
 }
+
+/** `canCarry` plus the simulator rule (`simulatorMayCarry`) for the benched simulators. */
+export function carries(
+  message: MessageRecord,
+  modem: ModemCandidate,
+  now: number,
+  benched: ReadonlySet<string>,
+): boolean {
+  // Only simulators are ever benched, and only while a real modem is in the pool.
+  return (
+    canCarry(message, modem, now) && simulatorMayCarry(message, modem.deviceId, benched.has(modem.deviceId))
+  );
+}
