@@ -63,6 +63,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
     send,
     key,
     events,
+    clock,
     logger,
   });
   const incoming = new IncomingDesk({

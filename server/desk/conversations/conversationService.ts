@@ -1,3 +1,4 @@
+import type { Clock, TimerHandle } from '../../clock/clock.js';
 import type { MessageRecord, MessageState } from '../../domain/message.js';
 import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { EventBus } from '../../events/eventBus.js';
@@ -31,8 +32,17 @@ export interface ConversationServiceDependencies {
   send: DeskSend;
   key: PeerKey;
   events: EventBus;
+  clock: Clock;
   logger: Logger;
 }
+
+/**
+ * How long the index waits after a message is queued or stored before it follows. Its commit
+ * would otherwise go to disk just ahead of the scheduler's Processed mark and make the send wait
+ * for one more fsync; waiting also indexes a burst of messages in one commit. Readers that need
+ * the newest rows (a reply) call `caughtUp`.
+ */
+const conversationFollowDelayMs = 20;
 
 /**
  * Conversations (README "Conversations"): the messages of both directions filed under the
@@ -42,18 +52,21 @@ export interface ConversationServiceDependencies {
 export class ConversationService {
   private catchingUp: Promise<void> | undefined;
   private again = false;
+  private followTimer: TimerHandle | undefined;
 
   constructor(private readonly deps: ConversationServiceDependencies) {}
 
   /** Catches up with the history, then follows new messages; returns the unsubscribe. */
   async start(): Promise<() => void> {
     const unsubscribe = [
-      this.deps.events.on('message:enqueued', () => this.follow()),
-      this.deps.events.on('message:received', () => this.follow()),
+      this.deps.events.on('message:enqueued', () => this.followSoon()),
+      this.deps.events.on('message:received', () => this.followSoon()),
     ];
     await this.caughtUp();
     return () => {
       for (const stop of unsubscribe) stop();
+      this.followTimer?.cancel();
+      this.followTimer = undefined;
     };
   }
 
@@ -116,6 +129,13 @@ export class ConversationService {
     await this.deps.store.markUnread(summary.peer, false);
     await this.caughtUp();
     return message;
+  }
+
+  private followSoon(): void {
+    this.followTimer ??= this.deps.clock.setTimer(() => {
+      this.followTimer = undefined;
+      this.follow();
+    }, conversationFollowDelayMs);
   }
 
   private follow(): void {
