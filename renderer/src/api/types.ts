@@ -17,6 +17,13 @@ import type {
   ruleMatchSchema,
 } from '../../../server/validation/deskSchemas.js';
 import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
+import type {
+  dailyCountViewSchema,
+  missedCallViewSchema,
+  modemFiguresViewSchema,
+  modemOperationsViewSchema,
+  ussdExchangeViewSchema,
+} from '../../../server/validation/modemOperationsSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -49,39 +56,12 @@ export type ModemInfo = DeviceRecord['modem'];
 export type BalanceReading = NonNullable<ModemInfo['balance']>;
 
 /** A USSD request and the network's answer; 'waiting' sessions continue with `sessionId`. */
-export interface UssdExchange {
-  id: string;
-  deviceId: string;
-  request: string;
-  answer: string;
-  state: 'waiting' | 'done' | 'ended-by-network';
-  sessionId?: string;
-  at: string;
-}
-
-export interface ModemOperationsSettings {
-  balanceCode: string | null;
-  balanceIntervalMinutes: number;
-  balancePattern: string | null;
-  lowBalanceThreshold: number | null;
-  rejectCalls: boolean;
-  callReplyText: string | null;
-  lastBalance?: BalanceReading;
-}
-
-export interface MissedCall {
-  id: string;
-  deviceId: string;
-  phoneNumber?: string;
-  calledAt: string;
-  rejected: boolean;
-}
-
-export interface ModemFiguresRecord {
-  deviceId: string;
-  days: DailyStats[];
-  signal: { at: string; rssi: number; dbm?: number }[];
-}
+export type UssdExchange = z.output<typeof ussdExchangeViewSchema>;
+/** A modem's balance check and call settings (GET/PUT …/operations), with the last balance answer. */
+export type ModemOperationsSettings = z.output<typeof modemOperationsViewSchema>;
+export type MissedCall = z.output<typeof missedCallViewSchema>;
+export type ModemFiguresRecord = z.output<typeof modemFiguresViewSchema>;
+export type DailyStats = z.output<typeof dailyCountViewSchema>;
 
 export interface InboxRecord {
   id: string;
@@ -154,14 +134,6 @@ export interface GatewayStatus {
 }
 
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;
-
-export interface DailyStats {
-  date: string;
-  sent: number;
-  delivered: number;
-  failed: number;
-  received: number;
-}
 
 export interface SerialPortInfo {
   path: string;

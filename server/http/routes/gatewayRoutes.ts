@@ -24,6 +24,7 @@ import {
   simulatedIncomingSchema,
   smsServiceSchema,
 } from '../../validation/gatewaySchemas.js';
+import { dailyCountViewSchema } from '../../validation/modemOperationsSchemas.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
@@ -155,15 +156,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     responses: {
       200: {
         description: 'One entry per day, oldest first',
-        schema: z.array(
-          z.object({
-            date: z.string(),
-            sent: z.number(),
-            delivered: z.number(),
-            failed: z.number(),
-            received: z.number(),
-          }),
-        ),
+        schema: z.array(dailyCountViewSchema),
       },
       ...errorResponses(400, ...authErrors),
     },
