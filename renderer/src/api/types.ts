@@ -24,6 +24,11 @@ import type {
   modemOperationsViewSchema,
   ussdExchangeViewSchema,
 } from '../../../server/validation/modemOperationsSchemas.js';
+import type {
+  newPhoneSchema,
+  phoneViewSchema,
+  usbListingSchema,
+} from '../../../server/validation/phoneSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -172,33 +177,13 @@ export interface IncomingEvent {
 }
 
 /** GET /gateway/v1/usb-phones: what adb lists. */
-export interface UsbPhoneListing {
-  adb: 'found' | 'unavailable';
-  detail?: string;
-  phones: { serial: string; state: string; model?: string; advice?: string; inUse: boolean }[];
-}
-
+export type UsbPhoneListing = z.output<typeof usbListingSchema>;
 /** POST /gateway/v1/phones: a phone on Wi-Fi (url) or on USB (serial). */
-export interface NewPhoneRequest {
-  url?: string;
-  serial?: string;
-  username: string;
-  password: string;
-}
-
-/** How fast the gateway hands messages to one Android phone (GET/PATCH /gateway/v1/phones/{id}). */
-export interface PhonePacing {
-  minIntervalSeconds: number;
-  /** Absent (null when sent): no cap. */
-  maxPerPeriod?: number | null;
-  periodMinutes: number;
-  maxInFlight: number;
-}
-
-export interface PhoneRecord {
-  deviceId: string;
-  pacing: PhonePacing;
-}
+export type NewPhoneRequest = z.input<typeof newPhoneSchema>;
+/** GET/PATCH /gateway/v1/phones/{id}: how fast the gateway hands messages to one Android phone. */
+export type PhoneRecord = z.output<typeof phoneViewSchema>;
+/** `maxPerPeriod` null: no cap. */
+export type PhonePacing = PhoneRecord['pacing'];
 
 /** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
 export interface ConversationRecord {
