@@ -11,10 +11,13 @@ import type { LogLevel } from '../../../server/logging/levels.js';
 import type { MessageView } from '../../../server/messages/messageView.js';
 import type { HoldReason } from '../../../server/scheduler/holdReason.js';
 import type {
+  conversationViewSchema,
   openingHoursSchema,
+  optOutViewSchema,
   ruleActionSchema,
   ruleInputSchema,
   ruleMatchSchema,
+  threadMessageViewSchema,
 } from '../../../server/validation/deskSchemas.js';
 import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
 import type {
@@ -186,36 +189,9 @@ export type PhoneRecord = z.output<typeof phoneViewSchema>;
 export type PhonePacing = PhoneRecord['pacing'];
 
 /** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
-export interface ConversationRecord {
-  number: string;
-  /** The contact's name, when the number is in the address book. */
-  name?: string;
-  lastMessageAt: string;
-  lastDirection: 'in' | 'out';
-  lastText: string;
-  replyDeviceId?: string;
-  replySimNumber?: number;
-  unread: number;
-  archived: boolean;
-}
-
-export interface ThreadMessageRecord {
-  direction: 'in' | 'out';
-  id: string;
-  at: string;
-  text: string;
-  deviceId?: string;
-  simNumber?: number;
-  state?: MessageState;
-  error?: string;
-  scheduleAt?: string;
-}
-
-export interface OptOutRecord {
-  phoneNumber: string;
-  addedAt: string;
-  source: 'keyword' | 'manual';
-}
+export type ConversationRecord = z.output<typeof conversationViewSchema>;
+export type ThreadMessageRecord = z.output<typeof threadMessageViewSchema>;
+export type OptOutRecord = z.output<typeof optOutViewSchema>;
 
 export type RuleMatchKind = z.output<typeof ruleMatchSchema>['kind'];
 export type OpeningHours = z.output<typeof openingHoursSchema>;
