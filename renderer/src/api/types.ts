@@ -6,10 +6,8 @@ import type { IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
-import type { fleetStatusSchema } from '../../../server/fleet/fleetStatus.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
 import type { MessageView } from '../../../server/messages/messageView.js';
-import type { HoldReason } from '../../../server/scheduler/holdReason.js';
 import type {
   conversationViewSchema,
   openingHoursSchema,
@@ -20,6 +18,13 @@ import type {
   threadMessageViewSchema,
 } from '../../../server/validation/deskSchemas.js';
 import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
+import type { fleetStatusSchema } from '../../../server/validation/fleetStatusSchema.js';
+import type {
+  atLogLineViewSchema,
+  GatewayStatus,
+  serialPortViewSchema,
+  webhookDeliveryViewSchema,
+} from '../../../server/validation/gatewayViewSchemas.js';
 import type {
   dailyCountViewSchema,
   missedCallViewSchema,
@@ -38,7 +43,7 @@ export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js'
 // imports, so they bundle for the browser; test/architecture/boundaries.test.ts keeps it so).
 export { MessageStates } from '../../../server/domain/message.js';
 export { WebhookEventNames as WebhookEvents } from '../../../server/domain/webhookEvents.js';
-export type { HoldReason, MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
+export type { MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
 export type SimCard = SimCardInfo;
 export type InboxType = IncomingType;
 
@@ -102,61 +107,18 @@ export interface WebhookRecord {
   deviceId?: string;
 }
 
-export interface WebhookAttempt {
-  at: string | number;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
+/** GET /gateway/v1/webhooks/deliveries: one event for one webhook, with its attempts. */
+export type WebhookDeliveryRecord = z.output<typeof webhookDeliveryViewSchema>;
+export type WebhookAttempt = WebhookDeliveryRecord['attempts'][number];
 
-export interface WebhookDeliveryRecord {
-  id: string;
-  webhookId: string;
-  url: string;
-  event: string;
-  state: 'pending' | 'delivered' | 'failed';
-  createdAt: number;
-  nextAttemptAt?: number | string | null;
-  attemptCount: number;
-  attempts: WebhookAttempt[];
-  lastError?: string;
-}
-
-export interface GatewayStatus {
-  version: string;
-  simulated: boolean;
-  hilinkAdapter?: { interfaceName: string; url: string };
-  sendingPaused: boolean;
-  scheduler: {
-    pending: number;
-    sending: number;
-    holding?: { reason: HoldReason; detail: string; nextAttemptAt?: string | number };
-  };
-  webhooks: {
-    pending: number;
-    failedLastHour: number;
-    lastFailure?: { webhookId: string; url: string; error: string; at: string | number };
-  };
-  /** Fleet mode (server/fleet/fleetStatus.ts); absent from a core without it. */
-  fleet?: FleetStatusView;
-}
+/** GET /gateway/v1/status, typed as the server builds it. */
+export type { GatewayStatus };
 
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;
 
-export interface SerialPortInfo {
-  path: string;
-  manufacturer?: string;
-  vendorId?: string;
-  productId?: string;
-  serialNumber?: string;
-  inUse: boolean;
-}
-
-export interface AtLogLine {
-  at: string;
-  direction: 'in' | 'out';
-  line: string;
-}
+export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
+/** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */
+export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
 export interface TokenResponse {
   id: string;
