@@ -25,6 +25,7 @@ import type {
   serialPortViewSchema,
   webhookDeliveryViewSchema,
 } from '../../../server/validation/gatewayViewSchemas.js';
+import type { messageRequestSchema, textContentSchema } from '../../../server/validation/messageSchemas.js';
 import type {
   dailyCountViewSchema,
   missedCallViewSchema,
@@ -51,17 +52,15 @@ export type InboxType = IncomingType;
 export type MessageRecord = MessageView;
 export type RecipientState = MessageView['recipients'][number];
 
-export interface SendMessageRequest {
-  phoneNumbers: string[];
-  textMessage: { text: string };
-  deviceId?: string;
-  simNumber?: number;
-  priority?: number;
-  withDeliveryReport?: boolean;
-  ttl?: number;
-  /** Not sent before this instant (ISO 8601): Compose's "send later". */
-  scheduleAt?: string;
-}
+/**
+ * POST /messages as the UI sends it: a text to numbers, with the request schema's own field types
+ * (the schema also takes data messages, the legacy `message` and encrypted fields, which the UI
+ * never sends). `scheduleAt`: not sent before this instant (ISO 8601), Compose's "send later".
+ */
+export type SendMessageRequest = Pick<
+  z.input<typeof messageRequestSchema>,
+  'phoneNumbers' | 'deviceId' | 'simNumber' | 'priority' | 'withDeliveryReport' | 'ttl' | 'scheduleAt'
+> & { textMessage: z.input<typeof textContentSchema> };
 
 /** A device of GET /devices, as the server's view schema defines it; `modem` holds our modem fields. */
 export type DeviceRecord = DeviceView;
