@@ -2,7 +2,7 @@
 
 import type { z } from 'zod';
 import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';
-import type { IncomingType } from '../../../server/domain/incoming.js';
+import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
@@ -130,15 +130,8 @@ export interface TokenResponse {
 /** Settings as GET /settings returns them: groups of snake_case keys; unset keys are omitted. */
 export type SettingsDocument = Record<string, Record<string, unknown> | undefined>;
 
-export interface IncomingEvent {
-  id: string;
-  type: InboxType;
-  deviceId: string;
-  simNumber?: number;
-  sender: string;
-  content: string;
-  receivedAt: number;
-}
+/** The live stream's `incoming` event (GET /gateway/v1/events), as the server announces it. */
+export type IncomingEvent = IncomingMessageEvent;
 
 /** GET /gateway/v1/usb-phones: what adb lists. */
 export type UsbPhoneListing = z.output<typeof usbListingSchema>;
