@@ -25,6 +25,7 @@ import type {
   serialPortViewSchema,
   webhookDeliveryViewSchema,
 } from '../../../server/validation/gatewayViewSchemas.js';
+import type { incomingViewSchema } from '../../../server/validation/inboxSchemas.js';
 import type { messageRequestSchema, textContentSchema } from '../../../server/validation/messageSchemas.js';
 import type {
   dailyCountViewSchema,
@@ -75,16 +76,8 @@ export type MissedCall = z.output<typeof missedCallViewSchema>;
 export type ModemFiguresRecord = z.output<typeof modemFiguresViewSchema>;
 export type DailyStats = z.output<typeof dailyCountViewSchema>;
 
-export interface InboxRecord {
-  id: string;
-  type: InboxType;
-  sender: string;
-  recipient?: string;
-  simNumber?: number;
-  deviceId?: string;
-  contentPreview: string;
-  createdAt: string;
-}
+/** An incoming message of GET /inbox, as the server's view schema defines it. */
+export type InboxRecord = z.output<typeof incomingViewSchema>;
 
 /** An entry of GET /logs or of the live stream's `log` event. */
 export interface LogRecord {

@@ -15,6 +15,7 @@ export function inboxRecordFromEvent(event: IncomingEvent): InboxRecord {
     deviceId: event.deviceId,
     contentPreview: event.content,
     createdAt: new Date(event.receivedAt).toISOString(),
+    attachments: [],
   };
 }
 
