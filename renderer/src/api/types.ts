@@ -76,8 +76,12 @@ export type MissedCall = z.output<typeof missedCallViewSchema>;
 export type ModemFiguresRecord = z.output<typeof modemFiguresViewSchema>;
 export type DailyStats = z.output<typeof dailyCountViewSchema>;
 
-/** An incoming message of GET /inbox, as the server's view schema defines it. */
-export type InboxRecord = z.output<typeof incomingViewSchema>;
+/**
+ * An incoming message of GET /inbox, as the server's view schema defines it, without the
+ * `attachments` the UI never reads (always empty: a modem driven over AT commands downloads no
+ * MMS), so a live event's row (`inboxRecordFromEvent`) needs none.
+ */
+export type InboxRecord = Omit<z.output<typeof incomingViewSchema>, 'attachments'>;
 
 /** An entry of GET /logs or of the live stream's `log` event. */
 export interface LogRecord {

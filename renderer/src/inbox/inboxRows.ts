@@ -15,7 +15,6 @@ export function inboxRecordFromEvent(event: IncomingEvent): InboxRecord {
     deviceId: event.deviceId,
     contentPreview: event.content,
     createdAt: new Date(event.receivedAt).toISOString(),
-    attachments: [],
   };
 }
 
