@@ -180,3 +180,25 @@ export const ruleTestSchema = z.object({
   /** When the sample "arrives" (opening hours); default now. */
   at: dateTime.optional(),
 });
+
+/** A stored rule as GET /gateway/v1/rules lists it. */
+export const ruleViewSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  match: ruleMatchSchema,
+  conditions: z.object({
+    deviceId: z.string().optional(),
+    outsideOpeningHours: openingHoursSchema.optional(),
+  }),
+  action: ruleActionSchema,
+});
+
+/** What a rule would make of a sample text (POST /gateway/v1/rules/test). */
+export const ruleVerdictViewSchema = z.object({
+  ruleId: z.string(),
+  name: z.string(),
+  applies: z.boolean(),
+  reason: z.string(),
+});

@@ -15,6 +15,8 @@ import type {
   ruleActionSchema,
   ruleInputSchema,
   ruleMatchSchema,
+  ruleVerdictViewSchema,
+  ruleViewSchema,
   threadMessageViewSchema,
 } from '../../../server/validation/deskSchemas.js';
 import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
@@ -150,14 +152,5 @@ export type OpeningHours = z.output<typeof openingHoursSchema>;
 export type RuleAction = z.output<typeof ruleActionSchema>;
 export type RuleInput = z.output<typeof ruleInputSchema>;
 
-export interface RuleRecord extends RuleInput {
-  id: string;
-  position: number;
-}
-
-export interface RuleVerdict {
-  ruleId: string;
-  name: string;
-  applies: boolean;
-  reason: string;
-}
+export type RuleRecord = z.output<typeof ruleViewSchema>;
+export type RuleVerdict = z.output<typeof ruleVerdictViewSchema>;
