@@ -41,6 +41,7 @@ import type {
   phoneViewSchema,
   usbListingSchema,
 } from '../../../server/validation/phoneSchemas.js';
+import type { webhookSchema } from '../../../server/validation/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -98,12 +99,8 @@ export interface LogRecord {
 
 export type WebhookEvent = WebhookEventName;
 
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  event: WebhookEvent;
-  deviceId?: string;
-}
+/** A registered webhook (GET /webhooks), as the server's schema defines it. */
+export type WebhookRecord = z.output<typeof webhookSchema>;
 
 /** GET /gateway/v1/webhooks/deliveries: one event for one webhook, with its attempts. */
 export type WebhookDeliveryRecord = z.output<typeof webhookDeliveryViewSchema>;
