@@ -1,11 +1,6 @@
 import type { Transport } from '../transport/transport.js';
 import { redactSecrets } from './atSession.js';
-
-export interface TrafficLine {
-  at: number;
-  direction: 'in' | 'out';
-  line: string;
-}
+import type { TrafficLine } from './trafficLine.js';
 
 /**
  * The last lines that crossed each modem's port, for the UI's "AT log" of a modem. Kept apart

@@ -1,5 +1,6 @@
 import { AtSession } from '../at/atSession.js';
-import { type TrafficLine, TrafficRecorder } from '../at/trafficRecorder.js';
+import type { TrafficLine } from '../at/trafficLine.js';
+import { TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
 import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';

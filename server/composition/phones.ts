@@ -11,10 +11,11 @@ import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { createPhoneLedger, type PhoneDocumentData } from '../phone/phoneLedger.js';
 import { defaultPhonePacing, type PhonePacingSettings } from '../phone/phonePacing.js';
-import type { NewPhone, UsbPhoneListing } from '../phone/phoneRoutes.js';
+import type { NewPhone } from '../phone/phoneRoutes.js';
 import { UsbConnection } from '../phone/usbConnection.js';
 import type { Document } from '../store/documentStore.js';
 import type { Storage } from '../store/storage.js';
+import type { UsbPhoneListing } from '../validation/phoneSchemas.js';
 
 export type PhoneTiming = Pick<AndroidPhoneOptions, 'pollIntervalMs' | 'retryInitialMs' | 'requestTimeoutMs'>;
 

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { EnqueueRequest } from '../messages/messageService.js';
 import type { CallSink } from '../modem/incomingCalls.js';
 import type { CallRecord } from '../store/modemRecords.js';
-import type { ModemOperationsSettings } from './modemOperationsSettings.js';
+import type { ModemOperationsSettings } from '../validation/modemOperationsSchemas.js';
 
 export interface CallRecorderOptions {
   addCall(call: CallRecord): Promise<void>;

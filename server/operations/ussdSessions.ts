@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { UssdAnswer } from '../modem/ussdChannel.js';
 import { UssdStatus } from '../modem/ussdCodec.js';
+import type { UssdExchangeState } from '../validation/modemOperationsSchemas.js';
 
 /** What the USSD requests need from the modem pool. */
 export interface UssdModems {
@@ -17,8 +18,7 @@ export interface UssdExchange {
   /** What was sent: a code, or a reply in a session. */
   request: string;
   answer: string;
-  /** 'waiting': the network waits for a reply (continue with `sessionId`); else the session ended. */
-  state: 'waiting' | 'done' | 'ended-by-network';
+  state: UssdExchangeState;
   /** Present while the network waits for a reply. */
   sessionId?: string;
   at: number;

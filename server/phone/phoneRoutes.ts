@@ -4,6 +4,13 @@ import type { ApiBuilder } from '../http/defineRoute.js';
 import { authErrors, errorResponses } from '../http/responses.js';
 import { toDeviceView } from '../http/routes/deviceRoutes.js';
 import { deviceViewSchema } from '../validation/deviceViewSchema.js';
+import {
+  newPhoneSchema,
+  pacingPatchSchema,
+  phoneViewSchema,
+  type UsbPhoneListing,
+  usbListingSchema,
+} from '../validation/phoneSchemas.js';
 import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
 
 /** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */
@@ -14,54 +21,6 @@ export interface NewPhone {
   password: string;
   pacing?: PhonePacingSettings;
 }
-
-/** `phonePacing.ts` PhonePacingSettings, with its ranges. */
-const pacingSchema = z.object({
-  minIntervalSeconds: z.number().int().min(0).max(3_600),
-  /** null (left out of answers): no cap. */
-  maxPerPeriod: z.number().int().min(1).max(100_000).nullable(),
-  periodMinutes: z.number().int().min(1).max(1_440),
-  maxInFlight: z.number().int().min(1).max(500),
-});
-const pacingPatchSchema = pacingSchema.partial();
-const phoneViewSchema = z.object({ deviceId: z.string(), pacing: pacingSchema });
-
-const usbPhoneSchema = z.object({
-  serial: z.string(),
-  /** adb's word: "device" (usable), "unauthorized", "offline", "no permissions". */
-  state: z.string(),
-  model: z.string().optional(),
-  /** What to do on the phone when adb cannot use it. */
-  advice: z.string().optional(),
-  inUse: z.boolean(),
-});
-const usbListingSchema = z.object({
-  adb: z.enum(['found', 'unavailable']),
-  /** Why adb could not be run (not installed, no --adb). */
-  detail: z.string().optional(),
-  phones: z.array(usbPhoneSchema),
-});
-export type UsbPhoneListing = z.output<typeof usbListingSchema>;
-
-const newPhoneSchema = z
-  .object({
-    url: z
-      .string()
-      .regex(/^https?:\/\/[^@/\s]+\/?$/, 'must be the address the app shows, like http://192.168.1.20:8080')
-      .optional(),
-    serial: z
-      .string()
-      .regex(/^[\w.:-]{1,64}$/, 'must be a serial as `adb devices` lists it')
-      .optional(),
-    username: z.string().min(1).max(64).default('sms'),
-    password: z.string().min(1).max(256),
-    /** Absent: the defaults (30 per 30 minutes, as Android allows an app by default). */
-    pacing: pacingPatchSchema.optional(),
-  })
-  .refine((body) => (body.url === undefined) !== (body.serial === undefined), {
-    message: 'give either url (Wi-Fi) or serial (USB)',
-    path: ['url'],
-  });
 
 /** Adding Android phones on the Modems screen; the password is write-only. */
 export function registerPhoneRoutes(

@@ -1,5 +1,4 @@
-/** Why Pending messages are not moving, for the UI and the health check. */
-export type HoldReason = 'rate-limit' | 'send-interval' | 'no-modem' | 'scheduled' | 'paused' | 'work-hours';
+import type { HoldReason } from '../domain/holdReasons.js';
 
 export interface Hold {
   reason: HoldReason;

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
@@ -10,7 +11,7 @@ import type { OutboundModem } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
-import { describeHold, type Hold, type HoldReason } from './holdReason.js';
+import { describeHold, type Hold } from './holdReason.js';
 import { MessageDelivery } from './messageDelivery.js';
 import { firstInOrder, isExpedited } from './messageOrder.js';
 import { ModemAvailability, ownLimitsAt } from './modemAvailability.js';

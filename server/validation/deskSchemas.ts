@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageStates } from '../domain/message.js';
 import { MaxTextLength } from './messageSchemas.js';
 import { dateTime, pageQuery, queryBoolean } from './primitives.js';
 
@@ -25,6 +26,46 @@ export const optOutAddSchema = z.object({
 });
 
 export const optOutListQuerySchema = z.object({ ...pageQuery });
+
+/** A conversation's messages either came in from the number or went out to it. */
+export const ConversationDirections = ['in', 'out'] as const;
+export type ConversationDirection = (typeof ConversationDirections)[number];
+
+/** The views GET /gateway/v1/conversations… answers with (server/desk/routes/conversationRoutes.ts). */
+export const conversationViewSchema = z.object({
+  number: z.string(),
+  /** The contact's name, when the number is in the address book. */
+  name: z.string().optional(),
+  lastMessageAt: z.string(),
+  lastDirection: z.enum(ConversationDirections),
+  lastText: z.string(),
+  replyDeviceId: z.string().optional(),
+  replySimNumber: z.number().int().optional(),
+  unread: z.number().int(),
+  archived: z.boolean(),
+});
+
+export const threadMessageViewSchema = z.object({
+  direction: z.enum(ConversationDirections),
+  id: z.string(),
+  at: z.string(),
+  text: z.string(),
+  deviceId: z.string().optional(),
+  simNumber: z.number().int().optional(),
+  state: z.enum(MessageStates).optional(),
+  error: z.string().optional(),
+  scheduleAt: z.string().optional(),
+});
+
+/** Who put a number on the opt-out list: the person by texting a keyword, or staff/API by hand. */
+export const OptOutSources = ['keyword', 'manual'] as const;
+export type OptOutSource = (typeof OptOutSources)[number];
+
+export const optOutViewSchema = z.object({
+  phoneNumber: z.string(),
+  addedAt: z.string(),
+  source: z.enum(OptOutSources),
+});
 
 /** Edit of a scheduled message (our extension): its time, its text, or both. */
 export const scheduledEditSchema = z
@@ -138,4 +179,26 @@ export const ruleTestSchema = z.object({
   deviceId: z.string().min(1).optional(),
   /** When the sample "arrives" (opening hours); default now. */
   at: dateTime.optional(),
+});
+
+/** A stored rule as GET /gateway/v1/rules lists it. */
+export const ruleViewSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  match: ruleMatchSchema,
+  conditions: z.object({
+    deviceId: z.string().optional(),
+    outsideOpeningHours: openingHoursSchema.optional(),
+  }),
+  action: ruleActionSchema,
+});
+
+/** What a rule would make of a sample text (POST /gateway/v1/rules/test). */
+export const ruleVerdictViewSchema = z.object({
+  ruleId: z.string(),
+  name: z.string(),
+  applies: z.boolean(),
+  reason: z.string(),
 });

@@ -48,3 +48,19 @@ export const inboxExportSchema = z
 
 export type InboxRefreshRequest = z.output<typeof inboxRefreshSchema>;
 export type InboxExportRequest = z.output<typeof inboxExportSchema>;
+
+/** Upstream's incoming message record (DESIGN §2), plus `deviceId`, `port` and `incomplete`. */
+export const incomingViewSchema = z.object({
+  id: z.string(),
+  type: z.enum(IncomingTypes),
+  deviceId: z.string(),
+  sender: z.string(),
+  recipient: z.string().optional(),
+  simNumber: z.number().int().optional(),
+  /** The whole text (SMS) or the Base64 bytes (DATA_SMS): SMS are short enough to send whole. */
+  contentPreview: z.string(),
+  port: z.number().int().optional(),
+  incomplete: z.boolean().optional(),
+  createdAt: z.string(),
+  attachments: z.array(z.never()),
+});

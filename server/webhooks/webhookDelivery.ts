@@ -16,7 +16,8 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export const DeliveryStates = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DeliveryStates)[number];
 
 /**
  * One event for one webhook, stored in the outbox before the first attempt. Its `id` is the

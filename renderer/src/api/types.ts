@@ -2,28 +2,53 @@
 
 import type { z } from 'zod';
 import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';
-import type { IncomingType } from '../../../server/domain/incoming.js';
+import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
-import type { fleetStatusSchema } from '../../../server/fleet/fleetStatus.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
 import type { MessageView } from '../../../server/messages/messageView.js';
-import type { HoldReason } from '../../../server/scheduler/holdReason.js';
 import type {
+  conversationViewSchema,
   openingHoursSchema,
+  optOutViewSchema,
   ruleActionSchema,
   ruleInputSchema,
   ruleMatchSchema,
+  ruleVerdictViewSchema,
+  ruleViewSchema,
+  threadMessageViewSchema,
 } from '../../../server/validation/deskSchemas.js';
 import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
+import type { fleetStatusSchema } from '../../../server/validation/fleetStatusSchema.js';
+import type {
+  atLogLineViewSchema,
+  GatewayStatus,
+  serialPortViewSchema,
+  webhookDeliveryViewSchema,
+} from '../../../server/validation/gatewayViewSchemas.js';
+import type { incomingViewSchema } from '../../../server/validation/inboxSchemas.js';
+import type { messageRequestSchema, textContentSchema } from '../../../server/validation/messageSchemas.js';
+import type {
+  dailyCountViewSchema,
+  missedCallViewSchema,
+  modemFiguresViewSchema,
+  modemOperationsViewSchema,
+  ussdExchangeViewSchema,
+} from '../../../server/validation/modemOperationsSchemas.js';
+import type {
+  newPhoneSchema,
+  phoneViewSchema,
+  usbListingSchema,
+} from '../../../server/validation/phoneSchemas.js';
+import type { webhookSchema } from '../../../server/validation/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
 // imports, so they bundle for the browser; test/architecture/boundaries.test.ts keeps it so).
 export { MessageStates } from '../../../server/domain/message.js';
 export { WebhookEventNames as WebhookEvents } from '../../../server/domain/webhookEvents.js';
-export type { HoldReason, MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
+export type { MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
 export type SimCard = SimCardInfo;
 export type InboxType = IncomingType;
 
@@ -31,17 +56,15 @@ export type InboxType = IncomingType;
 export type MessageRecord = MessageView;
 export type RecipientState = MessageView['recipients'][number];
 
-export interface SendMessageRequest {
-  phoneNumbers: string[];
-  textMessage: { text: string };
-  deviceId?: string;
-  simNumber?: number;
-  priority?: number;
-  withDeliveryReport?: boolean;
-  ttl?: number;
-  /** Not sent before this instant (ISO 8601): Compose's "send later". */
-  scheduleAt?: string;
-}
+/**
+ * POST /messages as the UI sends it: a text to numbers, with the request schema's own field types
+ * (the schema also takes data messages, the legacy `message` and encrypted fields, which the UI
+ * never sends). `scheduleAt`: not sent before this instant (ISO 8601), Compose's "send later".
+ */
+export type SendMessageRequest = Pick<
+  z.input<typeof messageRequestSchema>,
+  'phoneNumbers' | 'deviceId' | 'simNumber' | 'priority' | 'withDeliveryReport' | 'ttl' | 'scheduleAt'
+> & { textMessage: z.input<typeof textContentSchema> };
 
 /** A device of GET /devices, as the server's view schema defines it; `modem` holds our modem fields. */
 export type DeviceRecord = DeviceView;
@@ -49,50 +72,19 @@ export type ModemInfo = DeviceRecord['modem'];
 export type BalanceReading = NonNullable<ModemInfo['balance']>;
 
 /** A USSD request and the network's answer; 'waiting' sessions continue with `sessionId`. */
-export interface UssdExchange {
-  id: string;
-  deviceId: string;
-  request: string;
-  answer: string;
-  state: 'waiting' | 'done' | 'ended-by-network';
-  sessionId?: string;
-  at: string;
-}
+export type UssdExchange = z.output<typeof ussdExchangeViewSchema>;
+/** A modem's balance check and call settings (GET/PUT …/operations), with the last balance answer. */
+export type ModemOperationsSettings = z.output<typeof modemOperationsViewSchema>;
+export type MissedCall = z.output<typeof missedCallViewSchema>;
+export type ModemFiguresRecord = z.output<typeof modemFiguresViewSchema>;
+export type DailyStats = z.output<typeof dailyCountViewSchema>;
 
-export interface ModemOperationsSettings {
-  balanceCode: string | null;
-  balanceIntervalMinutes: number;
-  balancePattern: string | null;
-  lowBalanceThreshold: number | null;
-  rejectCalls: boolean;
-  callReplyText: string | null;
-  lastBalance?: BalanceReading;
-}
-
-export interface MissedCall {
-  id: string;
-  deviceId: string;
-  phoneNumber?: string;
-  calledAt: string;
-  rejected: boolean;
-}
-
-export interface ModemFiguresRecord {
-  deviceId: string;
-  days: DailyStats[];
-  signal: { at: string; rssi: number; dbm?: number }[];
-}
-
-export interface InboxRecord {
-  id: string;
-  type: InboxType;
-  sender: string;
-  recipient?: string;
-  simNumber?: number;
-  deviceId?: string;
-  contentPreview: string;
-  createdAt: string;
-}
+/**
+ * An incoming message of GET /inbox, as the server's view schema defines it, without the
+ * `attachments` the UI never reads (always empty: a modem driven over AT commands downloads no
+ * MMS), so a live event's row (`inboxRecordFromEvent`) needs none.
+ */
+export type InboxRecord = Omit<z.output<typeof incomingViewSchema>, 'attachments'>;
 
 /** An entry of GET /logs or of the live stream's `log` event. */
 export interface LogRecord {
@@ -107,76 +99,21 @@ export interface LogRecord {
 
 export type WebhookEvent = WebhookEventName;
 
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  event: WebhookEvent;
-  deviceId?: string;
-}
+/** A registered webhook (GET /webhooks), as the server's schema defines it. */
+export type WebhookRecord = z.output<typeof webhookSchema>;
 
-export interface WebhookAttempt {
-  at: string | number;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
+/** GET /gateway/v1/webhooks/deliveries: one event for one webhook, with its attempts. */
+export type WebhookDeliveryRecord = z.output<typeof webhookDeliveryViewSchema>;
+export type WebhookAttempt = WebhookDeliveryRecord['attempts'][number];
 
-export interface WebhookDeliveryRecord {
-  id: string;
-  webhookId: string;
-  url: string;
-  event: string;
-  state: 'pending' | 'delivered' | 'failed';
-  createdAt: number;
-  nextAttemptAt?: number | string | null;
-  attemptCount: number;
-  attempts: WebhookAttempt[];
-  lastError?: string;
-}
-
-export interface GatewayStatus {
-  version: string;
-  simulated: boolean;
-  hilinkAdapter?: { interfaceName: string; url: string };
-  sendingPaused: boolean;
-  scheduler: {
-    pending: number;
-    sending: number;
-    holding?: { reason: HoldReason; detail: string; nextAttemptAt?: string | number };
-  };
-  webhooks: {
-    pending: number;
-    failedLastHour: number;
-    lastFailure?: { webhookId: string; url: string; error: string; at: string | number };
-  };
-  /** Fleet mode (server/fleet/fleetStatus.ts); absent from a core without it. */
-  fleet?: FleetStatusView;
-}
+/** GET /gateway/v1/status, typed as the server builds it. */
+export type { GatewayStatus };
 
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;
 
-export interface DailyStats {
-  date: string;
-  sent: number;
-  delivered: number;
-  failed: number;
-  received: number;
-}
-
-export interface SerialPortInfo {
-  path: string;
-  manufacturer?: string;
-  vendorId?: string;
-  productId?: string;
-  serialNumber?: string;
-  inUse: boolean;
-}
-
-export interface AtLogLine {
-  at: string;
-  direction: 'in' | 'out';
-  line: string;
-}
+export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
+/** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */
+export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
 export interface TokenResponse {
   id: string;
@@ -189,76 +126,22 @@ export interface TokenResponse {
 /** Settings as GET /settings returns them: groups of snake_case keys; unset keys are omitted. */
 export type SettingsDocument = Record<string, Record<string, unknown> | undefined>;
 
-export interface IncomingEvent {
-  id: string;
-  type: InboxType;
-  deviceId: string;
-  simNumber?: number;
-  sender: string;
-  content: string;
-  receivedAt: number;
-}
+/** The live stream's `incoming` event (GET /gateway/v1/events), as the server announces it. */
+export type IncomingEvent = IncomingMessageEvent;
 
 /** GET /gateway/v1/usb-phones: what adb lists. */
-export interface UsbPhoneListing {
-  adb: 'found' | 'unavailable';
-  detail?: string;
-  phones: { serial: string; state: string; model?: string; advice?: string; inUse: boolean }[];
-}
-
+export type UsbPhoneListing = z.output<typeof usbListingSchema>;
 /** POST /gateway/v1/phones: a phone on Wi-Fi (url) or on USB (serial). */
-export interface NewPhoneRequest {
-  url?: string;
-  serial?: string;
-  username: string;
-  password: string;
-}
-
-/** How fast the gateway hands messages to one Android phone (GET/PATCH /gateway/v1/phones/{id}). */
-export interface PhonePacing {
-  minIntervalSeconds: number;
-  /** Absent (null when sent): no cap. */
-  maxPerPeriod?: number | null;
-  periodMinutes: number;
-  maxInFlight: number;
-}
-
-export interface PhoneRecord {
-  deviceId: string;
-  pacing: PhonePacing;
-}
+export type NewPhoneRequest = z.input<typeof newPhoneSchema>;
+/** GET/PATCH /gateway/v1/phones/{id}: how fast the gateway hands messages to one Android phone. */
+export type PhoneRecord = z.output<typeof phoneViewSchema>;
+/** `maxPerPeriod` null: no cap. */
+export type PhonePacing = PhoneRecord['pacing'];
 
 /** The desk (GET /gateway/v1/conversations…, /opt-outs, /rules): the shapes of our extension routes. */
-export interface ConversationRecord {
-  number: string;
-  /** The contact's name, when the number is in the address book. */
-  name?: string;
-  lastMessageAt: string;
-  lastDirection: 'in' | 'out';
-  lastText: string;
-  replyDeviceId?: string;
-  replySimNumber?: number;
-  unread: number;
-  archived: boolean;
-}
-
-export interface ThreadMessageRecord {
-  direction: 'in' | 'out';
-  id: string;
-  at: string;
-  text: string;
-  deviceId?: string;
-  simNumber?: number;
-  state?: MessageState;
-  error?: string;
-  scheduleAt?: string;
-}
-
-export interface OptOutRecord {
-  phoneNumber: string;
-  addedAt: string;
-  source: 'keyword' | 'manual';
-}
+export type ConversationRecord = z.output<typeof conversationViewSchema>;
+export type ThreadMessageRecord = z.output<typeof threadMessageViewSchema>;
+export type OptOutRecord = z.output<typeof optOutViewSchema>;
 
 export type RuleMatchKind = z.output<typeof ruleMatchSchema>['kind'];
 export type OpeningHours = z.output<typeof openingHoursSchema>;
@@ -266,14 +149,5 @@ export type OpeningHours = z.output<typeof openingHoursSchema>;
 export type RuleAction = z.output<typeof ruleActionSchema>;
 export type RuleInput = z.output<typeof ruleInputSchema>;
 
-export interface RuleRecord extends RuleInput {
-  id: string;
-  position: number;
-}
-
-export interface RuleVerdict {
-  ruleId: string;
-  name: string;
-  applies: boolean;
-  reason: string;
-}
+export type RuleRecord = z.output<typeof ruleViewSchema>;
+export type RuleVerdict = z.output<typeof ruleVerdictViewSchema>;

@@ -11,7 +11,8 @@ export interface RuleDraft {
   timeZone: string;
   /** `key` only tells the editor's rows apart; it is not sent. */
   periods: { key: number; days: number[]; from: string; to: string }[];
-  actionKind: 'reply' | 'template' | 'forward' | 'addToGroup';
+  /** The schema's action kinds, with a reply from a template shown as a kind of its own. */
+  actionKind: RuleAction['kind'] | 'template';
   replyText: string;
   templateId: string;
   forwardTo: string;

@@ -1,3 +1,5 @@
+import { MaxPageSize } from '../../../server/validation/primitives.js';
+
 /**
  * Client-side CSV export (RFC 4180: comma separated, CRLF rows, fields with a comma, quote or
  * line break are quoted and quotes doubled). A leading UTF-8 BOM makes Excel read non-Latin text.
@@ -60,10 +62,10 @@ export interface Page<Item> {
   total?: number;
 }
 
-/** Reads every page of a list endpoint (limit/offset), for exports of the whole filter. */
+/** Reads every page of a list endpoint (limit/offset), for exports of the whole filter; pages as large as the API allows. */
 export async function fetchAllPages<Item>(
   fetchPage: (limit: number, offset: number) => Promise<Page<Item>>,
-  pageSize = 500,
+  pageSize = MaxPageSize,
   maxItems = 100_000,
 ): Promise<Item[]> {
   const all: Item[] = [];

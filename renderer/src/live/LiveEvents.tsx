@@ -8,14 +8,16 @@ import {
   useRef,
   useState,
 } from 'react';
+import type { LiveEventName } from '../../../server/domain/liveEvents.js';
 import { buildUrl, type UnauthorizedHandler } from '../api/apiClient.js';
 import { openEventStream, type StreamState } from '../api/eventStream.js';
 
 /**
  * One live connection to GET /gateway/v1/events for the whole window; screens subscribe to the
- * event kinds they show (message, incoming, device, log).
+ * event kinds they show (the server's `LiveEventNames`: message, incoming, device, log).
  */
-export type LiveEventName = 'message' | 'incoming' | 'device' | 'log';
+export type { LiveEventName };
+
 type Listener = (data: unknown) => void;
 
 interface LiveEvents {

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { BalanceIntervalMinutes } from '../../../server/validation/modemOperationsSchemas.js';
 import type { ModemOperationsSettings } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
@@ -75,8 +76,8 @@ export function ModemOperationsForm(props: { deviceId: string; onSaved: () => vo
         Every (minutes)
         <input
           type="number"
-          min={5}
-          max={10080}
+          min={BalanceIntervalMinutes.min}
+          max={BalanceIntervalMinutes.max}
           value={draft.balanceIntervalMinutes}
           onChange={(e) => set({ balanceIntervalMinutes: e.target.value })}
         />

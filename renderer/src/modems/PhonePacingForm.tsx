@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { PhonePacingRanges } from '../../../server/validation/phoneSchemas.js';
 import type { PhonePacing } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
@@ -8,10 +9,14 @@ import { useResource } from '../useResource.js';
 type Draft = Record<keyof PhonePacing, string>;
 
 const fields: { key: keyof PhonePacing; label: string; min: number; max: number; optional?: boolean }[] = [
-  { key: 'maxPerPeriod', label: 'At most (messages)', min: 1, max: 100_000, optional: true },
-  { key: 'periodMinutes', label: 'per (minutes)', min: 1, max: 1_440 },
-  { key: 'minIntervalSeconds', label: 'Seconds between two messages', min: 0, max: 3_600 },
-  { key: 'maxInFlight', label: 'Messages the phone may hold unsent', min: 1, max: 500 },
+  { key: 'maxPerPeriod', label: 'At most (messages)', ...PhonePacingRanges.maxPerPeriod, optional: true },
+  { key: 'periodMinutes', label: 'per (minutes)', ...PhonePacingRanges.periodMinutes },
+  {
+    key: 'minIntervalSeconds',
+    label: 'Seconds between two messages',
+    ...PhonePacingRanges.minIntervalSeconds,
+  },
+  { key: 'maxInFlight', label: 'Messages the phone may hold unsent', ...PhonePacingRanges.maxInFlight },
 ];
 
 function draftOf(pacing: PhonePacing): Draft {

@@ -1,12 +1,11 @@
 import { type FormEvent, useState } from 'react';
+import { ussdCodePattern } from '../../../server/validation/modemOperationsSchemas.js';
 import type { BalanceReading, UssdExchange } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
-
-const codePattern = /^[0-9*#+]{1,32}$/;
 
 /**
  * The modem card's USSD box: the last balance, a code to send (`*100#`), the recent answers, and
@@ -25,7 +24,7 @@ export function UssdPanel(props: {
   const send = useAction();
   const latest = recent.data?.[0];
   const waiting = latest?.state === 'waiting' ? latest : undefined;
-  const validCode = codePattern.test(code);
+  const validCode = ussdCodePattern.test(code);
 
   async function submit(event: FormEvent, text: string, sessionId?: string) {
     event.preventDefault();

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { ConversationDirection } from '../../validation/deskSchemas.js';
 import type { PeerKey } from '../peerKey.js';
 
 /** Rows read per step of a catch-up: one step stays a short pause of the event loop. */
@@ -12,14 +13,14 @@ type Source = 'messages' | 'inbox';
 interface ItemRow {
   peer: string;
   at: number;
-  direction: 'in' | 'out';
+  direction: ConversationDirection;
   item_id: string;
 }
 
 interface ConversationChange {
   peer: string;
   at: number;
-  direction: 'in' | 'out';
+  direction: ConversationDirection;
   text: string;
   device: string | null;
   sim: number | null;

@@ -4,6 +4,7 @@ import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayErro
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
 import type { InboxRepository, MessageRepository, Page } from '../../store/repositories.js';
+import type { ConversationDirection } from '../../validation/deskSchemas.js';
 import type { DeskSend } from '../deskSender.js';
 import type { PeerKey } from '../peerKey.js';
 import type { ConversationIndex } from './conversationIndex.js';
@@ -11,7 +12,7 @@ import type { ConversationStore, ConversationSummary } from './conversationStore
 
 /** One message of a thread, either direction. */
 export interface ThreadMessage {
-  direction: 'in' | 'out';
+  direction: ConversationDirection;
   id: string;
   at: number;
   text: string;

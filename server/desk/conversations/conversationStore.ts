@@ -1,11 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { ConversationDirection } from '../../validation/deskSchemas.js';
 
 export interface ConversationSummary {
   peer: string;
   lastAt: number;
-  lastDirection: 'in' | 'out';
+  lastDirection: ConversationDirection;
   lastText: string;
   /** The modem and SIM the party last wrote to: where a reply is sent from. */
   replyDeviceId?: string;
@@ -15,7 +16,7 @@ export interface ConversationSummary {
 }
 
 export interface ThreadItemRef {
-  direction: 'in' | 'out';
+  direction: ConversationDirection;
   id: string;
   at: number;
 }
@@ -23,7 +24,7 @@ export interface ThreadItemRef {
 interface ConversationRow {
   peer: string;
   last_at: number;
-  last_direction: 'in' | 'out';
+  last_direction: ConversationDirection;
   last_text: string;
   reply_device_id: string | null;
   reply_sim_number: number | null;
@@ -44,7 +45,7 @@ export class ConversationStore {
   private readonly countPage: Statement<{ archived: number }, { total: number }>;
   private readonly selectItems: Statement<
     { peer: string; limit: number; offset: number },
-    { direction: 'in' | 'out'; item_id: string; at: number }
+    { direction: ConversationDirection; item_id: string; at: number }
   >;
   private readonly countItems: Statement<[string], { total: number }>;
   private readonly setUnread: Statement<{ peer: string; unread: number }>;

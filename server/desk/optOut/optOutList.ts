@@ -4,12 +4,10 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { OptOutSource } from '../../validation/deskSchemas.js';
 import type { RecipientFilter } from '../campaigns/audience.js';
 import { raiseDeskFact } from '../deskEvents.js';
 import type { PeerKey } from '../peerKey.js';
-
-/** Who put a number on the list: the person by texting a keyword, or staff/API by hand. */
-export type OptOutSource = 'keyword' | 'manual';
 
 export interface OptOut {
   number: string;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { MessageStates } from '../../domain/message.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
@@ -8,37 +7,14 @@ import {
   conversationListQuerySchema,
   conversationReplySchema,
   conversationStateSchema,
+  conversationViewSchema,
+  threadMessageViewSchema,
   threadQuerySchema,
 } from '../../validation/deskSchemas.js';
 import type { ConversationService, ThreadMessage } from '../conversations/conversationService.js';
 import type { ConversationSummary } from '../conversations/conversationStore.js';
 
 const tag = 'Conversations (extension)';
-
-export const conversationViewSchema = z.object({
-  number: z.string(),
-  /** The contact's name, when the number is in the address book. */
-  name: z.string().optional(),
-  lastMessageAt: z.string(),
-  lastDirection: z.enum(['in', 'out']),
-  lastText: z.string(),
-  replyDeviceId: z.string().optional(),
-  replySimNumber: z.number().int().optional(),
-  unread: z.number().int(),
-  archived: z.boolean(),
-});
-
-export const threadMessageViewSchema = z.object({
-  direction: z.enum(['in', 'out']),
-  id: z.string(),
-  at: z.string(),
-  text: z.string(),
-  deviceId: z.string().optional(),
-  simNumber: z.number().int().optional(),
-  state: z.enum(MessageStates).optional(),
-  error: z.string().optional(),
-  scheduleAt: z.string().optional(),
-});
 
 function conversationView(
   summary: ConversationSummary,

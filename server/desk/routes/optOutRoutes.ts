@@ -3,16 +3,10 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
-import { optOutAddSchema, optOutListQuerySchema } from '../../validation/deskSchemas.js';
+import { optOutAddSchema, optOutListQuerySchema, optOutViewSchema } from '../../validation/deskSchemas.js';
 import type { OptOut, OptOutList } from '../optOut/optOutList.js';
 
 const tag = 'Opt-outs (extension)';
-
-export const optOutViewSchema = z.object({
-  phoneNumber: z.string(),
-  addedAt: z.string(),
-  source: z.enum(['keyword', 'manual']),
-});
 
 function optOutView(optOut: OptOut): z.output<typeof optOutViewSchema> {
   return { phoneNumber: optOut.number, addedAt: toIsoWithOffset(optOut.addedAt), source: optOut.source };

@@ -2,38 +2,17 @@ import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import {
-  openingHoursSchema,
-  ruleActionSchema,
   ruleInputSchema,
-  ruleMatchSchema,
   ruleOrderSchema,
   ruleTestSchema,
+  ruleVerdictViewSchema,
+  ruleViewSchema,
 } from '../../validation/deskSchemas.js';
 import type { RuleActions } from '../rules/ruleActions.js';
 import type { RuleBook } from '../rules/ruleBook.js';
 import { judgeRules } from '../rules/ruleEngine.js';
 
 const tag = 'Auto-reply rules (extension)';
-
-export const ruleViewSchema = z.object({
-  id: z.string(),
-  position: z.number().int(),
-  name: z.string(),
-  enabled: z.boolean(),
-  match: ruleMatchSchema,
-  conditions: z.object({
-    deviceId: z.string().optional(),
-    outsideOpeningHours: openingHoursSchema.optional(),
-  }),
-  action: ruleActionSchema,
-});
-
-const verdictSchema = z.object({
-  ruleId: z.string(),
-  name: z.string(),
-  applies: z.boolean(),
-  reason: z.string(),
-});
 
 /**
  * Our extension (README "Auto-reply rules"): rules evaluated in order on every incoming SMS,
@@ -84,7 +63,7 @@ export function registerRuleRoutes(
     access: { scope: 'rules:read' },
     body: ruleTestSchema,
     responses: {
-      200: { description: 'Every rule’s verdict, in order', schema: z.array(verdictSchema) },
+      200: { description: 'Every rule’s verdict, in order', schema: z.array(ruleVerdictViewSchema) },
       ...errorResponses(400, 415, ...authErrors),
     },
     async handle({ body }) {

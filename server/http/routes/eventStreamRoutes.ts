@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { AccessControl } from '../../auth/accessControl.js';
+import type { LiveEventName } from '../../domain/liveEvents.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
 import { toMessageView } from '../../messages/messageView.js';
@@ -45,7 +46,7 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
       const stream = new PassThrough();
       let open = true;
       const unsent = () => stream.writableLength + stream.readableLength;
-      const send = (event: string, data: unknown) => {
+      const send = (event: LiveEventName, data: unknown) => {
         if (!open) return;
         if (unsent() > maxBufferedBytes) {
           logger.warn('dropped a slow event stream client', { unsentBytes: unsent(), ip: ctx.ip });

@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import type { TrafficLine } from '../../at/trafficRecorder.js';
+import type { TrafficLine } from '../../at/trafficLine.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { FleetStatus } from '../../fleet/fleetMode.js';
-import { fleetStatusSchema } from '../../fleet/fleetStatus.js';
 import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
-import type { SchedulerStatus } from '../../scheduler/scheduler.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { SerialPortInfo } from '../../transport/portDiscovery.js';
 import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
@@ -24,8 +21,16 @@ import {
   simulatedIncomingSchema,
   smsServiceSchema,
 } from '../../validation/gatewaySchemas.js';
+import {
+  atLogLineViewSchema,
+  type GatewayStatus,
+  gatewayStatusSchema,
+  serialPortViewSchema,
+  webhookDeliveryViewSchema,
+} from '../../validation/gatewayViewSchemas.js';
+import { dailyCountViewSchema } from '../../validation/modemOperationsSchemas.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
-import type { DeliveryQuery, DispatcherStatus } from '../../webhooks/webhookDispatcher.js';
+import type { DeliveryQuery } from '../../webhooks/webhookDispatcher.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 import { toDeviceView } from './deviceRoutes.js';
@@ -35,17 +40,6 @@ import { toDeviceView } from './deviceRoutes.js';
  * API — gateway status, daily counts, serial ports and modem control, the AT log, webhook
  * delivery attempts, pause/resume. The upstream routes keep the upstream shapes.
  */
-export interface GatewayStatus {
-  version: string;
-  simulated: boolean;
-  /** A HiLink stick's network adapter seen on this PC but not in use. */
-  hilinkAdapter?: { interfaceName: string; url: string };
-  sendingPaused: boolean;
-  scheduler: SchedulerStatus;
-  webhooks: DispatcherStatus;
-  fleet: FleetStatus;
-}
-
 export interface GatewayRouteDependencies {
   devices: DeviceDirectory;
   status(): GatewayStatus;
@@ -71,63 +65,6 @@ export interface GatewayRouteDependencies {
 
 const tag = 'Gateway extensions';
 
-const statusSchema = z.object({
-  version: z.string(),
-  simulated: z.boolean(),
-  hilinkAdapter: z.object({ interfaceName: z.string(), url: z.string() }).optional(),
-  sendingPaused: z.boolean(),
-  scheduler: z.object({
-    pending: z.number().int(),
-    sending: z.number().int(),
-    holding: z
-      .object({ reason: z.string(), detail: z.string(), nextAttemptAt: z.number().optional() })
-      .optional(),
-  }),
-  webhooks: z.object({
-    pending: z.number().int(),
-    failedLastHour: z.number().int(),
-    lastFailure: z
-      .object({ webhookId: z.string(), url: z.string(), error: z.string(), at: z.number() })
-      .optional(),
-  }),
-  fleet: fleetStatusSchema,
-});
-
-const deliverySchema = z.object({
-  id: z.string(),
-  webhookId: z.string(),
-  url: z.string(),
-  event: z.string(),
-  deviceId: z.string(),
-  state: z.enum(['pending', 'delivered', 'failed']),
-  createdAt: z.number(),
-  nextAttemptAt: z.number(),
-  attemptCount: z.number().int(),
-  attempts: z.array(
-    z.object({
-      at: z.number(),
-      status: z.number().optional(),
-      error: z.string().optional(),
-      durationMs: z.number(),
-    }),
-  ),
-  lastError: z.string().optional(),
-  finishedAt: z.number().optional(),
-  payload: z.record(z.string(), z.unknown()),
-});
-
-const serialPortSchema = z.object({
-  path: z.string(),
-  manufacturer: z.string().optional(),
-  vendorId: z.string().optional(),
-  productId: z.string().optional(),
-  serialNumber: z.string().optional(),
-  pnpId: z.string().optional(),
-  inUse: z.boolean(),
-});
-
-const atLogLineSchema = z.object({ at: z.string(), direction: z.enum(['in', 'out']), line: z.string() });
-
 function deviceOr404(devices: DeviceDirectory, id: string): DeviceInfo {
   const device = devices.get(id);
   if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
@@ -141,7 +78,10 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     summary: 'Gateway status: queue, holds (rate limit, pause), webhook health, simulated modem',
     tag,
     access: { scope: 'messages:list' },
-    responses: { 200: { description: 'Status', schema: statusSchema }, ...errorResponses(...authErrors) },
+    responses: {
+      200: { description: 'Status', schema: gatewayStatusSchema },
+      ...errorResponses(...authErrors),
+    },
     handle: async () => ({ status: 200, body: deps.status() }),
   });
 
@@ -155,15 +95,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     responses: {
       200: {
         description: 'One entry per day, oldest first',
-        schema: z.array(
-          z.object({
-            date: z.string(),
-            sent: z.number(),
-            delivered: z.number(),
-            failed: z.number(),
-            received: z.number(),
-          }),
-        ),
+        schema: z.array(dailyCountViewSchema),
       },
       ...errorResponses(400, ...authErrors),
     },
@@ -177,7 +109,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     tag,
     access: { scope: 'devices:list' },
     responses: {
-      200: { description: 'Ports', schema: z.array(serialPortSchema) },
+      200: { description: 'Ports', schema: z.array(serialPortViewSchema) },
       ...errorResponses(...authErrors),
     },
     handle: async () => ({ status: 200, body: await deps.serialPorts() }),
@@ -292,7 +224,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     access: { scope: 'logs:read' },
     query: atLogQuerySchema,
     responses: {
-      200: { description: 'Lines, oldest first', schema: z.array(atLogLineSchema) },
+      200: { description: 'Lines, oldest first', schema: z.array(atLogLineViewSchema) },
       ...errorResponses(400, 404, ...authErrors),
     },
     handle: async ({ params, query }) => {
@@ -310,7 +242,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     access: { scope: 'webhooks:list' },
     query: deliveryListQuerySchema,
     responses: {
-      200: { description: 'Deliveries', schema: z.array(deliverySchema) },
+      200: { description: 'Deliveries', schema: z.array(webhookDeliveryViewSchema) },
       ...errorResponses(400, ...authErrors),
     },
     handle: async ({ query }) => ({ status: 200, body: deps.deliveries(query) }),
@@ -323,7 +255,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     tag,
     access: { scope: 'webhooks:write' },
     responses: {
-      202: { description: 'Queued', schema: deliverySchema },
+      202: { description: 'Queued', schema: webhookDeliveryViewSchema },
       ...errorResponses(404, ...authErrors),
     },
     handle: async ({ params }) => {
@@ -342,7 +274,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     access: { scope: 'settings:write' },
     body: sendingPauseSchema,
     responses: {
-      200: { description: 'Status', schema: statusSchema },
+      200: { description: 'Status', schema: gatewayStatusSchema },
       ...errorResponses(400, ...authErrors),
     },
     handle: async ({ body }) => {

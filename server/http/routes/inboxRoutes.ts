@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { IncomingRecord } from '../../domain/incoming.js';
-import { IncomingTypes } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { deliveryMode, type InboxReplay } from '../../inbox/inboxReplay.js';
 import type { InboxRepository } from '../../store/repositories.js';
@@ -9,6 +8,7 @@ import {
   inboxExportSchema,
   inboxListQuerySchema,
   inboxRefreshSchema,
+  incomingViewSchema,
 } from '../../validation/inboxSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
@@ -17,22 +17,6 @@ export interface InboxRouteDependencies {
   inbox: Pick<InboxRepository, 'get' | 'list'>;
   replay: InboxReplay;
 }
-
-/** Upstream's incoming message record (DESIGN §2), plus `deviceId`, `port` and `incomplete`. */
-export const incomingViewSchema = z.object({
-  id: z.string(),
-  type: z.enum(IncomingTypes),
-  deviceId: z.string(),
-  sender: z.string(),
-  recipient: z.string().optional(),
-  simNumber: z.number().int().optional(),
-  /** The whole text (SMS) or the Base64 bytes (DATA_SMS): SMS are short enough to send whole. */
-  contentPreview: z.string(),
-  port: z.number().int().optional(),
-  incomplete: z.boolean().optional(),
-  createdAt: z.string(),
-  attachments: z.array(z.never()),
-});
 
 export function toIncomingView(record: IncomingRecord): z.output<typeof incomingViewSchema> {
   return {

@@ -3,15 +3,22 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { BalanceWatch } from '../../operations/balanceWatch.js';
-import {
-  type BalanceReading,
-  type ModemOperationsSettingsStore,
-  modemOperationsSettingsSchema,
-  ussdCodePattern,
+import type {
+  BalanceReading,
+  ModemOperationsSettingsStore,
 } from '../../operations/modemOperationsSettings.js';
 import type { UssdExchange, UssdSessions } from '../../operations/ussdSessions.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
 import type { CallQuery, CallRecord, SignalSample } from '../../store/modemRecords.js';
+import {
+  balanceViewSchema,
+  missedCallViewSchema,
+  modemFiguresViewSchema,
+  modemOperationsSettingsSchema,
+  modemOperationsViewSchema,
+  ussdCodePattern,
+  ussdExchangeViewSchema,
+} from '../../validation/modemOperationsSchemas.js';
 import { pageQuery, queryInteger, timeRangeQuery } from '../../validation/primitives.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
@@ -34,57 +41,16 @@ export interface ModemOperationsRouteDependencies {
 const tag = 'Gateway extensions';
 const dayMs = 24 * 60 * 60_000;
 
-const exchangeSchema = z.object({
-  id: z.string(),
-  deviceId: z.string(),
-  request: z.string(),
-  answer: z.string(),
-  state: z.enum(['waiting', 'done', 'ended-by-network']),
-  sessionId: z.string().optional(),
-  at: z.string(),
-});
-
-const balanceSchema = z.object({
-  answer: z.string(),
-  amount: z.number().optional(),
-  at: z.string(),
-  low: z.boolean(),
-});
-
-const operationsViewSchema = modemOperationsSettingsSchema.extend({ lastBalance: balanceSchema.optional() });
-
-const callSchema = z.object({
-  id: z.string(),
-  deviceId: z.string(),
-  phoneNumber: z.string().optional(),
-  calledAt: z.string(),
-  rejected: z.boolean(),
-});
-
-const figuresSchema = z.object({
-  deviceId: z.string(),
-  days: z.array(
-    z.object({
-      date: z.string(),
-      sent: z.number(),
-      delivered: z.number(),
-      failed: z.number(),
-      received: z.number(),
-    }),
-  ),
-  signal: z.array(z.object({ at: z.string(), rssi: z.number(), dbm: z.number().optional() })),
-});
-
-function exchangeView(exchange: UssdExchange): z.output<typeof exchangeSchema> {
+function exchangeView(exchange: UssdExchange): z.output<typeof ussdExchangeViewSchema> {
   return { ...exchange, at: toIsoWithOffset(exchange.at) };
 }
 
-export function balanceView(reading: BalanceReading): z.output<typeof balanceSchema> {
+export function balanceView(reading: BalanceReading): z.output<typeof balanceViewSchema> {
   return { ...reading, at: toIsoWithOffset(reading.at) };
 }
 
-function callView(call: CallRecord): z.output<typeof callSchema> {
-  const view: z.output<typeof callSchema> = {
+function callView(call: CallRecord): z.output<typeof missedCallViewSchema> {
+  const view: z.output<typeof missedCallViewSchema> = {
     id: call.id,
     deviceId: call.deviceId,
     calledAt: toIsoWithOffset(call.at),
@@ -119,7 +85,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
         }
       }),
     responses: {
-      200: { description: "The network's answer", schema: exchangeSchema },
+      200: { description: "The network's answer", schema: ussdExchangeViewSchema },
       ...errorResponses(400, 404, 502, 503, 504, ...authErrors),
     },
     handle: async ({ body, params }) => {
@@ -150,7 +116,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     tag,
     access: { scope: 'devices:list' },
     responses: {
-      200: { description: 'Recent answers', schema: z.array(exchangeSchema) },
+      200: { description: 'Recent answers', schema: z.array(ussdExchangeViewSchema) },
       ...errorResponses(404, ...authErrors),
     },
     handle: async ({ params }) => {
@@ -166,7 +132,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     tag,
     access: { scope: 'devices:list' },
     responses: {
-      200: { description: 'Settings', schema: operationsViewSchema },
+      200: { description: 'Settings', schema: modemOperationsViewSchema },
       ...errorResponses(404, ...authErrors),
     },
     handle: async ({ params }) => {
@@ -183,7 +149,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     access: { scope: 'settings:write' },
     body: modemOperationsSettingsSchema,
     responses: {
-      200: { description: 'Settings', schema: operationsViewSchema },
+      200: { description: 'Settings', schema: modemOperationsViewSchema },
       ...errorResponses(400, 404, 415, ...authErrors),
     },
     handle: async ({ body, params }) => {
@@ -201,7 +167,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     tag,
     access: { scope: 'settings:write' },
     responses: {
-      200: { description: 'The new reading', schema: balanceSchema },
+      200: { description: 'The new reading', schema: balanceViewSchema },
       ...errorResponses(400, 404, 502, 503, 504, ...authErrors),
     },
     handle: async ({ params }) => {
@@ -223,7 +189,10 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       phoneNumber: z.string().max(32).optional(),
     }),
     responses: {
-      200: { description: 'A page of calls; X-Total-Count has the total', schema: z.array(callSchema) },
+      200: {
+        description: 'A page of calls; X-Total-Count has the total',
+        schema: z.array(missedCallViewSchema),
+      },
       ...errorResponses(400, ...authErrors),
     },
     handle: async ({ query }) => {
@@ -251,7 +220,10 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     access: { scope: 'messages:list' },
     query: z.object({ deviceId: z.string().max(64).optional(), days: queryInteger(1, 366).default(14) }),
     responses: {
-      200: { description: 'One entry per modem (or the one asked for)', schema: z.array(figuresSchema) },
+      200: {
+        description: 'One entry per modem (or the one asked for)',
+        schema: z.array(modemFiguresViewSchema),
+      },
       ...errorResponses(400, 404, ...authErrors),
     },
     handle: async ({ query }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Fleet mode in GET /gateway/v1/status (see fleetMode.ts and fleetLink.ts for the states). */
+/** Fleet mode in GET /gateway/v1/status (see fleet/fleetMode.ts and fleet/fleetLink.ts for the states). */
 export const fleetStatusSchema = z.object({
   enabled: z.boolean(),
   /** State reports queued for the server and not yet taken by it. */

@@ -1,0 +1,13 @@
+/**
+ * Why Pending messages are not moving, for the UI and the health check (the scheduler's hold,
+ * server/scheduler/holdReason.ts, puts it in words).
+ */
+export const HoldReasons = [
+  'rate-limit',
+  'send-interval',
+  'no-modem',
+  'scheduled',
+  'paused',
+  'work-hours',
+] as const;
+export type HoldReason = (typeof HoldReasons)[number];

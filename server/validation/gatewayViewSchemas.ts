@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { TrafficDirections } from '../at/trafficLine.js';
+import { HoldReasons } from '../domain/holdReasons.js';
+import { DeliveryStates } from '../webhooks/webhookDelivery.js';
+import { fleetStatusSchema } from './fleetStatusSchema.js';
+
+/**
+ * What our /gateway/v1/ extensions answer with (server/http/routes/gatewayRoutes.ts): the gateway's
+ * status, webhook deliveries, serial ports, AT log lines. Pure, so the UI takes its types from here.
+ */
+
+/** GET /gateway/v1/status. The server builds it as this type, so the schema cannot drift from it. */
+export const gatewayStatusSchema = z.object({
+  version: z.string(),
+  simulated: z.boolean(),
+  /** A HiLink stick's network adapter seen on this PC but not in use. */
+  hilinkAdapter: z.object({ interfaceName: z.string(), url: z.string() }).optional(),
+  sendingPaused: z.boolean(),
+  scheduler: z.object({
+    pending: z.number().int(),
+    sending: z.number().int(),
+    holding: z
+      .object({ reason: z.enum(HoldReasons), detail: z.string(), nextAttemptAt: z.number().optional() })
+      .optional(),
+  }),
+  webhooks: z.object({
+    pending: z.number().int(),
+    failedLastHour: z.number().int(),
+    lastFailure: z
+      .object({ webhookId: z.string(), url: z.string(), error: z.string(), at: z.number() })
+      .optional(),
+  }),
+  fleet: fleetStatusSchema,
+});
+
+export type GatewayStatus = z.output<typeof gatewayStatusSchema>;
+
+export const webhookDeliveryViewSchema = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  url: z.string(),
+  event: z.string(),
+  deviceId: z.string(),
+  state: z.enum(DeliveryStates),
+  createdAt: z.number(),
+  nextAttemptAt: z.number(),
+  attemptCount: z.number().int(),
+  attempts: z.array(
+    z.object({
+      at: z.number(),
+      status: z.number().optional(),
+      error: z.string().optional(),
+      durationMs: z.number(),
+    }),
+  ),
+  lastError: z.string().optional(),
+  finishedAt: z.number().optional(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+export const serialPortViewSchema = z.object({
+  path: z.string(),
+  manufacturer: z.string().optional(),
+  vendorId: z.string().optional(),
+  productId: z.string().optional(),
+  serialNumber: z.string().optional(),
+  pnpId: z.string().optional(),
+  inUse: z.boolean(),
+});
+
+export const atLogLineViewSchema = z.object({
+  at: z.string(),
+  direction: z.enum(TrafficDirections),
+  line: z.string(),
+});
