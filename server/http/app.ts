@@ -123,8 +123,11 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
     );
     ctx.body = { status: 'ok', model: 'Desktop SMS Gateway', version: options.version, docs: '/docs' };
   });
-  const openApi = routes.openApi();
+  // Built on its first request, not at start: few clients ever read it, and converting every
+  // route's schemas to JSON Schema costs start-up time and memory that an idle gateway keeps.
+  let openApi: object | undefined;
   router.get('/docs/openapi.json', (ctx) => {
+    openApi ??= routes.openApi();
     ctx.body = openApi;
   });
   router.get('/docs', (ctx) => {
