@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiMessage, waitForReadyModems } from '../integration/support/apiReads.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
   type GatewayHarness,
@@ -39,11 +39,7 @@ const pdusTo = (number: string) =>
 async function signedInPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
   page.setDefaultTimeout(15_000);
-  await page.goto(`${harness.url}/ui/`);
-  await page.getByLabel('Username').fill(harnessUser);
-  await page.getByLabel('Password').fill(harnessPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  await signIn(page, harness.url, harnessUser, harnessPassword);
   return page;
 }
 

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { createFakeAdb } from '../support/fakeAdb.js';
 import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';
@@ -48,11 +48,7 @@ describe('adding an Android phone on the Modems screen', () => {
     const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
     page.setDefaultTimeout(15_000);
-    await page.goto(`${harness.url}/ui/`);
-    await page.getByLabel('Username').fill(harnessUser);
-    await page.getByLabel('Password').fill(harnessPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
     await page.getByRole('button', { name: 'Add a modem' }).click();
 
@@ -82,11 +78,7 @@ describe('adding an Android phone on the Modems screen', () => {
     const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
     page.setDefaultTimeout(15_000);
-    await page.goto(`${harness.url}/ui/`);
-    await page.getByLabel('Username').fill(harnessUser);
-    await page.getByLabel('Password').fill(harnessPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
 
     await page.getByText('Pacing of this phone').click();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForReadyModems } from '../integration/support/apiReads.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
   type GatewayHarness,
@@ -46,11 +46,7 @@ afterAll(async () => {
 async function signedInPage(): Promise<Page> {
   const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(15_000);
-  await page.goto(`${harness.url}/ui/`);
-  await page.getByLabel('Username').fill(harnessUser);
-  await page.getByLabel('Password').fill(harnessPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  await signIn(page, harness.url, harnessUser, harnessPassword);
   return page;
 }
 

@@ -4,7 +4,7 @@ import { systemClock } from '../../server/clock/clock.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { DeviceView } from '../../server/validation/deviceViewSchema.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';
 import { startSerialServer } from '../support/serialServer.js';
@@ -41,11 +41,7 @@ describe('adding a modem behind a serial server on the Modems screen', () => {
     const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
     page.setDefaultTimeout(15_000);
-    await page.goto(`${harness.url}/ui/`);
-    await page.getByLabel('Username').fill(harnessUser);
-    await page.getByLabel('Password').fill(harnessPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
     await page.getByRole('button', { name: 'Add a modem' }).click();
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
+import { signIn as signInWith } from '../support/browser.js';
 
 /**
  * The real headless gateway serving the built UI, with built-in simulated modems, and the
@@ -86,16 +87,12 @@ export async function newTab(
   return page;
 }
 
-export async function signIn(
+export function signIn(
   page: Page,
   baseUrl: string,
   login: { username: string; password: string } = { username: uiUser, password: uiPassword },
 ): Promise<void> {
-  await page.goto(`${baseUrl}/ui/`);
-  await page.getByLabel('Username').fill(login.username);
-  await page.getByLabel('Password').fill(login.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  return signInWith(page, baseUrl, login.username, login.password);
 }
 
 /** Goes to a screen through the sidebar (no reload: the page keeps its live stream). */
