@@ -50,6 +50,17 @@ async function usbPhoneAndGateway(state: 'device' | 'unauthorized' = 'device', t
   return { phone, adb, harness, device };
 }
 
+/** Asks for an inbox refresh and waits until the phone's inbox was read once more. */
+async function readPhoneInboxAgain(
+  phone: AndroidPhoneDouble,
+  harness: Awaited<ReturnType<typeof usbPhoneAndGateway>>['harness'],
+): Promise<void> {
+  const inboxReads = () => phone.requests.filter((request) => request.path === '/inbox').length;
+  const before = inboxReads();
+  expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
+  await vi.waitFor(() => expect(inboxReads()).toBeGreaterThan(before), patiently);
+}
+
 describe('an Android phone on USB (adb://…@SERIAL)', () => {
   it('is reached through an adb forward, reverses our port and registers its webhooks there', async () => {
     const { phone, adb, harness, device } = await usbPhoneAndGateway();
@@ -111,15 +122,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
         JSON.stringify(entry).includes('by webhook and by inbox'),
       );
     await vi.waitFor(async () => expect(await inboxWith()).toHaveLength(1), patiently);
-    const inboxReads = phone.requests.filter((request) => request.path === '/inbox').length;
-    expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
-    await vi.waitFor(
-      () =>
-        expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
-          inboxReads,
-        ),
-      patiently,
-    );
+    await readPhoneInboxAgain(phone, harness);
     expect(await inboxWith()).toHaveLength(1);
   });
 
@@ -131,15 +134,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
       (await harness.api.get<{ type: string }[]>('/inbox')).body.filter((entry) => entry.type === 'DATA_SMS');
     await vi.waitFor(async () => expect(await dataInInbox()).toHaveLength(1), patiently);
     expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
-    const inboxReads = phone.requests.filter((request) => request.path === '/inbox').length;
-    expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
-    await vi.waitFor(
-      () =>
-        expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
-          inboxReads,
-        ),
-      patiently,
-    );
+    await readPhoneInboxAgain(phone, harness);
     expect(await dataInInbox()).toHaveLength(1);
   });
 
