@@ -1,4 +1,3 @@
-import { Router } from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AccessControl } from '../auth/accessControl.js';
@@ -16,10 +15,11 @@ import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
 import { crossSiteGuard } from './crossSiteGuard.js';
-import { type ApiBuilder, jsonBodyTypes, RouteTable } from './defineRoute.js';
+import { type ApiBuilder, extensionPrefix, jsonBodyTypes, RouteTable } from './defineRoute.js';
 import { docsContentSecurityPolicy, docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
+import { SegmentedRouter } from './segmentedRouter.js';
 import { staticUi, uiPrefix } from './staticUi.js';
 
 /**
@@ -108,7 +108,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   });
   registerApiRoutes(routes, deps);
 
-  const router = new Router();
+  const router = new SegmentedRouter([...apiBases, extensionPrefix.slice(0, -1)]);
   router.get('/', async (ctx) => {
     // A browser opening the address gets the UI, which has its own sign-in.
     if (options.uiDirectory && ctx.accepts('json', 'html') === 'html') {
@@ -163,8 +163,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   app.use((ctx, next) =>
     (bulkBodyPaths.some((path) => ctx.path.startsWith(path)) ? bulkBody : ordinaryBody)(ctx, next),
   );
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(router.middleware());
   // Koa logs unhandled errors itself; ours are all handled by errorMapper, so silence duplicates.
   app.silent = true;
   return app;

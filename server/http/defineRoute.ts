@@ -1,4 +1,3 @@
-import type { Router } from '@koa/router';
 import type Koa from 'koa';
 import type { z } from 'zod';
 import type { AccessControl, Principal } from '../auth/accessControl.js';
@@ -7,6 +6,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { parseOrThrow } from '../validation/issues.js';
 import { omitNulls } from './json.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
+import type { SegmentedRouter } from './segmentedRouter.js';
 
 /**
  * The one way to declare an API route: the same zod schemas validate the request, document it
@@ -104,7 +104,7 @@ export class RouteTable implements ApiBuilder {
    * Registers every route at every base, under its path and each alias. Our own extensions
    * (`/gateway/v1/…`, DESIGN §2) are served at the root only: they are not the spec's routes.
    */
-  mount(router: Router): void {
+  mount(router: Pick<SegmentedRouter, 'register'>): void {
     for (const spec of this.specs) {
       const handler = routeMiddleware(spec, this.options.accessControl);
       const bases = spec.path.startsWith(extensionPrefix) ? [''] : this.options.bases;
