@@ -72,6 +72,9 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     // makes the limit stricter.
     const keys = [clientKey(ip), `user:${username.slice(0, 128)}`];
     for (const key of keys) throttle.check(key);
+    // The same pair already being checked is the same guess: it waits for that answer uncounted.
+    const underway = deps.credentials.checking(username, password);
+    if (underway) return (await underway) ? basic : refuse('wrong user name or password');
     for (const key of keys) throttle.recordFailure(key);
     let matches: boolean;
     try {

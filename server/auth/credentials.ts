@@ -36,6 +36,12 @@ export interface BasicCredentials {
    */
   recognises(username: string, password: string): boolean;
   /**
+   * The check of this exact pair that is under way, if any. A client that opens many
+   * connections at once sends its pair on each before the first check ends: they wait for that
+   * one (one pair, one guess) instead of each counting as a failed login.
+   */
+  checking(username: string, password: string): Promise<boolean> | undefined;
+  /**
    * Replaces the stored login (the first-run panel's "change it"). Refused with InvalidState
    * while `--username/--password` set it for this run: the change would not last.
    */
@@ -174,6 +180,9 @@ function credentialsFrom(
     recognises(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);
       return verifiedDigest !== undefined && timingSafeEqual(digest, verifiedDigest);
+    },
+    checking(candidateUser, candidatePassword) {
+      return inFlight.get(digestOf(candidateUser, candidatePassword).toString('hex'));
     },
     verify(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);

@@ -219,7 +219,11 @@ describe('AccessControl.authenticate', () => {
   it('counts an attempt before hashing: 50 concurrent wrong passwords get at most 10 answers (review 2)', async () => {
     const { access } = await setup();
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, () => outcome(access.authenticate({ authorization: bad, ip }, 'access'))),
+      Array.from({ length: 50 }, (_, index) =>
+        outcome(
+          access.authenticate({ authorization: basicHeader('admin', `wrong horse ${index}`), ip }, 'access'),
+        ),
+      ),
     );
     expect(outcomes.filter((result) => result === String(ErrorCode.Unauthorized)).length).toBeLessThanOrEqual(
       10,
@@ -227,6 +231,32 @@ describe('AccessControl.authenticate', () => {
     expect(
       outcomes.filter((result) => result === String(ErrorCode.TooManyAttempts)).length,
     ).toBeGreaterThanOrEqual(40);
+  });
+
+  it('lets 64 connections opened at once with the right pair all in, none refused with 429', async () => {
+    const { access } = await setup();
+    const outcomes = await Promise.all(
+      Array.from({ length: 64 }, () => outcome(access.authenticate({ authorization: good, ip }, 'access'))),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 64 }, () => 'ok'));
+  });
+
+  it('counts one wrong pair sent on 50 connections at once as one guess', async () => {
+    const { access } = await setup();
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, () => outcome(access.authenticate({ authorization: bad, ip }, 'access'))),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 50 }, () => String(ErrorCode.Unauthorized)));
+    // Nine more distinct guesses are allowed before the lock: the fifty counted once.
+    for (let attempt = 0; attempt < 9; attempt++) {
+      const header = basicHeader('admin', `guess ${attempt}`);
+      expect(await outcome(access.authenticate({ authorization: header, ip }, 'access'))).toBe(
+        String(ErrorCode.Unauthorized),
+      );
+    }
+    expect(await outcome(access.authenticate({ authorization: bad, ip }, 'access'))).toBe(
+      String(ErrorCode.TooManyAttempts),
+    );
   });
 
   it('treats every loopback address as one client (review 2)', async () => {
