@@ -113,8 +113,11 @@ export class MessageService {
     const validUntil = expiry(message, now);
     this.checkDevice(message.deviceId ?? undefined, request.deviceActiveWithinHours, now);
     this.checkSimSlot(message.deviceId ?? undefined, message.simNumber ?? undefined);
-    const id = message.id ?? this.generateId();
-    if (ids.has(id) || this.deps.repository.get(id)) {
+    // A generated id is 126 random bits: only a client's own id can already be taken (and the
+    // store's unique key would still refuse a clash). Looking it up costs a random read per POST.
+    const requestedId = message.id ?? undefined;
+    const id = requestedId ?? this.generateId();
+    if (ids.has(id) || (requestedId !== undefined && this.deps.repository.get(id))) {
       throw new GatewayError(ErrorCode.Conflict, `id: message ${id} already exists`, { field: 'id' });
     }
     ids.add(id);
