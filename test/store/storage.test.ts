@@ -38,6 +38,22 @@ async function open(): Promise<Storage> {
 
 const inboxTotal = (storage: Storage) => storage.inbox.list({ limit: 1, offset: 0 }).total;
 
+/** The FTS5 `automerge` setting each search index has stored (absent: FTS5's default). */
+function searchAutomerge(): Record<'messages' | 'inbox', number | undefined> {
+  const db = new BetterSqlite3(join(dataDir, databaseFileName), { readonly: true });
+  try {
+    const setting = (table: string) =>
+      (
+        db.prepare(`SELECT v FROM ${table}_search_config WHERE k = 'automerge'`).get() as
+          | { v: number }
+          | undefined
+      )?.v;
+    return { messages: setting('messages'), inbox: setting('inbox') };
+  } finally {
+    db.close();
+  }
+}
+
 function pendingGroup(key: string): PendingGroup {
   return {
     key,
@@ -182,6 +198,17 @@ describe('openStorage', () => {
     const reopened = await open();
     expect([reopened.messages.count(), inboxTotal(reopened)]).toEqual([3, 1]);
     expect(reopened.messages.list({ limit: 1, offset: 0 }).total).toBe(3);
+    await reopened.close();
+    opened.pop();
+    // Schema 8: the upgraded database's search indexes merge 16 segments at a time.
+    expect(searchAutomerge()).toEqual({ messages: 16, inbox: 16 });
+  });
+
+  it('creates search indexes that merge 16 segments at a time (FTS5 default: 4)', async () => {
+    const storage = await open();
+    await storage.close();
+    opened.pop();
+    expect(searchAutomerge()).toEqual({ messages: 16, inbox: 16 });
   });
 
   it('refuses collection names that are not plain file names', async () => {

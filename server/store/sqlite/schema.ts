@@ -299,6 +299,15 @@ export const schemaSteps: readonly string[] = [
       ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
   END;
   `,
+  `
+  -- The search indexes merge their segments 16 at a time instead of FTS5's default 4. Each group
+  -- commit writes a small segment, and merging them four by four rewrote every posting at each
+  -- of many levels: at 1,000,000 stored the merges were most of a commit's cost (15 → 3.5 µs a
+  -- row) and 14 % of the WAL, and the POST p99 fell from 51 to 22 ms. A search reads the extra
+  -- segments in about the same time (0.47 → 0.49 ms). The setting is stored with each index.
+  INSERT INTO messages_search (messages_search, rank) VALUES ('automerge', 16);
+  INSERT INTO inbox_search (inbox_search, rank) VALUES ('automerge', 16);
+  `,
 ];
 
 export const schemaVersion = schemaSteps.length;
