@@ -310,6 +310,8 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     ['a search over phone numbers', { limit: 50, offset: 0, search: '0004999' }],
     ['a search in capitals', { limit: 50, offset: 0, search: 'YOUR' }],
     ['a search shorter than a trigram', { limit: 50, offset: 0, search: 'Co' }],
+    ['a deep page of a search', { limit: 20, offset: 100, search: 'code' }],
+    ['a search for the last page of its matches', { limit: 7, offset: 0, search: '0004999' }],
     [
       'every filter at once',
       {
@@ -329,6 +331,14 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     expect(result).toEqual(expected(query));
     // Every query here selects something: an empty page on both sides would prove nothing.
     expect(result.ids.length).toBeGreaterThan(0);
+  });
+
+  it('still counts the matches of a search on a page past its last one', () => {
+    const query = { limit: 50, offset: 5_000, search: 'code' };
+    const result = actual(query);
+    expect(result).toEqual(expected(query));
+    expect(result.ids).toEqual([]);
+    expect(result.total).toBeGreaterThan(0);
   });
 
   it('counts the pending messages the same as a scan', () => {
