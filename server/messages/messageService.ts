@@ -19,11 +19,14 @@ export interface MessageServiceOptions {
  * The scheduler, as the queue sees it. "Message queued" reaches it by this direct call only,
  * never through the event bus: the bus is for observers (the live stream, fleet reports, the
  * desk's conversations), and a missed or reordered event there costs a stale view; the
- * scheduler must hear of every message, right after it is durable, and also of a rescheduled
- * one, which raises no `message:enqueued`. A typed call keeps that dependency visible.
+ * scheduler must hear of every message, in the turn it is written (see `store`), and also of a
+ * rescheduled one, which raises no `message:enqueued`. A typed call keeps that dependency visible.
  */
 export interface QueueWatcher {
-  /** A message was durably queued, or its time or text changed: plan for it. */
+  /**
+   * A message was queued (written in the current batch: durable when it commits), or its time or
+   * text changed: plan for it.
+   */
   enqueued(message: MessageRecord): void;
 }
 
@@ -149,19 +152,31 @@ export class MessageService {
     };
   }
 
-  /** Inserts in this turn (one group commit), then announces each message once all are durable. */
+  /**
+   * Inserts in this turn (one group commit) and tells the scheduler at once: a modem that can
+   * take a message now gets it in this same turn, so its Processed mark shares the insert's
+   * commit and its fsync (a hand-over after the insert was durable cost a second commit and a
+   * timer on the idle POST → PDU path). No send starts before that commit is durable, and a
+   * failed commit takes the Processed mark back with the insert. Observers hear of each message
+   * once it is durable: each announcement waits on its own insert, whose promise settles before
+   * those of the batch's later writes (the Processed mark's "updated" included).
+   */
   private async store(records: readonly MessageRecord[]): Promise<void> {
-    await Promise.all(records.map((record) => this.deps.repository.insert(record)));
-    for (const record of records) {
-      this.deps.logger.info('message queued', {
-        id: record.id,
-        recipients: record.recipients.length,
-        priority: record.priority,
-        deviceId: record.requestedDeviceId,
-      });
-      this.deps.events.emit('message:enqueued', { message: record });
-      this.deps.scheduler.enqueued(record);
-    }
+    const announced = records.map((record) =>
+      this.deps.repository.insert(record).then(() => this.announce(record)),
+    );
+    for (const record of records) this.deps.scheduler.enqueued(record);
+    await Promise.all(announced);
+  }
+
+  private announce(record: MessageRecord): void {
+    this.deps.logger.info('message queued', {
+      id: record.id,
+      recipients: record.recipients.length,
+      priority: record.priority,
+      deviceId: record.requestedDeviceId,
+    });
+    this.deps.events.emit('message:enqueued', { message: record });
   }
 
   get(id: string): MessageRecord {

@@ -10,6 +10,7 @@ export class ScanTimers {
   private scanTimer: TimerHandle | undefined;
   private wakeTimer: TimerHandle | undefined;
   private wakeTimerAt = Number.POSITIVE_INFINITY;
+  private scanThisTurn = false;
 
   constructor(
     private readonly clock: Clock,
@@ -24,6 +25,23 @@ export class ScanTimers {
       this.scanTimer = undefined;
       this.scan();
     }, 0);
+  }
+
+  /**
+   * A scan before this turn of the event loop ends (a microtask), instead of at the next timer:
+   * for a message just queued that a modem can take now, so that its Processed mark joins the
+   * write batch of its insert and one commit (one fsync) makes both durable. A scan already
+   * coming on the timer is replaced by this one.
+   */
+  requestThisTurn(): void {
+    if (this.scanThisTurn) return;
+    this.scanTimer?.cancel();
+    this.scanTimer = undefined;
+    this.scanThisTurn = true;
+    queueMicrotask(() => {
+      this.scanThisTurn = false;
+      this.scan();
+    });
   }
 
   /** When the wake timer is due; Infinity when none is set. */

@@ -159,7 +159,7 @@ export class Scheduler {
       );
     }
     if (takeableAt <= now) {
-      this.wake();
+      this.timers.requestThisTurn();
       return;
     }
     const due = Math.min(message.validUntil ?? Number.POSITIVE_INFINITY, takeableAt);

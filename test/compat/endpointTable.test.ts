@@ -103,6 +103,18 @@ async function queuedMessage(api: MountApi): Promise<string> {
   return id;
 }
 
+/**
+ * A message that stays Pending: scheduled an hour ahead (an idle modem takes a message due now
+ * in the turn it is queued, before the POST is even answered).
+ */
+async function pendingMessage(api: MountApi): Promise<string> {
+  const id = uniqueId('pending');
+  const scheduleAt = new Date(api.gateway.clock.now() + 3_600_000).toISOString();
+  const response = await api.call('POST', '/messages', { json: { ...text('to cancel'), id, scheduleAt } });
+  expect(response.status).toBe(202);
+  return id;
+}
+
 /** The rows of the spec's endpoint table, with each success and error status that can arise. */
 const rows: Row[] = [
   {
@@ -518,7 +530,7 @@ const rows: Row[] = [
       {
         status: 200,
         when: 'the message exists',
-        send: async (api) => api.call('GET', `/messages/${await queuedMessage(api)}`),
+        send: async (api) => api.call('GET', `/messages/${await pendingMessage(api)}`),
         verify: (response) => {
           expect(response.body).toMatchObject({
             state: 'Pending',
@@ -540,7 +552,7 @@ const rows: Row[] = [
       {
         status: 200,
         when: 'a Pending message is cancelled',
-        send: async (api) => api.call('DELETE', `/messages/${await queuedMessage(api)}`),
+        send: async (api) => api.call('DELETE', `/messages/${await pendingMessage(api)}`),
         verify: (response) => {
           expect(response.body).toMatchObject({ state: 'Cancelled' });
         },

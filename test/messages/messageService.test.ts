@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { MessageRecord } from '../../server/domain/message.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
@@ -18,7 +19,9 @@ let storage: Storage;
 const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
 const events = new EventBus();
 
-function service(options: { maxPendingMessages?: number; onEnqueued?: () => void } = {}): MessageService {
+function service(
+  options: { maxPendingMessages?: number; onEnqueued?: (message: MessageRecord) => void } = {},
+): MessageService {
   const devices = new InMemoryDeviceDirectory();
   devices.add(deviceInfo('modem-1', {}, clock.now()));
   return new MessageService(
@@ -61,15 +64,42 @@ afterEach(async () => {
 });
 
 describe('MessageService', () => {
-  it('announces a message only after it is stored, then wakes the scheduler', async () => {
+  it('tells the scheduler in the turn it writes a message, and observers only once it is durable', async () => {
     const order: string[] = [];
-    const stop = events.on('message:enqueued', ({ message }) =>
-      order.push(`event:${storage.messages.get(message.id) ? 'stored' : 'missing'}`),
-    );
-    const messages = service({ onEnqueued: () => order.push('wake') });
-    await messages.enqueue(request({ id: 'm' }));
+    const stop = events.on('message:enqueued', () => order.push('event'));
+    const messages = service({ onEnqueued: () => order.push('scheduler') });
+    const durable = vi.spyOn(storage.sqlite.commits, 'flush');
+    const enqueued = messages.enqueue(request({ id: 'm' }));
+    expect(order).toEqual(['scheduler']);
+    await enqueued;
     stop();
-    expect(order).toEqual(['event:stored', 'wake']);
+    expect(order).toEqual(['scheduler', 'event']);
+    expect(durable).toHaveBeenCalledTimes(1);
+  });
+
+  it("lets the scheduler's hand-over in that turn share the insert's commit, announced after it", async () => {
+    const lifecycle = new MessageLifecycle(storage.messages, events, clock, silentLogger);
+    const order: string[] = [];
+    const stops = [
+      events.on('message:enqueued', () => order.push('enqueued')),
+      events.on('message:updated', ({ message }) => order.push(`updated:${message.state}`)),
+    ];
+    let processed: Promise<unknown> | undefined;
+    // What the scheduler does for an idle modem: a scan in a microtask of the same turn.
+    const messages = service({
+      onEnqueued: (message) =>
+        queueMicrotask(() => {
+          processed = lifecycle.markProcessed(message.id, 'modem-1');
+        }),
+    });
+    const commits = vi.spyOn(storage.sqlite.commits, 'flush');
+    await messages.enqueue(request({ id: 'm' }));
+    await processed;
+    for (const stop of stops) stop();
+    // One commit (one fsync) for both writes; observers still hear "queued" first.
+    expect(commits).toHaveBeenCalledTimes(1);
+    expect(order).toEqual(['enqueued', 'updated:Processed']);
+    expect(storage.messages.get('m')?.state).toBe('Processed');
   });
 
   it('continues the sequence after a restart instead of starting again at 1', async () => {

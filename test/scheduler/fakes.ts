@@ -288,12 +288,12 @@ export class SchedulerHarness {
   }
 
   async enqueue(...specs: MessageSpec[]): Promise<void> {
-    // As the API does: each message is told to the scheduler once it is durably stored.
-    for (const spec of specs) {
-      const message = pendingMessage(spec, ++this.sequence, this.clock.now());
-      await this.repository.insert(message);
-      this.scheduler.enqueued(message);
-    }
+    // As the API does (MessageService.store): the messages are written in one turn and told to
+    // the scheduler in that turn, then become durable together.
+    const messages = specs.map((spec) => pendingMessage(spec, ++this.sequence, this.clock.now()));
+    const durable = messages.map((message) => this.repository.insert(message));
+    for (const message of messages) this.scheduler.enqueued(message);
+    await Promise.all(durable);
   }
 
   setPolicy(change: Partial<SendingPolicy>): void {

@@ -13,6 +13,26 @@ async function started(harness: SchedulerHarness): Promise<SchedulerHarness> {
   return harness;
 }
 
+describe('Scheduler: hand-over', () => {
+  it('hands a message to an idle modem in the turn it is queued, with no timer in between', async () => {
+    const clock = new ManualClock();
+    const harness = await started(new SchedulerHarness(clock));
+    harness.modem('m1');
+    // No clock.advance: a zero-delay timer would never fire here. The hand-over must happen in
+    // the same turn, so that its Processed mark joins the commit of the message's insert.
+    await harness.enqueue({ id: 'a' });
+    expect(harness.message('a').state).toBe('Processed');
+  });
+
+  it('still takes the best of the messages queued in one turn, not the first one told', async () => {
+    const clock = new ManualClock();
+    const harness = await started(new SchedulerHarness(clock));
+    harness.modem('m1');
+    await harness.enqueue({ id: 'low' }, { id: 'high', priority: 100 });
+    expect([harness.message('low').state, harness.message('high').state]).toEqual(['Pending', 'Processed']);
+  });
+});
+
 describe('Scheduler: order', () => {
   it('sends newest first for equal priority by default (LIFO)', async () => {
     const clock = new ManualClock();
