@@ -2,9 +2,11 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 
 /**
  * The scheduler's two timers. A scan never runs inline: `request` sets a zero-delay timer, so
- * every event of one instant (several sends ending together) is seen by one scan. `wakeAt` sets
- * the one timer for the next instant something falls due (an expiry, a schedule, a limit
- * lifting); only an earlier instant moves it.
+ * every event of one instant (several sends ending together) is seen by one scan; for a message
+ * just queued that a modem can take now, `requestThisTurn` runs it in a microtask instead, still
+ * after every message written in that turn. `wakeAt` sets the one timer for the next instant
+ * something falls due (an expiry, a schedule, a limit lifting); only an earlier instant moves it.
+ * The scheduler's scan does nothing once it is stopped, so a scan already queued is harmless.
  */
 export class ScanTimers {
   private scanTimer: TimerHandle | undefined;
