@@ -7,8 +7,12 @@ import { randomBytes, randomFillSync } from 'node:crypto';
  */
 const alphabet = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 const idLength = 21;
-/** 8 symbols of 6 bits: 48 bits of milliseconds, enough until the year 10889. */
-const timeLength = 8;
+/**
+ * 7 symbols of 6 bits: 42 bits of milliseconds. An 8th would be "-" until the year 2109, so every
+ * id would start with a dash (read as an option by command-line tools). In 2109 the prefix wraps:
+ * ids stay unique (their random part) and only stop sorting by time.
+ */
+const timeLength = 7;
 const randomLength = idLength - timeLength;
 const idsPerDraw = 128;
 
@@ -18,8 +22,8 @@ export function generateMessageId(): string {
 }
 
 /**
- * Message ids, for a hot path. The first 8 characters are the time in ms, the other 13 random
- * (78 bits): ids made one after another land side by side in the store's unique index, where
+ * Message ids, for a hot path. The first 7 characters are the time in ms, the other 14 random
+ * (84 bits): ids made one after another land side by side in the store's unique index, where
  * random ones each dirtied an index page of their own (4 KB of write-ahead log per message at
  * 1,000,000 stored: more than half of what a POST wrote, and of the wait for its fsync).
  * Random bytes are drawn for many ids at once, as nanoid does (a `randomBytes` call per id cost
@@ -40,7 +44,7 @@ export function createMessageIdGenerator(now: () => number = Date.now): () => st
 }
 
 function timePrefix(ms: number): string {
-  let rest = Math.max(0, Math.floor(ms));
+  let rest = Math.max(0, Math.floor(ms)) % 64 ** timeLength;
   let prefix = '';
   for (let index = 0; index < timeLength; index++) {
     prefix = alphabet[rest % 64] + prefix;

@@ -116,7 +116,7 @@ export class MessageService {
     const validUntil = expiry(message, now);
     this.checkDevice(message.deviceId ?? undefined, request.deviceActiveWithinHours, now);
     this.checkSimSlot(message.deviceId ?? undefined, message.simNumber ?? undefined);
-    // A generated id is the time plus 78 random bits: only a client's own id can already be taken
+    // A generated id is the time plus 84 random bits: only a client's own id can already be taken
     // (and the store's unique key would still refuse a clash). A lookup is an index read per POST.
     const requestedId = message.id ?? undefined;
     const id = requestedId ?? this.generateId();

@@ -22,13 +22,19 @@ describe('message ids', () => {
     for (const [index, id] of later.entries()) {
       const before = made[index] ?? '';
       // Same millisecond: same time prefix, and only the random part may differ.
-      if (id.slice(0, 8) === before.slice(0, 8)) continue;
+      if (id.slice(0, 7) === before.slice(0, 7)) continue;
       expect(before < id).toBe(true);
     }
-    expect(new Set(made.map((id) => id.slice(0, 8))).size).toBe(made.length - 1);
+    expect(new Set(made.map((id) => id.slice(0, 7))).size).toBe(made.length - 1);
   });
 
-  it('keep 78 random bits after the time: 100,000 ids made in one millisecond are all different', () => {
+  it('do not start with a dash, which command-line tools would read as an option', () => {
+    const next = createMessageIdGenerator(() => Date.UTC(2026, 10, 26));
+    expect(next()).toMatch(/^[0-9A-Za-z]/);
+    expect(createMessageIdGenerator(() => Date.UTC(2100, 0, 1))()).toMatch(/^[0-9A-Za-z]/);
+  });
+
+  it('keep 84 random bits after the time: 100,000 ids made in one millisecond are all different', () => {
     const next = createMessageIdGenerator(() => 1_700_000_000_000);
     const ids = new Set(Array.from({ length: 100_000 }, next));
     expect(ids.size).toBe(100_000);
