@@ -3,8 +3,9 @@ import type { IncomingRecord } from '../domain/incoming.js';
 import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
+import { HistoryFilter } from './sqlite/historyFilter.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
-import { normaliseNeedle, QueryFilter } from './sqlite/queryFilter.js';
+import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 interface InboxRow {
@@ -59,17 +60,15 @@ export class SqliteInboxRepository implements InboxRepository {
   }
 
   list(query: InboxQuery): Page<IncomingRecord> {
-    const needle = normaliseNeedle(query.search);
-    const filter = new QueryFilter()
-      .when('from', query.from, 'received_at >= @from')
-      .when('to', query.to, 'received_at < @to')
+    const filter = new HistoryFilter('inbox')
+      .period(query.from, query.to)
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
-      .search('inbox', needle);
+      .search(normaliseNeedle(query.search));
     return pagedBodies<IncomingRecord>(this.queries, {
-      table: 'inbox',
-      orderBy: 'received_at DESC, rowid DESC',
       filter,
+      orderBy: 'received_at DESC, rowid DESC',
+      newestFirst: true,
       keptTotal: this.total,
       limit: query.limit,
       offset: query.offset,

@@ -4,8 +4,9 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
+import { HistoryFilter } from './sqlite/historyFilter.js';
 import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
-import { normaliseNeedle, QueryFilter } from './sqlite/queryFilter.js';
+import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 /**
@@ -104,17 +105,15 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   list(query: MessageQuery): Page<MessageRecord> {
-    const needle = normaliseNeedle(query.search);
-    const filter = new QueryFilter()
-      .when('from', query.from, 'created_at >= @from')
-      .when('to', query.to, 'created_at < @to')
+    const filter = new HistoryFilter('messages')
+      .period(query.from, query.to)
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
-      .search('messages', needle);
+      .search(normaliseNeedle(query.search));
     return pagedBodies<MessageRecord>(this.queries, {
-      table: 'messages',
-      orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
       filter,
+      orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
+      newestFirst: !query.oldestFirst,
       keptTotal: this.total,
       limit: query.limit,
       offset: query.offset,

@@ -70,6 +70,10 @@ describe('SqliteInboxRepository', () => {
     expect(ids({ limit: 10, offset: 0, from: 20, to: 40 })).toEqual(['b', 'c']);
     expect(ids({ limit: 10, offset: 0, search: 'NOON' })).toEqual(['d', 'a']);
     expect(ids({ limit: 10, offset: 0, search: '4930' })).toEqual(['d']);
+    expect(ids({ limit: 10, offset: 0, search: '+1555' })).toEqual(['b', 'c', 'a']);
+    expect(ids({ limit: 10, offset: 0, search: '+1555', from: 20, to: 40 })).toEqual(['b', 'c']);
+    expect(ids({ limit: 10, offset: 0, search: 'noon', from: 11 })).toEqual(['d']);
+    expect(ids({ limit: 10, offset: 0, search: '5550001', type: 'DATA_SMS' })).toEqual(['c']);
     expect(inbox.list({ limit: 1, offset: 0, search: 'noon' }).total).toBe(2);
     // The Base64 of a data message is not searched: "AAE" is in c's content only.
     expect(ids({ limit: 10, offset: 0, search: 'aae' })).toEqual([]);
@@ -82,6 +86,11 @@ describe('SqliteInboxRepository', () => {
     await database.close();
     open();
     expect(inbox.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(['new']);
+    // Gone from the search indexes too, for text and for numbers.
+    for (const search of ['text of', '5550001']) {
+      const page = inbox.list({ limit: 10, offset: 0, search });
+      expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['new']]);
+    }
     // A pruned id is no longer a duplicate: the same SMS read again later is stored again.
     expect(await inbox.insert(incoming({ id: 'old', receivedAt: 120 }))).toBe(true);
   });

@@ -166,6 +166,55 @@ describe('SqliteMessageRepository', () => {
     expect(repository.list({ limit: 10, offset: 0, search: '+4477009123' }).total).toBe(1);
   });
 
+  it('finds digits and "+" numbers inside the text too, and numbers longer than an index token', async () => {
+    const texted = (id: string, text: string, createdAt: number) =>
+      message({
+        id,
+        createdAt,
+        content: { kind: 'text', text },
+        recipients: [{ phoneNumber: '+15550000001', state: 'Pending' }],
+      });
+    const long = '1234567890'.repeat(4);
+    await repository.insert(texted('call-uk', 'Call us on +442071838750 today', start));
+    await repository.insert(texted('order', 'Order 442071838750 shipped', start + 1));
+    await repository.insert(texted('long', `Reference ${long}`, start + 2));
+    await repository.insert(texted('long-other', `Reference ${long.slice(0, 32)}99`, start + 3));
+    const found = (search: string) =>
+      repository.list({ limit: 10, offset: 0, search }).items.map((record) => record.id);
+    expect(found('+4420718')).toEqual(['call-uk']);
+    expect(found('20718387')).toEqual(['order', 'call-uk']);
+    // 40 digits: the index finds both by their first 32, and the rows tell them apart.
+    expect(found(long)).toEqual(['long']);
+    expect(found(long.slice(0, 32))).toEqual(['long-other', 'long']);
+    expect(found(long.slice(0, 33))).toEqual(['long']);
+    expect(repository.list({ limit: 1, offset: 0, search: long }).total).toBe(1);
+  });
+
+  it('finds a needle of two characters that take four UTF-16 units, by scanning', async () => {
+    await repository.insert(message({ id: 'party', content: { kind: 'text', text: 'Party 🎉🎉 tonight' } }));
+    await repository.insert(message({ id: 'plain', content: { kind: 'text', text: 'Party tonight' } }));
+    const page = repository.list({ limit: 10, offset: 0, search: '🎉🎉' });
+    expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['party']]);
+  });
+
+  it('stops finding a message once retention removed it', async () => {
+    const sent = (id: string, createdAt: number) =>
+      message({
+        id,
+        createdAt,
+        state: 'Sent',
+        states: { Sent: createdAt },
+        content: { kind: 'text', text: `code ${id}` },
+      });
+    await repository.insert(sent('old', start));
+    await repository.insert(sent('new', start + 2 * minute));
+    expect(await repository.pruneOlderThan(start + minute)).toBe(1);
+    for (const search of ['code', '1555']) {
+      const page = repository.list({ limit: 10, offset: 0, search });
+      expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['new']]);
+    }
+  });
+
   it('lists the hand-overs between two times, of messages handed over, without the rest', async () => {
     const handed = (id: string, state: MessageState, processedAt: number, deviceId?: string) =>
       message({ id, state, states: { [state]: processedAt + 1, Processed: processedAt }, deviceId });
@@ -279,7 +328,11 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
             record.recipients.some((recipient) => recipient.phoneNumber.includes(needle))),
       )
       .map((record, position) => ({ record, position }))
-      .sort((left, right) => right.record.createdAt - left.record.createdAt || right.position - left.position)
+      .sort(
+        (left, right) =>
+          (right.record.createdAt - left.record.createdAt || right.position - left.position) *
+          (query.oldestFirst ? -1 : 1),
+      )
       .map(({ record }) => record.id);
     return { total: matches.length, ids: matches.slice(query.offset, query.offset + query.limit) };
   }
@@ -312,6 +365,19 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     ['a search shorter than a trigram', { limit: 50, offset: 0, search: 'Co' }],
     ['a deep page of a search', { limit: 20, offset: 100, search: 'code' }],
     ['a search for the last page of its matches', { limit: 7, offset: 0, search: '0004999' }],
+    ['a number from its "+"', { limit: 50, offset: 3, search: '+1555000012' }],
+    ['digits in the text and in the numbers', { limit: 50, offset: 0, search: '970' }],
+    ['a search, oldest first', { limit: 30, offset: 2, search: '+155500012', oldestFirst: true }],
+    [
+      'a search in a time range',
+      { limit: 10, offset: 1, search: '0001', from: start + 500_000, to: start + 7_000_000 },
+    ],
+    [
+      'a text search in a time range',
+      { limit: 10, offset: 0, search: 'code', from: start + 97_000, to: start + 3_000_000 },
+    ],
+    ['a search and a device', { limit: 10, offset: 4, search: '+1555', deviceId: 'modem-c' }],
+    ['a search with more matches than are counted ahead', { limit: 50, offset: 20, search: '1555' }],
     [
       'every filter at once',
       {

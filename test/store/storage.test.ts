@@ -36,19 +36,22 @@ async function open(): Promise<Storage> {
   return storage;
 }
 
+const everyIndexMergingBy16 = { messages_text: 16, messages_digits: 16, inbox_text: 16, inbox_digits: 16 };
+
 const inboxTotal = (storage: Storage) => storage.inbox.list({ limit: 1, offset: 0 }).total;
 
 /** The FTS5 `automerge` setting each search index has stored (absent: FTS5's default). */
-function searchAutomerge(): Record<'messages' | 'inbox', number | undefined> {
+function searchAutomerge(): Record<string, number | undefined> {
   const db = new BetterSqlite3(join(dataDir, databaseFileName), { readonly: true });
   try {
-    const setting = (table: string) =>
-      (
-        db.prepare(`SELECT v FROM ${table}_search_config WHERE k = 'automerge'`).get() as
-          | { v: number }
-          | undefined
-      )?.v;
-    return { messages: setting('messages'), inbox: setting('inbox') };
+    const indexes = ['messages_text', 'messages_digits', 'inbox_text', 'inbox_digits'];
+    return Object.fromEntries(
+      indexes.map((index) => [
+        index,
+        (db.prepare(`SELECT v FROM ${index}_config WHERE k = 'automerge'`).get() as { v: number } | undefined)
+          ?.v,
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -198,17 +201,22 @@ describe('openStorage', () => {
     const reopened = await open();
     expect([reopened.messages.count(), inboxTotal(reopened)]).toEqual([3, 1]);
     expect(reopened.messages.list({ limit: 1, offset: 0 }).total).toBe(3);
+    // Schema 9 indexed the rows written before it, for text and for numbers.
+    const found = (search: string) => reopened.messages.list({ limit: 5, offset: 0, search });
+    expect(found('hello m2').items.map((record) => record.id)).toEqual(['m2']);
+    expect(found('+1555000').total).toBe(3);
+    expect(reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' }).total).toBe(1);
     await reopened.close();
     opened.pop();
-    // Schema 8: the upgraded database's search indexes merge 16 segments at a time.
-    expect(searchAutomerge()).toEqual({ messages: 16, inbox: 16 });
+    // Schema 8: the search indexes merge 16 segments at a time.
+    expect(searchAutomerge()).toEqual(everyIndexMergingBy16);
   });
 
   it('creates search indexes that merge 16 segments at a time (FTS5 default: 4)', async () => {
     const storage = await open();
     await storage.close();
     opened.pop();
-    expect(searchAutomerge()).toEqual({ messages: 16, inbox: 16 });
+    expect(searchAutomerge()).toEqual(everyIndexMergingBy16);
   });
 
   it('refuses collection names that are not plain file names', async () => {

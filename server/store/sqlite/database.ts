@@ -4,7 +4,8 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { privateFileMode } from '../fileSystem.js';
 import { GroupCommit } from './groupCommit.js';
-import { migrateSchema, schemaVersion } from './schema.js';
+import { foundSchemaVersion, migrateSchema, schemaVersion } from './schema.js';
+import { registerSearchFunctions } from './searchIndex.js';
 import { WalSync } from './walSync.js';
 
 export const databaseFileName = 'gateway.db';
@@ -39,9 +40,21 @@ export function openDatabase(path: string, logger: Logger): GatewayDatabase {
     db.pragma('synchronous = FULL');
     // Another connection (a backup) may hold the lock for a moment; wait instead of failing.
     db.pragma('busy_timeout = 5000');
-    const found = migrateSchema(db);
-    if (found < schemaVersion)
-      logger.info('database schema brought up to date', { path, from: found, to: schemaVersion });
+    registerSearchFunctions(db);
+    const startedAt = performance.now();
+    // Some steps index every stored row again: say why a start with a long history waits.
+    const found = foundSchemaVersion(db);
+    if (found > 0 && found < schemaVersion)
+      logger.info('bringing the database schema up to date', { path, from: found, to: schemaVersion });
+    migrateSchema(db);
+    if (found < schemaVersion) {
+      logger.info('database schema brought up to date', {
+        path,
+        from: found,
+        to: schemaVersion,
+        ms: Math.round(performance.now() - startedAt),
+      });
+    }
   } catch (error) {
     db.close();
     if (error instanceof GatewayError) throw error;
