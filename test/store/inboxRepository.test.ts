@@ -74,6 +74,8 @@ describe('SqliteInboxRepository', () => {
     expect(ids({ limit: 10, offset: 0, search: '+1555', from: 20, to: 40 })).toEqual(['b', 'c']);
     expect(ids({ limit: 10, offset: 0, search: 'noon', from: 11 })).toEqual(['d']);
     expect(ids({ limit: 10, offset: 0, search: '5550001', type: 'DATA_SMS' })).toEqual(['c']);
+    // Across the line between sender and text: scanned, as the indexes keep no such line.
+    expect(ids({ limit: 10, offset: 0, search: '0001\nmeeting' })).toEqual(['a']);
     expect(inbox.list({ limit: 1, offset: 0, search: 'noon' }).total).toBe(2);
     // The Base64 of a data message is not searched: "AAE" is in c's content only.
     expect(ids({ limit: 10, offset: 0, search: 'aae' })).toEqual([]);

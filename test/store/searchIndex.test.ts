@@ -63,6 +63,10 @@ describe('searchPlan', () => {
     expect(searchPlan('+')).toEqual({ kind: 'scan' });
     expect(searchPlan('🎉🎉')).toEqual({ kind: 'scan' });
   });
+
+  it('scans for needles across a line break, which the indexes do not keep', () => {
+    expect(searchPlan('noon\n+1555')).toEqual({ kind: 'scan' });
+  });
 });
 
 describe('firstKeyAt', () => {
