@@ -378,6 +378,7 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     ],
     ['a search and a device', { limit: 10, offset: 4, search: '+1555', deviceId: 'modem-c' }],
     ['a search with more matches than are counted ahead', { limit: 50, offset: 20, search: '1555' }],
+    ['every match of a search, no limit', { limit: 2 ** 31, offset: 7, search: '+15550001' }],
     [
       'every filter at once',
       {
