@@ -64,7 +64,7 @@ export class MessageService {
     private readonly options: MessageServiceOptions,
   ) {
     this.generateId = deps.generateId ?? createMessageIdGenerator(() => deps.clock.now());
-    this.lastSequence = deps.repository.list({ limit: 1, offset: 0 }).items[0]?.sequence ?? 0;
+    this.lastSequence = deps.repository.highestSequence();
   }
 
   /**

@@ -80,6 +80,8 @@ export interface MessageRepository {
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
   count(): number;
+  /** The highest `sequence` stored (0 for none): the next message's number follows it. */
+  highestSequence(): number;
   /** Removes messages created before `before` that are in a final state; returns how many. */
   pruneOlderThan(before: number): Promise<number>;
 }

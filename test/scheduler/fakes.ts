@@ -91,6 +91,10 @@ export class MemoryMessageRepository implements MessageRepository {
     return this.records.size;
   }
 
+  highestSequence(): number {
+    return Math.max(0, ...[...this.records.values()].map((record) => record.sequence));
+  }
+
   pruneOlderThan(): Promise<number> {
     return Promise.resolve(0);
   }

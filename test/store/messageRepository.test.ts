@@ -215,6 +215,19 @@ describe('SqliteMessageRepository', () => {
     }
   });
 
+  it('knows the highest sequence after the clock was set back, and after rows came in out of order', async () => {
+    expect(repository.highestSequence()).toBe(0);
+    await repository.insert(message({ id: 'before', createdAt: start + 10 * minute, sequence: 5 }));
+    // The PC's clock was set back: the next message is older by createdAt, newer by sequence.
+    await repository.insert(message({ id: 'clock-set-back', createdAt: start, sequence: 6 }));
+    await reopen();
+    expect(repository.highestSequence()).toBe(6);
+    // Rows moved in from the journals come in file order, not sequence order.
+    await repository.insert(message({ id: 'moved-newest', createdAt: start + 20 * minute, sequence: 9 }));
+    await repository.insert(message({ id: 'moved-older', createdAt: start + 15 * minute, sequence: 7 }));
+    expect(repository.highestSequence()).toBe(9);
+  });
+
   it('lists the hand-overs between two times, of messages handed over, without the rest', async () => {
     const handed = (id: string, state: MessageState, processedAt: number, deviceId?: string) =>
       message({ id, state, states: { [state]: processedAt + 1, Processed: processedAt }, deviceId });
