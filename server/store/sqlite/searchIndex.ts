@@ -74,6 +74,9 @@ export function digitsTokens(search: string): string {
   return tokens.join(' ');
 }
 
+/** A whole number: digits after an optional "+" (which the groups give apart). */
+const wholeNumber = /^(\+?)([0-9]+)$/;
+
 /** What the text index holds of a `search` column: its lines that are not whole numbers. */
 export function textTrigramSource(search: string): string {
   return search
@@ -81,8 +84,6 @@ export function textTrigramSource(search: string): string {
     .filter((line) => !wholeNumber.test(line))
     .join('\n');
 }
-
-const wholeNumber = /^\+?[0-9]+$/;
 
 /**
  * Makes `search_digits` and `search_text` known to `db`: the schema's triggers call them on
@@ -105,7 +106,7 @@ export type SearchPlan =
 
 /** The plan for a needle (already trimmed and lowercased by `normaliseNeedle`). */
 export function searchPlan(needle: string): SearchPlan {
-  const number = /^(\+?)([0-9]+)$/.exec(needle);
+  const number = wholeNumber.exec(needle);
   if (number) {
     const [, plus, digits = ''] = number;
     return {
