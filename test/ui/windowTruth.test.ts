@@ -171,6 +171,9 @@ describe('issue 14 in Chromium with two simulated modems', () => {
   it('explains failures in plain words, offers Send again and Cancel in the list, and says whom it sent to (item 11)', async () => {
     const page = await signedIn();
     await openScreen(page, 'Messages');
+    // The first page must be on screen before the message exists: a page read after it would
+    // list the message at once, with no "new — show" bar (the earlier items left rows here).
+    await page.locator('tr[data-message-id]').first().waitFor();
     const expired = await whilePaused(async () => {
       const message = await api<Message>('POST', '/messages', {
         textMessage: { text: 'Too late' },
