@@ -1,34 +1,39 @@
 import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
+import { type DataUpdate, LoadReplay } from './loadReplay.js';
 
-/** Loading / error / data of one API read, with reload; answers of superseded loads are dropped. */
+/**
+ * Loading / error / data of one API read, with reload; answers of superseded loads are dropped,
+ * and changes made with `setData` while a load is in flight are applied to its answer too.
+ */
 export interface Resource<T> {
   data: T | undefined;
   error: unknown;
   loading: boolean;
   reload(): void;
-  setData(update: (current: T | undefined) => T | undefined): void;
+  setData(update: DataUpdate<T>): void;
 }
 
 export function useResource<T>(load: () => Promise<T>, deps: DependencyList): Resource<T> {
   const [data, setDataState] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(true);
-  const generation = useRef(0);
+  const loads = useRef(new LoadReplay<T>());
   const loadRef = useRef(load);
   loadRef.current = load;
 
   const reload = useCallback(() => {
-    const current = ++generation.current;
+    const token = loads.current.start();
     setLoading(true);
     loadRef.current().then(
       (value) => {
-        if (current !== generation.current) return;
-        setDataState(value);
+        const answer = loads.current.finish(token, value);
+        if (answer.stale) return;
+        setDataState(answer.data);
         setError(undefined);
         setLoading(false);
       },
       (failure: unknown) => {
-        if (current !== generation.current) return;
+        if (!loads.current.fail(token)) return;
         setError(failure);
         setLoading(false);
       },
@@ -38,9 +43,9 @@ export function useResource<T>(load: () => Promise<T>, deps: DependencyList): Re
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to reload
   useEffect(reload, deps);
 
-  const setData = useCallback(
-    (update: (current: T | undefined) => T | undefined) => setDataState(update),
-    [],
-  );
+  const setData = useCallback((update: DataUpdate<T>) => {
+    loads.current.changed(update);
+    setDataState(update);
+  }, []);
   return { data, error, loading, reload, setData };
 }
