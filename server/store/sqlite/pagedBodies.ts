@@ -1,12 +1,11 @@
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
-import type { QueryFilter } from './queryFilter.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
 import { rowOfKey } from './searchIndex.js';
 import type { StatementCache } from './statementCache.js';
 
-/** Rows matching `filter` in `table`; `count(*)` reads every one, so unfiltered callers keep a total. */
-export function countWhere(queries: StatementCache, table: string, filter: QueryFilter): number {
-  const statement = queries.get(`SELECT count(*) AS total FROM ${table} ${filter.where}`);
+/** Rows matching `filter`; `count(*)` reads every one, so an unfiltered page uses the kept total. */
+function countWhere(queries: StatementCache, filter: HistoryFilter): number {
+  const statement = queries.get(`SELECT count(*) AS total FROM ${filter.table} ${filter.where}`);
   return (statement.get(filter.params) as { total: number }).total;
 }
 
@@ -38,7 +37,7 @@ export function pagedBodies<Item>(
   const { filter } = page;
   if (filter.indexedSearch) return searchPage<Item>(queries, page, filter.indexedSearch);
   const { table } = filter;
-  const total = filter.where === '' ? page.keptTotal : countWhere(queries, table, filter);
+  const total = filter.where === '' ? page.keptTotal : countWhere(queries, filter);
   const rows = queries
     .get(`SELECT body FROM ${table} ${filter.where} ORDER BY ${page.orderBy} LIMIT @limit OFFSET @offset`)
     .all({ ...filter.params, limit: sqlLimit(page.limit), offset: page.offset }) as { body: string }[];
@@ -70,8 +69,8 @@ function searchPage<Item>(
   const clauses = [`${index} MATCH @probe`, ...filter.rowClauses];
   if (keyRange.from !== undefined) clauses.push(`${index}.rowid >= @fromKey`);
   if (keyRange.to !== undefined) clauses.push(`${index}.rowid < @toKey`);
-  const rows = filter.rowClauses.length === 0 ? '' : `JOIN ${rowOfKey(table, `${index}.rowid`)}`;
-  const matches = `FROM ${index} ${rows} ${whereOf(clauses)}`;
+  const join = filter.rowClauses.length === 0 ? '' : `JOIN ${rowOfKey(table, `${index}.rowid`)}`;
+  const matches = `FROM ${index} ${join} ${whereOf(clauses)}`;
   const params = { ...filter.params, fromKey: keyRange.from, toKey: keyRange.to };
 
   const wanted = sqlLimit(limit) === -1 ? -1 : limit + keysCountedAhead;
