@@ -56,7 +56,7 @@ export class InboxReplay {
       .then(() => {
         if (mode === 'Disabled') return;
         const since = period.since ?? requestedAt - defaultRefreshPeriodMs;
-        this.replay({ ...period, since, until: period.until ?? this.deps.clock.now() }, mode);
+        return this.replay({ ...period, since, until: period.until ?? this.deps.clock.now() }, mode);
       })
       .catch((error: unknown) =>
         this.deps.logger.warn('inbox refresh failed', {
@@ -67,17 +67,17 @@ export class InboxReplay {
   }
 
   /** Replays every stored message of the period as webhooks; returns how many. */
-  export(period: InboxPeriod, mode: WebhookDeliveryMode): number {
+  export(period: InboxPeriod, mode: WebhookDeliveryMode): Promise<number> {
     this.checkDevice(period.deviceId);
-    if (mode === 'Disabled') return 0;
+    if (mode === 'Disabled') return Promise.resolve(0);
     return this.replay(period, mode);
   }
 
-  private replay(period: InboxPeriod, mode: Exclude<WebhookDeliveryMode, 'Disabled'>): number {
+  private async replay(period: InboxPeriod, mode: Exclude<WebhookDeliveryMode, 'Disabled'>): Promise<number> {
     const batches = new Map<string, IncomingMessageEvent[]>();
     let replayed = 0;
     for (let offset = 0; ; offset += pageSize) {
-      const page = this.deps.inbox.list({
+      const page = await this.deps.inbox.list({
         from: period.since,
         // The period's end is inclusive for clients; the store's upper bound is exclusive.
         to: period.until === undefined ? undefined : period.until + 1,

@@ -185,7 +185,7 @@ export class MessageService {
     return message;
   }
 
-  list(query: MessageQuery): Page<MessageRecord> {
+  list(query: MessageQuery): Promise<Page<MessageRecord>> {
     return this.deps.repository.list(query);
   }
 

@@ -4,7 +4,8 @@ import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
-import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
+import { keptRowCount, pageRead } from './sqlite/pagedBodies.js';
+import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -28,6 +29,7 @@ export class SqliteInboxRepository implements InboxRepository {
   constructor(
     db: Database,
     private readonly commits: GroupCommit,
+    private readonly pages: PageReader,
   ) {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
@@ -59,20 +61,22 @@ export class SqliteInboxRepository implements InboxRepository {
     return row && (JSON.parse(row.body) as IncomingRecord);
   }
 
-  list(query: InboxQuery): Page<IncomingRecord> {
+  async list(query: InboxQuery): Promise<Page<IncomingRecord>> {
     const filter = new HistoryFilter('inbox')
       .period(query.from, query.to)
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    return pagedBodies<IncomingRecord>(this.queries, {
-      filter,
-      orderBy: 'received_at DESC, rowid DESC',
-      newestFirst: true,
-      keptTotal: this.total,
-      limit: query.limit,
-      offset: query.offset,
-    });
+    const { total, bodies } = await this.pages.read(
+      pageRead(filter, {
+        orderBy: 'received_at DESC, rowid DESC',
+        newestFirst: true,
+        keptTotal: this.total,
+        limit: query.limit,
+        offset: query.offset,
+      }),
+    );
+    return { total, items: bodies.map((body) => JSON.parse(body) as IncomingRecord) };
   }
 
   async pruneOlderThan(before: number): Promise<number> {

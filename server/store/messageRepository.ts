@@ -5,7 +5,8 @@ import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page }
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
-import { keptRowCount, pagedBodies } from './sqlite/pagedBodies.js';
+import { keptRowCount, pageRead } from './sqlite/pagedBodies.js';
+import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -43,6 +44,7 @@ export class SqliteMessageRepository implements MessageRepository {
   constructor(
     private readonly db: Database,
     private readonly commits: GroupCommit,
+    private readonly pages: PageReader,
   ) {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
@@ -111,20 +113,22 @@ export class SqliteMessageRepository implements MessageRepository {
     return row && (JSON.parse(row.body) as MessageRecord);
   }
 
-  list(query: MessageQuery): Page<MessageRecord> {
+  async list(query: MessageQuery): Promise<Page<MessageRecord>> {
     const filter = new HistoryFilter('messages')
       .period(query.from, query.to)
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    return pagedBodies<MessageRecord>(this.queries, {
-      filter,
-      orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
-      newestFirst: !query.oldestFirst,
-      keptTotal: this.total,
-      limit: query.limit,
-      offset: query.offset,
-    });
+    const { total, bodies } = await this.pages.read(
+      pageRead(filter, {
+        orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
+        newestFirst: !query.oldestFirst,
+        keptTotal: this.total,
+        limit: query.limit,
+        offset: query.offset,
+      }),
+    );
+    return { total, items: bodies.map((body) => JSON.parse(body) as MessageRecord) };
   }
 
   pending(): MessageRecord[] {

@@ -56,8 +56,8 @@ export interface MessageRepository {
    */
   update(record: MessageRecord): Promise<void>;
   get(id: string): MessageRecord | undefined;
-  /** Newest first (createdAt descending). */
-  list(query: MessageQuery): Page<MessageRecord>;
+  /** Newest first (createdAt descending); includes every write made before the call. */
+  list(query: MessageQuery): Promise<Page<MessageRecord>>;
   /** Every message whose aggregate state is Pending, in no particular order. */
   pending(): MessageRecord[];
   /**
@@ -98,8 +98,8 @@ export interface InboxRepository {
   /** Idempotent: returns false (and stores nothing) when the id is already stored. */
   insert(record: IncomingRecord): Promise<boolean>;
   get(id: string): IncomingRecord | undefined;
-  /** Newest first (receivedAt descending). */
-  list(query: InboxQuery): Page<IncomingRecord>;
+  /** Newest first (receivedAt descending); includes every write made before the call. */
+  list(query: InboxQuery): Promise<Page<IncomingRecord>>;
   pruneOlderThan(before: number): Promise<number>;
 }
 

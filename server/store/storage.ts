@@ -19,6 +19,7 @@ import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
+import { PageReader } from './sqlite/pageReader.js';
 
 export interface StorageOptions {
   dataDir: string;
@@ -138,6 +139,7 @@ class DataDirStorage implements Storage {
   readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };
   private readonly openNames = new Set<string>([pendingPartsCollection]);
   private readonly documentsFlushed: (() => Promise<void>)[] = [];
+  private readonly pages: PageReader;
   private closed = false;
 
   constructor(
@@ -149,8 +151,9 @@ class DataDirStorage implements Storage {
   ) {
     const { db, commits } = database;
     this.dataDir = options.dataDir;
-    this.messages = new SqliteMessageRepository(db, commits);
-    this.inbox = new SqliteInboxRepository(db, commits);
+    this.pages = new PageReader(database.path, commits, logger.child('pages'));
+    this.messages = new SqliteMessageRepository(db, commits, this.pages);
+    this.inbox = new SqliteInboxRepository(db, commits, this.pages);
     this.logs = new SqliteLogRepository(db, commits, {
       logger: logger.child('logs'),
       ...(options.maxLogEntries === undefined ? {} : { maxEntries: options.maxLogEntries }),
@@ -210,6 +213,8 @@ class DataDirStorage implements Storage {
         this.logger.error('a document could not be written', { error }),
       );
     }
+    // The reader's connection goes first: the last one closed checkpoints and removes the WAL.
+    await this.pages.close();
     try {
       await this.database.close();
     } catch (error) {

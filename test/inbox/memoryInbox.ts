@@ -15,9 +15,12 @@ export class MemoryInbox implements InboxRepository {
     return this.records.get(id);
   }
 
-  list(query: InboxQuery): Page<IncomingRecord> {
+  list(query: InboxQuery): Promise<Page<IncomingRecord>> {
     const items = [...this.records.values()].sort((left, right) => right.receivedAt - left.receivedAt);
-    return { total: items.length, items: items.slice(query.offset, query.offset + query.limit) };
+    return Promise.resolve({
+      total: items.length,
+      items: items.slice(query.offset, query.offset + query.limit),
+    });
   }
 
   async pruneOlderThan(before: number): Promise<number> {

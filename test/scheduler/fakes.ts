@@ -38,8 +38,8 @@ export class MemoryMessageRepository implements MessageRepository {
     return record && structuredClone(record);
   }
 
-  list(): Page<MessageRecord> {
-    return { total: this.records.size, items: [...this.records.values()] };
+  list(): Promise<Page<MessageRecord>> {
+    return Promise.resolve({ total: this.records.size, items: [...this.records.values()] });
   }
 
   pending(): MessageRecord[] {

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
-import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
-import { openTestDatabase, temporaryDirectory } from './storeTestKit.js';
+import { openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt: number }): IncomingRecord {
   return {
@@ -17,11 +16,11 @@ function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt:
 
 describe('SqliteInboxRepository', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let database: GatewayDatabase;
+  let database: TestDatabase;
   let inbox: SqliteInboxRepository;
   const open = () => {
     database = openTestDatabase(dir.path);
-    inbox = new SqliteInboxRepository(database.db, database.commits);
+    inbox = new SqliteInboxRepository(database.db, database.commits, database.pages);
   };
 
   beforeEach(async () => {
@@ -60,25 +59,25 @@ describe('SqliteInboxRepository', () => {
     await inbox.insert(incoming({ id: 'b', receivedAt: 30, deviceId: 'modem-2' }));
     await inbox.insert(incoming({ id: 'c', receivedAt: 20, type: 'DATA_SMS', content: 'AAEC', port: 2948 }));
     await inbox.insert(incoming({ id: 'd', receivedAt: 40, sender: '+4930123', content: 'noon again' }));
-    const ids = (query: Parameters<SqliteInboxRepository['list']>[0]) =>
-      inbox.list(query).items.map((r) => r.id);
-    expect(ids({ limit: 10, offset: 0 })).toEqual(['d', 'b', 'c', 'a']);
-    expect(ids({ limit: 2, offset: 1 })).toEqual(['b', 'c']);
-    expect(inbox.list({ limit: 2, offset: 1 }).total).toBe(4);
-    expect(ids({ limit: 10, offset: 0, type: 'DATA_SMS' })).toEqual(['c']);
-    expect(ids({ limit: 10, offset: 0, deviceId: 'modem-2' })).toEqual(['b']);
-    expect(ids({ limit: 10, offset: 0, from: 20, to: 40 })).toEqual(['b', 'c']);
-    expect(ids({ limit: 10, offset: 0, search: 'NOON' })).toEqual(['d', 'a']);
-    expect(ids({ limit: 10, offset: 0, search: '4930' })).toEqual(['d']);
-    expect(ids({ limit: 10, offset: 0, search: '+1555' })).toEqual(['b', 'c', 'a']);
-    expect(ids({ limit: 10, offset: 0, search: '+1555', from: 20, to: 40 })).toEqual(['b', 'c']);
-    expect(ids({ limit: 10, offset: 0, search: 'noon', from: 11 })).toEqual(['d']);
-    expect(ids({ limit: 10, offset: 0, search: '5550001', type: 'DATA_SMS' })).toEqual(['c']);
+    const ids = async (query: Parameters<SqliteInboxRepository['list']>[0]) =>
+      (await inbox.list(query)).items.map((r) => r.id);
+    expect(await ids({ limit: 10, offset: 0 })).toEqual(['d', 'b', 'c', 'a']);
+    expect(await ids({ limit: 2, offset: 1 })).toEqual(['b', 'c']);
+    expect((await inbox.list({ limit: 2, offset: 1 })).total).toBe(4);
+    expect(await ids({ limit: 10, offset: 0, type: 'DATA_SMS' })).toEqual(['c']);
+    expect(await ids({ limit: 10, offset: 0, deviceId: 'modem-2' })).toEqual(['b']);
+    expect(await ids({ limit: 10, offset: 0, from: 20, to: 40 })).toEqual(['b', 'c']);
+    expect(await ids({ limit: 10, offset: 0, search: 'NOON' })).toEqual(['d', 'a']);
+    expect(await ids({ limit: 10, offset: 0, search: '4930' })).toEqual(['d']);
+    expect(await ids({ limit: 10, offset: 0, search: '+1555' })).toEqual(['b', 'c', 'a']);
+    expect(await ids({ limit: 10, offset: 0, search: '+1555', from: 20, to: 40 })).toEqual(['b', 'c']);
+    expect(await ids({ limit: 10, offset: 0, search: 'noon', from: 11 })).toEqual(['d']);
+    expect(await ids({ limit: 10, offset: 0, search: '5550001', type: 'DATA_SMS' })).toEqual(['c']);
     // Across the line between sender and text: scanned, as the indexes keep no such line.
-    expect(ids({ limit: 10, offset: 0, search: '0001\nmeeting' })).toEqual(['a']);
-    expect(inbox.list({ limit: 1, offset: 0, search: 'noon' }).total).toBe(2);
+    expect(await ids({ limit: 10, offset: 0, search: '0001\nmeeting' })).toEqual(['a']);
+    expect((await inbox.list({ limit: 1, offset: 0, search: 'noon' })).total).toBe(2);
     // The Base64 of a data message is not searched: "AAE" is in c's content only.
-    expect(ids({ limit: 10, offset: 0, search: 'aae' })).toEqual([]);
+    expect(await ids({ limit: 10, offset: 0, search: 'aae' })).toEqual([]);
   });
 
   it('prunes messages received before the cut-off, durably', async () => {
@@ -87,10 +86,10 @@ describe('SqliteInboxRepository', () => {
     expect(await inbox.pruneOlderThan(50)).toBe(1);
     await database.close();
     open();
-    expect(inbox.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(['new']);
+    expect((await inbox.list({ limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual(['new']);
     // Gone from the search indexes too, for text and for numbers.
     for (const search of ['text of', '5550001']) {
-      const page = inbox.list({ limit: 10, offset: 0, search });
+      const page = await inbox.list({ limit: 10, offset: 0, search });
       expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['new']]);
     }
     // A pruned id is no longer a duplicate: the same SMS read again later is stored again.

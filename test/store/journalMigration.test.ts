@@ -62,7 +62,7 @@ describe('migrating a data directory written by the journal store', () => {
 
     const inbox = await liveRecords('inbox.journal');
     for (const [id, record] of inbox) expect(storage.inbox.get(String(id))).toEqual(record);
-    expect(storage.inbox.list({ limit: 500, offset: 0 }).total).toBe(300);
+    expect((await storage.inbox.list({ limit: 500, offset: 0 })).total).toBe(300);
 
     const logs = await liveRecords('logs.journal');
     expect(storage.logs.list({})).toEqual([...logs.values()]);
@@ -79,13 +79,19 @@ describe('migrating a data directory written by the journal store', () => {
 
   it('answers queries on the migrated records: the queue in memory, history by state and search', async () => {
     const { storage } = await open();
-    const byState = (state: MessageState) => storage.messages.list({ state, limit: 500, offset: 0 }).total;
+    const byState = async (state: MessageState) =>
+      (await storage.messages.list({ state, limit: 500, offset: 0 })).total;
     expect(storage.messages.pending()).toHaveLength(40);
     expect(storage.messages.inState('Processed')).toHaveLength(10);
-    expect(byState('Pending') + byState('Processed') + byState('Sent') + byState('Delivered')).toBe(
-      380 - byState('Failed') - byState('Cancelled'),
+    expect(
+      (await byState('Pending')) +
+        (await byState('Processed')) +
+        (await byState('Sent')) +
+        (await byState('Delivered')),
+    ).toBe(380 - (await byState('Failed')) - (await byState('Cancelled')));
+    expect((await storage.messages.list({ search: 'grüße', limit: 500, offset: 0 })).total).toBeGreaterThan(
+      0,
     );
-    expect(storage.messages.list({ search: 'grüße', limit: 500, offset: 0 }).total).toBeGreaterThan(0);
     // The logs go on from the last migrated id.
     expect(storage.logs.append({ priority: 'INFO', module: 'test', message: 'next', createdAt: 1 }).id).toBe(
       301,

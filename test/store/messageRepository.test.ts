@@ -3,21 +3,26 @@ import type { MessageRecord, MessageState } from '../../server/domain/message.js
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import type { MessageQuery } from '../../server/store/repositories.js';
-import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
-import { failNextCommit, message, openTestDatabase, temporaryDirectory } from './storeTestKit.js';
+import {
+  failNextCommit,
+  message,
+  openTestDatabase,
+  type TestDatabase,
+  temporaryDirectory,
+} from './storeTestKit.js';
 
 const start = Date.UTC(2026, 0, 1);
 const minute = 60_000;
 
 /** A database in `path` and the repository on it; `close` closes both. */
-function openAt(path: string): { database: GatewayDatabase; repository: SqliteMessageRepository } {
+function openAt(path: string): { database: TestDatabase; repository: SqliteMessageRepository } {
   const database = openTestDatabase(path);
-  return { database, repository: new SqliteMessageRepository(database.db, database.commits) };
+  return { database, repository: new SqliteMessageRepository(database.db, database.commits, database.pages) };
 }
 
 describe('SqliteMessageRepository', () => {
   let dir: { path: string; remove: () => Promise<void> };
-  let database: GatewayDatabase;
+  let database: TestDatabase;
   let repository: SqliteMessageRepository;
 
   async function reopen(): Promise<void> {
@@ -76,7 +81,7 @@ describe('SqliteMessageRepository', () => {
     await reopen();
     expect(repository.pending().map((record) => record.id)).toEqual(['new']);
     expect(repository.inState('Failed').map((record) => record.id)).toEqual(['old']);
-    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
+    expect((await repository.list({ limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual([
       'new',
       'old',
     ]);
@@ -86,7 +91,7 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(message({ id: 'b', createdAt: start + 2 * minute }));
     await repository.insert(message({ id: 'a', createdAt: start + minute }));
     await repository.insert(message({ id: 'c', createdAt: start + 3 * minute }));
-    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual([
+    expect((await repository.list({ limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual([
       'c',
       'b',
       'a',
@@ -101,9 +106,9 @@ describe('SqliteMessageRepository', () => {
     ] as const) {
       await repository.insert(message({ id, createdAt: start + minutes * minute }));
     }
-    const page = (offset: number) =>
-      repository.list({ oldestFirst: true, limit: 2, offset }).items.map((record) => record.id);
-    expect([page(0), page(2)]).toEqual([['a', 'b'], ['c']]);
+    const page = async (offset: number) =>
+      (await repository.list({ oldestFirst: true, limit: 2, offset })).items.map((record) => record.id);
+    expect([await page(0), await page(2)]).toEqual([['a', 'b'], ['c']]);
   });
 
   it('takes a message back out of memory when its commit fails, so a retry is not a duplicate', async () => {
@@ -155,15 +160,12 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(to('uk', '+4477009123'));
     await repository.insert(to('same-end', '+4411109123'));
     await repository.insert(to('neighbour', '+4477009124'));
-    const found = (search: string) =>
-      repository
-        .list({ limit: 10, offset: 0, search })
-        .items.map((record) => record.id)
-        .sort();
-    expect(found('+4477009123')).toEqual(['uk']);
-    expect(found('4477009')).toEqual(['neighbour', 'uk']);
-    expect(found('09123')).toEqual(['same-end', 'uk']);
-    expect(repository.list({ limit: 10, offset: 0, search: '+4477009123' }).total).toBe(1);
+    const found = async (search: string) =>
+      (await repository.list({ limit: 10, offset: 0, search })).items.map((record) => record.id).sort();
+    expect(await found('+4477009123')).toEqual(['uk']);
+    expect(await found('4477009')).toEqual(['neighbour', 'uk']);
+    expect(await found('09123')).toEqual(['same-end', 'uk']);
+    expect((await repository.list({ limit: 10, offset: 0, search: '+4477009123' })).total).toBe(1);
   });
 
   it('finds digits and "+" numbers inside the text too, and numbers longer than an index token', async () => {
@@ -179,21 +181,21 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(texted('order', 'Order 442071838750 shipped', start + 1));
     await repository.insert(texted('long', `Reference ${long}`, start + 2));
     await repository.insert(texted('long-other', `Reference ${long.slice(0, 32)}99`, start + 3));
-    const found = (search: string) =>
-      repository.list({ limit: 10, offset: 0, search }).items.map((record) => record.id);
-    expect(found('+4420718')).toEqual(['call-uk']);
-    expect(found('20718387')).toEqual(['order', 'call-uk']);
+    const found = async (search: string) =>
+      (await repository.list({ limit: 10, offset: 0, search })).items.map((record) => record.id);
+    expect(await found('+4420718')).toEqual(['call-uk']);
+    expect(await found('20718387')).toEqual(['order', 'call-uk']);
     // 40 digits: the index finds both by their first 32, and the rows tell them apart.
-    expect(found(long)).toEqual(['long']);
-    expect(found(long.slice(0, 32))).toEqual(['long-other', 'long']);
-    expect(found(long.slice(0, 33))).toEqual(['long']);
-    expect(repository.list({ limit: 1, offset: 0, search: long }).total).toBe(1);
+    expect(await found(long)).toEqual(['long']);
+    expect(await found(long.slice(0, 32))).toEqual(['long-other', 'long']);
+    expect(await found(long.slice(0, 33))).toEqual(['long']);
+    expect((await repository.list({ limit: 1, offset: 0, search: long })).total).toBe(1);
   });
 
   it('finds a needle of two characters that take four UTF-16 units, by scanning', async () => {
     await repository.insert(message({ id: 'party', content: { kind: 'text', text: 'Party 🎉🎉 tonight' } }));
     await repository.insert(message({ id: 'plain', content: { kind: 'text', text: 'Party tonight' } }));
-    const page = repository.list({ limit: 10, offset: 0, search: '🎉🎉' });
+    const page = await repository.list({ limit: 10, offset: 0, search: '🎉🎉' });
     expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['party']]);
   });
 
@@ -210,7 +212,7 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(sent('new', start + 2 * minute));
     expect(await repository.pruneOlderThan(start + minute)).toBe(1);
     for (const search of ['code', '1555']) {
-      const page = repository.list({ limit: 10, offset: 0, search });
+      const page = await repository.list({ limit: 10, offset: 0, search });
       expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['new']]);
     }
   });
@@ -261,11 +263,15 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(message({ id: 'recent-sent', createdAt: start + 10 * minute, state: 'Sent' }));
     expect(await repository.pruneOlderThan(start + minute)).toBe(2);
     const remaining = ['recent-sent', 'old-processed', 'old-pending'];
-    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
-    expect(repository.list({ limit: 1, offset: 0 }).total).toBe(3);
+    expect((await repository.list({ limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual(
+      remaining,
+    );
+    expect((await repository.list({ limit: 1, offset: 0 })).total).toBe(3);
     expect(repository.inState('Sent').map((record) => record.id)).toEqual(['recent-sent']);
     await reopen();
-    expect(repository.list({ limit: 10, offset: 0 }).items.map((record) => record.id)).toEqual(remaining);
+    expect((await repository.list({ limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual(
+      remaining,
+    );
   });
 });
 
@@ -285,7 +291,7 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
   const devices = ['modem-a', 'modem-b', 'modem-c'];
   const finalStates: MessageState[] = ['Sent', 'Delivered', 'Failed', 'Cancelled'];
   let dir: { path: string; remove: () => Promise<void> };
-  let database: GatewayDatabase;
+  let database: TestDatabase;
   let repository: SqliteMessageRepository;
   let all: MessageRecord[];
 
@@ -350,8 +356,8 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     return { total: matches.length, ids: matches.slice(query.offset, query.offset + query.limit) };
   }
 
-  function actual(query: MessageQuery): { total: number; ids: string[] } {
-    const page = repository.list(query);
+  async function actual(query: MessageQuery): Promise<{ total: number; ids: string[] }> {
+    const page = await repository.list(query);
     return { total: page.total, ids: page.items.map((record) => record.id) };
   }
 
@@ -406,16 +412,16 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     ],
   ];
 
-  it.each(queries)('agrees with a plain filter-and-sort for %s', (_name, query) => {
-    const result = actual(query);
+  it.each(queries)('agrees with a plain filter-and-sort for %s', async (_name, query) => {
+    const result = await actual(query);
     expect(result).toEqual(expected(query));
     // Every query here selects something: an empty page on both sides would prove nothing.
     expect(result.ids.length).toBeGreaterThan(0);
   });
 
-  it('still counts the matches of a search on a page past its last one', () => {
+  it('still counts the matches of a search on a page past its last one', async () => {
     const query = { limit: 50, offset: 5_000, search: 'code' };
-    const result = actual(query);
+    const result = await actual(query);
     expect(result).toEqual(expected(query));
     expect(result.ids).toEqual([]);
     expect(result.total).toBeGreaterThan(0);
@@ -429,6 +435,6 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.count()).toBe(count);
-    for (const [, query] of queries) expect(actual(query)).toEqual(expected(query));
+    for (const [, query] of queries) expect(await actual(query)).toEqual(expected(query));
   });
 });

@@ -38,7 +38,7 @@ async function open(): Promise<Storage> {
 
 const everyIndexMergingBy16 = { messages_text: 16, messages_digits: 16, inbox_text: 16, inbox_digits: 16 };
 
-const inboxTotal = (storage: Storage) => storage.inbox.list({ limit: 1, offset: 0 }).total;
+const inboxTotal = async (storage: Storage) => (await storage.inbox.list({ limit: 1, offset: 0 })).total;
 
 /** The FTS5 `automerge` setting each search index has stored (absent: FTS5's default). */
 function searchAutomerge(): Record<string, number | undefined> {
@@ -191,7 +191,7 @@ describe('openStorage', () => {
     older.close();
 
     const upgraded = await open();
-    expect([upgraded.messages.count(), inboxTotal(upgraded)]).toEqual([3, 1]);
+    expect([upgraded.messages.count(), await inboxTotal(upgraded)]).toEqual([3, 1]);
     await upgraded.inbox.insert(incoming('in2', Date.now()));
     await upgraded.inbox.insert(incoming('in2', Date.now()));
     expect(await upgraded.inbox.pruneOlderThan(2)).toBe(1);
@@ -199,13 +199,13 @@ describe('openStorage', () => {
     opened.pop();
 
     const reopened = await open();
-    expect([reopened.messages.count(), inboxTotal(reopened)]).toEqual([3, 1]);
-    expect(reopened.messages.list({ limit: 1, offset: 0 }).total).toBe(3);
+    expect([reopened.messages.count(), await inboxTotal(reopened)]).toEqual([3, 1]);
+    expect((await reopened.messages.list({ limit: 1, offset: 0 })).total).toBe(3);
     // Schema 9 indexed the rows written before it, for text and for numbers.
     const found = (search: string) => reopened.messages.list({ limit: 5, offset: 0, search });
-    expect(found('hello m2').items.map((record) => record.id)).toEqual(['m2']);
-    expect(found('+1555000').total).toBe(3);
-    expect(reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' }).total).toBe(1);
+    expect((await found('hello m2')).items.map((record) => record.id)).toEqual(['m2']);
+    expect((await found('+1555000')).total).toBe(3);
+    expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);
     await reopened.close();
     opened.pop();
     // Schema 8: the search indexes merge 16 segments at a time.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
+import { PageReader } from '../../server/store/sqlite/pageReader.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned `remove`. */
 export async function temporaryDirectory(): Promise<{ path: string; remove: () => Promise<void> }> {
@@ -17,9 +18,26 @@ export function recordingLogger(): { logger: Logger; records: LogRecord[] } {
   return { logger: createLogger({ level: 'DEBUG', sinks: [(record) => records.push(record)] }), records };
 }
 
+/** A gateway database and the page reader on it; `close` closes the reader first, as the storage does. */
+export interface TestDatabase extends GatewayDatabase {
+  readonly pages: PageReader;
+}
+
 /** A fresh gateway database in `dir`, as the storage opens it. */
-export function openTestDatabase(dir: string): GatewayDatabase {
-  return openDatabase(join(dir, databaseFileName), silentLogger);
+export function openTestDatabase(dir: string): TestDatabase {
+  const database = openDatabase(join(dir, databaseFileName), silentLogger);
+  const { path, db, commits } = database;
+  const pages = new PageReader(path, commits, silentLogger);
+  return {
+    path,
+    db,
+    commits,
+    pages,
+    async close() {
+      await pages.close();
+      await database.close();
+    },
+  };
 }
 
 /**

@@ -51,7 +51,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query }) {
-      const page = deps.inbox.list(query);
+      const page = await deps.inbox.list(query);
       return {
         status: 200,
         body: page.items.map(toIncomingView),
@@ -138,7 +138,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       ...errorResponses(400, 415, ...authErrors),
     },
     async handle({ body }) {
-      deps.replay.export(
+      await deps.replay.export(
         { since: body.since, until: body.until, deviceId: body.deviceId ?? undefined },
         deliveryMode(body.webhookDelivery, body.triggerWebhooks, true),
       );

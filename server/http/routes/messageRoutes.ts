@@ -62,7 +62,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query }) {
-      const page = deps.messages.list({
+      const page = await deps.messages.list({
         from: query.from,
         to: query.to,
         state: query.state,

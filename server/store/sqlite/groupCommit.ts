@@ -40,6 +40,8 @@ const changesPerCheckpoint = 5_000;
  */
 export class GroupCommit {
   private waiters: Waiter[] | undefined;
+  /** Told when the open batch is committed or rolled back: other connections then see it. */
+  private batchEnded: (() => void)[] = [];
   private readonly rollbackListeners: (() => void)[] = [];
   private closed = false;
   private broken: GatewayError | undefined;
@@ -72,6 +74,15 @@ export class GroupCommit {
     return { value, durable };
   }
 
+  /**
+   * Settles once every write made so far is committed (or rolled back), durable or not: what
+   * another connection (the page reader's) reads from then on includes it, as this one's does.
+   */
+  committed(): Promise<void> {
+    if (!this.waiters) return Promise.resolve();
+    return new Promise((resolve) => this.batchEnded.push(resolve));
+  }
+
   /** Called after a failed COMMIT was rolled back. */
   onRollback(listener: () => void): void {
     this.rollbackListeners.push(listener);
@@ -82,6 +93,8 @@ export class GroupCommit {
     const waiters = this.waiters;
     if (!waiters) return;
     this.waiters = undefined;
+    const ended = this.batchEnded;
+    this.batchEnded = [];
     try {
       this.db.exec('COMMIT');
     } catch (error) {
@@ -89,8 +102,10 @@ export class GroupCommit {
       const failure = new GatewayError(ErrorCode.StoreIo, 'the database could not commit', { cause: error });
       for (const waiter of waiters) waiter.reject(failure);
       for (const listener of this.rollbackListeners) listener();
+      for (const tell of ended) tell();
       return;
     }
+    for (const tell of ended) tell();
     this.commitsSinceCheckpoint++;
     this.wal.sync().then(
       () => {

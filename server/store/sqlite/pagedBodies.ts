@@ -1,12 +1,12 @@
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
-import { rowOfKey } from './searchIndex.js';
+import { rowOfKey, type SearchedTable } from './searchIndex.js';
 import type { StatementCache } from './statementCache.js';
 
-/** Rows matching `filter`; `count(*)` reads every one, so an unfiltered page uses the kept total. */
-function countWhere(queries: StatementCache, filter: HistoryFilter): number {
-  const statement = queries.get(`SELECT count(*) AS total FROM ${filter.table} ${filter.where}`);
-  return (statement.get(filter.params) as { total: number }).total;
+/** Rows matching `read`'s filter; `count(*)` reads every one, so an unfiltered page uses the kept total. */
+function countWhere(queries: StatementCache, read: PageRead): number {
+  const statement = queries.get(`SELECT count(*) AS total FROM ${read.table} ${read.where}`);
+  return (statement.get(read.params) as { total: number }).total;
 }
 
 /** The row count the schema's triggers keep for `table` (`row_counts`): no scan, at any size. */
@@ -15,33 +15,67 @@ export function keptRowCount(queries: StatementCache, table: 'messages' | 'inbox
   return (statement.get({ table }) as { total: number }).total;
 }
 
-interface PageRequest {
-  filter: HistoryFilter;
+/**
+ * One page read of `messages` or `inbox`, as plain data: it is built on the main thread
+ * (`pageRead`) and run by the page reader's worker (pageReader.ts).
+ */
+export interface PageRead {
+  table: SearchedTable;
+  /** Every clause of the filter, for a page read from the table itself. */
+  where: string;
+  params: Record<string, string | number | bigint>;
+  /** Set when the search is looked up in an index (`HistoryFilter.indexedSearch`). */
+  search?: {
+    index: IndexedSearch['index'];
+    /** The clauses the index's matches still need their rows for (not the period). */
+    rowClauses: readonly string[];
+    keyRange: { from?: bigint; to?: bigint };
+  };
   /** The table's order for a page without an indexed search (its time, then a tie-break). */
   orderBy: string;
   newestFirst: boolean;
+  /** The table's row count, the total of an unfiltered page (the UI's first view). */
   keptTotal: number;
   limit: number;
   offset: number;
 }
 
-/**
- * One page of `messages` or `inbox`, whose rows keep their record as JSON in `body`, in time
- * order, with the total of the filter (`keptTotal` for an unfiltered page: the UI's first view
- * must not count a million rows).
- */
-export function pagedBodies<Item>(
-  queries: StatementCache,
-  page: PageRequest,
-): { total: number; items: Item[] } {
-  const { filter } = page;
-  if (filter.indexedSearch) return searchPage<Item>(queries, page, filter.indexedSearch);
-  const { table } = filter;
-  const total = filter.where === '' ? page.keptTotal : countWhere(queries, filter);
-  const rows = queries
-    .get(`SELECT body FROM ${table} ${filter.where} ORDER BY ${page.orderBy} LIMIT @limit OFFSET @offset`)
-    .all({ ...filter.params, limit: sqlLimit(page.limit), offset: page.offset }) as { body: string }[];
-  return { total, items: rows.map((row) => JSON.parse(row.body) as Item) };
+/** A page's stored records (JSON, as kept in `body`) and the total of its filter. */
+export interface PageOfBodies {
+  total: number;
+  bodies: string[];
+}
+
+/** The page read for `filter` in the given order and window. */
+export function pageRead(
+  filter: HistoryFilter,
+  page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset'>,
+): PageRead {
+  const { indexedSearch } = filter;
+  return {
+    table: filter.table,
+    where: filter.where,
+    params: { ...filter.params },
+    ...(indexedSearch && {
+      search: {
+        index: indexedSearch.index,
+        rowClauses: [...filter.rowClauses],
+        keyRange: { ...filter.keyRange },
+      },
+    }),
+    ...page,
+  };
+}
+
+/** Runs `read` on the connection behind `queries`, in time order. */
+export function pagedBodies(queries: StatementCache, read: PageRead): PageOfBodies {
+  if (read.search) return searchPage(queries, read, read.search);
+  const total = read.where === '' ? read.keptTotal : countWhere(queries, read);
+  const bodies = queries
+    .get(`SELECT body FROM ${read.table} ${read.where} ORDER BY ${read.orderBy} LIMIT @limit OFFSET @offset`)
+    .pluck()
+    .all({ ...read.params, limit: sqlLimit(read.limit), offset: read.offset }) as string[];
+  return { total, bodies };
 }
 
 /**
@@ -58,26 +92,26 @@ const keysCountedAhead = 5_000;
  * among them; else (or past the last match) a count takes it. The page's bodies are then read
  * by key through the table's time index.
  */
-function searchPage<Item>(
+function searchPage(
   queries: StatementCache,
-  page: PageRequest,
-  search: IndexedSearch,
-): { total: number; items: Item[] } {
-  const { filter, limit, offset } = page;
-  const { table, keyRange } = filter;
+  read: PageRead,
+  search: NonNullable<PageRead['search']>,
+): PageOfBodies {
+  const { table, limit, offset } = read;
+  const { keyRange, rowClauses } = search;
   const index = `${table}_${search.index}`;
-  const clauses = [`${index} MATCH @probe`, ...filter.rowClauses];
+  const clauses = [`${index} MATCH @probe`, ...rowClauses];
   if (keyRange.from !== undefined) clauses.push(`${index}.rowid >= @fromKey`);
   if (keyRange.to !== undefined) clauses.push(`${index}.rowid < @toKey`);
-  const join = filter.rowClauses.length === 0 ? '' : `JOIN ${rowOfKey(table, `${index}.rowid`)}`;
+  const join = rowClauses.length === 0 ? '' : `JOIN ${rowOfKey(table, `${index}.rowid`)}`;
   const matches = `FROM ${index} ${join} ${whereOf(clauses)}`;
-  const params = { ...filter.params, fromKey: keyRange.from, toKey: keyRange.to };
+  const params = { ...read.params, fromKey: keyRange.from, toKey: keyRange.to };
 
   const wanted = sqlLimit(limit) === -1 ? -1 : limit + keysCountedAhead;
   const keys = queries
     .get(
       `SELECT ${index}.rowid ${matches}
-       ORDER BY ${index}.rowid ${page.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset`,
+       ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset`,
     )
     .safeIntegers(true)
     .pluck()
@@ -88,12 +122,12 @@ function searchPage<Item>(
     ? offset + keys.length
     : (queries.get(`SELECT count(*) AS total ${matches}`).get(params) as { total: number }).total;
   const pageKeys = keys.slice(0, limit);
-  if (pageKeys.length === 0) return { total, items: [] };
+  if (pageKeys.length === 0) return { total, bodies: [] };
   const bodies = queries
     .get(
       `SELECT stored.body FROM json_each(@keys) AS listed JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
     )
     .pluck()
     .all({ keys: `[${pageKeys.join(',')}]` }) as string[];
-  return { total, items: bodies.map((body) => JSON.parse(body) as Item) };
+  return { total, bodies };
 }

@@ -12,7 +12,7 @@ export async function readStoredMessages(dataDir: string): Promise<Map<string, M
   });
   try {
     const total = storage.messages.count();
-    const page = storage.messages.list({ limit: total, offset: 0 });
+    const page = await storage.messages.list({ limit: total, offset: 0 });
     return new Map(page.items.map((record) => [record.id, record]));
   } finally {
     await storage.close();

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
+import { HistoryFilter } from '../../server/store/sqlite/historyFilter.js';
+import { type PageRead, pageRead } from '../../server/store/sqlite/pagedBodies.js';
+import { PageReader } from '../../server/store/sqlite/pageReader.js';
+import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
+
+/** The whole `messages` table, newest first: what `GET /messages` without a filter reads. */
+function everyMessage(keptTotal: number): PageRead {
+  return pageRead(new HistoryFilter('messages'), {
+    orderBy: 'created_at DESC, seq DESC',
+    newestFirst: true,
+    keptTotal,
+    limit: 100,
+    offset: 0,
+  });
+}
+
+const idsOf = (bodies: string[]) => bodies.map((body) => (JSON.parse(body) as { id: string }).id);
+
+describe('PageReader (pages read on a worker thread)', () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let database: TestDatabase;
+  let repository: SqliteMessageRepository;
+  const readers: PageReader[] = [];
+
+  beforeEach(async () => {
+    dir = await temporaryDirectory();
+    database = openTestDatabase(dir.path);
+    repository = new SqliteMessageRepository(database.db, database.commits, database.pages);
+  });
+
+  afterEach(async () => {
+    for (const reader of readers.splice(0)) await reader.close();
+    await database.close();
+    await dir.remove();
+  });
+
+  it('sees a write made just before the read, before it is durable', async () => {
+    await repository.insert(message({ id: 'first' }));
+    // The worker is running: the read below would reach it long before the batch's COMMIT.
+    expect(idsOf((await database.pages.read(everyMessage(1))).bodies)).toEqual(['first']);
+    // Not awaited: the batch is still open when the read is asked for.
+    const durable = repository.insert(
+      message({ id: 'second', createdAt: message({ id: 'x' }).createdAt + 1 }),
+    );
+    const page = await database.pages.read(everyMessage(2));
+    expect(idsOf(page.bodies)).toEqual(['second', 'first']);
+    await durable;
+  });
+
+  it('fails a read whose SQL the database refuses with StoreIo, and keeps answering the next ones', async () => {
+    await repository.insert(message({ id: 'kept' }));
+    const broken = { ...everyMessage(1), where: 'WHERE no_such_column = 1' };
+    const failure = await database.pages.read(broken).catch((error: unknown) => error);
+    expect(isGatewayError(failure) && failure.code).toBe(ErrorCode.StoreIo);
+    expect(String((failure as Error).message)).toContain('no_such_column');
+    expect(idsOf((await database.pages.read(everyMessage(1))).bodies)).toEqual(['kept']);
+  });
+
+  it('fails the reads of a worker that died (here: no database to open) instead of leaving them waiting', async () => {
+    const reader = new PageReader(join(dir.path, 'absent.db'), database.commits, silentLogger);
+    readers.push(reader);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failure = await reader.read(everyMessage(0)).catch((error: unknown) => error);
+      expect(isGatewayError(failure) && [failure.code, failure.message]).toEqual([
+        ErrorCode.StoreIo,
+        'the page reader stopped',
+      ]);
+    }
+  });
+
+  it('starts its worker again for a read after an idle stop', async () => {
+    const reader = new PageReader(database.path, database.commits, silentLogger, 20);
+    readers.push(reader);
+    await repository.insert(message({ id: 'early' }));
+    expect(idsOf((await reader.read(everyMessage(1))).bodies)).toEqual(['early']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await repository.insert(message({ id: 'late', createdAt: message({ id: 'x' }).createdAt + 1 }));
+    expect(idsOf((await reader.read(everyMessage(2))).bodies)).toEqual(['late', 'early']);
+  });
+
+  it('answers the reads asked before close, and refuses those asked after with StoreClosed', async () => {
+    const reader = new PageReader(database.path, database.commits, silentLogger);
+    await repository.insert(message({ id: 'only' }));
+    const asked = reader.read(everyMessage(1));
+    await reader.close();
+    expect(idsOf((await asked).bodies)).toEqual(['only']);
+    const refused = await reader.read(everyMessage(1)).catch((error: unknown) => error);
+    expect(isGatewayError(refused) && refused.code).toBe(ErrorCode.StoreClosed);
+  });
+});
