@@ -57,6 +57,23 @@ function searchAutomerge(): Record<string, number | undefined> {
   }
 }
 
+/** The `detail` option each number index was created with (schema version 9: column). */
+function digitsIndexDetail(): Record<string, string | undefined> {
+  const db = new BetterSqlite3(join(dataDir, databaseFileName), { readonly: true });
+  try {
+    return Object.fromEntries(
+      ['messages_digits', 'inbox_digits'].map((index) => {
+        const { sql } = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(index) as {
+          sql: string;
+        };
+        return [index, /detail = (\w+)/.exec(sql)?.[1]];
+      }),
+    );
+  } finally {
+    db.close();
+  }
+}
+
 function pendingGroup(key: string): PendingGroup {
   return {
     key,
@@ -201,15 +218,18 @@ describe('openStorage', () => {
     const reopened = await open();
     expect([reopened.messages.count(), await inboxTotal(reopened)]).toEqual([3, 1]);
     expect((await reopened.messages.list({ limit: 1, offset: 0 })).total).toBe(3);
-    // Schema 9 indexed the rows written before it, for text and for numbers.
+    // Version 8 indexed the rows written before it, for text and for numbers.
     const found = (search: string) => reopened.messages.list({ limit: 5, offset: 0, search });
     expect((await found('hello m2')).items.map((record) => record.id)).toEqual(['m2']);
     expect((await found('+1555000')).total).toBe(3);
     expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);
     await reopened.close();
     opened.pop();
-    // Schema 8: the search indexes merge 16 segments at a time.
+    // Version 7: the search indexes merge 16 segments at a time.
     expect(searchAutomerge()).toEqual(everyIndexMergingBy16);
+    // Version 9: the number indexes were made again with column lists ("in2", found above by
+    // number, was written to the new one by version 8's trigger).
+    expect(digitsIndexDetail()).toEqual({ messages_digits: 'column', inbox_digits: 'column' });
   });
 
   it('creates search indexes that merge 16 segments at a time (FTS5 default: 4)', async () => {
