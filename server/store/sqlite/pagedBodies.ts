@@ -51,18 +51,12 @@ export function pageRead(
   filter: HistoryFilter,
   page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset'>,
 ): PageRead {
-  const { indexedSearch } = filter;
+  const { indexedSearch, rowClauses, keyRange } = filter;
   return {
     table: filter.table,
     where: filter.where,
-    params: { ...filter.params },
-    ...(indexedSearch && {
-      search: {
-        index: indexedSearch.index,
-        rowClauses: [...filter.rowClauses],
-        keyRange: { ...filter.keyRange },
-      },
-    }),
+    params: filter.params,
+    ...(indexedSearch && { search: { index: indexedSearch.index, rowClauses, keyRange } }),
     ...page,
   };
 }
