@@ -19,6 +19,9 @@ function everyMessage(keptTotal: number): PageRead {
   });
 }
 
+/** A time after `message()`'s default one, so a message made with it comes first on a page. */
+const later = message({ id: 'default' }).createdAt + 1;
+
 const idsOf = (bodies: string[]) => bodies.map((body) => (JSON.parse(body) as { id: string }).id);
 
 describe('PageReader (pages read on a worker thread)', () => {
@@ -44,9 +47,7 @@ describe('PageReader (pages read on a worker thread)', () => {
     // The worker is running: the read below would reach it long before the batch's COMMIT.
     expect(idsOf((await database.pages.read(everyMessage(1))).bodies)).toEqual(['first']);
     // Not awaited: the batch is still open when the read is asked for.
-    const durable = repository.insert(
-      message({ id: 'second', createdAt: message({ id: 'x' }).createdAt + 1 }),
-    );
+    const durable = repository.insert(message({ id: 'second', createdAt: later }));
     const page = await database.pages.read(everyMessage(2));
     expect(idsOf(page.bodies)).toEqual(['second', 'first']);
     await durable;
@@ -79,7 +80,7 @@ describe('PageReader (pages read on a worker thread)', () => {
     await repository.insert(message({ id: 'early' }));
     expect(idsOf((await reader.read(everyMessage(1))).bodies)).toEqual(['early']);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await repository.insert(message({ id: 'late', createdAt: message({ id: 'x' }).createdAt + 1 }));
+    await repository.insert(message({ id: 'late', createdAt: later }));
     expect(idsOf((await reader.read(everyMessage(2))).bodies)).toEqual(['late', 'early']);
   });
 
