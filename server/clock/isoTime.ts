@@ -8,45 +8,49 @@ export function toIsoWithOffset(
 ): string {
   const sign = offsetMinutes < 0 ? '-' : '+';
   const absolute = Math.abs(offsetMinutes);
-  return `${utcDateTime(epochMs + offsetMinutes * 60_000)}${sign}${twoDigits(Math.floor(absolute / 60))}:${twoDigits(absolute % 60)}`;
+  return `${dateTime(epochMs + offsetMinutes * 60_000)}${sign}${twoDigits(Math.floor(absolute / 60))}:${twoDigits(absolute % 60)}`;
 }
 
 const dayMs = 86_400_000;
 /** 10000-01-01T00:00:00Z: from there on `toISOString` writes six-digit years. */
 const yearTenThousandMs = 253_402_300_800_000;
 
+/** "00" to "99" and "000" to "999": the clock's fields are looked up, not padded. */
+const twoDigitForms = Array.from({ length: 100 }, (_, value) => String(value).padStart(2, '0'));
+const threeDigitForms = Array.from({ length: 1_000 }, (_, value) => String(value).padStart(3, '0'));
+
 /**
- * `new Date(ms).toISOString().slice(0, 23)`, computed with integer arithmetic: V8's
- * `toISOString` took half of every timestamp's cost, and a page of 50 messages formats 200 of
- * them (BENCHMARKS.md, "GET path"). The calendar is Howard Hinnant's `civil_from_days`
- * (proleptic Gregorian, as ECMAScript's). Years outside 1970–9999 keep the built-in form.
+ * "YYYY-MM-DDT" of recently written days. A page of 50 messages writes about 150 timestamps
+ * that fall on a few days, and `toISOString` was the larger part of each one's cost (BENCHMARKS.md,
+ * "GET path"). The key is the day of the already shifted instant, so the zone plays no part.
  */
-function utcDateTime(ms: number): string {
+const datePrefixes = new Map<number, string>();
+const datePrefixesKept = 4_096;
+
+/**
+ * `new Date(ms).toISOString().slice(0, 23)`, with the date part remembered per day and the time
+ * of day looked up. Years outside 1970–9999 keep the built-in form.
+ */
+function dateTime(ms: number): string {
   if (!(ms >= 0 && ms < yearTenThousandMs)) return new Date(ms).toISOString().slice(0, 23);
-  const days = Math.floor(ms / dayMs);
-  const msOfDay = ms - days * dayMs;
-  const shifted = days + 719_468; // days since 0000-03-01
-  const era = Math.floor(shifted / 146_097);
-  const dayOfEra = shifted - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1_460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
-  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const hours = Math.floor(msOfDay / 3_600_000);
-  const minutes = Math.floor(msOfDay / 60_000) % 60;
-  const seconds = Math.floor(msOfDay / 1_000) % 60;
-  const millis = msOfDay % 1_000;
-  return `${String(year).padStart(4, '0')}-${twoDigits(month)}-${twoDigits(day)}T${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}`;
+  const day = Math.floor(ms / dayMs);
+  const msOfDay = ms - day * dayMs;
+  const secondOfDay = Math.floor(msOfDay / 1_000);
+  return `${datePrefix(day)}${twoDigitForms[Math.floor(secondOfDay / 3_600)]}:${twoDigitForms[Math.floor(secondOfDay / 60) % 60]}:${twoDigitForms[secondOfDay % 60]}.${threeDigitForms[msOfDay % 1_000]}`;
 }
 
+function datePrefix(day: number): string {
+  let prefix = datePrefixes.get(day);
+  if (prefix === undefined) {
+    prefix = new Date(day * dayMs).toISOString().slice(0, 11);
+    // Emptied rather than evicted one by one: a page's days are few, and a refill is cheap.
+    if (datePrefixes.size >= datePrefixesKept) datePrefixes.clear();
+    datePrefixes.set(day, prefix);
+  }
+  return prefix;
+}
+
+/** An offset's hours or minutes; a fraction of a minute (a zone's offset before 1900) as before. */
 function twoDigits(value: number): string {
-  return value < 10 ? `0${value}` : String(value);
+  return twoDigitForms[value] ?? (value < 10 ? `0${value}` : String(value));
 }
