@@ -4,7 +4,7 @@ import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
-import { keptRowCount, pageRead } from './sqlite/pagedBodies.js';
+import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
@@ -67,7 +67,7 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    const { total, bodies } = await this.pages.read(
+    const { total, records } = await this.pages.read(
       pageRead(filter, {
         orderBy: 'received_at DESC, rowid DESC',
         newestFirst: true,
@@ -76,7 +76,7 @@ export class SqliteInboxRepository implements InboxRepository {
         offset: query.offset,
       }),
     );
-    return { total, items: bodies.map((body) => JSON.parse(body) as IncomingRecord) };
+    return { total, items: JSON.parse(records) as IncomingRecord[] };
   }
 
   async pruneOlderThan(before: number): Promise<number> {

@@ -5,7 +5,7 @@ import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page }
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
-import { keptRowCount, pageRead } from './sqlite/pagedBodies.js';
+import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { StatementCache } from './sqlite/statementCache.js';
@@ -119,7 +119,7 @@ export class SqliteMessageRepository implements MessageRepository {
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    const { total, bodies } = await this.pages.read(
+    const { total, records } = await this.pages.read(
       pageRead(filter, {
         orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
         newestFirst: !query.oldestFirst,
@@ -128,7 +128,7 @@ export class SqliteMessageRepository implements MessageRepository {
         offset: query.offset,
       }),
     );
-    return { total, items: bodies.map((body) => JSON.parse(body) as MessageRecord) };
+    return { total, items: JSON.parse(records) as MessageRecord[] };
   }
 
   pending(): MessageRecord[] {

@@ -4,7 +4,7 @@ import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import { HistoryFilter } from '../../server/store/sqlite/historyFilter.js';
-import { type PageRead, pageRead } from '../../server/store/sqlite/pagedBodies.js';
+import { type PageRead, pageRead } from '../../server/store/sqlite/pagedRecords.js';
 import { PageReader } from '../../server/store/sqlite/pageReader.js';
 import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
 
@@ -22,7 +22,9 @@ function everyMessage(keptTotal: number): PageRead {
 /** A time after `message()`'s default one, so a message made with it comes first on a page. */
 const later = message({ id: 'default' }).createdAt + 1;
 
-const idsOf = (bodies: string[]) => bodies.map((body) => (JSON.parse(body) as { id: string }).id);
+/** The ids of a page's records, which come as one JSON array. */
+const idsOf = (page: { records: string }) =>
+  (JSON.parse(page.records) as { id: string }[]).map((record) => record.id);
 
 describe('PageReader (pages read on a worker thread)', () => {
   let dir: { path: string; remove: () => Promise<void> };
@@ -45,11 +47,11 @@ describe('PageReader (pages read on a worker thread)', () => {
   it('sees a write made just before the read, before it is durable', async () => {
     await repository.insert(message({ id: 'first' }));
     // The worker is running: the read below would reach it long before the batch's COMMIT.
-    expect(idsOf((await database.pages.read(everyMessage(1))).bodies)).toEqual(['first']);
+    expect(idsOf(await database.pages.read(everyMessage(1)))).toEqual(['first']);
     // Not awaited: the batch is still open when the read is asked for.
     const durable = repository.insert(message({ id: 'second', createdAt: later }));
     const page = await database.pages.read(everyMessage(2));
-    expect(idsOf(page.bodies)).toEqual(['second', 'first']);
+    expect(idsOf(page)).toEqual(['second', 'first']);
     await durable;
   });
 
@@ -59,7 +61,7 @@ describe('PageReader (pages read on a worker thread)', () => {
     const failure = await database.pages.read(broken).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.code).toBe(ErrorCode.StoreIo);
     expect(String((failure as Error).message)).toContain('no_such_column');
-    expect(idsOf((await database.pages.read(everyMessage(1))).bodies)).toEqual(['kept']);
+    expect(idsOf(await database.pages.read(everyMessage(1)))).toEqual(['kept']);
   });
 
   it('fails the reads of a worker that died (here: no database to open) instead of leaving them waiting', async () => {
@@ -78,10 +80,10 @@ describe('PageReader (pages read on a worker thread)', () => {
     const reader = new PageReader(database.path, database.commits, silentLogger, 20);
     readers.push(reader);
     await repository.insert(message({ id: 'early' }));
-    expect(idsOf((await reader.read(everyMessage(1))).bodies)).toEqual(['early']);
+    expect(idsOf(await reader.read(everyMessage(1)))).toEqual(['early']);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await repository.insert(message({ id: 'late', createdAt: later }));
-    expect(idsOf((await reader.read(everyMessage(2))).bodies)).toEqual(['late', 'early']);
+    expect(idsOf(await reader.read(everyMessage(2)))).toEqual(['late', 'early']);
   });
 
   it('answers the reads asked before close, and refuses those asked after with StoreClosed', async () => {
@@ -89,7 +91,7 @@ describe('PageReader (pages read on a worker thread)', () => {
     await repository.insert(message({ id: 'only' }));
     const asked = reader.read(everyMessage(1));
     await reader.close();
-    expect(idsOf((await asked).bodies)).toEqual(['only']);
+    expect(idsOf(await asked)).toEqual(['only']);
     const refused = await reader.read(everyMessage(1)).catch((error: unknown) => error);
     expect(isGatewayError(refused) && refused.code).toBe(ErrorCode.StoreClosed);
   });

@@ -12,7 +12,7 @@ export type IndexedSearch = Extract<SearchPlan, { kind: 'index' }>;
 /**
  * The filter of a page of stored messages or received ones: a period of their time column,
  * other clauses on their columns, and a search. A search with an index (searchIndex.ts) is paged
- * from it by `pagedBodies`: the period becomes a range of the index's keys, and only the other
+ * from it by `pagedRecords`: the period becomes a range of the index's keys, and only the other
  * clauses need the rows.
  */
 export class HistoryFilter extends QueryFilter {

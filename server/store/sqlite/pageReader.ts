@@ -5,12 +5,12 @@ import { Worker } from 'node:worker_threads';
 import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import type { GroupCommit } from './groupCommit.js';
-import type { PageOfBodies, PageRead } from './pagedBodies.js';
+import type { PageOfRecords, PageRead } from './pagedRecords.js';
 
 /** What the page reader's worker (pageReaderWorker.ts) is asked, and what it answers. */
 export type PageReaderRequest = { kind: 'read'; id: number; read: PageRead } | { kind: 'close' };
 export type PageReaderReply =
-  | { id: number; page: PageOfBodies }
+  | { id: number; page: PageOfRecords }
   | { id: number; failure: { message: string; code: string | undefined } };
 
 /** What the worker is started with. */
@@ -42,7 +42,7 @@ export class PageReader {
   private nextId = 1;
   private readonly pending = new Map<
     number,
-    { resolve: (page: PageOfBodies) => void; reject: (error: unknown) => void }
+    { resolve: (page: PageOfRecords) => void; reject: (error: unknown) => void }
   >();
   /** Reads asked for and not yet answered, including those still waiting for a COMMIT. */
   private readonly asked = new Set<Promise<void>>();
@@ -56,7 +56,7 @@ export class PageReader {
     private readonly idleMs = defaultIdleMs,
   ) {}
 
-  read(read: PageRead): Promise<PageOfBodies> {
+  read(read: PageRead): Promise<PageOfRecords> {
     if (this.closed) return Promise.reject(new GatewayError(ErrorCode.StoreClosed, 'storage is closed'));
     const page = this.commits.committed().then(() => this.send(read));
     const settled = page.then(
@@ -81,7 +81,7 @@ export class PageReader {
     await exited;
   }
 
-  private send(read: PageRead): Promise<PageOfBodies> {
+  private send(read: PageRead): Promise<PageOfRecords> {
     const worker = this.running();
     clearTimeout(this.idleTimer);
     const id = this.nextId++;

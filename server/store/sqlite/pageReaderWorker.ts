@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { pagedBodies } from './pagedBodies.js';
+import { pagedRecords } from './pagedRecords.js';
 import type { PageReaderReply, PageReaderRequest, PageReaderWorkerData } from './pageReader.js';
 import { StatementCache } from './statementCache.js';
 
@@ -24,7 +24,7 @@ port.on('message', (request: PageReaderRequest) => {
   }
   let reply: PageReaderReply;
   try {
-    reply = { id: request.id, page: pagedBodies(queries, request.read) };
+    reply = { id: request.id, page: pagedRecords(queries, request.read) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     reply = {
