@@ -1,6 +1,16 @@
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import {
+  type Checkpointer,
+  type CheckpointOutcome,
+  openCheckpointer,
+} from '../../server/store/sqlite/checkpointer.js';
 import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
+import { GroupCommit, walFramesBeforeRestart } from '../../server/store/sqlite/groupCommit.js';
+import { WalSync } from '../../server/store/sqlite/walSync.js';
 import { failNextCommit, openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 describe('GroupCommit', () => {
@@ -42,28 +52,6 @@ describe('GroupCommit', () => {
     expect(rows()).toBe(2);
   });
 
-  it('checkpoints the write-ahead log as it goes, so it does not grow with the history', async () => {
-    for (let n = 0; n < 1_000; n++) await insert(n).durable;
-    // `log` is the number of frames in the WAL: one or more per commit without our checkpoints.
-    const [result] = database.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
-    expect(result?.log).toBeLessThan(1_000);
-    expect(rows()).toBe(1_000);
-  });
-
-  it('checkpoints after a few large batches too, not only after many commits', async () => {
-    const pragma = vi.spyOn(database.db, 'pragma');
-    const checkpoints = () => pragma.mock.calls.filter(([sql]) => sql === 'wal_checkpoint(PASSIVE)').length;
-    const insertMany = database.db.transaction((from: number) => {
-      const statement = database.db.prepare('INSERT INTO scratch (n) VALUES (?)');
-      for (let n = from; n < from + 2_500; n++) statement.run(n);
-    });
-    await database.commits.write(() => insertMany(0)).durable;
-    expect(checkpoints()).toBe(0);
-    await database.commits.write(() => insertMany(2_500)).durable;
-    expect(checkpoints()).toBe(1);
-    expect(rows()).toBe(5_000);
-  });
-
   it('refuses writes after close with StoreClosed, having made the open batch durable', async () => {
     const last = insert(1).durable;
     await database.close();
@@ -73,5 +61,115 @@ describe('GroupCommit', () => {
     );
     database = openTestDatabase(dir.path);
     expect(rows()).toBe(1);
+  });
+});
+
+describe("GroupCommit's checkpoints", () => {
+  let dir: { path: string; remove: () => Promise<void> };
+  let db: Database;
+  let wal: WalSync;
+  let commits: GroupCommit;
+  let checkpointer: Checkpointer;
+  /** What the checkpointer's thread answered, in order, and how often it failed. */
+  let outcomes: CheckpointOutcome[];
+  let failures: number;
+  const closers: (() => Promise<void>)[] = [];
+
+  /** A gateway-like connection on a fresh file, its group commit using `thread`. */
+  function open(thread: (path: string) => Checkpointer): void {
+    const path = join(dir.path, 'checkpoints.db');
+    db = new BetterSqlite3(path);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE scratch (n INTEGER, filler BLOB)');
+    wal = new WalSync(`${path}-wal`);
+    const real = thread(path);
+    outcomes = [];
+    failures = 0;
+    checkpointer = {
+      checkpoint: () =>
+        real.checkpoint().then(
+          (outcome) => {
+            outcomes.push(outcome);
+            return outcome;
+          },
+          (error: unknown) => {
+            failures++;
+            throw error;
+          },
+        ),
+      close: () => real.close(),
+    };
+    commits = new GroupCommit(db, wal, checkpointer);
+    closers.push(async () => {
+      await commits.close();
+      await checkpointer.close();
+      db.close();
+      wal.close();
+    });
+  }
+
+  /** `rows` rows of one 4 KB blob each in one batch: at least one WAL frame per row. */
+  const insertPages = (from: number, rows: number) =>
+    commits.write(
+      db.transaction(() => {
+        const statement = db.prepare('INSERT INTO scratch (n, filler) VALUES (?, zeroblob(4096))');
+        for (let n = from; n < from + rows; n++) statement.run(n);
+      }),
+    ).durable;
+  const framesInWal = () => (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]?.log ?? -1;
+  const checkpointsHere = (pragma: { mock: { calls: unknown[][] } }) =>
+    pragma.mock.calls.filter(([sql]) => sql === 'wal_checkpoint(PASSIVE)').length;
+
+  beforeEach(async () => {
+    dir = await temporaryDirectory();
+  });
+
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    await dir.remove();
+  });
+
+  it("runs them on the checkpointer's thread once enough has changed, not on the gateway's connection", async () => {
+    open((path) => openCheckpointer(path, silentLogger));
+    const pragma = vi.spyOn(db, 'pragma');
+    await insertPages(0, 2_500);
+    expect(outcomes).toHaveLength(0);
+    await insertPages(2_500, 2_500);
+    await vi.waitFor(() => expect(outcomes).toHaveLength(1));
+    // Every frame the WAL held then went into the database file.
+    expect(outcomes[0]?.checkpointed).toBe(outcomes[0]?.log);
+    expect(outcomes[0]?.log).toBeGreaterThanOrEqual(5_000);
+    expect(checkpointsHere(pragma)).toBe(0);
+  });
+
+  it('starts the WAL over once it is long, ending a checkpoint itself between batches', async () => {
+    open((path) => openCheckpointer(path, silentLogger));
+    const pragma = vi.spyOn(db, 'pragma');
+    // Past walFramesBeforeRestart in 500-row batches: the thread's checkpoint comes at 5,000 rows.
+    for (let from = 0; from < 5_000; from += 500) await insertPages(from, 500);
+    await vi.waitFor(() => expect(outcomes).toHaveLength(1));
+    expect(outcomes[0]?.log).toBeGreaterThanOrEqual(walFramesBeforeRestart);
+    // The next batch's flush ends the checkpoint here; the one after it writes the WAL from its start.
+    await insertPages(5_000, 1);
+    expect(checkpointsHere(pragma)).toBe(1);
+    await insertPages(5_001, 1);
+    expect(framesInWal()).toBeLessThan(10);
+  });
+
+  it('checkpoints on its own connection, between batches, after the thread failed', async () => {
+    // The thread opens a file that is not there, so it dies; its checkpoint fails.
+    open(() => openCheckpointer(join(dir.path, 'absent.db'), silentLogger));
+    const pragma = vi.spyOn(db, 'pragma');
+    await insertPages(0, 2_500);
+    await insertPages(2_500, 2_500);
+    await vi.waitFor(() => expect(failures).toBe(1), { timeout: 5_000 });
+    expect(checkpointsHere(pragma)).toBe(0);
+    for (let from = 5_000; from < 10_000; from += 2_500) await insertPages(from, 2_500);
+    // The thread is not asked again: the next checkpoint ran here, and emptied the WAL.
+    expect(failures).toBe(1);
+    expect(checkpointsHere(pragma)).toBe(1);
+    expect((db.prepare('SELECT count(*) AS total FROM scratch').get() as { total: number }).total).toBe(
+      10_000,
+    );
   });
 });

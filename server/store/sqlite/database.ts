@@ -3,6 +3,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { privateFileMode } from '../fileSystem.js';
+import { openCheckpointer } from './checkpointer.js';
 import { GroupCommit } from './groupCommit.js';
 import { foundSchemaVersion, migrateSchema, schemaVersion } from './schema.js';
 import { registerSearchFunctions } from './searchIndex.js';
@@ -68,15 +69,18 @@ export function openDatabase(path: string, logger: Logger): GatewayDatabase {
     throw new GatewayError(ErrorCode.StoreIo, `cannot open the write-ahead log of ${path}`, { cause: error });
   }
   let commits: GroupCommit | undefined;
+  const checkpointer = openCheckpointer(path, logger.child('checkpoints'));
   return {
     path,
     db,
     get commits() {
-      commits ??= new GroupCommit(db, wal);
+      commits ??= new GroupCommit(db, wal, checkpointer);
       return commits;
     },
     async close() {
       await commits?.close();
+      // Its connection closes before this one: the last one to close checkpoints and removes the WAL.
+      await checkpointer.close();
       db.close();
       wal.close();
     },

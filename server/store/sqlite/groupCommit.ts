@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { Checkpointer } from './checkpointer.js';
 import type { WalSync } from './walSync.js';
 
 interface Waiter {
@@ -16,6 +17,15 @@ const commitsPerCheckpoint = 200;
 const changesPerCheckpoint = 5_000;
 
 /**
+ * SQLite writes the WAL from its start again only after a checkpoint that copied every frame
+ * ended before a write began; the checkpointer's, running beside the batches, rarely manages
+ * that under load. So once the WAL holds this many frames (16 MB of 4 KB pages), this
+ * connection finishes a checkpoint itself between two batches (the few frames the last one left;
+ * measured at ≈ 2–4 ms, mostly the fsync), and the next write starts the WAL over.
+ */
+export const walFramesBeforeRestart = 4_096;
+
+/**
  * Group commit for a synchronous SQLite connection, with the fsync off the event loop.
  *
  * The first write of a turn of the event loop opens a transaction; every write made until the
@@ -29,8 +39,11 @@ const changesPerCheckpoint = 5_000;
  * Checkpoints (copying WAL pages into the database file) are ours, not SQLite's automatic ones:
  * with synchronous=OFF SQLite would not fsync the database file before reusing the WAL, so a
  * power cut could lose pages that only the overwritten WAL held. When one is due (see
- * `commitsPerCheckpoint`) and no batch is open, the connection switches to FULL, checkpoints
- * (fsyncing the database file) and switches back.
+ * `commitsPerCheckpoint`), the checkpointer's thread runs it on a connection with
+ * synchronous=FULL (checkpointer.ts), beside the batches; now and then this connection ends one
+ * itself so that the WAL starts over (`walFramesBeforeRestart`). If that thread fails, this
+ * connection does every checkpoint itself from then on, between batches, as the gateway did
+ * before it had the thread: it switches to FULL, checkpoints and switches back.
  *
  * A write runs at once on the connection, so reads on the same connection see it before it is
  * durable (the repositories' "visible at once" contract). If the COMMIT fails, the batch is
@@ -47,12 +60,18 @@ export class GroupCommit {
   private broken: GatewayError | undefined;
   private commitsSinceCheckpoint = 0;
   private changesAtCheckpoint = 0;
+  /** The checkpoint the checkpointer's thread is running. */
+  private checkpointing: Promise<void> | undefined;
+  /** The WAL is long enough to start over: this connection ends the next checkpoint itself. */
+  private restartDue = false;
   /** Prepared once: it is asked after every flush, and preparing costs more than running it. */
   private readonly selectTotalChanges: Statement<[], { changes: number }>;
 
   constructor(
     private readonly db: Database,
     private readonly wal: WalSync,
+    /** Without one (or once it failed), this connection checkpoints itself. */
+    private checkpointer?: Pick<Checkpointer, 'checkpoint'>,
   ) {
     this.selectTotalChanges = db.prepare('SELECT total_changes() AS changes');
     db.pragma('wal_autocheckpoint = 0');
@@ -126,17 +145,47 @@ export class GroupCommit {
     this.flush();
     this.closed = true;
     await this.wal.settled();
+    await this.checkpointing;
     // The last checkpoint (at close) must fsync the database file before SQLite deletes the WAL.
     this.db.pragma('synchronous = FULL');
   }
 
   private checkpointIfDue(): void {
-    if (this.closed || this.waiters) return;
+    if (this.closed || this.checkpointing) return;
+    const checkpointer = this.checkpointer;
+    // This connection's own checkpoints wait for a moment between batches.
+    if ((this.restartDue || !checkpointer) && this.waiters) return;
     const changes = this.totalChanges();
+    if (this.restartDue) {
+      this.restartDue = false;
+      this.checkpointHere(changes);
+      return;
+    }
     const due =
       this.commitsSinceCheckpoint >= commitsPerCheckpoint ||
       changes - this.changesAtCheckpoint >= changesPerCheckpoint;
     if (!due) return;
+    if (!checkpointer) {
+      this.checkpointHere(changes);
+      return;
+    }
+    this.commitsSinceCheckpoint = 0;
+    this.changesAtCheckpoint = changes;
+    this.checkpointing = checkpointer.checkpoint().then(
+      (outcome) => {
+        this.checkpointing = undefined;
+        this.restartDue = outcome.log >= walFramesBeforeRestart;
+      },
+      () => {
+        // Logged by the checkpointer. A thread that cannot start would fail every time: stop asking.
+        this.checkpointer = undefined;
+        this.checkpointing = undefined;
+      },
+    );
+  }
+
+  /** A checkpoint on this connection, FULL for its duration; only between batches. */
+  private checkpointHere(changes: number): void {
     this.commitsSinceCheckpoint = 0;
     this.changesAtCheckpoint = changes;
     this.db.pragma('synchronous = FULL');

@@ -1,0 +1,44 @@
+import { describeError } from '../../errors/gatewayError.js';
+import type { Logger } from '../../logging/logger.js';
+import { ConnectionWorker } from './connectionWorker.js';
+
+/** What `PRAGMA wal_checkpoint` answers: WAL frames in the log, and how many are in the database. */
+export interface CheckpointOutcome {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+/** Checkpoints on a thread of their own; `GroupCommit` asks for them. */
+export interface Checkpointer {
+  /** One PASSIVE checkpoint, the database file fsynced before it counts. */
+  checkpoint(): Promise<CheckpointOutcome>;
+  /** Stops the thread once it has answered. */
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway's checkpoints (copying WAL frames into the database file and fsyncing it), run on
+ * a worker thread with a connection of its own (checkpointWorker.ts). On the gateway's connection
+ * a checkpoint stopped the event loop: under 4,500 POST/s one ran every ≈ 55 ms for 3.5–7 ms, and
+ * one that could not run during a long busy spell took 323 ms once it could (BENCHMARKS.md).
+ * The thread leaves 30 s after the last one, like the page reader's.
+ */
+export function openCheckpointer(path: string, logger: Logger): Checkpointer {
+  const thread = new ConnectionWorker<null, CheckpointOutcome>({
+    module: 'checkpointWorker',
+    path,
+    name: 'checkpointer',
+    failurePrefix: 'cannot checkpoint',
+    logger,
+    idleMs: 30_000,
+  });
+  return {
+    checkpoint: () =>
+      thread.ask(null).catch((error: unknown) => {
+        logger.warn('checkpoints go back to the event loop', { error: describeError(error) });
+        throw error;
+      }),
+    close: () => thread.close(),
+  };
+}
