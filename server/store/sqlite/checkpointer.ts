@@ -1,6 +1,6 @@
 import { describeError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
-import { ConnectionWorker } from './connectionWorker.js';
+import { ConnectionWorker, defaultThreadIdleMs } from './connectionWorker.js';
 
 /** What `PRAGMA wal_checkpoint` answers: WAL frames in the log, and how many are in the database. */
 export interface CheckpointOutcome {
@@ -22,7 +22,6 @@ export interface Checkpointer {
  * a worker thread with a connection of its own (checkpointWorker.ts). On the gateway's connection
  * a checkpoint stopped the event loop: under 4,500 POST/s one ran every ≈ 55 ms for 3.5–7 ms, and
  * one that could not run during a long busy spell took 323 ms once it could (BENCHMARKS.md).
- * The thread leaves 30 s after the last one, like the page reader's.
  */
 export function openCheckpointer(path: string, logger: Logger): Checkpointer {
   const thread = new ConnectionWorker<null, CheckpointOutcome>({
@@ -31,7 +30,7 @@ export function openCheckpointer(path: string, logger: Logger): Checkpointer {
     name: 'checkpointer',
     failurePrefix: 'cannot checkpoint',
     logger,
-    idleMs: 30_000,
+    idleMs: defaultThreadIdleMs,
   });
   return {
     checkpoint: () =>

@@ -11,6 +11,12 @@ export type ConnectionReply<Answer> =
   | { id: number; answer: Answer }
   | { id: number; failure: { message: string; code: string | undefined } };
 
+/**
+ * How long a thread stays after its last answer: an idle gateway gives its memory (a V8
+ * isolate, a page cache) back, and a busy one pays the start (tens of ms) once.
+ */
+export const defaultThreadIdleMs = 30_000;
+
 /** What the thread is started with. */
 export interface ConnectionThreadData {
   path: string;
@@ -26,7 +32,7 @@ export interface ConnectionWorkerOptions {
   /** Starts a failed request's message: "cannot read the page: no such column …". */
   failurePrefix: string;
   logger: Logger;
-  /** How long the thread stays after its last answer. */
+  /** How long the thread stays after its last answer (`defaultThreadIdleMs` unless a test says). */
   idleMs: number;
 }
 

@@ -152,11 +152,10 @@ export class GroupCommit {
 
   private checkpointIfDue(): void {
     if (this.closed || this.checkpointing) return;
-    const checkpointer = this.checkpointer;
-    // This connection's own checkpoints wait for a moment between batches.
-    if ((this.restartDue || !checkpointer) && this.waiters) return;
+    // This connection's own checkpoints wait for a moment between batches; the thread's do not.
+    const betweenBatches = !this.waiters;
     const changes = this.totalChanges();
-    if (this.restartDue) {
+    if (this.restartDue && betweenBatches) {
       this.restartDue = false;
       this.checkpointHere(changes);
       return;
@@ -165,8 +164,9 @@ export class GroupCommit {
       this.commitsSinceCheckpoint >= commitsPerCheckpoint ||
       changes - this.changesAtCheckpoint >= changesPerCheckpoint;
     if (!due) return;
+    const checkpointer = this.checkpointer;
     if (!checkpointer) {
-      this.checkpointHere(changes);
+      if (betweenBatches) this.checkpointHere(changes);
       return;
     }
     this.commitsSinceCheckpoint = 0;

@@ -1,14 +1,8 @@
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
-import { ConnectionWorker } from './connectionWorker.js';
+import { ConnectionWorker, defaultThreadIdleMs } from './connectionWorker.js';
 import type { GroupCommit } from './groupCommit.js';
 import type { PageOfRecords, PageRead } from './pagedRecords.js';
-
-/**
- * How long the worker stays after its last read: an idle gateway gives its memory (a V8
- * isolate, a page cache) back, and a busy one pays the start (tens of ms) once.
- */
-const defaultIdleMs = 30_000;
 
 /**
  * Reads pages of `messages` and `inbox` (`GET /messages`, `GET /inbox`, the UI's lists) on a
@@ -32,7 +26,7 @@ export class PageReader {
     path: string,
     private readonly commits: Pick<GroupCommit, 'committed'>,
     logger: Logger,
-    idleMs = defaultIdleMs,
+    idleMs = defaultThreadIdleMs,
   ) {
     this.thread = new ConnectionWorker({
       module: 'pageReaderWorker',
