@@ -11,6 +11,7 @@ const expectedRows = [
   'POST /messages, c=1, 1,000 stored',
   'POST /messages, c=16, 1,000 stored',
   'POST /messages, c=64, 1,000 stored',
+  'GET /messages?limit=50&search=4477009123, c=16, 1,000 stored, after the POST rows (',
   'GET /messages?limit=50, c=16, 1,000 stored',
   'GET /messages?limit=50&state=Failed&from=<3 days ago>&to=<2 days ago>, c=16, 1,000 stored',
   'GET /messages?limit=50&search=4477009123, c=16, 1,000 stored',
