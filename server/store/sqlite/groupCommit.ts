@@ -20,8 +20,8 @@ const changesPerCheckpoint = 5_000;
  * SQLite writes the WAL from its start again only after a checkpoint that copied every frame
  * ended before a write began; the checkpointer's, running beside the batches, rarely manages
  * that under load. So once the WAL holds this many frames (16 MB of 4 KB pages), this
- * connection finishes a checkpoint itself between two batches (the few frames the last one left;
- * measured at ≈ 2–4 ms, mostly the fsync), and the next write starts the WAL over.
+ * connection finishes a checkpoint itself between two batches (only the frames the thread's last
+ * one left, then the fsync), and the next write starts the WAL over.
  */
 export const walFramesBeforeRestart = 4_096;
 
