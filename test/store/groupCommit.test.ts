@@ -40,6 +40,41 @@ describe('GroupCommit', () => {
     expect(exec.mock.calls.filter(([sql]) => sql === 'COMMIT')).toHaveLength(1);
   });
 
+  it('keeps the writes made while the WAL is flushed in one batch, committed once that flush ends', async () => {
+    const db = new BetterSqlite3(join(dir.path, 'held.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE scratch (n INTEGER)');
+    // A WAL whose flushes end when the test says so.
+    const flushes: (() => void)[] = [];
+    const held = new GroupCommit(db, {
+      sync: () => new Promise<void>((resolve) => flushes.push(resolve)),
+      settled: () => Promise.resolve(),
+    });
+    const exec = vi.spyOn(db, 'exec');
+    const commitsMade = () => exec.mock.calls.filter(([sql]) => sql === 'COMMIT').length;
+    const write = (n: number) =>
+      held.write(() => db.prepare('INSERT INTO scratch (n) VALUES (?)').run(n)).durable;
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    const first = write(0);
+    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    const later: Promise<void>[] = [];
+    for (let n = 1; n <= 3; n++) {
+      later.push(write(n));
+      await nextTurn();
+    }
+    expect(commitsMade()).toBe(1);
+    flushes[0]?.();
+    await first;
+    // The three turns' writes went in one COMMIT, and their flush began.
+    expect(commitsMade()).toBe(2);
+    expect(flushes).toHaveLength(2);
+    flushes[1]?.();
+    await Promise.all(later);
+    await held.close();
+    db.close();
+  });
+
   it('rejects every write of a batch whose commit fails, and rolls all of them back', async () => {
     await insert(0).durable;
     failNextCommit(database);
