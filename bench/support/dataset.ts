@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { schemaVersion } from '../../server/store/sqlite/schema.js';
@@ -75,6 +75,7 @@ export async function createDatasets(
   const copyOf = async (source: string) => {
     const dataDir = join(root, `run-${next++}`);
     await cp(source, dataDir, { recursive: true });
+    await flushToDisk(dataDir);
     return dataDir;
   };
   return {
@@ -87,6 +88,23 @@ export async function createDatasets(
     },
     removeAll: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * fsyncs every file under `dir`. A copy of the large template leaves gigabytes of dirty pages,
+ * which the kernel writes back about 30 s later (vm.dirty_expire_centisecs) in one burst, in the
+ * middle of the first measurement on that copy; a gateway's own data never comes to it that way.
+ */
+async function flushToDisk(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = await open(join(entry.parentPath, entry.name), 'r');
+    try {
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  }
 }
 
 async function cachedTemplate(
