@@ -104,7 +104,16 @@ export class GroupCommit {
    * another connection (the page reader's) reads from then on includes it, as this one's does.
    */
   committed(): Promise<void> {
-    if (!this.waiters) return Promise.resolve();
+    const waiters = this.waiters;
+    if (!waiters) return Promise.resolve();
+    // A batch waits for the flush under way only to share the next one. A read need not wait for
+    // the disk (a slow or stalled one): the batch commits at the end of this turn, as it would
+    // with no flush under way, and its fsync follows that flush.
+    if (this.flushesUnderWay > 0) {
+      setImmediate(() => {
+        if (this.waiters === waiters) this.flush();
+      });
+    }
     return new Promise((resolve) => this.batchEnded.push(resolve));
   }
 
@@ -208,9 +217,9 @@ export class GroupCommit {
     }
   }
 
-  /** Commits the open batch unless a flush is under way (its end calls this again). */
+  /** Commits the open batch, if any, unless a flush is under way (its end calls this again). */
   private flushWhenIdle(): void {
-    if (this.flushesUnderWay === 0) this.flush();
+    if (this.waiters && this.flushesUnderWay === 0) this.flush();
   }
 
   /** Rows changed on this connection since it opened (SQLite's total_changes()). */
