@@ -88,13 +88,14 @@ describe('GroupCommit', () => {
 
   it('commits a batch a reader waits for at the end of the turn, without waiting for the flush under way', async () => {
     const held = heldFlushes();
-    held.write(0);
+    const writes = [held.write(0)];
     await vi.waitFor(() => expect(held.flushes).toHaveLength(1));
-    held.write(1);
+    writes.push(held.write(1));
     await held.commits.committed();
     // Committed while the first flush is still held.
     expect(held.commitsMade()).toBe(2);
     await held.close();
+    await Promise.all(writes);
   });
 
   it('rejects every write of a batch whose commit fails, and rolls all of them back', async () => {
