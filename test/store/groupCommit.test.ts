@@ -40,64 +40,6 @@ describe('GroupCommit', () => {
     expect(exec.mock.calls.filter(([sql]) => sql === 'COMMIT')).toHaveLength(1);
   });
 
-  /** A group commit on a fresh file whose WAL flushes end when the test says so. */
-  function heldFlushes() {
-    const db = new BetterSqlite3(join(dir.path, 'held.db'));
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE scratch (n INTEGER)');
-    const flushes: (() => void)[] = [];
-    const commits = new GroupCommit(db, {
-      sync: () => new Promise<void>((resolve) => flushes.push(resolve)),
-      settled: () => Promise.resolve(),
-    });
-    const exec = vi.spyOn(db, 'exec');
-    return {
-      commits,
-      flushes,
-      commitsMade: () => exec.mock.calls.filter(([sql]) => sql === 'COMMIT').length,
-      write: (n: number) =>
-        commits.write(() => db.prepare('INSERT INTO scratch (n) VALUES (?)').run(n)).durable,
-      close: async () => {
-        for (const end of flushes) end();
-        await commits.close();
-        db.close();
-      },
-    };
-  }
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-  it('keeps the writes made while the WAL is flushed in one batch, committed once that flush ends', async () => {
-    const held = heldFlushes();
-    const first = held.write(0);
-    await vi.waitFor(() => expect(held.flushes).toHaveLength(1));
-    const later: Promise<void>[] = [];
-    for (let n = 1; n <= 3; n++) {
-      later.push(held.write(n));
-      await nextTurn();
-    }
-    expect(held.commitsMade()).toBe(1);
-    held.flushes[0]?.();
-    await first;
-    // The three turns' writes went in one COMMIT, and their flush began.
-    expect(held.commitsMade()).toBe(2);
-    expect(held.flushes).toHaveLength(2);
-    held.flushes[1]?.();
-    await Promise.all(later);
-    await held.close();
-  });
-
-  it('commits a batch a reader waits for at the end of the turn, without waiting for the flush under way', async () => {
-    const held = heldFlushes();
-    const writes = [held.write(0)];
-    await vi.waitFor(() => expect(held.flushes).toHaveLength(1));
-    writes.push(held.write(1));
-    await held.commits.committed();
-    // Committed while the first flush is still held.
-    expect(held.commitsMade()).toBe(2);
-    await held.close();
-    await Promise.all(writes);
-  });
-
   it('rejects every write of a batch whose commit fails, and rolls all of them back', async () => {
     await insert(0).durable;
     failNextCommit(database);

@@ -28,17 +28,13 @@ export const walFramesBeforeRestart = 4_096;
 /**
  * Group commit for a synchronous SQLite connection, with the fsync off the event loop.
  *
- * The first write opens a transaction (a batch) and every later write joins it until one
- * COMMIT ends it: when the event loop comes round again (every request parsed in that turn is
- * in it), or, while the WAL is being flushed, once that flush is over. The connection runs with
+ * The first write of a turn of the event loop opens a transaction; every write made until the
+ * loop comes round again joins it; one COMMIT then ends the batch. The connection runs with
  * synchronous=OFF, so that COMMIT only hands the WAL frames to the OS; `WalSync` then
  * fdatasyncs the WAL on the thread pool, and only then do the batch's promises resolve. A
  * caller told "durable" has its data on disk exactly as with synchronous=FULL, but the event
  * loop serves HTTP and serial traffic while the disk flushes, and the next batch builds up
- * meanwhile. That batch could not be flushed any sooner, so it waits open rather than commit
- * turn by turn: under load the gateway then made one COMMIT per flush instead of one per turn
- * (about one message each), and each COMMIT writes the hot pages (the tables' last leaves, the
- * search indexes' new segment) to the WAL again (BENCHMARKS.md).
+ * meanwhile (batches committed during one flush share the next).
  *
  * Checkpoints (copying WAL pages into the database file) are ours, not SQLite's automatic ones:
  * with synchronous=OFF SQLite would not fsync the database file before reusing the WAL, so a
@@ -63,8 +59,6 @@ export class GroupCommit {
   private closed = false;
   private broken: GatewayError | undefined;
   private commitsSinceCheckpoint = 0;
-  /** Flushes of committed batches not yet over: a batch opened meanwhile commits after them. */
-  private flushesUnderWay = 0;
   private changesAtCheckpoint = 0;
   /** The checkpoint the checkpointer's thread is running. */
   private checkpointing: Promise<void> | undefined;
@@ -75,7 +69,7 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Database,
-    private readonly wal: Pick<WalSync, 'sync' | 'settled'>,
+    private readonly wal: WalSync,
     /** Without one (or once it failed), this connection checkpoints itself. */
     private checkpointer?: Pick<Checkpointer, 'checkpoint'>,
   ) {
@@ -104,16 +98,7 @@ export class GroupCommit {
    * another connection (the page reader's) reads from then on includes it, as this one's does.
    */
   committed(): Promise<void> {
-    const waiters = this.waiters;
-    if (!waiters) return Promise.resolve();
-    // A batch waits for the flush under way only to share the next one. A read need not wait for
-    // the disk (a slow or stalled one): the batch commits at the end of this turn, as it would
-    // with no flush under way, and its fsync follows that flush.
-    if (this.flushesUnderWay > 0) {
-      setImmediate(() => {
-        if (this.waiters === waiters) this.flush();
-      });
-    }
+    if (!this.waiters) return Promise.resolve();
     return new Promise((resolve) => this.batchEnded.push(resolve));
   }
 
@@ -122,7 +107,7 @@ export class GroupCommit {
     this.rollbackListeners.push(listener);
   }
 
-  /** Commits the open batch now (even while a flush is under way); its promises settle once the WAL is flushed. */
+  /** Commits the open batch now; its promises settle once the WAL is flushed. */
   flush(): void {
     const waiters = this.waiters;
     if (!waiters) return;
@@ -141,21 +126,16 @@ export class GroupCommit {
     }
     for (const tell of ended) tell();
     this.commitsSinceCheckpoint++;
-    this.flushesUnderWay++;
     this.wal.sync().then(
       () => {
-        this.flushesUnderWay--;
         for (const waiter of waiters) waiter.resolve();
-        this.flushWhenIdle();
         this.checkpointIfDue();
       },
       (error: unknown) => {
-        this.flushesUnderWay--;
         this.broken ??= new GatewayError(ErrorCode.StoreIo, 'the disk refused to flush the database', {
           cause: error,
         });
         for (const waiter of waiters) waiter.reject(this.broken);
-        this.flushWhenIdle();
       },
     );
   }
@@ -217,11 +197,6 @@ export class GroupCommit {
     }
   }
 
-  /** Commits the open batch, if any, unless a flush is under way (its end calls this again). */
-  private flushWhenIdle(): void {
-    if (this.waiters && this.flushesUnderWay === 0) this.flush();
-  }
-
   /** Rows changed on this connection since it opened (SQLite's total_changes()). */
   private totalChanges(): number {
     return (this.selectTotalChanges.get() as { changes: number }).changes;
@@ -235,7 +210,7 @@ export class GroupCommit {
     // setImmediate runs after the I/O callbacks of this turn: every request parsed in the same
     // turn lands in this batch.
     setImmediate(() => {
-      if (this.waiters === waiters) this.flushWhenIdle();
+      if (this.waiters === waiters) this.flush();
     });
     return waiters;
   }
