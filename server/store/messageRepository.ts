@@ -51,9 +51,11 @@ export class SqliteMessageRepository implements MessageRepository {
       `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
        VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
     );
-    // `search` derives from content and recipients' numbers, which never change after insert.
+    // A scheduled message's text can be edited: `search` is written again, and its indexes
+    // follow only when it changed (schema step 10).
     this.updateRow = db.prepare(
-      `UPDATE messages SET state = @state, state_at = @state_at, device_id = @device_id, body = @body
+      `UPDATE messages SET state = @state, state_at = @state_at, device_id = @device_id, search = @search,
+         body = @body
        WHERE id = @id`,
     );
     this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');

@@ -199,6 +199,20 @@ describe('SqliteMessageRepository', () => {
     expect([page.total, page.items.map((record) => record.id)]).toEqual([1, ['party']]);
   });
 
+  it('finds a scheduled message by its edited text, and no longer by the text it replaced', async () => {
+    await repository.insert(message({ id: 'm1', content: { kind: 'text', text: 'Sale starts Monday' } }));
+    const current = repository.get('m1') as MessageRecord;
+    await repository.update({ ...current, content: { kind: 'text', text: 'Sale starts Tuesday 0800' } });
+    const found = async (search: string) =>
+      (await repository.list({ limit: 10, offset: 0, search })).items.map((record) => record.id);
+    expect(await found('tuesday')).toEqual(['m1']);
+    expect(await found('0800')).toEqual(['m1']);
+    expect(await found('monday')).toEqual([]);
+    await reopen();
+    expect(await found('tuesday')).toEqual(['m1']);
+    expect(await found('monday')).toEqual([]);
+  });
+
   it('stops finding a message once retention removed it', async () => {
     const sent = (id: string, createdAt: number) =>
       message({

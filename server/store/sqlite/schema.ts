@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { digitsIndexStep, searchIndexStep } from './searchIndex.js';
+import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 
 /**
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
@@ -318,6 +318,9 @@ export const schemaSteps: readonly string[] = [
   // query's doclists 16 at a time instead of two by two, and a number search's statements at
   // 1,000,000 stored fell from 0.38 to 0.21 ms, for a quarter more index (searchIndex.ts).
   digitsIndexStep('messages') + digitsIndexStep('inbox'),
+  // A message's text can change (a scheduled one's, edited): its search indexes follow. Only
+  // messages: a received message never changes.
+  searchUpdateStep('messages'),
 ];
 
 export const schemaVersion = schemaSteps.length;

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 
 /**
  * How `?search=` finds its matches without reading the rows (schema version 8; 9 for the number
- * indexes' column lists).
+ * indexes' column lists; 10 for a message whose text was edited).
  *
  * Each searched table (`messages`, `inbox`) has two contentless FTS5 indexes over its lowercased
  * `search` column:
@@ -164,5 +164,22 @@ export function digitsIndexStep(table: SearchedTable): string {
   INSERT INTO ${table}_digits (${table}_digits, rank) VALUES ('automerge', 16);
   INSERT INTO ${table}_digits (rowid, digits)
     SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_digits(search) FROM ${table};
+  `;
+}
+
+/**
+ * The schema step to version 10 for one table: its indexes follow a changed `search` column
+ * (a scheduled message whose text was edited). Before, they kept the first text's words.
+ */
+export function searchUpdateStep(table: SearchedTable): string {
+  const key = (row: 'new' | 'old') => searchKey(`${row}.${searchedTimeColumn[table]}`, `${row}.rowid`);
+  return `
+  CREATE TRIGGER ${table}_search_update AFTER UPDATE OF search ON ${table}
+  WHEN old.search IS NOT new.search BEGIN
+    DELETE FROM ${table}_text WHERE rowid = ${key('old')};
+    DELETE FROM ${table}_digits WHERE rowid = ${key('old')};
+    INSERT INTO ${table}_text (rowid, text) VALUES (${key('new')}, search_text(new.search));
+    INSERT INTO ${table}_digits (rowid, digits) VALUES (${key('new')}, search_digits(new.search));
+  END;
   `;
 }
