@@ -2,9 +2,9 @@ import type Koa from 'koa';
 import type { z } from 'zod';
 import type { AccessControl, Principal } from '../auth/accessControl.js';
 import type { Scope } from '../auth/scopes.js';
+import { omitNulls } from '../domain/apiJson.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { parseOrThrow } from '../validation/issues.js';
-import { omitNulls } from './json.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
 import type { SegmentedRouter } from './segmentedRouter.js';
 
@@ -27,9 +27,17 @@ export interface RouteInput<B extends z.ZodType | undefined, Q extends z.ZodType
   principal?: Principal;
 }
 
+/**
+ * A body already written as JSON in the API's form (no null fields): sent as it is, without
+ * being parsed and written again (a page of stored message views, domain/messageView.ts).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface RouteResult {
   status: number;
-  /** Serialised as JSON with null fields omitted; absent: no body. */
+  /** Serialised as JSON with null fields omitted (a `JsonText` is sent as it is); absent: no body. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -126,7 +134,11 @@ function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.
     const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : undefined;
     const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};
     const result = await spec.handle({ body, query, params, ctx, principal });
-    if (result.body !== undefined) ctx.body = omitNulls(result.body);
+    if (result.body instanceof JsonText) {
+      // The type first: Koa takes a string body for text/plain unless a type is set.
+      ctx.type = 'application/json';
+      ctx.body = result.body.text;
+    } else if (result.body !== undefined) ctx.body = omitNulls(result.body);
     // No body means an empty one: Koa would otherwise answer with the status text ("Accepted").
     // Set before the status, because Koa turns a null body into 204 otherwise.
     else if (ctx.body === undefined || ctx.body === null) ctx.body = null;

@@ -4,7 +4,12 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
-import type { MessageQuery, MessageRepository, Page } from '../store/repositories.js';
+import type {
+  ListedMessages,
+  MessageListForm,
+  MessageQuery,
+  MessageRepository,
+} from '../store/repositories.js';
 import type { MessageRequest } from '../validation/messageSchemas.js';
 import { e164Pattern } from '../validation/primitives.js';
 import { createMessageIdGenerator } from './messageId.js';
@@ -185,8 +190,8 @@ export class MessageService {
     return message;
   }
 
-  list(query: MessageQuery): Promise<Page<MessageRecord>> {
-    return this.deps.repository.list(query);
+  list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
+    return this.deps.repository.list(query, form);
   }
 
   /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */

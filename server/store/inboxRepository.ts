@@ -67,16 +67,17 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    const { total, records } = await this.pages.read(
+    const { total, json } = await this.pages.read(
       pageRead(filter, {
         orderBy: 'received_at DESC, rowid DESC',
         newestFirst: true,
         keptTotal: this.total,
         limit: query.limit,
         offset: query.offset,
+        items: { kind: 'records' },
       }),
     );
-    return { total, items: JSON.parse(records) as IncomingRecord[] };
+    return { total, items: JSON.parse(json) as IncomingRecord[] };
   }
 
   async pruneOlderThan(before: number): Promise<number> {

@@ -1,7 +1,15 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { MessageRecord, MessageState } from '../domain/message.js';
+import { assignedDeviceId, storedMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { AwaitingReports, HandOver, MessageQuery, MessageRepository, Page } from './repositories.js';
+import type {
+  AwaitingReports,
+  HandOver,
+  ListedMessages,
+  MessageListForm,
+  MessageQuery,
+  MessageRepository,
+} from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
@@ -26,6 +34,8 @@ interface MessageRow {
   device_id: string | null;
   search: string;
   body: string;
+  view: string;
+  view_content: string;
 }
 
 export class SqliteMessageRepository implements MessageRepository {
@@ -48,14 +58,14 @@ export class SqliteMessageRepository implements MessageRepository {
   ) {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
-      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
-       VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
+      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body, view, view_content)
+       VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body, @view, @view_content)`,
     );
     // A scheduled message's text can be edited: `search` is written again, and its indexes
     // follow only when it changed (schema step 10).
     this.updateRow = db.prepare(
       `UPDATE messages SET state = @state, state_at = @state_at, device_id = @device_id, search = @search,
-         body = @body
+         body = @body, view = @view, view_content = @view_content
        WHERE id = @id`,
     );
     this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
@@ -115,22 +125,22 @@ export class SqliteMessageRepository implements MessageRepository {
     return row && (JSON.parse(row.body) as MessageRecord);
   }
 
-  async list(query: MessageQuery): Promise<Page<MessageRecord>> {
+  async list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
     const filter = new HistoryFilter('messages')
       .period(query.from, query.to)
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
-    const { total, records } = await this.pages.read(
+    return this.pages.read(
       pageRead(filter, {
         orderBy: query.oldestFirst ? 'created_at ASC, seq ASC' : 'created_at DESC, seq DESC',
         newestFirst: !query.oldestFirst,
         keptTotal: this.total,
         limit: query.limit,
         offset: query.offset,
+        items: { kind: 'messageViews', ...form },
       }),
     );
-    return { total, items: JSON.parse(records) as MessageRecord[] };
   }
 
   pending(): MessageRecord[] {
@@ -227,19 +237,23 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 }
 
-/** The row of a message: its JSON plus the columns queries filter and order by. */
+/** The row of a message: its JSON, its API view, and the columns queries filter and order by. */
 export function messageRow(record: MessageRecord): MessageRow {
   const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
   const text = record.content.kind === 'text' ? record.content.text : '';
+  const { view, content } = storedMessageView(record);
   return {
     id: record.id,
     created_at: record.createdAt,
     seq: record.sequence,
     state: record.state,
     state_at: record.states[record.state] ?? null,
-    device_id: record.deviceId ?? record.requestedDeviceId ?? null,
+    // Null exactly when the stored view has no deviceId: a page gives it the gateway's.
+    device_id: assignedDeviceId(record) ?? null,
     // What ?search= looks in (UI search): the text and every recipient's number.
     search: `${text}\n${numbers}`.toLowerCase(),
     body: JSON.stringify(record),
+    view,
+    view_content: content,
   };
 }

@@ -35,6 +35,19 @@ export interface MessageQuery extends TimeRange {
   offset: number;
 }
 
+/** How a page of messages is listed: the API's message states (messageView.ts). */
+export interface MessageListForm {
+  withContent: boolean;
+  /** Stands in for the device of a message that none took or was asked for (`toMessageView`). */
+  gatewayDeviceId: string;
+}
+
+/** A page of message states as the API answers it: one JSON array, written once. */
+export interface ListedMessages {
+  total: number;
+  json: string;
+}
+
 export interface AwaitingReports {
   deviceId: string;
   count: number;
@@ -56,8 +69,11 @@ export interface MessageRepository {
    */
   update(record: MessageRecord): Promise<void>;
   get(id: string): MessageRecord | undefined;
-  /** Newest first (createdAt descending); includes every write made before the call. */
-  list(query: MessageQuery): Promise<Page<MessageRecord>>;
+  /**
+   * Newest first (createdAt descending), as the API's message states (`toMessageView`, read
+   * from the views stored with the messages); includes every write made before the call.
+   */
+  list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages>;
   /** Every message whose aggregate state is Pending, in no particular order. */
   pending(): MessageRecord[];
   /**

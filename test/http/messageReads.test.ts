@@ -77,6 +77,23 @@ describe('GET /messages', () => {
     expect((response.body as View[]).map((view) => view.id)).toEqual(['c', 'b']);
   });
 
+  it('lists each message as GET /messages/{id} shows it, in JSON, as it goes through its states', async () => {
+    await enqueue('queued');
+    await enqueue('bound', { deviceId: 'modem-1', phoneNumbers: ['+15551230001', '+15551230002'] });
+    await enqueue('data', { textMessage: undefined, dataMessage: { data: 'AQID', port: 9200 } });
+    await enqueue('quoted', { textMessage: { text: 'Say "hi" \\ 🎉 — ünïcode' } });
+    await harness.clock.advance(1000);
+    await harness.lifecycle.markProcessed('bound', 'modem-1');
+    await harness.lifecycle.markRecipientSent('bound', '+15551230001', [7]);
+    await harness.lifecycle.markRecipientFailed('bound', '+15551230002', 'CMS ERROR 500');
+    await harness.request('/messages/quoted', { method: 'DELETE' });
+    const listed = await harness.request('/messages?includeContent=true');
+    expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');
+    const views = listed.body as View[];
+    expect(views.map((view) => view.id)).toEqual(['quoted', 'data', 'bound', 'queued']);
+    for (const view of views) expect(view).toEqual((await harness.request(`/messages/${view.id}`)).body);
+  });
+
   it('leaves content out unless includeContent=true', async () => {
     await enqueue('t');
     await enqueue('d', { textMessage: undefined, dataMessage: { data: 'AQID', port: 9200 } });

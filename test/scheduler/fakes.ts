@@ -1,6 +1,7 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
 import type { DeviceInfo, ModemStatus } from '../../server/domain/device.js';
 import type { MessageRecord, MessageState } from '../../server/domain/message.js';
+import { toMessageView } from '../../server/domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
@@ -8,7 +9,14 @@ import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
 import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
 import type { OutboundModem, SendRequest, SendResult } from '../../server/modem/outboundModem.js';
 import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
-import type { AwaitingReports, HandOver, MessageRepository, Page } from '../../server/store/repositories.js';
+import type {
+  AwaitingReports,
+  HandOver,
+  ListedMessages,
+  MessageListForm,
+  MessageQuery,
+  MessageRepository,
+} from '../../server/store/repositories.js';
 
 /**
  * In-memory MessageRepository with the contract's semantics (memory changes synchronously,
@@ -38,8 +46,11 @@ export class MemoryMessageRepository implements MessageRepository {
     return record && structuredClone(record);
   }
 
-  list(): Promise<Page<MessageRecord>> {
-    return Promise.resolve({ total: this.records.size, items: [...this.records.values()] });
+  list(_query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
+    const views = [...this.records.values()].map((record) =>
+      toMessageView(record, form.withContent, form.gatewayDeviceId),
+    );
+    return Promise.resolve({ total: views.length, json: JSON.stringify(views) });
   }
 
   pending(): MessageRecord[] {

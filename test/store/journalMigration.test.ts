@@ -6,7 +6,7 @@ import type { PendingGroup } from '../../server/domain/incoming.js';
 import type { MessageState } from '../../server/domain/message.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import type { WebhookDelivery } from '../../server/webhooks/webhookDelivery.js';
-import { recordingLogger, temporaryDirectory } from './storeTestKit.js';
+import { listForm, recordingLogger, temporaryDirectory } from './storeTestKit.js';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'journal-data-dir');
 const journals = ['inbox.journal', 'logs.journal', 'messages.journal', 'webhook-outbox.journal'];
@@ -80,7 +80,7 @@ describe('migrating a data directory written by the journal store', () => {
   it('answers queries on the migrated records: the queue in memory, history by state and search', async () => {
     const { storage } = await open();
     const byState = async (state: MessageState) =>
-      (await storage.messages.list({ state, limit: 500, offset: 0 })).total;
+      (await storage.messages.list({ state, limit: 500, offset: 0 }, listForm)).total;
     expect(storage.messages.pending()).toHaveLength(40);
     expect(storage.messages.inState('Processed')).toHaveLength(10);
     expect(
@@ -89,9 +89,9 @@ describe('migrating a data directory written by the journal store', () => {
         (await byState('Sent')) +
         (await byState('Delivered')),
     ).toBe(380 - (await byState('Failed')) - (await byState('Cancelled')));
-    expect((await storage.messages.list({ search: 'grüße', limit: 500, offset: 0 })).total).toBeGreaterThan(
-      0,
-    );
+    expect(
+      (await storage.messages.list({ search: 'grüße', limit: 500, offset: 0 }, listForm)).total,
+    ).toBeGreaterThan(0);
     // The logs go on from the last migrated id.
     expect(storage.logs.append({ priority: 'INFO', module: 'test', message: 'next', createdAt: 1 }).id).toBe(
       301,

@@ -16,6 +16,7 @@ function everyMessage(keptTotal: number): PageRead {
     keptTotal,
     limit: 100,
     offset: 0,
+    items: { kind: 'records' },
   });
 }
 
@@ -23,8 +24,8 @@ function everyMessage(keptTotal: number): PageRead {
 const later = message({ id: 'default' }).createdAt + 1;
 
 /** The ids of a page's records, which come as one JSON array. */
-const idsOf = (page: { records: string }) =>
-  (JSON.parse(page.records) as { id: string }[]).map((record) => record.id);
+const idsOf = (page: { json: string }) =>
+  (JSON.parse(page.json) as { id: string }[]).map((record) => record.id);
 
 describe('PageReader (pages read on a worker thread)', () => {
   let dir: { path: string; remove: () => Promise<void> };

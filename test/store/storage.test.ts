@@ -5,6 +5,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import type { PendingGroup } from '../../server/domain/incoming.js';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { toMessageView } from '../../server/domain/messageView.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { lockFileName } from '../../server/store/dataDirLock.js';
@@ -14,7 +16,7 @@ import { messageRow } from '../../server/store/messageRepository.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
-import { message, temporaryDirectory } from './storeTestKit.js';
+import { listedPage, listForm, message, temporaryDirectory } from './storeTestKit.js';
 
 let dir: { path: string; remove: () => Promise<void> };
 let dataDir: string;
@@ -217,11 +219,18 @@ describe('openStorage', () => {
 
     const reopened = await open();
     expect([reopened.messages.count(), await inboxTotal(reopened)]).toEqual([3, 1]);
-    expect((await reopened.messages.list({ limit: 1, offset: 0 })).total).toBe(3);
+    expect((await listedPage(reopened.messages, { limit: 1, offset: 0 })).total).toBe(3);
     // Version 8 indexed the rows written before it, for text and for numbers.
-    const found = (search: string) => reopened.messages.list({ limit: 5, offset: 0, search });
+    const found = (search: string) => listedPage(reopened.messages, { limit: 5, offset: 0, search });
     expect((await found('hello m2')).items.map((record) => record.id)).toEqual(['m2']);
     expect((await found('+1555000')).total).toBe(3);
+    // Version 11 wrote the API views of the rows stored before it.
+    const views = (await listedPage(reopened.messages, { limit: 5, offset: 0 })).items;
+    expect(views.sort((left, right) => left.id.localeCompare(right.id))).toEqual(
+      ['m1', 'm2', 'm3'].map((id) =>
+        toMessageView(reopened.messages.get(id) as MessageRecord, true, listForm.gatewayDeviceId),
+      ),
+    );
     expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);
     await reopened.close();
     opened.pop();

@@ -2,7 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageRecord, MessageState } from '../../server/domain/message.js';
+import type { MessageView } from '../../server/domain/messageView.js';
 import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
+import type {
+  MessageListForm,
+  MessageQuery,
+  MessageRepository,
+  Page,
+} from '../../server/store/repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
 import { PageReader } from '../../server/store/sqlite/pageReader.js';
 
@@ -71,4 +78,16 @@ export function message(overrides: Partial<MessageRecord> & { id: string }): Mes
     state,
     ...overrides,
   };
+}
+
+/** How the store's tests list messages: with their content, as the UI asks for them. */
+export const listForm: MessageListForm = { withContent: true, gatewayDeviceId: 'gateway-device' };
+
+/** A page of messages as the API lists them (`listForm`), parsed. */
+export async function listedPage(
+  repository: Pick<MessageRepository, 'list'>,
+  query: MessageQuery,
+): Promise<Page<MessageView>> {
+  const page = await repository.list(query, listForm);
+  return { total: page.total, items: JSON.parse(page.json) as MessageView[] };
 }

@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';
 import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
+import type { MessageView } from '../../../server/domain/messageView.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
-import type { MessageView } from '../../../server/messages/messageView.js';
 import type {
   conversationViewSchema,
   openingHoursSchema,

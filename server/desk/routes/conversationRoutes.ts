@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
-import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
 import {
   conversationListQuerySchema,
   conversationReplySchema,

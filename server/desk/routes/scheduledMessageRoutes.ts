@@ -1,7 +1,7 @@
+import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import type { MessageService } from '../../messages/messageService.js';
-import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
 import { scheduledEditSchema } from '../../validation/deskSchemas.js';
 
 /** Our extension (README "Scheduling"): a queued message's time or text, until a modem takes it. */

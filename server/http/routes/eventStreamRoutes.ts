@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { AccessControl } from '../../auth/accessControl.js';
 import type { LiveEventName } from '../../domain/liveEvents.js';
+import { toMessageView } from '../../domain/messageView.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
-import { toMessageView } from '../../messages/messageView.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

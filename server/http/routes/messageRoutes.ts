@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
 import type { MessageService } from '../../messages/messageService.js';
-import { messageViewSchema, toMessageView } from '../../messages/messageView.js';
 import {
   messageListQuerySchema,
   messageRequestSchema,
   sendQuerySchema,
 } from '../../validation/messageSchemas.js';
-import type { ApiBuilder } from '../defineRoute.js';
+import { type ApiBuilder, JsonText } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 export interface MessageRouteDependencies {
@@ -62,19 +62,22 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query }) {
-      const page = await deps.messages.list({
-        from: query.from,
-        to: query.to,
-        state: query.state,
-        deviceId: query.deviceId,
-        search: query.search,
-        oldestFirst: query.sort === 'created_at',
-        limit: query.limit,
-        offset: query.offset,
-      });
+      const page = await deps.messages.list(
+        {
+          from: query.from,
+          to: query.to,
+          state: query.state,
+          deviceId: query.deviceId,
+          search: query.search,
+          oldestFirst: query.sort === 'created_at',
+          limit: query.limit,
+          offset: query.offset,
+        },
+        { withContent: query.includeContent, gatewayDeviceId: deps.gatewayDeviceId },
+      );
       return {
         status: 200,
-        body: page.items.map((message) => toMessageView(message, query.includeContent, deps.gatewayDeviceId)),
+        body: new JsonText(page.json),
         headers: { 'X-Total-Count': String(page.total) },
       };
     },

@@ -5,7 +5,7 @@ import type { Logger } from '../../logging/logger.js';
 import { privateFileMode } from '../fileSystem.js';
 import { openCheckpointer } from './checkpointer.js';
 import { GroupCommit } from './groupCommit.js';
-import { foundSchemaVersion, migrateSchema, schemaVersion } from './schema.js';
+import { foundSchemaVersion, migrateSchema, registerStoredViewFunctions, schemaVersion } from './schema.js';
 import { registerSearchFunctions } from './searchIndex.js';
 import { WalSync } from './walSync.js';
 
@@ -42,6 +42,7 @@ export function openDatabase(path: string, logger: Logger): GatewayDatabase {
     // Another connection (a backup) may hold the lock for a moment; wait instead of failing.
     db.pragma('busy_timeout = 5000');
     registerSearchFunctions(db);
+    registerStoredViewFunctions(db);
     const startedAt = performance.now();
     // Some steps index every stored row again: say why a start with a long history waits.
     const found = foundSchemaVersion(db);

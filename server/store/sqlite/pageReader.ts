@@ -2,7 +2,7 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { ConnectionWorker, defaultThreadIdleMs } from './connectionWorker.js';
 import type { GroupCommit } from './groupCommit.js';
-import type { PageOfRecords, PageRead } from './pagedRecords.js';
+import type { JsonPage, PageRead } from './pagedRecords.js';
 
 /**
  * Reads pages of `messages` and `inbox` (`GET /messages`, `GET /inbox`, the UI's lists) on a
@@ -17,7 +17,7 @@ import type { PageOfRecords, PageRead } from './pagedRecords.js';
  * by the next read, also after it died (its pending reads then fail with StoreIo).
  */
 export class PageReader {
-  private readonly thread: ConnectionWorker<PageRead, PageOfRecords>;
+  private readonly thread: ConnectionWorker<PageRead, JsonPage>;
   /** Reads asked for and not yet answered, including those still waiting for a COMMIT. */
   private readonly asked = new Set<Promise<void>>();
   private closed = false;
@@ -38,7 +38,7 @@ export class PageReader {
     });
   }
 
-  read(read: PageRead): Promise<PageOfRecords> {
+  read(read: PageRead): Promise<JsonPage> {
     if (this.closed) return Promise.reject(new GatewayError(ErrorCode.StoreClosed, 'storage is closed'));
     const page = this.commits.committed().then(() => this.thread.ask(read));
     const settled = page.then(

@@ -38,27 +38,80 @@ export interface PageRead {
   keptTotal: number;
   limit: number;
   offset: number;
+  items: PageItems;
 }
 
 /**
- * A page's stored records and the total of its filter. The records are one JSON array of the
- * rows' `body` texts: the thread it is sent to copies one string and parses it once, where 50
- * strings cost it 50 of each (and its garbage collector more; BENCHMARKS.md).
+ * What a page lists: the rows' stored records (`body`), or the API's views of messages as
+ * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
+ * here with the gateway's device id and, when asked, the content.
  */
-export interface PageOfRecords {
+export type PageItems =
+  | { kind: 'records' }
+  | { kind: 'messageViews'; withContent: boolean; gatewayDeviceId: string };
+
+/**
+ * A page's items and the total of its filter. The items are one JSON array: the thread it is
+ * sent to copies one string (and parses it once, if it needs the records), where 50 strings
+ * cost it 50 of each (and its garbage collector more; BENCHMARKS.md).
+ */
+export interface JsonPage {
   total: number;
-  records: string;
+  json: string;
 }
 
-/** `bodies` (JSON texts) as one JSON array. */
-function jsonArrayOf(bodies: readonly string[]): string {
-  return `[${bodies.join(',')}]`;
+/** The rows `itemColumns` selects: for records, and for message views. */
+interface RecordRow {
+  body: string;
+}
+interface ViewRow {
+  view: string;
+  /** Selected only when the page lists content. */
+  content?: string;
+  device_id: string | null;
+}
+
+/** The columns of `table` (aliased `alias`, if given) that `items` are made of. */
+function itemColumns(items: PageItems, alias = ''): string {
+  if (items.kind === 'records') return `${alias}body`;
+  const content = items.withContent ? `, ${alias}view_content AS content` : '';
+  return `${alias}view${content}, ${alias}device_id`;
+}
+
+/** The page's rows (as `itemColumns` selected them) as one JSON array of its items. */
+function jsonArrayOf(rows: readonly unknown[], items: PageItems): string {
+  const texts =
+    items.kind === 'records'
+      ? (rows as RecordRow[]).map((row) => row.body)
+      : listedViews(rows as ViewRow[], items);
+  return `[${texts.join(',')}]`;
+}
+
+/** Stored views completed as `toMessageView` gives them: the gateway's device id, the content. */
+function listedViews(
+  rows: readonly ViewRow[],
+  items: Extract<PageItems, { kind: 'messageViews' }>,
+): string[] {
+  const gatewayDevice = JSON.stringify({ deviceId: items.gatewayDeviceId });
+  return rows.map((row) => {
+    // device_id is null exactly when the stored view has no deviceId (messageRow).
+    const view = row.device_id === null ? withMembers(row.view, gatewayDevice) : row.view;
+    return row.content === undefined ? view : withMembers(view, row.content);
+  });
+}
+
+/**
+ * `object` with the members of `members` added after its own; both are non-empty JSON objects
+ * as `JSON.stringify` writes them (no whitespace around the braces), so this is text only.
+ */
+function withMembers(object: string, members: string): string {
+  return `${object.slice(0, -1)},${members.slice(1)}`;
 }
 
 /** The page read for `filter` in the given order and window. */
 export function pageRead(
   filter: HistoryFilter,
-  page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset'>,
+  page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset' | 'items'>,
 ): PageRead {
   const { indexedSearch, rowClauses, keyRange } = filter;
   return {
@@ -71,14 +124,16 @@ export function pageRead(
 }
 
 /** Runs `read` on the connection behind `queries`, in time order. */
-export function pagedRecords(queries: StatementCache, read: PageRead): PageOfRecords {
+export function pagedRecords(queries: StatementCache, read: PageRead): JsonPage {
   if (read.search) return searchPage(queries, read, read.search);
   const total = read.where === '' ? read.keptTotal : countWhere(queries, read);
-  const bodies = queries
-    .get(`SELECT body FROM ${read.table} ${read.where} ORDER BY ${read.orderBy} LIMIT @limit OFFSET @offset`)
-    .pluck()
-    .all({ ...read.params, limit: sqlLimit(read.limit), offset: read.offset }) as string[];
-  return { total, records: jsonArrayOf(bodies) };
+  const rows = queries
+    .get(
+      `SELECT ${itemColumns(read.items)} FROM ${read.table} ${read.where}
+       ORDER BY ${read.orderBy} LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...read.params, limit: sqlLimit(read.limit), offset: read.offset });
+  return { total, json: jsonArrayOf(rows, read.items) };
 }
 
 /**
@@ -99,7 +154,7 @@ function searchPage(
   queries: StatementCache,
   read: PageRead,
   search: NonNullable<PageRead['search']>,
-): PageOfRecords {
+): JsonPage {
   const { table, limit, offset } = read;
   const { keyRange, rowClauses } = search;
   const index = `${table}_${search.index}`;
@@ -125,12 +180,12 @@ function searchPage(
     ? offset + keys.length
     : (queries.get(`SELECT count(*) AS total ${matches}`).get(params) as { total: number }).total;
   const pageKeys = keys.slice(0, limit);
-  if (pageKeys.length === 0) return { total, records: '[]' };
-  const bodies = queries
+  if (pageKeys.length === 0) return { total, json: '[]' };
+  const rows = queries
     .get(
-      `SELECT stored.body FROM json_each(@keys) AS listed JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
+      `SELECT ${itemColumns(read.items, 'stored.')} FROM json_each(@keys) AS listed
+       JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
     )
-    .pluck()
-    .all({ keys: `[${pageKeys.join(',')}]` }) as string[];
-  return { total, records: jsonArrayOf(bodies) };
+    .all({ keys: `[${pageKeys.join(',')}]` });
+  return { total, json: jsonArrayOf(rows, read.items) };
 }

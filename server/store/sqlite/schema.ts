@@ -1,4 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import type { MessageRecord } from '../../domain/message.js';
+import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 
@@ -321,9 +323,34 @@ export const schemaSteps: readonly string[] = [
   // A message's text can change (a scheduled one's, edited): its search indexes follow. Only
   // messages: a received message never changes.
   searchUpdateStep('messages'),
+  // Each message's API view is stored beside its record (`storedMessageView`, messageView.ts),
+  // so a page of messages is answered without parsing 50 records and writing 50 views: at
+  // 1,000,000 stored, GET /messages?limit=50 went from ≈ 2,800 to ≈ 10,000 pages/s
+  // (BENCHMARKS.md, "Stored views"). The step writes every stored message's view.
+  `
+  ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';
+  UPDATE messages SET view = message_view(body), view_content = message_view_content(body);
+  `,
 ];
 
 export const schemaVersion = schemaSteps.length;
+
+/**
+ * The SQL functions that schema step 11 writes the stored views with, from each row's record.
+ * Registered on the gateway's connection before the schema is brought up to date.
+ */
+export function registerStoredViewFunctions(db: Database): void {
+  // The step asks for a row's two columns in turn: its record is parsed once for both.
+  let last: { body: string; stored: StoredMessageView } | undefined;
+  const storedOf = (body: unknown): StoredMessageView => {
+    if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
+    if (last?.body !== body) last = { body, stored: storedMessageView(JSON.parse(body) as MessageRecord) };
+    return last.stored;
+  };
+  db.function('message_view', (body: unknown) => storedOf(body).view);
+  db.function('message_view_content', (body: unknown) => storedOf(body).content);
+}
 
 /** The schema version `db` is at (0 for a new file). */
 export function foundSchemaVersion(db: Database): number {

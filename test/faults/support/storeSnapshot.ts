@@ -1,5 +1,5 @@
 import { systemClock } from '../../../server/clock/clock.js';
-import type { MessageRecord } from '../../../server/domain/message.js';
+import { type MessageRecord, MessageStates } from '../../../server/domain/message.js';
 import { createLogger } from '../../../server/logging/logger.js';
 import { openStorage } from '../../../server/store/storage.js';
 
@@ -11,9 +11,8 @@ export async function readStoredMessages(dataDir: string): Promise<Map<string, M
     logger: createLogger({ level: 'ERROR', sinks: [] }),
   });
   try {
-    const total = storage.messages.count();
-    const page = await storage.messages.list({ limit: total, offset: 0 });
-    return new Map(page.items.map((record) => [record.id, record]));
+    const records = MessageStates.flatMap((state) => storage.messages.inState(state));
+    return new Map(records.map((record) => [record.id, record]));
   } finally {
     await storage.close();
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../clock/isoTime.js';
-import { type MessageRecord, type MessageState, MessageStates } from '../domain/message.js';
+import { omitNulls } from './apiJson.js';
+import { type MessageRecord, type MessageState, MessageStates } from './message.js';
 
 /**
  * The API's "message state" record (DESIGN §2), projected from the stored message.
@@ -44,14 +45,48 @@ export function toMessageView(
   includeContent: boolean,
   gatewayDeviceId: string,
 ): MessageView {
+  const view: MessageView = {
+    ...viewWithoutContent(message),
+    deviceId: assignedDeviceId(message) ?? gatewayDeviceId,
+  };
+  return includeContent ? { ...view, ...contentMembers(message) } : view;
+}
+
+/** The modem that took the message, else the one it was asked for; none while neither is known. */
+export function assignedDeviceId(message: MessageRecord): string | undefined {
+  return message.deviceId ?? message.requestedDeviceId;
+}
+
+/**
+ * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
+ * them is answered without parsing records and rendering views (BENCHMARKS.md, "Stored views").
+ * `view` leaves out the content, and `deviceId` while `assignedDeviceId` has none; `content`
+ * holds what `includeContent` adds, as a JSON object. `pagedRecords` adds both as it lists them.
+ * Times carry the UTC offset of the zone in force when the view was written.
+ */
+export interface StoredMessageView {
+  view: string;
+  content: string;
+}
+
+export function storedMessageView(message: MessageRecord): StoredMessageView {
+  const deviceId = assignedDeviceId(message);
+  const view =
+    deviceId === undefined ? viewWithoutContent(message) : { ...viewWithoutContent(message), deviceId };
+  return {
+    view: JSON.stringify(omitNulls(view)),
+    content: JSON.stringify(omitNulls(contentMembers(message))),
+  };
+}
+
+function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId'> {
   const states: Partial<Record<MessageState, string>> = {};
   for (const state of MessageStates) {
     const reachedAt = message.states[state];
     if (reachedAt !== undefined) states[state] = toIsoWithOffset(reachedAt);
   }
-  const view: MessageView = {
+  return {
     id: message.id,
-    deviceId: message.deviceId ?? message.requestedDeviceId ?? gatewayDeviceId,
     simulated: message.simulated,
     source: message.source,
     state: message.state,
@@ -70,9 +105,10 @@ export function toMessageView(
     validUntil: message.validUntil === undefined ? undefined : toIsoWithOffset(message.validUntil),
     scheduleAt: message.scheduleAt === undefined ? undefined : toIsoWithOffset(message.scheduleAt),
   };
-  if (includeContent) {
-    if (message.content.kind === 'text') view.textMessage = { text: message.content.text };
-    else view.dataMessage = { data: message.content.data, port: message.content.port };
-  }
-  return view;
+}
+
+function contentMembers(message: MessageRecord): Pick<MessageView, 'textMessage' | 'dataMessage'> {
+  return message.content.kind === 'text'
+    ? { textMessage: { text: message.content.text } }
+    : { dataMessage: { data: message.content.data, port: message.content.port } };
 }
