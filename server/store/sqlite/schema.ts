@@ -8,9 +8,10 @@ import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchInde
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
  * by a newer build (higher version) is refused rather than written with wrong assumptions.
  *
- * Rows keep the whole record as JSON in `body` (what the API returns, read back as it was
- * written); the other columns exist only to be filtered and ordered by, each with an index for
- * the queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
+ * Rows keep the whole record as JSON in `body` (read back as it was written), and a message
+ * also its API view (`view`, `view_content`, since version 11), which pages list as they are;
+ * the other columns exist only to be filtered and ordered by, each with an index for the
+ * queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
 /** True for every body whose `states` has a key the chart counts (see schema step 6). */
