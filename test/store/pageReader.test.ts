@@ -56,6 +56,30 @@ describe('PageReader (pages read on a worker thread)', () => {
     await durable;
   });
 
+  it('answers a page asked during a slow search first, from its other thread', async () => {
+    const count = 40_000;
+    await Promise.all(
+      Array.from({ length: count }, (_, index) => repository.insert(message({ id: `m${index}` }))),
+    );
+    // Two reads at once start both threads.
+    await Promise.all([database.pages.read(everyMessage(count)), database.pages.read(everyMessage(count))]);
+    // Two letters are shorter than a trigram: every row is read and none matches.
+    const slowSearch = pageRead(new HistoryFilter('messages').search('zq'), {
+      orderBy: 'created_at DESC, seq DESC',
+      newestFirst: true,
+      keptTotal: count,
+      limit: 50,
+      offset: 0,
+      items: { kind: 'records' },
+    });
+    const answered: string[] = [];
+    await Promise.all([
+      database.pages.read(slowSearch).then(() => answered.push('search')),
+      database.pages.read({ ...everyMessage(count), limit: 1 }).then(() => answered.push('newest')),
+    ]);
+    expect(answered).toEqual(['newest', 'search']);
+  });
+
   it('fails a read whose SQL the database refuses with StoreIo, and keeps answering the next ones', async () => {
     await repository.insert(message({ id: 'kept' }));
     const broken = { ...everyMessage(1), where: 'WHERE no_such_column = 1' };
