@@ -326,7 +326,7 @@ export const schemaSteps: readonly string[] = [
   searchUpdateStep('messages'),
   // Each message's API view is stored beside its record (`storedMessageView`, messageView.ts),
   // so a page of messages is answered without parsing 50 records and writing 50 views: at
-  // 1,000,000 stored, GET /messages?limit=50 went from ≈ 2,800 to ≈ 10,000 pages/s
+  // 1,000,000 stored, GET /messages?limit=50 at c=16 went from ≈ 2,800 to 6,000–7,600 pages/s
   // (BENCHMARKS.md, "Stored views"). The step writes every stored message's view.
   `
   ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
