@@ -1,3 +1,4 @@
+import type { MessageListForm } from '../repositories.js';
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
 import { rowOfKey, type SearchedTable } from './searchIndex.js';
@@ -46,9 +47,7 @@ export interface PageRead {
  * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
  * here with the gateway's device id and, when asked, the content.
  */
-export type PageItems =
-  | { kind: 'records' }
-  | { kind: 'messageViews'; withContent: boolean; gatewayDeviceId: string };
+export type PageItems = { kind: 'records' } | ({ kind: 'messageViews' } & MessageListForm);
 
 /**
  * A page's items and the total of its filter. The items are one JSON array: the thread it is
