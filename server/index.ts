@@ -102,6 +102,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const version = readPackageVersion();
     const { storage, settings } = await openGatewayStorage({
       dataDir: options.dataDir,
+      threadIdleMs: options.dbThreadIdleMs,
       region: systemRegion(),
       onOpen: (opened) => {
         logging.keepIn(opened.logs);

@@ -17,6 +17,8 @@ export interface GatewayStorage {
  */
 export async function openGatewayStorage(deps: {
   dataDir: string;
+  /** How long the database's helper threads stay after their last request. */
+  threadIdleMs?: number;
   region: string | undefined;
   /** Called once the store is open, before anything is read from it (the logs go there from then on). */
   onOpen?: (storage: Storage) => void;
@@ -24,7 +26,12 @@ export async function openGatewayStorage(deps: {
   logger: Logger;
   stops: StopList;
 }): Promise<GatewayStorage> {
-  const storage = await openStorage({ dataDir: deps.dataDir, clock: deps.clock, logger: deps.logger });
+  const storage = await openStorage({
+    dataDir: deps.dataDir,
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(deps.threadIdleMs === undefined ? {} : { threadIdleMs: deps.threadIdleMs }),
+  });
   deps.stops.add(() => storage.close());
   deps.onOpen?.(storage);
   const settingsLogger = deps.logger.child('settings');

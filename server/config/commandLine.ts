@@ -32,6 +32,7 @@ export const usage = `Usage: npm start -- [options]
   --cors-origin <origin>    allow CORS from an origin; repeatable  (SMSGW_CORS_ORIGINS, comma-separated)
   --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
   --resend-interrupted      re-queue sends cut by a crash          (SMSGW_RESEND_INTERRUPTED=1)
+  --db-thread-idle <ms>     database threads stop after this idle  (SMSGW_DB_THREAD_IDLE_MS, default 30000)
   --ui-dir <dir>            built UI to serve at /ui/              (SMSGW_UI_DIR)
   --server-url <url>        fleet mode: a private server's device  (SMSGW_SERVER_URL)
                             API, e.g. https://sms.example.com/api/mobile/v1 (https:// unless loopback)
@@ -97,6 +98,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   options.corsOrigins = values['cors-origin'] ?? splitList(env.SMSGW_CORS_ORIGINS);
   const maxPending = values['max-pending'] ?? env.SMSGW_MAX_PENDING;
   if (maxPending !== undefined) options.maxPendingMessages = parseInteger('max-pending', maxPending);
+  const threadIdle = values['db-thread-idle'] ?? env.SMSGW_DB_THREAD_IDLE_MS;
+  if (threadIdle !== undefined) options.dbThreadIdleMs = parseInteger('db-thread-idle', threadIdle);
   options.resendInterrupted = Boolean(values['resend-interrupted']) || isTrue(env.SMSGW_RESEND_INTERRUPTED);
   const uiDirectory = values['ui-dir'] ?? env.SMSGW_UI_DIR;
   if (uiDirectory !== undefined) options.uiDirectory = uiDirectory;
@@ -132,6 +135,7 @@ export const commandLineFlags = {
   'cors-origin': { type: 'string', multiple: true },
   'max-pending': { type: 'string' },
   'resend-interrupted': { type: 'boolean' },
+  'db-thread-idle': { type: 'string' },
   'ui-dir': { type: 'string' },
   'server-url': { type: 'string' },
   'server-token': { type: 'string' },

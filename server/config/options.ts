@@ -87,6 +87,8 @@ export interface GatewayOptions {
   maxPendingMessages: number;
   /** Re-queue a send interrupted by a crash instead of failing it (may send twice). Default false. */
   resendInterrupted: boolean;
+  /** How long the database's page-reader and checkpoint threads stay after their last request. */
+  dbThreadIdleMs: number;
   /** Built UI to serve at /ui/; absent: the API only. */
   uiDirectory?: string;
   /** IANA time zone the working hours (`messages.work_hours_*`) are read in. Default: this computer's. */
@@ -151,6 +153,7 @@ export function defaultOptions(): GatewayOptions {
     corsOrigins: [],
     maxPendingMessages: 100_000,
     resendInterrupted: false,
+    dbThreadIdleMs: 30_000,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
 }
@@ -214,6 +217,13 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
     options.maxPendingMessages > 10_000_000
   ) {
     fail('max-pending', 'must be 1..10000000');
+  }
+  if (
+    !Number.isInteger(options.dbThreadIdleMs) ||
+    options.dbThreadIdleMs < 100 ||
+    options.dbThreadIdleMs > 3_600_000
+  ) {
+    fail('db-thread-idle', 'must be 100..3600000 milliseconds');
   }
   for (const origin of options.corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin))

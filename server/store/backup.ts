@@ -1,8 +1,8 @@
 import { chmod, rename, rm } from 'node:fs/promises';
-import BetterSqlite3 from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { privateFileMode } from './fileSystem.js';
+import { backupTo, type Database, openSqlite } from './sqlite/sqlite.js';
 
 /**
  * Copies the database to `target` with SQLite's online backup, from a read-only connection of
@@ -14,10 +14,10 @@ import { privateFileMode } from './fileSystem.js';
 export async function backupDatabase(source: string, target: string, logger: Logger): Promise<void> {
   const partial = `${target}.partial`;
   const startedAt = Date.now();
-  let reader: BetterSqlite3.Database | undefined;
+  let reader: Database | undefined;
   try {
-    reader = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
-    const { totalPages } = await reader.backup(partial);
+    reader = openSqlite(source, { readOnly: true, mustExist: true });
+    const totalPages = await backupTo(reader, partial);
     await chmod(partial, privateFileMode);
     await rename(partial, target);
     logger.info('database backed up', { target, pages: totalPages, ms: Date.now() - startedAt });

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement } from './sqlite/sqlite.js';
 
 export type CountedEvent = 'sent' | 'delivered' | 'failed' | 'received';
 

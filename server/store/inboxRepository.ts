@@ -1,4 +1,3 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { IncomingRecord } from '../domain/incoming.js';
 import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
@@ -7,6 +6,7 @@ import { HistoryFilter } from './sqlite/historyFilter.js';
 import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
+import type { Database, Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 interface InboxRow {

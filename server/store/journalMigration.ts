@@ -1,6 +1,5 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
 import type { IncomingRecord } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
@@ -12,6 +11,7 @@ import { readLegacyJournal } from './legacyJournal.js';
 import { logRow } from './logRepository.js';
 import { messageRow } from './messageRepository.js';
 import type { StoredLogEntry } from './repositories.js';
+import type { Database } from './sqlite/sqlite.js';
 
 export interface JournalMigrationOptions {
   dataDir: string;

@@ -1,5 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './sqlite/groupCommit.js';
+import type { Database, Statement } from './sqlite/sqlite.js';
 
 /**
  * A small durable collection of JSON records keyed by id (the webhook outbox, pending multipart
@@ -34,7 +34,7 @@ export class KeyedCollection<T extends { id: string }> {
 
   /**
    * Reads one row at a time, so a large collection is never held in memory at once. The
-   * connection runs no other statement until the iteration ends (better-sqlite3 refuses it):
+   * connection runs no other statement until the iteration ends (a binding may refuse it):
    * collect first (`[...values()]`) when the loop writes.
    */
   *values(): Generator<T> {

@@ -1,9 +1,9 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { LogContext, Logger, LogRecord } from '../logging/logger.js';
 import type { LogQuery, LogRepository, StoredLogEntry } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from './sqlite/queryFilter.js';
+import type { Database, Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 export interface LogRepositoryOptions {

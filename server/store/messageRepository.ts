@@ -1,4 +1,3 @@
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import type { MessageRecord, MessageState } from '../domain/message.js';
 import { assignedDeviceId, storedMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -16,6 +15,7 @@ import { HistoryFilter } from './sqlite/historyFilter.js';
 import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
+import { type Database, isUniqueViolation, type Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 /**
@@ -87,7 +87,7 @@ export class SqliteMessageRepository implements MessageRepository {
     try {
       durable = this.commits.write(() => this.insertRow.run(row)).durable;
     } catch (error) {
-      if (error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      if (isUniqueViolation(error)) {
         return Promise.reject(
           new GatewayError(ErrorCode.Conflict, `message ${record.id} already exists`, { field: 'id' }),
         );

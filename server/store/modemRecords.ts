@@ -2,10 +2,11 @@
  * What the store keeps about modems beyond messages: missed calls, signal samples and counts per
  * modem (tables of the schema step "calls, signal_samples, device_event_counts").
  */
-import type { Database, Statement } from 'better-sqlite3';
+
 import type { EventCount } from './eventCounts.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { QueryFilter } from './sqlite/queryFilter.js';
+import type { Database, Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
 export interface CallRecord {

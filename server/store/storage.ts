@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock/clock.js';
 import type { PendingPartsStore } from '../domain/incoming.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -20,6 +19,7 @@ import type { InboxRepository, LogRepository, MessageRepository } from './reposi
 import { databaseFileName, type GatewayDatabase, openDatabase } from './sqlite/database.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { PageReader } from './sqlite/pageReader.js';
+import type { Database } from './sqlite/sqlite.js';
 
 export interface StorageOptions {
   dataDir: string;
@@ -29,6 +29,8 @@ export interface StorageOptions {
   fs?: StoreFileSystem;
   /** Cap on stored log entries (see `SqliteLogRepository`). */
   maxLogEntries?: number;
+  /** How long the page-reader and checkpoint threads stay after their last request. */
+  threadIdleMs?: number;
 }
 
 export interface Storage {
@@ -89,7 +91,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const lock = await lockDataDir(fs, dataDir, logger);
   let database: GatewayDatabase | undefined;
   try {
-    database = openDatabase(join(dataDir, databaseFileName), logger);
+    database = openDatabase(join(dataDir, databaseFileName), logger, options.threadIdleMs);
     await migrateJournals({
       dataDir,
       db: database.db,
@@ -151,7 +153,7 @@ class DataDirStorage implements Storage {
   ) {
     const { db, commits } = database;
     this.dataDir = options.dataDir;
-    this.pages = new PageReader(database.path, commits, logger.child('pages'));
+    this.pages = new PageReader(database.path, commits, logger.child('pages'), options.threadIdleMs);
     this.messages = new SqliteMessageRepository(db, commits, this.pages);
     this.inbox = new SqliteInboxRepository(db, commits, this.pages);
     this.logs = new SqliteLogRepository(db, commits, {

@@ -68,6 +68,7 @@ describe('command line', () => {
       SMSGW_ALLOW_HOSTS: 'gateway.lan',
       SMSGW_CORS_ORIGINS: 'https://crm.example',
       SMSGW_MAX_PENDING: '500',
+      SMSGW_DB_THREAD_IDLE_MS: '250',
       SMSGW_RESEND_INTERRUPTED: '1',
       SMSGW_NO_PROBE: 'yes',
     });
@@ -86,6 +87,7 @@ describe('command line', () => {
       allowedHosts: ['gateway.lan'],
       corsOrigins: ['https://crm.example'],
       maxPendingMessages: 500,
+      dbThreadIdleMs: 250,
       resendInterrupted: true,
       probeSerialPorts: false,
     });
@@ -122,6 +124,7 @@ describe('command line', () => {
     [['--log-level', 'INFO,DEBUG'], 'log-level'],
     [['--log-level', 'at=DEBUG,,http=INFO'], 'log-level'],
     [['--max-pending', '0'], 'max-pending'],
+    [['--db-thread-idle', '10'], 'db-thread-idle'],
     [['--cors-origin', 'crm.example'], 'cors-origin'],
     [['stray'], 'simulate'],
     [['--server-url', 'https://sms.example.com/api/mobile/v1'], 'server-token'],

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import {
   type GatewayHarness,
   harnessPassword,
@@ -17,7 +17,7 @@ const sqliteHeader = Buffer.from('SQLite format 3\0');
 
 /** Ids of the messages stored in a database file. */
 function messageIdsIn(path: string): string[] {
-  const db = new BetterSqlite3(path, { readonly: true });
+  const db = openSqlite(path, { readOnly: true });
   try {
     return (db.prepare('SELECT id FROM messages').all() as { id: string }[]).map((row) => row.id);
   } finally {

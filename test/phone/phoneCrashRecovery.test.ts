@@ -30,7 +30,9 @@ describe('a gateway killed during a hand-over to a phone', () => {
       extraArgs: ['--phone', phone.urlWithCredentials(phonePort)],
     };
     let gateway: ChildGateway = await startChildGateway(options);
-    cleanups.push(() => gateway.stop());
+    cleanups.push(async () => {
+      await gateway.stop();
+    });
 
     phone.holdPosts = true;
     const posted = await gateway.api.post<{ id: string }>('/messages', {

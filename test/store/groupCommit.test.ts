@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
@@ -10,6 +9,7 @@ import {
 } from '../../server/store/sqlite/checkpointer.js';
 import type { GatewayDatabase } from '../../server/store/sqlite/database.js';
 import { GroupCommit, walFramesBeforeRestart } from '../../server/store/sqlite/groupCommit.js';
+import { type Database, openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { WalSync } from '../../server/store/sqlite/walSync.js';
 import { failNextCommit, openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 
@@ -78,7 +78,7 @@ describe("GroupCommit's checkpoints", () => {
   /** A gateway-like connection on a fresh file, its group commit using `thread`. */
   function open(thread: (path: string) => Checkpointer): void {
     const path = join(dir.path, 'checkpoints.db');
-    db = new BetterSqlite3(path);
+    db = openSqlite(path);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE scratch (n INTEGER, filler BLOB)');
     wal = new WalSync(`${path}-wal`);

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import type { PendingGroup } from '../../server/domain/incoming.js';
@@ -15,6 +14,7 @@ import { incomingRow } from '../../server/store/inboxRepository.js';
 import { messageRow } from '../../server/store/messageRepository.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps } from '../../server/store/sqlite/schema.js';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import { listedPage, listForm, message, temporaryDirectory } from './storeTestKit.js';
 
@@ -44,7 +44,7 @@ const inboxTotal = async (storage: Storage) => (await storage.inbox.list({ limit
 
 /** The FTS5 `automerge` setting each search index has stored (absent: FTS5's default). */
 function searchAutomerge(): Record<string, number | undefined> {
-  const db = new BetterSqlite3(join(dataDir, databaseFileName), { readonly: true });
+  const db = openSqlite(join(dataDir, databaseFileName), { readOnly: true });
   try {
     const indexes = ['messages_text', 'messages_digits', 'inbox_text', 'inbox_digits'];
     return Object.fromEntries(
@@ -61,7 +61,7 @@ function searchAutomerge(): Record<string, number | undefined> {
 
 /** The `detail` option each number index was created with (schema version 9: column). */
 function digitsIndexDetail(): Record<string, string | undefined> {
-  const db = new BetterSqlite3(join(dataDir, databaseFileName), { readonly: true });
+  const db = openSqlite(join(dataDir, databaseFileName), { readOnly: true });
   try {
     return Object.fromEntries(
       ['messages_digits', 'inbox_digits'].map((index) => {
@@ -193,7 +193,7 @@ describe('openStorage', () => {
     });
     // A data directory as the build before kept totals (schema 1) left it, with its rows.
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const older = new BetterSqlite3(join(dataDir, databaseFileName));
+    const older = openSqlite(join(dataDir, databaseFileName));
     older.exec(schemaSteps[0] ?? '');
     older.pragma('user_version = 1');
     const insertMessage = older.prepare(

@@ -54,7 +54,7 @@ export function openTestDatabase(dir: string): TestDatabase {
  */
 export function failNextCommit(database: GatewayDatabase): void {
   const { db, commits } = database;
-  if (db.inTransaction) throw new Error('failNextCommit needs no batch open');
+  if (db.isTransaction) throw new Error('failNextCommit needs no batch open');
   db.pragma('foreign_keys = ON');
   db.exec(`CREATE TABLE IF NOT EXISTS sabotage_parent (id INTEGER PRIMARY KEY);
     CREATE TABLE IF NOT EXISTS sabotage (parent INTEGER REFERENCES sabotage_parent (id) DEFERRABLE INITIALLY DEFERRED)`);

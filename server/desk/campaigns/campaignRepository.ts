@@ -1,7 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { MessageState } from '../../domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 
 /** What is stored of a campaign; its progress is counted from its messages' states. */
 export interface CampaignRecord {

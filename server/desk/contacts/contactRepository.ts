@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock/clock.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from '../../store/sqlite/queryFilter.js';
+import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import { StatementCache } from '../../store/sqlite/statementCache.js';
-import { isUniqueViolation } from './groupRepository.js';
 import type { Contact, ContactInput, ContactQuery } from './model.js';
 
 interface ContactRow {

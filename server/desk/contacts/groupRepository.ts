@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import type { Group } from './model.js';
 
 /** Contact groups ("Customers", "Staff"): names unique regardless of case. Writes resolve once durable. */
@@ -97,8 +97,4 @@ export class GroupRepository {
       throw error;
     }
   }
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

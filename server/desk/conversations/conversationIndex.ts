@@ -1,7 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 import type { ConversationDirection } from '../../validation/deskSchemas.js';
 import type { PeerKey } from '../peerKey.js';
 

@@ -1,6 +1,6 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 import type { ConversationDirection } from '../../validation/deskSchemas.js';
 
 export interface ConversationSummary {

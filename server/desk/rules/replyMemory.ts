@@ -1,5 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
+import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 
 /**
  * Loop protection: when each rule last acted for each sender. Two gateways answering each

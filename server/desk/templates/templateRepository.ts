@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock/clock.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
-import { isUniqueViolation } from '../contacts/groupRepository.js';
+import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 
 /** A saved text with placeholders (`placeholders.ts`), picked in Compose and the reply box. */
 export interface Template {

@@ -23,14 +23,14 @@ export interface Checkpointer {
  * a checkpoint stopped the event loop: under 4,500 POST/s one ran every ≈ 55 ms for 3.5–7 ms, and
  * one that could not run during a long busy spell took 323 ms once it could (BENCHMARKS.md).
  */
-export function openCheckpointer(path: string, logger: Logger): Checkpointer {
+export function openCheckpointer(path: string, logger: Logger, idleMs = defaultThreadIdleMs): Checkpointer {
   const thread = new ConnectionWorker<null, CheckpointOutcome>({
     module: 'checkpointWorker',
     path,
     name: 'checkpointer',
     failurePrefix: 'cannot checkpoint',
     logger,
-    idleMs: defaultThreadIdleMs,
+    idleMs,
   });
   return {
     checkpoint: () =>

@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { GroupCommit } from './groupCommit.js';
+import type { Statement } from './sqlite.js';
 
 /** Rows deleted per write: small enough that a send waiting behind it is not held up noticeably. */
 const chunkRows = 500;

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { ConnectionReply, ConnectionRequest, ConnectionThreadData } from './connectionWorker.js';
+import { type Database, openSqlite, sqliteCodeOf } from './sqlite.js';
 
 /**
  * The thread side of a `ConnectionWorker` (connectionWorker.ts): opens its connection to the
@@ -9,13 +9,13 @@ import type { ConnectionReply, ConnectionRequest, ConnectionThreadData } from '.
  * module (pageReaderWorker.ts, checkpointWorker.ts).
  */
 export function serveConnection<Request, Answer>(
-  options: { readonly: boolean },
+  options: { readOnly: boolean },
   handlerFor: (db: Database) => (request: Request) => Answer,
 ): void {
   const port = parentPort;
   if (!port) throw new Error('serveConnection runs on a worker thread');
   const { path } = workerData as ConnectionThreadData;
-  const db = new BetterSqlite3(path, { readonly: options.readonly, fileMustExist: true });
+  const db = openSqlite(path, { readOnly: options.readOnly, mustExist: true });
   const handle = handlerFor(db);
   port.on('message', (message: ConnectionRequest<Request>) => {
     if (message.kind === 'close') {
@@ -27,13 +27,9 @@ export function serveConnection<Request, Answer>(
     try {
       reply = { id: message.id, answer: handle(message.request) };
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
       reply = {
         id: message.id,
-        failure: {
-          message: String((error as Error).message),
-          code: typeof code === 'string' ? code : undefined,
-        },
+        failure: { message: String((error as Error).message), code: sqliteCodeOf(error) },
       };
     }
     port.postMessage(reply);

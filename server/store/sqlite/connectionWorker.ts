@@ -38,7 +38,7 @@ export interface ConnectionWorkerOptions {
 
 /**
  * A worker thread with a connection of its own to the gateway's database, asked one thing at a
- * time and answering in order. better-sqlite3 is synchronous: what it runs on the gateway's
+ * time and answering in order. SQLite's binding is synchronous: what it runs on the gateway's
  * connection stops HTTP and serial traffic until it ends, and takes the one core the event loop
  * has; on a thread it runs beside them.
  *

@@ -1,12 +1,13 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { privateFileMode } from '../fileSystem.js';
 import { openCheckpointer } from './checkpointer.js';
+import { defaultThreadIdleMs } from './connectionWorker.js';
 import { GroupCommit } from './groupCommit.js';
 import { foundSchemaVersion, migrateSchema, registerStoredViewFunctions, schemaVersion } from './schema.js';
 import { registerSearchFunctions } from './searchIndex.js';
+import { type Database, openSqlite } from './sqlite.js';
 import { WalSync } from './walSync.js';
 
 export const databaseFileName = 'gateway.db';
@@ -26,13 +27,17 @@ export interface GatewayDatabase {
  * off the event loop, before any write is acknowledged. A torn WAL tail (a commit cut by the
  * power going) fails its checksums and SQLite ignores it at open: only unacknowledged writes go.
  */
-export function openDatabase(path: string, logger: Logger): GatewayDatabase {
+export function openDatabase(
+  path: string,
+  logger: Logger,
+  threadIdleMs = defaultThreadIdleMs,
+): GatewayDatabase {
   let db: Database;
   try {
     // SQLite gives the -wal and -shm files the main file's mode: make that owner-only first.
     closeSync(openSync(path, 'a', privateFileMode));
     chmodSync(path, privateFileMode);
-    db = new BetterSqlite3(path);
+    db = openSqlite(path);
   } catch (error) {
     throw new GatewayError(ErrorCode.StoreIo, `cannot open database ${path}`, { cause: error });
   }
@@ -70,7 +75,7 @@ export function openDatabase(path: string, logger: Logger): GatewayDatabase {
     throw new GatewayError(ErrorCode.StoreIo, `cannot open the write-ahead log of ${path}`, { cause: error });
   }
   let commits: GroupCommit | undefined;
-  const checkpointer = openCheckpointer(path, logger.child('checkpoints'));
+  const checkpointer = openCheckpointer(path, logger.child('checkpoints'), threadIdleMs);
   return {
     path,
     db,

@@ -1,6 +1,6 @@
-import type { Database, Statement } from 'better-sqlite3';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Checkpointer } from './checkpointer.js';
+import type { Database, Statement } from './sqlite.js';
 import type { WalSync } from './walSync.js';
 
 interface Waiter {
@@ -117,7 +117,7 @@ export class GroupCommit {
     try {
       this.db.exec('COMMIT');
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       const failure = new GatewayError(ErrorCode.StoreIo, 'the database could not commit', { cause: error });
       for (const waiter of waiters) waiter.reject(failure);
       for (const listener of this.rollbackListeners) listener();

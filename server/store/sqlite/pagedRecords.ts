@@ -165,14 +165,12 @@ function searchPage(
   const params = { ...read.params, fromKey: keyRange.from, toKey: keyRange.to };
 
   const wanted = sqlLimit(limit) === -1 ? -1 : limit + keysCountedAhead;
-  const keys = queries
-    .get(
-      `SELECT ${index}.rowid ${matches}
-       ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset`,
-    )
-    .safeIntegers(true)
-    .pluck()
-    .all({ ...params, wanted, offset }) as bigint[];
+  const keysQuery = queries.get(
+    `SELECT ${index}.rowid ${matches}
+     ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset`,
+  );
+  keysQuery.setReadBigInts(true);
+  const keys = keysQuery.pluck().all({ ...params, wanted, offset }) as bigint[];
   // Past the last match, the keys read say nothing of how many there were.
   const counted = (wanted === -1 || keys.length < wanted) && (keys.length > 0 || offset === 0);
   const total = counted

@@ -1,8 +1,8 @@
-import type { Database } from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
+import type { Database } from './sqlite.js';
 
 /**
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './sqlite.js';
 
 /**
  * How `?search=` finds its matches without reading the rows (schema version 8; 9 for the number

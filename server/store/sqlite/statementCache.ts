@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement } from './sqlite.js';
 
 /**
  * Prepared statements by SQL text. Queries are built from the filters a request has: there are

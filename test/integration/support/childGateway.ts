@@ -26,8 +26,8 @@ export interface ChildGateway {
   output(): string;
   /** SIGKILL: no shutdown code runs. Resolves once the process is gone. */
   kill(): Promise<void>;
-  /** SIGTERM and wait for a clean exit (SIGKILL after `graceMs`). */
-  stop(graceMs?: number): Promise<void>;
+  /** SIGTERM and wait for the exit (SIGKILL after `graceMs`); answers the exit code (null: killed). */
+  stop(graceMs?: number): Promise<number | null>;
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
@@ -69,7 +69,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const gateway: ChildGateway = {
     api: createApi(() => `http://127.0.0.1:${options.port}`),
     pid: child.pid ?? -1,
@@ -79,11 +79,13 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       await exited;
     },
     stop: async (graceMs = 10_000) => {
-      if (!isRunning(child)) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
+      if (isRunning(child)) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      return exited;
     },
   };
   try {
