@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uiDirectoryFor } from '../../electron/uiDirectory.js';
-import rebuildNativeModules, { prebuiltNapiModules } from '../../scripts/rebuildNativeModules.mjs';
 
 const require = createRequire(import.meta.url);
 const bindings = resolve('node_modules/@serialport/bindings-cpp');
+const sqlite = resolve('node_modules/@photostructure/sqlite');
 const directories: string[] = [];
 afterEach(async () => {
   await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
@@ -28,6 +28,13 @@ describe('the packaged app', () => {
     await expect(stat(join(bindings, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('ships SQLite’s own Node-API prebuilds for every installer target, never a local compile', async () => {
+    for (const target of ['win32-x64', 'darwin-x64', 'darwin-arm64', 'linux-x64']) {
+      expect((await stat(join(sqlite, 'prebuilds', target))).isDirectory()).toBe(true);
+    }
+    await expect(stat(join(sqlite, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('loads the serialport prebuild from the unpacked layout of a packaged app', async () => {
     // resources/app.asar.unpacked/node_modules/@serialport/bindings-cpp, as asarUnpack leaves it.
     const resources = await temporary('smsgw-packaged-');
@@ -43,45 +50,6 @@ describe('the packaged app', () => {
     expect(exported.some((name) => /open|write|close/i.test(name))).toBe(true);
   });
 
-  it('rebuilds native modules for Electron except serialport, and keeps electron-builder from rebuilding', async () => {
-    const calls: unknown[] = [];
-    const result = await rebuildNativeModules(
-      { appDir: '/app', electronVersion: '40.10.2', platform: { nodeName: 'darwin' }, arch: 'arm64' },
-      async (options) => {
-        calls.push(options);
-      },
-    );
-    expect(result).toBe(false);
-    expect(calls).toEqual([
-      expect.objectContaining({
-        buildPath: '/app',
-        electronVersion: '40.10.2',
-        platform: 'darwin',
-        arch: 'arm64',
-        ignoreModules: ['@serialport/bindings-cpp'],
-      }),
-    ]);
-  });
-
-  it('runs the real @electron/rebuild over serialport without compiling or downloading anything', async () => {
-    const app = await temporary('smsgw-rebuild-');
-    await writeFile(
-      join(app, 'package.json'),
-      JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { '@serialport/bindings-cpp': '*' } }),
-    );
-    await mkdir(join(app, 'node_modules', '@serialport'), { recursive: true });
-    await symlink(bindings, join(app, 'node_modules', '@serialport', 'bindings-cpp'), 'dir');
-    const result = await rebuildNativeModules({
-      appDir: app,
-      electronVersion: '40.10.2',
-      platform: { nodeName: process.platform },
-      arch: process.arch,
-    });
-    expect(result).toBe(false);
-    expect(prebuiltNapiModules).toContain('@serialport/bindings-cpp');
-    await expect(stat(join(bindings, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
   it('serves the UI from beside the asar archive, not from inside it', () => {
     expect(uiDirectoryFor('/opt/Desktop SMS Gateway/resources/app.asar/dist/electron/coreProcess.js')).toBe(
       '/opt/Desktop SMS Gateway/resources/app.asar.unpacked/dist/ui',
@@ -91,13 +59,16 @@ describe('the packaged app', () => {
 });
 
 describe('electron-builder.yml', () => {
-  it('unpacks serialport and the UI, hooks the rebuild, re-signs after the fuses and has a dist script', async () => {
+  it('unpacks both native packages and the UI, rebuilds nothing, re-signs after the fuses and has a dist script', async () => {
     const config = await readFile('electron-builder.yml', 'utf8');
     const asarUnpack = /^asarUnpack:\n((?: {2}- .+\n)+)/m.exec(config)?.[1] ?? '';
     expect(asarUnpack).toContain('node_modules/@serialport/bindings-cpp/**');
+    expect(asarUnpack).toContain('node_modules/@photostructure/sqlite/**');
+    expect(asarUnpack).toContain('"**/*.node"');
     expect(asarUnpack).toContain('dist/ui/**');
-    expect(config).toMatch(/^beforeBuild: scripts\/rebuildNativeModules\.mjs$/m);
-    expect(config).not.toMatch(/^npmRebuild: false$/m);
+    // A beforeBuild hook that resolves to false would also keep node_modules out of app.asar.
+    expect(config).not.toMatch(/^beforeBuild:/m);
+    expect(config).toMatch(/^npmRebuild: false$/m);
     expect(config).toMatch(/^ {2}resetAdHocDarwinSignature: true$/m);
     const scripts = JSON.parse(await readFile('package.json', 'utf8')).scripts as Record<string, string>;
     expect(scripts.dist).toMatch(/npm run build && electron-builder/);
