@@ -184,7 +184,11 @@ if (!app.requestSingleInstanceLock()) {
       });
       core.on('incoming', ({ sender, preview }) => {
         if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
-          new Notification({ title: `SMS from ${sender}`, body: preview }).show();
+          const notification = new Notification({ title: `SMS from ${sender}`, body: preview });
+          // macOS shows notifications only from a code-signed app (Electron 42 moved to
+          // UNNotification, docs/breaking-changes.md); say why one is missing instead of nothing.
+          notification.on('failed', (_event, error) => logger.warn('notification not shown', { error }));
+          notification.show();
         }
       });
       core.on('start-failed', (failure) => {

@@ -2,14 +2,12 @@
 // `npm start`: build what is stale, then open the desktop app (Electron) when its binary and a
 // display are available, else run the same core headless under Node — and say which, and why.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmCommand } from './npmCommand.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const headlessRequested = args.includes('--headless');
 const gatewayArgs = args.filter((arg) => arg !== '--headless');
@@ -51,18 +49,19 @@ buildIfStale(
 );
 
 function electronBinary() {
-  try {
-    // The electron package exports the binary's path, and throws when it was never downloaded.
-    const binary = require('electron');
-    return typeof binary === 'string' && existsSync(binary) ? binary : undefined;
-  } catch {
-    return undefined;
-  }
+  // Read where the electron package keeps its binary rather than require('electron'): since
+  // Electron 42 that downloads a missing binary itself, unasked and with no time limit
+  // (docs/breaking-changes.md, 42.0). path.txt is written by its install.js after a download.
+  const electronPackage = join(root, 'node_modules', 'electron');
+  const pathFile = join(electronPackage, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const binary = join(electronPackage, 'dist', readFileSync(pathFile, 'utf8'));
+  return existsSync(binary) ? binary : undefined;
 }
 
 function fetchElectronBinary() {
-  // npm here does not run electron's download script (see allowScripts in package.json): try
-  // it once now, so a user's machine with internet gets the desktop window.
+  // The electron package has no install script since Electron 42: try its download once now, so
+  // a user's machine with internet gets the desktop window.
   const installer = join(root, 'node_modules', 'electron', 'install.js');
   if (!existsSync(installer)) return;
   console.error('[start] the Electron binary is not installed; trying to download it once…');
