@@ -55,7 +55,7 @@ function dbmToBars(dbm: number): number {
 }
 
 export interface Registration {
-  /** <n>, present only in the answer to AT+CREG? (not in the unsolicited form). */
+  /** <n>, present only in the query form (the answer to AT+CREG?, which some modems also send unsolicited). */
   n?: number;
   /** TS 27.007 §7.2 <stat>: 0 not registered, 1 home, 2 searching, 3 denied, 4 unknown, 5 roaming… */
   stat: number;
@@ -71,10 +71,12 @@ export interface Registration {
 }
 
 /**
- * `+CREG` / `+CGREG` / `+CEREG`. The answer to the query starts with <n>
- * (`+CREG: 2,1,"4CA","81DE445"`); the unsolicited form does not (`+CREG: 1,"4CA","81DE445"`),
- * so the caller says which one it has. Hex without quotes (Huawei), a trailing AcT (Sierra
- * 312U) and mismatched quotes are accepted.
+ * `+CREG` / `+CGREG` / `+CEREG` (TS 27.007 §7.2, §10.1.20, §10.1.22). The answer to the query
+ * starts with <n> (`+CREG: 2,1,"4CA","81DE445"`), the unsolicited code with <stat>
+ * (`+CREG: 1,"4CA","81DE445"`); several modems send the query form unsolicited, so the fields
+ * say which form a line has, not who sent it. `source` only says whether the line may come
+ * without its prefix (the args of an unsolicited code). Hex without quotes (Huawei), a
+ * trailing AcT (Sierra 312U) and mismatched quotes are accepted.
  */
 export function parseRegistration(
   line: string,
@@ -83,23 +85,49 @@ export function parseRegistration(
 ): Registration | undefined {
   const rest = afterPrefix(line, prefix) ?? (source === 'unsolicited' ? line.trim() : undefined);
   if (rest === undefined || rest.length === 0) return undefined;
-  const fields = splitLoose(rest);
-  const n = source === 'query' ? toInt(fields.shift()) : undefined;
-  const stat = toInt(fields[0]);
+  const fields = registrationFields(rest);
+  const withN = startsWithN(fields);
+  const [statField, ...location] = withN ? fields.slice(1) : fields;
+  const stat = toInt(statField?.text);
   if (stat === undefined) return undefined;
   const registration: Registration = {
     stat,
     registered: stat === 1 || stat === 5 || stat === 6 || stat === 7,
     roaming: stat === 5 || stat === 7,
   };
+  const n = withN ? toInt(fields[0]?.text) : undefined;
   if (n !== undefined) registration.n = n;
-  const lac = hexField(fields[1]);
-  const ci = hexField(fields[2]);
-  const act = toInt(fields[3]);
+  const lac = hexField(location[0]?.text);
+  const ci = hexField(location[1]?.text);
+  const act = toInt(location[2]?.text);
   if (lac !== undefined) registration.lac = lac;
   if (ci !== undefined) registration.ci = ci;
   if (act !== undefined) registration.act = act;
   return registration;
+}
+
+interface RegistrationField {
+  text: string;
+  quoted: boolean;
+}
+
+/** Split on every comma, as `splitLoose`, but remember which fields were quoted. */
+function registrationFields(rest: string): RegistrationField[] {
+  return rest
+    .split(',')
+    .map((field) => ({ text: field.replaceAll('"', '').trim(), quoted: field.includes('"') }));
+}
+
+/**
+ * Whether the second field is a <stat>, so the first is <n>. A <stat> is a bare number of one or
+ * two digits; a <lac> is quoted (27.007 makes it a string), or unquoted hex of more than two
+ * digits ("+CREG: 1,0001,0010,0"), or empty ("+CREG: 2,,"). A longer bare number is a
+ * zero-padded <stat> only when a quoted <lac> follows it ("+CGREG:002,0011,"0f0d","14c3"").
+ */
+function startsWithN(fields: readonly RegistrationField[]): boolean {
+  const second = fields[1];
+  if (second === undefined || second.quoted || !/^\d+$/.test(second.text)) return false;
+  return second.text.length <= 2 || fields[2]?.quoted === true;
 }
 
 function hexField(field: string | undefined): string | undefined {

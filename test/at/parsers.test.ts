@@ -51,6 +51,18 @@ describe('parseRegistration', () => {
     });
   });
 
+  it('reads a roaming modem that sends the query form unsolicited as roaming, not searching', () => {
+    // Sony Ericsson MD400 (ModemManager src/tests/test-modem-helpers.c, test_creg2_md400_unsolicited)
+    expect(parseRegistration('+CREG: 2,5,"0502","0404736D"', 'unsolicited')).toEqual({
+      n: 2,
+      stat: 5,
+      registered: true,
+      roaming: true,
+      lac: '0502',
+      ci: '0404736D',
+    });
+  });
+
   it('reads the args of an unsolicited code as routed by the session', () => {
     expect(parseRegistration('2', 'unsolicited')).toEqual({ stat: 2, registered: false, roaming: false });
   });

@@ -1,0 +1,26 @@
+/**
+ * Every reply in test/fixtures/modem-replies goes through our parser and must read as the
+ * fixture says; the fixtures name the modem and the upstream file each reply comes from.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseRegistration } from '../../server/at/parsers.js';
+import { type RegistrationDomain, RegistrationDomains } from '../../server/modem/networkState.js';
+import { registrationReplies } from '../support/modemReplyFixtures.js';
+
+function domainOf(line: string): RegistrationDomain {
+  const domain = RegistrationDomains.find((name) => line.startsWith(`${name}:`));
+  if (!domain) throw new Error(`not a registration line: ${line}`);
+  return domain;
+}
+
+describe('registration lines of real modems', () => {
+  it.each(registrationReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      const parsed = parseRegistration(line, reply.sent, domainOf(line));
+      expect(parsed).toBeDefined();
+      const { registered: _registered, roaming: _roaming, ...fields } = parsed ?? { stat: -1 };
+      expect(fields).toEqual(reply.expect);
+    },
+  );
+});

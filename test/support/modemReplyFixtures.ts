@@ -1,0 +1,25 @@
+/**
+ * Typed access to test/fixtures/modem-replies/*.json: replies of real modems, each with the
+ * upstream file it was copied from (see that folder's README).
+ */
+import { readFileSync } from 'node:fs';
+
+/** Where a reply was copied from: a key of the file's `sources` and the test or dump in it. */
+interface Sourced {
+  modem: string;
+  source: string;
+  origin: string;
+}
+
+export interface RegistrationReply extends Sourced {
+  line: string;
+  sent: 'query' | 'unsolicited';
+  expect: { n?: number; stat: number; lac?: string; ci?: string; act?: number };
+}
+
+function load<T>(name: string): T[] {
+  const url = new URL(`../fixtures/modem-replies/${name}`, import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { replies: T[] }).replies;
+}
+
+export const registrationReplies = (): RegistrationReply[] => load('registration.json');
