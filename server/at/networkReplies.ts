@@ -97,9 +97,10 @@ export function parseRegistration(
   };
   const n = withN ? toInt(fields[0]?.text) : undefined;
   if (n !== undefined) registration.n = n;
-  const lac = hexField(location[0]?.text);
-  const ci = hexField(location[1]?.text);
-  const act = toInt(location[2]?.text);
+  const [lacField, ciField, actField] = withoutEarlyLteRac(prefix, location);
+  const lac = hexField(lacField?.text);
+  const ci = hexField(ciField?.text);
+  const act = toInt(actField?.text);
   if (lac !== undefined) registration.lac = lac;
   if (ci !== undefined) registration.ci = ci;
   if (act !== undefined) registration.act = act;
@@ -128,6 +129,21 @@ function startsWithN(fields: readonly RegistrationField[]): boolean {
   const second = fields[1];
   if (second === undefined || second.quoted || !/^\d+$/.test(second.text)) return false;
   return second.text.length <= 2 || fields[2]?.quoted === true;
+}
+
+/**
+ * Early LTE modems (Novatel E362 in ModemManager's tests) put a one-byte routing area code
+ * between <tac> and <ci> in +CEREG: <tac>,<rac>,<ci>,<AcT>. Only that form has four fields after
+ * <stat>: the standard one has three, the cause-reporting ones (<n>=3 and 4) five or seven.
+ * +CGREG's <rac> comes after <AcT> (TS 27.007 §10.1.20), where it is ignored anyway.
+ */
+function withoutEarlyLteRac(
+  prefix: '+CREG' | '+CGREG' | '+CEREG',
+  location: readonly RegistrationField[],
+): readonly (RegistrationField | undefined)[] {
+  if (prefix !== '+CEREG' || location.length !== 4) return location;
+  const [tac, , ci, act] = location;
+  return [tac, ci, act];
 }
 
 function hexField(field: string | undefined): string | undefined {
