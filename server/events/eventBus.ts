@@ -34,12 +34,36 @@ export interface GatewayEvents {
 
 type MessageState = MessageRecord['state'];
 
+/**
+ * Facts raised inside the commit that stores them (`EventBus.record`), so that what reports
+ * them (the webhook outbox) is written in the same commit: both durable, or neither.
+ */
+export type RecordedFacts = Pick<GatewayEvents, 'message:updated' | 'message:received'>;
+
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  private readonly recorders = new EventEmitter();
 
   constructor() {
     // Many SSE clients and webhook listeners may subscribe at once.
     this.emitter.setMaxListeners(0);
+  }
+
+  /**
+   * Raises a fact while the batch that stores it is still open: each listener adds its own
+   * writes to that batch, synchronously, and must neither wait nor do I/O. `emit` follows once
+   * the fact is durable, for everyone else.
+   */
+  record<K extends keyof RecordedFacts>(name: K, payload: RecordedFacts[K]): void {
+    this.recorders.emit(name, payload);
+  }
+
+  onRecord<K extends keyof RecordedFacts>(
+    name: K,
+    listener: (payload: RecordedFacts[K]) => void,
+  ): () => void {
+    this.recorders.on(name, listener);
+    return () => this.recorders.off(name, listener);
   }
 
   emit<K extends keyof GatewayEvents>(name: K, payload: GatewayEvents[K]): void {

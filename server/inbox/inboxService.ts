@@ -87,10 +87,16 @@ export class InboxService {
     await this.store(message);
   }
 
-  /** Stores the message; emits `message:received` only when it was not stored before. */
+  /**
+   * Stores the message; records and then emits `message:received` only when it was not stored
+   * before (recorded inside the commit that stores it, emitted once that commit is durable).
+   */
   private async store(message: AssembledSms): Promise<boolean> {
     const record = toIncomingRecord(message, this.options.clock.now());
-    const stored = await this.options.repository.insert(record);
+    const event = incomingEventOf(record);
+    const stored = await this.options.repository.insert(record, () =>
+      this.options.events.record('message:received', event),
+    );
     if (!stored) {
       this.logger.info('message already in the inbox; not stored again', { id: record.id });
       return false;
@@ -102,19 +108,23 @@ export class InboxService {
       parts: message.parts.length,
       incomplete: message.incomplete,
     });
-    const event: IncomingMessageEvent = {
-      id: record.id,
-      type: record.type === 'DATA_SMS' ? 'DATA_SMS' : 'SMS',
-      deviceId: record.deviceId,
-      simNumber: record.simNumber,
-      sender: record.sender,
-      content: record.content,
-      receivedAt: record.receivedAt,
-    };
-    if (record.port !== undefined) event.port = record.port;
     this.options.events.emit('message:received', event);
     return true;
   }
+}
+
+function incomingEventOf(record: IncomingRecord): IncomingMessageEvent {
+  const event: IncomingMessageEvent = {
+    id: record.id,
+    type: record.type === 'DATA_SMS' ? 'DATA_SMS' : 'SMS',
+    deviceId: record.deviceId,
+    simNumber: record.simNumber,
+    sender: record.sender,
+    content: record.content,
+    receivedAt: record.receivedAt,
+  };
+  if (record.port !== undefined) event.port = record.port;
+  return event;
 }
 
 /**

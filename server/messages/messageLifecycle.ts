@@ -261,8 +261,11 @@ export class MessageLifecycle {
     if (JSON.stringify(draft) === JSON.stringify(current)) return current;
     const written = this.repository.update(draft);
     this.indexReferences(draft);
+    const change = { message: draft, previous: current, previousState: current.state };
+    // The webhook outbox writes its deliveries into the batch the update is in.
+    this.events.record('message:updated', change);
     await written;
-    this.events.emit('message:updated', { message: draft, previous: current, previousState: current.state });
+    this.events.emit('message:updated', change);
     return draft;
   }
 

@@ -49,9 +49,11 @@ export class SqliteInboxRepository implements InboxRepository {
    * the stored copy is durable, even when it was stored by an earlier, still uncommitted call:
    * the caller deletes the message from the SIM next.
    */
-  async insert(record: IncomingRecord): Promise<boolean> {
+  async insert(record: IncomingRecord, inCommit?: () => void): Promise<boolean> {
     const { value, durable } = this.commits.write(() => this.insertRow.run(incomingRow(record)).changes);
     this.total += value;
+    // Same turn, same batch: the group commit has not flushed since the row was written.
+    if (value > 0) inCommit?.();
     await durable;
     return value > 0;
   }

@@ -95,6 +95,11 @@ export interface MessageRepository {
   awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[];
   /** How many messages are in a state, without building the list (hot path: every POST). */
   countInState(state: MessageState): number;
+  /**
+   * How many messages reached Failed at or after `since`, which is at most an hour back: read
+   * from counts kept per minute, so the answer costs the same at any number of failures.
+   */
+  countFailedSince(since: number): number;
   count(): number;
   /** The highest `sequence` stored (0 for none): the next message's number follows it. */
   highestSequence(): number;
@@ -111,8 +116,12 @@ export interface InboxQuery extends TimeRange {
 }
 
 export interface InboxRepository {
-  /** Idempotent: returns false (and stores nothing) when the id is already stored. */
-  insert(record: IncomingRecord): Promise<boolean>;
+  /**
+   * Idempotent: returns false (and stores nothing) when the id is already stored. `inCommit`
+   * runs synchronously inside the commit that stores a new record, so its own writes (the
+   * webhook outbox's) are durable with the record or not at all.
+   */
+  insert(record: IncomingRecord, inCommit?: () => void): Promise<boolean>;
   get(id: string): IncomingRecord | undefined;
   /** Newest first (receivedAt descending); includes every write made before the call. */
   list(query: InboxQuery): Promise<Page<IncomingRecord>>;

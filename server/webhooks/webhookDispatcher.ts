@@ -106,13 +106,17 @@ export class WebhookDispatcher {
     if (resumed > 0) this.deps.logger.info(`resuming ${resumed} webhook deliveries from the outbox`);
     const { events } = this.deps;
     this.unsubscribe.push(
-      events.on('message:received', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
+      // Stored facts: their deliveries go into the commit that stores the fact, so a crash after
+      // that commit cannot lose the webhook (the transactional outbox).
+      events.onRecord('message:received', (incoming) =>
+        this.publishInBackground(payloadForIncoming(incoming)),
+      ),
+      events.onRecord('message:updated', ({ message, previous }) => {
+        for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
+      }),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
       events.on('gateway:fact', (event) => this.publishInBackground(event)),
-      events.on('message:updated', ({ message, previous }) => {
-        for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
-      }),
       events.on('call:missed', (call) => this.publishInBackground(payloadForMissedCall(call))),
       events.on('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
     );
@@ -134,7 +138,11 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.running]);
   }
 
-  /** Stores one delivery per matching webhook (durably) and starts delivering. */
+  /**
+   * Stores one delivery per matching webhook (durably) and starts delivering. The deliveries are
+   * written before the first `await`, so a caller inside an open batch (`EventBus.record`) gets
+   * them into that batch.
+   */
   async publish(event: WebhookEvent, onlyWebhookId?: string): Promise<WebhookDelivery[]> {
     const targets = this.deps
       .targets()

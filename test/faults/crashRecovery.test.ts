@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countByState, jsonHeaders } from '../../bench/support/gatewayApi.js';
-import { type GatewayProcess, startGatewayProcess } from '../../bench/support/gatewayProcess.js';
+import {
+  freeLoopbackPort,
+  type GatewayProcess,
+  startGatewayProcess,
+} from '../../bench/support/gatewayProcess.js';
 import { type PtyModemFleet, startPtyModemFleet } from '../../bench/support/ptyModems.js';
 import { INTERRUPTED_ERROR } from '../../server/scheduler/crashRecovery.js';
+import { type HookServer, listenForHooks } from './support/hookServer.js';
 import { scaled } from './support/scale.js';
 import { seededRandom } from './support/seededRandom.js';
 import { readStoredMessages } from './support/storeSnapshot.js';
@@ -22,7 +27,7 @@ describe('kill -9 of the gateway during a load', () => {
   });
 
   it(
-    'keeps every accepted message, sends none twice and fails the interrupted ones as "may have been sent"',
+    'keeps every accepted message and its webhook, sends none twice and fails the interrupted ones as "may have been sent"',
     async () => {
       const random = seededRandom();
       console.info(`crash recovery seed ${random.seed} (FAULTS_SEED=${random.seed} replays it)`);
@@ -31,6 +36,10 @@ describe('kill -9 of the gateway during a load', () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'sms-faults-crash-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const start = () => startGatewayProcess({ dataDir, modems: fleet.paths });
+      // Every fact (a message reaching Sent, or Failed) must reach this receiver, whatever the kills.
+      const hooks: HookServer = await listenForHooks(await freeLoopbackPort());
+      cleanups.push(() => hooks.close());
+      let registered = false;
 
       const accepted = new Map<string, string>();
       let nextText = 0;
@@ -38,6 +47,10 @@ describe('kill -9 of the gateway during a load', () => {
       for (let round = 0; round <= kills; round++) {
         gateway = await start();
         const running = gateway;
+        if (!registered) {
+          await registerWebhooks(running.url, hooks.url);
+          registered = true;
+        }
         const target = Math.min(totalMessages, Math.round((totalMessages * (round + 1)) / (kills + 1)));
         let killed = false;
         const post = async () => {
@@ -100,10 +113,43 @@ describe('kill -9 of the gateway during a load', () => {
       }
       // One modem has at most one message at the modem when the process dies.
       expect(interrupted).toBeLessThanOrEqual(kills);
+
+      // The webhook of every fact, including those committed just before a kill.
+      const expected = [...accepted.keys()].map(
+        (id) => `${stored.get(id)?.state === 'Failed' ? 'sms:failed' : 'sms:sent'} ${id}`,
+      );
+      const announced = () => new Set(hooks.bodies.map(eventOf));
+      const restarted = await start();
+      cleanups.push(() => restarted.stop());
+      try {
+        await waitFor('every webhook', () => expected.every((fact) => announced().has(fact)), 60_000, 100);
+      } catch {
+        const seen = announced();
+        const lost = expected.filter((fact) => !seen.has(fact));
+        expect(lost, `${lost.length} of ${expected.length} facts without a webhook`).toEqual([]);
+      }
+      await restarted.stop();
     },
     scaled(120_000, 1_800_000),
   );
 });
+
+async function registerWebhooks(gatewayUrl: string, hookUrl: string): Promise<void> {
+  for (const event of ['sms:sent', 'sms:failed']) {
+    const response = await fetch(`${gatewayUrl}/webhooks`, {
+      method: 'POST',
+      headers: jsonHeaders,
+      body: JSON.stringify({ url: hookUrl, event }),
+    });
+    expect(response.status).toBe(201);
+  }
+}
+
+/** "sms:sent <messageId>" for one webhook body. */
+function eventOf(body: unknown): string {
+  const envelope = body as { event?: string; payload?: { messageId?: string } };
+  return `${envelope.event} ${envelope.payload?.messageId}`;
+}
 
 async function waitForDrain(gateway: GatewayProcess, fleet: PtyModemFleet): Promise<void> {
   const inFlight = async () =>

@@ -5,9 +5,10 @@ import type { InboxQuery, InboxRepository, Page } from '../../server/store/repos
 export class MemoryInbox implements InboxRepository {
   readonly records = new Map<string, IncomingRecord>();
 
-  async insert(record: IncomingRecord): Promise<boolean> {
+  async insert(record: IncomingRecord, inCommit?: () => void): Promise<boolean> {
     if (this.records.has(record.id)) return false;
     this.records.set(record.id, record);
+    inCommit?.();
     return true;
   }
 

@@ -113,7 +113,7 @@ describe('webhook dispatcher', () => {
     const { events } = await startDispatcher({
       targets: [{ id: 'wh1', url: hook.url, event: 'sms:received' }],
     });
-    events.emit('message:received', {
+    events.record('message:received', {
       id: 'in-1',
       type: 'SMS',
       deviceId: 'modem-a',
@@ -169,7 +169,7 @@ describe('webhook dispatcher', () => {
       targets: [{ id: 'wh-sent', url: hook.url, event: 'sms:sent' }],
     });
     const previous = sentMessage('Processed');
-    events.emit('message:updated', { message: sentMessage('Sent'), previous, previousState: 'Processed' });
+    events.record('message:updated', { message: sentMessage('Sent'), previous, previousState: 'Processed' });
     await vi.waitFor(() => expect(hook.requests).toHaveLength(1));
     expect(JSON.parse(hook.requests[0]?.body ?? '{}').payload).toMatchObject({
       messageId: 'msg-1',

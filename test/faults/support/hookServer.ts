@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 
 /** A webhook receiver that can be started on a port chosen BEFORE it exists (to be "down" first). */
 export interface HookServer {
+  /** http://127.0.0.1:<port>/hook */
+  url: string;
   bodies: unknown[];
   close(): Promise<void>;
 }
@@ -20,6 +22,7 @@ export function listenForHooks(port: number): Promise<HookServer> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () =>
       resolve({
+        url: `http://127.0.0.1:${port}/hook`,
         bodies,
         close: () =>
           new Promise<void>((closed) => {

@@ -1,0 +1,119 @@
+/**
+ * The webhook outbox is written in the commit that stores the fact it reports. Checked the way a
+ * process started after kill -9 would see it: the moment the fact's write is durable (the
+ * lifecycle's or the inbox's promise resolves, after which the modem may delete or acknowledge
+ * the SMS), a second connection to the database file must already find the delivery. When the
+ * delivery was written by a later batch, a kill in between kept the fact and lost its webhook;
+ * that window lasts until the next turn of the event loop, too short for a kill from outside to
+ * hit reliably (test/faults/crashRecovery.test.ts checks the whole path under kills).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { EventBus } from '../../server/events/eventBus.js';
+import { InboxService } from '../../server/inbox/inboxService.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import { databaseFileName } from '../../server/store/sqlite/database.js';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
+import type { WebhookDelivery } from '../../server/webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
+
+const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+let dataDir: string;
+let storage: Storage;
+let dispatcher: WebhookDispatcher;
+const events = new EventBus();
+/** Ends the attempts in flight (each fails), so the dispatcher can stop. */
+const releases: (() => void)[] = [];
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'smsgw-outbox-'));
+  storage = await openStorage({ dataDir, clock, logger: silentLogger });
+  dispatcher = new WebhookDispatcher({
+    outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
+    targets: () => [
+      { id: 'sent-hook', url: 'http://127.0.0.1:9/sent', event: 'sms:sent' },
+      { id: 'received-hook', url: 'http://127.0.0.1:9/received', event: 'sms:received' },
+    ],
+    policy: () => ({ retryCount: 1, internetRequired: false, pingIntervalSeconds: null }),
+    events,
+    // Answers only when the test ends: the deliveries stay pending, as after a crash.
+    post: () => new Promise((_, reject) => releases.push(() => reject(new Error('test over')))),
+    clock,
+    logger: silentLogger,
+    health: async () => ({ status: 'pass' }),
+  });
+  await dispatcher.start();
+});
+
+afterEach(async () => {
+  for (const release of releases.splice(0)) release();
+  await dispatcher.stop();
+  await storage.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** What a process that starts after a crash right now would find in the outbox. */
+function outboxSeenFromOutside(): WebhookDelivery[] {
+  const outside = openSqlite(join(dataDir, databaseFileName), { readOnly: true });
+  try {
+    const rows = outside
+      .prepare<[string], { body: string }>('SELECT body FROM collections WHERE collection = ?')
+      .all('webhook-outbox');
+    return rows.map((row) => JSON.parse(row.body) as WebhookDelivery);
+  } finally {
+    outside.close();
+  }
+}
+
+function pendingMessage(): MessageRecord {
+  return {
+    id: 'msg-1',
+    deviceId: 'modem-a',
+    content: { kind: 'text', text: 'hello' },
+    recipients: [{ phoneNumber: '+15551234567', state: 'Processed', updatedAt: clock.now() }],
+    withDeliveryReport: true,
+    priority: 0,
+    isEncrypted: false,
+    createdAt: clock.now(),
+    sequence: 1,
+    states: { Pending: clock.now(), Processed: clock.now() },
+    state: 'Processed',
+  };
+}
+
+describe('the transactional webhook outbox', () => {
+  it('has a message’s sms:sent delivery on disk once the Sent state is', async () => {
+    await storage.messages.insert(pendingMessage());
+    const lifecycle = new MessageLifecycle(storage.messages, events, clock, silentLogger);
+    await lifecycle.markRecipientSent('msg-1', '+15551234567', [7]);
+    const found = outboxSeenFromOutside().filter((delivery) => delivery.event === 'sms:sent');
+    expect(found).toEqual([
+      expect.objectContaining({ webhookId: 'sent-hook', state: 'pending', deviceId: 'modem-a' }),
+    ]);
+  });
+
+  it('has an incoming SMS’s sms:received delivery on disk once the SMS is', async () => {
+    const inbox = new InboxService({
+      repository: storage.inbox,
+      pendingParts: storage.pendingParts,
+      events,
+      clock,
+      logger: silentLogger,
+    });
+    await inbox.receive('modem-a', 1, {
+      sender: { number: '+15557654321' },
+      timestamp: { epochMs: clock.now() },
+      text: 'Hi there',
+      bytes: new TextEncoder().encode('Hi there'),
+    });
+    expect(outboxSeenFromOutside()).toEqual([
+      expect.objectContaining({ webhookId: 'received-hook', event: 'sms:received', state: 'pending' }),
+    ]);
+  });
+});
