@@ -32,7 +32,7 @@ export async function openModemOperations(
     await storage.openDocument<ModemOperationsDocument>('modem-operations', { devices: {} }),
   );
   const recordCall = createCallRecorder({
-    addCall: (call) => storage.modemRecords.addCall(call),
+    addCall: (call, inCommit) => storage.modemRecords.addCall(call, inCommit),
     settings: (deviceId) => settings.settings(deviceId),
     enqueue,
     events: context.events,

@@ -8,7 +8,8 @@ import type { CallRecord } from '../store/modemRecords.js';
 import type { ModemOperationsSettings } from '../validation/modemOperationsSchemas.js';
 
 export interface CallRecorderOptions {
-  addCall(call: CallRecord): Promise<void>;
+  /** Stores the call; `inCommit` runs inside the commit that stores it. */
+  addCall(call: CallRecord, inCommit: () => void): Promise<void>;
   settings(deviceId: string): ModemOperationsSettings;
   /** Queues the SMS answer like any message (the scheduler sends it when the modem is free). */
   enqueue(request: EnqueueRequest): Promise<unknown>;
@@ -22,7 +23,7 @@ export interface CallRecorderOptions {
  */
 export function createCallRecorder(options: CallRecorderOptions): CallSink {
   const record = async (call: CallRecord) => {
-    await options.addCall(call);
+    await options.addCall(call, () => options.events.record('call:missed', call));
     options.events.emit('call:missed', call);
     const text = options.settings(call.deviceId).callReplyText;
     if (text === null || call.number === undefined) return;

@@ -73,7 +73,8 @@ export class SqliteModemRecords {
     );
   }
 
-  async addCall(call: CallRecord): Promise<void> {
+  /** `inCommit` runs synchronously inside the commit that stores the call (see InboxRepository.insert). */
+  async addCall(call: CallRecord, inCommit?: () => void): Promise<void> {
     const row: CallRow = {
       id: call.id,
       at: call.at,
@@ -81,7 +82,9 @@ export class SqliteModemRecords {
       number: call.number ?? null,
       rejected: call.rejected ? 1 : 0,
     };
-    await this.commits.write(() => this.insertCall.run(row)).durable;
+    const { value, durable } = this.commits.write(() => this.insertCall.run(row).changes);
+    if (value > 0) inCommit?.();
+    await durable;
   }
 
   /** Calls newest first, with the total that matches the filter. */

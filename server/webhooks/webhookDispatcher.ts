@@ -117,7 +117,7 @@ export class WebhookDispatcher {
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
       events.on('gateway:fact', (event) => this.publishInBackground(event)),
-      events.on('call:missed', (call) => this.publishInBackground(payloadForMissedCall(call))),
+      events.onRecord('call:missed', (call) => this.publishInBackground(payloadForMissedCall(call))),
       events.on('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
     );
     this.schedulePing();

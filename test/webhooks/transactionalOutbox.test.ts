@@ -17,6 +17,7 @@ import { EventBus } from '../../server/events/eventBus.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
+import { createCallRecorder } from '../../server/operations/callRecorder.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
@@ -39,6 +40,7 @@ beforeEach(async () => {
     targets: () => [
       { id: 'sent-hook', url: 'http://127.0.0.1:9/sent', event: 'sms:sent' },
       { id: 'received-hook', url: 'http://127.0.0.1:9/received', event: 'sms:received' },
+      { id: 'call-hook', url: 'http://127.0.0.1:9/calls', event: 'call:missed' },
     ],
     policy: () => ({ retryCount: 1, internetRequired: false, pingIntervalSeconds: null }),
     events,
@@ -114,6 +116,25 @@ describe('the transactional webhook outbox', () => {
     });
     expect(outboxSeenFromOutside()).toEqual([
       expect.objectContaining({ webhookId: 'received-hook', event: 'sms:received', state: 'pending' }),
+    ]);
+  });
+
+  it('has a missed call’s delivery on disk once the call is', async () => {
+    let stored: Promise<void> | undefined;
+    const recordCall = createCallRecorder({
+      addCall: (call, inCommit) => {
+        stored = storage.modemRecords.addCall(call, inCommit);
+        return stored;
+      },
+      settings: () => ({ callReplyText: null }) as never,
+      enqueue: async () => undefined,
+      events,
+      logger: silentLogger,
+    });
+    recordCall({ deviceId: 'modem-a', at: clock.now(), number: '+15557654321', rejected: false });
+    await stored;
+    expect(outboxSeenFromOutside()).toEqual([
+      expect.objectContaining({ webhookId: 'call-hook', event: 'call:missed', state: 'pending' }),
     ]);
   });
 });
