@@ -216,9 +216,15 @@ export function parseSingleValue(lines: readonly string[], prefix: '+CGSMS' | '+
   return rest === undefined ? undefined : toInt(rest.trim());
 }
 
-/** The test form `+CGSMS: (0-3)` or `+WS46: (12,22,25)`: every value offered. */
+/**
+ * The test form `+CGSMS: (0-3)` or `+WS46: (12,22,25)`: every value offered. TS 27.007 §5.9
+ * writes the +WS46=? answer as a bare list, `(12,22,25,28,29)`, and so do Cinterion and
+ * Telit LE866; others add the prefix.
+ */
 export function parseOfferedValues(lines: readonly string[], prefix: '+CGSMS' | '+WS46'): number[] {
-  const rest = findPrefixed(lines, prefix);
+  const bareList =
+    prefix === '+WS46' ? lines.map((line) => line.trim()).find((line) => line.startsWith('(')) : undefined;
+  const rest = findPrefixed(lines, prefix) ?? bareList;
   if (rest === undefined) return [];
   return expandRanges(tokensOf(parseLists(rest)[0]));
 }

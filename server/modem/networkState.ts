@@ -82,7 +82,10 @@ export function technologyOfAct(act: number): RadioTechnology | undefined {
 const ws46Technologies: Readonly<Record<number, readonly RadioTechnology[]>> = {
   12: ['2G'],
   22: ['3G'],
-  25: ['2G', '3G', '4G'],
+  // "3GPP systems": GERAN and UTRAN before LTE existed, with E-UTRAN since, and pre-LTE modems
+  // still offer it. It counts for 2G and 3G only (as in ModemManager): LTE modems also offer 28–31.
+  // One that offers none of them (Franklin UML290: (12,22,25)) reads as 2G/3G.
+  25: ['2G', '3G'],
   28: ['4G'],
   29: ['2G', '3G'],
   30: ['2G', '4G'],

@@ -68,6 +68,24 @@ function ws46Of(technologies: readonly RadioTechnology[]): number {
   return has('3G') ? 22 : 12;
 }
 
+/** TS 27.007 §5.9 <n> values up to 31 and the networks each selects. */
+const ws46Selections: readonly (readonly [number, readonly RadioTechnology[]])[] = [
+  [12, ['2G']],
+  [22, ['3G']],
+  [25, ['2G', '3G', '4G']],
+  [28, ['4G']],
+  [29, ['2G', '3G']],
+  [30, ['2G', '4G']],
+  [31, ['3G', '4G']],
+];
+
+/** AT+WS46=? lists every <n> the radio can serve, as real LTE modems do (Cinterion: 12,22,25,28,29). */
+function ws46Offered(technologies: readonly RadioTechnology[]): number[] {
+  return ws46Selections
+    .filter(([, networks]) => networks.every((network) => technologies.includes(network)))
+    .map(([n]) => n);
+}
+
 /** A modem without LTE has no +CEREG at all: every form answers ERROR. */
 function onlyWith4G(definition: CommandDefinition): CommandDefinition {
   const guarded: CommandDefinition = {};
@@ -111,7 +129,7 @@ export const networkCommands: Record<string, CommandDefinition> = {
   '+CEREG': onlyWith4G(registrationCommand('+CEREG', 'epsRegistrationReports')),
   '+WS46': {
     read: (context) => ok(`+WS46: ${ws46Of(context.radio.technologies)}`),
-    test: (context) => ok(`+WS46: (${ws46Of(context.radio.technologies)})`),
+    test: (context) => ok(`+WS46: (${ws46Offered(context.radio.technologies).join(',')})`),
   },
   '+CGSMS': {
     read: (context) => ok(`+CGSMS: ${context.radio.smsService}`),

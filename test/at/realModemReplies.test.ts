@@ -3,9 +3,13 @@
  * fixture says; the fixtures name the modem and the upstream file each reply comes from.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRegistration } from '../../server/at/parsers.js';
-import { type RegistrationDomain, RegistrationDomains } from '../../server/modem/networkState.js';
-import { registrationReplies } from '../support/modemReplyFixtures.js';
+import { parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
+import {
+  type RegistrationDomain,
+  RegistrationDomains,
+  technologiesOfWs46,
+} from '../../server/modem/networkState.js';
+import { registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
 
 function domainOf(line: string): RegistrationDomain {
   const domain = RegistrationDomains.find((name) => line.startsWith(`${name}:`));
@@ -21,6 +25,15 @@ describe('registration lines of real modems', () => {
       expect(parsed).toBeDefined();
       const { registered: _registered, roaming: _roaming, ...fields } = parsed ?? { stat: -1 };
       expect(fields).toEqual(reply.expect);
+    },
+  );
+});
+
+describe('AT+WS46=? answers of real modems', () => {
+  it.each(ws46Replies().map((reply) => [reply.modem, reply.lines.join(' '), reply] as const))(
+    '%s: %s',
+    (_modem, _lines, reply) => {
+      expect(technologiesOfWs46(parseOfferedValues(reply.lines, '+WS46')) ?? null).toEqual(reply.expect);
     },
   );
 });

@@ -49,7 +49,12 @@ describe('registration read from +CREG, +CGREG and +CEREG', () => {
   it('sends through a modem attached on LTE only, which +CREG calls not registered', async () => {
     const { pool, pty } = await poolWith({ radioTechnologies: ['2G', '3G', '4G'], attachedTechnology: '4G' });
     await waitFor(() => pool.online().length === 1);
-    expect(pool.list()[0]?.modem).toMatchObject({ status: 'ready', registration: 'home', radio: '4G' });
+    expect(pool.list()[0]?.modem).toMatchObject({
+      status: 'ready',
+      registration: 'home',
+      radio: '4G',
+      radioSupport: ['2G', '3G', '4G'],
+    });
     const result = await pool.online()[0]?.send({
       messageId: 'lte-1',
       recipient: '+15551234567',

@@ -26,8 +26,16 @@ describe('radio technologies', () => {
   it('maps <AcT> and AT+WS46 values, and leaves unknown ones unknown', () => {
     expect([0, 2, 7, 12, 42].map(technologyOfAct)).toEqual(['2G', '3G', '4G', '5G', undefined]);
     expect(technologiesOfWs46([12])).toEqual(['2G']);
-    expect(technologiesOfWs46([12, 22, 25])).toEqual(['2G', '3G', '4G']);
+    expect(technologiesOfWs46([12, 22, 25, 28])).toEqual(['2G', '3G', '4G']);
     expect(technologiesOfWs46([29, 99])).toBeUndefined();
+  });
+
+  it('reads mode 25 as 2G and 3G when no other value names 4G, as pre-LTE modems mean it', () => {
+    expect(technologiesOfWs46([12, 22, 25])).toEqual(['2G', '3G']);
+    expect(technologiesOfWs46([25])).toEqual(['2G', '3G']);
+    expect(notRegisteredExplanation('searching', technologiesOfWs46([12, 22, 25]))).toMatch(
+      /only speaks 2G and 3G/,
+    );
   });
 
   it('explains a 2G/3G-only modem that finds no network, and a 4G one plainly', () => {

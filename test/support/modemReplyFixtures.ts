@@ -17,9 +17,16 @@ export interface RegistrationReply extends Sourced {
   expect: { n?: number; stat: number; lac?: string; ci?: string; act?: number };
 }
 
+export interface Ws46Reply extends Sourced {
+  lines: string[];
+  /** Technologies in 2G…5G order, or null when the answer does not say. */
+  expect: string[] | null;
+}
+
 function load<T>(name: string): T[] {
   const url = new URL(`../fixtures/modem-replies/${name}`, import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { replies: T[] }).replies;
 }
 
 export const registrationReplies = (): RegistrationReply[] => load('registration.json');
+export const ws46Replies = (): Ws46Reply[] => load('ws46.json');
