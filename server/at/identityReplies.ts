@@ -20,20 +20,29 @@ export function parseIdentity(lines: readonly string[], prefix: string): string 
 
 /**
  * ICCID from `+CCID: …` (SIMCom, Telit), `^ICCID: …` (Huawei), `+QCCID: …` (Quectel),
- * `+ICCID: …` (u-blox) or a bare number. ITU-T E.118: up to 20 digits; SIMs pad an odd length
- * with a trailing F, which is removed.
+ * `+ICCID: …` (u-blox) or a bare number; undefined when none is a valid ICCID.
  */
 export function parseIccid(lines: readonly string[]): string | undefined {
   for (const line of lines) {
     const rest = line
       .replace(/^\s*[+^][A-Z]*CCID:\s*/i, '')
       .replaceAll('"', '')
-      .trim();
-    const match = /^(\d{18,20})F?$/i.exec(rest);
-    if (match?.[1]) return match[1];
+      .trim()
+      .toUpperCase();
+    // SIMs pad an odd number of digits with a trailing F (the unused nibble of the last byte).
+    const iccid = rest.endsWith('F') ? rest.slice(0, -1) : rest;
+    if (iccidPattern.test(iccid)) return iccid;
   }
   return undefined;
 }
+
+/**
+ * ITU-T E.118: the industry identifier 89 (telecom, ISO/IEC 7812), then country code and issuer
+ * in decimal, then the account number and check digit, up to 20 in all. Some operators (China
+ * Mobile) use the spare BCD values A–F in the account part, so hex is allowed after the first six,
+ * as ModemManager's mm_3gpp_parse_iccid does.
+ */
+const iccidPattern = /^89\d{4}[0-9A-F]{12,14}$/;
 
 /**
  * AT+CLAC (TS 27.007 §8.37): one command per line. Huawei E1752 sends them without the

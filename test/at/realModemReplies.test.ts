@@ -3,13 +3,13 @@
  * fixture says; the fixtures name the modem and the upstream file each reply comes from.
  */
 import { describe, expect, it } from 'vitest';
-import { parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
+import { parseIccid, parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
 import {
   type RegistrationDomain,
   RegistrationDomains,
   technologiesOfWs46,
 } from '../../server/modem/networkState.js';
-import { registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
+import { iccidReplies, registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
 
 function domainOf(line: string): RegistrationDomain {
   const domain = RegistrationDomains.find((name) => line.startsWith(`${name}:`));
@@ -34,6 +34,15 @@ describe('AT+WS46=? answers of real modems', () => {
     '%s: %s',
     (_modem, _lines, reply) => {
       expect(technologiesOfWs46(parseOfferedValues(reply.lines, '+WS46')) ?? null).toEqual(reply.expect);
+    },
+  );
+});
+
+describe('ICCIDs as real SIMs report them', () => {
+  it.each(iccidReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      expect(parseIccid([line]) ?? null).toBe(reply.expect);
     },
   );
 });

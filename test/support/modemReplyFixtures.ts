@@ -23,6 +23,12 @@ export interface Ws46Reply extends Sourced {
   expect: string[] | null;
 }
 
+export interface IccidReply extends Sourced {
+  line: string;
+  /** The ICCID as we keep it, or null when the reply must be refused. */
+  expect: string | null;
+}
+
 function load<T>(name: string): T[] {
   const url = new URL(`../fixtures/modem-replies/${name}`, import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { replies: T[] }).replies;
@@ -30,3 +36,4 @@ function load<T>(name: string): T[] {
 
 export const registrationReplies = (): RegistrationReply[] => load('registration.json');
 export const ws46Replies = (): Ws46Reply[] => load('ws46.json');
+export const iccidReplies = (): IccidReply[] => load('iccid.json');
