@@ -182,14 +182,22 @@ export interface PinState {
   ready: boolean;
 }
 
-/** `+CPIN: READY` (also without the prefix, as some Siemens modems answer). */
+/**
+ * `+CPIN: READY`, or the code alone (`READY`): some modems leave out the prefix, and ModemManager's
+ * mm_parse_cpin_response reads both. Without the prefix only a §8.3 <code> counts, so no other
+ * line (an echo, an error) is taken for one.
+ */
 export function parseCpin(lines: readonly string[]): PinState | undefined {
-  const rest = findPrefixed(lines, '+CPIN');
+  const rest =
+    findPrefixed(lines, '+CPIN') ?? lines.map((line) => line.trim()).find((line) => pinCode.test(line));
   if (rest === undefined) return undefined;
   const code = rest.replaceAll('"', '').trim().toUpperCase();
   if (code.length === 0) return undefined;
   return { code, ready: code === 'READY' };
 }
+
+/** TS 27.007 §8.3 <code> values, and PH-SIM PUK, which Siemens modems add. */
+const pinCode = /^(READY|SIM P(IN|UK)2?|PH-(SIM|FSIM|NET|NETSUB|SP|CORP) P(IN|UK))$/;
 
 export interface FunctionalityState {
   /** TS 27.007 §8.2 <fun>: 1 full, 0 minimum, 4 flight mode; undefined when not reported. */

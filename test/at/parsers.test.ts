@@ -96,8 +96,14 @@ describe('parseCpin', () => {
     ['+CPIN: READY', { code: 'READY', ready: true }],
     ['+CPIN: SIM PIN', { code: 'SIM PIN', ready: false }],
     ['+CPIN: "SIM PUK"', { code: 'SIM PUK', ready: false }],
+    ['READY', { code: 'READY', ready: true }],
+    ['SIM PIN', { code: 'SIM PIN', ready: false }],
   ])('reads %s', (line, expected) => {
     expect(parseCpin([line])).toEqual(expected);
+  });
+
+  it('takes no other bare line for a PIN state', () => {
+    expect(parseCpin(['AT+CPIN?', 'ERROR'])).toBeUndefined();
   });
 });
 

@@ -3,13 +3,13 @@
  * fixture says; the fixtures name the modem and the upstream file each reply comes from.
  */
 import { describe, expect, it } from 'vitest';
-import { parseIccid, parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
+import { parseCpin, parseIccid, parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
 import {
   type RegistrationDomain,
   RegistrationDomains,
   technologiesOfWs46,
 } from '../../server/modem/networkState.js';
-import { iccidReplies, registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
+import { iccidReplies, pinReplies, registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
 
 function domainOf(line: string): RegistrationDomain {
   const domain = RegistrationDomains.find((name) => line.startsWith(`${name}:`));
@@ -43,6 +43,15 @@ describe('ICCIDs as real SIMs report them', () => {
     '%s: %s',
     (_modem, line, reply) => {
       expect(parseIccid([line]) ?? null).toBe(reply.expect);
+    },
+  );
+});
+
+describe('AT+CPIN? answers of real modems', () => {
+  it.each(pinReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      expect(parseCpin([line])?.code ?? null).toBe(reply.expect);
     },
   );
 });

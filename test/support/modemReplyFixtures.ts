@@ -29,6 +29,12 @@ export interface IccidReply extends Sourced {
   expect: string | null;
 }
 
+export interface PinReply extends Sourced {
+  line: string;
+  /** The <code>, or null when the line is not a PIN state. */
+  expect: string | null;
+}
+
 function load<T>(name: string): T[] {
   const url = new URL(`../fixtures/modem-replies/${name}`, import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { replies: T[] }).replies;
@@ -37,3 +43,4 @@ function load<T>(name: string): T[] {
 export const registrationReplies = (): RegistrationReply[] => load('registration.json');
 export const ws46Replies = (): Ws46Reply[] => load('ws46.json');
 export const iccidReplies = (): IccidReply[] => load('iccid.json');
+export const pinReplies = (): PinReply[] => load('cpin.json');
