@@ -5,6 +5,14 @@
 export const MessageStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed', 'Cancelled'] as const;
 export type MessageState = (typeof MessageStates)[number];
 
+/**
+ * States a client may filter by: ours plus Cancelling, which the app's list accepts
+ * (capcom6/android-sms-gateway `domain/ProcessingState.kt`). A cancel here is immediate
+ * (Pending → Cancelled), so no stored message is ever Cancelling and that filter finds none.
+ */
+export const MessageStateFilters = [...MessageStates, 'Cancelling'] as const;
+export type MessageStateFilter = (typeof MessageStateFilters)[number];
+
 export type MessageContent =
   | { kind: 'text'; text: string }
   /** `data` is the Base64 text the client sent; `port` the 16-bit destination port. */

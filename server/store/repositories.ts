@@ -1,5 +1,5 @@
 import type { IncomingRecord, IncomingType } from '../domain/incoming.js';
-import type { MessageRecord, MessageState } from '../domain/message.js';
+import type { MessageRecord, MessageState, MessageStateFilter } from '../domain/message.js';
 import type { LogRecord } from '../logging/logger.js';
 
 /**
@@ -25,7 +25,7 @@ export interface TimeRange {
 }
 
 export interface MessageQuery extends TimeRange {
-  state?: MessageState;
+  state?: MessageStateFilter;
   deviceId?: string;
   /** Case-insensitive substring of text content or a phone number (UI search). */
   search?: string;

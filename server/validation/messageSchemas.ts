@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isEncryptedField, MessageStates } from '../domain/message.js';
+import { isEncryptedField, MessageStateFilters } from '../domain/message.js';
 import { dataPayloadProblem } from './dataPayload.js';
 import {
   dateTime,
@@ -120,7 +120,7 @@ export const sendQuerySchema = z.object({
 export const messageListQuerySchema = z.object({
   ...timeRangeQuery,
   ...pageQuery,
-  state: z.enum(MessageStates).optional(),
+  state: z.enum(MessageStateFilters).optional(),
   deviceId: z.string().min(1).optional(),
   ...searchQuery,
   includeContent: queryBoolean.default(false),

@@ -130,6 +130,24 @@ describe('GET /messages', () => {
     expect((second.body as View[]).length).toBe(1);
   });
 
+  /**
+   * capcom6/android-sms-gateway@0cdc5d86c6f3cc24101f27feefd926e801e8b2c7
+   * `app/src/main/java/me/capcom/smsgateway/domain/ProcessingState.kt` lists Cancelling, and
+   * `modules/localserver/routes/MessagesRoutes.kt` takes any of its values as `state`.
+   */
+  it.each(apiBases.flatMap((base) => [`${base}/messages`, `${base}/message`]))(
+    'accepts state=Cancelling as the app does, with an empty page, at %s',
+    async (path) => {
+      await enqueue('queued');
+      await enqueue('cancelled');
+      await harness.request('/messages/cancelled', { method: 'DELETE' });
+      const response = await harness.request(`${path}?state=Cancelling`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual([]);
+      expect(response.headers['x-total-count']).toBe('0');
+    },
+  );
+
   it.each([
     ['limit=0', 'limit'],
     ['limit=501', 'limit'],
