@@ -86,7 +86,7 @@ export class HealthService {
 
   private failedCheck(): HealthCheck {
     const since = this.deps.clock.now() - hourMs;
-    const failed = this.deps.messages.inState('Failed', since).length;
+    const failed = this.deps.messages.countFailedSince(since);
     const { failedWarn, failedFail } = this.deps.thresholds;
     return {
       status: failed >= failedFail ? 'fail' : failed >= failedWarn ? 'warn' : 'pass',

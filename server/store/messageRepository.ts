@@ -24,6 +24,7 @@ import { StatementCache } from './sqlite/statementCache.js';
  * retention never removes them, however old. Every other message is read from the database.
  */
 const inFlightStates: readonly MessageState[] = ['Pending', 'Processed'];
+const minuteMs = 60_000;
 
 interface MessageRow {
   id: string;
@@ -189,6 +190,20 @@ export class SqliteMessageRepository implements MessageRepository {
 
   countInState(state: MessageState): number {
     return this.inFlight.get(state)?.size ?? (this.countState.get(state) as { total: number }).total;
+  }
+
+  countFailedSince(since: number): number {
+    // The kept counts of the whole minutes after `since` (schema step 12), and the index for
+    // the part of its own minute that follows it.
+    const minute = Math.floor(since / minuteMs);
+    const row = this.queries
+      .get(
+        `SELECT (SELECT coalesce(sum(count), 0) FROM failed_minutes WHERE minute > @minute)
+              + (SELECT count(*) FROM messages
+                 WHERE state = 'Failed' AND state_at >= @since AND state_at < @minuteEnd) AS total`,
+      )
+      .get({ minute, since, minuteEnd: (minute + 1) * minuteMs }) as { total: number };
+    return row.total;
   }
 
   count(): number {

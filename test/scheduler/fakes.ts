@@ -98,6 +98,10 @@ export class MemoryMessageRepository implements MessageRepository {
     return [...this.records.values()].filter((record) => record.state === state);
   }
 
+  countFailedSince(since: number): number {
+    return this.inState('Failed').filter((record) => (record.states.Failed ?? 0) >= since).length;
+  }
+
   count(): number {
     return this.records.size;
   }

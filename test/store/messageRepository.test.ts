@@ -157,6 +157,39 @@ describe('SqliteMessageRepository', () => {
     expect(repository.inState('Processed', start + 90 * minute)).toEqual([]);
   });
 
+  it('counts the messages that failed since a time to the millisecond, once each, after reopening too', async () => {
+    const since = start + 90 * minute + 30_000;
+    const failedAt = (id: string, at: number) =>
+      message({ id, state: 'Failed', states: { Pending: start, Failed: at } });
+    await repository.insert(failedAt('before', since - 1));
+    await repository.insert(failedAt('at', since));
+    await repository.insert(failedAt('same-minute', since + 29_999));
+    await repository.insert(failedAt('later', since + 45 * minute));
+    // One that fails by an update, and is written again once Failed.
+    await repository.insert(message({ id: 'updated', states: { Pending: start } }));
+    const failed = {
+      ...(repository.get('updated') as MessageRecord),
+      state: 'Failed' as const,
+      states: { Pending: start, Failed: since + 50 * minute },
+    };
+    await repository.update(failed);
+    await repository.update({ ...failed, priority: 1 });
+    expect(repository.countFailedSince(since)).toBe(4);
+    expect(repository.countFailedSince(since + 1)).toBe(3);
+    await reopen();
+    expect(repository.countFailedSince(since)).toBe(4);
+  });
+
+  it('counts the failures a database stored before it kept counts per minute (schema step 12)', async () => {
+    for (const [index, at] of [start, start + 70 * minute, start + 100 * minute].entries()) {
+      await repository.insert(message({ id: `failed-${index}`, state: 'Failed', states: { Failed: at } }));
+    }
+    database.db.exec(`DROP TRIGGER messages_failed_insert; DROP TRIGGER messages_failed_update;
+      DROP TABLE failed_minutes; PRAGMA user_version = 11;`);
+    await reopen();
+    expect(repository.countFailedSince(start + 40 * minute)).toBe(2);
+  });
+
   it('finds a phone number by search only where all of it matches, not just its end', async () => {
     const to = (id: string, phoneNumber: string) =>
       message({ id, recipients: [{ phoneNumber, state: 'Pending' }], content: { kind: 'text', text: id } });

@@ -333,7 +333,41 @@ export const schemaSteps: readonly string[] = [
   ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';
   UPDATE messages SET view = message_view(body), view_content = message_view_content(body);
   `,
+  // GET /health's `messages:failed` counts the messages that failed in the last hour: through
+  // these per-minute counts it reads about 60 rows, and the index only for the minute the hour
+  // starts in, instead of every failed message of the hour (`countFailedSince`). Failed is
+  // final, so a message is counted once, when it reaches it, in the minute of its `state_at`; a
+  // new failure drops the minutes more than an hour before its own, so the table holds an hour. The step counts the stored failures of the hour before the
+  // newest one.
+  `
+  CREATE TABLE failed_minutes (
+    minute INTEGER PRIMARY KEY,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO failed_minutes (minute, count)
+    SELECT ${minuteOf('state_at')}, count(*) FROM messages
+    WHERE state = 'Failed' AND state_at >= (SELECT max(state_at) FROM messages WHERE state = 'Failed') - 3660000
+    GROUP BY 1;
+  ${countFailureTrigger('messages_failed_insert', 'INSERT')}
+  ${countFailureTrigger('messages_failed_update', 'UPDATE OF state', "AND old.state <> 'Failed'")}
+  `,
 ];
+
+/** The minute of a time in ms (`Math.floor(ms / 60000)` for the times a clock gives). */
+function minuteOf(column: string): string {
+  return `CAST(${column} / 60000 AS INTEGER)`;
+}
+
+/** A trigger that counts a message reaching Failed in its minute and drops the minutes before the hour. */
+function countFailureTrigger(name: string, event: string, condition = ''): string {
+  return `
+  CREATE TRIGGER ${name} AFTER ${event} ON messages
+  WHEN new.state = 'Failed' AND new.state_at IS NOT NULL ${condition} BEGIN
+    INSERT INTO failed_minutes (minute, count) VALUES (${minuteOf('new.state_at')}, 1)
+      ON CONFLICT (minute) DO UPDATE SET count = count + 1;
+    DELETE FROM failed_minutes WHERE minute < ${minuteOf('new.state_at')} - 61;
+  END;`;
+}
 
 export const schemaVersion = schemaSteps.length;
 
