@@ -165,32 +165,56 @@ describe('inbox', () => {
     expect(harness.devices.inboxRefreshes).toEqual([]);
   });
 
-  it.each(apiBases.flatMap((base) => [`${base}/messages/inbox/export`, `${base}/inbox/export`]))(
-    'exports the period as one received-message event per SMS at %s',
-    async (path) => {
-      const start = harness.clock.now();
-      await harness.storage.inbox.insert(incoming('inside', start - 2 * hour));
-      await harness.storage.inbox.insert(incoming('outside', start - 10 * hour));
-      const seen = captureReplayed();
-      const response = await harness.request(path, {
-        method: 'POST',
-        json: {
-          since: new Date(start - 3 * hour).toISOString(),
-          until: new Date(start).toISOString(),
-          deviceId: 'modem-1',
-        },
-      });
-      expect(response.status).toBe(202);
-      expect(seen).toEqual([
-        expect.objectContaining({
-          id: 'inside',
-          type: 'SMS',
-          content: 'body of inside',
-          sender: '+15557654321',
-        }),
-      ]);
-    },
+  /**
+   * The app mounts its message routes, inbox export included, at `/message` and `/messages`
+   * (capcom6/android-sms-gateway@0cdc5d86c6f3cc24101f27feefd926e801e8b2c7
+   * `app/src/main/java/me/capcom/smsgateway/modules/localserver/WebService.kt`,
+   * `modules/localserver/routes/MessagesRoutes.kt` inboxRoutes); `/inbox/export` is the npm client's.
+   */
+  const exportPaths = apiBases.flatMap((base) =>
+    ['/messages/inbox/export', '/message/inbox/export', '/inbox/export'].map((path) => `${base}${path}`),
   );
+  it.each(exportPaths)('exports the period as one received-message event per SMS at %s', async (path) => {
+    const start = harness.clock.now();
+    await harness.storage.inbox.insert(incoming('inside', start - 2 * hour));
+    await harness.storage.inbox.insert(incoming('outside', start - 10 * hour));
+    const seen = captureReplayed();
+    const response = await harness.request(path, {
+      method: 'POST',
+      json: {
+        since: new Date(start - 3 * hour).toISOString(),
+        until: new Date(start).toISOString(),
+        deviceId: 'modem-1',
+      },
+    });
+    expect(response.status).toBe(202);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        id: 'inside',
+        type: 'SMS',
+        content: 'body of inside',
+        sender: '+15557654321',
+      }),
+    ]);
+  });
+
+  it('asks messages:export at /message/inbox/export, as at /messages/inbox/export', async () => {
+    const json = { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' };
+    for (const path of ['/messages/inbox/export', '/message/inbox/export']) {
+      const allowed = await harness.request(path, {
+        method: 'POST',
+        json,
+        authorization: await harness.bearer(['messages:export']),
+      });
+      expect(allowed.status).toBe(202);
+      const refused = await harness.request(path, {
+        method: 'POST',
+        json,
+        authorization: await harness.bearer(['inbox:list', 'inbox:refresh']),
+      });
+      expect(refused.status).toBe(403);
+    }
+  });
 
   it('answers 400 naming since when the export period is missing', async () => {
     const response = await harness.request('/inbox/export', {

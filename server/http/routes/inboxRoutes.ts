@@ -34,7 +34,7 @@ export function toIncomingView(record: IncomingRecord): z.output<typeof incoming
   };
 }
 
-/** GET /inbox, GET /inbox/{id}, POST /inbox/refresh, POST /messages/inbox/export (alias /inbox/export). */
+/** GET /inbox, GET /inbox/{id}, POST /inbox/refresh, POST /messages/inbox/export (and its aliases). */
 export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencies): void {
   api.route({
     method: 'get',
@@ -128,7 +128,9 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
   api.route({
     method: 'post',
     path: '/messages/inbox/export',
-    aliases: ['/inbox/export'],
+    // `/message/…` as the app mounts its message routes twice (capcom6/android-sms-gateway
+    // `modules/localserver/WebService.kt`); `/inbox/…` as the official npm client posts it.
+    aliases: ['/message/inbox/export', '/inbox/export'],
     summary: 'Send webhooks for the received messages of the period (one each, or in batches)',
     tag: 'Inbox',
     access: { scope: 'messages:export' },
