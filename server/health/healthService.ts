@@ -71,6 +71,7 @@ export class HealthService {
     const devices = this.deps.devices.list();
     const checks: Record<string, HealthCheck> = {
       'modems:connected': connectedCheck(devices),
+      'modems:real': realModemCheck(devices),
       'modems:signal': signalCheck(devices, this.deps.thresholds.weakSignalDbm),
       'sim:ready': simCheck(devices),
       'messages:failed': this.failedCheck(),
@@ -127,6 +128,27 @@ function connectedCheck(devices: readonly DeviceInfo[]): HealthCheck {
     observedValue: ready,
     observedUnit: 'modems',
     description: `${ready} of ${devices.length} modems ready to send`,
+  };
+}
+
+/**
+ * The built-in simulated modem answers like a modem but reaches no phone: a gateway where only it
+ * is ready passes every other check while no real SMS can leave. A warning, not a failure: the
+ * simulator is also how the gateway is tried out and tested.
+ */
+function realModemCheck(devices: readonly DeviceInfo[]): HealthCheck {
+  const ready = devices.filter((device) => device.modem.status === 'ready');
+  const real = ready.filter((device) => !device.modem.simulated).length;
+  return {
+    status: real === 0 ? 'warn' : 'pass',
+    observedValue: real,
+    observedUnit: 'modems',
+    description:
+      real > 0
+        ? `${real} real modems ready to send`
+        : ready.length > 0
+          ? 'Only the simulated modem is ready: no real SMS can leave'
+          : 'No real modem is ready: no SMS can leave',
   };
 }
 

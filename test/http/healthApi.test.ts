@@ -38,6 +38,7 @@ describe('GET /health', () => {
         'messages:failed',
         'messages:queue',
         'modems:connected',
+        'modems:real',
         'modems:signal',
         'sim:ready',
         'storage:writable',
@@ -73,6 +74,29 @@ describe('GET /health', () => {
     expect(status).toBe(200);
     expect(report.status).toBe('warn');
     expect(report.checks['modems:signal']).toMatchObject({ status: 'warn', observedValue: -107 });
+  });
+
+  it('warns that no real SMS can leave when only the simulated modem is ready', async () => {
+    const simulator = deviceInfo('simulator');
+    simulator.modem.simulated = true;
+    const unplugged = deviceInfo('usb-stick');
+    unplugged.modem.status = 'offline';
+    const { status, report } = await health({ devices: [simulator, unplugged] });
+    expect(status).toBe(200);
+    expect(report.status).toBe('warn');
+    expect(report.checks['modems:real']).toEqual({
+      status: 'warn',
+      observedValue: 0,
+      observedUnit: 'modems',
+      description: 'Only the simulated modem is ready: no real SMS can leave',
+    });
+  });
+
+  it('passes the real-modem check while a real modem is ready beside the simulated one', async () => {
+    const simulator = deviceInfo('simulator');
+    simulator.modem.simulated = true;
+    const { report } = await health({ devices: [simulator, deviceInfo('usb-stick')] });
+    expect(report.checks['modems:real']).toMatchObject({ status: 'pass', observedValue: 1 });
   });
 
   it('fails the SIM check when every modem waits for its PIN', async () => {
