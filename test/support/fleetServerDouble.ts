@@ -4,16 +4,34 @@
  * modules are not reachable), so fleet-mode tests run against this node:http double, written
  * from upstream's handlers and DTOs field for field. Each route cites the upstream file it
  * follows; the DTOs are client-go `smsgateway/requests_mobile.go`, `responses_mobile.go`,
- * `domain_messages.go` and `domain_upstream.go`. It keeps only what the device API exposes;
- * what the server does behind its third-party API (device choice, users) is reduced to what
- * the tests need, and said so where it is.
+ * `domain_messages.go`, `domain_devices.go` and `domain_upstream.go`. It keeps only what the
+ * device API exposes; what the server does behind its third-party API (device choice, users,
+ * cancel, inbox refresh) is reduced to what the tests need, and said so where it is.
+ *
+ * Read from android-sms-gateway/server at 22074dda6adc71414a00c3457ee057e4fdde510f (v1.47.1,
+ * whose go.mod takes client-go v1.14.5). The client-go snapshot has no v1.14 tag: the
+ * cancellation DTOs (`Cancelling`/`Cancelled`, `MobileMessage.state`, `MessageCancelled`) are
+ * read from client-go 2e68df02b7c850b24cbf505ac58c9b3b57ca09ce (branch
+ * client/message-cancel-support, PR 56), the rest from its master 9b59987638c2d03ae14f39fc4314d1f8e8ba108f.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** `smsgateway.ProcessingState` (domain_messages.go `allProcessStates`). */
-const processingStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed'] as const;
+/**
+ * `smsgateway.ProcessingState` (client-go domain_messages.go `allProcessStates`); the server
+ * stores the same seven since server 1.45 (models/migrations/mysql/
+ * 20260617000000_add_cancelled_message_state.sql).
+ */
+const processingStates = [
+  'Pending',
+  'Cancelling',
+  'Cancelled',
+  'Processed',
+  'Sent',
+  'Delivered',
+  'Failed',
+] as const;
 type ProcessingState = (typeof processingStates)[number];
 
 export interface DoubleRecipient {
@@ -41,12 +59,29 @@ export interface DoubleMessage {
   states: Record<string, string>;
 }
 
+/** `smsgateway.SimCard` (client-go domain_devices.go): the optional strings are omitted when null. */
+export interface DoubleSimCard {
+  slotIndex: number;
+  simNumber: number;
+  phoneNumber?: string;
+  carrierName?: string;
+  iccid?: string;
+}
+
 export interface DoubleDevice {
   id: string;
   token: string;
   userId: string;
   name?: string;
   pushToken: string | null;
+  /** modules/devices domain.go `SimCards`, as the last POST or PATCH /device gave them. */
+  simCards: DoubleSimCard[];
+}
+
+/** One PATCH /device body as the double received it (`smsgateway.MobileUpdateRequest`). */
+export interface ReceivedDeviceUpdate {
+  deviceId: string;
+  body: { id?: unknown; pushToken?: unknown; simCards?: unknown };
 }
 
 /** One element of a PATCH /message body as the double received it, with who sent it. */
@@ -61,6 +96,8 @@ export interface FleetServerDouble {
   readonly serverKey: string;
   readonly devices: readonly DoubleDevice[];
   readonly patches: readonly ReceivedPatch[];
+  /** Every PATCH /device body, in arrival order. */
+  readonly deviceUpdates: readonly ReceivedDeviceUpdate[];
   /** Counts of requests by "METHOD /path" (path below the base). */
   readonly requests: ReadonlyMap<string, number>;
   /** Open SSE connections of a device. */
@@ -90,6 +127,27 @@ export interface FleetServerDouble {
     silent?: boolean;
   }): DoubleMessage;
   message(id: string): DoubleMessage | undefined;
+  /**
+   * The third-party `DELETE /3rdparty/v1/messages/{id}`, reduced (modules/messages/service.go
+   * CancelMessage, repository.go CancelMessage): only a Pending message becomes Cancelling —
+   * anything else throws "message is not pending" — and its device is sent
+   * `events.NewMessageCancelledEvent` unless `silent`.
+   */
+  cancel(id: string, options?: { silent?: boolean }): DoubleMessage;
+  /**
+   * The third-party `POST /3rdparty/v1/inbox/refresh`, reduced (handlers/inbox/3rdparty.go →
+   * inbox/service.go Refresh): `events.NewMessagesExportRequestedEvent` to one device.
+   */
+  requestExport(
+    deviceId: string,
+    request: {
+      since: Date;
+      until: Date;
+      messageTypes?: string[];
+      /** client-go `WebhookDelivery`: Disabled, Individual or Batch. */
+      webhookDelivery: string;
+    },
+  ): void;
   /**
    * The user's webhooks (handlers/webhooks/3rdparty.go stores them; `smsgateway.Webhook`), then
    * `events.NewWebhooksUpdatedEvent` to the user's devices. `setSettings` likewise stores the
@@ -124,6 +182,7 @@ export async function startFleetServerDouble(
   const devices: DoubleDevice[] = [];
   const messages: DoubleMessage[] = [];
   const patches: ReceivedPatch[] = [];
+  const deviceUpdates: ReceivedDeviceUpdate[] = [];
   const requests = new Map<string, number>();
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
@@ -179,15 +238,18 @@ export async function startFleetServerDouble(
   };
 
   const notify = (deviceId: string, type: string, data: Record<string, string> | null = null) => {
-    // modules/sse/service.go handleStream: "event: <type>\ndata: <json>\n\n".
+    // modules/sse/service.go handleStream: "event: <type>\ndata: <json>\n\n", the JSON being
+    // Send's marshalled `map[string]string` — `null` for an event without data.
     for (const stream of streams.get(deviceId) ?? [])
       stream.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   };
 
-  /** handlers/converters/messages.go MessageToMobileDTO. */
+  /**
+   * handlers/converters/messages.go MessageToMobileDTO; `deviceId` is set to "" there, which
+   * `json:"deviceId,omitempty"` drops, and `state` (no omitempty) is Pending or Cancelling.
+   */
   const toMobileMessage = (message: DoubleMessage) => ({
     id: message.id,
-    deviceId: '',
     ...(message.text !== undefined ? { message: message.text, textMessage: { text: message.text } } : {}),
     ...(message.data ? { dataMessage: message.data } : {}),
     phoneNumbers: message.phoneNumbers,
@@ -197,6 +259,7 @@ export async function startFleetServerDouble(
     ...(message.priority !== 0 ? { priority: message.priority } : {}),
     ...(message.ttl !== undefined ? { ttl: message.ttl } : {}),
     ...(message.validUntil !== undefined ? { validUntil: message.validUntil } : {}),
+    state: message.state,
     createdAt: message.createdAt,
   });
 
@@ -217,8 +280,10 @@ export async function startFleetServerDouble(
       if (user === undefined && authorization !== `Bearer ${serverKey}`) {
         return fail(response, 401, 'Invalid or expired API Key');
       }
-      const body = (await readBody(request)) as { name?: unknown; pushToken?: unknown } | undefined;
-      // smsgateway.MobileRegisterRequest: name max 128, pushToken max 256, both optional.
+      const body = (await readBody(request)) as
+        | { name?: unknown; pushToken?: unknown; simCards?: unknown }
+        | undefined;
+      // smsgateway.MobileRegisterRequest: name max 128, pushToken max 256, simCards, all optional.
       if (!body || typeof body !== 'object') return fail(response, 400, 'failed to parse body');
       if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > 128)) {
         return fail(response, 400, 'failed to validate: name');
@@ -226,6 +291,8 @@ export async function startFleetServerDouble(
       if (body.pushToken != null && (typeof body.pushToken !== 'string' || body.pushToken.length > 256)) {
         return fail(response, 400, 'failed to validate: pushToken');
       }
+      const simCards = simCardsOf(body.simCards);
+      if (!simCards) return fail(response, 400, 'failed to parse body');
       let userId = user;
       let password: string | undefined;
       if (userId === undefined) {
@@ -241,6 +308,7 @@ export async function startFleetServerDouble(
         userId,
         ...(typeof body.name === 'string' ? { name: body.name } : {}),
         pushToken: typeof body.pushToken === 'string' ? body.pushToken : null,
+        simCards,
       };
       devices.push(device);
       // smsgateway.MobileRegisterResponse: password omitted for an existing user.
@@ -271,21 +339,45 @@ export async function startFleetServerDouble(
     // deviceauth.DeviceRequired for everything below.
     if (!device) return fail(response, 401, 'Unauthorized');
 
-    // handlers/messages/mobile.go list (also mounted at /messages): Pending for this device,
-    // `order` lifo (default) or fifo (messages/params.go mobileGetQueryParams).
+    // handlers/mobile.go patchDevice: smsgateway.MobileUpdateRequest; another device's id → 403;
+    // an empty pushToken leaves it (lo.EmptyableToPtr). simCardsToDomain maps with lo.Map, which
+    // never yields nil, so devices/repository.go Update replaces the SIM cards on every PATCH —
+    // with none when the body has none. Answers 204.
+    if (key === 'PATCH /device') {
+      const body = (await readBody(request).catch(() => undefined)) as
+        | ReceivedDeviceUpdate['body']
+        | undefined;
+      if (!body || typeof body !== 'object') return fail(response, 400, 'failed to parse body');
+      if (body.pushToken != null && (typeof body.pushToken !== 'string' || body.pushToken.length > 256)) {
+        return fail(response, 400, 'failed to validate: pushToken');
+      }
+      const simCards = simCardsOf(body.simCards);
+      if (!simCards) return fail(response, 400, 'failed to parse body');
+      deviceUpdates.push({ deviceId: device.id, body });
+      if (body.id !== device.id) return fail(response, 403, 'Forbidden');
+      if (typeof body.pushToken === 'string' && body.pushToken !== '') device.pushToken = body.pushToken;
+      device.simCards = simCards;
+      return json(response, 204);
+    }
+
+    // handlers/messages/mobile.go list (also mounted at /messages): Pending and Cancelling for
+    // this device (messages/repository.go listPending), `order` lifo (default) or fifo
+    // (messages/params.go mobileGetQueryParams).
     if (key === 'GET /message' || key === 'GET /messages') {
       const order = url.searchParams.get('order') ?? 'lifo';
       if (order !== 'lifo' && order !== 'fifo') return fail(response, 400, 'failed to validate: order');
       const pending = messages.filter(
-        (message) => message.deviceId === device.id && message.state === 'Pending',
+        (message) =>
+          message.deviceId === device.id && (message.state === 'Pending' || message.state === 'Cancelling'),
       );
       if (order === 'lifo') pending.reverse();
       return json(response, 200, pending.map(toMobileMessage));
     }
 
     // handlers/messages/mobile.go patch: []smsgateway.MobilePatchMessageItem, validated as a
-    // whole (400), then applied in order; an unknown id is skipped; Pending becomes Processed
-    // (modules/messages/service.go UpdateState). Answers 204.
+    // whole (400), then applied in order; an unknown id is skipped; Pending becomes Processed,
+    // any other state is taken as the device says (modules/messages/service.go UpdateState).
+    // Answers 204.
     if (key === 'PATCH /message' || key === 'PATCH /messages') {
       const body = await readBody(request).catch(() => undefined);
       const problem = patchProblem(body);
@@ -379,6 +471,7 @@ export async function startFleetServerDouble(
     serverKey,
     devices,
     patches,
+    deviceUpdates,
     requests,
     openStreams: (deviceId) => streams.get(deviceId)?.size ?? 0,
     setRouteAvailable(route, available) {
@@ -419,6 +512,27 @@ export async function startFleetServerDouble(
       return message;
     },
     message: (id) => messages.find((message) => message.id === id),
+    cancel(id, cancelOptions = {}) {
+      const message = messages.find((candidate) => candidate.id === id);
+      if (!message) throw new Error('message not found');
+      if (message.state !== 'Pending') throw new Error('message is not pending');
+      message.state = 'Cancelling';
+      if (!cancelOptions.silent) notify(message.deviceId, 'MessageCancelled', { messageId: id });
+      return message;
+    },
+    requestExport(deviceId, request) {
+      // modules/events/events.go NewMessagesExportRequestedEvent: times as Go's time.RFC3339
+      // (seconds, no fraction), types joined by commas only when given, and both the delivery
+      // mode and the older boolean (as text) for apps that know only that.
+      const rfc3339 = (time: Date) => time.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      notify(deviceId, 'MessagesExportRequested', {
+        since: rfc3339(request.since),
+        until: rfc3339(request.until),
+        ...(request.messageTypes?.length ? { messageTypes: request.messageTypes.join(',') } : {}),
+        webhookDelivery: request.webhookDelivery,
+        triggerWebhooks: String(request.webhookDelivery !== 'Disabled'),
+      });
+    },
     setSettings(userId, settings) {
       settingsByUser.set(userId, settings);
       for (const device of devices) if (device.userId === userId) notify(device.id, 'SettingsUpdated');
@@ -431,6 +545,29 @@ export async function startFleetServerDouble(
     up: listen,
     close: down,
   };
+}
+
+/**
+ * `[]smsgateway.SimCard` as Go's JSON decoding takes it (no validation tags): undefined or null
+ * is none, anything not shaped like the struct is a parse error (undefined here).
+ */
+function simCardsOf(value: unknown): DoubleSimCard[] | undefined {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return undefined;
+  const cards: DoubleSimCard[] = [];
+  for (const item of value as unknown[]) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { slotIndex = 0, simNumber = 0, ...optional } = item as Record<string, unknown>;
+    if (!Number.isInteger(slotIndex) || !Number.isInteger(simNumber)) return undefined;
+    const card: DoubleSimCard = { slotIndex: slotIndex as number, simNumber: simNumber as number };
+    for (const name of ['phoneNumber', 'carrierName', 'iccid'] as const) {
+      const field = optional[name];
+      if (field != null && typeof field !== 'string') return undefined;
+      if (typeof field === 'string') card[name] = field;
+    }
+    cards.push(card);
+  }
+  return cards;
 }
 
 /**
