@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IncomingTypes } from '../domain/incoming.js';
 import { WebhookDeliveryModes } from '../domain/webhookEvents.js';
-import { dateTime, pageQuery, searchQuery, timeRangeQuery } from './primitives.js';
+import { dateTime, pageQuery, queryBoolean, searchQuery, timeRangeQuery } from './primitives.js';
 
 /** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
 export const inboxListQuerySchema = z.object({
@@ -10,6 +10,14 @@ export const inboxListQuerySchema = z.object({
   type: z.enum(IncomingTypes).optional(),
   deviceId: z.string().min(1).optional(),
   ...searchQuery,
+  /**
+   * The app lists an MMS's attachment parts only when this is true, and refuses any other value
+   * than true or false (capcom6/android-sms-gateway `modules/localserver/routes/InboxRoutes.kt`).
+   * Our inbox keeps SMS and data SMS, which have no parts, so `attachments` is empty either way.
+   */
+  includeAttachments: queryBoolean
+    .default(false)
+    .describe('true: list each MMS attachment part; SMS and data SMS have none, so always []'),
 });
 
 const period = {

@@ -111,6 +111,8 @@ describe('inbox', () => {
     ['type=FAX', 'type'],
     ['offset=-2', 'offset'],
     ['to=noon', 'to'],
+    ['includeAttachments=yes', 'includeAttachments'],
+    ['includeAttachments=1', 'includeAttachments'],
   ])('answers 400 naming the parameter for /inbox?%s', async (query, field) => {
     const response = await harness.request(`/inbox?${query}`);
     expect(response.status).toBe(400);
@@ -143,6 +145,18 @@ describe('inbox', () => {
     await harness.clock.advance(0);
     // The period is read on the page reader's thread: the events follow a moment later.
     await vi.waitFor(() => expect(seen.map((event) => event.id)).toEqual(['recent']));
+  });
+
+  /**
+   * The app lists an MMS's attachment parts only with `includeAttachments=true` and refuses any
+   * value but true or false (capcom6/android-sms-gateway@0cdc5d86c6f3cc24101f27feefd926e801e8b2c7
+   * `app/src/main/java/me/capcom/smsgateway/modules/localserver/routes/InboxRoutes.kt`).
+   */
+  it.each(['true', 'false'])('takes includeAttachments=%s; an SMS has no parts either way', async (value) => {
+    await harness.storage.inbox.insert(incoming('plain-sms', harness.clock.now() - hour));
+    const response = await harness.request(`/inbox?includeAttachments=${value}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([expect.objectContaining({ id: 'plain-sms', attachments: [] })]);
   });
 
   /** The app serves MMS parts at /inbox/{id}/attachments/{partId} and answers 404 for unknown ids. */
