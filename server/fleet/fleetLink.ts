@@ -5,6 +5,7 @@ import type { SettingsDocument, SettingsService } from '../settings/settingsServ
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
 import type { MessageIntake } from './messageIntake.js';
+import { cancelledMessageIdOf } from './pushData.js';
 import { ensureRegistered, type FleetDevice, type FleetDeviceDocument } from './registration.js';
 import type { ReportOutbox } from './reportOutbox.js';
 import { ReportSender } from './reportSender.js';
@@ -49,7 +50,7 @@ export interface LinkDependencies {
  * One connection to one private server with one credential: registers, listens to
  * `GET /events` (SSE; a desktop has no FCM, so the server notifies it this way), fetches
  * `GET /message` once at start, on every MessageEnqueued and every poll interval while the
- * stream is down, and lets the report sender empty the outbox.
+ * stream is down, cancels on MessageCancelled, and lets the report sender empty the outbox.
  */
 export class FleetLink {
   private readonly stopSignal = new AbortController();
@@ -145,9 +146,10 @@ export class FleetLink {
       void this.fetchMessages();
       void this.syncWebhooks();
       void this.syncSettings();
-      await readServerEvents(response.body, (type) => {
+      await readServerEvents(response.body, (type, data) => {
         this.answered();
         if (type === 'MessageEnqueued') void this.fetchMessages();
+        if (type === 'MessageCancelled') void this.messageCancelled(data);
         if (type === 'WebhooksUpdated') void this.syncWebhooks();
         if (type === 'SettingsUpdated') void this.syncSettings();
       });
@@ -191,6 +193,26 @@ export class FleetLink {
         this.failed(error, 'could not fetch messages from the private server');
       }
     } while (this.fetchAgain && !this.stopped);
+  }
+
+  /**
+   * Cancels the message if we hold it; if not, it was cancelled before we fetched it, and the
+   * next fetch lists it as Cancelling, so we fetch now to report it Cancelled at once.
+   */
+  private async messageCancelled(data: string): Promise<void> {
+    const id = cancelledMessageIdOf(data);
+    if (id === undefined) {
+      this.deps.logger.warn('the private server sent MessageCancelled without a message id', { data });
+      return;
+    }
+    try {
+      if (!(await this.deps.intake.cancel(id))) await this.fetchMessages();
+    } catch (error) {
+      this.deps.logger.error('could not cancel a message the private server cancelled', {
+        id,
+        error: describeError(error),
+      });
+    }
   }
 
   /** As the app's WebhooksUpdateWorker: the server's list replaces what it set before. */

@@ -6,13 +6,18 @@ import type { MessageRepository } from '../store/repositories.js';
 import { type MessageRequest, messageRequestSchema } from '../validation/messageSchemas.js';
 import type { MobileMessage } from './mobileApi.js';
 import type { ReportOutbox } from './reportOutbox.js';
-import { isFinalState, refusalReportOf, stateReportOf } from './stateReport.js';
+import { cancelledReportOf, isFinalState, refusalReportOf, stateReportOf } from './stateReport.js';
 
 /**
  * Puts the messages `GET /message` returned into our own queue, with the server's id, so the
  * scheduler sends them like local ones. Fetching the same message again queues nothing: as the
  * app's `GatewayService.processMessage`, a message we already hold only has its state reported
  * again (the server still lists it as Pending because that report has not reached it).
+ *
+ * A message listed as Cancelling was cancelled on the server before it heard of our first
+ * report: it is never queued, and one we hold is cancelled here unless a modem already has it
+ * (then it goes on and its reports tell the server so) — the app's processMessage and its
+ * MessageCancelledEvent handler (gateway/EventsReceiver.kt) do the same.
  */
 export class MessageIntake {
   constructor(
@@ -28,23 +33,68 @@ export class MessageIntake {
   async take(fetched: readonly MobileMessage[]): Promise<void> {
     for (const message of fetched) {
       const held = this.deps.repository.get(message.id);
+      if (held && held.source !== 'server') {
+        this.deps.logger.warn('the private server sent a message whose id a local message has; ignored', {
+          id: message.id,
+        });
+        continue;
+      }
+      if (message.state === 'Cancelling') {
+        if (held) await this.cancelHeld(held.id);
+        else await this.reportCancelled(message);
+        continue;
+      }
       if (held) {
-        if (held.source !== 'server') {
-          this.deps.logger.warn('the private server sent a message whose id a local message has; ignored', {
-            id: message.id,
-          });
-        } else if (!this.deps.outbox.holdsReportFor(held.id)) {
-          const report = stateReportOf(held);
-          await this.deps.outbox.queue(report, this.deps.clock.now(), {
-            final: isFinalState(held),
-            force: true,
-          });
-        }
+        await this.reportAgain(held.id);
         continue;
       }
       const full = await this.enqueue(message);
       if (full) return;
     }
+  }
+
+  /**
+   * The server cancelled message `id` (MessageCancelled). Returns false when the gateway does
+   * not hold it: the caller fetches, and the server lists it as Cancelling.
+   */
+  async cancel(id: string): Promise<boolean> {
+    const held = this.deps.repository.get(id);
+    if (held?.source !== 'server') return false;
+    await this.cancelHeld(id);
+    return true;
+  }
+
+  /**
+   * Cancels a message of the server's we hold. The change is reported through the message's
+   * own events; when nothing changed (a modem has it, or it was already cancelled here), its
+   * current state is reported again, for the server still waits for one.
+   */
+  private async cancelHeld(id: string): Promise<void> {
+    try {
+      await this.deps.messages.cancel(id);
+    } catch (error) {
+      if (!isGatewayError(error, ErrorCode.InvalidState)) throw error;
+    }
+    await this.reportAgain(id);
+  }
+
+  /** The current state once more, unless a report of it is already on its way. */
+  private async reportAgain(id: string): Promise<void> {
+    const held = this.deps.repository.get(id);
+    if (!held || this.deps.outbox.holdsReportFor(id)) return;
+    await this.deps.outbox.queue(stateReportOf(held), this.deps.clock.now(), {
+      final: isFinalState(held),
+      force: true,
+    });
+  }
+
+  private async reportCancelled(message: MobileMessage): Promise<void> {
+    if (this.deps.outbox.holdsReportFor(message.id)) return;
+    this.deps.logger.info('a message the private server cancelled is not sent', { id: message.id });
+    const at = this.deps.clock.now();
+    await this.deps.outbox.queue(cancelledReportOf(message.id, message.phoneNumbers ?? [], at), at, {
+      final: true,
+    });
   }
 
   /** Returns true when our queue is full: the rest stays on the server for the next fetch. */

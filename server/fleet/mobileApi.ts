@@ -1,13 +1,27 @@
 /**
  * The device-facing API of an SMS Gateway private server (`/mobile/v1`), as the Android app
  * speaks it. Field names and optionality follow upstream's DTOs, which are the contract:
- * android-sms-gateway/client-go `smsgateway/requests_mobile.go`, `responses_mobile.go` and
- * `domain_messages.go`; the routes are android-sms-gateway/server
- * `internal/sms-gateway/handlers/mobile.go` and `handlers/messages/mobile.go`.
+ * android-sms-gateway/client-go `smsgateway/requests_mobile.go`, `responses_mobile.go`,
+ * and `domain_messages.go`; the routes are android-sms-gateway/server
+ * `internal/sms-gateway/handlers/mobile.go` and `handlers/messages/mobile.go` (server
+ * 22074dda6adc71414a00c3457ee057e4fdde510f). Cancellation came with server 1.45 and client-go
+ * 1.14 (read at client-go 2e68df02b7c850b24cbf505ac58c9b3b57ca09ce).
  */
 
-/** `smsgateway.ProcessingState`: the server knows no Cancelled. */
-export const ProcessingStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed'] as const;
+/**
+ * `smsgateway.ProcessingState`. The server puts a message it was asked to cancel in Cancelling
+ * and waits for the device to report Cancelled (server models/migrations/mysql/
+ * 20260617000000_add_cancelled_message_state.sql).
+ */
+export const ProcessingStates = [
+  'Pending',
+  'Cancelling',
+  'Cancelled',
+  'Processed',
+  'Sent',
+  'Delivered',
+  'Failed',
+] as const;
 export type ProcessingState = (typeof ProcessingStates)[number];
 
 /** `smsgateway.MobileRegisterRequest`. */
@@ -31,7 +45,10 @@ export interface MobileUserCodeResponse {
   validUntil: string;
 }
 
-/** `smsgateway.MobileMessage`: `smsgateway.Message` plus `createdAt` (converters/messages.go). */
+/**
+ * `smsgateway.MobileMessage`: `smsgateway.Message` plus `state` and `createdAt`
+ * (converters/messages.go MessageToMobileDTO).
+ */
 export interface MobileMessage {
   id: string;
   deviceId?: string;
@@ -47,6 +64,8 @@ export interface MobileMessage {
   ttl?: number | null;
   validUntil?: string | null;
   scheduleAt?: string | null;
+  /** Pending, or Cancelling when it was cancelled on the server; absent before server 1.45. */
+  state?: ProcessingState;
   createdAt?: string;
 }
 
@@ -69,11 +88,17 @@ export interface MobilePatchMessageItem {
 /** `smsgateway.PushEventType`: what the events stream announces (`domain_upstream.go`). */
 export const PushEventTypes = [
   'MessageEnqueued',
+  'MessageCancelled',
   'WebhooksUpdated',
   'MessagesExportRequested',
   'SettingsUpdated',
 ] as const;
 export type PushEventType = (typeof PushEventTypes)[number];
+
+/** The data of MessageCancelled (server modules/events/events.go NewMessageCancelledEvent). */
+export interface MessageCancelledData {
+  messageId: string;
+}
 
 /**
  * `smsgateway.Webhook` as `GET /mobile/v1/webhooks` lists it (handlers/webhooks/mobile.go):
