@@ -178,6 +178,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       pollIntervalMs: deps.fleetPollIntervalMs,
       messages,
       webhooks,
+      devices: pool,
     });
 
     // Then, bottom-up, what raises them: restored multipart parts may complete or time out at once.

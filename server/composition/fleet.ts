@@ -3,6 +3,7 @@ import { FleetMode } from '../fleet/fleetMode.js';
 import type { FleetDeviceDocument } from '../fleet/registration.js';
 import type { QueuedReport, TrackedMessage } from '../fleet/reportOutbox.js';
 import type { MessageService } from '../messages/messageService.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import type { CompositionContext } from './context.js';
 
@@ -19,6 +20,7 @@ export async function composeFleet(
     pollIntervalMs: number | undefined;
     messages: MessageService;
     webhooks: WebhookRegistry;
+    devices: DeviceDirectory;
   },
 ): Promise<FleetMode> {
   const { storage, settings } = context;
@@ -31,6 +33,7 @@ export async function composeFleet(
     messages: deps.messages,
     repository: storage.messages,
     webhooks: deps.webhooks,
+    devices: deps.devices,
     clock: context.clock,
     logger: context.logger.child('fleet'),
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),

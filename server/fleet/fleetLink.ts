@@ -5,12 +5,19 @@ import type { SettingsDocument, SettingsService } from '../settings/settingsServ
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
 import type { MessageIntake } from './messageIntake.js';
+import type { MobileSimCard } from './mobileApi.js';
 import { cancelledMessageIdOf } from './pushData.js';
-import { ensureRegistered, type FleetDevice, type FleetDeviceDocument } from './registration.js';
+import {
+  ensureRegistered,
+  type FleetDevice,
+  type FleetDeviceDocument,
+  type Registration,
+} from './registration.js';
 import type { ReportOutbox } from './reportOutbox.js';
 import { ReportSender } from './reportSender.js';
 import { ServerClient } from './serverClient.js';
 import { settingsFromServer } from './serverSettings.js';
+import { SimCardSync } from './simCardSync.js';
 
 /**
  * `registering` until the server gave us a device token; `connected` while the events stream
@@ -42,6 +49,8 @@ export interface LinkDependencies {
   webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
   /** Where the server's settings go (the gateway's settings, which then refuse local edits). */
   settings: Pick<SettingsService, 'applyFromServer'>;
+  /** The SIM cards the server is told about, as they are now. */
+  simCards(): MobileSimCard[];
   /** Fetch interval while the events stream is down (upstream app: 15 s). */
   pollIntervalMs: number;
 }
@@ -50,7 +59,8 @@ export interface LinkDependencies {
  * One connection to one private server with one credential: registers, listens to
  * `GET /events` (SSE; a desktop has no FCM, so the server notifies it this way), fetches
  * `GET /message` once at start, on every MessageEnqueued and every poll interval while the
- * stream is down, cancels on MessageCancelled, and lets the report sender empty the outbox.
+ * stream is down, cancels on MessageCancelled, keeps the server's copy of our SIM cards
+ * current, and lets the report sender empty the outbox.
  */
 export class FleetLink {
   private readonly stopSignal = new AbortController();
@@ -58,6 +68,7 @@ export class FleetLink {
   private readonly status: LinkStatus;
   private device?: FleetDevice;
   private sender?: ReportSender;
+  private simCardSync?: SimCardSync;
   private tickTimer?: TimerHandle;
   private fetching?: Promise<void>;
   private fetchAgain = false;
@@ -84,11 +95,17 @@ export class FleetLink {
     this.sender?.kick();
   }
 
+  /** A modem changed: the server hears of it if its SIM cards did. */
+  devicesChanged(): void {
+    this.simCardSync?.sync();
+  }
+
   async stop(): Promise<void> {
     this.stopSignal.abort();
     this.tickTimer?.cancel();
     await this.fetching;
     await this.sender?.stop();
+    await this.simCardSync?.stop();
   }
 
   private get stopped(): boolean {
@@ -96,19 +113,16 @@ export class FleetLink {
   }
 
   private async register(): Promise<void> {
+    let registration: Registration;
     try {
-      const registration = await ensureRegistered({
+      registration = await ensureRegistered({
         document: this.deps.document,
         client: this.client,
         serverUrl: this.config.serverUrl,
         credential: this.config.credential,
+        simCards: this.deps.simCards(),
         logger: this.deps.logger,
       });
-      this.device = registration.device;
-      this.status.deviceId = registration.device.id;
-      this.status.login = registration.device.login;
-      if (registration.createdUserPassword)
-        this.status.createdUserPassword = registration.createdUserPassword;
     } catch (error) {
       this.failed(error, 'could not register with the private server');
       if (!this.stopped && this.status.state !== 'rejected') {
@@ -116,7 +130,23 @@ export class FleetLink {
       }
       return;
     }
+    this.device = registration.device;
+    this.status.deviceId = registration.device.id;
+    this.status.login = registration.device.login;
+    if (registration.createdUserPassword) this.status.createdUserPassword = registration.createdUserPassword;
     if (this.stopped) return;
+    const { id: deviceId, token } = registration.device;
+    this.simCardSync = new SimCardSync(
+      {
+        current: () => this.deps.simCards(),
+        patch: (simCards) => this.client.patchDevice(token, { id: deviceId, simCards }),
+        logger: this.deps.logger,
+        onExchange: (error) =>
+          error === undefined ? this.answered() : this.failed(error, 'the SIM cards wait'),
+      },
+      registration.sentSimCards && SimCardSync.signature(registration.sentSimCards),
+    );
+    this.simCardSync.sync();
     this.sender = new ReportSender({
       outbox: this.deps.outbox,
       client: this.client,
@@ -248,6 +278,7 @@ export class FleetLink {
     delete this.status.lastError;
     if (this.status.state === 'registering') this.status.state = 'reconnecting';
     this.sender?.retryNow();
+    this.simCardSync?.sync();
   }
 
   private failed(error: unknown, what: string): void {

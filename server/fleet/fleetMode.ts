@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceInfo } from '../domain/device.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
@@ -11,6 +12,7 @@ import { FleetLink, type LinkDependencies, type LinkStatus } from './fleetLink.j
 import { MessageIntake } from './messageIntake.js';
 import type { FleetDeviceDocument } from './registration.js';
 import { type QueuedReport, ReportOutbox, type TrackedMessage } from './reportOutbox.js';
+import { simCardsOf } from './simCards.js';
 import { isFinalState, stateReportOf } from './stateReport.js';
 
 export const defaultPollIntervalMs = 15_000;
@@ -29,6 +31,8 @@ export interface FleetModeDependencies {
   messages: MessageService;
   repository: MessageRepository;
   webhooks: LinkDependencies['webhooks'];
+  /** The modem pool: its SIM cards are the ones the server is told about. */
+  devices: { list(): DeviceInfo[] };
   clock: Clock;
   logger: Logger;
   pollIntervalMs?: number;
@@ -61,6 +65,7 @@ export class FleetMode {
     this.unsubscribe.push(
       deps.events.on('message:enqueued', ({ message }) => this.changed(message)),
       deps.events.on('message:updated', ({ message }) => this.changed(message)),
+      deps.events.on('device:updated', () => this.link?.devicesChanged()),
     );
   }
 
@@ -146,6 +151,7 @@ export class FleetMode {
         outbox: this.outbox,
         webhooks: this.deps.webhooks,
         settings: this.deps.settings,
+        simCards: () => simCardsOf(this.deps.devices.list()),
         clock: this.deps.clock,
         logger: this.deps.logger,
         pollIntervalMs: this.deps.pollIntervalMs ?? defaultPollIntervalMs,

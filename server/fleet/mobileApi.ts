@@ -2,7 +2,7 @@
  * The device-facing API of an SMS Gateway private server (`/mobile/v1`), as the Android app
  * speaks it. Field names and optionality follow upstream's DTOs, which are the contract:
  * android-sms-gateway/client-go `smsgateway/requests_mobile.go`, `responses_mobile.go`,
- * and `domain_messages.go`; the routes are android-sms-gateway/server
+ * `domain_messages.go` and `domain_devices.go`; the routes are android-sms-gateway/server
  * `internal/sms-gateway/handlers/mobile.go` and `handlers/messages/mobile.go` (server
  * 22074dda6adc71414a00c3457ee057e4fdde510f). Cancellation came with server 1.45 and client-go
  * 1.14 (read at client-go 2e68df02b7c850b24cbf505ac58c9b3b57ca09ce).
@@ -24,11 +24,34 @@ export const ProcessingStates = [
 ] as const;
 export type ProcessingState = (typeof ProcessingStates)[number];
 
+/**
+ * `smsgateway.SimCard` (client-go domain_devices.go): `slotIndex` is the 0-based physical slot,
+ * `simNumber` the 1-based number a message's `simNumber` names.
+ */
+export interface MobileSimCard {
+  slotIndex: number;
+  simNumber: number;
+  phoneNumber?: string;
+  carrierName?: string;
+  iccid?: string;
+}
+
 /** `smsgateway.MobileRegisterRequest`. */
 export interface MobileRegisterRequest {
   name?: string;
   /** FCM token; a desktop has none, and a device without one is notified over SSE. */
   pushToken: string | null;
+  simCards: MobileSimCard[];
+}
+
+/**
+ * `smsgateway.MobileUpdateRequest` (PATCH /device). `pushToken` is left out, as the app's Gson
+ * leaves out its null one: the server keeps the token it has when none is sent. The server
+ * replaces the SIM cards on every PATCH, so the list is always the whole of them.
+ */
+export interface MobileUpdateRequest {
+  id: string;
+  simCards: MobileSimCard[];
 }
 
 /** `smsgateway.MobileRegisterResponse`: `password` only when the server created the user. */

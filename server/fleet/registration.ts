@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsDocument } from '../settings/settingsService.js';
+import type { MobileSimCard } from './mobileApi.js';
 import { authorizationFor, parseRegistrationCredential } from './serverAddress.js';
 import type { ServerClient } from './serverClient.js';
 
@@ -32,6 +33,8 @@ export interface Registration {
   device: FleetDevice;
   /** Only when this call registered and the server created a user: its password, shown once. */
   createdUserPassword?: string;
+  /** Only when this call registered: the SIM cards the registration told the server. */
+  sentSimCards?: MobileSimCard[];
 }
 
 /**
@@ -44,9 +47,11 @@ export async function ensureRegistered(options: {
   client: ServerClient;
   serverUrl: string;
   credential: string;
+  /** Sent with a new registration, as the app's `DeviceRegisterRequest` does. */
+  simCards: MobileSimCard[];
   logger: Logger;
 }): Promise<Registration> {
-  const { document, serverUrl, credential, logger } = options;
+  const { document, serverUrl, credential, simCards, logger } = options;
   const digest = credentialDigest(credential);
   const stored = document.data.device;
   if (stored && stored.serverUrl === serverUrl && stored.credentialDigest === digest)
@@ -56,6 +61,7 @@ export async function ensureRegistered(options: {
   const registered = await options.client.register(authorizationFor(kind), {
     name: `Desktop SMS Gateway on ${hostname()}`,
     pushToken: null,
+    simCards,
   });
   const device: FleetDevice = {
     serverUrl,
@@ -68,10 +74,10 @@ export async function ensureRegistered(options: {
     data.device = device;
   });
   logger.info('registered with the private server', { serverUrl, deviceId: device.id, login: device.login });
-  if (registered.password === undefined) return { device };
+  if (registered.password === undefined) return { device, sentSimCards: simCards };
   logger.warn(
     `The private server created the user ${registered.login} for this gateway; its password is shown ` +
       'once in the Fleet section of Settings (GET /gateway/v1/status).',
   );
-  return { device, createdUserPassword: registered.password };
+  return { device, createdUserPassword: registered.password, sentSimCards: simCards };
 }

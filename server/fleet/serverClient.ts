@@ -4,6 +4,7 @@ import type {
   MobilePatchMessageItem,
   MobileRegisterRequest,
   MobileRegisterResponse,
+  MobileUpdateRequest,
   MobileWebhook,
 } from './mobileApi.js';
 import { endpoint } from './serverAddress.js';
@@ -35,7 +36,12 @@ export class ServerClient {
     };
   }
 
-  /** `GET /message`: the messages the server holds Pending for this device. */
+  /** `PATCH /device`: this device's SIM cards (handlers/mobile.go patchDevice; 204). */
+  async patchDevice(deviceToken: string, request: MobileUpdateRequest): Promise<void> {
+    await this.call('PATCH', '/device', `Bearer ${deviceToken}`, request);
+  }
+
+  /** `GET /message`: the messages the server holds for this device, Pending or Cancelling. */
   async pendingMessages(deviceToken: string): Promise<MobileMessage[]> {
     const response = await this.call('GET', '/message', `Bearer ${deviceToken}`);
     const body: unknown = await response.json();
