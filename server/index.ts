@@ -149,6 +149,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       registry: webhooks,
       health,
       post: deps.webhookPoster ?? createNodePoster(),
+      devices: pool,
     });
     const gatewayDeviceId = await openGatewayDeviceId(storage);
     const optOuts = openOptOuts(context);

@@ -1,4 +1,5 @@
 import type { HealthService } from '../health/healthService.js';
+import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { WebhookDelivery } from '../webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { WebhookPoster } from '../webhooks/webhookPoster.js';
@@ -30,7 +31,12 @@ export async function openWebhookRegistry({
  */
 export async function startWebhookDispatcher(
   context: CompositionContext,
-  deps: { registry: WebhookRegistry; health: HealthService; post: WebhookPoster },
+  deps: {
+    registry: WebhookRegistry;
+    health: HealthService;
+    post: WebhookPoster;
+    devices: Pick<DeviceDirectory, 'get'>;
+  },
 ): Promise<WebhookDispatcher> {
   const { storage, settings } = context;
   const dispatcher = new WebhookDispatcher({
@@ -42,6 +48,9 @@ export async function startWebhookDispatcher(
     clock: context.clock,
     logger: context.logger.child('webhooks'),
     health: async () => deps.health.report(),
+    // Read when the event is raised, as the app reads its SIM's number then (EventsReceiver.kt).
+    ownNumber: (deviceId, simNumber) =>
+      deps.devices.get(deviceId)?.simCards.find((card) => card.simNumber === simNumber)?.phoneNumber,
   });
   await dispatcher.start();
   context.stops.add(() => dispatcher.stop());

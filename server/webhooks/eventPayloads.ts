@@ -1,11 +1,11 @@
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingBatchEvent, IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord, RecipientRecord } from '../domain/message.js';
-import type { WebhookEvent } from '../domain/webhookEvents.js';
+import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
 
 /**
  * Maps what happened in the gateway to upstream-shaped webhook payloads (DESIGN §2):
- * `messageId`, `phoneNumber`, `simNumber`, plus per event the time and details.
+ * `messageId`, `phoneNumber`, `sender`/`recipient`, `simNumber`, plus per event the time and details.
  */
 export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent {
   return {
@@ -40,44 +40,64 @@ function incomingPayload(incoming: IncomingMessageEvent): Record<string, unknown
   });
 }
 
-/** One event per recipient whose state changed into Sent, Delivered, Failed or Cancelled. */
-export function payloadsForUpdate(message: MessageRecord, previous: MessageRecord): WebhookEvent[] {
+/** The number of a device's SIM (AT+CNUM, or what a phone reports), when the device knows it. */
+export type OwnNumberLookup = (deviceId: string, simNumber: number) => string | undefined;
+
+/**
+ * One event per recipient whose state changed into Sent, Delivered, Failed or Cancelled. Each
+ * names the sending SIM's own number as `sender` when known and leaves the field out otherwise,
+ * as the app does (capcom6/android-sms-gateway `modules/webhooks/EventsReceiver.kt`, whose Gson
+ * drops nulls).
+ */
+export function payloadsForUpdate(
+  message: MessageRecord,
+  previous: MessageRecord,
+  ownNumber: OwnNumberLookup,
+): WebhookEvent[] {
   const events: WebhookEvent[] = [];
   for (const [index, recipient] of message.recipients.entries()) {
     const before = previous.recipients[index]?.state;
     if (before === recipient.state) continue;
-    const event = eventForRecipient(message, recipient);
+    const event = eventForRecipient(message, recipient, ownNumber);
     if (event) events.push(event);
   }
   return events;
 }
 
-function eventForRecipient(message: MessageRecord, recipient: RecipientRecord): WebhookEvent | undefined {
+function eventForRecipient(
+  message: MessageRecord,
+  recipient: RecipientRecord,
+  ownNumber: OwnNumberLookup,
+): WebhookEvent | undefined {
   const at = toIsoWithOffset(recipient.updatedAt ?? message.createdAt);
+  const details = detailsOf(recipient, at);
+  if (!details) return undefined;
   const deviceId = message.deviceId ?? message.requestedDeviceId ?? '';
-  const common = {
+  const simNumber = message.simNumber ?? 1;
+  const common = withoutUndefined({
     messageId: message.id,
     phoneNumber: recipient.phoneNumber,
+    sender: ownNumber(deviceId, simNumber),
     recipient: recipient.phoneNumber,
-    simNumber: message.simNumber ?? 1,
-  };
+    simNumber,
+  });
+  return { event: details.event, deviceId, payload: { ...common, ...details.fields } };
+}
+
+/** The event a recipient's new state raises and its own fields; none for Pending or Processed. */
+function detailsOf(
+  recipient: RecipientRecord,
+  at: string,
+): { event: WebhookEventName; fields: Record<string, unknown> } | undefined {
   switch (recipient.state) {
     case 'Sent':
-      return {
-        event: 'sms:sent',
-        deviceId,
-        payload: { ...common, partsCount: recipient.parts?.length ?? 1, sentAt: at },
-      };
+      return { event: 'sms:sent', fields: { partsCount: recipient.parts?.length ?? 1, sentAt: at } };
     case 'Delivered':
-      return { event: 'sms:delivered', deviceId, payload: { ...common, deliveredAt: at } };
+      return { event: 'sms:delivered', fields: { deliveredAt: at } };
     case 'Failed':
-      return {
-        event: 'sms:failed',
-        deviceId,
-        payload: { ...common, failedAt: at, reason: recipient.error ?? 'failed' },
-      };
+      return { event: 'sms:failed', fields: { failedAt: at, reason: recipient.error ?? 'failed' } };
     case 'Cancelled':
-      return { event: 'sms:cancelled', deviceId, payload: { ...common, cancelledAt: at } };
+      return { event: 'sms:cancelled', fields: { cancelledAt: at } };
     default:
       return undefined;
   }

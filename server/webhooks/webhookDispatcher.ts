@@ -5,7 +5,12 @@ import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js'
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import { payloadForIncoming, payloadForIncomingBatch, payloadsForUpdate } from './eventPayloads.js';
+import {
+  type OwnNumberLookup,
+  payloadForIncoming,
+  payloadForIncomingBatch,
+  payloadsForUpdate,
+} from './eventPayloads.js';
 import { payloadForLowBalance, payloadForMissedCall } from './modemEventPayloads.js';
 import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
@@ -39,6 +44,8 @@ export interface WebhookDispatcherDeps {
   logger: Logger;
   /** Payload of system:ping: the health report. */
   health: () => Promise<Record<string, unknown>>;
+  /** `sender` of the outgoing-message events; absent: no SIM's number is known. */
+  ownNumber?: OwnNumberLookup;
   isOnline?: () => boolean;
   newId?: () => string;
   /** Default: 5 s to connect, 15 s for the whole exchange. */
@@ -88,6 +95,7 @@ export class WebhookDispatcher {
   private readonly retentionMs: number;
   private readonly isOnline: () => boolean;
   private readonly newId: () => string;
+  private readonly ownNumber: OwnNumberLookup;
 
   constructor(private readonly deps: WebhookDispatcherDeps) {
     this.timeouts = deps.timeouts ?? { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000 };
@@ -95,6 +103,7 @@ export class WebhookDispatcher {
     this.retentionMs = deps.retentionMs ?? 7 * 24 * 60 * 60_000;
     this.isOnline = deps.isOnline ?? hasNetworkInterface;
     this.newId = deps.newId ?? randomUUID;
+    this.ownNumber = deps.ownNumber ?? (() => undefined);
   }
 
   async start(): Promise<void> {
@@ -112,7 +121,8 @@ export class WebhookDispatcher {
         this.publishInBackground(payloadForIncoming(incoming)),
       ),
       events.onRecord('message:updated', ({ message, previous }) => {
-        for (const event of payloadsForUpdate(message, previous)) this.publishInBackground(event);
+        const raised = payloadsForUpdate(message, previous, this.ownNumber);
+        for (const event of raised) this.publishInBackground(event);
       }),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
