@@ -179,6 +179,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       pollIntervalMs: deps.fleetPollIntervalMs,
       messages,
       webhooks,
+      inboxReplay: messaging.inboxReplay,
       devices: pool,
     });
 

@@ -2,6 +2,7 @@ import type { GatewayOptions } from '../config/options.js';
 import { FleetMode } from '../fleet/fleetMode.js';
 import type { FleetDeviceDocument } from '../fleet/registration.js';
 import type { QueuedReport, TrackedMessage } from '../fleet/reportOutbox.js';
+import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
@@ -20,6 +21,8 @@ export async function composeFleet(
     pollIntervalMs: number | undefined;
     messages: MessageService;
     webhooks: WebhookRegistry;
+    /** MessagesExportRequested replays the inbox as POST /inbox/export does. */
+    inboxReplay: InboxReplay;
     devices: DeviceDirectory;
   },
 ): Promise<FleetMode> {
@@ -33,6 +36,7 @@ export async function composeFleet(
     messages: deps.messages,
     repository: storage.messages,
     webhooks: deps.webhooks,
+    inbox: deps.inboxReplay,
     devices: deps.devices,
     clock: context.clock,
     logger: context.logger.child('fleet'),

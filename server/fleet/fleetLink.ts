@@ -1,12 +1,13 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
 import type { MessageIntake } from './messageIntake.js';
 import type { MobileSimCard } from './mobileApi.js';
-import { cancelledMessageIdOf } from './pushData.js';
+import { cancelledMessageIdOf, exportRequestOf } from './pushData.js';
 import {
   ensureRegistered,
   type FleetDevice,
@@ -49,6 +50,8 @@ export interface LinkDependencies {
   webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
   /** Where the server's settings go (the gateway's settings, which then refuse local edits). */
   settings: Pick<SettingsService, 'applyFromServer'>;
+  /** Serves MessagesExportRequested (the same replay as our POST /inbox/export). */
+  inbox: Pick<InboxReplay, 'export'>;
   /** The SIM cards the server is told about, as they are now. */
   simCards(): MobileSimCard[];
   /** Fetch interval while the events stream is down (upstream app: 15 s). */
@@ -59,8 +62,8 @@ export interface LinkDependencies {
  * One connection to one private server with one credential: registers, listens to
  * `GET /events` (SSE; a desktop has no FCM, so the server notifies it this way), fetches
  * `GET /message` once at start, on every MessageEnqueued and every poll interval while the
- * stream is down, cancels on MessageCancelled, keeps the server's copy of our SIM cards
- * current, and lets the report sender empty the outbox.
+ * stream is down, cancels on MessageCancelled, replays the inbox on MessagesExportRequested,
+ * keeps the server's copy of our SIM cards current, and lets the report sender empty the outbox.
  */
 export class FleetLink {
   private readonly stopSignal = new AbortController();
@@ -180,6 +183,7 @@ export class FleetLink {
         this.answered();
         if (type === 'MessageEnqueued') void this.fetchMessages();
         if (type === 'MessageCancelled') void this.messageCancelled(data);
+        if (type === 'MessagesExportRequested') void this.exportInbox(data);
         if (type === 'WebhooksUpdated') void this.syncWebhooks();
         if (type === 'SettingsUpdated') void this.syncSettings();
       });
@@ -240,6 +244,24 @@ export class FleetLink {
     } catch (error) {
       this.deps.logger.error('could not cancel a message the private server cancelled', {
         id,
+        error: describeError(error),
+      });
+    }
+  }
+
+  /** As the app's ReceiverService.export, through the replay behind our POST /inbox/export. */
+  private async exportInbox(data: string): Promise<void> {
+    const request = exportRequestOf(data);
+    if ('refused' in request) {
+      this.deps.logger.warn(`an inbox export of the private server sends nothing: ${request.refused}`, {
+        data,
+      });
+      return;
+    }
+    try {
+      await this.deps.inbox.export(request.period, request.mode);
+    } catch (error) {
+      this.deps.logger.error('the inbox export the private server asked for failed', {
         error: describeError(error),
       });
     }

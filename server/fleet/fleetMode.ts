@@ -31,6 +31,7 @@ export interface FleetModeDependencies {
   messages: MessageService;
   repository: MessageRepository;
   webhooks: LinkDependencies['webhooks'];
+  inbox: LinkDependencies['inbox'];
   /** The modem pool: its SIM cards are the ones the server is told about. */
   devices: { list(): DeviceInfo[] };
   clock: Clock;
@@ -151,6 +152,7 @@ export class FleetMode {
         outbox: this.outbox,
         webhooks: this.deps.webhooks,
         settings: this.deps.settings,
+        inbox: this.deps.inbox,
         simCards: () => simCardsOf(this.deps.devices.list()),
         clock: this.deps.clock,
         logger: this.deps.logger,

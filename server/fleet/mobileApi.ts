@@ -124,6 +124,21 @@ export interface MessageCancelledData {
 }
 
 /**
+ * The data of MessagesExportRequested (server modules/events/events.go
+ * NewMessagesExportRequestedEvent): every value is a string. `since`/`until` are RFC 3339;
+ * `messageTypes` is a comma-separated list of `smsgateway.IncomingMessageType`, absent for the
+ * default; `webhookDelivery` (Disabled, Individual, Batch) came after `triggerWebhooks`
+ * ("true"/"false"), which the server still sends for older apps.
+ */
+export interface MessagesExportRequestedData {
+  since: string;
+  until: string;
+  messageTypes?: string;
+  webhookDelivery?: string;
+  triggerWebhooks?: string;
+}
+
+/**
  * `smsgateway.Webhook` as `GET /mobile/v1/webhooks` lists it (handlers/webhooks/mobile.go):
  * the user's webhooks for all devices and for this one.
  */
