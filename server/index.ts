@@ -6,7 +6,6 @@ import type { CompositionContext } from './composition/context.js';
 import { openOptOuts, startDesk } from './composition/desk.js';
 import { composeFleet } from './composition/fleet.js';
 import { gatewayExtensions } from './composition/gatewayApi.js';
-import { openGatewayDeviceId } from './composition/gatewayIdentity.js';
 import { composeHealth } from './composition/health.js';
 import { httpOptionsFrom, httpServicesFrom, serveHttp } from './composition/http.js';
 import { createGatewayLogging } from './composition/logging.js';
@@ -151,7 +150,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
     });
-    const gatewayDeviceId = await openGatewayDeviceId(storage);
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
@@ -172,7 +170,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       lifecycle: records.lifecycle,
       messages,
       optOuts,
-      gatewayDeviceId,
     });
     const fleet = await composeFleet(context, {
       fleetServer: options.fleetServer,
@@ -231,7 +228,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         devices: pool,
         health,
         webhooks,
-        gatewayDeviceId,
         extensions,
       }),
       httpOptionsFrom(options, version),

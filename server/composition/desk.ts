@@ -32,7 +32,7 @@ export interface GatewayDesk {
  */
 export async function startDesk(
   context: CompositionContext,
-  deps: { lifecycle: MessageLifecycle; messages: MessageService; optOuts: OptOuts; gatewayDeviceId: string },
+  deps: { lifecycle: MessageLifecycle; messages: MessageService; optOuts: OptOuts },
 ): Promise<GatewayDesk> {
   const { storage, settings, clock, logger } = context;
   const desk = openDesk({
@@ -51,7 +51,6 @@ export async function startDesk(
     key: deps.optOuts.key,
     optOuts: deps.optOuts.list,
     book: desk,
-    gatewayDeviceId: deps.gatewayDeviceId,
     clock,
     logger,
   });

@@ -22,7 +22,6 @@ export function httpServicesFrom(
     devices: DeviceDirectory;
     health: HealthService;
     webhooks: WebhookRegistry;
-    gatewayDeviceId: string;
     extensions?: readonly HttpExtension[];
   },
 ): HttpServices {
@@ -39,7 +38,6 @@ export function httpServicesFrom(
     health: parts.health,
     tokens: parts.auth.tokens,
     webhooks: parts.webhooks,
-    gatewayDeviceId: parts.gatewayDeviceId,
     logger: context.logger,
     extensions: parts.extensions,
   };

@@ -30,7 +30,6 @@ export interface ReplyDeskDependencies {
   optOuts: OptOutList;
   /** Contacts, groups and templates (desk.ts): names in conversations, rule actions. */
   book: AddressBook;
-  gatewayDeviceId: string;
   clock: Clock;
   logger: Logger;
 }
@@ -93,9 +92,9 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
       registerConversationRoutes(api, {
         conversations,
         namesOf: (numbers) => book.contacts.namesOf(numbers),
-        gatewayDeviceId: deps.gatewayDeviceId,
+        messageView: (message) => deps.messages.view(message),
       });
-      registerScheduledMessageRoutes(api, { messages: deps.messages, gatewayDeviceId: deps.gatewayDeviceId });
+      registerScheduledMessageRoutes(api, { messages: deps.messages });
       registerOptOutRoutes(api, { optOuts });
       registerRuleRoutes(api, { rules, actions, now: () => clock.now() });
     },

@@ -13,7 +13,10 @@ export const messageViewSchema = z.object({
   id: z.string(),
   deviceId: z
     .string()
-    .describe('the device that took the message, the one it is bound to, or the gateway itself'),
+    .optional()
+    .describe(
+      'the device that took the message, the one it is bound to, or the only one there is; always one GET /devices lists',
+    ),
   /** Ours: present (true) when the message went through the built-in simulated modem. */
   simulated: z.literal(true).optional(),
   /** Ours: "server" when fleet mode fetched the message from the private server. */
@@ -37,17 +40,20 @@ export const messageViewSchema = z.object({
 export type MessageView = z.output<typeof messageViewSchema>;
 
 /**
- * `gatewayDeviceId` stands in while no modem has taken the message and none was requested
- * (Pending, Cancelled): client-rs requires `deviceId` on every message state.
+ * `unassignedDeviceId` stands in while no modem has taken the message and none was requested
+ * (Pending, Cancelled): a device GET /devices lists, or none, never an id a client cannot look
+ * up. client-rs requires `deviceId` on every message state, so the caller names one whenever
+ * it can (`MessageService.view`).
  */
 export function toMessageView(
   message: MessageRecord,
   includeContent: boolean,
-  gatewayDeviceId: string,
+  unassignedDeviceId: string | undefined,
 ): MessageView {
+  const deviceId = assignedDeviceId(message) ?? unassignedDeviceId;
   const view: MessageView = {
     ...viewWithoutContent(message),
-    deviceId: assignedDeviceId(message) ?? gatewayDeviceId,
+    ...(deviceId === undefined ? {} : { deviceId }),
   };
   return includeContent ? { ...view, ...contentMembers(message) } : view;
 }

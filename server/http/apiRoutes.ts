@@ -12,7 +12,7 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
 /** Every API route module, registered on one builder, then the composition root's extensions. */
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
-  registerMessageRoutes(api, { messages: services.messages, gatewayDeviceId: services.gatewayDeviceId });
+  registerMessageRoutes(api, { messages: services.messages });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
   registerInboxRoutes(api, { inbox: services.inbox.records, replay: services.inbox.replay });
   registerSettingsRoutes(api, { settings: services.settings });
@@ -24,7 +24,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
     events: services.events,
     accessControl: services.accessControl,
     logger: services.logger.child('http'),
-    gatewayDeviceId: services.gatewayDeviceId,
+    messageView: (message) => services.messages.view(message),
   });
   for (const register of services.extensions ?? []) register(api);
 }

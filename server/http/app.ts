@@ -15,7 +15,7 @@ import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
 import { crossSiteGuard } from './crossSiteGuard.js';
-import { type ApiBuilder, extensionPrefix, jsonBodyTypes, RouteTable } from './defineRoute.js';
+import { type ApiBuilder, callerOf, extensionPrefix, jsonBodyTypes, RouteTable } from './defineRoute.js';
 import { docsContentSecurityPolicy, docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
@@ -66,8 +66,6 @@ export interface HttpServices {
   health: HealthService;
   tokens: TokenService;
   webhooks: WebhookRegistry;
-  /** The gateway's own device id (server/composition/gatewayIdentity.ts). */
-  gatewayDeviceId: string;
   logger: Logger;
   /**
    * Route modules whose dependencies only the composition root has (e.g. the /gateway/v1
@@ -117,10 +115,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
     }
     // The app serves its root inside authentication, and Home Assistant's setup
     // (ha-android-sms-gateway api.py async_check_auth) tells a wrong password by this 401.
-    await deps.accessControl.authenticate(
-      { authorization: ctx.get('authorization') || undefined, ip: ctx.ip },
-      'access',
-    );
+    await deps.accessControl.authenticate(callerOf(ctx), 'access');
     ctx.body = { status: 'ok', model: 'Desktop SMS Gateway', version: options.version, docs: '/docs' };
   });
   // Built on its first request, not at start: few clients ever read it, and converting every

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { MessageContent, MessageRecord } from '../domain/message.js';
+import { type MessageView, toMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
@@ -81,7 +82,8 @@ export class MessageService {
     const record = this.prepare(request, this.deps.clock.now(), new Set());
     this.checkQueueCapacity(1);
     await this.store([record]);
-    return record;
+    // As stored now: a modem that took it in the insert's turn is in its commit (see `store`).
+    return this.deps.repository.get(record.id) ?? record;
   }
 
   /**
@@ -190,8 +192,23 @@ export class MessageService {
     return message;
   }
 
-  list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
-    return this.deps.repository.list(query, form);
+  list(query: MessageQuery, form: Pick<MessageListForm, 'withContent'>): Promise<ListedMessages> {
+    return this.deps.repository.list(query, { ...form, unassignedDeviceId: this.unassignedDeviceId() });
+  }
+
+  /** The API's message state (the 202, GET /messages/{id}, the live stream): one view everywhere. */
+  view(message: MessageRecord, includeContent = true): MessageView {
+    return toMessageView(message, includeContent, this.unassignedDeviceId());
+  }
+
+  /**
+   * The device a message that none took or was asked for names: the only device there is, as
+   * upstream's one device. With none or several, none, since no one of them is the message's
+   * yet, and a client must never be given an id GET /devices does not list.
+   */
+  private unassignedDeviceId(): string | undefined {
+    const devices = this.deps.devices.list();
+    return devices.length === 1 ? devices[0]?.id : undefined;
   }
 
   /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */

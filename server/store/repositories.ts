@@ -39,7 +39,7 @@ export interface MessageQuery extends TimeRange {
 export interface MessageListForm {
   withContent: boolean;
   /** Stands in for the device of a message that none took or was asked for (`toMessageView`). */
-  gatewayDeviceId: string;
+  unassignedDeviceId: string | undefined;
 }
 
 /** A page of message states as the API answers it: one JSON array, written once. */

@@ -144,21 +144,22 @@ describe('MessageService', () => {
 describe('toMessageView', () => {
   it('formats state times with milliseconds and an offset, and leaves content out on request', async () => {
     const record = await service().enqueue(request({ id: 'v', textMessage: { text: 'secret' } }));
-    const view = toMessageView(record, false, 'gateway-id');
+    const view = toMessageView(record, false, 'only-device');
     expect(view.states.Pending).toMatch(/^2026-01-01T\d\d:00:00\.000[+-]\d\d:\d\d$/);
     expect(Date.parse(view.states.Pending ?? '')).toBe(clock.now());
     expect(JSON.stringify(view)).not.toContain('secret');
-    expect(toMessageView(record, true, 'gateway-id').textMessage).toEqual({ text: 'secret' });
+    expect(toMessageView(record, true, 'only-device').textMessage).toEqual({ text: 'secret' });
   });
 
-  it('names the requested device of a message no modem has taken, else the gateway itself', async () => {
+  it('names the requested device of a message no modem has taken, else the stand-in, else none', async () => {
     const unbound = await service().enqueue(request({ id: 'unbound' }));
-    expect(toMessageView(unbound, false, 'gateway-id').deviceId).toBe('gateway-id');
-    expect(toMessageView({ ...unbound, requestedDeviceId: 'modem-a' }, false, 'gateway-id').deviceId).toBe(
+    expect(toMessageView(unbound, false, 'only-device').deviceId).toBe('only-device');
+    expect(toMessageView(unbound, false, undefined)).not.toHaveProperty('deviceId');
+    expect(toMessageView({ ...unbound, requestedDeviceId: 'modem-a' }, false, 'only-device').deviceId).toBe(
       'modem-a',
     );
     expect(
-      toMessageView({ ...unbound, deviceId: 'modem-b', requestedDeviceId: 'modem-a' }, false, 'gateway-id')
+      toMessageView({ ...unbound, deviceId: 'modem-b', requestedDeviceId: 'modem-a' }, false, 'only-device')
         .deviceId,
     ).toBe('modem-b');
   });

@@ -48,7 +48,7 @@ export class MemoryMessageRepository implements MessageRepository {
 
   list(_query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
     const views = [...this.records.values()].map((record) =>
-      toMessageView(record, form.withContent, form.gatewayDeviceId),
+      toMessageView(record, form.withContent, form.unassignedDeviceId),
     );
     return Promise.resolve({ total: views.length, json: JSON.stringify(views) });
   }

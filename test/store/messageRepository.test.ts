@@ -288,19 +288,25 @@ describe('SqliteMessageRepository', () => {
       deviceId: 'modem-3',
       state: 'Processed',
     });
-    const expected = (withContent: boolean) =>
+    const expected = (withContent: boolean, unassignedDeviceId: string | undefined) =>
       kinds
         .map((record) => repository.get(record.id) as MessageRecord)
         .map((record) =>
-          JSON.parse(JSON.stringify(omitNulls(toMessageView(record, withContent, 'gateway-device')))),
+          JSON.parse(JSON.stringify(omitNulls(toMessageView(record, withContent, unassignedDeviceId)))),
         );
     for (const withContent of [true, false]) {
-      for (const search of [undefined, '1555']) {
-        const page = await repository.list({ limit: 10, offset: 0, search }, { ...listForm, withContent });
-        const listed = JSON.parse(page.json) as MessageView[];
-        expect(listed.sort((left, right) => left.id.localeCompare(right.id))).toEqual(
-          expected(withContent).sort((left, right) => left.id.localeCompare(right.id)),
-        );
+      // With a device to name for the messages none took, and with none (several modems).
+      for (const unassignedDeviceId of [listForm.unassignedDeviceId, undefined]) {
+        for (const search of [undefined, '1555']) {
+          const page = await repository.list(
+            { limit: 10, offset: 0, search },
+            { withContent, unassignedDeviceId },
+          );
+          const listed = JSON.parse(page.json) as MessageView[];
+          expect(listed.sort((left, right) => left.id.localeCompare(right.id))).toEqual(
+            expected(withContent, unassignedDeviceId).sort((left, right) => left.id.localeCompare(right.id)),
+          );
+        }
       }
     }
   });

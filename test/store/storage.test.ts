@@ -228,7 +228,7 @@ describe('openStorage', () => {
     const views = (await listedPage(reopened.messages, { limit: 5, offset: 0 })).items;
     expect(views.sort((left, right) => left.id.localeCompare(right.id))).toEqual(
       ['m1', 'm2', 'm3'].map((id) =>
-        toMessageView(reopened.messages.get(id) as MessageRecord, true, listForm.gatewayDeviceId),
+        toMessageView(reopened.messages.get(id) as MessageRecord, true, listForm.unassignedDeviceId),
       ),
     );
     expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);

@@ -81,7 +81,7 @@ export function message(overrides: Partial<MessageRecord> & { id: string }): Mes
 }
 
 /** How the store's tests list messages: with their content, as the UI asks for them. */
-export const listForm: MessageListForm = { withContent: true, gatewayDeviceId: 'gateway-device' };
+export const listForm: MessageListForm = { withContent: true, unassignedDeviceId: 'only-device' };
 
 /** A page of messages as the API lists them (`listForm`), parsed. */
 export async function listedPage(

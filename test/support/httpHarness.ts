@@ -32,8 +32,6 @@ import type { Storage } from '../../server/store/storage.js';
  */
 export const basicUser = 'admin';
 export const basicPassword = 'correct horse battery';
-/** The harness gateway's own device id, named by messages no modem has taken. */
-export const harnessGatewayDeviceId = 'harness-gateway-00001';
 export const basicAuth = `Basic ${Buffer.from(`${basicUser}:${basicPassword}`).toString('base64')}`;
 
 export interface HarnessResponse {
@@ -200,7 +198,6 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       devices,
       health,
       webhooks,
-      gatewayDeviceId: harnessGatewayDeviceId,
       extensions,
     }),
     {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
+import type { MessageRecord } from '../../domain/message.js';
+import { type MessageView, messageViewSchema } from '../../domain/messageView.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import {
@@ -50,7 +51,8 @@ export function registerConversationRoutes(
   deps: {
     conversations: ConversationService;
     namesOf: (numbers: readonly string[]) => Record<string, string>;
-    gatewayDeviceId: string;
+    /** A message as the API shows it (`MessageService.view`). */
+    messageView: (message: MessageRecord) => MessageView;
   },
 ): void {
   const { conversations } = deps;
@@ -158,7 +160,7 @@ export function registerConversationRoutes(
     },
     async handle({ params, body }) {
       const message = await conversations.reply(params.number ?? '', body.text);
-      return { status: 202, body: toMessageView(message, true, deps.gatewayDeviceId) };
+      return { status: 202, body: deps.messageView(message) };
     },
   });
 }

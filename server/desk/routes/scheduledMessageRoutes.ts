@@ -1,14 +1,11 @@
-import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
+import { messageViewSchema } from '../../domain/messageView.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import type { MessageService } from '../../messages/messageService.js';
 import { scheduledEditSchema } from '../../validation/deskSchemas.js';
 
 /** Our extension (README "Scheduling"): a queued message's time or text, until a modem takes it. */
-export function registerScheduledMessageRoutes(
-  api: ApiBuilder,
-  deps: { messages: MessageService; gatewayDeviceId: string },
-): void {
+export function registerScheduledMessageRoutes(api: ApiBuilder, deps: { messages: MessageService }): void {
   api.route({
     method: 'patch',
     path: '/gateway/v1/messages/:id',
@@ -22,7 +19,7 @@ export function registerScheduledMessageRoutes(
     },
     async handle({ params, body }) {
       const message = await deps.messages.editScheduled(params.id ?? '', body);
-      return { status: 200, body: toMessageView(message, true, deps.gatewayDeviceId) };
+      return { status: 200, body: deps.messages.view(message) };
     },
   });
 }

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { AccessControl } from '../../auth/accessControl.js';
 import type { LiveEventName } from '../../domain/liveEvents.js';
-import { toMessageView } from '../../domain/messageView.js';
+import type { MessageRecord } from '../../domain/message.js';
+import type { MessageView } from '../../domain/messageView.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ApiBuilder } from '../defineRoute.js';
@@ -12,8 +13,8 @@ export interface EventStreamDependencies {
   /** Ends a stream when the credentials that opened it stop being valid. */
   accessControl: AccessControl;
   logger: Logger;
-  /** The `deviceId` of a message no modem has taken yet (see toMessageView). */
-  gatewayDeviceId: string;
+  /** A message as the API shows it (`MessageService.view`). */
+  messageView(message: MessageRecord): MessageView;
   /** Comment lines keep idle connections (and proxies) from timing out. Default 15 s. */
   heartbeatMs?: number;
   /** Most bytes one stream may hold unsent before its client is dropped. Default 1 MiB. */
@@ -57,12 +58,8 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
         stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
       const unsubscribe = [
-        deps.events.on('message:enqueued', ({ message }) =>
-          send('message', toMessageView(message, true, deps.gatewayDeviceId)),
-        ),
-        deps.events.on('message:updated', ({ message }) =>
-          send('message', toMessageView(message, true, deps.gatewayDeviceId)),
-        ),
+        deps.events.on('message:enqueued', ({ message }) => send('message', deps.messageView(message))),
+        deps.events.on('message:updated', ({ message }) => send('message', deps.messageView(message))),
         deps.events.on('message:received', (incoming) => send('incoming', incoming)),
         deps.events.on('device:updated', ({ deviceId }) => send('device', { deviceId })),
         deps.events.on('log', (record) => send('log', record)),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageViewSchema, toMessageView } from '../../domain/messageView.js';
+import { messageViewSchema } from '../../domain/messageView.js';
 import type { MessageService } from '../../messages/messageService.js';
 import {
   messageListQuerySchema,
@@ -11,8 +11,6 @@ import { authErrors, errorResponses } from '../responses.js';
 
 export interface MessageRouteDependencies {
   messages: MessageService;
-  /** The `deviceId` of a message no modem has taken yet (see toMessageView). */
-  gatewayDeviceId: string;
 }
 
 /** POST/GET /messages, GET/DELETE /messages/{id} (spec: Endpoints), with the `/message` alias. */
@@ -40,7 +38,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       const location = `${ctx.path.replace(/\/+$/, '')}/${encodeURIComponent(message.id)}`;
       return {
         status: 202,
-        body: toMessageView(message, true, deps.gatewayDeviceId),
+        body: deps.messages.view(message),
         headers: { Location: location },
       };
     },
@@ -73,7 +71,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
           limit: query.limit,
           offset: query.offset,
         },
-        { withContent: query.includeContent, gatewayDeviceId: deps.gatewayDeviceId },
+        { withContent: query.includeContent },
       );
       return {
         status: 200,
@@ -97,7 +95,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     async handle({ params }) {
       return {
         status: 200,
-        body: toMessageView(deps.messages.get(params.id ?? ''), true, deps.gatewayDeviceId),
+        body: deps.messages.view(deps.messages.get(params.id ?? '')),
       };
     },
   });
@@ -115,7 +113,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     },
     async handle({ params }) {
       const message = await deps.messages.cancel(params.id ?? '');
-      return { status: 200, body: toMessageView(message, true, deps.gatewayDeviceId) };
+      return { status: 200, body: deps.messages.view(message) };
     },
   });
 }

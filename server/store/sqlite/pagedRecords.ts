@@ -86,15 +86,18 @@ function jsonArrayOf(rows: readonly unknown[], items: PageItems): string {
   return `[${texts.join(',')}]`;
 }
 
-/** Stored views completed as `toMessageView` gives them: the gateway's device id, the content. */
+/** Stored views completed as `toMessageView` gives them: the stand-in device id, the content. */
 function listedViews(
   rows: readonly ViewRow[],
   items: Extract<PageItems, { kind: 'messageViews' }>,
 ): string[] {
-  const gatewayDevice = JSON.stringify({ deviceId: items.gatewayDeviceId });
+  const standIn =
+    items.unassignedDeviceId === undefined
+      ? undefined
+      : JSON.stringify({ deviceId: items.unassignedDeviceId });
   return rows.map((row) => {
     // device_id is null exactly when the stored view has no deviceId (messageRow).
-    const view = row.device_id === null ? withMembers(row.view, gatewayDevice) : row.view;
+    const view = row.device_id === null && standIn ? withMembers(row.view, standIn) : row.view;
     return row.content === undefined ? view : withMembers(view, row.content);
   });
 }

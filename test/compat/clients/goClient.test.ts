@@ -168,7 +168,8 @@ describe('the Go client', () => {
       },
       true,
     );
-    expect(goDecode(goMessageState, data.value, 'Send').state).toBe('Pending');
+    // The state as GET /messages/{id} shows it: Processed when a free modem took it at once.
+    expect(['Pending', 'Processed']).toContain(goDecode(goMessageState, data.value, 'Send').state);
   });
 
   it('Send: validUntil as json.Marshal writes a time.Time with a fraction', async () => {
