@@ -1,9 +1,10 @@
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import type { AttemptPacer } from './attemptPacer.js';
 import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials } from './credentials.js';
-import { clientKey, type LoginThrottle } from './loginThrottle.js';
+import { clientIdentity, type LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
 
@@ -21,12 +22,17 @@ export interface Principal {
   expiresAt?: number;
 }
 
+/** What a request says about who sends it. */
+export interface CallerRequest {
+  authorization?: string;
+  ip: string;
+  /** Tells local programs apart: they all share the loopback address. */
+  userAgent?: string;
+}
+
 export interface AccessControl {
   /** Throws GatewayError Unauthorized / TooManyAttempts. */
-  authenticate(
-    request: { authorization?: string; ip: string },
-    expect: 'access' | 'refresh',
-  ): Promise<Principal>;
+  authenticate(request: CallerRequest, expect: 'access' | 'refresh'): Promise<Principal>;
   /** Throws GatewayError Forbidden unless the principal holds the scope. */
   authorize(principal: Principal, scope: Scope): void;
   /**
@@ -41,6 +47,8 @@ export interface AccessControlDependencies {
   credentials: BasicCredentials;
   tokens: TokenService;
   throttle: LoginThrottle;
+  /** Spaces the checks of fresh clients while their user name is locked. */
+  pacer: AttemptPacer;
   clock: Clock;
   logger: Logger;
 }
@@ -60,18 +68,44 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     throw new GatewayError(ErrorCode.Unauthorized, reason);
   };
 
+  // A fresh client's attempt waiting for its paced turn, so that its other connections with the
+  // same pair wait for that one answer instead of each taking a turn.
+  const pacedAttempts = new Map<string, Promise<unknown>>();
+
   /**
    * A pair that verified before passes without the throttle (a client that logged in keeps
    * working while guessers are locked out). Any other attempt is counted against its client and
    * its user name before the slow hash, and the count taken back when the password was right.
+   *
+   * A locked client is refused. A locked user name refuses only clients with failures of their
+   * own: a client that never failed may hold the right password, and a guesser must not lock
+   * the rightful user out (issue 36). Since a guesser can take a fresh identity per guess, those
+   * clients are paced instead — one check a second while the name stays locked.
    */
-  const authenticateBasic = async (username: string, password: string, ip: string): Promise<Principal> => {
+  const authenticateBasic = async (username: string, password: string, caller: CallerRequest) => {
     const basic: Principal = { kind: 'basic', scopes: everyScope };
     if (deps.credentials.recognises(username, password)) return basic;
+    const client = clientIdentity(caller.ip, caller.userAgent);
     // Cut so that 10,000 tracked names of 16 kB headers cannot hold 160 MB; a shared prefix only
     // makes the limit stricter.
-    const keys = [clientKey(ip), `user:${username.slice(0, 128)}`];
-    for (const key of keys) throttle.check(key);
+    const user = `user:${username.slice(0, 128)}`;
+    throttle.check(client);
+    if (throttle.locked(user)) {
+      if (throttle.hasFailures(client)) throttle.check(user);
+      const earlier = pacedAttempts.get(client);
+      if (earlier) {
+        await earlier.catch(() => undefined);
+        return authenticateBasic(username, password, caller);
+      }
+      const attempt = deps.pacer.turn().then(() => checkPassword(username, password, [client, user]));
+      pacedAttempts.set(client, attempt);
+      return attempt.finally(() => pacedAttempts.delete(client));
+    }
+    return checkPassword(username, password, [client, user]);
+  };
+
+  const checkPassword = async (username: string, password: string, keys: string[]): Promise<Principal> => {
+    const basic: Principal = { kind: 'basic', scopes: everyScope };
     // The same pair already being checked is the same guess: it waits for that answer uncounted.
     const underway = deps.credentials.checking(username, password);
     if (underway) return (await underway) ? basic : refuse('wrong user name or password');
@@ -90,7 +124,8 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
   };
 
   return {
-    async authenticate({ authorization, ip }, expect) {
+    async authenticate(caller, expect) {
+      const { authorization } = caller;
       // Not a failed login: clients first call without credentials to learn the scheme.
       if (authorization === undefined || authorization.trim() === '') {
         throw new GatewayError(ErrorCode.Unauthorized, 'credentials are required');
@@ -100,7 +135,7 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       if (parsed.scheme === 'invalid') return refuse(parsed.reason);
       if (parsed.scheme === 'basic') {
         if (expect === 'refresh') return refuse('a Bearer refresh token is required here');
-        return authenticateBasic(parsed.username, parsed.password, ip);
+        return authenticateBasic(parsed.username, parsed.password, caller);
       }
       // Tokens are HMAC-signed: they cannot be guessed, so they are neither throttled nor counted,
       // and a valid token works while its address is locked out for wrong passwords.

@@ -4,11 +4,12 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /**
  * Throttles failed logins per key (DESIGN §5) with a sliding window: once `maxFailures`
- * failures fall inside the last `windowMs`, every password check for that key is refused until
- * the oldest of them leaves the window, so guessing gets no answer at all. Access control keys
- * each Basic attempt by its client (`clientKey`) and by its user name, and counts the attempt
- * before hashing (withdrawing it when the password was right), so concurrent guesses cannot
- * all slip in while the first ones are still being hashed.
+ * failures fall inside the last `windowMs`, the key is locked until the oldest of them leaves
+ * the window. Access control keys each Basic attempt by its client (`clientIdentity`) and by its
+ * user name, and counts the attempt before hashing (withdrawing it when the password was right),
+ * so concurrent guesses cannot all slip in while the first ones are still being hashed. A locked
+ * client gets no answer at all; a locked user name refuses only clients that failed themselves
+ * (see accessControl.ts).
  */
 export interface LoginThrottleOptions {
   clock: Clock;
@@ -30,6 +31,9 @@ export class TooManyAttemptsError extends GatewayError {
 export interface LoginThrottle {
   /** Throws TooManyAttemptsError while the key is locked out. */
   check(key: string): void;
+  locked(key: string): boolean;
+  /** Whether any failure of the key is still inside the window. */
+  hasFailures(key: string): boolean;
   recordFailure(key: string): void;
   /** Takes back the newest counted failure: the attempt counted before hashing was right. */
   withdrawFailure(key: string): void;
@@ -45,6 +49,17 @@ export function clientKey(ip: string): string {
   if (address === '::1' || /^127\./.test(address)) return 'loopback';
   if (isIPv6(address)) return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
   return address;
+}
+
+/**
+ * One client: its address class (`clientKey`) and its User-Agent. On loopback every local
+ * program shares the address, so without the agent a guessing script would lock out the window
+ * and Home Assistant alike (issue 36). The agent is the client's own word and a guesser may
+ * change it per guess; that is why a locked user name paces fresh identities (accessControl.ts).
+ * Cut so that 10,000 tracked clients of 16 kB headers cannot hold 160 MB.
+ */
+export function clientIdentity(ip: string, userAgent: string | undefined): string {
+  return `${clientKey(ip)} ${(userAgent ?? '').slice(0, 256)}`;
 }
 
 /** The eight groups of an IPv6 address, '::' filled in (zone ids dropped). */
@@ -82,6 +97,8 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       const waitMs = oldest + windowMs - clock.now();
       throw new TooManyAttemptsError(Math.max(1, Math.ceil(waitMs / 1000)));
     },
+    locked: (key) => recent(key).length >= maxFailures,
+    hasFailures: (key) => recent(key).length > 0,
     recordFailure(ip) {
       const times = recent(ip);
       times.push(clock.now());

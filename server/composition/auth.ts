@@ -1,4 +1,5 @@
 import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
+import { createAttemptPacer } from '../auth/attemptPacer.js';
 import {
   type BasicCredentials,
   type CredentialsDocumentData,
@@ -45,6 +46,7 @@ export async function composeAuth(
     credentials,
     tokens,
     throttle: createLoginThrottle({ ...deps.throttle, clock }),
+    pacer: createAttemptPacer({ clock }),
     clock,
     logger,
   });

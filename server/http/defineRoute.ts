@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
-import type { AccessControl, Principal } from '../auth/accessControl.js';
+import type { AccessControl, CallerRequest, Principal } from '../auth/accessControl.js';
 import type { Scope } from '../auth/scopes.js';
 import { omitNulls } from '../domain/apiJson.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -153,11 +153,20 @@ async function checkAccess(
   ctx: Koa.Context,
 ): Promise<Principal | undefined> {
   if (access === 'public') return undefined;
-  const request = { authorization: ctx.get('authorization') || undefined, ip: ctx.ip };
+  const request = callerOf(ctx);
   if (access === 'refresh-token') return accessControl.authenticate(request, 'refresh');
   const principal = await accessControl.authenticate(request, 'access');
   accessControl.authorize(principal, access.scope);
   return principal;
+}
+
+/** What access control needs to know of a request's sender. */
+export function callerOf(ctx: Koa.Context): CallerRequest {
+  return {
+    authorization: ctx.get('authorization') || undefined,
+    ip: ctx.ip,
+    userAgent: ctx.get('user-agent') || undefined,
+  };
 }
 
 /**

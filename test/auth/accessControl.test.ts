@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
+import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
 import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
 import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { type Scope, Scopes } from '../../server/auth/scopes.js';
@@ -7,6 +8,7 @@ import { openTokenService, type TokenDocumentData } from '../../server/auth/toke
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import { pollUntil } from '../support/pollUntil.js';
 import { JsonDisk } from './support/jsonDocument.js';
 
 const basicHeader = (user: string, password: string) =>
@@ -26,7 +28,8 @@ async function setup() {
     logger: silentLogger,
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
-  const access = createAccessControl({ credentials, tokens, throttle, clock, logger: silentLogger });
+  const pacer = createAttemptPacer({ clock });
+  const access = createAccessControl({ credentials, tokens, throttle, pacer, clock, logger: silentLogger });
   return { clock, tokens, access };
 }
 
@@ -181,10 +184,8 @@ describe('AccessControl.authenticate', () => {
     const locked = access.authenticate({ authorization: good, ip }, 'access');
     await expect(locked).rejects.toBeInstanceOf(TooManyAttemptsError);
     await expect(locked).rejects.toMatchObject({ code: ErrorCode.TooManyAttempts, retryAfterSeconds: 300 });
-    // The user name is locked too: guesses spread over many addresses count together.
-    expect(await outcome(access.authenticate({ authorization: good, ip: '192.0.2.8' }, 'access'))).toBe(
-      String(ErrorCode.TooManyAttempts),
-    );
+    // Another client with no failures of its own is not locked out with it (issue 36).
+    expect(await outcome(access.authenticate({ authorization: good, ip: '192.0.2.8' }, 'access'))).toBe('ok');
 
     await clock.advance(5 * 60_000);
     expect(await outcome(access.authenticate({ authorization: good, ip }, 'access'))).toBe('ok');
@@ -275,18 +276,101 @@ describe('AccessControl.authenticate', () => {
     );
   });
 
-  it('limits guesses per user name across addresses (review 2)', async () => {
-    const { access } = await setup();
+  it('limits guesses per user name across addresses: a failed address is refused, a fresh one waits its turn (review 2)', async () => {
+    const { access, clock } = await setup();
     for (let attempt = 0; attempt < 10; attempt++) {
       await outcome(access.authenticate({ authorization: bad, ip: `198.51.100.${attempt}` }, 'access'));
     }
-    expect(await outcome(access.authenticate({ authorization: bad, ip: '198.51.100.200' }, 'access'))).toBe(
+    const another = basicHeader('admin', 'another guess');
+    expect(await outcome(access.authenticate({ authorization: another, ip: '198.51.100.0' }, 'access'))).toBe(
       String(ErrorCode.TooManyAttempts),
     );
+    const fresh = ['198.51.100.200', '198.51.100.201'].map((ip) =>
+      outcome(access.authenticate({ authorization: bad, ip }, 'access')),
+    );
+    await clock.advance(1_000);
+    expect(await Promise.all(fresh)).toEqual([
+      String(ErrorCode.Unauthorized),
+      String(ErrorCode.Unauthorized),
+    ]);
     const otherUser = basicHeader('someone', 'wrong horse');
     expect(
-      await outcome(access.authenticate({ authorization: otherUser, ip: '198.51.100.201' }, 'access')),
+      await outcome(access.authenticate({ authorization: otherUser, ip: '198.51.100.202' }, 'access')),
     ).toBe(String(ErrorCode.Unauthorized));
+  });
+
+  describe('a right password from a client with no failures of its own (issue 36, review 6)', () => {
+    const loopback = '127.0.0.1';
+    const guesser = { ip: loopback, userAgent: 'curl/8.5.0' };
+    const homeAssistant = { ip: loopback, userAgent: 'HomeAssistant/2026.1 aiohttp/3.11' };
+
+    it('is let in after another loopback client made ten wrong guesses, while the guesser stays locked', async () => {
+      const { access } = await setup();
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await outcome(access.authenticate({ authorization: bad, ...guesser }, 'access'));
+      }
+      expect(await outcome(access.authenticate({ authorization: good, ...guesser }, 'access'))).toBe(
+        String(ErrorCode.TooManyAttempts),
+      );
+      expect(await outcome(access.authenticate({ authorization: good, ...homeAssistant }, 'access'))).toBe(
+        'ok',
+      );
+    });
+
+    it('is let in while one guess every 30 s keeps the user name locked', async () => {
+      const { access, clock } = await setup();
+      const guessers = Array.from({ length: 40 }, (_, index) => ({ ip: `198.51.100.${index}` }));
+      for (const client of guessers) {
+        await clock.advance(30_000);
+        await outcome(access.authenticate({ authorization: bad, ...client }, 'access'));
+      }
+      expect(await outcome(access.authenticate({ authorization: good, ...homeAssistant }, 'access'))).toBe(
+        'ok',
+      );
+    });
+
+    it('lets a guesser that takes a fresh identity per guess try at most once a second once the name is locked', async () => {
+      const { access, clock } = await setup();
+      const bot = (name: string) => ({ ip: loopback, userAgent: `bot ${name}` });
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await outcome(access.authenticate({ authorization: bad, ...bot(String(attempt)) }, 'access'));
+      }
+      const answered: string[] = [];
+      const guesses = Array.from({ length: 3 }, (_, index) =>
+        outcome(
+          access.authenticate(
+            { authorization: basicHeader('admin', `guess ${index}`), ...bot(`x${index}`) },
+            'access',
+          ),
+        ).then((result) => answered.push(result)),
+      );
+      // The hash runs on real threads; the spacing is on the manual clock, which stands still.
+      await pollUntil(() => answered.length >= 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toHaveLength(1);
+      await clock.advance(1_000);
+      await pollUntil(() => answered.length >= 2);
+      await clock.advance(1_000);
+      await Promise.all(guesses);
+      expect(answered).toEqual(Array.from({ length: 3 }, () => String(ErrorCode.Unauthorized)));
+      // An identity that has failed once is refused at once while the name stays locked.
+      expect(await outcome(access.authenticate({ authorization: bad, ...bot('x0') }, 'access'))).toBe(
+        String(ErrorCode.TooManyAttempts),
+      );
+    });
+
+    it('checks one right pair sent on many connections at once by a fresh client once, not once a second', async () => {
+      const { access } = await setup();
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await outcome(access.authenticate({ authorization: bad, ...guesser }, 'access'));
+      }
+      const outcomes = await Promise.all(
+        Array.from({ length: 32 }, () =>
+          outcome(access.authenticate({ authorization: good, ...homeAssistant }, 'access')),
+        ),
+      );
+      expect(outcomes).toEqual(Array.from({ length: 32 }, () => 'ok'));
+    });
   });
 
   it('does not count expired tokens, so a client can still refresh after many calls with one', async () => {

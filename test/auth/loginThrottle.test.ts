@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey, createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
+import {
+  clientIdentity,
+  clientKey,
+  createLoginThrottle,
+  TooManyAttemptsError,
+} from '../../server/auth/loginThrottle.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 
@@ -73,6 +78,23 @@ describe('LoginThrottle', () => {
     expect(clientKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(clientKey('2001:db8:1:2:aaaa::1')).toBe(clientKey('2001:0db8:1:2::ffff'));
     expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'));
+  });
+
+  it('tells local programs apart by their User-Agent, but not the addresses of one host (issue 36)', () => {
+    expect(clientIdentity('127.0.0.1', 'curl/8.5.0')).toBe(clientIdentity('127.9.9.9', 'curl/8.5.0'));
+    expect(clientIdentity('127.0.0.1', 'curl/8.5.0')).not.toBe(clientIdentity('127.0.0.1', 'HomeAssistant'));
+    expect(clientIdentity('::1', 'x'.repeat(10_000)).length).toBeLessThan(300);
+  });
+
+  it('tells whether a key is locked or has any failure in the window', async () => {
+    const { clock, throttle } = setup();
+    expect([throttle.locked('a'), throttle.hasFailures('a')]).toEqual([false, false]);
+    throttle.recordFailure('a');
+    expect([throttle.locked('a'), throttle.hasFailures('a')]).toEqual([false, true]);
+    for (let attempt = 0; attempt < 9; attempt++) throttle.recordFailure('a');
+    expect(throttle.locked('a')).toBe(true);
+    await clock.advance(5 * minute);
+    expect([throttle.locked('a'), throttle.hasFailures('a')]).toEqual([false, false]);
   });
 
   it('counts each IP on its own', () => {

@@ -69,6 +69,18 @@ describe('an attacker throttled on loopback locks out nobody else (reviews 2 and
     expect((await harness.request('/messages', { authorization: bearer })).status).toBe(200);
     expect((await harness.request('/messages')).status).toBe(200);
   });
+
+  it('lets the right password in from another loopback client after a fresh start (issue 36, review 6)', async () => {
+    // Nothing has logged in since the start, so no remembered pair lets the right one through.
+    const wrong = `Basic ${Buffer.from('admin:wrong horse').toString('base64')}`;
+    const guesser = { 'User-Agent': 'curl/8.5.0' };
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await harness.request('/messages', { authorization: wrong, headers: guesser });
+    }
+    expect((await harness.request('/messages', { headers: guesser })).status).toBe(429);
+    const homeAssistant = { 'User-Agent': 'HomeAssistant/2026.1 aiohttp/3.11' };
+    expect((await harness.request('/messages', { headers: homeAssistant })).status).toBe(200);
+  });
 });
 
 /** An open GET /gateway/v1/events: what arrived so far and whether the server ended it. */
