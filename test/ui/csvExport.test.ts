@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import {
   type CsvColumn,
@@ -40,6 +41,32 @@ describe('CSV export', () => {
     expect(neutralizeFormula('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
     expect(neutralizeFormula('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(neutralizeFormula('+cmd|calc')).toBe("'+cmd|calc");
+  });
+
+  it('defuses a formula that starts a cell only once a sheet splits the text on ; or tab', () => {
+    // Security review (issue 36) item 12: the exact texts that left `=` at a cell's start.
+    const semicolon = csvField('hi;=1+1');
+    const tab = csvField('hi\t=2+2');
+    expect(semicolon).toBe("hi;'=1+1");
+    expect(tab).toBe("hi\t'=2+2");
+    for (const [line, separator] of [
+      [semicolon, ';'],
+      [tab, '\t'],
+    ] as const) {
+      for (const cell of Papa.parse<string[]>(line, { delimiter: separator }).data.flat()) {
+        expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    }
+  });
+
+  it('defuses every segment the import could split a cell into, and leaves plain ones alone', () => {
+    expect(neutralizeFormula('a,@SUM(A1);b\t+cmd')).toBe("a,'@SUM(A1);b\t'+cmd");
+    expect(neutralizeFormula('x; =1')).toBe("x;' =1");
+    expect(neutralizeFormula('a\t\t=1')).toBe("a\t'\t'=1");
+    expect(neutralizeFormula('\tplain')).toBe("'\tplain");
+    // A number behind a separator too: a sheet that does not split there reads what follows with it.
+    expect(neutralizeFormula('total; -3')).toBe("total;' -3");
+    expect(neutralizeFormula('a, b; c')).toBe('a, b; c');
   });
 
   it('keeps phone numbers and negative numbers as they are', () => {

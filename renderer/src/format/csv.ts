@@ -1,3 +1,4 @@
+import { csvSeparators } from '../../../server/desk/csv/csvTable.js';
 import { MaxPageSize } from '../../../server/validation/primitives.js';
 
 /**
@@ -26,13 +27,22 @@ function csvQuoted(text: string): string {
 }
 
 /**
- * Spreadsheet apps run cells that start with = + - @ as formulas (OWASP "CSV Injection"); SMS
- * text comes from strangers, so such cells get a leading apostrophe. Phone numbers and plain
- * numbers ("+15551234567", "-3") are left alone: they cannot form a formula.
+ * Where a sheet may start a cell inside our text: its start, and after every separator the
+ * import accepts, since a spreadsheet opening the file may split on any of them (Excel splits on
+ * `;` in locales whose decimal mark is a comma). Followed, after spaces a sheet may trim, by a
+ * character that makes a spreadsheet run the cell as a formula (OWASP "CSV Injection").
+ */
+const formulaCellStart = new RegExp(`(?<=^|[${csvSeparators.join('')}])(?= *[=+\\-@\\t\\r])`, 'g');
+
+/**
+ * SMS text comes from strangers, so every cell a sheet could cut from it that would start a
+ * formula gets an apostrophe in front, not only the first: `hi;=1+1` split on `;` is a cell
+ * `=1+1`. A whole text that is a phone number or plain number ("+15551234567", "-3") is left
+ * alone: it cannot form a formula.
  */
 export function neutralizeFormula(text: string): string {
   if (/^[+-]?\d[\d\s().]*$/.test(text)) return text;
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return text.replace(formulaCellStart, "'");
 }
 
 export function csvField(value: string | number | boolean | undefined | null): string {

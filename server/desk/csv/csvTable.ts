@@ -12,10 +12,13 @@ export interface CsvTable {
   rows: string[][];
 }
 
+/** The separators a file may use; exports defuse formulas behind each of them (format/csv.ts). */
+export const csvSeparators: readonly string[] = [',', ';', '\t'];
+
 export function parseCsvTable(text: string): CsvTable {
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
     skipEmptyLines: 'greedy',
-    delimitersToGuess: [',', ';', '\t'],
+    delimitersToGuess: [...csvSeparators],
   });
   const [header = [], ...body] = parsed.data;
   const columns = header.map((cell, index) => cell.trim() || `column ${index + 1}`);
