@@ -46,7 +46,7 @@ export async function startPhones(deps: {
   receive: IncomingSink;
   clock: Clock;
   logger: Logger;
-  /** `mms:received` of a phone goes out as our webhook event of that name. */
+  /** A phone's `mms:received` and `mms:downloaded` go out as our webhook events of those names. */
   events: EventBus;
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */

@@ -5,8 +5,9 @@
  *
  * Which ones this gateway raises (README "Webhook events"): the `sms:*` events, `system:ping`,
  * `app:started`, and `sms:batch:received` / `sms:batch:data-received` for an inbox refresh or
- * export asked with `webhookDelivery: "Batch"`. The `mms:*` events are accepted but never raised:
- * a modem driven over AT commands does not download MMS.
+ * export asked with `webhookDelivery: "Batch"`. `mms:received` and `mms:downloaded` come only
+ * from Android phones, passed on with the app's payload (server/phone/phoneWebhooks.ts): a modem
+ * driven over AT commands does not download MMS. `mms:batch:*` are accepted and never raised.
  *
  * Our own names (not in the upstream lists; README "Webhook events"): `call:missed` for each
  * voice call that rang on a modem, `modem:low-balance` when a scheduled balance check finds the

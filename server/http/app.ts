@@ -84,9 +84,14 @@ export const defaultBodyLimitBytes = 256 * 1024;
 
 /**
  * Bulk requests carry whole address books and spreadsheets (a 10,000-row campaign is about
- * 1 MB of JSON): these paths take bodies up to `bulkBodyLimitBytes`.
+ * 1 MB of JSON), and a phone's `mms:downloaded` carries every part of the MMS in Base64
+ * (server/phone/phoneWebhooks.ts): these paths take bodies up to `bulkBodyLimitBytes`.
  */
-export const bulkBodyPaths: readonly string[] = ['/gateway/v1/contacts/import', '/gateway/v1/campaigns'];
+export const bulkBodyPaths: readonly string[] = [
+  '/gateway/v1/contacts/import',
+  '/gateway/v1/campaigns',
+  '/gateway/v1/phone-hooks/',
+];
 export const bulkBodyLimitBytes = 16 * 1024 * 1024;
 
 export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {

@@ -31,6 +31,7 @@ import type { OutstandingSend, PhoneLedger } from './phoneLedger.js';
 import { type PhoneOutcome, phoneMessageId, phoneSendRequestOf } from './phoneMessages.js';
 import { PhonePacer, type PhonePacingSettings } from './phonePacing.js';
 import { PhoneWebhookRegistration, type PhoneWebhookSettings } from './phoneWebhookRegistration.js';
+import type { RelayedPhoneEvent } from './phoneWebhooks.js';
 import type { UsbConnection } from './usbConnection.js';
 
 export interface AndroidPhoneOptions {
@@ -50,8 +51,8 @@ export interface AndroidPhoneOptions {
   /** Webhooks, USB only (`phoneWebhookRegistration.ts`). */
   webhooks?: PhoneWebhookSettings;
   pacing: PhonePacingSettings;
-  /** Raises an event of ours (`mms:received`) for what the inbox has no record of. */
-  publish?: (event: 'mms:received', payload: Record<string, unknown>) => void;
+  /** Raises an event of ours (`mms:received`, `mms:downloaded`) for what the inbox has no record of. */
+  publish?: (event: RelayedPhoneEvent, payload: Record<string, unknown>) => void;
 }
 
 /** How far back a start reads this phone's hand-overs for its pacing: its longest window, a day. */
@@ -322,15 +323,15 @@ export class AndroidPhone implements PoolMember {
   }
 
   /**
-   * An MMS the phone was notified of (`mms:received`, payload/MmsReceivedPayload.kt). Our inbox
-   * keeps SMS and data SMS only, so it is passed on as our own `mms:received` webhook event with
-   * the app's payload, as the app itself does, and logged.
+   * An MMS the phone was notified of (`mms:received`) or finished downloading (`mms:downloaded`).
+   * Our inbox keeps SMS and data SMS only, so it is passed on as our own webhook event of that
+   * name with the app's payload, as the app itself does, and logged.
    */
-  takeMms(payload: Record<string, unknown>): void {
-    this.logger.info('the phone received an MMS; passed on as mms:received', {
+  relayMms(event: RelayedPhoneEvent, payload: Record<string, unknown>): void {
+    this.logger.info(`the phone posted ${event}; passed on`, {
       messageId: String(payload.messageId ?? ''),
     });
-    this.options.publish?.('mms:received', payload);
+    this.options.publish?.(event, payload);
   }
 
   /** Points the phone somewhere else (a new adb forward), keeping its id and password. */

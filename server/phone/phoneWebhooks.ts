@@ -11,6 +11,13 @@ import type { OutstandingSend } from './phoneLedger.js';
 import { plainPhoneError } from './phoneMessages.js';
 import { signatureProblem } from './webhookSignature.js';
 
+/**
+ * A phone's MMS events, which our inbox keeps no record of: passed on under the same name with
+ * the app's payload (modules/webhooks/payload/MmsReceivedPayload.kt, MmsDownloadedPayload.kt).
+ */
+export const relayedPhoneEvents = ['mms:received', 'mms:downloaded'] as const;
+export type RelayedPhoneEvent = (typeof relayedPhoneEvents)[number];
+
 /** Events we register on a USB phone (modules/webhooks/domain/WebHookEvent.kt). */
 export const phoneWebhookEvents = [
   'sms:sent',
@@ -18,7 +25,7 @@ export const phoneWebhookEvents = [
   'sms:failed',
   'sms:received',
   'sms:data-received',
-  'mms:received',
+  ...relayedPhoneEvents,
 ] as const;
 
 export function phoneHookPath(token: string): string {
@@ -29,7 +36,8 @@ export function phoneHookPath(token: string): string {
  * modules/webhooks/domain/WebHookEventDTO.kt (id, webhookId, event, deviceId, payload) with
  * payload/SmsEventPayload.kt (messageId, sender / recipient, simNumber, phoneNumber, and per event
  * partsCount+sentAt, deliveredAt, failedAt+reason, message+receivedAt, data (Base64)+receivedAt)
- * and payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt).
+ * payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt) and
+ * payload/MmsDownloadedPayload.kt (body, subject, attachments with Base64 `data`, receivedAt).
  * Gson leaves null fields out.
  */
 const envelopeSchema = z.object({
@@ -146,8 +154,8 @@ async function takeEvent(
     );
     return;
   }
-  if (envelope.event === 'mms:received') {
-    phone.takeMms(payload);
+  if (isRelayed(envelope.event)) {
+    phone.relayMms(envelope.event, payload);
     return;
   }
   const send = sendOf(payload.messageId, phone.deviceId, repository);
@@ -163,6 +171,10 @@ async function takeEvent(
   if (envelope.event === 'sms:failed') {
     await phone.applyWebhookState(send, { state: 'Failed', error: plainPhoneError(payload.reason) });
   }
+}
+
+function isRelayed(event: string): event is RelayedPhoneEvent {
+  return (relayedPhoneEvents as readonly string[]).includes(event);
 }
 
 /** Back from the phone's id (`phoneMessageId`): ours, or ours + "-<recipient index>". */

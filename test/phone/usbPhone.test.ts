@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { phoneWebhookEvents } from '../../server/phone/phoneWebhooks.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { createFakeAdb, type FakeAdb } from '../support/fakeAdb.js';
 import { startGatewayHarness } from '../support/gatewayHarness.js';
@@ -64,7 +65,7 @@ async function readPhoneInboxAgain(
 describe('an Android phone on USB (adb://…@SERIAL)', () => {
   it('is reached through an adb forward, reverses our port and registers its webhooks there', async () => {
     const { phone, adb, harness, device } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     expect((await device()).modem).toMatchObject({ status: 'ready', port: `adb://${serial}` });
     const gatewayPort = new URL(harness.url).port;
     const { calls, reverses } = await adb.state();
@@ -72,6 +73,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect(calls).toContain(`-s ${serial} forward tcp:0 tcp:8080`);
     expect(reverses).toEqual([{ serial, remote: `tcp:${gatewayPort}`, local: `tcp:${gatewayPort}` }]);
     expect(phone.webhooks.map((webhook) => webhook.event).sort()).toEqual([
+      'mms:downloaded',
       'mms:received',
       'sms:data-received',
       'sms:delivered',
@@ -90,7 +92,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('follows a message to Delivered by webhook', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     const posted = await harness.api.post<{ id: string }>('/messages', {
       textMessage: { text: 'over USB' },
       phoneNumbers: ['+15551234567'],
@@ -115,7 +117,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('stores an incoming SMS once when both the webhook and the inbox read bring it', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     await phone.receive('+15557654321', 'by webhook and by inbox');
     const inboxWith = async () =>
       (await harness.api.get<unknown[]>('/inbox')).body.filter((entry) =>
@@ -128,7 +130,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('stores a data SMS once when both the webhook and the inbox read bring it', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     await phone.receiveData('+15557654321', Uint8Array.from([0x0b, 0x05, 0x04]));
     const dataInInbox = async () =>
       (await harness.api.get<{ type: string }[]>('/inbox')).body.filter((entry) => entry.type === 'DATA_SMS');
@@ -145,7 +147,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect((await harness.api.post('/webhooks', { url: receiver.url, event: 'mms:received' })).status).toBe(
       201,
     );
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     await phone.receiveMms('+15557654321', 'holiday photos', 51_200);
     await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), patiently);
     const posted = JSON.parse(receiver.requests[0]?.body ?? '{}') as { event: string; payload: unknown };
@@ -153,9 +155,51 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect(posted.payload).toMatchObject({ sender: '+15557654321', subject: 'holiday photos', size: 51_200 });
   });
 
+  /**
+   * capcom6/android-sms-gateway@0cdc5d86c6f3cc24101f27feefd926e801e8b2c7, under
+   * app/src/main/java/me/capcom/smsgateway/: modules/webhooks/domain/WebHookEvent.kt defines
+   * mms:downloaded, modules/receiver/ReceiverService.kt raises it with
+   * modules/webhooks/payload/MmsDownloadedPayload.kt, each part's bytes in Base64
+   * (modules/receiver/MmsContentReader.kt readPartData) — a photo outgrows an ordinary body.
+   */
+  it('passes a downloaded MMS on as our mms:downloaded webhook event, photo and all', async () => {
+    const { phone, harness, device } = await usbPhoneAndGateway();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    expect((await harness.api.post('/webhooks', { url: receiver.url, event: 'mms:downloaded' })).status).toBe(
+      201,
+    );
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    const photo = randomBytes(400 * 1024);
+    await phone.receiveMmsDownloaded('+15557654321', {
+      subject: 'holiday',
+      body: 'the beach',
+      parts: [{ contentType: 'image/jpeg', name: 'beach.jpg', bytes: photo }],
+    });
+    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), patiently);
+    expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
+    const posted = JSON.parse(receiver.requests[0]?.body ?? '{}') as {
+      event: string;
+      deviceId: string;
+      payload: { attachments?: { data?: string }[] };
+    };
+    expect(posted.event).toBe('mms:downloaded');
+    expect(posted.deviceId).toBe((await device()).id);
+    expect(posted.payload).toMatchObject({
+      sender: '+15557654321',
+      phoneNumber: '+15557654321',
+      simNumber: 1,
+      subject: 'holiday',
+      body: 'the beach',
+      attachments: [{ contentType: 'image/jpeg', name: 'beach.jpg', size: photo.length }],
+      receivedAt: expect.any(String),
+    });
+    expect(posted.payload.attachments?.[0]?.data).toBe(photo.toString('base64'));
+  });
+
   it('refuses with 401 a post on the right path that the phone did not sign, or signed too long ago', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     const hookUrl = (phone.webhooks[0]?.url ?? '').replace(/^http:\/\/127\.0\.0\.1:\d+/, harness.url);
     const body = JSON.stringify({
       event: 'sms:received',
@@ -194,7 +238,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('refuses a post to an unknown hook path', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     const response = await fetch(`${harness.url}/gateway/v1/phone-hooks/${'0'.repeat(48)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -231,7 +275,7 @@ describe('a USB phone that goes away and comes back', () => {
       ...webhooksOnly,
       pollIntervalMs: 300,
     });
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(6), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
     const appPort = (await adb.state()).phones[0]?.appPort ?? 0;
     await adb.setPhones([]);
     await phone.unplug();

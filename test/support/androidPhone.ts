@@ -33,10 +33,13 @@
  * - modules/webhooks/domain/WebHookEventDTO.kt (id, webhookId, event, deviceId, payload),
  *   payload/SmsEventPayload.kt (messageId, sender, recipient, simNumber, phoneNumber, plus
  *   partsCount+sentAt / deliveredAt / failedAt+reason / message+receivedAt / data+receivedAt),
- *   payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt);
+ *   payload/MmsReceivedPayload.kt (transactionId, subject, size, contentClass, receivedAt),
+ *   payload/MmsDownloadedPayload.kt (body, subject, attachments [partId, contentType, name,
+ *   size, data in Base64], receivedAt; modules/receiver/ReceiverService.kt, MmsContentReader.kt);
  *   modules/receiver/ReceiverService.kt: a received SMS's or data SMS's messageId is its
  *   hashCode() as an unsigned hex number, a data SMS's `data` is Base64 (NO_WRAP), an MMS
- *   notification's messageId is its Message-ID or else its transactionId.
+ *   notification's messageId is its Message-ID or else its transactionId, a downloaded MMS's its
+ *   row id in content://mms (modules/receiver/MmsContentObserver.kt processMmsDownloaded).
  * - modules/webhooks/plugins/PayloadSingingPlugin.kt: with a signing key, every post carries
  *   `X-Timestamp` (Unix seconds) and `X-Signature`, the lowercase hex HmacSHA256 of the body text
  *   followed by the timestamp, keyed with the key's bytes. routes/SettingsRoutes.kt PATCH
@@ -76,7 +79,7 @@ export interface PhoneMessage {
 
 interface PhoneInboxMessage {
   hash: number;
-  type: 'SMS' | 'DATA_SMS' | 'MMS';
+  type: 'SMS' | 'DATA_SMS' | 'MMS' | 'MMS_DOWNLOADED';
   sender: string;
   simNumber: number;
   content: string;
@@ -238,6 +241,42 @@ export class AndroidPhoneDouble {
       subject,
       size,
       contentClass: 'text',
+      receivedAt: this.date(createdAt),
+    });
+  }
+
+  /**
+   * An MMS finished downloading: in the inbox as MMS_DOWNLOADED (body, else subject, as preview),
+   * posted to mms:downloaded with each part's bytes in Base64.
+   */
+  async receiveMmsDownloaded(
+    sender: string,
+    content: {
+      subject?: string;
+      body?: string;
+      parts: { contentType: string; name?: string; bytes: Buffer }[];
+    },
+    simNumber = 1,
+  ): Promise<void> {
+    const createdAt = Date.now();
+    const mmsId = Math.floor(Math.random() * 100_000);
+    const hash = javaStringHash(`${sender}|${createdAt}|${mmsId}`);
+    const preview = content.body ?? content.subject ?? 'MMS content';
+    this.inbox.push({ hash, type: 'MMS_DOWNLOADED', sender, simNumber, content: preview, createdAt });
+    await this.emit('mms:downloaded', {
+      messageId: String(mmsId),
+      sender,
+      simNumber,
+      phoneNumber: sender,
+      ...(content.body === undefined ? {} : { body: content.body }),
+      ...(content.subject === undefined ? {} : { subject: content.subject }),
+      attachments: content.parts.map((part, index) => ({
+        partId: mmsId * 10 + index,
+        contentType: part.contentType,
+        ...(part.name === undefined ? {} : { name: part.name }),
+        size: part.bytes.length,
+        data: part.bytes.toString('base64'),
+      })),
       receivedAt: this.date(createdAt),
     });
   }
@@ -415,7 +454,7 @@ export class AndroidPhoneDouble {
       response,
       200,
       matching.slice(offset, offset + limit).map((message) => ({
-        id: `${{ SMS: 'text', DATA_SMS: 'data', MMS: 'mms-header' }[message.type]}:${message.hash}`,
+        id: `${{ SMS: 'text', DATA_SMS: 'data', MMS: 'mms-header', MMS_DOWNLOADED: 'mms' }[message.type]}:${message.hash}`,
         type: message.type,
         sender: message.sender,
         simNumber: message.simNumber,
