@@ -1,6 +1,7 @@
 import type { BasicCredentials } from '../auth/credentials.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { FleetMode } from '../fleet/fleetMode.js';
+import { FleetSecrets } from '../fleet/fleetSecrets.js';
 import type { HttpExtension } from '../http/app.js';
 import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
@@ -50,12 +51,13 @@ export function gatewayExtensions(
   const { serial, modems, operations } = deps;
   const pool: ModemPool = deps.modemPool.pool;
   const { hilinkAdapter } = modems;
+  const fleetSecrets = new FleetSecrets(() => deps.fleet.status());
   return [
     (api) => deps.desk.replyDesk.registerRoutes(api),
     (api) =>
       registerGatewayRoutes(api, {
         devices: pool,
-        status: () => ({
+        status: ({ maySeeSecrets }) => ({
           version: deps.version,
           simulated: deps.simulatedModems.length > 0,
           ...(hilinkAdapter && !pool.list().some((device) => device.modem.port === hilinkAdapter.url)
@@ -64,8 +66,9 @@ export function gatewayExtensions(
           sendingPaused: deps.sending.paused(),
           scheduler: deps.scheduler.status(),
           webhooks: deps.dispatcher.status(),
-          fleet: deps.fleet.status(),
+          fleet: fleetSecrets.view(maySeeSecrets),
         }),
+        revealCreatedFleetUser: () => fleetSecrets.revealCreatedUser(),
         dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
         serialPorts: async () => {
           const inUse = new Set(pool.list().map((device) => device.modem.port));

@@ -10,11 +10,14 @@ export const fleetStatusSchema = z.object({
   state: z.enum(['registering', 'connected', 'reconnecting', 'rejected']).optional(),
   serverUrl: z.string().optional(),
   deviceId: z.string().optional(),
+  /** Only for a reader holding settings:write: with its password it opens the server's API. */
   login: z.string().optional(),
   lastExchangeAt: z.number().optional(),
   lastError: z.string().optional(),
-  createdUserPassword: z
-    .string()
+  createdUserPasswordWaiting: z
+    .literal(true)
     .optional()
-    .describe('the password of the user the server created at registration; only in the run that registered'),
+    .describe(
+      'the server created a user at registration and its password waits to be shown, once, by POST /gateway/v1/fleet/created-user-password; only for settings:write',
+    ),
 });

@@ -65,8 +65,11 @@ export interface DeliveryQuery {
 export interface DispatcherStatus {
   pending: number;
   failedLastHour: number;
-  /** `url` names the webhook to people: its id is often a generated one. */
-  lastFailure?: { webhookId: string; url: string; error: string; at: number };
+  /**
+   * Named by id only: the status is read with `messages:list`, and a webhook's URL often holds
+   * its secret (a Home Assistant webhook id), which only `webhooks:list` may read (issue 36).
+   */
+  lastFailure?: { webhookId: string; error: string; at: number };
 }
 
 /** While offline (internet_required), look again this often. */
@@ -329,7 +332,7 @@ export class WebhookDispatcher {
       await this.finish(attempted, 'delivered');
       return;
     }
-    this.lastFailure = { webhookId: delivery.webhookId, url: delivery.url, error, at: finishedAt };
+    this.lastFailure = { webhookId: delivery.webhookId, error, at: finishedAt };
     if (hasAttemptsLeft(attempted.attemptCount, policy.retryCount)) {
       const delay = retryDelayMs(attempted.attemptCount);
       this.deps.logger.warn(

@@ -62,6 +62,11 @@ describe('fleet mode in the UI', () => {
     const device = double.devices[0];
     await expect(status.textContent()).resolves.toContain(device?.id);
     await expect(status.textContent()).resolves.toContain(`The server created the user ${device?.userId}`);
+    // The password is handed out once, on request (issue 36): shown, then never in the status.
+    await status.getByRole('button', { name: 'Show the password' }).click();
+    const password = (await status.locator('code').last().textContent()) ?? '';
+    expect(password).toMatch(/^[a-z0-9_-]{6,}$/i);
+    await status.getByText('note it now').waitFor();
     await page.getByRole('navigation', { name: 'Screens' }).getByText('Server: Connected').waitFor();
   });
 

@@ -74,6 +74,9 @@ export function createGatewayApi(client: ApiClient) {
     status: () => client.get<GatewayStatus>('/gateway/v1/status'),
     dailyStats: (days = 14) => client.get<DailyStats[]>('/gateway/v1/stats/daily', { days }),
     setSendingPaused: (paused: boolean) => client.post<GatewayStatus>('/gateway/v1/sending', { paused }),
+    /** Once per created user: the gateway forgets it has the password after answering. */
+    revealCreatedFleetUser: () =>
+      client.post<{ login: string; password: string }>('/gateway/v1/fleet/created-user-password'),
     changeLogin: async (username: string, password: string) => {
       await client.request('PUT', '/gateway/v1/credentials', { body: { username, password } });
     },

@@ -1,5 +1,9 @@
-import { Banner, ErrorNote } from '../components/StatusViews.js';
+import { useState } from 'react';
+import { useApp } from '../appContext.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { Banner, ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatRelative } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
 import { fleetStateLabels, useFleetStatus } from './useFleetStatus.js';
 
 /** Under the fleet settings: how the link to the private server is doing. */
@@ -20,12 +24,7 @@ export function FleetStatusPanel() {
   const shown = fleet.state ? fleetStateLabels[fleet.state] : undefined;
   return (
     <div className="fleet-status" role="status" aria-label="Fleet mode status">
-      {fleet.createdUserPassword && (
-        <Banner tone="warn" title={`The server created the user ${fleet.login ?? ''} for this gateway.`}>
-          Its password is <code>{fleet.createdUserPassword}</code> — note it now: it is shown only until the
-          gateway restarts, and the server never shows it again.
-        </Banner>
-      )}
+      {fleet.createdUserPasswordWaiting && <CreatedUserBanner login={fleet.login ?? ''} />}
       <dl className="facts">
         <dt>Link</dt>
         <dd>
@@ -42,5 +41,38 @@ export function FleetStatusPanel() {
         <dd>{fleet.unreportedStates}</dd>
       </dl>
     </div>
+  );
+}
+
+/**
+ * The gateway hands the created user's password out once (issue 36), so it is fetched only when
+ * asked for and kept here until the panel closes: the status polled behind it no longer has it.
+ */
+function CreatedUserBanner(props: { login: string }) {
+  const { api } = useApp();
+  const [password, setPassword] = useState<string | undefined>(undefined);
+  const { busy, result, run } = useAction();
+  const reveal = () =>
+    run(async () => {
+      setPassword((await api.revealCreatedFleetUser()).password);
+      return undefined;
+    });
+  return (
+    <Banner tone="warn" title={`The server created the user ${props.login} for this gateway.`}>
+      {password === undefined ? (
+        <>
+          Its password is shown once, here, and the server never shows it again.{' '}
+          <button type="button" disabled={busy} onClick={() => void reveal()}>
+            Show the password
+          </button>
+          <FormResult result={result} />
+        </>
+      ) : (
+        <>
+          Its password is <code>{password}</code> <CopyButton text={password} /> — note it now: it is not
+          shown again.
+        </>
+      )}
+    </Banner>
   );
 }

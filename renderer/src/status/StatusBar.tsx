@@ -26,6 +26,14 @@ export function StatusBar(props: { staleSince: number | undefined }) {
 
   const simulated = devices.data?.filter((device) => device.modem?.simulated) ?? [];
   const webhooks = status.data?.webhooks;
+  // The status names a failing webhook by id only (its URL may hold a secret, issue 36); the
+  // window may read the webhooks, so it shows people the URL they know it by.
+  const failedHookId = webhooks?.lastFailure?.webhookId;
+  const hooks = useResource(
+    async () => (failedHookId === undefined ? [] : api.webhooks()),
+    [api, failedHookId],
+  );
+  const failedHook = hooks.data?.find((hook) => hook.id === failedHookId)?.url ?? `webhook ${failedHookId}`;
   const items: {
     key: string;
     tone: 'warn' | 'error';
@@ -60,7 +68,7 @@ export function StatusBar(props: { staleSince: number | undefined }) {
     items.push({
       key: 'webhooks',
       tone: 'error',
-      text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${last.url} — ${last.error})` : ''}.`,
+      text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${failedHook} — ${last.error})` : ''}.`,
       link: { href: '#/webhooks', label: 'Webhooks' },
     });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TrafficLine } from '../../at/trafficLine.js';
+import { holdsScope, type Principal } from '../../auth/accessControl.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
@@ -42,7 +43,13 @@ import { toDeviceView } from './deviceRoutes.js';
  */
 export interface GatewayRouteDependencies {
   devices: DeviceDirectory;
-  status(): GatewayStatus;
+  /**
+   * The status is read with `messages:list`; secrets in it (the fleet login) are shown only to a
+   * reader who may write them (issue 36).
+   */
+  status(reader: { maySeeSecrets: boolean }): GatewayStatus;
+  /** The login and password of the user the fleet server created: the first time only. */
+  revealCreatedFleetUser(): { login: string; password: string } | undefined;
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
   /** A serial port path, or `tcp://host:port` for a modem behind a serial server (kept for next starts). */
@@ -65,6 +72,13 @@ export interface GatewayRouteDependencies {
 
 const tag = 'Gateway extensions';
 
+/** The fleet settings are written with settings:write, so their secrets are read with it too. */
+function statusReader(principal: Principal | undefined): { maySeeSecrets: boolean } {
+  return { maySeeSecrets: principal !== undefined && holdsScope(principal, 'settings:write') };
+}
+
+const createdFleetUserSchema = z.object({ login: z.string(), password: z.string() });
+
 function deviceOr404(devices: DeviceDirectory, id: string): DeviceInfo {
   const device = devices.get(id);
   if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
@@ -82,7 +96,30 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       200: { description: 'Status', schema: gatewayStatusSchema },
       ...errorResponses(...authErrors),
     },
-    handle: async () => ({ status: 200, body: deps.status() }),
+    handle: async ({ principal }) => ({ status: 200, body: deps.status(statusReader(principal)) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/fleet/created-user-password',
+    summary:
+      'The login and password of the user the fleet server created at registration, shown once: note them',
+    tag,
+    access: { scope: 'settings:write' },
+    responses: {
+      200: { description: 'The created user', schema: createdFleetUserSchema },
+      ...errorResponses(404, ...authErrors),
+    },
+    handle: async () => {
+      const user = deps.revealCreatedFleetUser();
+      if (!user) {
+        throw new GatewayError(
+          ErrorCode.NotFound,
+          'no created password waits: this run registered no new user, or it was shown already',
+        );
+      }
+      return { status: 200, body: user };
+    },
   });
 
   api.route({
@@ -277,9 +314,9 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       200: { description: 'Status', schema: gatewayStatusSchema },
       ...errorResponses(400, ...authErrors),
     },
-    handle: async ({ body }) => {
+    handle: async ({ body, principal }) => {
       deps.setSendingPaused(body.paused);
-      return { status: 200, body: deps.status() };
+      return { status: 200, body: deps.status(statusReader(principal)) };
     },
   });
 
