@@ -2,19 +2,26 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsService } from '../settings/settingsService.js';
-import type { Storage } from '../store/storage.js';
+import type { InboxRepository, LogRepository, MessageRepository } from '../store/repositories.js';
 
 const dayMs = 24 * 60 * 60_000;
 const sweepIntervalMs = 60 * 60_000;
 
+/** The stores retention trims: each removes its rows older than a time. */
+export interface RetainedStores {
+  messages: Pick<MessageRepository, 'pruneOlderThan'>;
+  inbox: Pick<InboxRepository, 'pruneOlderThan'>;
+  logs: Pick<LogRepository, 'pruneOlderThan'>;
+}
+
 /**
- * Keeps the store bounded (DESIGN §4): messages and incoming messages older than
- * `messages.log_lifetime_days` (unset: kept), log entries older than `logs.lifetime_days`.
- * Runs at start and hourly; a settings change applies at the next sweep.
+ * Keeps the store bounded (DESIGN §4): sent messages older than `messages.log_lifetime_days`,
+ * received ones older than `incoming.lifetime_days` (either unset: kept), log entries older than
+ * `logs.lifetime_days`. Runs at start and hourly; a settings change applies at the next sweep.
  */
 export function startRetention(deps: {
-  storage: Storage;
-  settings: SettingsService;
+  storage: RetainedStores;
+  settings: Pick<SettingsService, 'current'>;
   clock: Clock;
   logger: Logger;
 }): () => void {
@@ -23,17 +30,15 @@ export function startRetention(deps: {
   let stopped = false;
 
   const sweep = async () => {
-    const { messages, logs } = deps.settings.current();
+    const { messages, incoming, logs } = deps.settings.current();
     const now = deps.clock.now();
     if (messages.log_lifetime_days) {
-      const before = now - messages.log_lifetime_days * dayMs;
-      const removedMessages = await deps.storage.messages.pruneOlderThan(before);
-      const removedIncoming = await deps.storage.inbox.pruneOlderThan(before);
-      if (removedMessages + removedIncoming > 0) {
-        logger.info(
-          `removed ${removedMessages} messages and ${removedIncoming} incoming messages past their lifetime`,
-        );
-      }
+      const removed = await deps.storage.messages.pruneOlderThan(now - messages.log_lifetime_days * dayMs);
+      if (removed > 0) logger.info(`removed ${removed} messages past their lifetime`);
+    }
+    if (incoming.lifetime_days) {
+      const removed = await deps.storage.inbox.pruneOlderThan(now - incoming.lifetime_days * dayMs);
+      if (removed > 0) logger.info(`removed ${removed} incoming messages past their lifetime`);
     }
     if (logs.lifetime_days) await deps.storage.logs.pruneOlderThan(now - logs.lifetime_days * dayMs);
   };

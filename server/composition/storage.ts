@@ -1,6 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { seedDefaultCountry } from '../desk/systemRegion.js';
 import type { Logger } from '../logging/logger.js';
+import { settingsMigrations } from '../settings/settingsMigrations.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from '../settings/settingsService.js';
 import { openStorage, type Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';
@@ -36,7 +37,11 @@ export async function openGatewayStorage(deps: {
   deps.onOpen?.(storage);
   const settingsLogger = deps.logger.child('settings');
   const settings = new SettingsService(
-    await storage.openDocument<StoredSettings>('settings', structuredClone(emptyStoredSettings)),
+    await storage.openDocument<StoredSettings>(
+      'settings',
+      structuredClone(emptyStoredSettings),
+      settingsMigrations,
+    ),
     settingsLogger,
   );
   await seedDefaultCountry(settings, deps.region, settingsLogger);

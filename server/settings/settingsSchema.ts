@@ -52,6 +52,14 @@ export const settingGroups = {
   logs: {
     lifetime_days: days,
   },
+  /**
+   * The app's inbox retention (capcom6/android-sms-gateway, branch
+   * issue/385-incoming-messages-cleanup, `modules/incoming/IncomingMessagesSettings.kt`): whole
+   * days of at least 1; null keeps received messages forever.
+   */
+  incoming: {
+    lifetime_days: days,
+  },
   webhooks: {
     internet_required: z.boolean(),
     retry_count: z.number().int().min(0).max(100),
@@ -115,6 +123,7 @@ export const settingDefaults: Settings = {
   },
   ping: { interval_seconds: null },
   logs: { lifetime_days: 30 },
+  incoming: { lifetime_days: null },
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
   desk: { default_country: null },

@@ -21,6 +21,7 @@ const defaults = {
   },
   ping: {},
   logs: { lifetime_days: 30 },
+  incoming: {},
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
   receiver: { content_provider_enabled: false },
   desk: {},
@@ -106,6 +107,9 @@ describe('settings', () => {
       'webhooks.internet_required',
     ],
     ['zero lifetime days', { logs: { lifetime_days: 0 } }, 'logs.lifetime_days'],
+    ['zero inbox lifetime days', { incoming: { lifetime_days: 0 } }, 'incoming.lifetime_days'],
+    ['a fractional inbox lifetime', { incoming: { lifetime_days: 1.5 } }, 'incoming.lifetime_days'],
+    ['an inbox lifetime as text', { incoming: { lifetime_days: '7' } }, 'incoming.lifetime_days'],
     ['a cloud_url that is not a URL', { gateway: { cloud_url: 'sms.example' } }, 'gateway.cloud_url'],
     [
       'min interval above max',
@@ -123,6 +127,28 @@ describe('settings', () => {
     expect(response.status).toBe(400);
     expect((response.body as { message: string }).message.startsWith(`${key}: `)).toBe(true);
     expect((await harness.request('/settings')).body).toEqual(before);
+  });
+
+  /**
+   * The app's inbox retention: `incoming.lifetime_days`, whole days of at least 1, or null to
+   * keep received messages forever (capcom6/android-sms-gateway@9f0f77c007cda70312f5c25c0a36b1e49eaf8d0c,
+   * branch issue/385-incoming-messages-cleanup,
+   * app/src/main/java/me/capcom/smsgateway/modules/incoming/IncomingMessagesSettings.kt).
+   */
+  it.each(apiBases)('keeps the inbox lifetime set with PATCH and PUT at %s/settings', async (base) => {
+    const patched = await patch({ incoming: { lifetime_days: 14 } }, base);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ incoming: { lifetime_days: 14 } });
+    expect(harness.settings.current().incoming.lifetime_days).toBe(14);
+    const put = await harness.request(`${base}/settings`, {
+      method: 'PUT',
+      json: { incoming: { lifetime_days: 90 } },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ incoming: { lifetime_days: 90 } });
+    const cleared = await patch({ incoming: { lifetime_days: null } }, base);
+    expect(cleared.body).toMatchObject({ incoming: {} });
+    expect(harness.settings.current().incoming.lifetime_days).toBeNull();
   });
 
   // client-go `smsgateway/domain_settings.go` and client-rs `src/types/settings.rs`.

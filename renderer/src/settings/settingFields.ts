@@ -114,6 +114,15 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
         defaultLabel: 'forever',
       },
       {
+        group: 'incoming',
+        key: 'lifetime_days',
+        label: 'Keep received messages',
+        meaning: 'Received SMS and data SMS older than this are deleted from the inbox.',
+        kind: 'integer',
+        unit: 'days',
+        defaultLabel: 'forever',
+      },
+      {
         group: 'messages',
         key: 'work_hours_enabled',
         label: 'Send only during working hours',
