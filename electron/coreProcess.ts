@@ -60,6 +60,8 @@ async function run(): Promise<void> {
     username: started.username,
     ...(started.generatedPassword === undefined ? {} : { generatedPassword: started.generatedPassword }),
   });
+  // A pause outlasts restarts: the tray shows the state the core started in.
+  post({ type: 'sending-paused', paused: gateway.sendingPaused });
 }
 
 run().catch(async (error: unknown) => {

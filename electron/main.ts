@@ -175,9 +175,8 @@ if (!app.requestSingleInstanceLock()) {
         quit: () => app.quit(),
       });
       core.on('sending-paused', (paused) => tray.showPaused(paused));
+      // A (re)started core reports its pause (kept across restarts) right after `ready`.
       core.on('ready', ({ baseUrl: base }) => {
-        // A (re)started core sends; the tray follows.
-        tray.showPaused(false);
         lockDownSession(session.defaultSession, baseUrl);
         if (window) void window.loadURL(`${base}/ui/`);
         else createWindow();

@@ -15,7 +15,7 @@ export class GatewayTray {
     this.showPaused(false);
   }
 
-  /** The core's sending state (it starts unpaused). */
+  /** The core's sending state: unpaused until the core reports it, after every start. */
   showPaused(paused: boolean): void {
     this.tray.setContextMenu(Menu.buildFromTemplate(trayMenu(paused, this.actions)));
   }

@@ -17,6 +17,7 @@ import { readPackageVersion } from './composition/packageVersion.js';
 import type { PhoneTiming } from './composition/phones.js';
 import { startRetention } from './composition/retention.js';
 import { composeScheduler } from './composition/scheduler.js';
+import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
@@ -89,9 +90,18 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   const stops = new StopList();
   /** Set once stopping began: background work (probing, the simulator fallback) starts nothing new. */
   let stopping = false;
-  let paused = false;
+  /** A person's pause of sending, kept in the data directory (opened at start). */
+  let pause: SendingPause | undefined;
   let tokens: TokenService | undefined;
   let scheduler: Scheduler | undefined;
+
+  /** Pauses or resumes at once and wakes the scheduler; resolves once the choice is on disk. */
+  const setSendingPaused = (value: boolean): Promise<void> => {
+    if (!pause) return Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is not started'));
+    const saved = pause.set(value);
+    scheduler?.wake();
+    return saved;
+  };
 
   /**
    * The steps in order (server/composition/, ARCHITECTURE.md "The composition root"). Each
@@ -119,6 +129,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     tokens = auth.tokens;
     const webhooks = await openWebhookRegistry(context);
     const records = composeMessageRecords(context);
+    const sendingPause = await openSendingPause(context);
+    pause = sendingPause;
 
     // The modems, built (not started) before the services that route work to them.
     /** Set once the queue service exists (it needs the pool): a missed call's SMS answer is queued like any message. */
@@ -153,7 +165,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
-      paused: () => paused,
+      paused: () => sendingPause.paused,
       lifecycle: records.lifecycle,
       devices: pool,
       optOuts: optOuts.list,
@@ -219,7 +231,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       fleet,
       desk,
       credentials: auth.credentials,
-      sending: { paused: () => paused, setPaused: (value) => gateway.setSendingPaused(value) },
+      sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const app = createHttpApp(
       httpServicesFrom(context, {
@@ -251,7 +263,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     events,
     simulatedModems,
     get sendingPaused() {
-      return paused;
+      return pause?.paused ?? false;
     },
     start: async () => {
       try {
@@ -267,10 +279,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       return stops.stopAll(logger);
     },
     setSendingPaused(value) {
-      paused = value;
-      events.emit('sending:paused', { paused: value });
-      logger.info(value ? 'sending paused by the user' : 'sending resumed');
-      scheduler?.wake();
+      void setSendingPaused(value).catch((error: unknown) =>
+        logger.error('the pause of sending could not be saved', { error }),
+      );
     },
     async issueSessionToken() {
       if (!tokens) throw new Error('the gateway is not started');

@@ -45,7 +45,7 @@ export function gatewayExtensions(
     fleet: FleetMode;
     desk: GatewayDesk;
     credentials: BasicCredentials;
-    sending: { paused(): boolean; setPaused(paused: boolean): void };
+    sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   },
 ): HttpExtension[] {
   const { serial, modems, operations } = deps;

@@ -12,21 +12,37 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+function gatewayIn(dataDir: string): Gateway {
+  const gateway = createGateway(
+    {
+      ...defaultOptions(),
+      listen: { host: '127.0.0.1', port: 0 },
+      dataDir,
+      probeSerialPorts: false,
+      simulatedModems: 1,
+    },
+    { logSinks: [] },
+  );
+  running.push(gateway);
+  return gateway;
+}
+
+async function newDataDir(): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'smsgw-pause-'));
+  directories.push(dataDir);
+  return dataDir;
+}
+
+async function sendingPausedIn(url: string, gateway: Gateway): Promise<boolean> {
+  const response = await fetch(`${url}/gateway/v1/status`, {
+    headers: { authorization: `Bearer ${await gateway.issueSessionToken()}` },
+  });
+  return ((await response.json()) as { sendingPaused: boolean }).sendingPaused;
+}
+
 describe('the pause state the desktop tray shows', () => {
   it('is announced by the core whoever pauses: the UI through the API, or the tray', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'smsgw-pause-'));
-    directories.push(dataDir);
-    const gateway = createGateway(
-      {
-        ...defaultOptions(),
-        listen: { host: '127.0.0.1', port: 0 },
-        dataDir,
-        probeSerialPorts: false,
-        simulatedModems: 1,
-      },
-      { logSinks: [] },
-    );
-    running.push(gateway);
+    const gateway = gatewayIn(await newDataDir());
     const started = await gateway.start();
     const announced: boolean[] = [];
     gateway.events.on('sending:paused', ({ paused }) => announced.push(paused));
@@ -44,5 +60,24 @@ describe('the pause state the desktop tray shows', () => {
     // The tray's item (coreProcess.ts hands it to the same method).
     gateway.setSendingPaused(false);
     expect(announced).toEqual([true, false]);
+  });
+
+  it('stays after a restart until a person lifts it, and the restarted core says so', async () => {
+    const dataDir = await newDataDir();
+    const first = gatewayIn(dataDir);
+    await first.start();
+    first.setSendingPaused(true);
+    await first.stop();
+
+    const second = gatewayIn(dataDir);
+    const { url } = await second.start();
+    expect(second.sendingPaused).toBe(true);
+    await expect(sendingPausedIn(url, second)).resolves.toBe(true);
+    second.setSendingPaused(false);
+    await second.stop();
+
+    const third = gatewayIn(dataDir);
+    await third.start();
+    expect(third.sendingPaused).toBe(false);
   });
 });

@@ -300,7 +300,7 @@ describe('the gateway UI in Chromium', () => {
     }
   });
 
-  it("shows the gateway's today on the Dashboard in any browser zone, and pauses and resumes sending", async () => {
+  it("shows the gateway's today on the Dashboard in any browser zone, and pauses sending until a person resumes it, across a restart", async () => {
     // A zone already on another date than the gateway's: UTC+14 or UTC−12, 26 h apart.
     const gatewayNow = new Date();
     const plus14 = new Date(gatewayNow.getTime() + 14 * 3_600_000).getUTCDate() !== gatewayNow.getDate();
@@ -316,6 +316,16 @@ describe('the gateway UI in Chromium', () => {
     try {
       await page.getByRole('button', { name: 'Pause sending' }).click();
       // The status bar on every screen says so (it re-reads the status every 5 s).
+      await page
+        .getByRole('region', { name: 'Gateway status' })
+        .getByText(/^Sending is paused/)
+        .waitFor();
+      await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
+      // A person's decision: the gateway comes back paused, and the window says so at once.
+      await gateway.stop();
+      await ui.restart();
+      gateway = ui.gateway;
+      await page.reload();
       await page
         .getByRole('region', { name: 'Gateway status' })
         .getByText(/^Sending is paused/)

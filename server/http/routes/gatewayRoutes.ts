@@ -58,7 +58,8 @@ export interface GatewayRouteDependencies {
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
-  setSendingPaused(paused: boolean): void;
+  /** Resolves once the choice is on disk: a pause lasts until a person lifts it. */
+  setSendingPaused(paused: boolean): Promise<void>;
   changeCredentials(username: string, password: string): Promise<void>;
   setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void>;
   /** Sets the name staff know a modem by; false when the device is unknown. */
@@ -315,7 +316,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, ...authErrors),
     },
     handle: async ({ body, principal }) => {
-      deps.setSendingPaused(body.paused);
+      await deps.setSendingPaused(body.paused);
       return { status: 200, body: deps.status(statusReader(principal)) };
     },
   });
