@@ -177,15 +177,59 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[] {
-    // Through messages_by_state_time: only the Sent rows of the window are read.
+    // The whole minutes between the two ends from the kept counts (schema step 13); the parts
+    // of the minutes the ends fall in, and the oldest send, from the Sent rows of those minutes.
+    const firstWhole = Math.floor(sentFrom / minuteMs) + 1;
+    const afterWhole = Math.floor(sentBefore / minuteMs);
+    if (firstWhole >= afterWhole) return this.awaitingBetween(sentFrom, sentBefore);
+    const byDevice = new Map<string, AwaitingReports>();
+    const add = (rows: readonly AwaitingReports[]) => {
+      for (const row of rows) {
+        const known = byDevice.get(row.deviceId);
+        byDevice.set(
+          row.deviceId,
+          known
+            ? {
+                ...known,
+                count: known.count + row.count,
+                oldestSentAt: Math.min(known.oldestSentAt, row.oldestSentAt),
+              }
+            : row,
+        );
+      }
+    };
+    add(this.awaitingBetween(sentFrom, firstWhole * minuteMs));
+    add(this.awaitingBetween(afterWhole * minuteMs, sentBefore));
+    const whole = this.queries
+      .get(
+        `SELECT device_id AS deviceId, sum(count) AS count, min(minute) AS oldestMinute FROM awaiting_report_minutes
+         WHERE minute >= @firstWhole AND minute < @afterWhole GROUP BY device_id`,
+      )
+      .all({ firstWhole, afterWhole }) as { deviceId: string; count: number; oldestMinute: number }[];
+    for (const { deviceId, count, oldestMinute } of whole) {
+      const known = byDevice.get(deviceId);
+      const oldest = this.awaitingBetween(oldestMinute * minuteMs, (oldestMinute + 1) * minuteMs, deviceId);
+      const oldestSentAt = Math.min(
+        known?.oldestSentAt ?? Number.POSITIVE_INFINITY,
+        oldest[0]?.oldestSentAt ?? oldestMinute * minuteMs,
+      );
+      byDevice.set(deviceId, { deviceId, count: count + (known?.count ?? 0), oldestSentAt });
+    }
+    return [...byDevice.values()];
+  }
+
+  /** `awaitingReports` from the rows themselves, for a span of at most a minute or two. */
+  private awaitingBetween(sentFrom: number, sentBefore: number, deviceId?: string): AwaitingReports[] {
+    // Through messages_by_state_time: only the Sent rows of the span are read.
     return this.queries
       .get(
         `SELECT device_id AS deviceId, count(*) AS count, min(state_at) AS oldestSentAt FROM messages
          WHERE state = 'Sent' AND state_at >= @sentFrom AND state_at < @sentBefore
-           AND device_id IS NOT NULL AND json_extract(body, '$.withDeliveryReport') = 1
+           AND device_id IS NOT NULL AND (@deviceId IS NULL OR device_id = @deviceId)
+           AND json_extract(body, '$.withDeliveryReport') = 1
          GROUP BY device_id`,
       )
-      .all({ sentFrom, sentBefore }) as AwaitingReports[];
+      .all({ sentFrom, sentBefore, deviceId: deviceId ?? null }) as AwaitingReports[];
   }
 
   countInState(state: MessageState): number {

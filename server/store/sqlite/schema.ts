@@ -351,7 +351,53 @@ export const schemaSteps: readonly string[] = [
   ${countFailureTrigger('messages_failed_insert', 'INSERT')}
   ${countFailureTrigger('messages_failed_update', 'UPDATE OF state', "AND old.state <> 'Failed'")}
   `,
+  // GET /devices names, per modem, the messages sent over an hour ago that still wait for their
+  // delivery report (`awaitingReports`); every screen of the UI reads it. It read the record of
+  // every waiting message, and many wait exactly when the warning matters: reports stopped
+  // arriving. These counts per minute of `state_at` and modem hold the messages now Sent that
+  // asked for a report, at the cost of one JSON read when a message enters Sent and one when it
+  // leaves.
+  `
+  CREATE TABLE awaiting_report_minutes (
+    minute INTEGER NOT NULL,
+    device_id TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (minute, device_id)
+  ) WITHOUT ROWID;
+  INSERT INTO awaiting_report_minutes (minute, device_id, count)
+    SELECT ${minuteOf('state_at')}, device_id, count(*) FROM messages
+    WHERE ${awaitsReport('messages')} GROUP BY 1, 2;
+  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new')} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new')} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old')} BEGIN
+    ${countAwaiting('old', -1)}
+  END;
+  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old')} BEGIN
+    ${countAwaiting('old', -1)}
+  END;
+  `,
 ];
+
+/**
+ * A row that waits for its delivery report: Sent by a modem, asked for one. The state comes
+ * first, so the record's JSON is read only for Sent rows.
+ */
+function awaitsReport(row: string): string {
+  return `(${row}.state = 'Sent' AND ${row}.device_id IS NOT NULL AND ${row}.state_at IS NOT NULL
+    AND json_extract(${row}.body, '$.withDeliveryReport') = 1)`;
+}
+
+/** Adds `delta` to the count of `row`'s minute and modem; a count that reaches 0 goes. */
+function countAwaiting(row: string, delta: 1 | -1): string {
+  const key = `${minuteOf(`${row}.state_at`)}, ${row}.device_id`;
+  return `INSERT INTO awaiting_report_minutes (minute, device_id, count) VALUES (${key}, ${delta})
+      ON CONFLICT (minute, device_id) DO UPDATE SET count = count + ${delta};
+    DELETE FROM awaiting_report_minutes WHERE (minute, device_id) = (${key}) AND count = 0;`;
+}
 
 /** The minute of a time in ms (`Math.floor(ms / 60000)` for the times a clock gives). */
 function minuteOf(column: string): string {
