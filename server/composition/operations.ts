@@ -9,6 +9,7 @@ import {
 } from '../operations/modemOperationsSettings.js';
 import { recordSignalHistory } from '../operations/signalRecorder.js';
 import { UssdSessions } from '../operations/ussdSessions.js';
+import { PatternMatcher } from '../patterns/patternMatcher.js';
 import type { CompositionContext } from './context.js';
 
 export interface ModemOperationSettings {
@@ -65,12 +66,17 @@ export function composeModemOperations(
     }),
   );
   const ussdSessions = new UssdSessions(pool, clock);
+  const logger = context.logger.child('balance');
+  // A thread of its own, not the rules': a flood of incoming SMS cannot delay the balance check.
+  const patterns = new PatternMatcher({ name: 'balance pattern', logger });
+  context.stops.add(() => patterns.close());
   const balanceWatch = new BalanceWatch({
     settings: deps.settings,
     sessions: ussdSessions,
+    patterns,
     events,
     clock,
-    logger: context.logger.child('balance'),
+    logger,
     onReading: (deviceId) => events.emit('device:updated', { deviceId }),
   });
   return { ussdSessions, balanceWatch };

@@ -69,6 +69,9 @@ export const ErrorCode = {
   FleetUnreachable: 1001,
   /** The private server answered something the device API does not allow (other 4xx, bad body). */
   FleetProtocol: 1002,
+  // 11xx: users' regular expressions (balance patterns, auto-reply rules)
+  /** The thread that runs them failed or was stopped; the batch it was given has no answer. */
+  PatternMatcherFailed: 1100,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

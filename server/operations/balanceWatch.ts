@@ -2,9 +2,11 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
+import type { PatternMatching } from '../patterns/patternMatcher.js';
 import {
+  amountOf,
   type BalanceReading,
-  extractAmount,
+  defaultAmountPattern,
   type ModemOperationsSettingsStore,
 } from './modemOperationsSettings.js';
 import type { UssdSessions } from './ussdSessions.js';
@@ -12,6 +14,8 @@ import type { UssdSessions } from './ussdSessions.js';
 export interface BalanceWatchOptions {
   settings: ModemOperationsSettingsStore;
   sessions: UssdSessions;
+  /** Runs the user's balance pattern off the event loop, within `balancePatternBudgetMs`. */
+  patterns: PatternMatching;
   events: EventBus;
   clock: Clock;
   logger: Logger;
@@ -24,6 +28,11 @@ const firstCheckDelayMs = 1_000;
 /** A failed check (modem still starting, network busy) is tried again this soon, at most. */
 const retryDelayMs = 5 * 60_000;
 const minuteMs = 60_000;
+/**
+ * What one balance pattern may take on one answer. A sane pattern ends in a blink on an answer of
+ * a few hundred characters; this only bounds one that backtracks without end.
+ */
+export const balancePatternBudgetMs = 1_000;
 
 /**
  * The scheduled balance check of each modem with a balance code: the USSD code every
@@ -32,6 +41,11 @@ const minuteMs = 60_000;
  */
 export class BalanceWatch {
   private readonly timers = new Map<string, TimerHandle>();
+  /**
+   * One check per modem at a time: the button pressed during a scheduled check is answered by
+   * it, rather than asking the network (and running the pattern) twice.
+   */
+  private readonly checking = new Map<string, Promise<BalanceReading>>();
   private stopped = false;
 
   constructor(private readonly options: BalanceWatchOptions) {}
@@ -61,7 +75,15 @@ export class BalanceWatch {
   }
 
   /** Asks the balance now (the modem card's button, and the schedule). */
-  async check(deviceId: string): Promise<BalanceReading> {
+  check(deviceId: string): Promise<BalanceReading> {
+    const running = this.checking.get(deviceId);
+    if (running) return running;
+    const check = this.checkNow(deviceId).finally(() => this.checking.delete(deviceId));
+    this.checking.set(deviceId, check);
+    return check;
+  }
+
+  private async checkNow(deviceId: string): Promise<BalanceReading> {
     const settings = this.options.settings.settings(deviceId);
     const code = settings.balanceCode;
     if (code === null) {
@@ -71,7 +93,7 @@ export class BalanceWatch {
     }
     const exchange = await this.options.sessions.request(deviceId, code);
     const previous = this.options.settings.lastBalance(deviceId);
-    const amount = extractAmount(exchange.answer, settings.balancePattern);
+    const amount = await this.amountIn(deviceId, exchange.answer, settings.balancePattern);
     const threshold = settings.lowBalanceThreshold;
     const low = amount !== undefined && threshold !== null && amount < threshold;
     const reading: BalanceReading = { answer: exchange.answer, at: exchange.at, low };
@@ -89,6 +111,38 @@ export class BalanceWatch {
       });
     }
     return reading;
+  }
+
+  /**
+   * The user's pattern runs on the pattern thread within its budget. One that runs out of time
+   * is disabled (and said so in the log and the operations view) rather than run again at the
+   * next check: it would take its whole budget on every answer.
+   */
+  private async amountIn(
+    deviceId: string,
+    answer: string,
+    pattern: string | null,
+  ): Promise<number | undefined> {
+    if (pattern === null) return amountOf(defaultAmountPattern.exec(answer));
+    if (this.options.settings.balancePatternDisabled(deviceId)) return undefined;
+    const [outcome] = await this.options.patterns.match(
+      [{ source: pattern, flags: '' }],
+      answer,
+      balancePatternBudgetMs,
+    );
+    if (outcome?.kind === 'matched') return amountOf(outcome.groups);
+    if (outcome?.kind === 'timed-out') {
+      await this.options.settings.disableBalancePattern(deviceId, pattern, {
+        reason: 'timed-out',
+        at: this.options.clock.now(),
+      });
+      this.options.logger.warn('the balance pattern ran out of time and is disabled until it is changed', {
+        deviceId,
+        pattern,
+        budgetMs: balancePatternBudgetMs,
+      });
+    }
+    return undefined;
   }
 
   private async scheduledCheck(deviceId: string): Promise<void> {

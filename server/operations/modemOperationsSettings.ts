@@ -3,6 +3,7 @@ import {
   type ModemOperationsSettings,
   modemOperationsSettingsSchema,
 } from '../validation/modemOperationsSchemas.js';
+import type { PatternDisabled } from '../validation/patternSchemas.js';
 
 /**
  * Per-modem settings of the modem operations (README "Modem operations"): the scheduled balance
@@ -21,7 +22,15 @@ export interface BalanceReading {
 }
 
 export interface ModemOperationsDocument {
-  devices: Record<string, { settings: ModemOperationsSettings; lastBalance?: BalanceReading }>;
+  devices: Record<
+    string,
+    {
+      settings: ModemOperationsSettings;
+      lastBalance?: BalanceReading;
+      /** The balance pattern is not run (kept until the pattern is changed). */
+      patternDisabled?: PatternDisabled;
+    }
+  >;
 }
 
 export class ModemOperationsSettingsStore {
@@ -35,6 +44,10 @@ export class ModemOperationsSettingsStore {
     return this.document.data.devices[deviceId]?.lastBalance;
   }
 
+  balancePatternDisabled(deviceId: string): PatternDisabled | undefined {
+    return this.document.data.devices[deviceId]?.patternDisabled;
+  }
+
   /** Device ids with a balance code. */
   withBalanceCheck(): string[] {
     return Object.entries(this.document.data.devices)
@@ -42,23 +55,43 @@ export class ModemOperationsSettingsStore {
       .map(([deviceId]) => deviceId);
   }
 
+  /** A disabled pattern stays so while the settings keep it (the form saves them all at once). */
   async save(deviceId: string, settings: ModemOperationsSettings): Promise<void> {
     await this.document.update((data) => {
       const entry = data.devices[deviceId];
-      data.devices[deviceId] = entry ? { ...entry, settings } : { settings };
+      const next = { ...entry, settings };
+      if (entry?.settings.balancePattern !== settings.balancePattern) delete next.patternDisabled;
+      data.devices[deviceId] = next;
     });
   }
 
   async saveBalance(deviceId: string, reading: BalanceReading): Promise<void> {
     await this.document.update((data) => {
-      data.devices[deviceId] = { settings: this.settings(deviceId), lastBalance: reading };
+      data.devices[deviceId] = {
+        ...data.devices[deviceId],
+        settings: this.settings(deviceId),
+        lastBalance: reading,
+      };
+    });
+  }
+
+  /** Only while the settings still hold `pattern`: a pattern changed meanwhile is not the one to blame. */
+  async disableBalancePattern(deviceId: string, pattern: string, disabled: PatternDisabled): Promise<void> {
+    await this.document.update((data) => {
+      const entry = data.devices[deviceId];
+      if (entry?.settings.balancePattern === pattern) entry.patternDisabled = disabled;
     });
   }
 }
 
-/** The amount in a balance answer: the pattern's first group, or its whole match. */
-export function extractAmount(answer: string, pattern: string | null): number | undefined {
-  const match = new RegExp(pattern ?? '-?\\d+(?:[.,]\\d+)?').exec(answer);
+/**
+ * The first number in the answer, when the user gave no pattern. Linear in the answer's length,
+ * so it runs here and not on the thread users' patterns need.
+ */
+export const defaultAmountPattern = /-?\d+(?:[.,]\d+)?/;
+
+/** The amount in a match of a balance pattern: its first group, or its whole match. */
+export function amountOf(match: readonly (string | undefined)[] | null): number | undefined {
   const text = match?.[1] ?? match?.[0];
   if (text === undefined) return undefined;
   const amount = Number(text.replace(',', '.'));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patternDisabledViewSchema } from './patternSchemas.js';
 
 /**
  * The modem operations' shapes (README "Modem operations"): the per-modem balance check and call
@@ -76,6 +77,8 @@ export const balanceViewSchema = z.object({
 /** GET/PUT /gateway/v1/devices/{id}/operations: the settings with the last balance answer. */
 export const modemOperationsViewSchema = modemOperationsSettingsSchema.extend({
   lastBalance: balanceViewSchema.optional(),
+  /** Present while `balancePattern` is not run: the checks keep the answer, without an amount. */
+  balancePatternDisabled: patternDisabledViewSchema.optional(),
 });
 
 export const missedCallViewSchema = z.object({

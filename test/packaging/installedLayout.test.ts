@@ -3,12 +3,17 @@ import { once } from 'node:events';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type {
+  PatternReply,
+  PatternRequest,
+  PatternThreadData,
+} from '../../server/patterns/patternProtocol.js';
 import type { ConnectionRequest } from '../../server/store/sqlite/connectionWorker.js';
 import { walkPackagedImports } from './support/packagedImports.js';
 
@@ -143,6 +148,21 @@ async function threadScripts(): Promise<string[]> {
   return [...names].sort().map((name) => join(threads, `${name}.js`));
 }
 
+/**
+ * The other threads' modules: `startThread(import.meta.url, '<module>', …)` (threads/startThread.ts)
+ * starts `./<module>.js` beside the module that calls it. Read from the package, as above.
+ */
+async function namedThreadScripts(): Promise<string[]> {
+  const scripts = new Set<string>();
+  for (const file of await filesUnder(join(app, 'dist/server'))) {
+    const source = await readFile(file, 'utf8');
+    for (const match of source.matchAll(/\bstartThread\(import\.meta\.url, '(\w+)'/g)) {
+      if (match[1]) scripts.add(join(dirname(file), `${match[1]}.js`));
+    }
+  }
+  return [...scripts].sort();
+}
+
 describe('the installed app (electron-builder --linux dir)', () => {
   it('holds every dependency of package.json in app.asar', async () => {
     const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as {
@@ -158,12 +178,13 @@ describe('the installed app (electron-builder --linux dir)', () => {
     expect(missing).toEqual([]);
   });
 
-  it('finds, inside the package, everything the shell, the core and its SQLite threads import', async () => {
-    const threads = await threadScripts();
+  it('finds, inside the package, everything the shell, the core and its threads import', async () => {
+    const threads = [...(await threadScripts()), ...(await namedThreadScripts())];
     expect(threads.map((file) => relative(app, file))).toEqual(
       expect.arrayContaining([
         'dist/server/store/sqlite/checkpointWorker.js',
         'dist/server/store/sqlite/pageReaderWorker.js',
+        'dist/server/patterns/patternThread.js',
       ]),
     );
     const walk = walkPackagedImports(app, [
@@ -290,6 +311,34 @@ describe('the installed app (electron-builder --linux dir)', () => {
         code: 0,
         failures: [],
       });
+    }
+  });
+
+  it('starts the pattern thread from the package, and it runs a pattern', async () => {
+    const script = (await namedThreadScripts()).find((file) => file.endsWith('/patternThread.js'));
+    if (!script) throw new Error('no pattern thread in the package');
+    const workerData: PatternThreadData = { progress: new SharedArrayBuffer(8) };
+    const worker = new Worker(script, { workerData, execArgv: [] });
+    const replies: PatternReply[] = [];
+    worker.on('message', (reply: PatternReply) => replies.push(reply));
+    try {
+      await vi.waitFor(() => expect(replies).toEqual([{ kind: 'ready' }]), { timeout: 10_000 });
+      const request: PatternRequest = {
+        id: 1,
+        patterns: [{ source: 'balance is ([\\d.]+)', flags: '' }],
+        text: 'Your balance is 12.50',
+        sentAt: Date.now(),
+      };
+      worker.postMessage(request);
+      await vi.waitFor(() => expect(replies).toHaveLength(2), { timeout: 10_000 });
+      expect(replies[1]).toEqual({
+        kind: 'result',
+        id: 1,
+        index: 0,
+        result: { groups: ['balance is 12.50', '12.50'] },
+      });
+    } finally {
+      await worker.terminate();
     }
   });
 });

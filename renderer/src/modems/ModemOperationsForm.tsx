@@ -3,6 +3,7 @@ import { BalanceIntervalMinutes } from '../../../server/validation/modemOperatio
 import type { ModemOperationsSettings } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
+import { patternDisabledText } from '../format/patternDisabled.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -41,6 +42,11 @@ export function ModemOperationsForm(props: { deviceId: string; onSaved: () => vo
   if (settings.error !== undefined) return <ErrorNote error={settings.error} onRetry={settings.reload} />;
   if (!draft) return null;
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  // Said while the field still holds the pattern that was switched off: saving another clears it.
+  const patternDisabled =
+    settings.data?.balancePatternDisabled && draft.balancePattern === (settings.data.balancePattern ?? '')
+      ? settings.data.balancePatternDisabled
+      : undefined;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,6 +98,11 @@ export function ModemOperationsForm(props: { deviceId: string; onSaved: () => vo
         <span className="hint">
           A regular expression; its first group is the amount. Empty: the first number.
         </span>
+        {patternDisabled && (
+          <span className="form-error" role="alert">
+            {patternDisabledText(patternDisabled)}
+          </span>
+        )}
       </label>
       <label>
         Warn below

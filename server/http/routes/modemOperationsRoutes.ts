@@ -244,7 +244,15 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
   });
 }
 
-function operationsView(deps: ModemOperationsRouteDependencies, deviceId: string) {
+function operationsView(
+  deps: ModemOperationsRouteDependencies,
+  deviceId: string,
+): z.output<typeof modemOperationsViewSchema> {
   const last = deps.settings.lastBalance(deviceId);
-  return { ...deps.settings.settings(deviceId), ...(last ? { lastBalance: balanceView(last) } : {}) };
+  const disabled = deps.settings.balancePatternDisabled(deviceId);
+  return {
+    ...deps.settings.settings(deviceId),
+    ...(last ? { lastBalance: balanceView(last) } : {}),
+    ...(disabled ? { balancePatternDisabled: { ...disabled, at: toIsoWithOffset(disabled.at) } } : {}),
+  };
 }

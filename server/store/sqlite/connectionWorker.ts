@@ -1,9 +1,8 @@
 import { once } from 'node:events';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
+import { startThread } from '../../threads/startThread.js';
 
 /** What a connection worker's thread (connectionThread.ts) is sent, and what it answers. */
 export type ConnectionRequest<Request> = { kind: 'ask'; id: number; request: Request } | { kind: 'close' };
@@ -81,7 +80,8 @@ export class ConnectionWorker<Request, Answer> {
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const worker = startThread(this.options.module, { path: this.options.path });
+    const workerData: ConnectionThreadData = { path: this.options.path };
+    const worker = startThread(import.meta.url, this.options.module, { workerData });
     this.worker = worker;
     let failure: unknown;
     worker.on('message', (reply: ConnectionReply<Answer>) => this.answer(reply));
@@ -125,16 +125,4 @@ export class ConnectionWorker<Request, Answer> {
     this.worker = undefined;
     worker.postMessage({ kind: 'close' } satisfies ConnectionRequest<Request>);
   }
-}
-
-/**
- * The thread's module sits next to this one: `.js` when built, `.ts` when run from source
- * (tests, `tsx`), where the thread must load tsx itself before importing it.
- */
-function startThread(module: string, workerData: ConnectionThreadData): Worker {
-  const extension = extname(fileURLToPath(import.meta.url));
-  const script = new URL(`./${module}${extension}`, import.meta.url);
-  if (extension !== '.ts') return new Worker(script, { workerData });
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData });
 }
