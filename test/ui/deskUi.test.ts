@@ -70,10 +70,10 @@ describe('the desk in Chromium', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     const errors = page.getByRole('table', { name: 'Rows with errors' });
     await expect(errors.getByRole('row').nth(1).textContent()).resolves.toBe(
-      '512 is too short for a number in DE',
+      '5Phone number12 is too short for a number in DE',
     );
     await expect(page.getByRole('status').filter({ hasText: 'rows:' }).textContent()).resolves.toContain(
-      '4 rows: 2 contacts, 1 duplicate rows merged by number, 1 rows with errors',
+      '4 rows: 2 contacts, 1 duplicate rows merged by number, 1 error — fix them to import.',
     );
     await expect(page.getByRole('button', { name: /^Import 2 contacts/ }).isDisabled()).resolves.toBe(true);
     expect((await harness.api.get<unknown[]>('/gateway/v1/contacts')).body).toEqual([]);

@@ -45,7 +45,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
       set(value);
     };
   const plan = planText(text);
-  const ready = preview !== undefined && preview.problems.length === 0 && preview.recipients > 0;
+  const ready = preview !== undefined && preview.problemCount === 0 && preview.recipients > 0;
 
   return (
     <form className="compose" aria-label="Bulk send" onSubmit={(event) => event.preventDefault()}>
@@ -200,6 +200,11 @@ function PreviewSummary(props: { preview: CampaignPreview }) {
             </li>
           ))}
         </ul>
+      )}
+      {preview.problemCount > preview.problems.length && (
+        <p className="muted">
+          The first {preview.problems.length} of {preview.problemCount} recipients with a problem:
+        </p>
       )}
       {preview.problems.length > 0 && (
         <table className="table" aria-label="Recipients with problems">

@@ -15,7 +15,7 @@ const mappedFields: { field: keyof ImportMapping; label: string }[] = [
 
 /**
  * Import from CSV: pick the file, map its columns, preview (merged duplicates, one line per row
- * error), then import — which the server does in one transaction, and only with no errors.
+ * error, the first 100 listed), then import — which the server does only with no errors.
  */
 export function ContactImportPanel(props: { onImported: () => void }) {
   const { api } = useApp();
@@ -90,7 +90,7 @@ export function ContactImportPanel(props: { onImported: () => void }) {
           <button
             type="button"
             className="primary"
-            disabled={commit.busy || !report || report.errors.length > 0 || report.contacts.length === 0}
+            disabled={commit.busy || !report || report.errorCount > 0 || report.contacts.length === 0}
             onClick={() =>
               void commit.run(async () => {
                 const done = await api.importContacts(csv, mapping, true);
@@ -119,13 +119,17 @@ function ImportPreview(props: { report: ImportReport }) {
       <p role="status">
         {report.rows} rows: {report.contacts.length} contacts
         {report.duplicates > 0 ? `, ${report.duplicates} duplicate rows merged by number` : ''}
-        {report.errors.length > 0 ? `, ${report.errors.length} rows with errors — fix them to import` : ''}.
+        {report.errorCount > 0
+          ? `, ${report.errorCount} error${report.errorCount === 1 ? '' : 's'} — fix them to import`
+          : ''}
+        .{report.errorCount > report.errors.length ? ` The first ${report.errors.length} are listed.` : ''}
       </p>
       {report.errors.length > 0 && (
         <table className="table" aria-label="Rows with errors">
           <thead>
             <tr>
               <th scope="col">Line</th>
+              <th scope="col">Column</th>
               <th scope="col">Problem</th>
             </tr>
           </thead>
@@ -133,6 +137,7 @@ function ImportPreview(props: { report: ImportReport }) {
             {report.errors.map((error) => (
               <tr key={`${error.line}-${error.field}`}>
                 <td>{error.line}</td>
+                <td>{columnLabel(error.field)}</td>
                 <td>{error.message}</td>
               </tr>
             ))}
@@ -164,4 +169,10 @@ function ImportPreview(props: { report: ImportReport }) {
       {report.contacts.length > 50 && <p className="muted">and {report.contacts.length - 50} more.</p>}
     </section>
   );
+}
+
+/** `name` → "Name", `mapping.groups` → "Groups": the label the mapping above shows for the field. */
+function columnLabel(field: string): string {
+  const mapped = mappedFields.find((entry) => field.replace(/^mapping\./, '') === entry.field);
+  return mapped?.label ?? field;
 }

@@ -29,7 +29,9 @@ export interface ImportReport {
     existing: boolean;
   }[];
   duplicates: number;
+  /** The first 100 row errors. */
   errors: { line: number; field: string; message: string }[];
+  errorCount: number;
   imported?: { created: number; updated: number };
 }
 
@@ -51,7 +53,9 @@ export interface CampaignPreview {
   partsPerMessage: { min: number; max: number };
   totalParts: number;
   samples: { phoneNumber: string; name?: string; text: string; parts: number }[];
+  /** The first 100. */
   problems: { field: string; message: string }[];
+  problemCount: number;
 }
 
 export interface Campaign {

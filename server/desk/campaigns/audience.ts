@@ -1,5 +1,6 @@
 import { planText } from '../../pdu/index.js';
 import { MaxTextLength } from '../../validation/messageSchemas.js';
+import { chunksInTurns, rowPacer } from '../bulkPacing.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { NumberReader } from '../numberReader.js';
 import { renderPlaceholders } from '../templates/placeholders.js';
@@ -67,10 +68,15 @@ export interface AudienceDependencies {
  * Resolves, de-duplicates by number (the first mention wins: rows first, as they carry the most
  * fields, then contacts, groups, typed numbers), filters and renders. Each recipient's fields
  * are its row's, plus `name` and `phone` from the address book when the row does not give them.
+ * Works `rowsPerTurn` recipients at a time, so a 50,000-row preview does not hold the gateway.
  */
-export function planAudience(text: string, spec: AudienceSpec, deps: AudienceDependencies): AudiencePlan {
+export async function planAudience(
+  text: string,
+  spec: AudienceSpec,
+  deps: AudienceDependencies,
+): Promise<AudiencePlan> {
   const problems: RecipientProblem[] = [];
-  const candidates = resolve(spec, deps, problems);
+  const candidates = await resolve(spec, deps, problems);
   const seen = new Set<string>();
   const distinct = candidates.filter((candidate) => {
     if (seen.has(candidate.phoneNumber)) return false;
@@ -80,12 +86,18 @@ export function planAudience(text: string, spec: AudienceSpec, deps: AudienceDep
   const removed: Record<string, number> = {};
   let kept = distinct;
   for (const filter of deps.filters) {
-    const excluded = filter.exclude(kept.map((candidate) => candidate.phoneNumber));
+    const excluded = new Set<string>();
+    for await (const chunk of chunksInTurns(kept)) {
+      for (const number of filter.exclude(chunk.map((candidate) => candidate.phoneNumber)))
+        excluded.add(number);
+    }
     removed[filter.name] = kept.filter((candidate) => excluded.has(candidate.phoneNumber)).length;
     kept = kept.filter((candidate) => !excluded.has(candidate.phoneNumber));
   }
   const messages: PlannedMessage[] = [];
+  const pace = rowPacer();
   for (const candidate of kept) {
+    await pace();
     const rendered = renderPlaceholders(text, candidate.fields);
     if (!rendered.ok) {
       problems.push({
@@ -118,7 +130,11 @@ export function planAudience(text: string, spec: AudienceSpec, deps: AudienceDep
   };
 }
 
-function resolve(spec: AudienceSpec, deps: AudienceDependencies, problems: RecipientProblem[]): Candidate[] {
+async function resolve(
+  spec: AudienceSpec,
+  deps: AudienceDependencies,
+  problems: RecipientProblem[],
+): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   const read = (typed: string, field: string): string | undefined => {
     try {
@@ -131,24 +147,42 @@ function resolve(spec: AudienceSpec, deps: AudienceDependencies, problems: Recip
       return undefined;
     }
   };
-  const namesOf = (numbers: string[]) => deps.contacts.namesOf(numbers);
+  /** Typed numbers read in chunks, each chunk's names looked up in one query. */
+  const readAll = async <T>(
+    items: readonly T[],
+    field: string,
+    typedOf: (item: T) => string,
+    add: (item: T, index: number, phoneNumber: string, name: string | undefined) => void,
+  ) => {
+    let index = 0;
+    for await (const chunk of chunksInTurns(items)) {
+      const numbers = chunk.map((item, offset) => read(typedOf(item), `${field}[${index + offset}]`));
+      const names = deps.contacts.namesOf(numbers.filter((number): number is string => number !== undefined));
+      for (const [offset, item] of chunk.entries()) {
+        const phoneNumber = numbers[offset];
+        if (phoneNumber !== undefined) add(item, index + offset, phoneNumber, names[phoneNumber]);
+      }
+      index += chunk.length;
+    }
+  };
 
-  const rowNumbers = (spec.rows ?? []).map((row, index) =>
-    read(row.phoneNumber, `recipients.rows[${index}]`),
+  await readAll(
+    spec.rows ?? [],
+    'recipients.rows',
+    (row) => row.phoneNumber,
+    (row, index, phoneNumber, known) => {
+      const name = row.fields?.name?.trim() || known;
+      candidates.push({
+        field: `recipients.rows[${index}]`,
+        phoneNumber,
+        ...(name ? { name } : {}),
+        fields: { ...(name ? { name } : {}), phone: phoneNumber, ...row.fields },
+      });
+    },
   );
-  const rowNames = namesOf(rowNumbers.filter((number): number is string => number !== undefined));
-  for (const [index, row] of (spec.rows ?? []).entries()) {
-    const phoneNumber = rowNumbers[index];
-    if (phoneNumber === undefined) continue;
-    const name = row.fields?.name?.trim() || rowNames[phoneNumber];
-    candidates.push({
-      field: `recipients.rows[${index}]`,
-      phoneNumber,
-      ...(name ? { name } : {}),
-      fields: { ...(name ? { name } : {}), phone: phoneNumber, ...row.fields },
-    });
-  }
+  const pace = rowPacer();
   for (const [index, id] of (spec.contactIds ?? []).entries()) {
+    await pace();
     try {
       const contact = deps.contacts.get(id);
       candidates.push(contactCandidate(`recipients.contactIds[${index}]`, contact));
@@ -159,20 +193,19 @@ function resolve(spec: AudienceSpec, deps: AudienceDependencies, problems: Recip
   for (const contact of deps.contacts.membersOf(spec.groupIds ?? [])) {
     candidates.push(contactCandidate('recipients.groupIds', contact));
   }
-  const typed = (spec.phoneNumbers ?? []).map((number, index) =>
-    read(number, `recipients.phoneNumbers[${index}]`),
+  await readAll(
+    spec.phoneNumbers ?? [],
+    'recipients.phoneNumbers',
+    (typed) => typed,
+    (_typed, index, phoneNumber, name) => {
+      candidates.push({
+        field: `recipients.phoneNumbers[${index}]`,
+        phoneNumber,
+        ...(name ? { name } : {}),
+        fields: { ...(name ? { name } : {}), phone: phoneNumber },
+      });
+    },
   );
-  const typedNames = namesOf(typed.filter((number): number is string => number !== undefined));
-  for (const [index, phoneNumber] of typed.entries()) {
-    if (phoneNumber === undefined) continue;
-    const name = typedNames[phoneNumber];
-    candidates.push({
-      field: `recipients.phoneNumbers[${index}]`,
-      phoneNumber,
-      ...(name ? { name } : {}),
-      fields: { ...(name ? { name } : {}), phone: phoneNumber },
-    });
-  }
   return candidates;
 }
 

@@ -31,7 +31,10 @@ export interface CampaignPreview {
   totalParts: number;
   /** The first few messages as they will go out. */
   samples: { phoneNumber: string; name?: string; text: string; parts: number }[];
+  /** The first `problemsListed` problems. */
   problems: { field: string; message: string }[];
+  /** Every problem, listed or not. */
+  problemCount: number;
 }
 
 export type CampaignState = 'Running' | 'Completed' | 'Cancelled';
@@ -75,8 +78,8 @@ export interface CampaignServiceDependencies extends AudienceDependencies {
 export class CampaignService {
   constructor(private readonly deps: CampaignServiceDependencies) {}
 
-  preview(request: CampaignRequest): CampaignPreview {
-    const plan = this.plan(request);
+  async preview(request: CampaignRequest): Promise<CampaignPreview> {
+    const plan = await this.plan(request);
     // A loop, not Math.min(...parts): 50,000 arguments would overflow the call stack.
     const parts = plan.messages.reduce(
       (range, message) => ({
@@ -93,12 +96,13 @@ export class CampaignService {
       totalParts: plan.totalParts,
       samples: plan.messages.slice(0, sampleCount),
       problems: plan.problems.slice(0, problemsListed),
+      problemCount: plan.problems.length,
     };
   }
 
   /** Queues the campaign, or nothing at all when any recipient has a problem (400 naming it). */
   async start(request: CampaignRequest): Promise<CampaignView> {
-    const plan = this.plan(request);
+    const plan = await this.plan(request);
     const [first] = plan.problems;
     if (first) {
       const more = plan.problems.length > 1 ? ` (and ${plan.problems.length - 1} more problems)` : '';
@@ -171,9 +175,9 @@ export class CampaignService {
     return this.view(cancelled);
   }
 
-  private plan(request: CampaignRequest): AudiencePlan {
+  private async plan(request: CampaignRequest): Promise<AudiencePlan> {
     this.deps.groups.checkIds(request.recipients.groupIds ?? [], 'recipients.groupIds');
-    const plan = planAudience(request.text, request.recipients, this.deps);
+    const plan = await planAudience(request.text, request.recipients, this.deps);
     if (plan.messages.length > MaxCampaignRecipients) {
       throw new GatewayError(
         ErrorCode.ValidationFailed,

@@ -53,7 +53,10 @@ const previewSchema = z.object({
       parts: z.number().int(),
     }),
   ),
-  problems: z.array(z.object({ field: z.string(), message: z.string() })),
+  problems: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .describe('the first 100 recipients with a problem'),
+  problemCount: z.number().int().describe('every recipient with a problem, listed or not'),
 });
 
 const campaignSchema = z.object({
@@ -93,7 +96,7 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
       ...accessResponses('campaigns:send'),
     },
     async handle({ body }) {
-      return { status: 200, body: campaigns.preview(body) };
+      return { status: 200, body: await campaigns.preview(body) };
     },
   });
 

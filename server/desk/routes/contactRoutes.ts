@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { pageQuery } from '../../validation/primitives.js';
-import type { ContactImport } from '../contacts/contactImport.js';
+import { contactFields, groupName } from '../contacts/contactFields.js';
+import { type ContactImport, ImportErrorsListed, MaxImportRows } from '../contacts/contactImport.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import type { NumberReader } from '../numberReader.js';
@@ -17,21 +18,19 @@ const contactSchema = z.object({
 });
 
 const contactInputSchema = z.object({
-  phoneNumber: z
-    .string()
-    .min(1)
-    .max(40)
-    .describe('as typed: read as E.164 with the desk.default_country setting unless it starts with + or 00'),
-  name: z.string().trim().min(1, 'must not be empty').max(200),
-  notes: z.string().max(2000).optional(),
-  groupIds: z.array(z.string()).max(100).optional(),
+  ...contactFields,
+  notes: contactFields.notes.optional(),
+  groupIds: contactFields.groupIds.optional(),
 });
 
 const groupSchema = z.object({ id: z.string(), name: z.string(), size: z.number().int() });
-const groupInputSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) });
+const groupInputSchema = z.object({ name: groupName });
 
 const importSchema = z.object({
-  csv: z.string().min(1, 'must not be empty').describe('the file as text (UTF-8; `,`, `;` or tab separated)'),
+  csv: z
+    .string()
+    .min(1, 'must not be empty')
+    .describe(`the file as text (UTF-8; \`,\`, \`;\` or tab separated), at most ${MaxImportRows} rows`),
   mapping: z.object({
     phoneNumber: z.string().min(1).describe('header of the column holding the number'),
     name: z.string().optional(),
@@ -58,7 +57,10 @@ const importReportSchema = z.object({
     }),
   ),
   duplicates: z.number().int(),
-  errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
+  errors: z
+    .array(z.object({ line: z.number().int(), field: z.string(), message: z.string() }))
+    .describe(`the first ${ImportErrorsListed} row errors`),
+  errorCount: z.number().int().describe('every row error, listed or not'),
   imported: z.object({ created: z.number().int(), updated: z.number().int() }).optional(),
 });
 
@@ -200,16 +202,17 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
         description: 'a field is wrong; or rows have errors and nothing was imported',
         schema: errorSchema,
       },
+      413: { description: `the file has more than ${MaxImportRows} rows`, schema: errorSchema },
       ...write,
     },
     async handle({ body }) {
       const report = await deps.contactImport.run(body.csv, body.mapping, body.commit);
-      if (body.commit && report.errors.length > 0) {
+      if (body.commit && report.errorCount > 0) {
         const [first] = report.errors;
         return {
           status: 400,
           body: {
-            message: `rows: ${report.errors.length} rows have errors (line ${first?.line}: ${first?.message}); nothing was imported`,
+            message: `rows: ${report.errorCount} errors (line ${first?.line}, ${first?.field}: ${first?.message}); nothing was imported`,
             ...report,
           },
         };
