@@ -4,6 +4,7 @@ import type { IncomingMessageEvent } from '../domain/incoming.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
+import type { PatternMatching } from '../patterns/patternMatcher.js';
 import type { Settings } from '../settings/settingsSchema.js';
 import { raiseDeskFact } from './deskEvents.js';
 import type { DeskSend } from './deskSender.js';
@@ -13,7 +14,7 @@ import type { PeerKey } from './peerKey.js';
 import type { ReplyMemory } from './rules/replyMemory.js';
 import type { RuleActions } from './rules/ruleActions.js';
 import type { AutoReplyRule, RuleBook } from './rules/ruleBook.js';
-import { judgeRules } from './rules/ruleEngine.js';
+import { judgeRules, type RuleVerdict, ruleBudgetMs } from './rules/ruleEngine.js';
 
 export interface IncomingDeskDependencies {
   events: EventBus;
@@ -21,6 +22,8 @@ export interface IncomingDeskDependencies {
   rules: RuleBook;
   memory: ReplyMemory;
   actions: RuleActions;
+  /** Runs the rules' regular expressions off the event loop. */
+  patterns: PatternMatching;
   send: DeskSend;
   key: PeerKey;
   settings: () => Settings;
@@ -69,17 +72,47 @@ export class IncomingDesk {
     }
     if (this.deps.optOuts.isOptedOut(incoming.sender)) return;
     const rules = this.deps.rules.list();
-    const verdicts = judgeRules(rules, {
-      text: incoming.content,
-      sender: incoming.sender,
-      deviceId: incoming.deviceId,
-      at: incoming.receivedAt,
-    });
+    const verdicts = await judgeRules(
+      rules,
+      {
+        text: incoming.content,
+        sender: incoming.sender,
+        deviceId: incoming.deviceId,
+        at: incoming.receivedAt,
+      },
+      this.deps.patterns,
+    );
+    await this.disableTimedOut(rules, verdicts, incoming);
     const periodMs = (settings.auto_reply.reply_period_minutes ?? 60) * 60_000;
     for (const verdict of verdicts) {
       const rule = rules.find((candidate) => candidate.id === verdict.ruleId);
       if (!verdict.applies || !rule) continue;
       await this.act(rule, incoming, periodMs);
+    }
+  }
+
+  /**
+   * A rule whose regular expression ran out of the message's time would take it again on the
+   * next message (any stranger can send the text): it is disabled until its pattern changes.
+   */
+  private async disableTimedOut(
+    rules: readonly AutoReplyRule[],
+    verdicts: readonly RuleVerdict[],
+    incoming: IncomingMessageEvent,
+  ): Promise<void> {
+    for (const verdict of verdicts) {
+      const rule = rules.find((candidate) => candidate.id === verdict.ruleId);
+      if (verdict.patternState !== 'timed-out' || !rule) continue;
+      await this.deps.rules.disablePattern(rule.id, rule.match, {
+        reason: 'timed-out',
+        at: this.deps.clock.now(),
+      });
+      this.deps.logger.warn("an auto-reply rule's regular expression ran out of time and is disabled", {
+        ruleId: rule.id,
+        name: rule.name,
+        budgetMs: ruleBudgetMs,
+        incomingMessageId: incoming.id,
+      });
     }
   }
 

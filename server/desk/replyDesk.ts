@@ -3,6 +3,7 @@ import type { EventBus } from '../events/eventBus.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
+import { PatternMatcher } from '../patterns/patternMatcher.js';
 import type { Settings } from '../settings/settingsSchema.js';
 import type { Storage } from '../store/storage.js';
 import { ConversationIndex } from './conversations/conversationIndex.js';
@@ -54,6 +55,8 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   const { optOuts, book } = deps;
   const actions = new RuleActions({ book, send, key });
   const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
+  // A thread of its own, not the balance check's: a flood of SMS only delays the rules.
+  const patterns = new PatternMatcher({ name: 'rule pattern', logger });
   const conversations = new ConversationService({
     index: new ConversationIndex(db, commits, key),
     store: new ConversationStore(db, commits),
@@ -71,6 +74,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
     rules,
     memory: new ReplyMemory(db, commits),
     actions,
+    patterns,
     send,
     key,
     settings: deps.settings,
@@ -86,6 +90,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
     async stop() {
       for (const stop of stops.splice(0)) stop();
       await incoming.settled();
+      await patterns.close();
       await conversations.caughtUp();
     },
     registerRoutes(api) {
@@ -96,7 +101,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
       });
       registerScheduledMessageRoutes(api, { messages: deps.messages });
       registerOptOutRoutes(api, { optOuts });
-      registerRuleRoutes(api, { rules, actions, now: () => clock.now() });
+      registerRuleRoutes(api, { rules, actions, patterns, now: () => clock.now() });
     },
   };
 }

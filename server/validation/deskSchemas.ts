@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageStates } from '../domain/message.js';
 import { MaxTextLength } from './messageSchemas.js';
+import { patternDisabledViewSchema } from './patternSchemas.js';
 import { dateTime, pageQuery, queryBoolean } from './primitives.js';
 
 /** Request bodies and queries of the desk's routes (README "Conversations", "Opt-out", "Auto-reply rules"). */
@@ -94,6 +95,12 @@ const timeZone = z.string().refine(
 
 /** Longest pattern a rule may hold: keeps one regex's compile and run bounded. */
 export const MaxPatternLength = 200;
+
+/**
+ * Most rules that may use a regular expression: each runs on every incoming SMS, and all of them
+ * share one time budget per message, so past this the last ones would rarely get their turn.
+ */
+export const MaxRegexRules = 50;
 
 export const ruleMatchSchema = z
   .object({
@@ -193,7 +200,17 @@ export const ruleViewSchema = z.object({
     outsideOpeningHours: openingHoursSchema.optional(),
   }),
   action: ruleActionSchema,
+  /** Present while the rule's regular expression is not run (the rule applies to nothing). */
+  patternDisabled: patternDisabledViewSchema.optional(),
 });
+
+/**
+ * What became of a rule's regular expression on a text, when not a plain match or no match.
+ * 'timed-out': it ran out of the message's time (on an incoming SMS it is then disabled);
+ * 'not-run': the rules before it used the time up; 'disabled': it timed out before and is off.
+ */
+export const RulePatternStates = ['timed-out', 'not-run', 'disabled'] as const;
+export type RulePatternState = (typeof RulePatternStates)[number];
 
 /** What a rule would make of a sample text (POST /gateway/v1/rules/test). */
 export const ruleVerdictViewSchema = z.object({
@@ -201,4 +218,5 @@ export const ruleVerdictViewSchema = z.object({
   name: z.string(),
   applies: z.boolean(),
   reason: z.string(),
+  patternState: z.enum(RulePatternStates).optional(),
 });

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isOpen } from '../../server/desk/rules/openingHours.js';
 import type { AutoReplyRule } from '../../server/desk/rules/ruleBook.js';
 import { judgeRules } from '../../server/desk/rules/ruleEngine.js';
 import { matchText } from '../../server/desk/rules/textMatch.js';
+import { createLogger } from '../../server/logging/logger.js';
+import { PatternMatcher, type PatternMatching } from '../../server/patterns/patternMatcher.js';
 
 const weekdays = {
   timeZone: 'Europe/Berlin',
@@ -22,19 +24,19 @@ describe('opening hours', () => {
 
 describe('matching a text', () => {
   it('takes a keyword at the start as a whole word, in any case', () => {
-    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, '  price list').matched).toBe(true);
-    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, 'Price').matched).toBe(true);
-    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, 'priceless').matched).toBe(false);
-  });
-
-  it('stops a catastrophic regular expression at its time limit and calls it no match', () => {
-    expect(matchText({ kind: 'regex', pattern: '^(a+)+$' }, `${'a'.repeat(40)}!`)).toEqual({
-      matched: false,
-      timedOut: true,
-    });
-    expect(matchText({ kind: 'regex', pattern: 'open.*sunday' }, 'Open on SUNDAY?').matched).toBe(true);
+    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, '  price list')).toBe(true);
+    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, 'Price')).toBe(true);
+    expect(matchText({ kind: 'startsWith', pattern: 'PRICE' }, 'priceless')).toBe(false);
   });
 });
+
+/** For rules without a regular expression: asked nothing, it answers nothing. */
+const noPatterns: PatternMatching = {
+  match: async (patterns) => {
+    expect(patterns).toEqual([]);
+    return [];
+  },
+};
 
 describe('judging the rules', () => {
   const rule = (overrides: Partial<AutoReplyRule>): AutoReplyRule => ({
@@ -54,8 +56,8 @@ describe('judging the rules', () => {
     at: Date.UTC(2026, 10, 23, 8, 30),
   };
 
-  it('says why a rule does not apply', () => {
-    const verdicts = judgeRules(
+  it('says why a rule does not apply', async () => {
+    const verdicts = await judgeRules(
       [
         rule({ id: 'off', enabled: false }),
         rule({ id: 'other-modem', conditions: { deviceId: 'modem-b' } }),
@@ -63,6 +65,7 @@ describe('judging the rules', () => {
         rule({ id: 'any' }),
       ],
       subject,
+      noPatterns,
     );
     expect(verdicts.map((verdict) => [verdict.ruleId, verdict.applies, verdict.reason])).toEqual([
       ['off', false, 'the rule is switched off'],
@@ -70,5 +73,45 @@ describe('judging the rules', () => {
       ['open', false, 'it arrived within opening hours'],
       ['any', true, 'every message matches'],
     ]);
+  });
+});
+
+describe('judging rules with regular expressions', () => {
+  const patterns = new PatternMatcher({
+    name: 'rule pattern',
+    logger: createLogger({ level: 'ERROR', sinks: [] }),
+  });
+  afterAll(() => patterns.close());
+  const regexRule = (id: string, pattern: string, extra: Partial<AutoReplyRule> = {}): AutoReplyRule => ({
+    id,
+    position: 1,
+    name: id,
+    enabled: true,
+    match: { kind: 'regex', pattern },
+    conditions: {},
+    action: { kind: 'reply', text: 'x' },
+    ...extra,
+  });
+  const subject = { text: ' Open on SUNDAY? ', sender: '+4915112345678', deviceId: 'modem-a', at: 0 };
+
+  it('runs them in any case on the trimmed text, and says which ran out of time and which never ran', async () => {
+    const verdicts = await judgeRules(
+      [
+        regexRule('sunday', '^open.*sunday\\?$'),
+        regexRule('runaway', '^(a+)+$|(.|.)*X'),
+        regexRule('after', 'open'),
+        regexRule('off', '(.|.)*X', { patternDisabled: { reason: 'timed-out', at: 0 } }),
+      ],
+      { ...subject, text: `${subject.text}${'a'.repeat(40)}` },
+      patterns,
+    );
+    expect(verdicts.map(({ ruleId, applies, patternState }) => ({ ruleId, applies, patternState }))).toEqual([
+      { ruleId: 'sunday', applies: false, patternState: undefined },
+      { ruleId: 'runaway', applies: false, patternState: 'timed-out' },
+      { ruleId: 'after', applies: false, patternState: 'not-run' },
+      { ruleId: 'off', applies: false, patternState: 'disabled' },
+    ]);
+    const plain = await judgeRules([regexRule('sunday', '^open.*sunday\\?$')], subject, patterns);
+    expect(plain.map((verdict) => [verdict.applies, verdict.reason])).toEqual([[true, 'the text matches']]);
   });
 });

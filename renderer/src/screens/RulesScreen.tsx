@@ -13,6 +13,7 @@ import {
   ruleOf,
   weekdayLabels,
 } from '../desk/ruleForm.js';
+import { patternDisabledText } from '../format/patternDisabled.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -91,7 +92,11 @@ export function RulesScreen() {
                   <div>
                     <strong>{rule.name}</strong>{' '}
                     {!rule.enabled && <span className="badge badge-muted">Off</span>}
+                    {rule.patternDisabled && <span className="badge badge-warn">Pattern off</span>}
                     <div className="hint">{describeRule(rule, names)}</div>
+                    {rule.patternDisabled && (
+                      <div className="form-error">{patternDisabledText(rule.patternDisabled)}</div>
+                    )}
                   </div>
                   <div className="head-actions">
                     <button
@@ -146,6 +151,13 @@ function RuleEditor(props: {
   );
   const save = useAction();
   const set = (change: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...change }));
+  // Said while the draft still holds the pattern that was switched off: saving another clears it.
+  const patternDisabled =
+    props.rule?.patternDisabled &&
+    draft.matchKind === props.rule.match.kind &&
+    draft.pattern === props.rule.match.pattern
+      ? props.rule.patternDisabled
+      : undefined;
   const setPeriod = (index: number, change: Partial<RuleDraft['periods'][number]>) =>
     set({ periods: draft.periods.map((period, at) => (at === index ? { ...period, ...change } : period)) });
 
@@ -199,6 +211,11 @@ function RuleEditor(props: {
               value={draft.pattern}
               onChange={(event) => set({ pattern: event.target.value })}
             />
+            {patternDisabled && (
+              <span className="form-error" role="alert">
+                {patternDisabledText(patternDisabled)}
+              </span>
+            )}
           </label>
         )}
         <IdSelect

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
+import type { PatternMatching } from '../../patterns/patternMatcher.js';
 import {
   ruleInputSchema,
   ruleOrderSchema,
@@ -9,7 +11,7 @@ import {
   ruleViewSchema,
 } from '../../validation/deskSchemas.js';
 import type { RuleActions } from '../rules/ruleActions.js';
-import type { RuleBook } from '../rules/ruleBook.js';
+import type { AutoReplyRule, RuleBook } from '../rules/ruleBook.js';
 import { judgeRules } from '../rules/ruleEngine.js';
 
 const tag = 'Auto-reply rules (extension)';
@@ -20,7 +22,7 @@ const tag = 'Auto-reply rules (extension)';
  */
 export function registerRuleRoutes(
   api: ApiBuilder,
-  deps: { rules: RuleBook; actions: RuleActions; now: () => number },
+  deps: { rules: RuleBook; actions: RuleActions; patterns: PatternMatching; now: () => number },
 ): void {
   const { rules } = deps;
   api.route({
@@ -34,7 +36,7 @@ export function registerRuleRoutes(
       ...errorResponses(...authErrors),
     },
     async handle() {
-      return { status: 200, body: rules.list() };
+      return { status: 200, body: rules.list().map(ruleView) };
     },
   });
 
@@ -51,7 +53,7 @@ export function registerRuleRoutes(
     },
     async handle({ body }) {
       deps.actions.checkReferences(body.action);
-      return { status: 201, body: await rules.create(body) };
+      return { status: 201, body: ruleView(await rules.create(body)) };
     },
   });
 
@@ -67,15 +69,13 @@ export function registerRuleRoutes(
       ...errorResponses(400, 415, ...authErrors),
     },
     async handle({ body }) {
-      return {
-        status: 200,
-        body: judgeRules(rules.list(), {
-          text: body.text,
-          sender: body.sender,
-          deviceId: body.deviceId ?? '',
-          at: body.at ?? deps.now(),
-        }),
-      };
+      // A sample text disables nothing: this route is `rules:read`.
+      const verdicts = await judgeRules(
+        rules.list(),
+        { text: body.text, sender: body.sender, deviceId: body.deviceId ?? '', at: body.at ?? deps.now() },
+        deps.patterns,
+      );
+      return { status: 200, body: verdicts };
     },
   });
 
@@ -91,7 +91,7 @@ export function registerRuleRoutes(
       ...errorResponses(400, 415, ...authErrors),
     },
     async handle({ body }) {
-      return { status: 200, body: await rules.reorder(body.ids) };
+      return { status: 200, body: (await rules.reorder(body.ids)).map(ruleView) };
     },
   });
 
@@ -108,7 +108,7 @@ export function registerRuleRoutes(
     },
     async handle({ params, body }) {
       deps.actions.checkReferences(body.action);
-      return { status: 200, body: await rules.replace(params.id ?? '', body) };
+      return { status: 200, body: ruleView(await rules.replace(params.id ?? '', body)) };
     },
   });
 
@@ -124,4 +124,13 @@ export function registerRuleRoutes(
       return { status: 204 };
     },
   });
+}
+
+function ruleView({ patternDisabled, ...rule }: AutoReplyRule): z.output<typeof ruleViewSchema> {
+  return {
+    ...rule,
+    ...(patternDisabled
+      ? { patternDisabled: { ...patternDisabled, at: toIsoWithOffset(patternDisabled.at) } }
+      : {}),
+  };
 }
