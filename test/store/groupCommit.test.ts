@@ -135,7 +135,8 @@ describe("GroupCommit's checkpoints", () => {
     await insertPages(0, 2_500);
     expect(outcomes).toHaveLength(0);
     await insertPages(2_500, 2_500);
-    await vi.waitFor(() => expect(outcomes).toHaveLength(1));
+    // The thread starts at the first checkpoint: seconds on a loaded machine.
+    await vi.waitFor(() => expect(outcomes).toHaveLength(1), { timeout: 15_000 });
     // Every frame the WAL held then went into the database file.
     expect(outcomes[0]?.checkpointed).toBe(outcomes[0]?.log);
     expect(outcomes[0]?.log).toBeGreaterThanOrEqual(5_000);
@@ -147,7 +148,8 @@ describe("GroupCommit's checkpoints", () => {
     const pragma = vi.spyOn(db, 'pragma');
     // Past walFramesBeforeRestart in 500-row batches: the thread's checkpoint comes at 5,000 rows.
     for (let from = 0; from < 5_000; from += 500) await insertPages(from, 500);
-    await vi.waitFor(() => expect(outcomes).toHaveLength(1));
+    // The thread starts at the first checkpoint: seconds on a loaded machine.
+    await vi.waitFor(() => expect(outcomes).toHaveLength(1), { timeout: 15_000 });
     expect(outcomes[0]?.log).toBeGreaterThanOrEqual(walFramesBeforeRestart);
     // The next batch's flush ends the checkpoint here; the one after it writes the WAL from its start.
     await insertPages(5_000, 1);

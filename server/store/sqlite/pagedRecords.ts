@@ -59,29 +59,33 @@ export interface JsonPage {
   json: string;
 }
 
-/** The rows `itemColumns` selects: for records, and for message views. */
-interface RecordRow {
-  body: string;
-}
-interface ViewRow {
-  view: string;
-  /** Selected only when the page lists content. */
-  content?: string;
-  device_id: string | null;
-}
+/**
+ * The rows `itemColumns` selects, as arrays: a row object costs the binding a named property per
+ * column, an array an element, and a page's rows are built 50 at a time on the reader's thread.
+ */
+type RecordRow = [body: string];
+/** `content` is selected only when the page lists content. */
+type ViewRow = [view: string, deviceId: string | null, content?: string];
 
-/** The columns of `table` (aliased `alias`, if given) that `items` are made of. */
+/** The columns of `table` (aliased `alias`, if given) that `items` are made of, in a row's order. */
 function itemColumns(items: PageItems, alias = ''): string {
   if (items.kind === 'records') return `${alias}body`;
-  const content = items.withContent ? `, ${alias}view_content AS content` : '';
-  return `${alias}view${content}, ${alias}device_id`;
+  const content = items.withContent ? `, ${alias}view_content` : '';
+  return `${alias}view, ${alias}device_id${content}`;
+}
+
+/** The page's rows, read by `sql` as `itemColumns` selects them. */
+function pageRows(queries: StatementCache, sql: string, params: object): unknown[] {
+  const statement = queries.get(sql);
+  statement.setReturnArrays(true);
+  return statement.all(params);
 }
 
 /** The page's rows (as `itemColumns` selected them) as one JSON array of its items. */
 function jsonArrayOf(rows: readonly unknown[], items: PageItems): string {
   const texts =
     items.kind === 'records'
-      ? (rows as RecordRow[]).map((row) => row.body)
+      ? (rows as RecordRow[]).map(([body]) => body)
       : listedViews(rows as ViewRow[], items);
   return `[${texts.join(',')}]`;
 }
@@ -95,10 +99,10 @@ function listedViews(
     items.unassignedDeviceId === undefined
       ? undefined
       : JSON.stringify({ deviceId: items.unassignedDeviceId });
-  return rows.map((row) => {
+  return rows.map(([stored, deviceId, content]) => {
     // device_id is null exactly when the stored view has no deviceId (messageRow).
-    const view = row.device_id === null && standIn ? withMembers(row.view, standIn) : row.view;
-    return row.content === undefined ? view : withMembers(view, row.content);
+    const view = deviceId === null && standIn ? withMembers(stored, standIn) : stored;
+    return content === undefined ? view : withMembers(view, content);
   });
 }
 
@@ -129,12 +133,12 @@ export function pageRead(
 export function pagedRecords(queries: StatementCache, read: PageRead): JsonPage {
   if (read.search) return searchPage(queries, read, read.search);
   const total = read.where === '' ? read.keptTotal : countWhere(queries, read);
-  const rows = queries
-    .get(
-      `SELECT ${itemColumns(read.items)} FROM ${read.table} ${read.where}
-       ORDER BY ${read.orderBy} LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...read.params, limit: sqlLimit(read.limit), offset: read.offset });
+  const rows = pageRows(
+    queries,
+    `SELECT ${itemColumns(read.items)} FROM ${read.table} ${read.where}
+     ORDER BY ${read.orderBy} LIMIT @limit OFFSET @offset`,
+    { ...read.params, limit: sqlLimit(read.limit), offset: read.offset },
+  );
   return { total, json: jsonArrayOf(rows, read.items) };
 }
 
@@ -168,12 +172,15 @@ function searchPage(
   const params = { ...read.params, fromKey: keyRange.from, toKey: keyRange.to };
 
   const wanted = sqlLimit(limit) === -1 ? -1 : limit + keysCountedAhead;
-  const keysQuery = queries.get(
-    `SELECT ${index}.rowid ${matches}
-     ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset`,
-  );
-  keysQuery.setReadBigInts(true);
-  const keys = keysQuery.pluck().all({ ...params, wanted, offset }) as bigint[];
+  // The keys come as one text, "k1,k2,…", where thousands of rows would each cross into
+  // JavaScript; as digits they stay exact past 2^53 and go back into SQL as they are.
+  const listed = queries
+    .get(
+      `SELECT group_concat(rowid, ',') AS keys FROM (SELECT ${index}.rowid ${matches}
+       ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset)`,
+    )
+    .get({ ...params, wanted, offset }) as { keys: string | null };
+  const keys = listed.keys === null ? [] : listed.keys.split(',');
   // Past the last match, the keys read say nothing of how many there were.
   const counted = (wanted === -1 || keys.length < wanted) && (keys.length > 0 || offset === 0);
   const total = counted
@@ -181,11 +188,11 @@ function searchPage(
     : (queries.get(`SELECT count(*) AS total ${matches}`).get(params) as { total: number }).total;
   const pageKeys = keys.slice(0, limit);
   if (pageKeys.length === 0) return { total, json: '[]' };
-  const rows = queries
-    .get(
-      `SELECT ${itemColumns(read.items, 'stored.')} FROM json_each(@keys) AS listed
-       JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
-    )
-    .all({ keys: `[${pageKeys.join(',')}]` });
+  const rows = pageRows(
+    queries,
+    `SELECT ${itemColumns(read.items, 'stored.')} FROM json_each(@keys) AS listed
+     JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
+    { keys: `[${pageKeys.join(',')}]` },
+  );
   return { total, json: jsonArrayOf(rows, read.items) };
 }
