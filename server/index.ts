@@ -230,7 +230,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       dispatcher,
       fleet,
       desk,
-      credentials: auth.credentials,
+      login: auth.login,
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const app = createHttpApp(

@@ -6,7 +6,13 @@ import { AppContext, type AppServices } from './appContext.js';
 import { LiveEventsProvider } from './live/LiveEvents.js';
 import { Shell } from './Shell.js';
 import { LoginScreen } from './screens/LoginScreen.js';
-import { readStoredSession, type Session, sessionStorageKey, storeSession } from './session/session.js';
+import {
+  logIn,
+  readStoredSession,
+  type Session,
+  sessionStorageKey,
+  storeSession,
+} from './session/session.js';
 import { announceSignOut, askOtherTabs, serveSession } from './session/sessionSharing.js';
 
 function desktopBridge(): DesktopBridge | undefined {
@@ -87,11 +93,21 @@ export function App() {
 
   const authorization = useCallback(() => (tokenRef.current ? `Bearer ${tokenRef.current}` : undefined), []);
 
+  const signInAgain = useCallback(
+    async (username: string, password: string) => {
+      if (desktop || !session) return;
+      const next = await logIn(session.baseUrl, username, password);
+      storeSession(window.sessionStorage, next);
+      begin(next);
+    },
+    [desktop, session, begin],
+  );
+
   const services = useMemo<AppServices | undefined>(() => {
     if (!session) return undefined;
     const client = createApiClient({ baseUrl: session.baseUrl, authorization, onUnauthorized });
-    return { api: createGatewayApi(client), session, desktop, logOut: signOut };
-  }, [session, authorization, onUnauthorized, desktop, signOut]);
+    return { api: createGatewayApi(client), session, desktop, logOut: signOut, signInAgain };
+  }, [session, authorization, onUnauthorized, desktop, signOut, signInAgain]);
 
   if (!services) {
     if (desktop) {

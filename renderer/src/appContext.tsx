@@ -9,6 +9,11 @@ export interface AppServices {
   session: Session;
   desktop: DesktopBridge | undefined;
   logOut(): void;
+  /**
+   * After the login changed, every token has ended, this window's session too: a browser signs
+   * in again with the new login; the desktop window renews its session on the next 401 anyway.
+   */
+  signInAgain(username: string, password: string): Promise<void>;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

@@ -18,6 +18,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** The Bearer token's jti. */
   tokenId?: string;
+  /** The id its token family is listed by (GET /gateway/v1/tokens). */
+  tokenFamily?: string;
   /** When the Bearer token expires (ms since the epoch). */
   expiresAt?: number;
 }
@@ -35,6 +37,12 @@ export interface AccessControl {
   authenticate(request: CallerRequest, expect: 'access' | 'refresh'): Promise<Principal>;
   /** Throws GatewayError Forbidden unless the principal holds the scope. */
   authorize(principal: Principal, scope: Scope): void;
+  /**
+   * Checks the current Basic password a caller typed to confirm a change, as a login attempt
+   * of that caller (throttled and counted alike). A wrong one is Forbidden naming `field`, not
+   * Unauthorized: the caller's own credentials are good, and a 401 would end its session.
+   */
+  confirmPassword(caller: CallerRequest, password: string, field: string): Promise<void>;
   /**
    * For what outlives one request (the event stream): calls `end` once, with the reason, when
    * the credentials that made `principal` stop being valid — the token expires or is revoked, or
@@ -141,11 +149,26 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       // and a valid token works while its address is locked out for wrong passwords.
       try {
         const token = await deps.tokens.verify(parsed.token, expect);
-        return { kind: 'bearer', scopes: token.scopes, tokenId: token.jti, expiresAt: token.expiresAt };
+        return {
+          kind: 'bearer',
+          scopes: token.scopes,
+          tokenId: token.jti,
+          tokenFamily: token.family,
+          expiresAt: token.expiresAt,
+        };
       } catch (error) {
         if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
         if (error instanceof TokenRejectedError) logger.debug('token refused', { reason: error.reason });
         return refuse(error.message);
+      }
+    },
+
+    async confirmPassword(caller, password, field) {
+      try {
+        await authenticateBasic(deps.credentials.username, password, caller);
+      } catch (error) {
+        if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
+        throw new GatewayError(ErrorCode.Forbidden, `${field}: not the current password`, { field });
       }
     },
 

@@ -6,7 +6,9 @@ import {
   openBasicCredentials,
   type ScryptCost,
 } from '../auth/credentials.js';
+import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
 import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
+import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
 import type { CompositionContext } from './context.js';
 
@@ -14,11 +16,12 @@ export interface GatewayAuth {
   credentials: BasicCredentials;
   tokens: TokenService;
   accessControl: AccessControl;
+  login: LoginChange;
 }
 
 /**
  * Who may call the API. The Basic login (given by options, stored, or generated on a
- * first run), the JWT tokens, and the access control with its login throttle.
+ * first run), the JWT tokens, the access control with its login throttle, and changing the login.
  */
 export async function composeAuth(
   context: CompositionContext,
@@ -38,7 +41,7 @@ export async function composeAuth(
     scryptCost: deps.scryptCost,
   });
   const tokens = await openTokenService({
-    document: await storage.openDocument<TokenDocumentData>('tokens', { revoked: {} }),
+    document: await storage.openDocument<TokenDocumentData>('tokens', {}, tokenDocumentMigrations),
     clock,
     logger,
   });
@@ -50,5 +53,10 @@ export async function composeAuth(
     clock,
     logger,
   });
-  return { credentials, tokens, accessControl };
+  return {
+    credentials,
+    tokens,
+    accessControl,
+    login: createLoginChange({ credentials, accessControl, tokens }),
+  };
 }

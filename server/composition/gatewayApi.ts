@@ -1,4 +1,4 @@
-import type { BasicCredentials } from '../auth/credentials.js';
+import type { LoginChange } from '../auth/loginChange.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { FleetMode } from '../fleet/fleetMode.js';
 import { FleetSecrets } from '../fleet/fleetSecrets.js';
@@ -44,7 +44,7 @@ export function gatewayExtensions(
     dispatcher: WebhookDispatcher;
     fleet: FleetMode;
     desk: GatewayDesk;
-    credentials: BasicCredentials;
+    login: LoginChange;
     sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   },
 ): HttpExtension[] {
@@ -99,7 +99,7 @@ export function gatewayExtensions(
         deliveries: (query) => deps.dispatcher.list(query),
         sendTestEvent: (webhookId) => deps.dispatcher.sendTest(webhookId),
         setSendingPaused: (value) => deps.sending.setPaused(value),
-        changeCredentials: (username, password) => deps.credentials.change(username, password),
+        changeCredentials: (caller, change) => deps.login.change(caller, change),
         setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
         renameDevice: (deviceId, name) => pool.rename(deviceId, name),
         simulateIncoming: (deviceId, message) => {

@@ -23,7 +23,7 @@ async function setup() {
     scryptCost: { N: 1_024, r: 8, p: 1 },
   });
   const tokens = await openTokenService({
-    document: new JsonDisk<TokenDocumentData>({ revoked: {} }).open(),
+    document: new JsonDisk<TokenDocumentData>({}).open(),
     clock,
     logger: silentLogger,
   });

@@ -25,7 +25,7 @@ describe('auth state on real document files', () => {
   const openAuthDocument = () =>
     openDocument<CredentialsDocumentData & TokenDocumentData>({
       path: join(dir, 'auth.json'),
-      defaults: { revoked: {} },
+      defaults: {},
       clock,
       logger: silentLogger,
     });

@@ -203,6 +203,77 @@ describe('token routes on the real HTTP app', () => {
     expect(refresh.status).toBe(401);
   });
 
+  it('ends the pairs rotated from a token when DELETE names the id given at issue (issue 36)', async () => {
+    const first = (await issue(['webhooks:list'])).token;
+    const refreshed = await gateway.request('/auth/token/refresh', {
+      method: 'POST',
+      authorization: `Bearer ${first.refresh_token}`,
+    });
+    const second = refreshed.body as TokenBody;
+
+    expect((await gateway.request(`/auth/token/${first.id}`, { method: 'DELETE' })).status).toBe(204);
+
+    const authorization = `Bearer ${second.access_token}`;
+    expect((await gateway.request('/webhooks', { authorization })).status).toBe(401);
+    const again = await gateway.request('/auth/token/refresh', {
+      method: 'POST',
+      authorization: `Bearer ${second.refresh_token}`,
+    });
+    expect(again.status).toBe(401);
+  });
+
+  it('lists the issued tokens at GET /gateway/v1/tokens for tokens:manage, marking the caller’s own (issue 36)', async () => {
+    const app = (await issue(['messages:send'], undefined, 3_600)).token;
+    const manager = (await issue(['tokens:manage'])).token;
+    const reader = (await issue(['messages:list'])).token;
+
+    expect(
+      (await gateway.request('/gateway/v1/tokens', { authorization: `Bearer ${reader.access_token}` }))
+        .status,
+    ).toBe(403);
+    const listed = await gateway.request('/gateway/v1/tokens', {
+      authorization: `Bearer ${manager.access_token}`,
+    });
+    expect(listed.status).toBe(200);
+    const items = listed.body as Array<Record<string, unknown>>;
+    expect(items.map((item) => item.id).sort()).toEqual([app.id, manager.id, reader.id].sort());
+    expect(items.find((item) => item.id === app.id)).toEqual({
+      id: app.id,
+      scopes: ['messages:send'],
+      issuedBy: 'password',
+      issuedAt: expect.stringMatching(/^\d{4}-/),
+      expiresAt: expect.stringMatching(/^\d{4}-/),
+      current: false,
+    });
+    expect(items.find((item) => item.id === manager.id)).toMatchObject({ current: true });
+    expect(listed.text).not.toContain(app.access_token);
+  });
+
+  it('revokes every token with DELETE /gateway/v1/tokens; the password still works (issue 36)', async () => {
+    const app = (await issue(['webhooks:list'])).token;
+    const manager = (await issue(['tokens:manage'])).token;
+    const reader = `Bearer ${(await issue(['webhooks:list'])).token.access_token}`;
+
+    expect(
+      (await gateway.request('/gateway/v1/tokens', { method: 'DELETE', authorization: reader })).status,
+    ).toBe(403);
+    const revoked = await gateway.request('/gateway/v1/tokens', {
+      method: 'DELETE',
+      authorization: `Bearer ${manager.access_token}`,
+    });
+    expect(revoked.status).toBe(204);
+    for (const token of [app.access_token, manager.access_token]) {
+      expect((await gateway.request('/webhooks', { authorization: `Bearer ${token}` })).status).toBe(401);
+    }
+    const refresh = await gateway.request('/auth/token/refresh', {
+      method: 'POST',
+      authorization: `Bearer ${app.refresh_token}`,
+    });
+    expect(refresh.status).toBe(401);
+    expect((await gateway.request('/webhooks')).status).toBe(200);
+    expect(((await gateway.request('/gateway/v1/tokens')).body as unknown[]).length).toBe(0);
+  });
+
   it('refuses DELETE /auth/token/{jti} without tokens:manage (403)', async () => {
     const { token } = await issue(['webhooks:list']);
     const response = await gateway.request(`/auth/token/${token.id}`, {

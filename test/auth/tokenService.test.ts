@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { tokenDocumentMigrations } from '../../server/auth/tokenDocument.js';
 import {
   openTokenService,
   type TokenDocumentData,
@@ -16,7 +17,7 @@ const hour = 3_600_000;
 
 function setup(overrides: Partial<TokenServiceOptions> = {}) {
   const clock = new ManualClock();
-  const disk = new JsonDisk<TokenDocumentData>({ revoked: {} });
+  const disk = new JsonDisk<TokenDocumentData>({});
   const open = (options: Partial<TokenServiceOptions> = {}) =>
     openTokenService({ document: disk.open(), clock, logger: silentLogger, ...overrides, ...options });
   return { clock, disk, open };
@@ -47,14 +48,15 @@ describe('TokenService.issue', () => {
     expect(pair.expiresAt).toBe(clock.now() + hour);
   });
 
-  it('gives the refresh token only tokens:refresh, a 720 h lifetime and a link to its access token', async () => {
+  it('gives the refresh token only tokens:refresh, a 720 h lifetime and the family of its access token', async () => {
     const { clock, open } = setup();
     const pair = await (await open()).issue(['messages:send']);
 
     const claims = decodeJwt(pair.refreshToken);
+    const access = decodeJwt(pair.accessToken);
     expect(claims.scopes).toEqual(['tokens:refresh']);
     expect(claims.token_use).toBe('refresh');
-    expect(claims.ati).toBe(pair.id);
+    expect([claims.fam, claims.gen]).toEqual([access.fam, access.gen]);
     expect(claims.jti).not.toBe(pair.id);
     expect(claims.exp).toBe(clock.now() / 1000 + 720 * 3_600);
   });
@@ -287,17 +289,17 @@ describe('TokenService persistence', () => {
     await expect(restarted.refresh(rotatedPair.refreshToken)).rejects.toMatchObject(rejectedAs('revoked'));
   });
 
-  it('forgets revocations once every token they could refuse has expired', async () => {
+  it('forgets a family once it is over, so the document holds live families only', async () => {
     const { clock, disk, open } = setup();
     const tokens = await open();
     const old = await tokens.issue(['logs:read']);
-    await tokens.revoke(old.id);
-    expect(Object.keys(disk.read().revoked)).toEqual([old.id]);
+    expect(Object.keys(disk.read().families ?? {})).toHaveLength(1);
 
-    await clock.advance(720 * hour + 1);
+    await clock.advance(720 * hour);
     const recent = await tokens.issue(['logs:read']);
-    await tokens.revoke(recent.id);
-    expect(Object.keys(disk.read().revoked)).toEqual([recent.id]);
+    expect(Object.keys(disk.read().families ?? {})).toHaveLength(1);
+    expect(tokens.list().map((family) => family.id)).toEqual([recent.id]);
+    await expect(tokens.refresh(old.refreshToken)).rejects.toMatchObject(rejectedAs('expired'));
   });
 
   it('creates a 256-bit secret on first start and stores it in the document', async () => {
@@ -316,5 +318,211 @@ describe('TokenService.issueSession', () => {
     expect([...(await tokens.verify(session.accessToken, 'access')).scopes]).toEqual(['all:any']);
     await clock.advance(15 * 60_000);
     await expect(tokens.verify(session.accessToken, 'access')).rejects.toMatchObject(rejectedAs('expired'));
+  });
+});
+
+describe('containing a leaked token (issue 36, review 3)', () => {
+  it('ends every pair rotated from a token when the id given at its issue is revoked', async () => {
+    const tokens = await setup().open();
+    const first = await tokens.issue(['messages:send']);
+    const second = await tokens.refresh(first.refreshToken);
+    const third = await tokens.refresh(second.refreshToken);
+
+    await tokens.revoke(first.id);
+
+    await expect(tokens.verify(third.accessToken, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.refresh(third.refreshToken)).rejects.toMatchObject(rejectedAs('revoked'));
+  });
+
+  it('ends the whole family whichever of its ids is revoked', async () => {
+    const tokens = await setup().open();
+    const first = await tokens.issue(['messages:send']);
+    const second = await tokens.refresh(first.refreshToken);
+    const third = await tokens.refresh(second.refreshToken);
+
+    await tokens.revoke(second.id);
+
+    await expect(tokens.verify(third.accessToken, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+  });
+
+  it('ends a family at the lifetime its refresh token had at issue, however often it rotates', async () => {
+    const { clock, open } = setup();
+    const tokens = await open();
+    const issuedAt = clock.now();
+    let pair = await tokens.issue(['messages:send'], 3_600);
+    for (let day = 0; day < 29; day++) {
+      await clock.advance(24 * hour);
+      pair = await tokens.refresh(pair.refreshToken);
+    }
+    await clock.advance(23 * hour + 30 * 60_000);
+    // Half an hour before the family's end: the new access token ends with the family.
+    pair = await tokens.refresh(pair.refreshToken);
+    expect(pair.expiresAt).toBe(issuedAt + 720 * hour);
+    await clock.advance(30 * 60_000);
+    await expect(tokens.refresh(pair.refreshToken)).rejects.toMatchObject({ code: ErrorCode.Unauthorized });
+    await expect(tokens.verify(pair.accessToken, 'access')).rejects.toMatchObject({
+      code: ErrorCode.Unauthorized,
+    });
+  });
+
+  it('ends every token at once with revokeAll, the window session included', async () => {
+    const tokens = await setup().open();
+    const api = await tokens.issue(['messages:send'], 30 * 24 * 3_600);
+    const rotated = await tokens.refresh((await tokens.issue(['logs:read'])).refreshToken);
+    const session = await tokens.issueSession();
+
+    await tokens.revokeAll();
+
+    for (const token of [api.accessToken, rotated.accessToken, session.accessToken]) {
+      await expect(tokens.verify(token, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    }
+    await expect(tokens.refresh(api.refreshToken)).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.verify((await tokens.issueSession()).accessToken, 'access')).resolves.toBeDefined();
+  });
+
+  it('lists the live tokens by the id given at issue, with what made them and when they end', async () => {
+    const { clock, open } = setup();
+    const tokens = await open();
+    const api = await tokens.issue(['messages:send', 'messages:read'], 600);
+    await tokens.refresh(api.refreshToken);
+    const minted = await tokens.issue(['logs:read'], undefined, clock.now() + 600_000);
+    const session = await tokens.issueSession();
+    const revoked = await tokens.issue(['logs:read']);
+    await tokens.revoke(revoked.id);
+
+    const listed = tokens.list();
+    expect(listed.map((family) => family.id).sort()).toEqual([api.id, minted.id, session.id].sort());
+    expect(listed.find((family) => family.id === api.id)).toMatchObject({
+      scopes: ['messages:send', 'messages:read'],
+      issuedBy: 'password',
+      issuedAt: clock.now(),
+      expiresAt: clock.now() + 720 * hour,
+      refreshedAt: clock.now(),
+    });
+    expect(listed.find((family) => family.id === minted.id)).toMatchObject({
+      issuedBy: 'token',
+      expiresAt: clock.now() + 600_000,
+    });
+    expect(listed.find((family) => family.id === session.id)).toMatchObject({
+      scopes: ['all:any'],
+      issuedBy: 'window',
+      expiresAt: clock.now() + 15 * 60_000,
+    });
+    // The family a verified token belongs to, so a list can mark the caller's own.
+    const verified = await tokens.verify(session.accessToken, 'access');
+    expect(verified.family).toBe(session.id);
+  });
+
+  it('keeps the document small: 2,000 tokens issued and revoked, and 2,000 rotations, leave one entry', async () => {
+    const { disk, open } = setup();
+    const tokens = await open();
+    for (let round = 0; round < 2_000; round++) {
+      await tokens.revoke((await tokens.issue(['logs:read'])).id);
+    }
+    let pair = await tokens.issue(['logs:read']);
+    for (let round = 0; round < 2_000; round++) pair = await tokens.refresh(pair.refreshToken);
+    expect(JSON.stringify(disk.read()).length).toBeLessThan(1_000);
+  });
+
+  it('forgets expired families, and beyond its limit the one used least recently', async () => {
+    const { clock, disk, open } = setup();
+    const tokens = await open({ maxFamilies: 3 });
+    const short = await tokens.issue(['logs:read'], 60, clock.now() + 60_000);
+    const a = await tokens.issue(['logs:read']);
+    const b = await tokens.issue(['logs:read']);
+    await clock.advance(61_000);
+    const c = await tokens.issue(['logs:read']);
+    expect(Object.keys(disk.read().families ?? {})).toHaveLength(3);
+    expect(tokens.list().map((family) => family.id)).not.toContain(short.id);
+
+    await tokens.verify(a.accessToken, 'access');
+    await tokens.issue(['logs:read']);
+    await expect(tokens.verify(b.accessToken, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.verify(a.accessToken, 'access')).resolves.toBeDefined();
+    await expect(tokens.verify(c.accessToken, 'access')).resolves.toBeDefined();
+  });
+});
+
+describe('tokens signed before token families existed (the upgrade of issue 36)', () => {
+  /** A pair as the previous version signed it: random ids, `ati`, the grant in the refresh token. */
+  async function legacyPair(secret: string, now: number, jti = randomBytes(16).toString('base64url')) {
+    const key = new Uint8Array(Buffer.from(secret, 'base64url'));
+    const iat = now / 1000;
+    const fam = randomBytes(16).toString('base64url');
+    const signed = (claims: Record<string, unknown>, id: string, exp: number) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setJti(id)
+        .setIssuer('desktop-sms-gateway')
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(key);
+    return {
+      jti,
+      access: await signed({ scopes: ['logs:read'], token_use: 'access', fam }, jti, iat + 3_600),
+      refresh: await signed(
+        {
+          scopes: ['tokens:refresh'],
+          token_use: 'refresh',
+          fam,
+          ati: jti,
+          grant_scopes: ['logs:read'],
+          grant_ttl: 3_600,
+        },
+        randomBytes(16).toString('base64url'),
+        iat + 720 * 3_600,
+      ),
+    };
+  }
+
+  async function upgraded(revoked: Record<string, number> = {}) {
+    const clock = new ManualClock();
+    const secret = randomBytes(32).toString('base64url');
+    const migrate = tokenDocumentMigrations[0];
+    if (!migrate) throw new Error('no migration');
+    const disk = new JsonDisk(migrate({ secret, revoked }) as TokenDocumentData);
+    const open = () => openTokenService({ document: disk.open(), clock, logger: silentLogger });
+    return { clock, disk, open, pair: (jti?: string) => legacyPair(secret, clock.now(), jti) };
+  }
+
+  it('honours them until they expire, and rotates a refresh token into a family of its own', async () => {
+    const { open, pair } = await upgraded();
+    const old = await pair();
+    const tokens = await open();
+    await expect(tokens.verify(old.access, 'access')).resolves.toMatchObject({ jti: old.jti });
+
+    const rotated = await tokens.refresh(old.refresh);
+    await expect(tokens.verify(rotated.accessToken, 'access')).resolves.toBeDefined();
+    expect(tokens.list().map((family) => family.id)).toEqual([rotated.id]);
+    // The legacy pair was used: its access token ends, and its refresh token presented again fails.
+    await expect(tokens.verify(old.access, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.refresh(old.refresh)).rejects.toMatchObject(rejectedAs('revoked'));
+  });
+
+  it('keeps their revocations, revokes them by id and ends them all with revokeAll', async () => {
+    const revokedBefore = randomBytes(16).toString('base64url');
+    const { open, pair } = await upgraded({ [revokedBefore]: Date.UTC(2027, 0, 1) });
+    const [before, byId, kept, other] = [await pair(revokedBefore), await pair(), await pair(), await pair()];
+    const tokens = await open();
+    await expect(tokens.verify(before.access, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+
+    await tokens.revoke(byId.jti);
+    await expect(tokens.verify(byId.access, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.refresh(byId.refresh)).rejects.toMatchObject(rejectedAs('revoked'));
+    await expect(tokens.verify(kept.access, 'access')).resolves.toBeDefined();
+
+    await tokens.revokeAll();
+    await expect(tokens.verify(other.access, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+  });
+
+  it('drops what it kept for them once the longest of them has expired', async () => {
+    const { clock, disk, open, pair } = await upgraded();
+    const old = await pair();
+    await open();
+    expect(disk.read().legacy?.until).toBe(clock.now() + 720 * hour);
+    await clock.advance(720 * hour);
+    await open();
+    expect(disk.read().legacy).toBeUndefined();
+    await expect((await open()).refresh(old.refresh)).rejects.toMatchObject({ code: ErrorCode.Unauthorized });
   });
 });

@@ -61,7 +61,7 @@ describe('the first-run login in the desktop app', () => {
     const change = await fetch(`${first.started.url}/gateway/v1/credentials`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'office', password: 'a-new-password' }),
+      body: JSON.stringify({ username: 'office', password: 'a-new-password', currentPassword: password }),
     });
     expect(change.status).toBe(204);
     const devices = (authorization: string) =>
@@ -87,8 +87,8 @@ describe('the first-run login in the desktop app', () => {
     const { gateway, started } = await startCore(dataDir, []);
     const token = await gateway.issueSessionToken();
     for (const body of [
-      { username: 'office', password: 'short' },
-      { username: 'a:b', password: 'long-enough-1' },
+      { username: 'office', password: 'short', currentPassword: started.generatedPassword },
+      { username: 'a:b', password: 'long-enough-1', currentPassword: started.generatedPassword },
     ]) {
       const response = await fetch(`${started.url}/gateway/v1/credentials`, {
         method: 'PUT',
@@ -113,7 +113,11 @@ describe('the first-run login in the desktop app', () => {
         authorization: `Bearer ${await gateway.issueSessionToken()}`,
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ username: 'office', password: 'a-new-password' }),
+      body: JSON.stringify({
+        username: 'office',
+        password: 'a-new-password',
+        currentPassword: 'given-at-start',
+      }),
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('--username');

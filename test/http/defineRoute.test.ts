@@ -6,6 +6,7 @@ import { RouteTable } from '../../server/http/defineRoute.js';
 const refuseAll: AccessControl = {
   authenticate: () => Promise.reject(new Error('not used')),
   authorize: () => {},
+  confirmPassword: () => Promise.reject(new Error('not used')),
   watch: () => () => {},
 };
 

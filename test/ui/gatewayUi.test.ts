@@ -567,10 +567,33 @@ describe('the gateway UI in Chromium', () => {
     const listed = await fetch(`${baseUrl}/messages`, { headers: { Authorization: `Bearer ${token}` } });
     expect(listed.status).toBe(403);
     const jti = (await shown.locator('code').first().textContent()) ?? '';
-    await page.getByLabel('Token ID').fill(jti);
-    await page.getByRole('button', { name: 'Revoke' }).click();
-    await page.getByText(`Token ${jti} is revoked.`).waitFor();
+    // Listed with what it may do; the window's own sign-in is marked (issue 36).
+    const issued = page.getByRole('table', { name: 'Issued tokens' });
+    const row = issued.getByRole('row').filter({ hasText: jti });
+    await row.getByText('messages:send, messages:read').waitFor();
+    await row.getByText('The password').waitFor();
+    await issued.getByRole('row').filter({ hasText: 'this window' }).waitFor();
+    await row.getByRole('button', { name: `Revoke ${jti}` }).click();
+    await page.getByText(`Token ${jti} is revoked, with every token refreshed from it.`).waitFor();
+    await row.waitFor({ state: 'detached' });
     const refused = await fetch(`${baseUrl}/messages`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    await page.close();
+  });
+
+  it('revokes every token from the window, its own sign-in included (issue 36)', async () => {
+    const issued = await apiCall<{ access_token: string }>('POST', '/auth/token', {
+      scopes: ['messages:list'],
+    });
+    const page = await signedInPage();
+    await openScreen(page, 'api', 'API access');
+    await page.getByRole('button', { name: 'Revoke all' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke all' }).click();
+    // The browser session ended with the rest: the window asks to sign in again.
+    await page.getByLabel('Username').waitFor();
+    const refused = await fetch(`${baseUrl}/messages`, {
+      headers: { Authorization: `Bearer ${issued.access_token}` },
+    });
     expect(refused.status).toBe(401);
     await page.close();
   });

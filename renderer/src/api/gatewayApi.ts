@@ -8,6 +8,7 @@ import type {
   DeviceRecord,
   GatewayStatus,
   InboxRecord,
+  IssuedTokenView,
   LogRecord,
   MessageRecord,
   MissedCall,
@@ -77,8 +78,9 @@ export function createGatewayApi(client: ApiClient) {
     /** Once per created user: the gateway forgets it has the password after answering. */
     revealCreatedFleetUser: () =>
       client.post<{ login: string; password: string }>('/gateway/v1/fleet/created-user-password'),
-    changeLogin: async (username: string, password: string) => {
-      await client.request('PUT', '/gateway/v1/credentials', { body: { username, password } });
+    /** Needs the current password, and ends every token, this window's session included. */
+    changeLogin: async (change: { currentPassword: string; username: string; password: string }) => {
+      await client.request('PUT', '/gateway/v1/credentials', { body: change });
     },
     /** A consistent copy of the message database, taken while the gateway runs. */
     backup: async () => (await client.request<Blob>('POST', '/gateway/v1/backup', { binary: true })).data,
@@ -199,7 +201,10 @@ export function createGatewayApi(client: ApiClient) {
           headers: { Authorization: basicAuthorization(login.username, login.password) },
         })
       ).data,
+    /** Ends the token's pair and every pair refreshed from it. */
     revokeToken: (jti: string) => client.delete<void>(`/auth/token/${id(jti)}`),
+    issuedTokens: () => client.get<IssuedTokenView[]>('/gateway/v1/tokens'),
+    revokeAllTokens: () => client.delete<void>('/gateway/v1/tokens'),
     ...createDeskApi(client),
   };
 }

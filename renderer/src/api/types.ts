@@ -115,6 +115,9 @@ export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
 /** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */
 export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
+/** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
+export type { IssuedTokenView } from '../../../server/validation/tokenViewSchemas.js';
+
 export interface TokenResponse {
   id: string;
   token_type: string;

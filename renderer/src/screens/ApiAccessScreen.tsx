@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import type { TokenResponse } from '../api/types.js';
+import type { IssuedTokenView, TokenResponse } from '../api/types.js';
 import { curlSendExample, tokenScopes } from '../apiAccess/apiExamples.js';
 import { useApp } from '../appContext.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { FormResult } from '../components/StatusViews.js';
+import { ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
 
 /** The gateway refuses an access token longer than 30 days (720 h, server/auth/tokenService.ts). */
 const ttlChoices = [
@@ -70,7 +71,7 @@ export function ApiAccessScreen() {
         )}
       </section>
       <CreateTokenPanel created={created} onCreated={setCreated} />
-      <RevokeTokenPanel />
+      <IssuedTokensPanel created={created} />
       <ChangeLoginPanel />
     </>
   );
@@ -182,62 +183,138 @@ function CreateTokenPanel(props: {
   );
 }
 
-function RevokeTokenPanel() {
+const issuerLabels: Record<IssuedTokenView['issuedBy'], string> = {
+  window: 'Sign-in of this app',
+  password: 'The password',
+  token: 'Another token',
+};
+
+/**
+ * Every live token (GET /gateway/v1/tokens): one line per token created, with every token
+ * refreshed from it, so that a leaked one can be found and ended. Revoking a line ends them all.
+ */
+function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
   const { api } = useApp();
-  const [jti, setJti] = useState('');
-  const { result, run } = useAction();
-  async function revoke(event: FormEvent) {
-    event.preventDefault();
-    const id = jti.trim();
-    if (!id) return;
-    const revoked = await run(async () => {
+  const tokens = useResource(() => api.issuedTokens(), [api, props.created]);
+  const [confirming, setConfirming] = useState(false);
+  const { busy, result, run } = useAction();
+  const revoke = (id: string) =>
+    run(async () => {
       await api.revokeToken(id);
-      return `Token ${id} is revoked.`;
+      tokens.reload();
+      return `Token ${id} is revoked, with every token refreshed from it.`;
     });
-    if (revoked) setJti('');
-  }
+  const revokeAll = async () => {
+    setConfirming(false);
+    await run(async () => {
+      await api.revokeAllTokens();
+      tokens.reload();
+      return 'Every token is revoked. Apps sign in again with the password or new tokens.';
+    });
+  };
   return (
-    <section className="panel" aria-labelledby="revoke-title">
-      <h2 id="revoke-title">Revoke a token</h2>
-      <form className="form-row" onSubmit={(event) => void revoke(event)}>
-        <label className="grow">
-          Token ID
-          <input
-            value={jti}
-            onChange={(event) => setJti(event.target.value)}
-            placeholder="the id shown when it was created"
-          />
-        </label>
-        <button type="submit" className="danger-outline" disabled={jti.trim() === ''}>
-          Revoke
-        </button>
-      </form>
-      <FormResult result={result} />
+    <section className="panel" aria-labelledby="issued-title">
+      <h2 id="issued-title">Issued tokens</h2>
+      <p className="hint">
+        Each line is a token with every token refreshed from it; revoking it ends them all. A token you do not
+        recognise may have leaked: revoke it, or revoke all and change the password.
+      </p>
+      {tokens.error !== undefined ? (
+        <ErrorNote error={tokens.error} onRetry={tokens.reload} />
+      ) : (
+        <table className="table compact" aria-label="Issued tokens">
+          <thead>
+            <tr>
+              <th scope="col">ID</th>
+              <th scope="col">Allowed to</th>
+              <th scope="col">Made with</th>
+              <th scope="col">Created</th>
+              <th scope="col">Ends</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(tokens.data ?? []).map((token) => (
+              <tr key={token.id}>
+                <td className="mono small">
+                  {token.id} {token.current && <span className="badge badge-neutral">this window</span>}
+                </td>
+                <td className="small">{token.scopes.join(', ')}</td>
+                <td>{issuerLabels[token.issuedBy]}</td>
+                <td className="nowrap">{formatDateTime(token.issuedAt)}</td>
+                <td className="nowrap">{formatDateTime(token.expiresAt)}</td>
+                <td className="nowrap">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : '—'}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="button-small danger-outline"
+                    disabled={busy}
+                    aria-label={`Revoke ${token.id}`}
+                    onClick={() => void revoke(token.id)}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className="form-actions">
+        {confirming ? (
+          <>
+            <span>Revoke every token, this window’s sign-in included?</span>
+            <button type="button" className="danger-outline" disabled={busy} onClick={() => void revokeAll()}>
+              Yes, revoke all
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep them
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="danger-outline"
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+          >
+            Revoke all
+          </button>
+        )}
+        <FormResult result={result} />
+      </div>
     </section>
   );
 }
 
 /**
  * The Basic user and password (PUT /gateway/v1/credentials): what API clients and the sign-in
- * form use. Sessions already signed in keep working; the old password stops working at once.
+ * form use. It takes the current password, and ends every token issued before: the window signs
+ * in again with the new login.
  */
 function ChangeLoginPanel() {
-  const { api, session } = useApp();
+  const { api, session, signInAgain } = useApp();
   const [username, setUsername] = useState(session.username ?? 'sms');
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const [shown, setShown] = useState(false);
   const { busy, result, run } = useAction();
   const mismatch = repeated !== '' && repeated !== password;
-  const ready = password.length >= 8 && repeated === password && username.trim() !== '';
+  const ready = current !== '' && password.length >= 8 && repeated === password && username.trim() !== '';
   async function change(event: FormEvent) {
     event.preventDefault();
     if (!ready) return;
     const changed = await run(async () => {
-      await api.changeLogin(username.trim(), password);
-      return 'The password is changed. Sign in and give apps the new one; this window stays signed in.';
+      await api.changeLogin({ currentPassword: current, username: username.trim(), password });
+      await signInAgain(username.trim(), password);
+      return 'The password is changed. Every token made before is revoked: give apps the new password or new tokens. This window stays signed in.';
     });
     if (changed) {
+      setCurrent('');
       setPassword('');
       setRepeated('');
     }
@@ -252,6 +329,15 @@ function ChangeLoginPanel() {
             value={username}
             onChange={(event) => setUsername(event.target.value)}
             autoComplete="username"
+          />
+        </label>
+        <label className="grow">
+          Current password
+          <input
+            type={shown ? 'text' : 'password'}
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+            autoComplete="current-password"
           />
         </label>
         <label className="grow">

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TrafficLine } from '../../at/trafficLine.js';
-import { holdsScope, type Principal } from '../../auth/accessControl.js';
+import { type CallerRequest, holdsScope, type Principal } from '../../auth/accessControl.js';
+import type { LoginChangeRequest } from '../../auth/loginChange.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
@@ -32,8 +33,8 @@ import {
 import { dailyCountViewSchema } from '../../validation/modemOperationsSchemas.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery } from '../../webhooks/webhookDispatcher.js';
-import type { ApiBuilder } from '../defineRoute.js';
-import { authErrors, errorResponses } from '../responses.js';
+import { type ApiBuilder, callerOf } from '../defineRoute.js';
+import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
 import { toDeviceView } from './deviceRoutes.js';
 
 /**
@@ -60,7 +61,8 @@ export interface GatewayRouteDependencies {
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
   /** Resolves once the choice is on disk: a pause lasts until a person lifts it. */
   setSendingPaused(paused: boolean): Promise<void>;
-  changeCredentials(username: string, password: string): Promise<void>;
+  /** Needs the current password; ends every token (server/auth/loginChange.ts). */
+  changeCredentials(caller: CallerRequest, change: LoginChangeRequest): Promise<void>;
   setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void>;
   /** Sets the name staff know a modem by; false when the device is unknown. */
   renameDevice(deviceId: string, name: string): Promise<boolean>;
@@ -324,16 +326,22 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
   api.route({
     method: 'put',
     path: '/gateway/v1/credentials',
-    summary: 'Change the Basic login (user and password); tokens already issued stay valid',
+    summary:
+      'Change the Basic login (user and password); needs the current password, and ends every token issued so far',
     tag,
     access: { scope: 'all:any' },
     body: credentialsSchema,
     responses: {
-      204: { description: 'Changed; the old password no longer works' },
-      ...errorResponses(400, ...authErrors),
+      204: { description: 'Changed; the old password and every token issued before no longer work' },
+      400: { description: 'A field is missing or invalid; the message names it', schema: errorBodySchema },
+      403: {
+        description: 'currentPassword is not the current password, or the token lacks all:any',
+        schema: errorBodySchema,
+      },
+      ...errorResponses(401, 429, 500),
     },
-    handle: async ({ body }) => {
-      await deps.changeCredentials(body.username, body.password);
+    handle: async ({ body, ctx }) => {
+      await deps.changeCredentials(callerOf(ctx), body);
       return { status: 204 };
     },
   });

@@ -5,6 +5,7 @@ import { Scopes } from '../../auth/scopes.js';
 import type { TokenPair, TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { type IssuedTokenView, issuedTokenViewSchema } from '../../validation/tokenViewSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 
 /**
@@ -126,7 +127,8 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
   api.route({
     method: 'delete',
     path: '/auth/token/:jti',
-    summary: 'Revoke a token by id; revoking an access token also revokes its refresh token',
+    summary:
+      'Revoke a token by id: its pair, its refresh token and every pair refreshed from it (any id of them will do)',
     tag: 'Authentication',
     access: { scope: 'tokens:manage' },
     responses: {
@@ -137,6 +139,49 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     },
     async handle({ params }) {
       await tokens.revoke(params.jti ?? '');
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/tokens',
+    summary: 'The live tokens: each issued pair with every pair refreshed from it, newest first',
+    tag: 'Authentication',
+    access: { scope: 'tokens:manage' },
+    responses: {
+      200: { description: 'the live tokens', schema: z.array(issuedTokenViewSchema) },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+    },
+    async handle({ principal }) {
+      const body: IssuedTokenView[] = tokens.list().map((family) => ({
+        id: family.id,
+        scopes: family.scopes,
+        issuedBy: family.issuedBy,
+        issuedAt: toIsoWithOffset(family.issuedAt),
+        expiresAt: toIsoWithOffset(family.expiresAt),
+        ...(family.refreshedAt === undefined ? {} : { refreshedAt: toIsoWithOffset(family.refreshedAt) }),
+        ...(family.lastUsedAt === undefined ? {} : { lastUsedAt: toIsoWithOffset(family.lastUsedAt) }),
+        current: principal?.tokenFamily === family.id,
+      }));
+      return { status: 200, body };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/gateway/v1/tokens',
+    summary: "Revoke every token, the caller's and the desktop window's included; the password still works",
+    tag: 'Authentication',
+    access: { scope: 'tokens:manage' },
+    responses: {
+      204: { description: 'every token issued so far is revoked' },
+      401: { description: 'missing or wrong credentials', schema: errorSchema },
+      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+    },
+    async handle() {
+      await tokens.revokeAll();
       return { status: 204 };
     },
   });
