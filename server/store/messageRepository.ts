@@ -39,13 +39,38 @@ interface MessageRow {
   view_content: string;
 }
 
+type Changed = [
+  state: MessageState,
+  stateAt: number | null,
+  deviceId: string | null,
+  search: string,
+  body: string,
+  view: string,
+  viewContent: string,
+];
+type InsertedRow = [id: string, createdAt: number, seq: number, ...changed: Changed];
+type UpdatedRow = [...changed: Changed, id: string];
+
+function changedColumns(row: MessageRow): Changed {
+  return [row.state, row.state_at, row.device_id, row.search, row.body, row.view, row.view_content];
+}
+
+function insertedRow(row: MessageRow): InsertedRow {
+  return [row.id, row.created_at, row.seq, ...changedColumns(row)];
+}
+
+function updatedRow(row: MessageRow): UpdatedRow {
+  return [...changedColumns(row), row.id];
+}
+
 export class SqliteMessageRepository implements MessageRepository {
   private readonly inFlight = new Map<MessageState, Map<string, MessageRecord>>(
     inFlightStates.map((state) => [state, new Map()]),
   );
   private readonly queries: StatementCache;
-  private readonly insertRow: Statement<MessageRow>;
-  private readonly updateRow: Statement<MessageRow>;
+  /** Positional: the binding reads a named parameter from its object one property at a time. */
+  private readonly insertRow: Statement<InsertedRow>;
+  private readonly updateRow: Statement<UpdatedRow>;
   private readonly selectBody: Statement<[string], { body: string }>;
   private readonly countState: Statement<[string], { total: number }>;
   private readonly selectHighestSequence: Statement<[]>;
@@ -60,14 +85,14 @@ export class SqliteMessageRepository implements MessageRepository {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
       `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body, view, view_content)
-       VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body, @view, @view_content)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // A scheduled message's text can be edited: `search` is written again, and its indexes
     // follow only when it changed (schema step 10).
     this.updateRow = db.prepare(
-      `UPDATE messages SET state = @state, state_at = @state_at, device_id = @device_id, search = @search,
-         body = @body, view = @view, view_content = @view_content
-       WHERE id = @id`,
+      `UPDATE messages SET state = ?, state_at = ?, device_id = ?, search = ?, body = ?, view = ?,
+         view_content = ?
+       WHERE id = ?`,
     );
     this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
     this.countState = db.prepare('SELECT count(*) AS total FROM messages WHERE state = ?');
@@ -86,7 +111,7 @@ export class SqliteMessageRepository implements MessageRepository {
     const row = messageRow(record);
     let durable: Promise<void>;
     try {
-      durable = this.commits.write(() => this.insertRow.run(row)).durable;
+      durable = this.commits.write(() => this.insertRow.run(...insertedRow(row))).durable;
     } catch (error) {
       if (isUniqueViolation(error)) {
         return Promise.reject(
@@ -105,7 +130,7 @@ export class SqliteMessageRepository implements MessageRepository {
     const row = messageRow(record);
     let written: { value: number; durable: Promise<void> };
     try {
-      written = this.commits.write(() => this.updateRow.run(row).changes);
+      written = this.commits.write(() => this.updateRow.run(...updatedRow(row)).changes);
     } catch (error) {
       return Promise.reject(error);
     }
