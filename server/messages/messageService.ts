@@ -266,7 +266,8 @@ export class MessageService {
     }
   }
 
-  private checkQueueCapacity(adding: number): void {
+  /** Throws QueueFull (503) when `adding` more pending messages would pass the queue's limit. */
+  checkQueueCapacity(adding: number): void {
     const pending = this.deps.repository.countInState('Pending');
     if (pending + adding > this.options.maxPendingMessages) {
       throw new GatewayError(

@@ -161,4 +161,17 @@ describe('a campaign', () => {
     expect(result.body.recipients).toBe(50_000);
     expect(longestMs).toBeLessThan(healthBoundMs);
   });
+
+  it('keeps /health/live answering while 10,000 messages are queued', async () => {
+    const { result, longestMs } = await healthDuring(
+      harness.api.post<{ recipients: number }>('/gateway/v1/campaigns', {
+        text: 'Your order {order} is ready',
+        recipients: { rows: rows.slice(0, 10_000) },
+      }),
+    );
+    console.info(`10,000-message campaign: health ${longestMs} ms`);
+    expect(result.status).toBe(202);
+    expect(result.body.recipients).toBe(10_000);
+    expect(longestMs).toBeLessThan(healthBoundMs);
+  });
 });

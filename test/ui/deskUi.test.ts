@@ -133,4 +133,43 @@ describe('the desk in Chromium', () => {
     },
     25 * 60_000,
   );
+
+  it('sends the same campaign id again when Send is clicked after a lost answer: one campaign', async () => {
+    // Paused, and cancelled below: the test is about what is queued, not what the modems send.
+    await harness.api.post('/gateway/v1/sending', { paused: true });
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/campaigns`);
+    await page.getByRole('heading', { level: 1, name: 'Bulk send' }).waitFor();
+    await page.getByLabel('Campaign name').fill('Lost answer');
+    await page.getByLabel('Message').fill('Closed on Monday');
+    await page.getByLabel('Numbers').fill('0170 2000001, 0170 2000002, 0170 2000003');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const sent: { id?: string }[] = [];
+    // The first POST reaches the gateway, which queues the campaign; its answer never arrives.
+    await page.route(
+      (url) => url.pathname === '/gateway/v1/campaigns',
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        sent.push(route.request().postDataJSON() as { id?: string });
+        if (sent.length > 1) return route.continue();
+        await route.fetch();
+        return route.abort('connectionreset');
+      },
+    );
+    await page.getByRole('button', { name: 'Send to 3 recipients' }).click();
+    await page.getByText('The gateway cannot be reached. Is it running?').waitFor();
+    await page.getByRole('button', { name: 'Send to 3 recipients' }).click();
+    await page.getByText('Queued 3 messages.').waitFor();
+
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(sent[1]?.id).toBe(sent[0]?.id);
+    const campaigns =
+      await harness.api.get<{ id: string; name: string; recipients: number }[]>('/gateway/v1/campaigns');
+    const lost = campaigns.body.filter((campaign) => campaign.name === 'Lost answer');
+    expect(lost).toEqual([expect.objectContaining({ id: sent[0]?.id, recipients: 3 })]);
+    await harness.api.post(`/gateway/v1/campaigns/${sent[0]?.id}/cancel`, {});
+    await harness.api.post('/gateway/v1/sending', { paused: false });
+    await page.close();
+  });
 });

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { ContactPicker } from './ContactPicker.js';
+import { newCampaignId } from './campaignId.js';
 import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipients.js';
 import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
 import { TemplatePicker } from './TemplatePicker.js';
@@ -27,6 +28,10 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
   const [preview, setPreview] = useState<CampaignPreview>();
   const previewAction = useAction();
   const sendAction = useAction();
+  // One id per submission, kept until it succeeds or the request changes: a Send clicked again
+  // after a lost answer (a dropped connection, the gateway restarting) gets the campaign the
+  // first click started instead of a second one.
+  const campaignId = useRef<string | undefined>(undefined);
 
   const request = (): CampaignRequest => ({
     name: name || undefined,
@@ -42,6 +47,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
     <T,>(set: (value: T) => void) =>
     (value: T) => {
       setPreview(undefined);
+      campaignId.current = undefined;
       set(value);
     };
   const plan = planText(text);
@@ -118,6 +124,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
             onChange={(event) => {
               const file = event.target.files?.[0];
               setPreview(undefined);
+              campaignId.current = undefined;
               if (!file) return setCsv(undefined);
               void file.text().then((content) => setCsv(readCsvRecipients(file.name, content)));
             }}
@@ -157,7 +164,9 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
           disabled={!ready || sendAction.busy}
           onClick={() =>
             void sendAction.run(async () => {
-              const campaign = await api.startCampaign(request());
+              campaignId.current ??= newCampaignId();
+              const campaign = await api.startCampaign({ ...request(), id: campaignId.current });
+              campaignId.current = undefined;
               setPreview(undefined);
               props.onStarted(campaign);
               return `Queued ${campaign.recipients} messages.`;

@@ -36,6 +36,8 @@ export interface ImportReport {
 }
 
 export interface CampaignRequest {
+  /** The window's id for the campaign: a retry under it finds the campaign instead of a second. */
+  id?: string;
   name?: string;
   text: string;
   recipients: {
@@ -66,7 +68,7 @@ export interface Campaign {
   recipients: number;
   totalParts: number;
   cancelledAt?: number;
-  state: 'Running' | 'Completed' | 'Cancelled';
+  state: 'Queueing' | 'Running' | 'Completed' | 'Cancelled' | 'Interrupted';
   progress: {
     queued: number;
     sent: number;

@@ -10,11 +10,16 @@ import { useResource } from '../useResource.js';
 /** How often running campaigns are read again for their progress bars. */
 const progressPollMs = 1000;
 
+/** States in which messages are still being written or wait to be sent: a cancel still stops some. */
+const underWay: ReadonlySet<Campaign['state']> = new Set(['Queueing', 'Running', 'Interrupted']);
+
 /** Bulk send: compose to many, then follow each campaign's progress and cancel it as a whole. */
 export function CampaignsScreen() {
   const { api } = useApp();
   const campaigns = useResource(() => api.campaigns(), [api]);
-  const running = campaigns.data?.some((campaign) => campaign.state === 'Running') ?? false;
+  const running =
+    campaigns.data?.some((campaign) => campaign.state === 'Queueing' || campaign.state === 'Running') ??
+    false;
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(campaigns.reload, progressPollMs);
@@ -71,7 +76,13 @@ function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
         delivered, {progress.failed} failed{progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
         {progress.queued > 0 ? `, ${progress.queued} waiting` : ''}.
       </p>
-      {campaign.state === 'Running' && campaign.cancelledAt === undefined && (
+      {campaign.state === 'Interrupted' && (
+        <p className="hint">
+          Queueing its messages was cut short. Send again in the form that started it queues the rest; or
+          cancel it.
+        </p>
+      )}
+      {underWay.has(campaign.state) && campaign.cancelledAt === undefined && (
         <button
           type="button"
           disabled={cancelling}

@@ -13,6 +13,10 @@ export interface CampaignRecord {
   recipients: number;
   totalParts: number;
   cancelledAt?: number;
+  /** SHA-256 of the request: a retry under the same id must send the same one. */
+  fingerprint?: string;
+  /** Its messages are still being written, or their writing was cut short (a crash, a full queue). */
+  queueing?: true;
 }
 
 /**
@@ -54,8 +58,9 @@ export class CampaignRepository {
   }
 
   /**
-   * Writes the campaign and its message ids in the current batch and returns the promise of its
-   * durability: call it in the same turn as `MessageService.enqueuePrepared` for its messages.
+   * Writes the campaign and the ids of its first messages in the current batch and returns the
+   * promise of its durability: call it in the same turn as `MessageService.enqueuePrepared` for
+   * those messages.
    */
   insert(record: CampaignRecord, messageIds: readonly string[]): Promise<void> {
     return this.commits.write(
@@ -65,9 +70,18 @@ export class CampaignRepository {
           created_at: record.createdAt,
           body: JSON.stringify(record),
         });
-        for (const id of messageIds) this.insertMember.run({ campaign_id: record.id, message_id: id });
+        this.addMembers(record.id, messageIds);
       }),
     ).durable;
+  }
+
+  /** Ids of more of the campaign's messages, in the turn that enqueues them (as `insert`). */
+  addMessages(campaignId: string, messageIds: readonly string[]): Promise<void> {
+    return this.commits.write(this.db.transaction(() => this.addMembers(campaignId, messageIds))).durable;
+  }
+
+  private addMembers(campaignId: string, messageIds: readonly string[]): void {
+    for (const id of messageIds) this.insertMember.run({ campaign_id: campaignId, message_id: id });
   }
 
   async update(record: CampaignRecord): Promise<void> {
@@ -76,9 +90,14 @@ export class CampaignRepository {
   }
 
   get(id: string): CampaignRecord {
+    const record = this.find(id);
+    if (!record) throw new GatewayError(ErrorCode.NotFound, `campaign ${id} not found`, { field: 'id' });
+    return record;
+  }
+
+  find(id: string): CampaignRecord | undefined {
     const row = this.selectOne.get(id);
-    if (!row) throw new GatewayError(ErrorCode.NotFound, `campaign ${id} not found`, { field: 'id' });
-    return JSON.parse(row.body) as CampaignRecord;
+    return row && (JSON.parse(row.body) as CampaignRecord);
   }
 
   /** Newest first. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
@@ -5,14 +6,28 @@ import { generateMessageId } from '../../messages/messageId.js';
 import type { MessageLifecycle } from '../../messages/messageLifecycle.js';
 import type { MessageService } from '../../messages/messageService.js';
 import type { MessageRepository } from '../../store/repositories.js';
+import { chunksInTurns, rowPacer } from '../bulkPacing.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
-import { type AudienceDependencies, type AudiencePlan, type AudienceSpec, planAudience } from './audience.js';
+import {
+  type AudienceDependencies,
+  type AudiencePlan,
+  type AudienceSpec,
+  type PlannedMessage,
+  planAudience,
+} from './audience.js';
 import type { CampaignRecord, CampaignRepository } from './campaignRepository.js';
 
 /** Most recipients in one campaign: message ids are `<campaign id>-<index>`, 36 characters at most. */
 export const MaxCampaignRecipients = 50_000;
+/** Longest id a client may give: with `-49999` after it, a message id stays within 36 characters. */
+export const MaxCampaignIdLength = 30;
 
 export interface CampaignRequest {
+  /**
+   * The client's own id for the campaign, as a message's `id`: a retry under it answers the
+   * campaign it started instead of starting another.
+   */
+  id?: string;
   name?: string;
   /** With placeholders (`Hello {name}, your order {order} is ready`). */
   text: string;
@@ -37,7 +52,11 @@ export interface CampaignPreview {
   problemCount: number;
 }
 
-export type CampaignState = 'Running' | 'Completed' | 'Cancelled';
+/**
+ * `Queueing`: its messages are being written; `Interrupted`: their writing was cut short (a
+ * crash, a full queue) — a retry with the same id completes it, a cancel ends it.
+ */
+export type CampaignState = 'Queueing' | 'Running' | 'Completed' | 'Cancelled' | 'Interrupted';
 
 export interface CampaignProgress {
   /** Waiting in the queue or being handed to a modem. */
@@ -51,7 +70,7 @@ export interface CampaignProgress {
   percent: number;
 }
 
-export interface CampaignView extends CampaignRecord {
+export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing'> {
   state: CampaignState;
   progress: CampaignProgress;
 }
@@ -71,11 +90,18 @@ export interface CampaignServiceDependencies extends AudienceDependencies {
 
 /**
  * Bulk sends. A campaign is accepted in one action: every recipient is resolved and checked
- * first, then all its messages (one per recipient, each with its own text) and the campaign go
- * into the queue in one durable commit. From there they are ordinary messages: the scheduler's
- * limits, pauses and modem choice apply to each.
+ * first, and any problem refuses it whole. Its messages (one per recipient, each with its own
+ * text) then go into the queue `rowsPerTurn` per commit, the campaign with the first of them,
+ * so that the gateway keeps answering while 50,000 are written. From there they are ordinary
+ * messages: the scheduler's limits, pauses and modem choice apply to each.
  */
 export class CampaignService {
+  /**
+   * Starts under way, by campaign id: a retry waits for the attempt before it, and a campaign
+   * whose messages are still being written here reads as Queueing (after a crash: Interrupted).
+   */
+  private readonly starting = new Map<string, Promise<CampaignView>>();
+
   constructor(private readonly deps: CampaignServiceDependencies) {}
 
   async preview(request: CampaignRequest): Promise<CampaignPreview> {
@@ -100,8 +126,39 @@ export class CampaignService {
     };
   }
 
-  /** Queues the campaign, or nothing at all when any recipient has a problem (400 naming it). */
-  async start(request: CampaignRequest): Promise<CampaignView> {
+  /**
+   * Queues the campaign, or nothing at all when any recipient has a problem (400 naming it).
+   * A retry under the same `id` answers the campaign that id started — the same view, no new
+   * messages — and completes one whose writing was cut short by queueing only the recipients it
+   * has no message for: the client that lost its answer (a crash, a dropped connection) retries
+   * without sending anything twice. The same id with another request is a 409.
+   */
+  start(request: CampaignRequest): Promise<CampaignView> {
+    const id = request.id ?? generateMessageId();
+    const before = this.starting.get(id) ?? Promise.resolve();
+    const attempt = before.then(
+      () => this.startOnce(id, request),
+      () => this.startOnce(id, request),
+    );
+    this.starting.set(id, attempt);
+    const forget = () => {
+      if (this.starting.get(id) === attempt) this.starting.delete(id);
+    };
+    attempt.then(forget, forget);
+    return attempt;
+  }
+
+  private async startOnce(id: string, request: CampaignRequest): Promise<CampaignView> {
+    const fingerprint = fingerprintOf(request);
+    const stored = this.deps.campaigns.find(id);
+    if (stored && stored.fingerprint !== fingerprint) {
+      throw new GatewayError(ErrorCode.Conflict, `id: campaign ${id} was started with another request`, {
+        field: 'id',
+      });
+    }
+    if (stored && (stored.queueing === undefined || stored.cancelledAt !== undefined))
+      return this.view(stored);
+
     const plan = await this.plan(request);
     const [first] = plan.problems;
     if (first) {
@@ -115,40 +172,98 @@ export class CampaignService {
         field: 'recipients',
       });
     }
-    const id = generateMessageId();
-    const prepared = this.deps.messages.prepareAll(
-      plan.messages.map((message, index) => ({
-        message: {
-          id: `${id}-${index}`,
-          textMessage: { text: message.text },
-          phoneNumbers: [message.phoneNumber],
-          withDeliveryReport: request.withDeliveryReport ?? true,
-          deviceId: request.deviceId,
-          simNumber: request.simNumber,
-          priority: request.priority ?? 0,
-        },
-        skipPhoneValidation: false,
-        deviceActiveWithinHours: 0,
-      })),
-    );
-    const record: CampaignRecord = {
+    const written = stored ? await this.writtenNumbers(id) : { count: 0, numbers: new Set<string>() };
+    const missing = plan.messages.filter((message) => !written.numbers.has(message.phoneNumber));
+    this.deps.messages.checkQueueCapacity(missing.length);
+    const record: CampaignRecord = stored ?? {
       id,
       name: request.name?.trim() || `Campaign of ${plan.messages.length}`,
       text: request.text,
       createdAt: this.deps.clock.now(),
       recipients: plan.messages.length,
       totalParts: plan.totalParts,
+      fingerprint,
+      queueing: true,
     };
-    // Same turn, so one commit: the campaign is never stored without its messages, nor they without it.
-    await Promise.all([
-      this.deps.campaigns.insert(
-        record,
-        prepared.map((message) => message.id),
-      ),
-      this.deps.messages.enqueuePrepared(prepared),
-    ]);
-    this.deps.logger.info('campaign queued', { id, recipients: record.recipients, parts: record.totalParts });
-    return this.view(record);
+    const writtenParts = plan.messages
+      .filter((message) => written.numbers.has(message.phoneNumber))
+      .reduce((sum, message) => sum + message.parts, 0);
+    const added = await this.writeMessages(record, missing, written.count, request);
+    // Cancelled while queueing, it counts only the recipients it has a message for.
+    const { queueing: _queueing, ...current } = this.deps.campaigns.get(id);
+    const queued: CampaignRecord = {
+      ...current,
+      recipients: written.count + added.count,
+      totalParts: writtenParts + added.parts,
+    };
+    await this.deps.campaigns.update(queued);
+    this.deps.logger.info('campaign queued', {
+      id,
+      recipients: queued.recipients,
+      parts: queued.totalParts,
+      ...(stored ? { completedAfter: written.count } : {}),
+    });
+    return this.view(queued);
+  }
+
+  /**
+   * Queues the messages `rowsPerTurn` per commit, numbered on from `next`; stops early when the
+   * campaign is cancelled. Answers how many it wrote and their parts.
+   */
+  private async writeMessages(
+    record: CampaignRecord,
+    messages: readonly PlannedMessage[],
+    next: number,
+    request: CampaignRequest,
+  ): Promise<{ count: number; parts: number }> {
+    const added = { count: 0, parts: 0 };
+    for await (const chunk of chunksInTurns(messages)) {
+      // Read in the turn that writes: a cancel stops the messages not written yet.
+      const current = this.deps.campaigns.find(record.id);
+      if (current?.cancelledAt !== undefined) break;
+      const first = next + added.count;
+      const prepared = this.deps.messages.prepareAll(
+        chunk.map((message, index) => this.enqueueRequest(`${record.id}-${first + index}`, message, request)),
+      );
+      const ids = prepared.map((message) => message.id);
+      // Same turn, so one commit: the campaign knows every message written, and no more.
+      await Promise.all([
+        current ? this.deps.campaigns.addMessages(record.id, ids) : this.deps.campaigns.insert(record, ids),
+        this.deps.messages.enqueuePrepared(prepared),
+      ]);
+      added.count += chunk.length;
+      added.parts += chunk.reduce((sum, message) => sum + message.parts, 0);
+    }
+    return added;
+  }
+
+  private enqueueRequest(id: string, message: PlannedMessage, request: CampaignRequest) {
+    return {
+      message: {
+        id,
+        textMessage: { text: message.text },
+        phoneNumbers: [message.phoneNumber],
+        withDeliveryReport: request.withDeliveryReport ?? true,
+        deviceId: request.deviceId,
+        simNumber: request.simNumber,
+        priority: request.priority ?? 0,
+      },
+      skipPhoneValidation: false,
+      deviceActiveWithinHours: 0,
+    };
+  }
+
+  /** How many messages a campaign cut short has, and the numbers they go to. */
+  private async writtenNumbers(id: string): Promise<{ count: number; numbers: Set<string> }> {
+    const messageIds = this.deps.campaigns.messageIds(id);
+    const numbers = new Set<string>();
+    const pace = rowPacer();
+    for (const messageId of messageIds) {
+      await pace();
+      const phoneNumber = this.deps.messageRepository.get(messageId)?.recipients[0]?.phoneNumber;
+      if (phoneNumber !== undefined) numbers.add(phoneNumber);
+    }
+    return { count: messageIds.length, numbers };
   }
 
   get(id: string): CampaignView {
@@ -189,6 +304,7 @@ export class CampaignService {
   }
 
   private view(record: CampaignRecord): CampaignView {
+    const { fingerprint: _fingerprint, queueing, ...shown } = record;
     const counts = this.deps.campaigns.stateCounts(record.id);
     const count = (state: keyof typeof counts) => counts[state] ?? 0;
     const queued = count('Pending') + count('Processed');
@@ -201,8 +317,20 @@ export class CampaignService {
       percent:
         record.recipients === 0 ? 100 : Math.floor(((record.recipients - queued) * 100) / record.recipients),
     };
-    const state: CampaignState =
-      queued > 0 ? 'Running' : record.cancelledAt !== undefined ? 'Cancelled' : 'Completed';
-    return { ...record, state, progress };
+    return { ...shown, state: this.stateOf(record, queued), progress };
   }
+
+  private stateOf(record: CampaignRecord, queued: number): CampaignState {
+    if (record.queueing && record.cancelledAt === undefined) {
+      return this.starting.has(record.id) ? 'Queueing' : 'Interrupted';
+    }
+    if (queued > 0) return 'Running';
+    return record.cancelledAt !== undefined ? 'Cancelled' : 'Completed';
+  }
+}
+
+/** The request without its id, hashed: what a retry under that id must repeat. */
+function fingerprintOf(request: CampaignRequest): string {
+  const { id: _id, ...rest } = request;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('base64url');
 }

@@ -2,10 +2,24 @@ import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { MaxTextLength } from '../../validation/messageSchemas.js';
 import { pageQuery } from '../../validation/primitives.js';
-import { type CampaignService, MaxCampaignRecipients } from '../campaigns/campaignService.js';
+import {
+  type CampaignService,
+  MaxCampaignIdLength,
+  MaxCampaignRecipients,
+} from '../campaigns/campaignService.js';
 import { accessResponses, errorSchema } from './deskSchemas.js';
 
 const campaignRequestSchema = z.object({
+  id: z
+    .string()
+    .regex(
+      new RegExp(`^[A-Za-z0-9_-]{1,${MaxCampaignIdLength}}$`),
+      `must be 1 to ${MaxCampaignIdLength} of A-Z a-z 0-9 _ -`,
+    )
+    .optional()
+    .describe(
+      'your own id for the campaign, as a message’s `id`: POST again with the same id and request after a lost answer and get the campaign it started (no new messages); the preview ignores it',
+    ),
   name: z.string().max(200).optional(),
   text: z
     .string()
@@ -67,7 +81,11 @@ const campaignSchema = z.object({
   recipients: z.number().int(),
   totalParts: z.number().int(),
   cancelledAt: z.number().optional(),
-  state: z.enum(['Running', 'Completed', 'Cancelled']),
+  state: z
+    .enum(['Queueing', 'Running', 'Completed', 'Cancelled', 'Interrupted'])
+    .describe(
+      'Queueing: its messages are being written; Interrupted: that was cut short (a crash, a full queue) — POST it again with its id to complete it, or cancel it',
+    ),
   progress: z.object({
     queued: z.number().int(),
     sent: z.number().int().describe('Sent or Delivered'),
@@ -78,7 +96,7 @@ const campaignSchema = z.object({
   }),
 });
 
-/** Bulk sends: preview, start (one action, one durable commit), follow and cancel. */
+/** Bulk sends: preview, start (one action; retried safely under the client's id), follow and cancel. */
 export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: CampaignService }): void {
   const { campaigns } = deps;
   const tag = 'Campaigns';
@@ -103,13 +121,17 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
   api.route({
     method: 'post',
     path: '/gateway/v1/campaigns',
-    summary: 'Queue a campaign: one message per recipient, all or none',
+    summary: 'Queue a campaign: one message per recipient; with an id, safe to retry',
     tag,
     access: { scope: 'campaigns:send' },
     body: campaignRequestSchema,
     responses: {
-      202: { description: 'queued', schema: campaignSchema },
+      202: {
+        description: 'queued; or, for an id already used with this request, that campaign',
+        schema: campaignSchema,
+      },
       400: { description: 'a recipient has a problem (named); nothing was queued', schema: errorSchema },
+      409: { description: 'the id was used for another request', schema: errorSchema },
       503: { description: 'the queue cannot take that many messages', schema: errorSchema },
       ...accessResponses('campaigns:send'),
     },
