@@ -13,6 +13,8 @@ export const ErrorCode = {
   PayloadTooLarge: 106,
   UnsupportedMediaType: 107,
   DecryptionFailed: 108,
+  /** A caller, or all callers together, hold as many event streams as they may. */
+  TooManyStreams: 109,
   // 2xx: authentication and authorisation
   Unauthorized: 200,
   Forbidden: 201,

@@ -144,7 +144,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
     await next();
   });
   app.use(errorMapper(logger));
-  app.use(hostCheck(options.allowedHosts));
+  app.use(hostCheck(options.allowedHosts, logger));
   if (options.corsOrigins && options.corsOrigins.length > 0) app.use(cors(options.corsOrigins));
   app.use(crossSiteGuard(options.corsOrigins ?? []));
   if (options.uiDirectory) app.use(staticUi(options.uiDirectory));

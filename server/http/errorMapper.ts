@@ -17,6 +17,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.Unauthorized]: 401,
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.TooManyAttempts]: 429,
+  [ErrorCode.TooManyStreams]: 429,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnsupportedMediaType]: 415,
   [ErrorCode.ModemUnavailable]: 503,

@@ -1,6 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import type Koa from 'koa';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * DNS-rebinding defence (DESIGN §5): a web page on evil.example that re-points its name at
@@ -10,16 +11,22 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
  */
 const unspecifiedAddresses = new Set(['0.0.0.0', '[::]']);
 
-export function hostCheck(allowedHosts: readonly string[]): Koa.Middleware {
+export function hostCheck(allowedHosts: readonly string[], logger: Logger): Koa.Middleware {
   const allowed = new Set(
     allowedHosts.map((name) => name.toLowerCase()).filter((name) => !unspecifiedAddresses.has(name)),
   );
   return async (ctx, next) => {
     const name = hostName(ctx.get('host'));
     if (!allowed.has(name)) {
+      // The names we answer to are the machine's addresses and host name: the log tells the
+      // person at the PC, the refusal tells a caller nothing it did not send (issue 36).
+      logger.warn('refused a request for a host name that is not ours', {
+        host: name,
+        allowedHosts: [...allowed].join(', '),
+      });
       throw new GatewayError(
         ErrorCode.Forbidden,
-        `host ${JSON.stringify(name)} is not allowed; call the gateway by one of: ${[...allowed].join(', ')} ` +
+        `host ${JSON.stringify(name)} is not allowed; call the gateway by a name it answers to ` +
           '(more names can be allowed with the allowed-hosts option)',
       );
     }

@@ -1,4 +1,5 @@
 import type { DocumentMigration } from '../store/documentStore.js';
+import { withoutLogin } from '../validation/serverUrl.js';
 
 /**
  * Steps of the stored settings (`StoredSettings` in `settings.json`): `settingsMigrations[n]`
@@ -15,5 +16,19 @@ export const settingsMigrations: readonly DocumentMigration[] = [
     const days = values.messages?.log_lifetime_days;
     if (typeof days !== 'number' || values.incoming?.lifetime_days !== undefined) return data;
     return { ...data, values: { ...values, incoming: { ...values.incoming, lifetime_days: days } } };
+  },
+  /**
+   * 1 → 2: `gateway.cloud_url` no longer takes a user and password (issue 36), as every settings
+   * reader saw them. One kept from before loses them; fetch refuses such a URL, so it never
+   * reached the server with them anyway.
+   */
+  (data) => {
+    const values = (data.values ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const cloudUrl = values.gateway?.cloud_url;
+    if (typeof cloudUrl !== 'string') return data;
+    return {
+      ...data,
+      values: { ...values, gateway: { ...values.gateway, cloud_url: withoutLogin(cloudUrl) } },
+    };
   },
 ];

@@ -27,8 +27,9 @@ export const settingGroups = {
   },
   gateway: {
     /** The private server's device API (fleet mode); https:// unless on this PC. */
-    cloud_url: z.url({ protocol: /^https?$/ }).refine((url) => serverUrlProblem(url) === undefined, {
-      message: 'must use https:// (plain http only to localhost, 127.0.0.1 or [::1])',
+    cloud_url: z.url({ protocol: /^https?$/ }).superRefine((url, context) => {
+      const problem = serverUrlProblem(url);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
     private_token: secret,
     notification_channel: z.enum(NotificationChannels),

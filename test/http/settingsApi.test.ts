@@ -129,6 +129,20 @@ describe('settings', () => {
     expect((await harness.request('/settings')).body).toEqual(before);
   });
 
+  it('refuses a cloud_url with a user or password in it, naming the key and repeating neither (issue 36, item 14)', async () => {
+    for (const cloudUrl of [
+      'https://fleet:s3cret-pass@sms.example.com/api/mobile/v1',
+      'https://s3cret-pass@sms.example.com/api/mobile/v1',
+      'http://fleet:s3cret-pass@127.0.0.1:3000/api/mobile/v1',
+    ]) {
+      const response = await patch({ gateway: { cloud_url: cloudUrl } });
+      expect(response.status, cloudUrl).toBe(400);
+      expect((response.body as { message: string }).message).toMatch(/^gateway\.cloud_url: /);
+      expect(response.text).not.toContain('s3cret-pass');
+      expect(harness.settings.current().gateway.cloud_url).toBeNull();
+    }
+  });
+
   /**
    * The app's inbox retention: `incoming.lifetime_days`, whole days of at least 1, or null to
    * keep received messages forever (capcom6/android-sms-gateway@9f0f77c007cda70312f5c25c0a36b1e49eaf8d0c,

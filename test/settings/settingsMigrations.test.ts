@@ -38,12 +38,26 @@ describe('settings written before incoming.lifetime_days', () => {
     expect(settings.current().incoming.lifetime_days).toBe(10);
     expect(settings.current().messages.log_lifetime_days).toBe(10);
     const written = JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'));
-    expect(written).toMatchObject({ version: 1, values: { incoming: { lifetime_days: 10 } } });
+    expect(written).toMatchObject({ version: 2, values: { incoming: { lifetime_days: 10 } } });
   });
 
   it('keep received messages forever when no lifetime was set', async () => {
     const settings = await openOver({ values: { logs: { lifetime_days: 5 } }, version: 0 });
     expect(settings.current().incoming.lifetime_days).toBeNull();
     expect(settings.current().logs.lifetime_days).toBe(5);
+  });
+});
+
+describe('a fleet server address kept with a login in it (issue 36, item 14)', () => {
+  it('is kept without the login, so GET /settings never shows it', async () => {
+    const settings = await openOver({
+      values: {
+        gateway: { cloud_url: 'https://fleet:s3cret-pass@sms.example.com/api/mobile/v1', private_token: 'k' },
+      },
+      version: 1,
+    });
+    expect(settings.current().gateway.cloud_url).toBe('https://sms.example.com/api/mobile/v1');
+    expect(JSON.stringify(settings.view())).not.toContain('s3cret-pass');
+    expect(await readFile(join(dataDir, 'settings.json'), 'utf8')).not.toContain('s3cret-pass');
   });
 });

@@ -376,14 +376,17 @@ export function fieldProblem(field: SettingField, text: string): string | undefi
     if (field.max !== undefined && value > field.max) return `At most ${field.max}.`;
   }
   if (field.kind === 'url') {
+    let url: URL;
     try {
-      const url = new URL(text);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
+      url = new URL(text);
     } catch {
       return 'Enter a complete address, e.g. https://sms.example.com.';
     }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
     if (fieldPath(field) === 'gateway.cloud_url' && serverUrlProblem(text)) {
-      return 'Use https:// (plain http only to this computer: localhost, 127.0.0.1 or [::1]).';
+      return url.username !== '' || url.password !== ''
+        ? 'Leave the login out of the address: give it as the private token (Basic <login>:<password>).'
+        : 'Use https:// (plain http only to this computer: localhost, 127.0.0.1 or [::1]).';
     }
   }
   if (field.kind === 'enum' && !field.options?.some((option) => option.value === text))

@@ -1,12 +1,13 @@
 import { PassThrough } from 'node:stream';
-import type { AccessControl } from '../../auth/accessControl.js';
+import type { AccessControl, Principal } from '../../auth/accessControl.js';
 import type { LiveEventName } from '../../domain/liveEvents.js';
 import type { MessageRecord } from '../../domain/message.js';
 import type { MessageView } from '../../domain/messageView.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ApiBuilder } from '../defineRoute.js';
-import { authErrors, errorResponses } from '../responses.js';
+import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
 
 export interface EventStreamDependencies {
   events: EventBus;
@@ -19,9 +20,55 @@ export interface EventStreamDependencies {
   heartbeatMs?: number;
   /** Most bytes one stream may hold unsent before its client is dropped. Default 1 MiB. */
   maxBufferedBytes?: number;
+  /** Most streams open at once for one token (with its refreshes) or the Basic login. Default 8. */
+  maxStreamsPerCaller?: number;
+  /** Most streams open at once in all. Default 32. */
+  maxStreams?: number;
 }
 
 export const defaultMaxBufferedBytes = 1024 * 1024;
+/** A window, a browser tab or two, an integration: a few each; each stream costs every event. */
+const defaultMaxStreamsPerCaller = 8;
+const defaultMaxStreams = 32;
+
+/**
+ * Who a stream is counted against: a token family (a token and every pair refreshed from it,
+ * which is how one client keeps its login) or the one Basic login.
+ */
+function streamOwner(principal: Principal | undefined): string {
+  if (principal?.kind !== 'bearer') return 'basic';
+  return `token:${principal.tokenFamily ?? principal.tokenId ?? ''}`;
+}
+
+/** Open streams per owner; `take` refuses once the owner or everyone is at the limit. */
+function streamSlots(perOwner: number, inAll: number) {
+  const open = new Map<string, number>();
+  let total = 0;
+  return {
+    take(owner: string): () => void {
+      const held = open.get(owner) ?? 0;
+      if (held >= perOwner || total >= inAll) {
+        throw new GatewayError(
+          ErrorCode.TooManyStreams,
+          held >= perOwner
+            ? `too many event streams: these credentials hold ${held}, the most they may; close one first`
+            : `too many event streams: ${total} are open, the most the gateway serves; try again later`,
+        );
+      }
+      open.set(owner, held + 1);
+      total++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total--;
+        const left = (open.get(owner) ?? 1) - 1;
+        if (left === 0) open.delete(owner);
+        else open.set(owner, left);
+      };
+    },
+  };
+}
 
 /**
  * GET /gateway/v1/events — Server-Sent Events for the UI: message changes, incoming SMS,
@@ -31,19 +78,32 @@ export const defaultMaxBufferedBytes = 1024 * 1024;
  * A stream lives no longer than what opened it: it ends when its token expires or is revoked,
  * or when the Basic login changes (the client reconnects with what it holds now). And a client
  * that stops reading is dropped once `maxBufferedBytes` wait for it, so 20 stalled readers and a
- * few hundred long messages cannot hold hundreds of megabytes.
+ * few hundred long messages cannot hold hundreds of megabytes. Every event is written to every
+ * stream, so their number is bounded per caller and in all (issue 36): one more is a 429.
  */
 export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDependencies): void {
   const logger = deps.logger.child('events');
   const maxBufferedBytes = deps.maxBufferedBytes ?? defaultMaxBufferedBytes;
+  const slots = streamSlots(
+    deps.maxStreamsPerCaller ?? defaultMaxStreamsPerCaller,
+    deps.maxStreams ?? defaultMaxStreams,
+  );
   api.route({
     method: 'get',
     path: '/gateway/v1/events',
     summary: 'Live event stream (text/event-stream): message, incoming, device and log events',
     tag: 'Gateway extensions',
     access: { scope: 'all:any' },
-    responses: { 200: { description: 'An endless text/event-stream' }, ...errorResponses(...authErrors) },
+    responses: {
+      200: { description: 'An endless text/event-stream' },
+      ...errorResponses(...authErrors),
+      429: {
+        description: 'Too many failed logins, or as many event streams open as allowed; see Retry-After',
+        schema: errorBodySchema,
+      },
+    },
     handle: async ({ ctx, principal }) => {
+      const release = slots.take(streamOwner(principal));
       const stream = new PassThrough();
       let open = true;
       const unsent = () => stream.writableLength + stream.readableLength;
@@ -70,6 +130,7 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
       const close = () => {
         if (!open) return;
         open = false;
+        release();
         clearInterval(heartbeat);
         stopWatching?.();
         for (const stop of unsubscribe) stop();
