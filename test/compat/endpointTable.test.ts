@@ -250,10 +250,13 @@ const rows: Row[] = [
     cases: [
       {
         status: 200,
-        when: 'the modem is ready, without credentials',
+        when: 'the modem is ready, without credentials (warn: only the simulated one can send)',
         send: (api) => api.call('GET', '/health', { authorization: null }),
         verify: (response) => {
-          expect(response.body).toMatchObject({ status: 'pass', checks: expect.any(Object) });
+          expect(response.body).toMatchObject({
+            status: 'warn',
+            checks: { 'modems:real': { status: 'warn', observedValue: 0 } },
+          });
         },
       },
       {
@@ -271,10 +274,10 @@ const rows: Row[] = [
     cases: [
       {
         status: 200,
-        when: 'the modem is ready, without credentials',
+        when: 'the modem is ready, without credentials (warn: only the simulated one can send)',
         send: (api) => api.call('GET', '/health/ready', { authorization: null }),
         verify: (response) => {
-          expect(response.body).toMatchObject({ status: 'pass', checks: expect.any(Object) });
+          expect(response.body).toMatchObject({ status: 'warn', checks: expect.any(Object) });
         },
       },
       {
@@ -459,7 +462,8 @@ const rows: Row[] = [
         send: (api) => api.call('POST', '/messages', { json: { ...text('hello'), id: uniqueId('sent') } }),
         verify: async (response, api) => {
           const { id } = response.body as { id: string };
-          expect(response.body).toMatchObject({ state: 'Pending' });
+          // Pending, or Processed when the free modem took it before the answer was written.
+          expect(['Pending', 'Processed']).toContain((response.body as { state: string }).state);
           const location = response.headers.get('location') ?? '';
           expect(location).toBe(`${api.base}/messages/${id}`);
           const state = await api.gateway.request('GET', location);
