@@ -107,6 +107,26 @@ export async function startPhones(deps: {
     await deps.pool.addMember(phone);
     return phone;
   };
+  /** A phone not added before: its first round tells whether the app takes the login. */
+  const startChecked = async (address: PhoneAddress): Promise<AndroidPhone> => {
+    const member = await start(address);
+    if (!member.loginRefused) return member;
+    await deps.pool.forget(member.deviceId);
+    throw loginRefused('');
+  };
+  /** A phone added again: the new login is checked where the phone is reached now. */
+  const changeLogin = async (member: AndroidPhone, username: string, password: string) => {
+    const verdict = await member.checkLogin(username, password);
+    if (verdict === 'refused') throw loginRefused('; the one kept before stays');
+    if (verdict === 'unanswered') {
+      throw new GatewayError(
+        ErrorCode.ModemUnavailable,
+        `the phone at ${member.port} does not answer, so the new password cannot be checked; the one kept before stays`,
+      );
+    }
+    member.adoptLogin(username, password);
+    return member;
+  };
   const stored = (document.data.added ?? []).map((entry) =>
     PhoneAddress.fromParts(entry.address, entry.username, entry.password),
   );
@@ -152,19 +172,21 @@ export async function startPhones(deps: {
           field: 'url',
         });
       const address = PhoneAddress.fromParts(where, phone.username, phone.password);
+      // The app is asked before anything is kept (issue 36): a wrong password never replaces one
+      // that works, and a phone that refuses the login is not added.
+      const known = phones.find((member) => member.port === address.url);
+      const member = known
+        ? await changeLogin(known, phone.username, phone.password)
+        : await startChecked(address);
+      const { pacing } = phone;
       await document.update((data) => {
         data.added = [
           ...(data.added ?? []).filter((entry) => entry.address !== address.url),
           { address: address.url, username: phone.username, password: phone.password },
         ];
+        if (pacing) data.pacing = { ...data.pacing, [address.url]: pacing };
       });
-      if (phone.pacing) {
-        const pacing = phone.pacing;
-        await document.update((data) => {
-          data.pacing = { ...data.pacing, [address.url]: pacing };
-        });
-      }
-      const member = await start(address);
+      if (pacing) member.setPacing(pacing);
       const port = deps.gatewayPort();
       if (port !== undefined) void member.pollNow();
       return member;
@@ -212,4 +234,13 @@ async function secretOf(
     data[kind] = { ...data[kind], [address]: secret };
   });
   return secret;
+}
+
+/** 400 naming `password`: the app answered 401 to the user and password given. */
+function loginRefused(more: string): GatewayError {
+  return new GatewayError(
+    ErrorCode.ValidationFailed,
+    `password: the phone refused the user or password; check them in the app's Local server settings${more}`,
+    { field: 'password' },
+  );
 }

@@ -78,6 +78,8 @@ export class AndroidPhone implements PoolMember {
   private lastSeen_ = 0;
   private timer?: TimerHandle;
   private failures = 0;
+  /** The app's last answer was a 401: the user or password is wrong. */
+  private loginRefused_ = false;
   private stopped = false;
   private polling: Promise<void> = Promise.resolve();
   private firstRound = true;
@@ -334,6 +336,34 @@ export class AndroidPhone implements PoolMember {
     this.options.publish?.(event, payload);
   }
 
+  /** Whether the app refused our user or password the last time it was asked. */
+  get loginRefused(): boolean {
+    return this.loginRefused_;
+  }
+
+  /**
+   * Asks the app, where it is reached now, whether it takes this login: 'accepted', 'refused'
+   * (401), or 'unanswered' when it cannot tell (no answer, another error). Changes nothing.
+   */
+  async checkLogin(username: string, password: string): Promise<'accepted' | 'refused' | 'unanswered'> {
+    const candidate = this.address.withLogin(username, password);
+    const client = new PhoneClient({
+      address: () => candidate,
+      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
+    });
+    try {
+      await client.device();
+      return 'accepted';
+    } catch (error) {
+      return isLoginRefusal(error) ? 'refused' : 'unanswered';
+    }
+  }
+
+  /** Uses a login `checkLogin` accepted, from the next request on. */
+  adoptLogin(username: string, password: string): void {
+    this.address = this.address.withLogin(username, password);
+  }
+
   /** Points the phone somewhere else (a new adb forward), keeping its id and password. */
   moveTo(url: string): void {
     this.address = this.address.at(url);
@@ -357,6 +387,7 @@ export class AndroidPhone implements PoolMember {
         if (!this.device) this.device = await this.client.device();
         this.touch();
         this.failures = 0;
+        this.loginRefused_ = false;
         if (this.firstRound) {
           this.handOvers.adoptFromBeforeRestart();
           this.firstRound = false;
@@ -382,7 +413,8 @@ export class AndroidPhone implements PoolMember {
 
   private markUnreachable(error: unknown, detail?: string): void {
     this.failures++;
-    const refused = isGatewayError(error, ErrorCode.PhoneApiError) && error.modemCode === 401;
+    const refused = isLoginRefusal(error);
+    this.loginRefused_ = refused;
     this.logger.warn('the phone does not answer', { error: describeError(error) });
     this.setStatus(
       'offline',
@@ -408,6 +440,11 @@ export class AndroidPhone implements PoolMember {
   private emitChange(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+/** The app's Basic auth answers 401, with no body, to a wrong user or password (WebService.kt). */
+function isLoginRefusal(error: unknown): boolean {
+  return isGatewayError(error, ErrorCode.PhoneApiError) && error.modemCode === 401;
 }
 
 function connectionRefused(error: GatewayError): boolean {

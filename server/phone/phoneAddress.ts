@@ -78,6 +78,11 @@ export class PhoneAddress {
     return new PhoneAddress(base.url, username || 'sms', password);
   }
 
+  /** The same phone at the same origin with another login, to be checked before it is kept. */
+  withLogin(username: string, password: string): PhoneAddress {
+    return new PhoneAddress(this.url, username || 'sms', password);
+  }
+
   /** The same phone reached at another origin (a new adb forward after a replug). */
   at(url: string): PhoneAddress {
     return new PhoneAddress(new URL(url).origin, this.username, this.password);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeviceInfo } from '../domain/device.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
-import { authErrors, errorResponses } from '../http/responses.js';
+import { authErrors, errorBodySchema, errorResponses } from '../http/responses.js';
 import { toDeviceView } from '../http/routes/deviceRoutes.js';
 import { deviceViewSchema } from '../validation/deviceViewSchema.js';
 import {
@@ -47,13 +47,17 @@ export function registerPhoneRoutes(
     method: 'post',
     path: '/gateway/v1/phones',
     summary:
-      'Add an Android phone running SMS Gateway for Android (Wi-Fi address or USB serial, and its password)',
+      'Add an Android phone running SMS Gateway for Android (Wi-Fi address or USB serial, and its password); the app is asked first whether it takes the password',
     tag: 'Devices',
     access: { scope: 'settings:write' },
     body: newPhoneSchema,
     responses: {
       201: { description: 'The new device', schema: deviceViewSchema },
       ...errorResponses(400, ...authErrors),
+      503: {
+        description: 'A phone added before does not answer, so a new password cannot be checked',
+        schema: errorBodySchema,
+      },
     },
     handle: async ({ body }) => {
       const phone: NewPhone = { username: body.username, password: body.password };

@@ -217,6 +217,55 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
   });
 
+  it('checks a new password with the phone first: a wrong one is a 400 and the kept one stays (issue 36, item 11)', async () => {
+    const phone = new AndroidPhoneDouble();
+    const port = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    cleanups.push(() => harness.close());
+    const url = `http://127.0.0.1:${port}`;
+    const add = (password: string) =>
+      harness.api.post<{ message: string }>('/gateway/v1/phones', {
+        url,
+        username: phone.username,
+        password,
+      });
+    const phoneStatus = async () =>
+      (await harness.api.get<DeviceBody[]>('/devices')).body.find((device) => device.modem.kind === 'android')
+        ?.modem.status;
+    expect((await add(phone.password)).status).toBe(201);
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+
+    const wrong = await add('not-the-password');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toMatch(/^password: /);
+    const file = join(harness.dataDir, 'phones.json');
+    expect(await readFile(file, 'utf8')).toContain(phone.password);
+    expect(await readFile(file, 'utf8')).not.toContain('not-the-password');
+
+    await harness.restart();
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+  });
+
+  it('adds no phone whose app refuses the password (issue 36, item 11)', async () => {
+    const phone = new AndroidPhoneDouble();
+    const port = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    cleanups.push(() => harness.close());
+    const refused = await harness.api.post<{ message: string }>('/gateway/v1/phones', {
+      url: `http://127.0.0.1:${port}`,
+      username: phone.username,
+      password: 'not-the-password',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^password: /);
+    const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
+    expect(devices.filter((device) => device.modem.kind === 'android')).toEqual([]);
+    const kept = await readFile(join(harness.dataDir, 'phones.json'), 'utf8').catch(() => '');
+    expect(kept).not.toContain('not-the-password');
+  });
+
   it('answers 400 naming the field for a password missing or an address with credentials in it', async () => {
     const harness = await startGatewayHarness();
     cleanups.push(() => harness.close());
