@@ -17,6 +17,8 @@ export const Scopes = [
   'settings:read',
   'settings:write',
   'logs:read',
+  // A backup holds the whole database (messages, inbox, contacts), more than settings:write.
+  'backup:create',
   'tokens:manage',
   'tokens:refresh',
   'inbox:list',

@@ -65,15 +65,21 @@ describe('backups of a running gateway', () => {
     expect(messageIdsIn(file)).toEqual(expect.arrayContaining(posted));
   });
 
-  it('refuses a token without settings:write with 403', async () => {
-    const token = await harness.api.post<{ access_token: string }>('/auth/token', {
-      scopes: ['messages:read'],
-    });
-    const response = await fetch(`${harness.url}/gateway/v1/backup`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token.body.access_token}` },
-    });
-    expect(response.status).toBe(403);
+  it('refuses settings:write with 403, and answers backup:create (issue 36, item 9)', async () => {
+    const statusWith = async (scopes: string[]) => {
+      const token = await harness.api.post<{ access_token: string }>('/auth/token', { scopes });
+      expect(token.status).toBe(201);
+      const response = await fetch(`${harness.url}/gateway/v1/backup`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.body.access_token}` },
+      });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    // The file holds every message, the inbox and the contacts: more than settings.
+    expect(await statusWith(['messages:read'])).toBe(403);
+    expect(await statusWith(['settings:read', 'settings:write'])).toBe(403);
+    expect(await statusWith(['backup:create'])).toBe(200);
   });
 
   it('writes the same copy with the --backup command line action while the gateway runs', async () => {

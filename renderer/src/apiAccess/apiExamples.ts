@@ -17,6 +17,7 @@ export const tokenScopes = [
   { scope: 'settings:read', meaning: 'Read settings' },
   { scope: 'settings:write', meaning: 'Change settings' },
   { scope: 'logs:read', meaning: 'Read logs' },
+  { scope: 'backup:create', meaning: 'Download a copy of the whole database' },
   { scope: 'tokens:manage', meaning: 'Create and revoke tokens' },
   { scope: 'contacts:read', meaning: 'Read contacts and groups' },
   { scope: 'contacts:write', meaning: 'Change and import contacts' },

@@ -22,7 +22,7 @@ export function registerBackupRoutes(api: ApiBuilder, deps: BackupRouteDependenc
     path: '/gateway/v1/backup',
     summary: 'Download a consistent copy of the message database (SQLite file), taken while running',
     tag: 'Gateway extensions',
-    access: { scope: 'settings:write' },
+    access: { scope: 'backup:create' },
     responses: {
       200: { description: 'The SQLite database file (application/vnd.sqlite3)' },
       ...errorResponses(...authErrors),

@@ -182,6 +182,7 @@ export const requestableScopes = [
   'settings:read',
   'settings:write',
   'logs:read',
+  'backup:create',
   'tokens:manage',
   'inbox:list',
   'inbox:read',
