@@ -60,6 +60,7 @@ export async function composeModemPool(
       }),
     receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
     onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
+    onReportsRefused: (deviceId) => records.lifecycle.markReportsRefused(deviceId),
     pin: deps.options.simPin,
     onCall: operations.recordCall,
     rejectCalls: (deviceId) => operations.settings.settings(deviceId).rejectCalls,

@@ -10,6 +10,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageRepository } from '../store/repositories.js';
+import { REPORT_LOST_ERROR } from './failureTexts.js';
 
 /**
  * How long after its send a status report is still matched after a restart. SMSCs keep trying
@@ -42,6 +43,8 @@ export interface MessageHolder {
 export class MessageLifecycle {
   /** "<deviceId>/<reference>/<recipient>" → message id, for matching status reports. */
   private readonly reportIndex = new Map<string, string>();
+  /** Sent messages `markReportsRefused` has looked at: no second read while they stay Sent. */
+  private readonly refusalSeen = new Set<string>();
   private readonly holders = new Set<MessageHolder>();
 
   constructor(
@@ -234,9 +237,42 @@ export class MessageLifecycle {
         recipient.parts.every((part) => part.reportStatus !== undefined && part.reportStatus < 0x20)
       ) {
         recipient.state = 'Delivered';
+        delete recipient.error;
       }
     });
     return true;
+  }
+
+  /**
+   * The report memory of `deviceId` was found full: every recipient of its messages still
+   * waiting for a delivery report says the report may be lost (REPORT_LOST_ERROR), instead of
+   * staying Sent with no word. Messages looked at once are skipped until they leave Sent.
+   */
+  async markReportsRefused(deviceId: string): Promise<void> {
+    const waiting = new Set<string>();
+    for (const [key, messageId] of this.reportIndex) {
+      if (key.startsWith(`${deviceId}/`) && !this.refusalSeen.has(messageId)) waiting.add(messageId);
+    }
+    const changes: Promise<MessageRecord>[] = [];
+    for (const messageId of waiting) {
+      this.refusalSeen.add(messageId);
+      const message = this.repository.get(messageId);
+      if (message?.deviceId !== deviceId || !message.withDeliveryReport) continue;
+      // Not awaited one by one: every update joins the same group commit.
+      changes.push(
+        this.change(messageId, (draft) => {
+          for (const recipient of draft.recipients) {
+            if (
+              recipient.state === 'Sent' &&
+              recipient.parts?.some((part) => part.reportStatus === undefined)
+            ) {
+              recipient.error = REPORT_LOST_ERROR;
+            }
+          }
+        }),
+      );
+    }
+    await Promise.all(changes);
   }
 
   private recipient(message: MessageRecord, phoneNumber: string): RecipientRecord {
@@ -279,6 +315,7 @@ export class MessageLifecycle {
         else if (this.reportIndex.get(key) === message.id) this.reportIndex.delete(key);
       }
     }
+    if (message.state !== 'Sent') this.refusalSeen.delete(message.id);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import { type DecodedPdu, decodePdu } from '../pdu/index.js';
 import type { DeliveryReportSink, IncomingSink, ModemSession } from './modemSession.js';
 import type { MessagingSetup } from './modemSetup.js';
+import { StorageOccupancy } from './storageOccupancy.js';
 
 export interface IncomingMessagesOptions {
   /** The driver's current device id (it is fixed once the IMEI was read). */
@@ -13,6 +14,10 @@ export interface IncomingMessagesOptions {
   onDeliveryReport: DeliveryReportSink;
   logger: Logger;
   commandTimeoutMs: number;
+  /** Slots of a memory, undefined while unknown (`StorageOccupancy`). */
+  capacityOf(memory: string): number | undefined;
+  /** A memory was full at some moment: what the network brought then was refused. */
+  storageFull(memory: string): void;
 }
 
 /**
@@ -24,8 +29,14 @@ export interface IncomingMessagesOptions {
 export class IncomingMessages {
   private chain: Promise<void> = Promise.resolve();
   private waitingRefresh?: Promise<void>;
+  private readonly occupancy: StorageOccupancy;
 
-  constructor(private readonly options: IncomingMessagesOptions) {}
+  constructor(private readonly options: IncomingMessagesOptions) {
+    this.occupancy = new StorageOccupancy({
+      capacityOf: (memory) => options.capacityOf(memory),
+      wasFull: (memory) => options.storageFull(memory),
+    });
+  }
 
   /** Handles the codes about messages; returns false for any other code. */
   handleUnsolicited(session: ModemSession, setup: MessagingSetup, code: UnsolicitedCode): boolean {
@@ -37,6 +48,8 @@ export class IncomingMessages {
           this.options.logger.warn('unreadable message indication', { line: code.line });
           return true;
         }
+        const storage = location.storage || setup.storage;
+        if (storage) this.occupancy.stored(storage, location.index);
         void this.enqueue(() => this.readStored(session, setup, location.storage, location.index));
         return true;
       }
@@ -65,7 +78,7 @@ export class IncomingMessages {
       this.waitingRefresh = undefined;
       const memories = setup.polledStorages.length > 0 ? setup.polledStorages : [undefined];
       for (const memory of memories) {
-        await this.inMemory(session, setup, memory, () => this.listMemory(session, memory));
+        await this.inMemory(session, setup, memory, () => this.listMemory(session, memory ?? setup.storage));
       }
     });
     this.waitingRefresh = run;
@@ -91,11 +104,13 @@ export class IncomingMessages {
         timeoutMs: this.options.commandTimeoutMs,
       });
       const read = parseCmgrPdu(response.lines);
+      const memory = storage || setup.storage;
       if (!read) {
         this.options.logger.debug('indicated storage slot is already empty', { storage, index });
+        if (memory) this.occupancy.emptied(memory, index);
         return;
       }
-      await this.process(read.pdu, () => this.remove(session, index));
+      await this.process(read.pdu, () => this.remove(session, memory, index));
     });
   }
 
@@ -111,10 +126,16 @@ export class IncomingMessages {
       return;
     }
     const entries = parseCmglPdu(lines);
+    if (memory) {
+      this.occupancy.listed(
+        memory,
+        entries.map((entry) => entry.index),
+      );
+    }
     if (entries.length > 0)
       this.options.logger.info('messages found in modem storage', { memory, count: entries.length });
     for (const entry of entries) {
-      await this.process(entry.pdu, () => this.remove(session, entry.index));
+      await this.process(entry.pdu, () => this.remove(session, memory, entry.index));
     }
   }
 
@@ -149,8 +170,9 @@ export class IncomingMessages {
     });
   }
 
-  private async remove(session: ModemSession, index: number): Promise<void> {
+  private async remove(session: ModemSession, memory: string | undefined, index: number): Promise<void> {
     await session.execute(`AT+CMGD=${index}`, { timeoutMs: this.options.commandTimeoutMs });
+    if (memory) this.occupancy.emptied(memory, index);
   }
 
   /**

@@ -45,6 +45,8 @@ export interface ModemDriverOptions {
   onCall?: CallSink;
   /** Whether the modem with this id hangs up on incoming calls. Default: it does. */
   rejectCalls?: (deviceId: string) => boolean;
+  /** The memory status reports land in was found full: reports due now are refused (`storageFull`). */
+  onReportsRefused?: (deviceId: string) => Promise<unknown>;
 }
 
 /**
@@ -102,6 +104,10 @@ export class ModemDriver implements OutboundModem {
       onDeliveryReport: options.onDeliveryReport,
       logger,
       commandTimeoutMs,
+      // Only where messages and reports land (<mem3>): a full memory that is only read loses nothing.
+      capacityOf: (memory) =>
+        state.known.storageUse.find((use) => use.memory === memory && use.roles.includes('receive'))?.total,
+      storageFull: (memory) => this.storageFull(memory),
     });
     this.ussdChannel = new UssdChannel({ clock, logger, commandTimeoutMs });
     this.calls = new IncomingCalls({
@@ -120,6 +126,7 @@ export class ModemDriver implements OutboundModem {
       initialConcatReference: options.initialConcatReference,
       onSilence: recoverByProbe,
       onSent: () => this.polling.soon(),
+      storageRead: () => this.incoming.idle(),
     });
     this.polling = new StoragePolling({
       clock,
@@ -129,6 +136,7 @@ export class ModemDriver implements OutboundModem {
       known: state.known,
       inService: () => state.inService(),
       refresh: () => this.listStorage(),
+      onFull: (memory) => this.storageFull(memory),
     });
     this.healthRounds = new HealthRounds({
       clock,
@@ -417,6 +425,21 @@ export class ModemDriver implements OutboundModem {
   private stopTimers(): void {
     this.healthRounds.stop();
     this.polling.stop();
+  }
+
+  /**
+   * A memory status reports land in has no free slot: the modem refuses each report the network
+   * brings now, and SMSCs rarely offer one again, so the messages still waiting for theirs are
+   * told (`onReportsRefused`). A report that does arrive later still counts.
+   */
+  private storageFull(memory: string): void {
+    this.logger.warn('message storage full: delivery reports arriving now are lost', { memory });
+    const deviceId = this.state.deviceId;
+    this.options.onReportsRefused?.(deviceId).catch((error: unknown) => {
+      this.logger.warn('could not mark the messages whose reports may be lost', {
+        error: describeError(error),
+      });
+    });
   }
 
   /** One storage poll (`storagePolling.ts`). */

@@ -41,6 +41,8 @@ export interface ModemPoolOptions {
   receive: IncomingSink;
   /** Status reports go here: `MessageLifecycle.applyDeliveryReport`. */
   onDeliveryReport: DeliveryReportSink;
+  /** A modem's report memory was full: `MessageLifecycle.markReportsRefused`. */
+  onReportsRefused?: (deviceId: string) => Promise<unknown>;
   /** SIM PIN tried once per modem whose SIM asks for one. */
   pin?: string;
   /** Incoming voice calls of every modem, and whether a modem hangs up on them. */
@@ -163,6 +165,7 @@ export class ModemPool implements DeviceDirectory {
     if (this.options.timing) driverOptions.timing = this.options.timing;
     if (this.options.onCall) driverOptions.onCall = this.options.onCall;
     if (this.options.rejectCalls) driverOptions.rejectCalls = this.options.rejectCalls;
+    if (this.options.onReportsRefused) driverOptions.onReportsRefused = this.options.onReportsRefused;
     return this.addMember(new ModemDriver(driverOptions), source);
   }
 

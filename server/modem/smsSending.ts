@@ -21,6 +21,12 @@ export interface SmsSendingOptions {
   onSilence(): void;
   /** Every part went out: status reports may now be waiting in the storage. */
   onSent(): void;
+  /**
+   * Resolves once the messages the modem announced so far are read and deleted. Each part sent
+   * brings a status report later, and reading one takes two commands (`AT+CMGR`, `AT+CMGD`):
+   * taking turns with the parts, reading fell behind sending and the SIM filled.
+   */
+  storageRead(): Promise<void>;
 }
 
 /**
@@ -46,6 +52,7 @@ export class SmsSending {
     this.concatReference = (this.concatReference + 1) % 256;
     const references: number[] = [];
     for (const [index, part] of parts.entries()) {
+      await this.options.storageRead();
       let lines: string[];
       try {
         ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, {

@@ -3,7 +3,7 @@ import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { optional, type SetupContext } from './modemSetup.js';
 import type { ModemKnowledge } from './modemState.js';
-import { parseStorageUse, storageNeedsEmptying } from './storageUse.js';
+import { fullReceivingMemory, parseStorageUse, storageNeedsEmptying } from './storageUse.js';
 
 export interface StoragePollingOptions {
   clock: Clock;
@@ -18,6 +18,8 @@ export interface StoragePollingOptions {
   inService(): boolean;
   /** Lists and processes everything in the modem storage. */
   refresh(): Promise<void>;
+  /** `AT+CPMS?` found the receiving memory without a free slot. */
+  onFull(memory: string): void;
 }
 
 /**
@@ -68,6 +70,8 @@ export class StoragePolling {
     const use = await optional(context, 'AT+CPMS?', parseStorageUse);
     if (!use) return;
     this.options.known.storageUse = use;
+    const full = fullReceivingMemory(use);
+    if (full !== undefined) this.options.onFull(full);
     if (storageNeedsEmptying(use)) {
       this.options.logger.warn('message storage nearly full; reading it now', { storage: use });
       this.soon();

@@ -35,3 +35,11 @@ export function isNearlyFull(use: StorageUse): boolean {
 export function storageNeedsEmptying(uses: readonly StorageUse[]): boolean {
   return uses.some((use) => use.roles.includes('receive') && isNearlyFull(use));
 }
+
+/**
+ * The memory new messages and status reports land in (<mem3>) has no free slot: the modem
+ * refuses what the network brings now. Its name, or undefined when there is room.
+ */
+export function fullReceivingMemory(uses: readonly StorageUse[]): string | undefined {
+  return uses.find((use) => use.roles.includes('receive') && use.total > 0 && use.used >= use.total)?.memory;
+}

@@ -235,6 +235,11 @@ export class SimulatedModem {
     this.network.storeIncoming(message);
   }
 
+  /** Saves an outgoing message on the SIM, unsent, as a phone's drafts; false when the SIM is full. */
+  storeUnsent(recipient: string, text: string): boolean {
+    return this.network.storeUnsent(recipient, text);
+  }
+
   /** Messages in the SIM store now. */
   get storedOnSim(): number {
     return this.memories.sim.used;

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { DecodedSubmit } from '../pdu/index.js';
+import { type DecodedSubmit, encodeSubmit } from '../pdu/index.js';
 import type { MessageMemories } from './messageMemories.js';
 import { MessageStatus } from './messageStorage.js';
 import type { ModemOutput } from './modemOutput.js';
@@ -172,6 +172,25 @@ export class SmsNetwork {
     for (const part of this.partsOf(message)) {
       this.deps.memories.sim.store(part.hex, part.tpduLength, MessageStatus.ReceivedUnread);
     }
+  }
+
+  /**
+   * Stores an outgoing message on the SIM as a phone's "save for later" does (stat 2, stored
+   * unsent, TS 27.005 §3.1): a host leaves it there, so its slots stay taken. False when a part
+   * found the store full.
+   */
+  storeUnsent(recipient: string, text: string): boolean {
+    const parts = encodeSubmit({
+      recipient,
+      content: { kind: 'text', text },
+      requestStatusReport: false,
+      concatReference: this.nextConcatReference,
+    });
+    this.nextConcatReference = (this.nextConcatReference + 1) % 256;
+    const { sim } = this.deps.memories;
+    return parts.every(
+      (part) => sim.store(part.hex, part.tpduLength, MessageStatus.StoredUnsent) !== undefined,
+    );
   }
 
   /** One message's parts, each multi-part message with the next concatenation reference. */

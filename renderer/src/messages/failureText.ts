@@ -1,11 +1,15 @@
-import { INTERRUPTED_ERROR, TTL_EXPIRED_ERROR } from '../../../server/messages/failureTexts.js';
+import {
+  INTERRUPTED_ERROR,
+  REPORT_LOST_ERROR,
+  TTL_EXPIRED_ERROR,
+} from '../../../server/messages/failureTexts.js';
 import type { MessageRecord } from '../api/types.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import { acceptedAt } from './messageRows.js';
 
 /**
- * A failed recipient's `error` in words staff understand, keeping the technical text in brackets
- * where it helps support ("+CMS ERROR: 500" is what a modem manual or the operator looks up).
+ * A recipient's `error` (a failure, or a Sent one's lost report) in words staff understand, keeping
+ * the technical text in brackets where it helps support ("+CMS ERROR: 500" is what a modem manual or the operator looks up).
  */
 export function plainFailure(error: string, message: MessageRecord): string {
   if (error === TTL_EXPIRED_ERROR) {
@@ -18,6 +22,9 @@ export function plainFailure(error: string, message: MessageRecord): string {
   }
   if (error === INTERRUPTED_ERROR) {
     return 'The gateway stopped while sending it: it may or may not have reached the phone.';
+  }
+  if (error === REPORT_LOST_ERROR) {
+    return "Sent, but the modem's message storage was full when its delivery report was due: whether it arrived may never be known.";
   }
   if (/^\+CMS ERROR/.test(error)) return `The modem or the mobile network refused it (${error}).`;
   if (error.startsWith('decryption failed')) {
