@@ -2,22 +2,69 @@ import type { Transport } from '../transport/transport.js';
 import { redactSecrets } from './atSession.js';
 import type { TrafficLine } from './trafficLine.js';
 
+/** How a connection's lines are kept. */
+export interface RecordOptions {
+  /**
+   * Hold the connection's lines until the far end answers a command of ours with `OK`, and drop
+   * them if it never does: a network address may lead to any service, whose banners and answers
+   * must not be readable through the AT log (issue 36). A local port is shown from its first line.
+   */
+  untilModemAnswers?: boolean;
+}
+
+/** Longer than any line a modem sends (a PDU listing line is a few hundred characters). */
+const longestLine = 4_096;
+
 /**
  * The last lines that crossed each modem's port, for the UI's "AT log" of a modem. Kept apart
  * from the logger so it works whatever the log level, and bounded so it costs little.
  */
 export class TrafficRecorder {
   private readonly lines: TrafficLine[] = [];
-  private partial = '';
 
   constructor(
     private readonly now: () => number,
     private readonly capacity = 500,
   ) {}
 
-  /** Wraps a transport so every write and every received line is recorded. */
-  record(transport: Transport): Transport {
-    transport.onData((chunk) => this.received(chunk.toString('latin1')));
+  /** Wraps a transport (one connection) so every write and every received line is recorded. */
+  record(transport: Transport, options: RecordOptions = {}): Transport {
+    let partial = '';
+    let askedAt = false;
+    // Lines of a connection that has not answered like a modem yet; undefined once shown.
+    let held: TrafficLine[] | undefined = options.untilModemAnswers ? [] : undefined;
+    const keep = (direction: TrafficLine['direction'], line: string) => {
+      const entry: TrafficLine = { at: this.now(), direction, line: printable(line.slice(0, longestLine)) };
+      if (!held) {
+        this.push(entry);
+        return;
+      }
+      held.push(entry);
+      if (held.length > this.capacity) held.shift();
+      // `OK` after a command of ours: the final result code of TS 27.007 §4.1, as only a modem says it.
+      if (direction === 'in' && askedAt && line.trim() === 'OK') {
+        for (const kept of held) this.push(kept);
+        held = undefined;
+      }
+    };
+    const sent = (text: string) => {
+      for (const line of splitLines(redactSecrets(text))) {
+        if (/^AT/i.test(line.trim())) askedAt = true;
+        keep('out', line);
+      }
+    };
+    const received = (text: string) => {
+      const pieces = (partial + text).split(/\r\n|\r|\n/);
+      partial = pieces.pop() ?? '';
+      // The PDU prompt "> " arrives without a newline: show it as soon as it is there.
+      if (partial === '> ' || partial.length > longestLine) {
+        pieces.push(partial);
+        partial = '';
+      }
+      // A modem with echo on sends the PIN command back.
+      for (const piece of pieces) if (piece.trim() !== '') keep('in', redactSecrets(piece));
+    };
+    transport.onData((chunk) => received(chunk.toString('latin1')));
     return {
       get description() {
         return transport.description;
@@ -30,7 +77,7 @@ export class TrafficRecorder {
       onData: (listener) => transport.onData(listener),
       onClose: (listener) => transport.onClose(listener),
       write: (data) => {
-        this.sent(typeof data === 'string' ? data : Buffer.from(data).toString('latin1'));
+        sent(typeof data === 'string' ? data : Buffer.from(data).toString('latin1'));
         return transport.write(data);
       },
     };
@@ -41,25 +88,8 @@ export class TrafficRecorder {
     return this.lines.slice(-limit);
   }
 
-  private sent(text: string): void {
-    for (const line of splitLines(redactSecrets(text))) this.push('out', line);
-  }
-
-  private received(text: string): void {
-    const combined = this.partial + text;
-    const pieces = combined.split(/\r\n|\r|\n/);
-    this.partial = pieces.pop() ?? '';
-    // The PDU prompt "> " arrives without a newline: show it as soon as it is there.
-    if (this.partial === '> ') {
-      pieces.push('> ');
-      this.partial = '';
-    }
-    // A modem with echo on sends the PIN command back.
-    for (const piece of pieces) if (piece.trim() !== '') this.push('in', redactSecrets(piece));
-  }
-
-  private push(direction: TrafficLine['direction'], line: string): void {
-    this.lines.push({ at: this.now(), direction, line: printable(line) });
+  private push(entry: TrafficLine): void {
+    this.lines.push(entry);
     if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);
   }
 }

@@ -15,8 +15,9 @@ import { registerPhoneHookRoutes } from '../phone/phoneWebhooks.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import { dailyStats } from '../stats/dailyStats.js';
+import { checkNetworkTarget, hostOfUrl } from '../transport/networkTargets.js';
 import { checkSerialPortPath } from '../transport/serialPortCheck.js';
-import { isTcpAddress } from '../transport/tcpAddress.js';
+import { isTcpAddress, parseTcpAddress } from '../transport/tcpAddress.js';
 import type { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { CompositionContext } from './context.js';
 import type { GatewayDesk } from './desk.js';
@@ -30,7 +31,7 @@ import type { ModemOperations } from './operations.js';
  * get the same validation, access control and OpenAPI entries.
  */
 export function gatewayExtensions(
-  { storage, clock, logger }: CompositionContext,
+  { storage, clock, logger, settings }: CompositionContext,
   deps: {
     version: string;
     serial: SerialAccess;
@@ -52,6 +53,13 @@ export function gatewayExtensions(
   const pool: ModemPool = deps.modemPool.pool;
   const { hilinkAdapter } = modems;
   const fleetSecrets = new FleetSecrets(() => deps.fleet.status());
+  /** A host a caller names for the gateway to connect to (issue 36: `networkTargets.ts`). */
+  const admitTarget = (host: string | undefined, field: string): Promise<void> =>
+    host === undefined
+      ? Promise.resolve()
+      : checkNetworkTarget(host, field, {
+          allowPrivate: settings.current().network.allow_private_targets === true,
+        });
   return [
     (api) => deps.desk.replyDesk.registerRoutes(api),
     (api) =>
@@ -75,6 +83,9 @@ export function gatewayExtensions(
           return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
         },
         addHiLink: async (url) => {
+          // The stick the gateway found on an adapter of this PC is the one private address
+          // known to be a HiLink stick, and the status offers it: no setting needed for it.
+          if (url.replace(/\/$/, '') !== hilinkAdapter?.url) await admitTarget(hostOfUrl(url), 'url');
           const member = await modems.addHiLink(url);
           const device = pool.get(member.deviceId);
           if (!device) throw new Error(`HiLink stick at ${url} did not register`);
@@ -83,6 +94,7 @@ export function gatewayExtensions(
         addSerialModem: async (path, baudRate) => {
           // A serial server's address names no file here, so the path rule (security review 7)
           // is for every other path; the schema has checked the address's form.
+          if (isTcpAddress(path)) await admitTarget(parseTcpAddress(path)?.host, 'path');
           const driver = isTcpAddress(path)
             ? await modems.networkModems.add(path)
             : await checkSerialPortPath(path, { listPorts: serial.listPorts }).then(() =>
@@ -141,6 +153,8 @@ export function gatewayExtensions(
     (api) =>
       registerPhoneRoutes(api, {
         add: async (phone) => {
+          if (phone.serial === undefined && phone.url !== undefined)
+            await admitTarget(hostOfUrl(phone.url), 'url');
           const member = await modems.phones.add(phone);
           const device = pool.get(member.deviceId);
           if (!device) throw new Error(`phone at ${member.port} did not register`);

@@ -4,6 +4,7 @@ import { TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
 import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
 import type { SerialAccess } from '../modem/serialModemSource.js';
+import { isTcpAddress } from '../transport/tcpAddress.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
 import type { ModemOperationSettings } from './operations.js';
@@ -52,12 +53,14 @@ export async function composeModemPool(
         }),
     },
     createSession: (transport) =>
-      // The session names itself after its port (`at:/dev/ttyUSB0`).
-      new AtSession(recorderFor(transport.description).record(transport), {
-        ...deps.options.atSession,
-        clock,
-        logger,
-      }),
+      // The session names itself after its port (`at:/dev/ttyUSB0`). Anything may answer at a
+      // network address: its lines are shown once it answered like a modem (issue 36).
+      new AtSession(
+        recorderFor(transport.description).record(transport, {
+          untilModemAnswers: isTcpAddress(transport.description),
+        }),
+        { ...deps.options.atSession, clock, logger },
+      ),
     receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
     onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
     onReportsRefused: (deviceId) => records.lifecycle.markReportsRefused(deviceId),

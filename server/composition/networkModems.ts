@@ -11,7 +11,8 @@ export interface NetworkModems {
   readonly addresses: readonly string[];
   /**
    * Adds the modem behind the serial server at `tcp://host:port` and keeps the address for next
-   * starts; a malformed address is refused (ValidationFailed naming `path`).
+   * starts; a malformed address is refused (ValidationFailed naming `path`). An address given up
+   * ('not-a-modem') is tried again.
    */
   add(address: string): Promise<PoolMember>;
 }
@@ -76,6 +77,11 @@ export async function startNetworkModems(deps: {
         throw new GatewayError(ErrorCode.ValidationFailed, `path: must be ${tcpAddressForm}`, {
           field: 'path',
         });
+      }
+      const givenUp = members.get(address);
+      if (givenUp?.status === 'not-a-modem') {
+        await givenUp.start();
+        return givenUp;
       }
       const member = await open(address);
       if (!document.data.added.includes(address)) {

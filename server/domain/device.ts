@@ -14,6 +14,11 @@ export const ModemStatuses = [
   /** Answers, SIM unlocked, but registered to no network: it neither sends nor gets messages. */
   'no-network',
   'offline',
+  /**
+   * A network address where nothing answered `AT` with `OK` in several connections: the gateway
+   * stopped calling it until it is added again (issue 36).
+   */
+  'not-a-modem',
 ] as const;
 export type ModemStatus = (typeof ModemStatuses)[number];
 

@@ -50,6 +50,8 @@ export const ErrorCode = {
   UssdTimeout: 508,
   /** The modem (ERROR) or the network (+CUSD: 4) refused a USSD request. */
   UssdRefused: 509,
+  /** Nothing at a network address ever answered `AT` like a modem: the driver stopped calling it. */
+  NotAModem: 510,
   // 6xx: PDU codec
   PduMalformed: 600,
   PduUnsupported: 601,

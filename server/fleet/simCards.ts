@@ -2,7 +2,12 @@ import type { DeviceInfo, ModemStatus } from '../domain/device.js';
 import type { MobileSimCard } from './mobileApi.js';
 
 /** A modem in these has no SIM the network knows: the app lists only active subscriptions. */
-const withoutActiveSim: readonly ModemStatus[] = ['offline', 'sim-pin-required', 'sim-pin-wrong'];
+const withoutActiveSim: readonly ModemStatus[] = [
+  'offline',
+  'sim-pin-required',
+  'sim-pin-wrong',
+  'not-a-modem',
+];
 
 /**
  * The SIM cards the server is told this gateway has: those of every modem of the pool that is

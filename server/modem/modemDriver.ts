@@ -58,8 +58,9 @@ export interface ModemDriverOptions {
  * (`ussdChannel.ts`) and calls (`incomingCalls.ts`).
  *
  * Timeouts escalate probe → re-init → reopen with capped exponential back-off; an unplugged
- * modem is 'offline' until `openTransport` finds it again. Sends are refused with
- * ModemUnavailable unless the modem is 'ready'.
+ * modem is 'offline' until `openTransport` finds it again, while a network address where nothing
+ * ever answered `AT` is given up ('not-a-modem'). Sends are refused with ModemUnavailable unless
+ * the modem is 'ready'.
  */
 export class ModemDriver implements OutboundModem {
   readonly simSlots = 1;
@@ -78,6 +79,10 @@ export class ModemDriver implements OutboundModem {
   private readonly lane = new ExclusiveLane();
   private readonly connection: ModemConnection;
   private stopped = false;
+  /** A command of ours got `OK` on some connection: there is a modem at this source. */
+  private answeredOnce = false;
+  /** Connections in a row that opened without an `OK`, while none ever got one. */
+  private silentConnections = 0;
 
   constructor(private readonly options: ModemDriverOptions) {
     const timing = checkModemTiming({ ...defaultModemTiming, ...options.timing });
@@ -94,7 +99,10 @@ export class ModemDriver implements OutboundModem {
       source,
       createSession: options.createSession,
       logger,
-      answered: () => state.touch(),
+      answered: () => {
+        this.answeredOnce = true;
+        state.touch();
+      },
       unsolicited: (session, code) => this.handleUnsolicited(session, code),
       closed: (_session, error) => this.handleClosed(error),
     });
@@ -197,6 +205,7 @@ export class ModemDriver implements OutboundModem {
   /** Connects and initialises; resolves after the first attempt (retries go on in the background). */
   async start(): Promise<void> {
     this.stopped = false;
+    this.silentConnections = 0;
     try {
       await this.connect();
     } catch (error) {
@@ -306,9 +315,39 @@ export class ModemDriver implements OutboundModem {
     return { session, clock: this.options.clock, commandTimeoutMs: this.timing.commandTimeoutMs };
   }
 
-  /** Opens a fresh transport and session, then initialises. */
+  /**
+   * Opens a fresh transport and session, then initialises. A connection that opened but never
+   * got an `OK` counts towards giving the source up (`giveUpUnlessModem`).
+   */
   private async connect(): Promise<void> {
-    await this.initialize(await this.connection.open());
+    const session = await this.connection.open();
+    try {
+      await this.initialize(session);
+    } catch (error) {
+      await this.giveUpUnlessModem();
+      throw error;
+    }
+  }
+
+  /**
+   * A network address may lead to any service (issue 36): after `silentConnectionLimit`
+   * connections that opened without anything answering `AT` with `OK`, while nothing there ever
+   * did, the driver stops calling it ('not-a-modem') until it is started again.
+   */
+  private async giveUpUnlessModem(): Promise<void> {
+    const limit = this.options.source.silentConnectionLimit;
+    if (limit === undefined || this.answeredOnce) return;
+    this.silentConnections++;
+    if (this.silentConnections < limit) return;
+    this.stopped = true;
+    this.stopTimers();
+    await this.connection.close();
+    const detail =
+      `Nothing at ${this.port} answered AT like a modem in ${limit} connections, so the gateway stopped ` +
+      "calling it. Check the address (a serial server's raw TCP port), then add it again.";
+    this.logger.warn('no modem answers at this address; it is not called again', { connections: limit });
+    this.state.set('not-a-modem', detail);
+    throw new GatewayError(ErrorCode.NotAModem, detail);
   }
 
   private async initialize(session: ModemSession): Promise<void> {
@@ -450,9 +489,9 @@ export class ModemDriver implements OutboundModem {
   }
 }
 
-/** A wrong PIN needs the user; nothing automatic may retry it. */
+/** A wrong PIN, or an address given up, needs the user; nothing automatic may retry it. */
 function isTerminal(error: unknown): boolean {
-  return isGatewayError(error, ErrorCode.SimPinWrong);
+  return isGatewayError(error, ErrorCode.SimPinWrong) || isGatewayError(error, ErrorCode.NotAModem);
 }
 
 function isRegistrationDomain(name: string): name is RegistrationDomain {

@@ -1,6 +1,7 @@
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { type PortRole, portRoleOf, probeOrder } from '../transport/portLayouts.js';
+import { isTcpAddress } from '../transport/tcpAddress.js';
 import type { Transport, TransportFactory } from '../transport/transport.js';
 
 /** Where a driver gets its transport from: a serial port, or an in-memory simulated modem. */
@@ -13,7 +14,20 @@ export interface ModemSource {
   readonly portRole?: PortRole;
   /** Opens (or finds again and opens) the modem's transport; rejects when it is not there. */
   openTransport: () => Promise<Transport>;
+  /**
+   * Connections that may open without anything answering `AT` with `OK` before the driver gives
+   * the source up, while nothing there ever did: a network address may lead to any service,
+   * which must not be called forever (issue 36). Absent: a local port, tried until a modem
+   * answers there (one may be plugged in at any time).
+   */
+  readonly silentConnectionLimit?: number;
 }
+
+/**
+ * Enough for a serial server that takes a connection before its modem is up, few enough that a
+ * service that is no modem is left alone soon (each try takes the synchronising `AT`s' time).
+ */
+const networkSilentConnectionLimit = 5;
 
 export interface UsbIdentity {
   vendorId?: string;
@@ -63,6 +77,7 @@ export function serialModemSource(
   const usb = initial.usb;
   const open = (candidate: string) => access.createTransport({ path: candidate, baudRate: initial.baudRate });
   const source: ModemSource = {
+    ...(isTcpAddress(initial.path) ? { silentConnectionLimit: networkSilentConnectionLimit } : {}),
     get port() {
       return path;
     },

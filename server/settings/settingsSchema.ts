@@ -68,6 +68,13 @@ export const settingGroups = {
     allow_lan_http: z.boolean(),
   },
   /**
+   * Ours (issue 36): whether modems behind serial servers, HiLink sticks and Android phones may
+   * be added at addresses of this computer or a private network (`server/transport/networkTargets.ts`).
+   */
+  network: {
+    allow_private_targets: z.boolean(),
+  },
+  /**
    * The app's SMS receiver (client-go `SettingsReceiver`): `content_provider_enabled` makes an
    * Android phone also watch its SMS database. A modem has no such database, so the value is
    * kept and returned for the clients that manage it, and changes nothing here.
@@ -126,6 +133,7 @@ export const settingDefaults: Settings = {
   logs: { lifetime_days: 30 },
   incoming: { lifetime_days: null },
   webhooks: { internet_required: true, retry_count: 1, signing_key: null, allow_lan_http: false },
+  network: { allow_private_targets: false },
   receiver: { content_provider_enabled: false },
   desk: { default_country: null },
   opt_out: {

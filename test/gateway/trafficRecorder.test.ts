@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TrafficRecorder } from '../../server/at/trafficRecorder.js';
+import { type RecordOptions, TrafficRecorder } from '../../server/at/trafficRecorder.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
-async function recordedLink(capacity?: number) {
+async function recordedLink(capacity?: number, options?: RecordOptions) {
   const link = createMemoryLink('modem');
   const recorder = new TrafficRecorder(() => 1_000, capacity);
-  const host = recorder.record(link.host);
+  const host = recorder.record(link.host, options);
   await host.open();
   await link.device.open();
   return { recorder, host, device: link.device };
@@ -53,5 +53,35 @@ describe('AT traffic recorder', () => {
     const { recorder, host } = await recordedLink(3);
     for (const command of ['AT', 'ATE0', 'AT+CMEE=1', 'AT+CMGF=0']) await host.write(`${command}\r`);
     expect(recorder.recent(10).map((line) => line.line)).toEqual(['ATE0', 'AT+CMEE=1', 'AT+CMGF=0']);
+  });
+
+  it('shows a network connection only once it answered a command with OK (issue 36, item 8)', async () => {
+    const { recorder, host, device } = await recordedLink(undefined, { untilModemAnswers: true });
+    await device.write('SSH-2.0-OpenSSH_9.6\r\n');
+    await settle();
+    await host.write('AT\r');
+    await device.write('-ERR unknown command\r\n');
+    await settle();
+    expect(recorder.recent(10)).toEqual([]);
+
+    await host.write('AT\r');
+    await device.write('\r\nOK\r\n');
+    await settle();
+    expect(recorder.recent(10).map((line) => line.line)).toEqual([
+      'SSH-2.0-OpenSSH_9.6',
+      'AT',
+      '-ERR unknown command',
+      'AT',
+      'OK',
+    ]);
+  });
+
+  it('never shows the lines of a network connection that did not answer like a modem', async () => {
+    const { recorder, host, device } = await recordedLink(undefined, { untilModemAnswers: true });
+    await device.write('OK\r\n');
+    await host.write('GET / HTTP/1.1\r\n');
+    await device.write('HTTP/1.1 400 Bad Request\r\n');
+    await settle();
+    expect(recorder.recent(10)).toEqual([]);
   });
 });

@@ -111,11 +111,34 @@ describe('a HiLink adapter the gateway was not told to use', () => {
     const url = await stick.start();
     cleanups.push(() => stick.stop());
     const { call } = await gateway({ simulatedModems: 1 });
+    // The stick double listens on loopback, where devices need network.allow_private_targets.
+    await call('/settings', {
+      method: 'PATCH',
+      body: JSON.stringify({ network: { allow_private_targets: true } }),
+    });
     const added = await call('/gateway/v1/hilink', { method: 'POST', body: JSON.stringify({ url }) });
     expect(added.status).toBe(201);
     expect(added.body.modem).toMatchObject({ kind: 'hilink', port: url });
     expect((await call('/gateway/v1/hilink', { method: 'POST', body: '{"url":"ftp://x"}' })).status).toBe(
       400,
     );
+  });
+
+  it('is added by the URL the gateway found it at without network.allow_private_targets, unlike other private addresses (issue 36)', async () => {
+    const stick = new HiLinkStickDouble();
+    const url = await stick.start();
+    cleanups.push(() => stick.stop());
+    const { call } = await gateway(
+      { simulatedModems: 1 },
+      { detectHiLink: () => ({ interfaceName: 'eth1', address: '127.0.0.1', url }) },
+    );
+    const elsewhere = await call('/gateway/v1/hilink', {
+      method: 'POST',
+      body: JSON.stringify({ url: 'http://192.168.8.1' }),
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.message).toMatch(/^url: .*network\.allow_private_targets/);
+    const found = await call('/gateway/v1/hilink', { method: 'POST', body: JSON.stringify({ url }) });
+    expect(found.status).toBe(201);
   });
 });

@@ -18,7 +18,7 @@ let gateway: GatewayHarness;
 beforeAll(async () => {
   pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
   serialServer = await startSerialServer(pty);
-  gateway = await startGatewayHarness({ options: { simulatorFallback: false } });
+  gateway = await startGatewayHarness({ options: { simulatorFallback: false }, allowPrivateTargets: true });
 });
 
 afterAll(async () => {
@@ -79,6 +79,10 @@ describe('a modem behind a serial server added with POST /gateway/v1/modems', ()
     expect(sent.status).toBe(202);
     await pollUntil(() => pty.modem.accepted.length === 1, { limitMs: 15_000 });
     expect(pty.modem.accepted[0]?.decoded.text).toBe('through the serial server');
+    // It answered like a modem, so its AT traffic is shown.
+    const device = await readyBehindTheServer();
+    const log = await gateway.api.get<{ line: string }[]>(`/gateway/v1/devices/${device?.id ?? ''}/at-log`);
+    expect(log.body.map((line) => line.line)).toContain('OK');
   });
 
   it('opens the kept address again after a restart', async () => {

@@ -23,6 +23,7 @@ const defaults = {
   logs: { lifetime_days: 30 },
   incoming: {},
   webhooks: { internet_required: true, retry_count: 1, allow_lan_http: false },
+  network: { allow_private_targets: false },
   receiver: { content_provider_enabled: false },
   desk: {},
   opt_out: { keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT', start_keywords: 'START' },

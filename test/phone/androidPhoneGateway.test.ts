@@ -192,7 +192,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const added = await harness.api.post<DeviceBody>('/gateway/v1/phones', {
       url: `http://127.0.0.1:${port}`,
@@ -221,7 +221,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const url = `http://127.0.0.1:${port}`;
     const add = (password: string) =>
@@ -251,7 +251,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling });
+    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const refused = await harness.api.post<{ message: string }>('/gateway/v1/phones', {
       url: `http://127.0.0.1:${port}`,

@@ -69,6 +69,11 @@ export interface GatewayHarnessOptions {
   logLevel?: LogLevel;
   /** Extra gateway options (listen, dataDir and credentials are the harness's). */
   options?: Partial<Omit<GatewayOptions, 'listen' | 'dataDir' | 'username' | 'password'>>;
+  /**
+   * Turns the setting `network.allow_private_targets` on at the first start (it is kept for
+   * restarts): the serial servers, phones and HiLink sticks tests add listen on loopback.
+   */
+  allowPrivateTargets?: boolean;
 }
 
 export interface GatewayHarness {
@@ -175,7 +180,14 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       await plug(slot);
     }
     gateway = await startGateway();
+    if (options.allowPrivateTargets) {
+      const allowed = await createApi(() => `http://127.0.0.1:${port}`).patch('/settings', {
+        network: { allow_private_targets: true },
+      });
+      if (allowed.status !== 200) throw new Error(`could not allow private targets: ${allowed.text}`);
+    }
   } catch (error) {
+    await gateway?.stop();
     await Promise.all(slots.map((slot) => slot.current?.close()));
     await rm(dataDir, { recursive: true, force: true });
     await rm(ptyDirectory, { recursive: true, force: true });

@@ -35,6 +35,7 @@ describe('adding a modem behind a serial server on the Modems screen', () => {
     cleanups.push(serialServer.stop);
     const harness = await startGatewayHarness({
       options: { uiDirectory: 'dist/ui', simulatorFallback: false },
+      allowPrivateTargets: true,
     });
     cleanups.push(() => harness.close());
 

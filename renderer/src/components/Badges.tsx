@@ -45,6 +45,7 @@ const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
   recovering: { label: 'Recovering', tone: 'warn' },
   'no-network': { label: 'No network', tone: 'error' },
   offline: { label: 'Offline', tone: 'error' },
+  'not-a-modem': { label: 'Not a modem', tone: 'error' },
 };
 
 export function ModemStatusBadge(props: { status: ModemStatus | undefined }) {

@@ -43,5 +43,7 @@ export function NoModemChoice() {
 }
 
 function isConnected(device: DeviceRecord): boolean {
-  return device.modem !== undefined && device.modem.status !== 'offline';
+  return (
+    device.modem !== undefined && device.modem.status !== 'offline' && device.modem.status !== 'not-a-modem'
+  );
 }

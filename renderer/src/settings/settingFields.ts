@@ -212,6 +212,20 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
     ],
   },
   {
+    title: 'Devices on the network',
+    fields: [
+      {
+        group: 'network',
+        key: 'allow_private_targets',
+        label: 'Allow devices on this computer and the local network',
+        meaning:
+          'Lets modems behind serial servers (tcp://), HiLink sticks and Android phones on Wi-Fi be added at private addresses (192.168.x.x, 10.x.x.x, 127.0.0.1 …). Off, an address given on the Modems screen or through the API cannot make the gateway connect to services of this computer or your network.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+    ],
+  },
+  {
     title: 'Phone numbers',
     fields: [
       {
