@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { type LogLevel, parseLogLevel } from '../logging/levels.js';
@@ -24,7 +25,9 @@ export const usage = `Usage: npm start -- [options]
   --no-probe                do not probe serial ports for modems   (SMSGW_NO_PROBE=1)
   --username <name>         Basic auth user (with --password)      (SMSGW_USERNAME)
   --password <secret>       Basic auth password, 8+ characters     (SMSGW_PASSWORD)
+  --password-file <path>    the password from a file               (SMSGW_PASSWORD_FILE)
   --sim-pin <pin>           SIM PIN, tried once per modem          (SMSGW_SIM_PIN)
+  --sim-pin-file <path>     the SIM PIN from a file                (SMSGW_SIM_PIN_FILE)
   --log-level <levels>      DEBUG, INFO, WARN or ERROR, for all    (SMSGW_LOG_LEVEL, default INFO)
                             modules or per module: INFO,at=DEBUG,scheduler=WARN
                             (at: AT traffic of every port; at:/dev/ttyUSB0: one port)
@@ -38,6 +41,8 @@ export const usage = `Usage: npm start -- [options]
                             API, e.g. https://sms.example.com/api/mobile/v1 (https:// unless loopback)
   --server-token <token>    fleet mode: its private key, or        (SMSGW_SERVER_TOKEN)
                             "Basic <login>:<password>", or "Code <one-time code>"
+  --server-token-file <path>
+                            the fleet token from a file            (SMSGW_SERVER_TOKEN_FILE)
   --backup <file>           copy the database of --data-dir to <file> and exit; safe while
                             the gateway runs (SQLite online backup)
   -h, --help                show this help
@@ -45,6 +50,10 @@ export const usage = `Usage: npm start -- [options]
 
 With no --modem the gateway probes the serial ports for a modem that answers AT; when none
 answers it starts a simulated modem and says so.
+
+Every user of this computer can read a command line (ps): give the password, the SIM PIN and
+the fleet token with a -file flag (a file only you can read; one trailing line break is
+ignored) or in the environment, not as --password, --sim-pin or --server-token.
 `;
 
 export type CommandLine =
@@ -84,9 +93,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   options.probeSerialPorts = !(values['no-probe'] || isTrue(env.SMSGW_NO_PROBE));
   const username = values.username ?? env.SMSGW_USERNAME;
   if (username !== undefined) options.username = username;
-  const password = values.password ?? env.SMSGW_PASSWORD;
+  const password = secret(values, env, 'password', 'SMSGW_PASSWORD');
   if (password !== undefined) options.password = password;
-  const simPin = values['sim-pin'] ?? env.SMSGW_SIM_PIN;
+  const simPin = secret(values, env, 'sim-pin', 'SMSGW_SIM_PIN');
   if (simPin !== undefined) options.simPin = simPin;
   const level = values['log-level'] ?? env.SMSGW_LOG_LEVEL;
   if (level !== undefined) {
@@ -104,7 +113,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const uiDirectory = values['ui-dir'] ?? env.SMSGW_UI_DIR;
   if (uiDirectory !== undefined) options.uiDirectory = uiDirectory;
   const serverUrl = values['server-url'] ?? env.SMSGW_SERVER_URL;
-  const serverToken = values['server-token'] ?? env.SMSGW_SERVER_TOKEN;
+  const serverToken = secret(values, env, 'server-token', 'SMSGW_SERVER_TOKEN');
   if ((serverUrl === undefined) !== (serverToken === undefined)) {
     invalid(
       serverUrl === undefined ? 'server-url' : 'server-token',
@@ -129,7 +138,9 @@ export const commandLineFlags = {
   'no-probe': { type: 'boolean' },
   username: { type: 'string' },
   password: { type: 'string' },
+  'password-file': { type: 'string' },
   'sim-pin': { type: 'string' },
+  'sim-pin-file': { type: 'string' },
   'log-level': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
@@ -139,6 +150,7 @@ export const commandLineFlags = {
   'ui-dir': { type: 'string' },
   'server-url': { type: 'string' },
   'server-token': { type: 'string' },
+  'server-token-file': { type: 'string' },
   backup: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -146,6 +158,49 @@ export const commandLineFlags = {
 
 function parseFlags(argv: readonly string[]) {
   return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: commandLineFlags });
+}
+
+type SecretFlag = 'password' | 'sim-pin' | 'server-token';
+
+/**
+ * A secret from its flag, its -file flag, its variable or its _FILE variable, flags first. A
+ * flag's value is in the command line every user can read (ps); a file or the environment is
+ * not. Both forms of one source at once are refused rather than one silently chosen.
+ */
+function secret(
+  values: ReturnType<typeof parseFlags>['values'],
+  env: NodeJS.ProcessEnv,
+  flag: SecretFlag,
+  variable: string,
+): string | undefined {
+  const fileFlag = `${flag}-file` as const;
+  const given = values[flag];
+  const file = values[fileFlag];
+  if (given !== undefined && file !== undefined)
+    invalid(fileFlag, `give --${flag} or --${fileFlag}, not both`);
+  if (given !== undefined) return given;
+  if (file !== undefined) return readSecretFile(fileFlag, file);
+  const fromEnv = env[variable];
+  const envFile = env[`${variable}_FILE`];
+  if (fromEnv !== undefined && envFile !== undefined) {
+    invalid(fileFlag, `set ${variable} or ${variable}_FILE, not both`);
+  }
+  if (fromEnv !== undefined) return fromEnv;
+  return envFile === undefined ? undefined : readSecretFile(fileFlag, envFile);
+}
+
+/** The file's text without one trailing line break, which editors and `echo` add. */
+function readSecretFile(field: string, path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    invalid(field, `cannot read ${path} (${reason})`);
+  }
+  const value = text.replace(/\r?\n$/, '');
+  if (value === '') invalid(field, `${path} is empty`);
+  return value;
 }
 
 function invalid(field: string, message: string): never {

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../server/config/commandLine.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseCommandLine, usage } from '../../server/config/commandLine.js';
 import { defaultDataDir } from '../../server/config/options.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 
@@ -160,5 +163,71 @@ describe('command line', () => {
       'Desktop SMS Gateway',
     );
     expect(defaultDataDir('darwin', {})).toContain('Library/Application Support/Desktop SMS Gateway');
+  });
+});
+
+describe('secrets kept out of the process list (issue 36, item 13)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'smsgw-secrets-'));
+  const file = (name: string, text: string) => {
+    const path = join(folder, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reads the password, the SIM PIN and the fleet token from -file flags, without the trailing line break', () => {
+    const options = run([
+      '--username',
+      'office',
+      '--password-file',
+      file('password', 'correct horse battery\n'),
+      '--sim-pin-file',
+      file('pin', '1234\r\n'),
+      '--server-url',
+      'https://sms.example.com/api/mobile/v1',
+      '--server-token-file',
+      file('token', 'Basic ME:secret'),
+    ]);
+    expect(options).toMatchObject({
+      password: 'correct horse battery',
+      simPin: '1234',
+      fleetServer: { token: 'Basic ME:secret' },
+    });
+  });
+
+  it('reads them from the files named in SMSGW_*_FILE, the flags winning', () => {
+    const env = {
+      SMSGW_USERNAME: 'office',
+      SMSGW_PASSWORD_FILE: file('env-password', 'from the environment\n'),
+      SMSGW_SIM_PIN_FILE: file('env-pin', '4321'),
+    };
+    expect(run([], env)).toMatchObject({ password: 'from the environment', simPin: '4321' });
+    expect(run(['--password-file', file('flag-password', 'from the flag file')], env).password).toBe(
+      'from the flag file',
+    );
+  });
+
+  it.each([
+    [['--password', 'correct horse', '--password-file', '/nonexistent'], {}, 'password-file'],
+    [[], { SMSGW_SIM_PIN: '1234', SMSGW_SIM_PIN_FILE: '/nonexistent' }, 'sim-pin-file'],
+    [['--username', 'office', '--password-file', '/nonexistent/password'], {}, 'password-file'],
+    [['--sim-pin-file', 'EMPTY'], {}, 'sim-pin-file'],
+  ])('refuses %j %j naming %s', (argv, env, field) => {
+    const emptyFile = file('empty', '\n');
+    const error = configError(
+      argv.map((value) => (value === 'EMPTY' ? emptyFile : value)),
+      env,
+    );
+    expect(error.code).toBe(ErrorCode.ConfigInvalid);
+    expect(error.field).toBe(field);
+  });
+
+  it('names each -file flag and its variable in the help, and says why to prefer them', () => {
+    for (const flag of ['password', 'sim-pin', 'server-token']) {
+      const variable = `SMSGW_${flag.toUpperCase().replace('-', '_')}_FILE`;
+      expect(usage).toContain(`--${flag}-file <path>`);
+      expect(usage).toContain(`(${variable})`);
+    }
+    expect(usage).toContain('(ps)');
   });
 });
