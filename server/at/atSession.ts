@@ -23,6 +23,7 @@ import {
 } from './commandRunner.js';
 import { escapeControls, redactSecrets } from './commandText.js';
 import { type FramerEvent, LineFramer } from './lineFramer.js';
+import { PduMask } from './pduMask.js';
 import {
   initialUrcAssembly,
   type UnsolicitedCode,
@@ -46,13 +47,18 @@ export interface AtSessionOptions {
   resyncAttempts?: number;
   resyncQuietMs?: number;
   completeOnLineGraceMs?: number;
+  /**
+   * SMS PDUs appear in the DEBUG trace as they are (`--show-pdus`, for debugging); otherwise
+   * each is replaced by its size (`pduMask.ts`). Default false.
+   */
+  showPdus?: boolean;
 }
 
 /**
  * The waits of a session (ms) and its take-over probes: the one place their defaults are set.
  * `GatewayOptions.atSession` (server/config/options.ts) carries them to every session the pool opens.
  */
-export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger'>>;
+export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus'>>;
 
 export const defaultAtSessionTiming: AtSessionTiming = {
   /** A command that names no timeout. */
@@ -80,12 +86,15 @@ export class AtSession {
   private readonly closeListeners = new Set<(error?: Error) => void>();
   private unsubscribers: Array<() => void> = [];
   private opened = false;
+  /** Absent when PDUs are shown. */
+  private readonly pdus?: PduMask;
 
   constructor(
     private readonly transport: Transport,
     options: AtSessionOptions,
   ) {
     this.log = options.logger.child(`at:${transport.description}`);
+    if (!options.showPdus) this.pdus = new PduMask();
     const defaults = defaultAtSessionTiming;
     this.runner = new CommandRunner({
       clock: options.clock,
@@ -224,7 +233,9 @@ export class AtSession {
   }
 
   private trace(direction: '«' | '»', data: string): void {
-    if (this.log.isEnabled('DEBUG')) this.log.debug(`${direction} ${escapeControls(redactSecrets(data))}`);
+    // The mask sees every line, logged or not: a level raised mid-listing still hides its PDUs.
+    const shown = this.pdus ? (direction === '«' ? this.pdus.received(data) : this.pdus.sent(data)) : data;
+    if (this.log.isEnabled('DEBUG')) this.log.debug(`${direction} ${escapeControls(redactSecrets(shown))}`);
   }
 
   private handleClosed(error: Error | undefined): void {

@@ -1,5 +1,6 @@
 import type { Transport } from '../transport/transport.js';
 import { redactSecrets } from './atSession.js';
+import { PduMask } from './pduMask.js';
 import type { TrafficLine } from './trafficLine.js';
 
 /** How a connection's lines are kept. */
@@ -10,6 +11,11 @@ export interface RecordOptions {
    * must not be readable through the AT log (issue 36). A local port is shown from its first line.
    */
   untilModemAnswers?: boolean;
+  /**
+   * SMS PDUs are kept as they are (`--show-pdus`, for debugging); otherwise each is replaced by
+   * its size (`pduMask.ts`): the AT log is read with `logs:read`, not a scope to read messages.
+   */
+  showPdus?: boolean;
 }
 
 /** Longer than any line a modem sends (a PDU listing line is a few hundred characters). */
@@ -33,8 +39,10 @@ export class TrafficRecorder {
     let askedAt = false;
     // Lines of a connection that has not answered like a modem yet; undefined once shown.
     let held: TrafficLine[] | undefined = options.untilModemAnswers ? [] : undefined;
+    const pdus = options.showPdus ? undefined : new PduMask();
     const keep = (direction: TrafficLine['direction'], line: string) => {
-      const entry: TrafficLine = { at: this.now(), direction, line: printable(line.slice(0, longestLine)) };
+      const shown = pdus ? (direction === 'in' ? pdus.received(line) : pdus.sent(line)) : line;
+      const entry: TrafficLine = { at: this.now(), direction, line: printable(shown.slice(0, longestLine)) };
       if (!held) {
         this.push(entry);
         return;

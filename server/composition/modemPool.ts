@@ -22,7 +22,7 @@ export interface ComposedModemPool {
 export async function composeModemPool(
   context: CompositionContext,
   deps: {
-    options: Pick<GatewayOptions, 'modems' | 'simPin' | 'modemTiming' | 'atSession'>;
+    options: Pick<GatewayOptions, 'modems' | 'simPin' | 'modemTiming' | 'atSession' | 'showPdus'>;
     serial: SerialAccess;
     records: MessageRecords;
     operations: ModemOperationSettings;
@@ -58,8 +58,9 @@ export async function composeModemPool(
       new AtSession(
         recorderFor(transport.description).record(transport, {
           untilModemAnswers: isTcpAddress(transport.description),
+          showPdus: deps.options.showPdus,
         }),
-        { ...deps.options.atSession, clock, logger },
+        { ...deps.options.atSession, showPdus: deps.options.showPdus, clock, logger },
       ),
     receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
     onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),

@@ -31,6 +31,8 @@ export const usage = `Usage: npm start -- [options]
   --log-level <levels>      DEBUG, INFO, WARN or ERROR, for all    (SMSGW_LOG_LEVEL, default INFO)
                             modules or per module: INFO,at=DEBUG,scheduler=WARN
                             (at: AT traffic of every port; at:/dev/ttyUSB0: one port)
+  --show-pdus               show SMS PDUs in the AT log and the    (SMSGW_SHOW_PDUS=1)
+                            DEBUG log; hidden by default, as each holds a whole message
   --allow-host <name>       extra accepted Host name; repeatable   (SMSGW_ALLOW_HOSTS, comma-separated)
   --cors-origin <origin>    allow CORS from an origin; repeatable  (SMSGW_CORS_ORIGINS, comma-separated)
   --max-pending <n>         pending messages before 503            (SMSGW_MAX_PENDING, default 100000)
@@ -110,6 +112,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const threadIdle = values['db-thread-idle'] ?? env.SMSGW_DB_THREAD_IDLE_MS;
   if (threadIdle !== undefined) options.dbThreadIdleMs = parseInteger('db-thread-idle', threadIdle);
   options.resendInterrupted = Boolean(values['resend-interrupted']) || isTrue(env.SMSGW_RESEND_INTERRUPTED);
+  options.showPdus = Boolean(values['show-pdus']) || isTrue(env.SMSGW_SHOW_PDUS);
   const uiDirectory = values['ui-dir'] ?? env.SMSGW_UI_DIR;
   if (uiDirectory !== undefined) options.uiDirectory = uiDirectory;
   const serverUrl = values['server-url'] ?? env.SMSGW_SERVER_URL;
@@ -142,6 +145,7 @@ export const commandLineFlags = {
   'sim-pin': { type: 'string' },
   'sim-pin-file': { type: 'string' },
   'log-level': { type: 'string' },
+  'show-pdus': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
   'max-pending': { type: 'string' },

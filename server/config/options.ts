@@ -87,6 +87,11 @@ export interface GatewayOptions {
   maxPendingMessages: number;
   /** Re-queue a send interrupted by a crash instead of failing it (may send twice). Default false. */
   resendInterrupted: boolean;
+  /**
+   * Show SMS PDUs in the AT log and the DEBUG trace (`--show-pdus`): each holds a whole message,
+   * so by default only its size is shown. For debugging a modem. Default false.
+   */
+  showPdus: boolean;
   /** How long the database's page-reader and checkpoint threads stay after their last request. */
   dbThreadIdleMs: number;
   /** Built UI to serve at /ui/; absent: the API only. */
@@ -153,6 +158,7 @@ export function defaultOptions(): GatewayOptions {
     corsOrigins: [],
     maxPendingMessages: 100_000,
     resendInterrupted: false,
+    showPdus: false,
     dbThreadIdleMs: 30_000,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   };

@@ -27,13 +27,26 @@ describe('AT traffic recorder', () => {
     ]);
   });
 
-  it('shows the PDU prompt and the Ctrl-Z that ends a PDU', async () => {
+  it('shows the PDU prompt, the PDU as its size, and the Ctrl-Z that ends it', async () => {
     const { recorder, host, device } = await recordedLink();
     await host.write('AT+CMGS=18\r');
     await device.write('\r\n> ');
     await settle();
     await host.write('0011000B91\u001a');
-    expect(recorder.recent(10).map((line) => line.line)).toEqual(['AT+CMGS=18', '> ', '0011000B91<Ctrl-Z>']);
+    expect(recorder.recent(10).map((line) => line.line)).toEqual([
+      'AT+CMGS=18',
+      '> ',
+      '<PDU hidden: 5 bytes><Ctrl-Z>',
+    ]);
+  });
+
+  it('keeps PDUs as they are with showPdus (--show-pdus)', async () => {
+    const { recorder, host, device } = await recordedLink(undefined, { showPdus: true });
+    await host.write('AT+CMGS=18\r');
+    await device.write('\r\n> ');
+    await settle();
+    await host.write('0011000B91\u001a');
+    expect(recorder.recent(1)[0]?.line).toBe('0011000B91<Ctrl-Z>');
   });
 
   it('never records a SIM PIN', async () => {
