@@ -222,46 +222,48 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
       {tokens.error !== undefined ? (
         <ErrorNote error={tokens.error} onRetry={tokens.reload} />
       ) : (
-        <table className="table compact" aria-label="Issued tokens">
-          <thead>
-            <tr>
-              <th scope="col">ID</th>
-              <th scope="col">Allowed to</th>
-              <th scope="col">Made with</th>
-              <th scope="col">Created</th>
-              <th scope="col">Ends</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(tokens.data ?? []).map((token) => (
-              <tr key={token.id}>
-                <td className="mono small">
-                  {token.id} {token.current && <span className="badge badge-neutral">this window</span>}
-                </td>
-                <td className="small">{token.scopes.join(', ')}</td>
-                <td>{issuerLabels[token.issuedBy]}</td>
-                <td className="nowrap">{formatDateTime(token.issuedAt)}</td>
-                <td className="nowrap">{formatDateTime(token.expiresAt)}</td>
-                <td className="nowrap">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : '—'}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button-small danger-outline"
-                    disabled={busy}
-                    aria-label={`Revoke ${token.id}`}
-                    onClick={() => void revoke(token.id)}
-                  >
-                    Revoke
-                  </button>
-                </td>
+        <div className="table-scroll">
+          <table className="table compact" aria-label="Issued tokens">
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Allowed to</th>
+                <th scope="col">Made with</th>
+                <th scope="col">Created</th>
+                <th scope="col">Ends</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {(tokens.data ?? []).map((token) => (
+                <tr key={token.id}>
+                  <td className="mono small wrap-anywhere">
+                    {token.id} {token.current && <span className="badge badge-neutral">this window</span>}
+                  </td>
+                  <td className="small wrap-anywhere">{token.scopes.join(', ')}</td>
+                  <td>{issuerLabels[token.issuedBy]}</td>
+                  <td className="nowrap">{formatDateTime(token.issuedAt)}</td>
+                  <td className="nowrap">{formatDateTime(token.expiresAt)}</td>
+                  <td className="nowrap">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : '—'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button-small danger-outline"
+                      disabled={busy}
+                      aria-label={`Revoke ${token.id}`}
+                      onClick={() => void revoke(token.id)}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div className="form-actions">
         {confirming ? (
