@@ -92,8 +92,8 @@ export function sqliteCodeOf(error: unknown): string | undefined {
 }
 
 /**
- * Copies `source` to `target` with SQLite's online backup, a batch of pages per step on the
- * binding's own thread pool; answers the number of pages copied.
+ * Copies `source` to `target` with SQLite's online backup, a batch of pages per step, without
+ * holding the event loop between steps; answers the number of pages copied.
  */
 export async function backupTo(source: Database, target: string): Promise<number> {
   return backup(source as unknown as InstanceType<typeof DatabaseSync>, target);
