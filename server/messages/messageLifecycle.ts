@@ -295,11 +295,10 @@ export class MessageLifecycle {
     draft.state = aggregateState(draft.recipients);
     if (draft.states[draft.state] === undefined) draft.states[draft.state] = now;
     if (JSON.stringify(draft) === JSON.stringify(current)) return current;
-    const written = this.repository.update(draft);
-    this.indexReferences(draft);
     const change = { message: draft, previous: current, previousState: current.state };
     // The webhook outbox writes its deliveries into the batch the update is in.
-    this.events.record('message:updated', change);
+    const written = this.repository.update(draft, () => this.events.record('message:updated', change));
+    this.indexReferences(draft);
     await written;
     this.events.emit('message:updated', change);
     return draft;

@@ -126,7 +126,7 @@ export class SqliteMessageRepository implements MessageRepository {
     return durable;
   }
 
-  update(record: MessageRecord): Promise<void> {
+  update(record: MessageRecord, inCommit?: () => void): Promise<void> {
     const row = messageRow(record);
     let written: { value: number; durable: Promise<void> };
     try {
@@ -139,6 +139,7 @@ export class SqliteMessageRepository implements MessageRepository {
     }
     this.forget(record.id);
     this.remember(JSON.parse(row.body) as MessageRecord);
+    inCommit?.();
     return written.durable;
   }
 

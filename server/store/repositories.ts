@@ -66,8 +66,10 @@ export interface MessageRepository {
   /**
    * Replaces the stored record with the same id. Applies to memory synchronously, before the
    * returned promise settles, so a read-modify-write with no await in between is atomic.
+   * `inCommit` runs synchronously inside the commit that stores the change, only when the
+   * record was there to change (see InboxRepository.insert).
    */
-  update(record: MessageRecord): Promise<void>;
+  update(record: MessageRecord, inCommit?: () => void): Promise<void>;
   get(id: string): MessageRecord | undefined;
   /**
    * Newest first (createdAt descending), as the API's message states (`toMessageView`, read

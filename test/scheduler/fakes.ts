@@ -34,10 +34,11 @@ export class MemoryMessageRepository implements MessageRepository {
     return Promise.resolve();
   }
 
-  update(record: MessageRecord): Promise<void> {
+  update(record: MessageRecord, inCommit?: () => void): Promise<void> {
     if (!this.records.has(record.id))
       return Promise.reject(new GatewayError(ErrorCode.NotFound, 'no such id'));
     this.put(record);
+    inCommit?.();
     return Promise.resolve();
   }
 
