@@ -16,7 +16,6 @@ type Bind<Params> = Params extends readonly unknown[] ? Params : [Params];
 /** Numbers: the gateway never asks a statement that writes for bigints. */
 export interface RunResult {
   changes: number;
-  lastInsertRowid: number;
 }
 
 /** A prepared statement, typed by what it binds and the row it yields. */
@@ -31,7 +30,6 @@ export interface Statement<Params extends readonly unknown[] | object = unknown[
 
 export interface UserFunctionOptions {
   deterministic?: boolean;
-  varargs?: boolean;
 }
 
 export interface Database {
