@@ -143,6 +143,8 @@ export class FleetLink {
       {
         current: () => this.deps.simCards(),
         patch: (simCards) => this.client.patchDevice(token, { id: deviceId, simCards }),
+        clock: this.deps.clock,
+        retryDelayMs: this.deps.pollIntervalMs,
         logger: this.deps.logger,
         onExchange: (error) =>
           error === undefined ? this.answered() : this.failed(error, 'the SIM cards wait'),

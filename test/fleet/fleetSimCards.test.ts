@@ -79,6 +79,21 @@ describe('fleet mode SIM cards', () => {
     expect(double.devices).toHaveLength(1);
   });
 
+  it('sends a refused PATCH again by itself while the events stream stays open and quiet', async () => {
+    await harness.unplug(0);
+    await waitForServerSims([], 'no SIM card once the modem is unplugged');
+    double.setRouteAvailable('PATCH /device', false);
+    const before = double.requests.get('PATCH /device') ?? 0;
+    await harness.replug(0);
+    await waitForReadyModems(harness.api, 1);
+    await pollUntil(() => (double.requests.get('PATCH /device') ?? 0) > before, {
+      what: 'a PATCH /device once the modem is back',
+    });
+    expect(serverSims()).toEqual([]);
+    double.setRouteAvailable('PATCH /device', true);
+    await waitForServerSims([maskedSim], 'the SIM card once the server takes PATCHes again');
+  });
+
   it('patches the device at each start, as the app does, without registering again', async () => {
     const before = double.deviceUpdates.length;
     await harness.restart();

@@ -106,7 +106,7 @@ export interface FleetServerDouble {
    * Off: the route answers 503 while the rest of the API keeps answering (SSE cut by a proxy,
    * a database hiccup on PATCH). Turning GET /events off also closes the open streams.
    */
-  setRouteAvailable(route: 'GET /events' | 'PATCH /message', available: boolean): void;
+  setRouteAvailable(route: 'GET /events' | 'PATCH /message' | 'PATCH /device', available: boolean): void;
   addUser(login: string, password: string): void;
   /** What `GET /mobile/v1/user/code` would give `login` (also reachable over HTTP). */
   issueCode(login: string): string;
