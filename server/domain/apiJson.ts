@@ -1,6 +1,7 @@
 /**
- * JSON conventions of the upstream API (DESIGN §2): null and undefined fields are omitted.
- * Timestamps are formatted by the views with `toIsoWithOffset` (server/clock/isoTime.ts).
+ * JSON conventions of the upstream API (docs/decisions.md#errors-and-json): null and undefined
+ * fields are omitted. Timestamps are formatted by the views with `toIsoWithOffset`
+ * (server/clock/isoTime.ts).
  */
 
 /**

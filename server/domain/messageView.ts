@@ -4,7 +4,7 @@ import { omitNulls } from './apiJson.js';
 import { type MessageRecord, type MessageState, MessageStates } from './message.js';
 
 /**
- * The API's "message state" record (DESIGN §2), projected from the stored message.
+ * The API's "message state" record (docs/decisions.md#message-states), projected from the stored message.
  * Content is included in the enqueue response and GET by id, and in lists only on request.
  */
 export const messageStateSchema = z.enum(MessageStates);

@@ -222,7 +222,7 @@ export const schemaSteps: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   `
-  -- The desk, part two (README "Conversations", "Opt-out", "Auto-reply rules").
+  -- The desk, part two (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules").
   -- One row per message and party: an outgoing message to three numbers is in three threads.
   -- Filled from messages and inbox after their rowid cursor (server/desk/conversations/), so
   -- a thread is read by (peer, at) without looking at the history.
