@@ -65,7 +65,7 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
 
 /**
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
- * them is answered without parsing records and rendering views (BENCHMARKS.md, "Stored views").
+ * them is answered without parsing records and rendering views.
  * `view` leaves out the content, and `deviceId` while `assignedDeviceId` has none; `content`
  * holds what `includeContent` adds, as a JSON object. `pagedRecords` adds both as it lists them.
  * Times carry the UTC offset of the zone in force when the view was written.
