@@ -22,9 +22,9 @@ export function classifyStartFailure(error: unknown, listen: { port: number }): 
 }
 
 /**
- * Is the program on our port another Desktop SMS Gateway (a headless one, or one started by
- * another user)? Its public `GET /health` answers with the `releaseId` and `checks` of the
- * health format (DESIGN §2); a foreign server does not. Then the app offers to open it.
+ * Is the program on our port another Desktop SMS Gateway (a headless one, or one started by another
+ * user)? Its public `GET /health` answers with the `releaseId` and `checks` of the health format
+ * (docs/decisions.md#logs-and-health); a foreign server does not. Then the app offers to open it.
  */
 export async function findRunningGateway(
   url: string,

@@ -10,8 +10,9 @@ import { TokenRejectedError, type TokenService } from './tokenService.js';
 
 /**
  * Who is calling and what they may do (spec: Authentication). Basic holds every scope; a Bearer
- * access token holds its token's scopes; `all:any` holds every scope. Credentials are read from
- * the Authorization header only, never from the query string (DESIGN §5): URLs end up in logs.
+ * access token holds its token's scopes; `all:any` holds every scope. Credentials are read from the
+ * Authorization header only, never from the query string (docs/decisions.md#security-defaults):
+ * URLs end up in logs.
  */
 export interface Principal {
   kind: 'basic' | 'bearer';

@@ -3,13 +3,13 @@ import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /**
- * Throttles failed logins per key (DESIGN §5) with a sliding window: once `maxFailures`
- * failures fall inside the last `windowMs`, the key is locked until the oldest of them leaves
- * the window. Access control keys each Basic attempt by its client (`clientIdentity`) and by its
- * user name, and counts the attempt before hashing (withdrawing it when the password was right),
- * so concurrent guesses cannot all slip in while the first ones are still being hashed. A locked
- * client gets no answer at all; a locked user name refuses only clients that failed themselves
- * (see accessControl.ts).
+ * Throttles failed logins per key (docs/decisions.md#security-defaults) with a sliding window: once
+ * `maxFailures` failures fall inside the last `windowMs`, the key is locked until the oldest of
+ * them leaves the window. Access control keys each Basic attempt by its client (`clientIdentity`)
+ * and by its user name, and counts the attempt before hashing (withdrawing it when the password was
+ * right), so concurrent guesses cannot all slip in while the first ones are still being hashed. A
+ * locked client gets no answer at all; a locked user name refuses only clients that failed
+ * themselves (see accessControl.ts).
  */
 export interface LoginThrottleOptions {
   clock: Clock;

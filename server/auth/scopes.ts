@@ -1,6 +1,7 @@
 /**
- * The spec's scope table (Authentication) plus the inbox scopes DESIGN §2 adds. `all:any` holds
- * every scope; `tokens:refresh` is a system scope put into refresh tokens only, never requested.
+ * The spec's scope table (Authentication) plus the inbox scopes upstream's inbox routes need
+ * (docs/decisions.md#tokens-and-scopes). `all:any` holds every scope; `tokens:refresh` is a system
+ * scope put into refresh tokens only, never requested.
  */
 export const Scopes = [
   'all:any',
@@ -32,7 +33,7 @@ export const Scopes = [
   'campaigns:read',
   'campaigns:send',
   'campaigns:cancel',
-  // Ours (README "Conversations", "Opt-out", "Auto-reply rules").
+  // Ours (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules").
   'conversations:read',
   'conversations:write',
   'optouts:read',

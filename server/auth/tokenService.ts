@@ -10,8 +10,8 @@ import type { StoredFamily, TokenDocumentData, TokenIssuer } from './tokenDocume
 import { openTokenFamilies } from './tokenFamilies.js';
 
 /**
- * JWT access and refresh tokens (spec: Authentication, token lifecycle; DESIGN §2 Tokens):
- * HS256 JWTs signed with a per-install random secret.
+ * JWT access and refresh tokens (spec: Authentication, token lifecycle;
+ * docs/decisions.md#tokens-and-scopes): HS256 JWTs signed with a per-install random secret.
  *
  * Each issued pair starts a family (`tokenFamilies.ts`), and every pair rotated from it belongs
  * to it: a token carries its family id (`fam`) and the generation it was signed in (`gen`), and

@@ -8,7 +8,7 @@ import { describeError } from '../errors/gatewayError.js';
  * Why the young generation is held small while the gateway loads: V8 doubles it whenever more
  * than its size survived a scavenge since it last grew, and loading ≈ 600 modules makes nearly
  * every allocation survive, so it reached its 2 × 16 MB maximum before the first request and
- * stayed resident for the life of an idle gateway (≈ 20 MB of its 122 MB). What start-up
+ * stayed resident for the life of an idle gateway. What start-up
  * allocates lives on anyway, so a small young generation costs it nothing. Once the API answers,
  * V8's default growth is back and a busy gateway sizes it to its load as before. The modules are
  * imported after the flag is set, which is why the rest of the entry is a dynamic import.

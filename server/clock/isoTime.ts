@@ -21,8 +21,7 @@ const threeDigitForms = Array.from({ length: 1_000 }, (_, value) => String(value
 
 /**
  * "YYYY-MM-DDT" of recently written days. A page of 50 messages writes about 150 timestamps
- * that fall on a few days, and `toISOString` was the larger part of each one's cost (BENCHMARKS.md,
- * "GET path"). The key is the day of the already shifted instant, so the zone plays no part.
+ * that fall on a few days, and `toISOString` would be the larger part of each one's cost. The key is the day of the already shifted instant, so the zone plays no part.
  */
 const datePrefixes = new Map<number, string>();
 const datePrefixesKept = 4_096;

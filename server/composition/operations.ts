@@ -20,7 +20,7 @@ export interface ModemOperationSettings {
 }
 
 /**
- * (README "Modem operations"), before the pool, which asks these per modem: whether to
+ * (docs/modems.md "Modem operations"), before the pool, which asks these per modem: whether to
  * reject calls, the last balance, where a call goes.
  */
 export async function openModemOperations(

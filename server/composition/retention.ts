@@ -15,7 +15,7 @@ export interface RetainedStores {
 }
 
 /**
- * Keeps the store bounded (DESIGN §4): sent messages older than `messages.log_lifetime_days`,
+ * Keeps the store bounded (docs/decisions.md#storage): sent messages older than `messages.log_lifetime_days`,
  * received ones older than `incoming.lifetime_days` (either unset: kept), log entries older than
  * `logs.lifetime_days`. Runs at start and hourly; a settings change applies at the next sweep.
  */

@@ -46,8 +46,9 @@ export function createSimulatorRoster(deps: {
   };
   /** The simulator started only because no modem was found (not one asked for with --simulate). */
   let fallbackSimulator: { modem: SimulatedModem; deviceId: string } | undefined;
-  // DESIGN §3: the simulator never takes a message meant for the real world once a real modem
-  // is there, and with background probing a slow modem may well turn up after it started.
+  // The simulator never takes a message meant for the real world once a real modem is there
+  // (docs/decisions.md#the-simulator-is-a-demo), and with background probing a slow modem may
+  // well turn up after it started.
   pool.onChange(() => {
     const retired = fallbackSimulator;
     if (

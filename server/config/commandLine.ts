@@ -7,7 +7,7 @@ import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOpti
 
 /**
  * `npm start -- <flags>`. Every flag has an environment twin (flag wins); both are listed in
- * `usage` and the README.
+ * `usage` and docs/options.md.
  */
 export const usage = `Usage: npm start -- [options]
 

@@ -2,7 +2,7 @@ import type { EventBus } from '../events/eventBus.js';
 
 /**
  * Facts of the desk raised on the event bus as `gateway:fact`, which the webhook dispatcher
- * publishes under our own names (server/domain/webhookEvents.ts, README "Webhook events").
+ * publishes under our own names (server/domain/webhookEvents.ts, docs/decisions.md "Webhook events").
  */
 export function raiseDeskFact(
   events: EventBus,

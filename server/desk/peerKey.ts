@@ -26,8 +26,8 @@ const rememberedKeys = 10_000;
  * by staff are one party; what cannot be read that way keeps its `formattedNumberKey`.
  */
 export function e164PeerKey(defaultCountry: () => string | null): PeerKey {
-  // Every queued and received message is keyed, and libphonenumber's parse was ≈ 6 % of a POST's
-  // CPU (BENCHMARKS.md): the same few numbers recur, so the keys are remembered, per country.
+  // Every queued and received message is keyed, and libphonenumber's parse is a visible part of a
+  // POST's CPU: the same few numbers recur, so the keys are remembered, per country.
   const remembered = new Map<string, string>();
   return (raw) => {
     const country = defaultCountry() ?? undefined;

@@ -43,7 +43,7 @@ export interface ReplyDesk {
 }
 
 /**
- * The desk's side that talks back (README "Conversations", "Opt-out", "Auto-reply rules",
+ * The desk's side that talks back (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules",
  * "Scheduling"): built before the scheduler, whose sends it vets, and before the modems, whose
  * incoming SMS it follows. The address book and bulk sends are `desk.ts`.
  */

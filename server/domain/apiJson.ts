@@ -1,6 +1,7 @@
 /**
- * JSON conventions of the upstream API (DESIGN §2): null and undefined fields are omitted.
- * Timestamps are formatted by the views with `toIsoWithOffset` (server/clock/isoTime.ts).
+ * JSON conventions of the upstream API (docs/decisions.md#errors-and-json): null and undefined
+ * fields are omitted. Timestamps are formatted by the views with `toIsoWithOffset`
+ * (server/clock/isoTime.ts).
  */
 
 /**
@@ -33,7 +34,7 @@ function holdsNullField(value: unknown): boolean {
 
 /**
  * A copy of `value` without null/undefined object fields. It loops without the pair arrays
- * `Object.entries` allocates: that halved its cost (BENCHMARKS.md, "GET path").
+ * `Object.entries` allocates, which are most of its cost.
  */
 function withoutNullFields(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;

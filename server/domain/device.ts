@@ -39,7 +39,7 @@ export interface DeliveryReport {
   dischargedAt: number;
 }
 
-/** Upstream device record (DESIGN §2) plus our modem fields under `modem`. */
+/** Upstream device record (docs/decisions.md#devices) plus our modem fields under `modem`. */
 export interface SimCardInfo {
   slotIndex: number;
   simNumber: number;

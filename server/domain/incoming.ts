@@ -66,13 +66,16 @@ export interface IncomingBatchEvent {
   messages: IncomingMessageEvent[];
 }
 
-/** The inbox's message types (DESIGN §2); a modem driven over AT commands stores only SMS and DATA_SMS. */
+/**
+ * The inbox's message types (docs/decisions.md#inbox); a modem driven over AT commands stores only SMS
+ * and DATA_SMS.
+ */
 export const IncomingTypes = ['SMS', 'DATA_SMS', 'MMS', 'MMS_DOWNLOADED'] as const;
 export type IncomingType = (typeof IncomingTypes)[number];
 
 /** One stored incoming message (the inbox table). */
 export interface IncomingRecord {
-  /** Derived from the content (DESIGN §2): the same message read twice has the same id. */
+  /** Derived from the content (docs/decisions.md#inbox): the same message read twice has the same id. */
   id: string;
   type: IncomingType;
   deviceId: string;

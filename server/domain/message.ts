@@ -1,6 +1,6 @@
 /**
  * The outgoing message as the gateway stores it. The API's "message state" record
- * (DESIGN §2) is a projection of this (see `messageView.ts`).
+ * (docs/decisions.md#message-states) is a projection of this (see `messageView.ts`).
  */
 export const MessageStates = ['Pending', 'Processed', 'Sent', 'Delivered', 'Failed', 'Cancelled'] as const;
 export type MessageState = (typeof MessageStates)[number];
@@ -56,7 +56,7 @@ export interface MessageRecord {
   validUntil?: number;
   /** Not sent before this instant (ms since epoch). */
   scheduleAt?: number;
-  /** Our extension: sent even to numbers on the opt-out list (README "Opt-out"). */
+  /** Our extension: sent even to numbers on the opt-out list (docs/desk.md "Opt-out"). */
   ignoreOptOut?: true;
   /** Only modems seen within this many hours (0/absent: any). */
   deviceActiveWithinHours?: number;

@@ -4,7 +4,7 @@ import { omitNulls } from './apiJson.js';
 import { type MessageRecord, type MessageState, MessageStates } from './message.js';
 
 /**
- * The API's "message state" record (DESIGN §2), projected from the stored message.
+ * The API's "message state" record (docs/decisions.md#message-states), projected from the stored message.
  * Content is included in the enqueue response and GET by id, and in lists only on request.
  */
 export const messageStateSchema = z.enum(MessageStates);
@@ -65,7 +65,7 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
 
 /**
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
- * them is answered without parsing records and rendering views (BENCHMARKS.md, "Stored views").
+ * them is answered without parsing records and rendering views.
  * `view` leaves out the content, and `deviceId` while `assignedDeviceId` has none; `content`
  * holds what `includeContent` adds, as a JSON object. `pagedRecords` adds both as it lists them.
  * Times carry the UTC offset of the zone in force when the view was written.

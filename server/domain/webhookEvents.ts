@@ -3,13 +3,13 @@
  * and the clients' event lists), so a client registering any of them is never refused — Home
  * Assistant registers `mms:received` by default and stops at the first refusal.
  *
- * Which ones this gateway raises (README "Webhook events"): the `sms:*` events, `system:ping`,
+ * Which ones this gateway raises (docs/decisions.md "Webhook events"): the `sms:*` events, `system:ping`,
  * `app:started`, and `sms:batch:received` / `sms:batch:data-received` for an inbox refresh or
  * export asked with `webhookDelivery: "Batch"`. `mms:received` and `mms:downloaded` come only
  * from Android phones, passed on with the app's payload (server/phone/phoneWebhooks.ts): a modem
  * driven over AT commands does not download MMS. `mms:batch:*` are accepted and never raised.
  *
- * Our own names (not in the upstream lists; README "Webhook events"): `call:missed` for each
+ * Our own names (not in the upstream lists; docs/decisions.md "Webhook events"): `call:missed` for each
  * voice call that rang on a modem, `modem:low-balance` when a scheduled balance check finds the
  * balance below the modem's threshold.
  */
@@ -30,7 +30,7 @@ export const WebhookEventNames = [
   'app:started',
   'call:missed',
   'modem:low-balance',
-  // Ours, not the spec's (README "Webhook events"): the desk's opt-out list and auto-replies.
+  // Ours, not the spec's (docs/decisions.md "Webhook events"): the desk's opt-out list and auto-replies.
   'optout:added',
   'optout:removed',
   'autoreply:sent',

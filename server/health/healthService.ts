@@ -5,7 +5,7 @@ import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { MessageRepository } from '../store/repositories.js';
 
 /**
- * Readiness as upstream reports it (DESIGN §2, after the IETF health-check draft):
+ * Readiness as upstream reports it (docs/decisions.md#logs-and-health, after the IETF health-check draft):
  * `{status, version, releaseId, checks: {"<group>:<name>": {status, observedValue, observedUnit,
  * description}}}`. The overall status is the worst check; 503 only for `fail`.
  */

@@ -77,7 +77,7 @@ export interface HttpServices {
 
 export type HttpExtension = (api: ApiBuilder) => void;
 
-/** The spec's mounts (DESIGN §2): Local mode at the root, Cloud and Private bases. */
+/** The spec's mounts (docs/decisions.md#mounts): Local mode at the root, Cloud and Private bases. */
 export const apiBases = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
 
 export const defaultBodyLimitBytes = 256 * 1024;

@@ -1,8 +1,8 @@
 import type Koa from 'koa';
 
 /**
- * CORS only for the origins the user listed (DESIGN §5: none by default). Preflights are
- * answered here, before authentication: browsers never send credentials on them.
+ * CORS only for the origins the user listed, none by default (docs/decisions.md#security-defaults).
+ * Preflights are answered here, before authentication: browsers never send credentials on them.
  */
 export function cors(origins: readonly string[]): Koa.Middleware {
   const allowed = new Set(origins);

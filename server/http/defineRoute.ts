@@ -110,7 +110,8 @@ export class RouteTable implements ApiBuilder {
 
   /**
    * Registers every route at every base, under its path and each alias. Our own extensions
-   * (`/gateway/v1/…`, DESIGN §2) are served at the root only: they are not the spec's routes.
+   * (`/gateway/v1/…`, docs/decisions.md#mounts) are served at the root only: they are not the
+   * spec's routes.
    */
   mount(router: Pick<SegmentedRouter, 'register'>): void {
     for (const spec of this.specs) {

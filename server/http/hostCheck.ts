@@ -4,10 +4,10 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
- * DNS-rebinding defence (DESIGN §5): a web page on evil.example that re-points its name at
- * 127.0.0.1 still sends `Host: evil.example`; only requests naming one of our own host names
- * reach the API. The unspecified addresses are never a host name of ours, even when listed:
- * browsers deliver `http://0.0.0.0:<port>` to the local machine ("0.0.0.0-day").
+ * DNS-rebinding defence (docs/decisions.md#security-defaults): a web page on evil.example that
+ * re-points its name at 127.0.0.1 still sends `Host: evil.example`; only requests naming one of our
+ * own host names reach the API. The unspecified addresses are never a host name of ours, even when
+ * listed: browsers deliver `http://0.0.0.0:<port>` to the local machine ("0.0.0.0-day").
  */
 const unspecifiedAddresses = new Set(['0.0.0.0', '[::]']);
 

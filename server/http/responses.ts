@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteResponseSpec } from './defineRoute.js';
 
-/** The upstream error body (DESIGN §2): `{"message": "..."}`. */
+/** The upstream error body (docs/decisions.md#errors-and-json): `{"message": "..."}`. */
 export const errorBodySchema = z.object({ message: z.string() });
 
 const errorMeanings: Record<number, string> = {

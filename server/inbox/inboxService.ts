@@ -153,7 +153,7 @@ export function toIncomingRecord(message: AssembledSms, receivedAt: number): Inc
   return record;
 }
 
-/** DESIGN §2: the id is derived from the content, so the same SMS read twice is stored once. */
+/** docs/decisions.md#inbox: the id is derived from the content, so the same SMS read twice is stored once. */
 export function incomingId(deviceId: string, sender: string, sentAt: number, content: string): string {
   return createHash('sha256')
     .update(JSON.stringify([deviceId, sender, sentAt, content]))

@@ -4,11 +4,11 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { dataPayloadProblem } from '../validation/dataPayload.js';
 
 /**
- * End-to-end encryption of the upstream project (DESIGN §2), in a PHC-like string:
- * `$aes-256-cbc/pbkdf2-sha1$i=<iterations>$<base64 salt>$<base64 ciphertext>`.
- * Key = PBKDF2-HMAC-SHA1(passphrase, salt, iterations, 32 bytes); AES-256-CBC with PKCS#7
- * padding and the salt doubling as the IV, as the upstream Android app and its clients do.
- * The scheme's name is `encryptedFieldScheme` (server/domain/message.ts).
+ * End-to-end encryption of the upstream project (docs/decisions.md#end-to-end-encryption), in a
+ * PHC-like string: `$aes-256-cbc/pbkdf2-sha1$i=<iterations>$<base64 salt>$<base64 ciphertext>`. Key
+ * = PBKDF2-HMAC-SHA1(passphrase, salt, iterations, 32 bytes); AES-256-CBC with PKCS#7 padding and
+ * the salt doubling as the IV, as the upstream Android app and its clients do. The scheme's name is
+ * `encryptedFieldScheme` (server/domain/message.ts).
  */
 
 const KEY_BYTES = 32;

@@ -24,10 +24,10 @@ export function generateMessageId(): string {
 /**
  * Message ids, for a hot path. The first 7 characters are the time in ms, the other 14 random
  * (84 bits): ids made one after another land side by side in the store's unique index, where
- * random ones each dirtied an index page of their own (4 KB of write-ahead log per message at
- * 1,000,000 stored: more than half of what a POST wrote, and of the wait for its fsync).
- * Random bytes are drawn for many ids at once, as nanoid does (a `randomBytes` call per id cost
- * 3 % of a POST /messages; BENCHMARKS.md, "POST path"). Every byte is used once.
+ * random ones would each dirty an index page of their own (a whole page of write-ahead log per
+ * message in a large store: most of what a POST writes, and of the wait for its fsync).
+ * Random bytes are drawn for many ids at once, as nanoid does (a `randomBytes` call per id is a
+ * share of every POST /messages). Every byte is used once.
  */
 export function createMessageIdGenerator(now: () => number = Date.now): () => string {
   const pool = Buffer.alloc(randomLength * idsPerDraw);

@@ -151,7 +151,7 @@ export class MessageLifecycle {
   }
 
   /**
-   * Cancel rules (DESIGN §2): Pending → Cancelled; already Cancelled → unchanged;
+   * Cancel rules (docs/decisions.md#message-states): Pending → Cancelled; already Cancelled → unchanged;
    * Processed in a holder's own queue (an Android phone) → the holder is asked to drop it, as the
    * app's own cancel does while it is Pending there; anything else → InvalidState naming the
    * state; unknown → NotFound.
@@ -179,7 +179,7 @@ export class MessageLifecycle {
   }
 
   /**
-   * Our extension (README "Scheduling"): a new time and/or text for a message no modem has
+   * Our extension (docs/desk.md "Scheduling"): a new time and/or text for a message no modem has
    * been handed yet. Anything already handed over (even once, then re-queued) is refused with
    * InvalidState, as is a new text for a data or end-to-end encrypted message.
    */

@@ -6,7 +6,7 @@ import {
 import type { PatternDisabled } from '../validation/patternSchemas.js';
 
 /**
- * Per-modem settings of the modem operations (README "Modem operations"): the scheduled balance
+ * Per-modem settings of the modem operations (docs/modems.md "Modem operations"): the scheduled balance
  * check and what happens to incoming calls. Kept in the `modem-operations` document by device id,
  * with the last balance answer. The settings' schema is in `validation/modemOperationsSchemas.ts`.
  */

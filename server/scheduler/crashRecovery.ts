@@ -4,17 +4,17 @@ import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { SlidingWindowLimiter } from './rateLimiter.js';
 
-/** Error text of a recipient whose send a crash cut short (DESIGN §3). */
+/** Error text of a recipient whose send a crash cut short (docs/decisions.md#no-silent-resend). */
 export { INTERRUPTED_ERROR };
 
 /**
  * Messages found Processed at start-up were in a modem's hands when the process died: the SMS may
- * or may not have left. Never resend silently (DESIGN §3): each recipient still Processed becomes
- * Failed with INTERRUPTED_ERROR, unless the user opted in (`resendInterrupted`), then the message
- * goes back to Pending. Recipients already Sent keep their state either way, so a message cut
- * short between two recipients fails (or resends) only the rest. A message waiting in a device's
- * own queue (an Android phone, `MessageLifecycle.holderOf`) is not interrupted: that device
- * reports its outcome.
+ * or may not have left. Never resend silently (docs/decisions.md#no-silent-resend): each recipient
+ * still Processed becomes Failed with INTERRUPTED_ERROR, unless the user opted in
+ * (`resendInterrupted`), then the message goes back to Pending. Recipients already Sent keep their
+ * state either way, so a message cut short between two recipients fails (or resends) only the rest.
+ * A message waiting in a device's own queue (an Android phone, `MessageLifecycle.holderOf`) is not
+ * interrupted: that device reports its outcome.
  */
 export async function recoverInterruptedSends(deps: {
   repository: MessageRepository;

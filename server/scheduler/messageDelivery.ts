@@ -5,7 +5,7 @@ import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { OutboundModem } from '../modem/outboundModem.js';
 
-/** Error text of a recipient on the opt-out list (README "Opt-out"). */
+/** Error text of a recipient on the opt-out list (docs/desk.md "Opt-out"). */
 export const OPTED_OUT_ERROR = 'opted out';
 
 /** Error text of the recipients not sent when a phone went away in the middle of their message. */

@@ -25,10 +25,11 @@ export function canCarry(
 }
 
 /**
- * The built-in simulator is a demo that never takes a message meant for the real world once a
- * real modem or phone is in the pool (DESIGN §3): from then on it carries only messages that
- * name it by `deviceId`. Otherwise a modem that enumerates after start-up would share the queue
- * with it, and some messages would be reported Sent without ever leaving the PC.
+ * The built-in simulator is a demo that never takes a message meant for the real world once a real
+ * modem or phone is in the pool (docs/decisions.md#the-simulator-is-a-demo): from then on it
+ * carries only messages that name it by `deviceId`. Otherwise a modem that enumerates after
+ * start-up would share the queue with it, and some messages would be reported Sent without ever
+ * leaving the PC.
  */
 export function simulatorMayCarry(
   message: Pick<MessageRecord, 'requestedDeviceId'>,

@@ -11,7 +11,7 @@ export interface SendingPolicy {
   limitPeriod: LimitPeriod;
   limitValue: number | null;
   simSelectionMode: SimSelectionMode;
-  /** Opt-in: re-queue a send interrupted by a crash instead of failing it (DESIGN §3). */
+  /** Opt-in: re-queue a send a crash cut short instead of failing it (docs/decisions.md#no-silent-resend). */
   resendInterrupted: boolean;
   /** The user paused sending (tray, UI): nothing is handed to a modem; expiry still applies. */
   paused: boolean;

@@ -3,7 +3,7 @@ import { isCountryCode } from '../validation/countryCode.js';
 import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
- * Every setting the API knows (spec "Settings", DESIGN §2), by group and snake_case key.
+ * Every setting the API knows (spec "Settings", docs/decisions.md#settings), by group and snake_case key.
  * Each value is nullable on the wire: null resets it to its default.
  */
 export const LimitPeriods = ['Disabled', 'PerMinute', 'Per30Minutes', 'PerHour', 'PerDay'] as const;
@@ -88,13 +88,13 @@ export const settingGroups = {
       .string()
       .refine((code): boolean => isCountryCode(code), 'must be a two-letter country code such as DE or US'),
   },
-  /** Ours (README "Opt-out"): comma-separated keywords, matched as the whole text, any case. */
+  /** Ours (docs/desk.md "Opt-out"): comma-separated keywords, matched as the whole text, any case. */
   opt_out: {
     keywords: z.string().min(1).max(500),
     start_keywords: z.string().min(1).max(500),
     confirmation_text: z.string().min(1).max(480),
   },
-  /** Ours (README "Auto-reply rules"): one reply per sender per rule within this period. */
+  /** Ours (docs/desk.md "Auto-reply rules"): one reply per sender per rule within this period. */
   auto_reply: {
     reply_period_minutes: z.number().int().min(1).max(525_600),
   },
@@ -113,7 +113,7 @@ export type SettingsPatch = {
   [G in SettingGroup]?: { [K in keyof Groups[G]]?: z.output<Groups[G][K]> | null };
 };
 
-/** Defaults of the spec's table, DESIGN §2 for our additions. */
+/** Defaults of the spec's table, docs/decisions.md#settings for our additions. */
 export const settingDefaults: Settings = {
   encryption: { passphrase: null },
   gateway: { cloud_url: null, private_token: null, notification_channel: 'AUTO' },

@@ -12,7 +12,7 @@ export type StoreFileSystem = Pick<
 
 export const nodeFileSystem: StoreFileSystem = fsPromises;
 
-/** Owner read/write only (DESIGN §5): messages, tokens and secrets live in these files. */
+/** Owner read/write only: messages, tokens and secrets live here (docs/decisions.md#security-defaults). */
 export const privateFileMode = 0o600;
 export const privateDirMode = 0o700;
 

@@ -44,7 +44,7 @@ export class SqliteInboxRepository implements InboxRepository {
   }
 
   /**
-   * The id is derived from the content (DESIGN §2), so a message the modem reports twice (after
+   * The id is derived from the content (docs/decisions.md#inbox), so a message the modem reports twice (after
    * a restart, or read from SIM storage and then by +CMTI) is stored once. Resolves only once
    * the stored copy is durable, even when it was stored by an earlier, still uncommitted call:
    * the caller deletes the message from the SIM next.

@@ -284,7 +284,7 @@ export class SqliteMessageRepository implements MessageRepository {
    * Messages are inserted in sequence order, so the row inserted last holds the highest one,
    * even after the PC's clock was set back (when the newest by `createdAt` does not). The newest
    * by `createdAt` covers rows moved in from the journals, which came in file order. Both are
-   * one index step; `max(seq)` reads a whole index (155 ms at 1,000,000 stored).
+   * one index step; `max(seq)` reads a whole index, which grows with the history.
    */
   highestSequence(): number {
     return (this.selectHighestSequence.get() as { seq: number | null }).seq ?? 0;

@@ -5,7 +5,7 @@ import type { LogRecord } from '../logging/logger.js';
 /**
  * What the rest of the gateway needs from storage. Large, fast-growing collections (messages,
  * inbox, logs, webhook outbox, multipart reassembly) live in one SQLite database (`sqlite/`,
- * WAL), so memory and start-up do not grow with history (DESIGN §4). Small ones (settings,
+ * WAL), so memory and start-up do not grow with history (docs/decisions.md#storage). Small ones (settings,
  * webhooks, tokens, devices) live in lowdb.
  *
  * Every write method resolves only once the change is durable (committed with its WAL fsynced,

@@ -2,11 +2,12 @@
  * Finds serial ports that may hold a modem (asking one with `AT` is `server/modem/modemProbe.ts`,
  * above the AT session).
  *
- * On Linux, serialport's list() shells out to `udevadm`; where udev is absent (containers,
- * minimal distributions) the spawn fails with an unhandled `spawn udevadm ENOENT` that takes
- * the whole process down. So udevadm is looked up on PATH first, and without it the ports are
- * found by scanning /dev (by-id links, ttyUSB*, ttyACM*) with USB ids read from sysfs: the
- * vendor/product/serial triple is what finds a modem again after a replug (DESIGN.md §3).
+ * On Linux, serialport's list() shells out to `udevadm`; where udev is absent (containers, minimal
+ * distributions) the spawn fails with an unhandled `spawn udevadm ENOENT` that takes the whole
+ * process down. So udevadm is looked up on PATH first, and without it the ports are found by
+ * scanning /dev (by-id links, ttyUSB*, ttyACM*) with USB ids read from sysfs: the
+ * vendor/product/serial triple is what finds a modem again after a replug
+ * (docs/decisions.md#usb-identity).
  */
 import { constants } from 'node:fs';
 import { access, readdir, readFile, readlink, realpath } from 'node:fs/promises';

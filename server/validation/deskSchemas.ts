@@ -4,7 +4,10 @@ import { MaxTextLength } from './messageSchemas.js';
 import { patternDisabledViewSchema } from './patternSchemas.js';
 import { dateTime, pageQuery, queryBoolean } from './primitives.js';
 
-/** Request bodies and queries of the desk's routes (README "Conversations", "Opt-out", "Auto-reply rules"). */
+/**
+ * Request bodies and queries of the desk's routes (docs/desk.md "Conversations", "Opt-out",
+ * "Auto-reply rules").
+ */
 
 export const conversationListQuerySchema = z.object({
   ...pageQuery,

@@ -9,9 +9,9 @@ import {
 import { SmsServicePreferences } from '../domain/smsServicePreference.js';
 
 /**
- * The device record of GET /devices and of the routes that add or rename a modem: upstream's
- * record (DESIGN §2) plus our modem details under `modem`. Pure, so the UI takes its type from
- * here (`DeviceRecord`) instead of keeping a copy.
+ * The device record of GET /devices and of the routes that add or rename a modem: upstream's record
+ * (docs/decisions.md#devices) plus our modem details under `modem`. Pure, so the UI takes its type
+ * from here (`DeviceRecord`) instead of keeping a copy.
  */
 export const deviceViewSchema = z.object({
   id: z.string(),

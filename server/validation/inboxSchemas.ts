@@ -3,7 +3,10 @@ import { IncomingTypes } from '../domain/incoming.js';
 import { WebhookDeliveryModes } from '../domain/webhookEvents.js';
 import { dateTime, pageQuery, queryBoolean, searchQuery, timeRangeQuery } from './primitives.js';
 
-/** GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message", DESIGN §2). */
+/**
+ * GET /inbox, POST /inbox/refresh and the inbox export (spec "Incoming message",
+ * docs/decisions.md#inbox).
+ */
 export const inboxListQuerySchema = z.object({
   ...timeRangeQuery,
   ...pageQuery,
@@ -57,7 +60,7 @@ export const inboxExportSchema = z
 export type InboxRefreshRequest = z.output<typeof inboxRefreshSchema>;
 export type InboxExportRequest = z.output<typeof inboxExportSchema>;
 
-/** Upstream's incoming message record (DESIGN §2), plus `deviceId`, `port` and `incomplete`. */
+/** Upstream's incoming message record (docs/decisions.md#inbox), plus `deviceId`, `port` and `incomplete`. */
 export const incomingViewSchema = z.object({
   id: z.string(),
   type: z.enum(IncomingTypes),

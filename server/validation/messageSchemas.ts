@@ -11,8 +11,9 @@ import {
 } from './primitives.js';
 
 /**
- * POST /messages and the message queries (spec "Message", DESIGN §2). Optional fields accept
- * null as "absent": clients in typed languages serialise unset fields as null.
+ * POST /messages and the message queries (spec "Message", docs/decisions.md#sending-requests).
+ * Optional fields accept null as "absent": clients in typed languages serialise unset fields as
+ * null.
  */
 
 /** Recipients per request: the spec leaves it open; 100 keeps one request's work bounded. */

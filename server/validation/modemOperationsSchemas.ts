@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { patternDisabledViewSchema } from './patternSchemas.js';
 
 /**
- * The modem operations' shapes (README "Modem operations"): the per-modem balance check and call
+ * The modem operations' shapes (docs/modems.md "Modem operations"): the per-modem balance check and call
  * settings, and the records the routes answer with (USSD exchanges, balance readings, missed
  * calls, per-modem figures). Pure, so the UI takes its types and the form its bounds from here.
  */

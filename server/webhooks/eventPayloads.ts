@@ -4,7 +4,7 @@ import type { MessageRecord, RecipientRecord } from '../domain/message.js';
 import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
 
 /**
- * Maps what happened in the gateway to upstream-shaped webhook payloads (DESIGN §2):
+ * Maps what happened in the gateway to upstream-shaped webhook payloads (docs/decisions.md#webhooks):
  * `messageId`, `phoneNumber`, `sender`/`recipient`, `simNumber`, plus per event the time and details.
  */
 export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent {

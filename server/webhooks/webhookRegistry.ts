@@ -6,7 +6,7 @@ import type { Document } from '../store/documentStore.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhookUrl.js';
 
 /**
- * Registered webhooks (spec: Events, registration rules; DESIGN §2 webhook record): kept in a
+ * Registered webhooks (spec: Events, registration rules; docs/decisions.md#webhooks): kept in a
  * small persisted document, upserted by id. Listeners (the dispatcher) hear every change.
  */
 export interface WebhookRecord {

@@ -1,9 +1,9 @@
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /**
- * Where a webhook may point (spec: Events, registration rule 3; DESIGN §2): HTTPS anywhere, or
- * plain HTTP to this machine's loopback only, where nothing crosses a network in clear text.
- * DESIGN §2 accepts `localhost` and `[::1]` beside the spec's `127.0.0.1`.
+ * Where a webhook may point (spec: Events, registration rule 3; docs/decisions.md#webhooks): HTTPS
+ * anywhere, or plain HTTP to this machine's loopback only, where nothing crosses a network in clear
+ * text. We accept `localhost` and `[::1]` beside the spec's `127.0.0.1`.
  */
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -331,7 +331,7 @@ const rows: Row[] = [
     cases: [
       {
         status: 200,
-        when: 'the message was received (DESIGN §2: the inbox:read scope)',
+        when: 'the message was received (the inbox:read scope, docs/decisions.md#tokens-and-scopes)',
         send: async (api) => {
           const listed = await api.call('GET', '/inbox?type=SMS&limit=500');
           const row = (listed.body as { id: string; contentPreview: string }[]).find(
@@ -545,7 +545,7 @@ const rows: Row[] = [
       },
       {
         status: 404,
-        when: 'the id is unknown (DESIGN §2; the spec lists no status for it)',
+        when: 'the id is unknown (the spec lists no status for it; docs/decisions.md#errors-and-json)',
         send: (api) => api.call('GET', '/messages/no-such-message'),
       },
     ],
@@ -820,7 +820,8 @@ describe.each(mounts)('the endpoint table at base "%s"', (base) => {
         it(`answers ${statusCase.status} when ${statusCase.when}`, async () => {
           const response = await statusCase.send(api);
           expect(response.status, response.text).toBe(statusCase.status);
-          // DESIGN §2: errors carry upstream's body; the health probes answer 503 with their report.
+          // Errors carry upstream's body (docs/decisions.md#errors-and-json); the health probes
+          // answer 503 with their report.
           if (response.status >= 400 && !row.route.startsWith('GET /health')) {
             expect(response.body).toEqual({ message: expect.any(String) });
           }

@@ -27,7 +27,7 @@ import {
 
 /**
  * The official TypeScript client, unchanged, against the whole gateway at each base a customer
- * may configure (DESIGN §2). Version 3.0.0 offers: send, getState, getWebhooks,
+ * may configure (docs/decisions.md#mounts). Version 3.0.0 offers: send, getState, getWebhooks,
  * registerWebhook, deleteWebhook, getDevices, deleteDevice, getHealth, exportInbox, getLogs,
  * getSettings, updateSettings, patchSettings — every one is called here. It has no message
  * list, cancel, token or inbox-list call, and no Bearer mode: it always sends Basic

@@ -34,7 +34,7 @@ function expectedVerdicts(route: SpecRoute): Record<string, Verdict> {
   );
 }
 
-/** DESIGN §2: our own routes live under this prefix, at the root only. */
+/** docs/decisions.md#mounts: our own routes live under this prefix, at the root only. */
 const extensionPrefix = '/gateway/v1/';
 
 let gateway: GatewayUnderTest;

@@ -71,7 +71,7 @@ describe('kill -9 of the gateway during a load', () => {
         };
         const load = Promise.all(Array.from({ length: posters }, post));
         if (round < kills) {
-          // Somewhere in the posting or in the drain behind it (one modem sends ~100/s).
+          // Somewhere in the posting or in the drain behind it (one zero-delay modem drains fast).
           await new Promise((resolve) => setTimeout(resolve, random.int(50, 1_500)));
           killed = true;
           await running.kill('SIGKILL');

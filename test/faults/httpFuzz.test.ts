@@ -21,8 +21,8 @@ const rawEvery = 50;
 /**
  * Growth allowed between warm-up and the end: GC timing, not a leak (a leak grows with the
  * count). After the short form's 1,000 warm-up requests the heap is still settling, and on a
- * loaded CI machine collections come late (57 MB seen once), so the short form only catches a
- * gross leak (≥ 24 KB a request); the full form's 100,000 requests show 0.5 KB a request.
+ * loaded CI machine collections come late (by tens of MB), so the short form only catches a
+ * gross leak (≥ 24 KB a request); the full form's 100,000 requests catch a small one.
  */
 const allowedGrowthBytes = scaled(96, 48) * 2 ** 20;
 

@@ -5,7 +5,7 @@ import { basicPassword, basicUser, type HttpHarness, startHttpHarness } from '..
 
 /**
  * The official TypeScript client (`android-sms-gateway` on npm) against our server, at every
- * base it may be configured with: upstream clients must work unchanged (DESIGN §2).
+ * base it may be configured with: upstream clients must work unchanged (docs/decisions.md#mounts).
  */
 let harness: HttpHarness;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 /**
- * A crash mid-send (DESIGN §3): the gateway runs as its own process on a pty modem and is
- * killed with SIGKILL while the modem holds a PDU it has not answered yet. After a restart on
- * the same data directory every accepted (202) message is still there, the one that was in
- * the modem's hands is Failed "interrupted; may have been sent", and nothing goes out twice.
+ * A crash mid-send (docs/decisions.md#no-silent-resend): the gateway runs as its own process on a
+ * pty modem and is killed with SIGKILL while the modem holds a PDU it has not answered yet. After a
+ * restart on the same data directory every accepted (202) message is still there, the one that was
+ * in the modem's hands is Failed "interrupted; may have been sent", and nothing goes out twice.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

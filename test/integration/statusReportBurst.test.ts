@@ -3,8 +3,8 @@
  * takes 30 ms per part and keeps status reports on its SIM (+CDSI), as the review's stick did.
  * Reading a report takes two commands (AT+CMGR, AT+CMGD); when they only took turns with the
  * parts, reading fell behind sending, the 20-slot SIM filled, and the modem refused the reports
- * that came then: 36–50 of 60 messages reached Delivered and the rest stayed Sent, with no
- * word, for ever.
+ * that came then: many messages never reached Delivered and stayed Sent, with no word, for
+ * ever.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_LOST_ERROR } from '../../server/messages/failureTexts.js';

@@ -3,7 +3,7 @@
  *
  * Where the machine allows it without asking — root on Debian, as in CI and containers — the
  * missing packages are installed with apt-get. Anywhere else it stops at once with one message
- * naming each missing tool and the command that installs it (README, "Decisions").
+ * naming each missing tool and the command that installs it (docs/decisions.md).
  */
 import { spawnSync } from 'node:child_process';
 import {

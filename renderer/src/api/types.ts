@@ -1,4 +1,4 @@
-/** Shapes of the gateway's HTTP API as the UI reads them (spec, DESIGN §2, our /gateway/v1). */
+/** Shapes of the gateway's HTTP API as the UI reads them (the spec, upstream's records, our /gateway/v1). */
 
 import type { z } from 'zod';
 import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';

@@ -1,4 +1,4 @@
-/** Scopes a token can hold (spec "Authentication" table plus our inbox scopes, DESIGN §2). */
+/** Scopes a token can hold: the spec's table plus the inbox scopes (docs/decisions.md#tokens-and-scopes). */
 export const tokenScopes = [
   { scope: 'all:any', meaning: 'Everything' },
   { scope: 'messages:send', meaning: 'Send messages' },

@@ -13,7 +13,7 @@ const pageSize = 50;
 const threadPageSize = 100;
 
 /**
- * Conversations (README "Conversations"): every party the gateway has texted with, newest first,
+ * Conversations (docs/desk.md "Conversations"): every party the gateway has texted with, newest first,
  * with unread counts; a thread with both directions and each outgoing message's state; a reply
  * box that sends from the modem and SIM the party wrote to.
  */

@@ -18,7 +18,7 @@ const optOutCsvColumns: readonly CsvColumn<OptOutRecord>[] = [
 ];
 
 /**
- * The opt-out list (README "Opt-out"): numbers that texted STOP (or were added here) get no
+ * The opt-out list (docs/desk.md "Opt-out"): numbers that texted STOP (or were added here) get no
  * more messages; the keywords and the confirmation text are on the Settings screen.
  */
 export function OptOutsScreen() {

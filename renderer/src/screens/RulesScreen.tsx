@@ -20,7 +20,7 @@ import { useResource } from '../useResource.js';
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * Auto-reply rules (README "Auto-reply rules"): evaluated in this order on every incoming SMS;
+ * Auto-reply rules (docs/desk.md "Auto-reply rules"): evaluated in this order on every incoming SMS;
  * each that applies acts once per sender per period (Settings). The tester runs a sample text
  * through them without sending anything.
  */

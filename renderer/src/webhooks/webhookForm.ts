@@ -1,6 +1,7 @@
 /**
- * What the gateway accepts as a webhook target (DESIGN §2): https anywhere, plain http only to
- * this computer (127.0.0.1, localhost, [::1]). Checked here too so the user hears it while typing.
+ * What the gateway accepts as a webhook target (docs/decisions.md#webhooks): https anywhere, plain
+ * http only to this computer (127.0.0.1, localhost, [::1]). Checked here too so the user hears it
+ * while typing.
  */
 export function webhookUrlProblem(input: string): string | undefined {
   const text = input.trim();

@@ -65,8 +65,8 @@ export class ConversationIndex {
         'SELECT rowid, body FROM messages WHERE rowid > @after ORDER BY rowid LIMIT @limit',
       ),
       // NOT INDEXED: by the type equality SQLite would pick inbox_by_type, read every SMS ever
-      // received and sort them by rowid, at every step (50 ms at 1,000,000 stored, after every
-      // POST batch); by rowid it reads only the rows after the cursor.
+      // received and sort them by rowid, at every step (after every POST batch, at a cost that grows
+      // with the inbox); by rowid it reads only the rows after the cursor.
       inbox: db.prepare(
         "SELECT rowid, body FROM inbox NOT INDEXED WHERE rowid > @after AND type = 'SMS' ORDER BY rowid LIMIT @limit",
       ),

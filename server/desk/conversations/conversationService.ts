@@ -46,7 +46,7 @@ export interface ConversationServiceDependencies {
 const conversationFollowDelayMs = 20;
 
 /**
- * Conversations (README "Conversations"): the messages of both directions filed under the
+ * Conversations (docs/desk.md "Conversations"): the messages of both directions filed under the
  * other party's key. The index follows every message queued and every SMS stored (one catch-up
  * at a time; events during one ask for one more).
  */

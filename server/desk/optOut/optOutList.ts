@@ -22,7 +22,7 @@ interface OptOutRow {
 }
 
 /**
- * The numbers that asked not to be texted (README "Opt-out"). Every number is stored and looked
+ * The numbers that asked not to be texted (docs/desk.md "Opt-out"). Every number is stored and looked
  * up under its desk key, so "+44 7700 900123" on the list stops a send to "+447700900123".
  * The scheduler asks `isOptedOut` before each recipient's send; bulk sends filter their
  * preview with `filterOptedOut`.

@@ -43,7 +43,7 @@ function threadMessageView(message: ThreadMessage): z.output<typeof threadMessag
 }
 
 /**
- * Our extension (README "Conversations"): messages of both directions by the other party,
+ * Our extension (docs/desk.md "Conversations"): messages of both directions by the other party,
  * read/unread and archive marks, and a reply from the modem and SIM the party wrote to.
  */
 export function registerConversationRoutes(

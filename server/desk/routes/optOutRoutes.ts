@@ -13,7 +13,7 @@ function optOutView(optOut: OptOut): z.output<typeof optOutViewSchema> {
 }
 
 /**
- * Our extension (README "Opt-out"): the numbers that asked not to be texted. Sends to them end
+ * Our extension (docs/desk.md "Opt-out"): the numbers that asked not to be texted. Sends to them end
  * Failed "opted out" unless a message says `ignoreOptOut: true`.
  */
 export function registerOptOutRoutes(api: ApiBuilder, deps: { optOuts: OptOutList }): void {

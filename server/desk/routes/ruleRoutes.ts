@@ -17,7 +17,7 @@ import { judgeRules } from '../rules/ruleEngine.js';
 const tag = 'Auto-reply rules (extension)';
 
 /**
- * Our extension (README "Auto-reply rules"): rules evaluated in order on every incoming SMS,
+ * Our extension (docs/desk.md "Auto-reply rules"): rules evaluated in order on every incoming SMS,
  * and a tester that says what each rule would make of a sample text, sending nothing.
  */
 export function registerRuleRoutes(

@@ -4,7 +4,7 @@ import { authErrors, errorResponses } from '../../http/responses.js';
 import type { MessageService } from '../../messages/messageService.js';
 import { scheduledEditSchema } from '../../validation/deskSchemas.js';
 
-/** Our extension (README "Scheduling"): a queued message's time or text, until a modem takes it. */
+/** Our extension (docs/desk.md "Scheduling"): a queued message's time or text, until a modem takes it. */
 export function registerScheduledMessageRoutes(api: ApiBuilder, deps: { messages: MessageService }): void {
   api.route({
     method: 'patch',

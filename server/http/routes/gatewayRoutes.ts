@@ -38,9 +38,9 @@ import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
 import { toDeviceView } from './deviceRoutes.js';
 
 /**
- * Our extensions under /gateway/v1/ (DESIGN §2): what the desktop UI needs beyond the upstream
- * API — gateway status, daily counts, serial ports and modem control, the AT log, webhook
- * delivery attempts, pause/resume. The upstream routes keep the upstream shapes.
+ * Our extensions under /gateway/v1/ (docs/decisions.md#mounts): what the desktop UI needs beyond
+ * the upstream API — gateway status, daily counts, serial ports and modem control, the AT log,
+ * webhook delivery attempts, pause/resume. The upstream routes keep the upstream shapes.
  */
 export interface GatewayRouteDependencies {
   devices: DeviceDirectory;

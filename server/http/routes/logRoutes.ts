@@ -6,7 +6,7 @@ import { logQuerySchema } from '../../validation/logSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
-/** Upstream's log entry (DESIGN §2). */
+/** Upstream's log entry (docs/decisions.md#logs-and-health). */
 export const logEntryViewSchema = z.object({
   id: z.number().int(),
   priority: z.enum(LogLevels),

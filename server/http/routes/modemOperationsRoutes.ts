@@ -24,7 +24,7 @@ import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 /**
- * Modem operations under /gateway/v1/ (README "Modem operations"): USSD requests and sessions,
+ * Modem operations under /gateway/v1/ (docs/modems.md "Modem operations"): USSD requests and sessions,
  * the per-modem balance check and call settings, missed calls, and per-modem figures.
  */
 export interface ModemOperationsRouteDependencies {

@@ -5,7 +5,7 @@ import type { ApiBuilder } from '../defineRoute.js';
 
 /**
  * Webhook registration (spec: Endpoints /webhooks; Events, registration rules). The singular
- * `/webhook` alias is what upstream clients call in Local mode (DESIGN §2 Mounts).
+ * `/webhook` alias is what upstream clients call in Local mode (docs/decisions.md#mounts).
  *
  * DELETE answers 204 whether or not the id was registered: the spec leaves the status open,
  * upstream answers 204 either way, and clients treat removal as idempotent cleanup, so a 404

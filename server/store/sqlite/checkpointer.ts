@@ -20,8 +20,8 @@ export interface Checkpointer {
 /**
  * The gateway's checkpoints (copying WAL frames into the database file and fsyncing it), run on
  * a worker thread with a connection of its own (checkpointWorker.ts). On the gateway's connection
- * a checkpoint stopped the event loop: under 4,500 POST/s one ran every ≈ 55 ms for 3.5–7 ms, and
- * one that could not run during a long busy spell took 323 ms once it could (BENCHMARKS.md).
+ * a checkpoint stops the event loop, often under a steady stream of POSTs, and one that could not
+ * run during a long busy spell stops it for far longer once it can.
  */
 export function openCheckpointer(path: string, logger: Logger, idleMs = defaultThreadIdleMs): Checkpointer {
   const thread = new ConnectionWorker<null, CheckpointOutcome>({

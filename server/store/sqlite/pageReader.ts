@@ -5,10 +5,9 @@ import type { GroupCommit } from './groupCommit.js';
 import type { JsonPage, PageRead } from './pagedRecords.js';
 
 /**
- * Worker threads reading pages. With one, that thread was the bottleneck of concurrent searches
- * once the event loop no longer rendered the pages: a number search's keys take it ≈ 250 µs at
- * 1,000,000 stored. A second took searches at c=16 on two cores from ≈ 2,700 to ≈ 3,400/s, and
- * their p99 from 16–18 to 10–11 ms (BENCHMARKS.md, "Stored views").
+ * Worker threads reading pages. With one, that thread is the bottleneck of concurrent searches,
+ * since the event loop does not render the pages and a number search's keys are most of a
+ * search's work; a second serves concurrent searches at a higher rate and a shorter tail.
  */
 const readerThreads = 2;
 

@@ -52,7 +52,7 @@ export type PageItems = { kind: 'records' } | ({ kind: 'messageViews' } & Messag
 /**
  * A page's items and the total of its filter. The items are one JSON array: the thread it is
  * sent to copies one string (and parses it once, if it needs the records), where 50 strings
- * cost it 50 of each (and its garbage collector more; BENCHMARKS.md).
+ * cost it 50 of each (and its garbage collector more).
  */
 export interface JsonPage {
   total: number;

@@ -222,7 +222,7 @@ export const schemaSteps: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   `
-  -- The desk, part two (README "Conversations", "Opt-out", "Auto-reply rules").
+  -- The desk, part two (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules").
   -- One row per message and party: an outgoing message to three numbers is in three threads.
   -- Filled from messages and inbox after their rowid cursor (server/desk/conversations/), so
   -- a thread is read by (peer, at) without looking at the history.
@@ -266,7 +266,7 @@ export const schemaSteps: readonly string[] = [
   `
   -- The chart's count triggers, unchanged except for a WHEN that skips the JSON when the body
   -- cannot hold a counted state: a queued message ({"states":{"Pending":…}}) was parsed by
-  -- json_each at every insert, a quarter of the insert's cost (BENCHMARKS.md, "POST path").
+  -- json_each at every insert, a large part of the insert's cost.
   -- Bodies are JSON.stringify's, which writes a key as "Sent" verbatim, so a body without any
   -- of the three strings has none of the keys; a body with one (in its text, say) runs the
   -- exact statement as before.
@@ -306,28 +306,26 @@ export const schemaSteps: readonly string[] = [
   `
   -- The search indexes merge their segments 16 at a time instead of FTS5's default 4. Each group
   -- commit writes a small segment, and merging them four by four rewrote every posting at each
-  -- of many levels: at 1,000,000 stored the merges were most of a commit's cost (15 → 3.5 µs a
-  -- row) and 14 % of the WAL, and the POST p99 fell from 51 to 22 ms. A search reads the extra
-  -- segments in about the same time (0.47 → 0.49 ms). The setting is stored with each index.
+  -- of many levels: with a large store the merges were most of a commit's cost and of the WAL it
+  -- wrote, and held the POST tail up. A search reads the extra segments in about the same time.
+  -- The setting is stored with each index.
   INSERT INTO messages_search (messages_search, rank) VALUES ('automerge', 16);
   INSERT INTO inbox_search (inbox_search, rank) VALUES ('automerge', 16);
   `,
   // Each search index becomes two whose answers are exact and come in time order, so a search
-  // reads no row to check or sort its matches (searchIndex.ts): at 1,000,000 stored, a number
-  // search's statements fell from 1.43 to 0.38 ms. The step indexes every stored row again,
-  // about 8 s per index and million rows on the benchmark machine.
+  // reads no row to check or sort its matches (searchIndex.ts). The step indexes every stored row
+  // again, which takes a while on a large store (docs/storage.md).
   searchIndexStep('messages') + searchIndexStep('inbox'),
   // The number indexes keep a column list per match (detail = column): FTS5 then merges a prefix
-  // query's doclists 16 at a time instead of two by two, and a number search's statements at
-  // 1,000,000 stored fell from 0.38 to 0.21 ms, for a quarter more index (searchIndex.ts).
+  // query's doclists 16 at a time instead of two by two: a number search is faster, for a larger
+  // index (searchIndex.ts).
   digitsIndexStep('messages') + digitsIndexStep('inbox'),
   // A message's text can change (a scheduled one's, edited): its search indexes follow. Only
   // messages: a received message never changes.
   searchUpdateStep('messages'),
   // Each message's API view is stored beside its record (`storedMessageView`, messageView.ts),
-  // so a page of messages is answered without parsing 50 records and writing 50 views: at
-  // 1,000,000 stored, GET /messages?limit=50 at c=16 went from ≈ 2,800 to 6,000–7,600 pages/s
-  // (BENCHMARKS.md, "Stored views"). The step writes every stored message's view.
+  // so a page of messages is answered without parsing 50 records and writing 50 views, the
+  // larger part of a page's cost to the event loop. The step writes every stored message's view.
   `
   ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
   ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';

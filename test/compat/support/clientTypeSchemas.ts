@@ -32,9 +32,10 @@ export const messageStateSchema: z.ZodType<MessageState> = z.object({
 
 /**
  * `WebHook` is `Required<RegisterWebHookRequest>`, so it declares `deviceId: string | null`.
- * Upstream's Local-mode server (the Android app) serialises with Gson, which drops null fields,
- * and DESIGN §2 omits null fields likewise: a webhook for every device has no `deviceId` key.
- * Clients read it as undefined, which their `=== null`-free code treats the same way.
+ * Upstream's Local-mode server (the Android app) serialises with Gson, which drops null fields, and
+ * we omit null fields likewise (docs/decisions.md#errors-and-json): a webhook for every device has
+ * no `deviceId` key. Clients read it as undefined, which their `=== null`-free code treats the same
+ * way.
  */
 export const webhookSchema: z.ZodType<Omit<WebHook, 'deviceId'> & { deviceId?: string | null }> = z.object({
   id: z.string(),

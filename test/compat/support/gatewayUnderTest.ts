@@ -17,7 +17,7 @@ export const password = 'compat password 123';
 export const basicHeader = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 export const wrongBasicHeader = `Basic ${Buffer.from(`${user}:not the password`).toString('base64')}`;
 
-/** The spec's three bases (DESIGN §2 Mounts): Local mode at the root, Cloud, Private. */
+/** The spec's three bases (docs/decisions.md#mounts Mounts): Local mode at the root, Cloud, Private. */
 export const mounts = ['', '/3rdparty/v1', '/api/3rdparty/v1'] as const;
 export type Mount = (typeof mounts)[number];
 

@@ -1,8 +1,9 @@
 /**
- * Every route of the spec's endpoint table, with the scope its scope table names, or DESIGN §2
- * adds for the inbox routes (the spec leaves those "not shown"). Each carries a probe: a request an authorised caller may send at any
- * time without disturbing other tests (unknown ids, invalid bodies, idempotent writes), so a
- * scope check can call every route with every token.
+ * Every route of the spec's endpoint table, with the scope its scope table names, or the one our
+ * decisions add for the inbox routes (docs/decisions.md#tokens-and-scopes; the spec leaves those
+ * "not shown"). Each carries a probe: a request an authorised caller may send at any time without
+ * disturbing other tests (unknown ids, invalid bodies, idempotent writes), so a scope check can
+ * call every route with every token.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -19,7 +20,10 @@ export interface SpecRoute {
   path: string;
   access: RouteAccess;
   probe: RouteProbe;
-  /** The same probe at upstream's alias paths (DESIGN §2: /message, /device, /webhook, /inbox/export). */
+  /**
+   * The same probe at upstream's alias paths: /message, /device, /webhook, /inbox/export
+   * (docs/decisions.md#mounts).
+   */
   aliasProbes?: string[];
 }
 
@@ -166,7 +170,10 @@ export function routeName(route: Pick<SpecRoute, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
-/** Scopes a client may request for a token: the spec's table, DESIGN's inbox scopes and the desk's. */
+/**
+ * Scopes a client may request for a token: the spec's table, the inbox scopes
+ * (docs/decisions.md#tokens-and-scopes) and the desk's.
+ */
 export const requestableScopes = [
   'all:any',
   'messages:send',

@@ -5,20 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { WebhookEventNames } from '../../server/domain/webhookEvents.js';
 import { relayedPhoneEvents } from '../../server/phone/phoneWebhooks.js';
 
-/** What the README tells users about which events fire, checked against the code that fires them. */
-const readme = readFileSync(
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md'),
-  'utf8',
-);
+/** What the docs tell users about which events fire, checked against the code that fires them. */
+function readDoc(name: string): string {
+  return readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs', name), 'utf8');
+}
+const decisions = readDoc('decisions.md');
+const phones = readDoc('phones.md');
 
-/** The event names in backquotes after "Never raised:" in the README's "Webhook events" row, up to the sentence's end. */
+/** The event names in backquotes after "Never raised:" in the decisions' "Webhook events" row, up to the sentence's end. */
 function namedNeverRaised(): string[] {
-  const row = readme.split('\n').find((line) => line.startsWith('| Webhook events |')) ?? '';
+  const row = decisions.split('\n').find((line) => line.startsWith('| Webhook events |')) ?? '';
   const sentence = /Never raised: ([^.]*)\./.exec(row)?.[1] ?? '';
   return [...sentence.matchAll(/`([a-z:-]+)`/g)].map((match) => match[1] ?? '');
 }
 
-describe('the README on webhook events', () => {
+describe('the docs on webhook events', () => {
   it('calls never raised only events that nothing here raises', () => {
     const neverRaised = namedNeverRaised();
     expect(neverRaised.length).toBeGreaterThan(0);
@@ -30,8 +31,9 @@ describe('the README on webhook events', () => {
   });
 
   it('names every MMS event a phone passes on where it lists the phone’s events', () => {
-    const start = readme.indexOf('Over USB we set a random signing key');
-    const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
+    const start = phones.indexOf('Over USB we set a random signing key');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const paragraph = phones.slice(start, phones.indexOf('\n\n', start));
     for (const event of relayedPhoneEvents) expect(paragraph).toContain(`\`${event}\``);
   });
 });
