@@ -14,14 +14,14 @@
  * has no SIM PIN entry or SMS domain setting here.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
-import { deriveDeviceId } from '../modem/deviceIdentity.js';
-import type { IncomingSink } from '../modem/modemSession.js';
-import type { SendRequest, SendResult } from '../modem/outboundModem.js';
-import type { PoolMember } from '../modem/poolMember.js';
 import type { HiLinkSession } from './hilinkSession.js';
 import { childBlocks, childText } from './hilinkXml.js';
 

@@ -13,14 +13,14 @@
  * answers again.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { deriveDeviceId } from '../modem/deviceIdentity.js';
-import type { IncomingSink } from '../modem/modemSession.js';
-import type { SendRequest, SendResult } from '../modem/outboundModem.js';
-import type { PoolMember } from '../modem/poolMember.js';
 import type { PhoneAddress } from './phoneAddress.js';
 import { cancelOnPhone } from './phoneCancel.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth } from './phoneClient.js';

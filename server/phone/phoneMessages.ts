@@ -1,4 +1,4 @@
-import type { SendRequest } from '../modem/outboundModem.js';
+import type { SendRequest } from '../devices/outboundModem.js';
 import type { PhoneMessage, PhoneSendRequest } from './phoneClient.js';
 
 /**

@@ -1,9 +1,9 @@
+import type { OutboundModem } from '../devices/outboundModem.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
 
 /** Error text of a recipient on the opt-out list (README "Opt-out"). */
 export const OPTED_OUT_ERROR = 'opted out';

@@ -1,4 +1,6 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
+import type { OutboundModem } from '../devices/outboundModem.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError } from '../errors/gatewayError.js';
@@ -6,8 +8,6 @@ import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
 import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';

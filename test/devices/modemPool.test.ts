@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
+import { type KnownDevice, ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import type { DeliveryReport } from '../../server/domain/device.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
-import { type KnownDevice, ModemPool } from '../../server/modem/modemPool.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { encodeStatusReport } from '../../server/pdu/index.js';
 import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
 import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
@@ -88,13 +89,19 @@ function createPool(bus: FakeUsbBus, options: { known?: MemoryKnownDevices; conf
     clock,
     logger: silentLogger,
     knownDevices: known,
-    createSession: (transport) => new AtSession(transport, { clock, logger: silentLogger }),
-    receive: async () => undefined,
-    onDeliveryReport: async (report) => {
-      reports.push(report);
-      return true;
-    },
-    timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
+    createDriver: (source) =>
+      new ModemDriver({
+        source,
+        clock,
+        logger: silentLogger,
+        createSession: (transport) => new AtSession(transport, { clock, logger: silentLogger }),
+        receive: async () => undefined,
+        onDeliveryReport: async (report) => {
+          reports.push(report);
+          return true;
+        },
+        timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
+      }),
     serial: {
       configured: (options.configured ?? []).map((path) => ({ path, baudRate: 115_200 })),
       listPorts: () => bus.listPorts(),

@@ -1,7 +1,7 @@
 import type { ModemDetails, SimCardInfo } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
+import type { UssdAnswer } from './capabilities.js';
 import type { OutboundModem } from './outboundModem.js';
-import type { UssdAnswer } from './ussdChannel.js';
 
 /**
  * What the modem pool holds, whatever the modem speaks: a serial AT modem (`ModemDriver`) or a

@@ -5,11 +5,8 @@ import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.j
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
+import type { UssdAnswer } from './capabilities.js';
 import type { DeviceDirectory } from './deviceDirectory.js';
-import type { CallSink } from './incomingCalls.js';
-import { ModemDriver } from './modemDriver.js';
-import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
-import type { ModemTimingOptions } from './modemTiming.js';
 import type { OutboundModem } from './outboundModem.js';
 import type { PoolMember } from './poolMember.js';
 import {
@@ -19,7 +16,6 @@ import {
   serialModemSource,
   usbIdentityOf,
 } from './serialModemSource.js';
-import type { UssdAnswer } from './ussdChannel.js';
 
 /**
  * A device the gateway has seen, kept so the list shows it while it is unplugged: its last known
@@ -37,20 +33,13 @@ export interface ModemPoolOptions {
   clock: Clock;
   logger: Logger;
   knownDevices: KnownDeviceStore;
-  createSession: SessionFactory;
-  receive: IncomingSink;
-  /** Status reports go here: `MessageLifecycle.applyDeliveryReport`. */
-  onDeliveryReport: DeliveryReportSink;
-  /** A modem's report memory was full: `MessageLifecycle.markReportsRefused`. */
-  onReportsRefused?: (deviceId: string) => Promise<unknown>;
-  /** SIM PIN tried once per modem whose SIM asks for one. */
-  pin?: string;
-  /** Incoming voice calls of every modem, and whether a modem hangs up on them. */
-  onCall?: CallSink;
-  rejectCalls?: (deviceId: string) => boolean;
+  /**
+   * The driver for a serial or simulated modem source; the composition root hands the AT modem
+   * driver (`server/modem/`) with its sessions, sinks and timing.
+   */
+  createDriver: (source: ModemSource) => PoolMember;
   /** The last balance reading of a device, shown with its details. */
   balanceOf?: (deviceId: string) => ModemDetails['balance'];
-  timing?: Partial<ModemTimingOptions>;
   serial: SerialAccess & {
     /** `--modem path[:baud]`. Ports are probed only through `discover` (the composition root decides). */
     configured: { path: string; baudRate: number }[];
@@ -153,20 +142,7 @@ export class ModemPool implements DeviceDirectory {
 
   /** Adds a modem from any source (serial port, simulated) and starts its driver. */
   async addModem(source: ModemSource): Promise<PoolMember> {
-    const driverOptions: ConstructorParameters<typeof ModemDriver>[0] = {
-      source,
-      createSession: this.options.createSession,
-      receive: this.options.receive,
-      onDeliveryReport: this.options.onDeliveryReport,
-      clock: this.options.clock,
-      logger: this.options.logger,
-    };
-    if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
-    if (this.options.timing) driverOptions.timing = this.options.timing;
-    if (this.options.onCall) driverOptions.onCall = this.options.onCall;
-    if (this.options.rejectCalls) driverOptions.rejectCalls = this.options.rejectCalls;
-    if (this.options.onReportsRefused) driverOptions.onReportsRefused = this.options.onReportsRefused;
-    return this.addMember(new ModemDriver(driverOptions), source);
+    return this.addMember(this.options.createDriver(source), source);
   }
 
   /**
