@@ -5,7 +5,7 @@ import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.j
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
-import type { UssdAnswer } from './capabilities.js';
+import { capabilityNames, type DeviceCapabilities, type UssdAnswer } from './capabilities.js';
 import type { DeviceDirectory } from './deviceDirectory.js';
 import type { OutboundModem } from './outboundModem.js';
 import type { PoolMember } from './poolMember.js';
@@ -198,13 +198,14 @@ export class ModemPool implements DeviceDirectory {
 
   async refreshInbox(deviceId?: string): Promise<void> {
     if (deviceId !== undefined) {
-      await this.requireDriver(deviceId).refreshInbox();
+      await this.capability(deviceId, 'storage').refreshInbox();
       return;
     }
     const results = await Promise.allSettled(
       this.members
         .filter((member) => member.driver.status === 'ready')
-        .map((member) => member.driver.refreshInbox()),
+        .flatMap((member) => member.driver.capabilities.storage ?? [])
+        .map((storage) => storage.refreshInbox()),
     );
     for (const result of results) {
       if (result.status === 'rejected') {
@@ -227,19 +228,19 @@ export class ModemPool implements DeviceDirectory {
   }
 
   async enterPin(deviceId: string, pin: string): Promise<void> {
-    await this.requireDriver(deviceId).enterPin(pin);
+    await this.capability(deviceId, 'simPin').enterPin(pin);
   }
 
   async setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void> {
-    await this.requireDriver(deviceId).setSmsService(preference);
+    await this.capability(deviceId, 'smsService').setSmsService(preference);
   }
 
-  ussd(deviceId: string, text: string): Promise<UssdAnswer> {
-    return this.requireDriver(deviceId).ussd(text);
+  async ussd(deviceId: string, text: string): Promise<UssdAnswer> {
+    return this.capability(deviceId, 'ussd').ussd(text);
   }
 
-  cancelUssd(deviceId: string): Promise<void> {
-    return this.requireDriver(deviceId).cancelUssd();
+  async cancelUssd(deviceId: string): Promise<void> {
+    await this.capability(deviceId, 'ussd').cancelUssd();
   }
 
   onChange(listener: (deviceId: string) => void): () => void {
@@ -254,6 +255,18 @@ export class ModemPool implements DeviceDirectory {
       throw new GatewayError(ErrorCode.ModemUnavailable, `device ${deviceId} is not connected`);
     }
     throw new GatewayError(ErrorCode.NotFound, `device ${deviceId} not found`);
+  }
+
+  /** A connected device's capability; InvalidState when its kind has none such. */
+  private capability<Name extends Exclude<keyof DeviceCapabilities, 'calls' | 'deliveryReports' | 'atLog'>>(
+    deviceId: string,
+    name: Name,
+  ): NonNullable<DeviceCapabilities[Name]> {
+    const capability = this.requireDriver(deviceId).capabilities[name];
+    if (capability === undefined) {
+      throw new GatewayError(ErrorCode.InvalidState, `device ${deviceId} has no ${capabilityWords[name]}`);
+    }
+    return capability as NonNullable<DeviceCapabilities[Name]>;
   }
 
   private driver(deviceId: string): PoolMember | undefined {
@@ -273,7 +286,7 @@ export class ModemPool implements DeviceDirectory {
       ...record,
       lastSeen: Math.max(record.lastSeen, driver.lastSeen),
       simCards: [driver.simCard()],
-      modem: withBalance(driver.details()),
+      modem: withBalance(detailsOf(driver)),
     };
   }
 
@@ -289,7 +302,7 @@ export class ModemPool implements DeviceDirectory {
     }
     member.recordedId = id;
     const previous = this.known.get(id);
-    const details = driver.details();
+    const details = detailsOf(driver);
     const record: KnownDevice = {
       id,
       name: previous?.name ?? deviceName(details),
@@ -343,6 +356,18 @@ export class ModemPool implements DeviceDirectory {
       return [];
     }
   }
+}
+
+const capabilityWords = {
+  ussd: 'USSD',
+  simPin: 'SIM PIN entry',
+  smsService: 'SMS service setting',
+  storage: 'message storage to read',
+} as const;
+
+/** A member's details with the names of its capabilities, for the view and the known record. */
+function detailsOf(driver: PoolMember): ModemDetails {
+  return { ...driver.details(), capabilities: capabilityNames(driver.capabilities) };
 }
 
 function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port'>): string {

@@ -1,8 +1,9 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
 import { parseRegistration } from '../at/parsers.js';
 import type { Clock } from '../clock/clock.js';
-import type { UssdAnswer } from '../devices/capabilities.js';
-import type { OutboundModem, SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { DeviceCapabilities, UssdAnswer } from '../devices/capabilities.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
 import type { ModemSource } from '../devices/serialModemSource.js';
 import type { CallSink, DeliveryReportSink, IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
@@ -64,8 +65,17 @@ export interface ModemDriverOptions {
  * ever answered `AT` is given up ('not-a-modem'). Sends are refused with ModemUnavailable unless
  * the modem is 'ready'.
  */
-export class ModemDriver implements OutboundModem {
+export class ModemDriver implements PoolMember {
   readonly simSlots = 1;
+  readonly capabilities: DeviceCapabilities = {
+    ussd: this,
+    simPin: this,
+    smsService: this,
+    storage: this,
+    calls: true,
+    deliveryReports: true,
+    atLog: true,
+  };
   private readonly timing: ModemTimingOptions;
   private readonly logger: Logger;
   private readonly state: ModemState;
