@@ -1,10 +1,10 @@
 import type { GatewayOptions } from '../config/options.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { FleetMode } from '../fleet/fleetMode.js';
 import type { FleetDeviceDocument } from '../fleet/registration.js';
 import type { QueuedReport, TrackedMessage } from '../fleet/reportOutbox.js';
 import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { MessageService } from '../messages/messageService.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import type { CompositionContext } from './context.js';
 

@@ -1,4 +1,6 @@
 import type { LoginChange } from '../auth/loginChange.js';
+import type { ModemPool } from '../devices/modemPool.js';
+import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { FleetMode } from '../fleet/fleetMode.js';
 import { FleetSecrets } from '../fleet/fleetSecrets.js';
@@ -7,8 +9,6 @@ import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../http/routes/modemOperationsRoutes.js';
 import type { MessageService } from '../messages/messageService.js';
-import type { ModemPool } from '../modem/modemPool.js';
-import { type SerialAccess, serialModemSource } from '../modem/serialModemSource.js';
 import type { ModemOperationsSettingsStore } from '../operations/modemOperationsSettings.js';
 import { registerPhoneRoutes } from '../phone/phoneRoutes.js';
 import { registerPhoneHookRoutes } from '../phone/phoneWebhooks.js';

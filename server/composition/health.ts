@@ -1,5 +1,5 @@
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { HealthService, type HealthThresholds } from '../health/healthService.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { CompositionContext } from './context.js';
 import { releaseIdOf } from './packageVersion.js';
 

@@ -1,9 +1,9 @@
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { InboxReplay } from '../inbox/inboxReplay.js';
 import { InboxService } from '../inbox/inboxService.js';
 import { MessageLifecycle } from '../messages/messageLifecycle.js';
 import { MessageService, type QueueWatcher } from '../messages/messageService.js';
 import { overdueReports } from '../messages/overdueReports.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { CompositionContext } from './context.js';
 
 export interface MessageRecords {

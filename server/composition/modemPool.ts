@@ -2,8 +2,9 @@ import { AtSession } from '../at/atSession.js';
 import type { TrafficLine } from '../at/trafficLine.js';
 import { TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
-import { type KnownDevice, ModemPool } from '../modem/modemPool.js';
-import type { SerialAccess } from '../modem/serialModemSource.js';
+import { type KnownDevice, ModemPool } from '../devices/modemPool.js';
+import type { SerialAccess } from '../devices/serialModemSource.js';
+import { ModemDriver, type ModemDriverOptions } from '../modem/modemDriver.js';
 import { isTcpAddress } from '../transport/tcpAddress.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
@@ -52,24 +53,32 @@ export async function composeModemPool(
           data.devices = devices;
         }),
     },
-    createSession: (transport) =>
-      // The session names itself after its port (`at:/dev/ttyUSB0`). Anything may answer at a
-      // network address: its lines are shown once it answered like a modem (issue 36).
-      new AtSession(
-        recorderFor(transport.description).record(transport, {
-          untilModemAnswers: isTcpAddress(transport.description),
-          showPdus: deps.options.showPdus,
-        }),
-        { ...deps.options.atSession, showPdus: deps.options.showPdus, clock, logger },
-      ),
-    receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
-    onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
-    onReportsRefused: (deviceId) => records.lifecycle.markReportsRefused(deviceId),
-    pin: deps.options.simPin,
-    onCall: operations.recordCall,
-    rejectCalls: (deviceId) => operations.settings.settings(deviceId).rejectCalls,
+    createDriver: (source) => {
+      const driverOptions: ModemDriverOptions = {
+        source,
+        createSession: (transport) =>
+          // The session names itself after its port (`at:/dev/ttyUSB0`). Anything may answer at a
+          // network address: its lines are shown once it answered like a modem (issue 36).
+          new AtSession(
+            recorderFor(transport.description).record(transport, {
+              untilModemAnswers: isTcpAddress(transport.description),
+              showPdus: deps.options.showPdus,
+            }),
+            { ...deps.options.atSession, showPdus: deps.options.showPdus, clock, logger },
+          ),
+        receive: (deviceId, simNumber, sms) => records.inbox.receive(deviceId, simNumber, sms),
+        onDeliveryReport: (report) => records.lifecycle.applyDeliveryReport(report),
+        onReportsRefused: (deviceId) => records.lifecycle.markReportsRefused(deviceId),
+        onCall: operations.recordCall,
+        rejectCalls: (deviceId) => operations.settings.settings(deviceId).rejectCalls,
+        timing: deps.options.modemTiming,
+        clock,
+        logger,
+      };
+      if (deps.options.simPin !== undefined) driverOptions.pin = deps.options.simPin;
+      return new ModemDriver(driverOptions);
+    },
     balanceOf: (deviceId) => operations.settings.lastBalance(deviceId),
-    timing: deps.options.modemTiming,
     serial: { ...deps.serial, configured: deps.options.modems },
   });
   return { pool, atLog: (port, limit) => traffic.get(port)?.recent(limit) };

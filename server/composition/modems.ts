@@ -1,9 +1,9 @@
 import type { GatewayOptions } from '../config/options.js';
+import type { ModemPool } from '../devices/modemPool.js';
+import type { SerialAccess } from '../devices/serialModemSource.js';
 import { detectHiLinkAdapter, type HiLinkAdapter } from '../hilink/hilinkDetection.js';
 import { HiLinkModem } from '../hilink/hilinkModem.js';
 import { HiLinkSession } from '../hilink/hilinkSession.js';
-import type { ModemPool } from '../modem/modemPool.js';
-import type { SerialAccess } from '../modem/serialModemSource.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';

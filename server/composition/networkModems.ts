@@ -1,8 +1,8 @@
+import type { ModemPool } from '../devices/modemPool.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { ModemPool } from '../modem/modemPool.js';
-import type { PoolMember } from '../modem/poolMember.js';
-import { type SerialAccess, serialModemSource } from '../modem/serialModemSource.js';
 import type { Storage } from '../store/storage.js';
 import { parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
 

@@ -1,6 +1,6 @@
+import type { ModemPool } from '../devices/modemPool.js';
+import type { CallSink } from '../devices/sinks.js';
 import type { EnqueueRequest } from '../messages/messageService.js';
-import type { CallSink } from '../modem/incomingCalls.js';
-import type { ModemPool } from '../modem/modemPool.js';
 import { BalanceWatch } from '../operations/balanceWatch.js';
 import { createCallRecorder } from '../operations/callRecorder.js';
 import {

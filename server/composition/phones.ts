@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import type { ModemPool } from '../devices/modemPool.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { ModemPool } from '../modem/modemPool.js';
-import type { IncomingSink } from '../modem/modemSession.js';
 import { Adb, adbAdvice } from '../phone/adb.js';
 import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';

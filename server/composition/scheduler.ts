@@ -1,8 +1,8 @@
 import type { GatewayOptions } from '../config/options.js';
 import type { OptOutList } from '../desk/optOut/optOutList.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { createMessageDecryptor } from '../messages/e2eEncryption.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { CompositionContext } from './context.js';
 import { sendingPolicyFrom } from './policies.js';

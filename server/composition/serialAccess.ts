@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
+import { probeForModem } from '../devices/modemProbe.js';
+import type { SerialAccess } from '../devices/serialModemSource.js';
 import type { Logger } from '../logging/logger.js';
-import { probeForModem } from '../modem/modemProbe.js';
-import type { SerialAccess } from '../modem/serialModemSource.js';
 import { withOpenTimeout } from '../transport/openTimeout.js';
 import { listSerialPorts } from '../transport/portDiscovery.js';
 import { createSerialTransport } from '../transport/serialTransport.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
+import type { ModemSource } from '../devices/serialModemSource.js';
 import type { Logger } from '../logging/logger.js';
-import type { ModemSource } from '../modem/serialModemSource.js';
 import { SimulatedModem } from '../simulator/simulatedModem.js';
 import { createMemoryLink } from '../transport/memoryTransport.js';
 

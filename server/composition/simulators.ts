@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
+import type { ModemPool } from '../devices/modemPool.js';
 import type { Logger } from '../logging/logger.js';
-import type { ModemPool } from '../modem/modemPool.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import { startSimulatedModem } from './simulatedModems.js';
 import type { StopList } from './stopList.js';

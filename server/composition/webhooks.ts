@@ -1,5 +1,5 @@
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { HealthService } from '../health/healthService.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { WebhookDelivery } from '../webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { WebhookPoster } from '../webhooks/webhookPoster.js';

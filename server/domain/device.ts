@@ -29,6 +29,21 @@ export type ModemStatus = (typeof ModemStatuses)[number];
 export const ModemKinds = ['serial', 'hilink', 'android'] as const;
 export type ModemKind = (typeof ModemKinds)[number];
 
+/**
+ * What a device can do beyond sending SMS (`server/devices/capabilities.ts`), as the device view
+ * lists them under `modem.capabilities`; the UI shows a device's panels from this list.
+ */
+export const DeviceCapabilityNames = [
+  'ussd',
+  'simPin',
+  'smsService',
+  'storage',
+  'calls',
+  'deliveryReports',
+  'atLog',
+] as const;
+export type DeviceCapabilityName = (typeof DeviceCapabilityNames)[number];
+
 /** A status report matched to a part the driver sent (TS 23.040 §9.2.3.15 TP-Status). */
 export interface DeliveryReport {
   deviceId: string;
@@ -65,6 +80,8 @@ export interface ModemDetails {
   kind?: ModemKind;
   /** An Android phone's own report (the app's GET /health). */
   phone?: PhoneHealthDetails;
+  /** What it can do beyond sending (`DeviceCapabilityNames`); set by the pool. */
+  capabilities?: DeviceCapabilityName[];
   /** What this kind of modem cannot do, in words for the modem card. */
   limitations?: string[];
   /** Why the status is what it is, in words a user understands. */

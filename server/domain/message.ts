@@ -26,10 +26,46 @@ export interface PartRecord {
   reportStatus?: number;
 }
 
+/**
+ * Why a recipient failed (or, on a Sent one, why its report may never come), as a code the UI
+ * switches on; `error` keeps the upstream text beside it.
+ */
+export const RecipientFailureCodes = [
+  /** `validUntil` passed before a modem took it. */
+  'ttl-expired',
+  /** The gateway stopped mid-send: it may or may not have left. */
+  'interrupted',
+  /** Sent, but the modem's report memory was full when its report was due. */
+  'report-lost',
+  /** The number is on the opt-out list. */
+  'opted-out',
+  /** The device went away in the middle of the message: this recipient was never sent. */
+  'device-gone',
+  /** The modem or network refused it (`modemCode`: the +CMS ERROR code, TS 27.005 §3.2.5). */
+  'modem-refused',
+  /** The device could not send it for another reason (`modemCode`: a +CME ERROR code, if any). */
+  'send-failed',
+  /** An end-to-end encrypted message that the passphrase does not open. */
+  'decryption-failed',
+  /** The network reported it undelivered (`modemCode`: TP-Status, TS 23.040 §9.2.3.15). */
+  'delivery-failed',
+  /** An Android phone's app reported it failed (its own words are the `error`). */
+  'phone-failed',
+] as const;
+export type RecipientFailureCode = (typeof RecipientFailureCodes)[number];
+
+export interface RecipientFailure {
+  code: RecipientFailureCode;
+  modemCode?: number;
+}
+
 export interface RecipientRecord {
   phoneNumber: string;
   state: MessageState;
+  /** Upstream's text of a failure. */
   error?: string;
+  /** Ours: the same failure as a code. */
+  failure?: RecipientFailure;
   parts?: PartRecord[];
   /** When this recipient's state last changed (ms since epoch). */
   updatedAt?: number;

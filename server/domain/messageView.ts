@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import { omitNulls } from './apiJson.js';
-import { type MessageRecord, type MessageState, MessageStates } from './message.js';
+import { type MessageRecord, type MessageState, MessageStates, RecipientFailureCodes } from './message.js';
 
 /**
  * The API's "message state" record (docs/decisions.md#message-states), projected from the stored message.
@@ -25,7 +25,15 @@ export const messageViewSchema = z.object({
   isHashed: z.boolean(),
   isEncrypted: z.boolean(),
   recipients: z.array(
-    z.object({ phoneNumber: z.string(), state: messageStateSchema, error: z.string().optional() }),
+    z.object({
+      phoneNumber: z.string(),
+      state: messageStateSchema,
+      error: z.string().optional(),
+      /** Ours: the failure as a code (`RecipientFailureCodes`), with the modem's number where there is one. */
+      failure: z
+        .object({ code: z.enum(RecipientFailureCodes), modemCode: z.number().int().optional() })
+        .optional(),
+    }),
   ),
   states: z.partialRecord(messageStateSchema, z.string()),
   textMessage: z.object({ text: z.string() }).optional(),
@@ -103,6 +111,7 @@ function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId
       phoneNumber: recipient.phoneNumber,
       state: recipient.state,
       error: recipient.error,
+      failure: recipient.failure,
     })),
     states,
     priority: message.priority,

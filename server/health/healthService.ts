@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../domain/device.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { MessageRepository } from '../store/repositories.js';
 
 /**

@@ -14,14 +14,15 @@
  * has no SIM PIN entry or SMS domain setting here.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { DeviceCapabilities } from '../devices/capabilities.js';
+import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
-import { deriveDeviceId } from '../modem/deviceIdentity.js';
-import type { IncomingSink } from '../modem/modemSession.js';
-import type { SendRequest, SendResult } from '../modem/outboundModem.js';
-import type { PoolMember } from '../modem/poolMember.js';
 import type { HiLinkSession } from './hilinkSession.js';
 import { childBlocks, childText } from './hilinkXml.js';
 
@@ -39,6 +40,7 @@ export interface HiLinkModemOptions {
 export const hilinkLimitations = [
   'No delivery reports: the web API gives no message reference to match them to.',
   'Text messages only: no data SMS to a port.',
+  "No USSD here; the SIM PIN is entered in the stick's own web page (http://192.168.8.1).",
 ] as const;
 
 /** huawei_lte_api/enums/sms.py BoxTypeEnum.LOCAL_INBOX. */
@@ -48,6 +50,8 @@ const PAGE_SIZE = 20;
 
 export class HiLinkModem implements PoolMember {
   readonly simSlots = 1;
+  /** The web API offers no USSD, PIN or SMS domain route here, and no delivery reports. */
+  readonly capabilities: DeviceCapabilities = { storage: this };
   private readonly logger: Logger;
   private readonly listeners = new Set<() => void>();
   private status_: ModemStatus = 'starting';
@@ -159,31 +163,6 @@ export class HiLinkModem implements PoolMember {
 
   async refreshInbox(): Promise<void> {
     await this.readInbox();
-  }
-
-  enterPin(): Promise<void> {
-    return Promise.reject(
-      new GatewayError(
-        ErrorCode.InvalidState,
-        "enter the SIM PIN in the stick's own web page (http://192.168.8.1)",
-      ),
-    );
-  }
-
-  ussd(): Promise<never> {
-    return Promise.reject(
-      new GatewayError(ErrorCode.InvalidState, 'USSD is not supported on a HiLink stick here'),
-    );
-  }
-
-  cancelUssd(): Promise<void> {
-    return this.ussd();
-  }
-
-  setSmsService(): Promise<void> {
-    return Promise.reject(
-      new GatewayError(ErrorCode.InvalidState, 'a HiLink stick has no SMS service setting here'),
-    );
   }
 
   /** Identity (first time), status and inbox; then the next round, sooner after a failure. */

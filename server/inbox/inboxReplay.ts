@@ -1,11 +1,11 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { IncomingMessageEvent, IncomingRecord } from '../domain/incoming.js';
 import type { WebhookDeliveryMode } from '../domain/webhookEvents.js';
 import { maxBatchMessages } from '../domain/webhookEvents.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { InboxRepository } from '../store/repositories.js';
 
 /** `webhookDelivery` wins when given; older clients only send `triggerWebhooks`. */

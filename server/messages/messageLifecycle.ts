@@ -10,7 +10,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { REPORT_LOST_ERROR } from './failureTexts.js';
+import { deliveryFailed, type FailureReason, reportLost } from './failureTexts.js';
 
 /**
  * How long after its send a status report is still matched after a restart. SMSCs keep trying
@@ -78,15 +78,17 @@ export class MessageLifecycle {
       recipient.state = 'Sent';
       recipient.parts = references.map((reference) => ({ reference }));
       delete recipient.error;
+      delete recipient.failure;
     });
   }
 
-  markRecipientFailed(messageId: string, phoneNumber: string, error: string): Promise<MessageRecord> {
+  markRecipientFailed(messageId: string, phoneNumber: string, reason: FailureReason): Promise<MessageRecord> {
     return this.change(messageId, (message) => {
       const recipient = this.recipient(message, phoneNumber);
       if (isFinalRecipientState(recipient.state)) return;
       recipient.state = 'Failed';
-      recipient.error = error;
+      recipient.error = reason.error;
+      recipient.failure = reason.failure;
     });
   }
 
@@ -97,6 +99,7 @@ export class MessageLifecycle {
       if (isFinalRecipientState(recipient.state)) return;
       recipient.state = 'Delivered';
       delete recipient.error;
+      delete recipient.failure;
     });
   }
 
@@ -107,6 +110,7 @@ export class MessageLifecycle {
       if (isFinalRecipientState(recipient.state)) return;
       recipient.state = 'Cancelled';
       delete recipient.error;
+      delete recipient.failure;
     });
   }
 
@@ -124,12 +128,13 @@ export class MessageLifecycle {
   }
 
   /** Fails every recipient that is not final yet (TTL expiry, crash recovery). */
-  failAll(messageId: string, error: string): Promise<MessageRecord> {
+  failAll(messageId: string, reason: FailureReason): Promise<MessageRecord> {
     return this.change(messageId, (message) => {
       for (const recipient of message.recipients) {
         if (isFinalRecipientState(recipient.state)) continue;
         recipient.state = 'Failed';
-        recipient.error = error;
+        recipient.error = reason.error;
+        recipient.failure = reason.failure;
       }
     });
   }
@@ -231,13 +236,16 @@ export class MessageLifecycle {
         if (part.reference === report.reference) part.reportStatus = report.status;
       }
       if (report.status >= 0x40) {
+        const failed = deliveryFailed(report.status);
         recipient.state = 'Failed';
-        recipient.error = `delivery failed: TP-Status 0x${report.status.toString(16).padStart(2, '0')}`;
+        recipient.error = failed.error;
+        recipient.failure = failed.failure;
       } else if (
         recipient.parts.every((part) => part.reportStatus !== undefined && part.reportStatus < 0x20)
       ) {
         recipient.state = 'Delivered';
         delete recipient.error;
+        delete recipient.failure;
       }
     });
     return true;
@@ -245,7 +253,7 @@ export class MessageLifecycle {
 
   /**
    * The report memory of `deviceId` was found full: every recipient of its messages still
-   * waiting for a delivery report says the report may be lost (REPORT_LOST_ERROR), instead of
+   * waiting for a delivery report says the report may be lost (`reportLost`), instead of
    * staying Sent with no word. Messages looked at once are skipped until they leave Sent.
    */
   async markReportsRefused(deviceId: string): Promise<void> {
@@ -266,7 +274,8 @@ export class MessageLifecycle {
               recipient.state === 'Sent' &&
               recipient.parts?.some((part) => part.reportStatus === undefined)
             ) {
-              recipient.error = REPORT_LOST_ERROR;
+              recipient.error = reportLost.error;
+              recipient.failure = reportLost.failure;
             }
           }
         }),

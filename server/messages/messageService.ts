@@ -1,10 +1,10 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { MessageContent, MessageRecord } from '../domain/message.js';
 import { type MessageView, toMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type {
   ListedMessages,
   MessageListForm,

@@ -1,20 +1,8 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { CallSink, IncomingCall } from '../devices/sinks.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-
-/** A voice call that rang on a modem (the gateway never answers one). */
-export interface IncomingCall {
-  deviceId: string;
-  /** The caller's number from +CLIP; absent when withheld or the modem did not say. */
-  number?: string;
-  /** When it first rang, ms since epoch. */
-  at: number;
-  /** True when the gateway hung up on it; false when it rang until the caller gave up. */
-  rejected: boolean;
-}
-
-export type CallSink = (call: IncomingCall) => void;
 
 export interface IncomingCallsOptions {
   deviceId: () => string;

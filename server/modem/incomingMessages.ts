@@ -1,9 +1,10 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
 import { parseCmglPdu, parseCmgrPdu } from '../at/parsers.js';
+import type { DeliveryReportSink, IncomingSink } from '../devices/sinks.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { type DecodedPdu, decodePdu } from '../pdu/index.js';
-import type { DeliveryReportSink, IncomingSink, ModemSession } from './modemSession.js';
+import type { ModemSession } from './modemSession.js';
 import type { MessagingSetup } from './modemSetup.js';
 import { StorageOccupancy } from './storageOccupancy.js';
 

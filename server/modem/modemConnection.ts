@@ -1,7 +1,7 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
+import type { ModemSource } from '../devices/serialModemSource.js';
 import type { Logger } from '../logging/logger.js';
 import { type ModemSession, type SessionFactory, trackAnswers } from './modemSession.js';
-import type { ModemSource } from './serialModemSource.js';
 
 export interface ModemConnectionOptions {
   source: ModemSource;

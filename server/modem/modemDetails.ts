@@ -1,9 +1,9 @@
+import type { ModemSource } from '../devices/serialModemSource.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import type { HealthReading } from './modemHealth.js';
 import type { SimIdentity } from './modemSetup.js';
 import type { ModemKnowledge } from './modemState.js';
 import { combinedRegistration } from './networkState.js';
-import type { ModemSource } from './serialModemSource.js';
 
 /** What `describeModem` shows: the driver's knowledge, with its port and status. */
 export interface ModemFacts extends Omit<ModemKnowledge, 'quirks' | 'setup'> {

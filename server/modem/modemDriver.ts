@@ -1,29 +1,32 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
 import { parseRegistration } from '../at/parsers.js';
 import type { Clock } from '../clock/clock.js';
+import type { DeviceCapabilities, UssdAnswer } from '../devices/capabilities.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import type { ModemSource } from '../devices/serialModemSource.js';
+import type { CallSink, DeliveryReportSink, IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { ExclusiveLane } from './exclusiveLane.js';
 import { HealthRounds } from './healthRounds.js';
-import { type CallSink, IncomingCalls } from './incomingCalls.js';
+import { IncomingCalls } from './incomingCalls.js';
 import { IncomingMessages } from './incomingMessages.js';
 import { identifyModem, prepareLine, prepareMessaging } from './modemBringUp.js';
 import { ModemConnection } from './modemConnection.js';
 import { chooseSmsService } from './modemHealth.js';
 import { ModemRecovery, type RecoveryStep, unreachableStatus } from './modemRecovery.js';
-import type { DeliveryReportSink, IncomingSink, ModemSession, SessionFactory } from './modemSession.js';
+import type { ModemSession, SessionFactory } from './modemSession.js';
 import type { MessagingSetup, SetupContext } from './modemSetup.js';
 import { ModemState } from './modemState.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
 import { type RegistrationDomain, RegistrationDomains } from './networkState.js';
-import type { OutboundModem, SendRequest, SendResult } from './outboundModem.js';
-import type { ModemSource } from './serialModemSource.js';
 import { SimPin } from './simPin.js';
 import { SmsSending } from './smsSending.js';
 import { StoragePolling } from './storagePolling.js';
-import { type UssdAnswer, UssdChannel } from './ussdChannel.js';
+import { UssdChannel } from './ussdChannel.js';
 
 export interface ModemDriverOptions {
   /**
@@ -62,8 +65,17 @@ export interface ModemDriverOptions {
  * ever answered `AT` is given up ('not-a-modem'). Sends are refused with ModemUnavailable unless
  * the modem is 'ready'.
  */
-export class ModemDriver implements OutboundModem {
+export class ModemDriver implements PoolMember {
   readonly simSlots = 1;
+  readonly capabilities: DeviceCapabilities = {
+    ussd: this,
+    simPin: this,
+    smsService: this,
+    storage: this,
+    calls: true,
+    deliveryReports: true,
+    atLog: true,
+  };
   private readonly timing: ModemTimingOptions;
   private readonly logger: Logger;
   private readonly state: ModemState;

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock/clock.js';
+import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import type { ModemSource } from '../devices/serialModemSource.js';
 import type { ModemDetails, ModemStatus, SimCardInfo, StorageUse } from '../domain/device.js';
 import type { Logger } from '../logging/logger.js';
-import { deriveDeviceId } from './deviceIdentity.js';
 import { describeModem, describeSimCard } from './modemDetails.js';
 import type { HealthReading, RadioCapabilities } from './modemHealth.js';
 import type { MessagingSetup, ModemIdentity, SimIdentity } from './modemSetup.js';
 import { combinedRegistration, notRegisteredExplanation } from './networkState.js';
 import { genericProfile, type QuirkProfile } from './quirks.js';
-import type { ModemSource } from './serialModemSource.js';
 
 /**
  * What the driver has learned about its modem. Bring-up (`modemBringUp.ts`) fills it in step by

@@ -1,6 +1,6 @@
+import type { SendRequest } from '../devices/outboundModem.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { SubmitOptions } from '../pdu/index.js';
-import type { SendRequest } from './outboundModem.js';
 
 /**
  * What a modem is asked to send, and what its answer means: the pure half of a send, apart

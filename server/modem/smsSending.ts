@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { parseCmgs } from '../at/parsers.js';
 import type { Clock } from '../clock/clock.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { encodeSubmit } from '../pdu/index.js';
 import type { ModemSession } from './modemSession.js';
-import type { SendRequest, SendResult } from './outboundModem.js';
 import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
 
 export interface SmsSendingOptions {

@@ -1,16 +1,10 @@
 import type { UnsolicitedCode } from '../at/atSession.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { UssdAnswer } from '../devices/capabilities.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { ModemSession } from './modemSession.js';
 import { decodeUssdString, encodeUssdString, parseCusd, UssdStatus, type UssdTextForm } from './ussdCodec.js';
-
-/** The network's answer to one USSD request. */
-export interface UssdAnswer {
-  /** TS 27.007 §7.15 <m>: 0 done, 1 the network waits for a reply, 2 it ended the session. */
-  status: number;
-  text: string;
-}
 
 export interface UssdChannelOptions {
   clock: Clock;

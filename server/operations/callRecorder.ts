@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { CallSink } from '../devices/sinks.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { EnqueueRequest } from '../messages/messageService.js';
-import type { CallSink } from '../modem/incomingCalls.js';
 import type { CallRecord } from '../store/modemRecords.js';
 import type { ModemOperationsSettings } from '../validation/modemOperationsSchemas.js';
 

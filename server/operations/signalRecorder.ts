@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { SignalSample } from '../store/modemRecords.js';
 
 /** One sample per modem at most this often: 288 a day, plenty for a 24 h line. */

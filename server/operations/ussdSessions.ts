@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import type { UssdAnswer } from '../devices/capabilities.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { UssdAnswer } from '../modem/ussdChannel.js';
 import { UssdStatus } from '../modem/ussdCodec.js';
 import type { UssdExchangeState } from '../validation/modemOperationsSchemas.js';
 

@@ -13,14 +13,15 @@
  * answers again.
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { DeviceCapabilities } from '../devices/capabilities.js';
+import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import type { SendRequest, SendResult } from '../devices/outboundModem.js';
+import type { PoolMember } from '../devices/poolMember.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { deriveDeviceId } from '../modem/deviceIdentity.js';
-import type { IncomingSink } from '../modem/modemSession.js';
-import type { SendRequest, SendResult } from '../modem/outboundModem.js';
-import type { PoolMember } from '../modem/poolMember.js';
 import type { PhoneAddress } from './phoneAddress.js';
 import { cancelOnPhone } from './phoneCancel.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth } from './phoneClient.js';
@@ -63,6 +64,11 @@ const RETRY_MAX_MS = 60_000;
 export class AndroidPhone implements PoolMember {
   /** A USB phone by its adb serial; a network phone by the address it was added with. */
   readonly deviceId: string;
+  /**
+   * The app's Local server has no USSD, SIM PIN or SMS domain route (Android asks for the PIN
+   * itself); its message states carry delivery.
+   */
+  readonly capabilities: DeviceCapabilities = { storage: this, deliveryReports: true };
   private readonly client: PhoneClient;
   private readonly logger: Logger;
   private readonly listeners = new Set<() => void>();
@@ -246,35 +252,6 @@ export class AndroidPhone implements PoolMember {
 
   async refreshInbox(): Promise<void> {
     await this.inbox.read();
-  }
-
-  enterPin(): Promise<void> {
-    return Promise.reject(
-      new GatewayError(
-        ErrorCode.InvalidState,
-        'unlock the SIM on the phone itself: Android asks for its PIN',
-      ),
-    );
-  }
-
-  setSmsService(): Promise<void> {
-    return Promise.reject(
-      new GatewayError(ErrorCode.InvalidState, 'an Android phone chooses how it sends SMS by itself'),
-    );
-  }
-
-  /** The app's Local server has no USSD route: dial the code on the phone itself. */
-  ussd(): Promise<never> {
-    return Promise.reject(
-      new GatewayError(
-        ErrorCode.InvalidState,
-        'USSD is not available through the SMS Gateway app; dial it on the phone',
-      ),
-    );
-  }
-
-  cancelUssd(): Promise<void> {
-    return this.ussd();
   }
 
   private async resolveUnanswered(id: string, cause: GatewayError): Promise<SendResult> {

@@ -8,6 +8,7 @@ import type { PhoneDevice, PhoneHealth } from './phoneClient.js';
 export const androidLimitations = [
   'Android lets an app send about 30 SMS per 30 minutes unless you allow more on the phone.',
   'Delivery states come from the phone app, not from the network directly.',
+  'USSD codes and the SIM PIN are entered on the phone itself: the app offers no route for them.',
 ] as const;
 
 /** What the pool knows of one phone at this moment. */

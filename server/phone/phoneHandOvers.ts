@@ -9,7 +9,7 @@
  * (`confirmed`: 202, 409 or a GET) the app lost it, and it fails with the interruption text.
  */
 import type { Logger } from '../logging/logger.js';
-import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
+import { interrupted } from '../messages/failureTexts.js';
 import type { PhoneClient } from './phoneClient.js';
 import type { OutstandingSend, PhoneLedger } from './phoneLedger.js';
 import { outcomeOf, type PhoneOutcome, phoneMessageId } from './phoneMessages.js';
@@ -89,7 +89,7 @@ export class PhoneHandOvers {
           logger.warn('the phone no longer knows a message it held', { phoneMessageId: id });
           await ledger.settle(send.messageId, send.phoneNumber, {
             state: 'Failed',
-            error: INTERRUPTED_ERROR,
+            reason: interrupted,
           });
           this.forget(id);
         }

@@ -4,9 +4,9 @@
  * webhook (`phoneWebhooks.ts`). Each is stored once, whichever way it came first.
  */
 import type { Clock } from '../clock/clock.js';
+import type { IncomingSink } from '../devices/sinks.js';
 import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
-import type { IncomingSink } from '../modem/modemSession.js';
 import type { PhoneClient, PhoneInboxMessage } from './phoneClient.js';
 import type { PhoneLedger } from './phoneLedger.js';
 

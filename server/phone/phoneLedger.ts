@@ -86,7 +86,7 @@ export function createPhoneLedger(deps: {
       if (outcome.state === 'Sent') await lifecycle.markRecipientSent(messageId, phoneNumber, []);
       else if (outcome.state === 'Delivered') await lifecycle.markRecipientDelivered(messageId, phoneNumber);
       else if (outcome.state === 'Cancelled') await lifecycle.markRecipientCancelled(messageId, phoneNumber);
-      else await lifecycle.markRecipientFailed(messageId, phoneNumber, outcome.error);
+      else await lifecycle.markRecipientFailed(messageId, phoneNumber, outcome.reason);
     },
     requeue: async (messageId) => {
       await deps.lifecycle.requeue(messageId);

@@ -1,4 +1,5 @@
-import type { SendRequest } from '../modem/outboundModem.js';
+import type { SendRequest } from '../devices/outboundModem.js';
+import { type FailureReason, phoneFailed } from '../messages/failureTexts.js';
 import type { PhoneMessage, PhoneSendRequest } from './phoneClient.js';
 
 /**
@@ -36,7 +37,7 @@ export type PhoneOutcome =
   | { state: 'Sent' }
   | { state: 'Delivered' }
   | { state: 'Cancelled' }
-  | { state: 'Failed'; error: string };
+  | { state: 'Failed'; reason: FailureReason };
 
 /**
  * domain/ProcessingState.kt per recipient. Pending and Processed there are Processed here (the
@@ -48,7 +49,7 @@ export function outcomeOf(message: PhoneMessage, phoneNumber: string): PhoneOutc
     (message.recipients.length === 1 ? message.recipients[0] : undefined);
   const state = recipient?.state ?? message.state;
   if (state === 'Delivered') return { state: 'Delivered' };
-  if (state === 'Failed') return { state: 'Failed', error: plainPhoneError(recipient?.error) };
+  if (state === 'Failed') return { state: 'Failed', reason: phoneFailed(plainPhoneError(recipient?.error)) };
   if (state === 'Cancelled') return { state: 'Cancelled' };
   if (state === 'Sent') return { state: 'Sent' };
   return undefined;

@@ -5,6 +5,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import { errorResponses } from '../http/responses.js';
 import type { Logger } from '../logging/logger.js';
+import { phoneFailed } from '../messages/failureTexts.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { AndroidPhone } from './androidPhone.js';
 import type { OutstandingSend } from './phoneLedger.js';
@@ -169,7 +170,10 @@ async function takeEvent(
   if (envelope.event === 'sms:sent') await phone.applyWebhookState(send, { state: 'Sent' });
   if (envelope.event === 'sms:delivered') await phone.applyWebhookState(send, { state: 'Delivered' });
   if (envelope.event === 'sms:failed') {
-    await phone.applyWebhookState(send, { state: 'Failed', error: plainPhoneError(payload.reason) });
+    await phone.applyWebhookState(send, {
+      state: 'Failed',
+      reason: phoneFailed(plainPhoneError(payload.reason)),
+    });
   }
 }
 

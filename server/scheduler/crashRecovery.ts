@@ -1,11 +1,8 @@
 import type { Logger } from '../logging/logger.js';
-import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
+import { interrupted as interruptedSend } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { SlidingWindowLimiter } from './rateLimiter.js';
-
-/** Error text of a recipient whose send a crash cut short (docs/decisions.md#no-silent-resend). */
-export { INTERRUPTED_ERROR };
 
 /**
  * Messages found Processed at start-up were in a modem's hands when the process died: the SMS may
@@ -35,7 +32,7 @@ export async function recoverInterruptedSends(deps: {
     deps.logger.warn('failing a send interrupted by a restart', { messageId: message.id });
     for (const recipient of message.recipients) {
       if (recipient.state !== 'Processed') continue;
-      await deps.lifecycle.markRecipientFailed(message.id, recipient.phoneNumber, INTERRUPTED_ERROR);
+      await deps.lifecycle.markRecipientFailed(message.id, recipient.phoneNumber, interruptedSend);
     }
   }
   return interrupted.length;

@@ -1,5 +1,5 @@
+import type { OutboundModem } from '../devices/outboundModem.js';
 import type { MessageRecord } from '../domain/message.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
 import type { Hold } from './holdReason.js';
 import { firstInOrder, type ProcessingOrder } from './messageOrder.js';
 import { type ModemAvailability, ownLimitsAt } from './modemAvailability.js';

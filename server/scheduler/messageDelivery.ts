@@ -1,19 +1,19 @@
+import type { OutboundModem } from '../devices/outboundModem.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { INTERRUPTED_ERROR } from '../messages/failureTexts.js';
+import {
+  deviceGone,
+  type FailureReason,
+  interrupted,
+  modemRefused,
+  optedOut,
+  sendFailed,
+} from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
-
-/** Error text of a recipient on the opt-out list (docs/desk.md "Opt-out"). */
-export const OPTED_OUT_ERROR = 'opted out';
-
-/** Error text of the recipients not sent when a phone went away in the middle of their message. */
-export const NOT_SENT_DEVICE_GONE_ERROR =
-  'not sent: the device stopped answering in the middle of this message; send it again to this number';
 
 /** What a modem made of one recipient's send; 'held': in the member's own queue, still Processed. */
-type SendOutcome = { references: number[] } | { failure: string } | 'modem-unavailable' | 'held';
+type SendOutcome = { references: number[] } | { failure: FailureReason } | 'modem-unavailable' | 'held';
 
 /** An outcome recorded as the recipient's state. */
 type RecordedOutcome = Exclude<SendOutcome, 'modem-unavailable' | 'held'>;
@@ -57,7 +57,7 @@ export class MessageDelivery {
         if (recipient.state !== 'Pending') continue;
         const phoneNumber = plain.recipients[index]?.phoneNumber ?? recipient.phoneNumber;
         if (!stored.ignoreOptOut && this.deps.isOptedOut?.(phoneNumber)) {
-          records.push(this.record(stored.id, recipient.phoneNumber, { failure: OPTED_OUT_ERROR }));
+          records.push(this.record(stored.id, recipient.phoneNumber, { failure: optedOut }));
           continue;
         }
         const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
@@ -103,7 +103,7 @@ export class MessageDelivery {
     });
     for (const recipient of stored.recipients.slice(from)) {
       if (recipient.state !== 'Pending') continue;
-      records.push(this.record(stored.id, recipient.phoneNumber, { failure: NOT_SENT_DEVICE_GONE_ERROR }));
+      records.push(this.record(stored.id, recipient.phoneNumber, { failure: deviceGone }));
     }
   }
 
@@ -139,7 +139,7 @@ export class MessageDelivery {
         deviceId: modem.deviceId,
         error: describeError(error),
       });
-      return { failure: sendFailureText(error) };
+      return { failure: sendFailure(error) };
     }
   }
 
@@ -153,11 +153,12 @@ export class MessageDelivery {
 }
 
 /**
- * The `error` a failed recipient shows: the modem's own text for a refusal (e.g. "+CMS ERROR: 500",
- * TS 27.005 §3.2.5); for an unknown outcome the interruption text, since the PDU may have left.
+ * What a failed recipient records: the modem's own text and +CMS code for a refusal (TS 27.005
+ * §3.2.5); for an unknown outcome the interruption, since the PDU may have left.
  */
-function sendFailureText(error: unknown): string {
-  if (isGatewayError(error, ErrorCode.CmsError)) return error.message;
-  if (isGatewayError(error, ErrorCode.SendInterrupted)) return INTERRUPTED_ERROR;
-  return `send failed: ${describeError(error)}`;
+function sendFailure(error: unknown): FailureReason {
+  if (isGatewayError(error, ErrorCode.CmsError)) return modemRefused(error.message, error.modemCode);
+  if (isGatewayError(error, ErrorCode.SendInterrupted)) return interrupted;
+  const cmeCode = isGatewayError(error, ErrorCode.CmeError) ? error.modemCode : undefined;
+  return sendFailed(describeError(error), cmeCode);
 }

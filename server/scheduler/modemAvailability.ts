@@ -1,5 +1,5 @@
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
+import type { OutboundModem } from '../devices/outboundModem.js';
 import { ModemParking } from './modemParking.js';
 
 /** When a member's own limits let it take another message (`OutboundModem.availableAt`). */

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock/clock.js';
+import type { DeviceDirectory } from '../devices/deviceDirectory.js';
+import type { OutboundModem } from '../devices/outboundModem.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
-import { TTL_EXPIRED_ERROR } from '../messages/failureTexts.js';
+import { decryptionFailed, ttlExpired } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { DeviceDirectory } from '../modem/deviceDirectory.js';
-import type { OutboundModem } from '../modem/outboundModem.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
@@ -21,9 +21,7 @@ import type { SendingPolicy } from './sendingPolicy.js';
 import { type Limits, SendLimits } from './sendLimits.js';
 import { SimSelector } from './simSelection.js';
 
-export { NOT_SENT_DEVICE_GONE_ERROR, OPTED_OUT_ERROR } from './messageDelivery.js';
 export type { SendingPolicy } from './sendingPolicy.js';
-export { TTL_EXPIRED_ERROR };
 
 export interface SchedulerDeps {
   repository: MessageRepository;
@@ -262,7 +260,7 @@ export class Scheduler {
 
   private async expire(messageId: string): Promise<void> {
     this.logger.info('message expired before a modem took it', { messageId });
-    await this.deps.lifecycle.failAll(messageId, TTL_EXPIRED_ERROR);
+    await this.deps.lifecycle.failAll(messageId, ttlExpired);
   }
 
   /** Synchronous up to `markProcessed`'s in-memory change, so the next scan cannot pick it again. */
@@ -296,9 +294,7 @@ export class Scheduler {
   private failUndecryptable(messageId: string, error: unknown): void {
     this.logger.warn('cannot decrypt message', { messageId, error: describeError(error) });
     this.track(
-      this.deps.lifecycle
-        .failAll(messageId, `decryption failed: ${describeError(error)}`)
-        .then(() => undefined),
+      this.deps.lifecycle.failAll(messageId, decryptionFailed(describeError(error))).then(() => undefined),
     );
     this.wake();
   }

@@ -1,5 +1,5 @@
 /**
- * Finds serial ports that may hold a modem (asking one with `AT` is `server/modem/modemProbe.ts`,
+ * Finds serial ports that may hold a modem (asking one with `AT` is `server/devices/modemProbe.ts`,
  * above the AT session).
  *
  * On Linux, serialport's list() shells out to `udevadm`; where udev is absent (containers, minimal

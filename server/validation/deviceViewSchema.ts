@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DeviceCapabilityNames,
   ModemKinds,
   ModemStatuses,
   RadioTechnologies,
@@ -41,6 +42,7 @@ export const deviceViewSchema = z.object({
         appVersion: z.string().optional(),
       })
       .optional(),
+    capabilities: z.array(z.enum(DeviceCapabilityNames)).optional(),
     limitations: z.array(z.string()).optional(),
     statusDetail: z.string().optional(),
     manufacturer: z.string().optional(),

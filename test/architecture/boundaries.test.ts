@@ -10,6 +10,11 @@ import { type ImportGraph, isNodeBuiltin, isPackage, readImportGraph } from './i
 const wireLayers = ['at', 'transport', 'pdu'] as const;
 /** Imported by every layer; they import only each other. `domain/` holds the shared record types. */
 const foundations = ['domain', 'errors', 'logging', 'clock'] as const;
+/**
+ * The pool and directory of every device kind, with the capability and sink types each kind
+ * implements: below the kinds (`modem/`, `hilink/`, `phone/`, `simulator/`), above the wire.
+ */
+const deviceLayer = 'devices';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = readImportGraph(repoRoot, ['server', 'renderer/src', 'electron']);
@@ -49,6 +54,18 @@ describe('the import graph', () => {
         }
       }
     });
+    expect(offenders).toEqual([]);
+  });
+
+  it('has the device pool (devices) importing only itself, the wire layers and the foundations', () => {
+    const allowed = new Set<string>([deviceLayer, ...wireLayers, ...foundations]);
+    const files = filesIn(`server/${deviceLayer}/`);
+    const offenders = files.flatMap((file) =>
+      (graph.get(file)?.imports ?? [])
+        .filter((edge) => edge.target !== undefined && !allowed.has(serverFolder(edge.target) ?? ''))
+        .map((edge) => chain([file, edge.target ?? ''])),
+    );
+    expect(files).toContain('server/devices/modemPool.ts');
     expect(offenders).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import {
   startGatewayProcess,
 } from '../../bench/support/gatewayProcess.js';
 import { type PtyModemFleet, startPtyModemFleet } from '../../bench/support/ptyModems.js';
-import { INTERRUPTED_ERROR } from '../../server/scheduler/crashRecovery.js';
+import { INTERRUPTED_ERROR } from '../../server/messages/failureTexts.js';
 import { type HookServer, listenForHooks } from './support/hookServer.js';
 import { scaled } from './support/scale.js';
 import { seededRandom } from './support/seededRandom.js';
@@ -105,6 +105,7 @@ describe('kill -9 of the gateway during a load', () => {
         if (record?.state === 'Failed') {
           interrupted++;
           expect(recipient?.error, `message ${id}`).toBe(INTERRUPTED_ERROR);
+          expect(recipient?.failure, `message ${id}`).toEqual({ code: 'interrupted' });
           expect(pdus).toBeLessThanOrEqual(1);
         } else {
           expect(['Sent', 'Delivered'], `message ${id} state`).toContain(record?.state);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import type { LogRecord } from '../../server/logging/logger.js';
-import { INTERRUPTED_ERROR } from '../../server/scheduler/crashRecovery.js';
+import { INTERRUPTED_ERROR } from '../../server/messages/failureTexts.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { type ChildGateway, freePort, startChildGateway } from '../integration/support/childGateway.js';
 import {

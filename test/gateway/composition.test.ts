@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
+import type { SerialAccess } from '../../server/devices/serialModemSource.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { SerialAccess } from '../../server/modem/serialModemSource.js';
 import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 

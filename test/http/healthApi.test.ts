@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiBases } from '../../server/http/app.js';
+import { modemRefused } from '../../server/messages/failureTexts.js';
 import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 interface Report {
@@ -114,7 +115,7 @@ describe('GET /health', () => {
         method: 'POST',
         json: { id, textMessage: { text: 'x' }, phoneNumbers: ['+15551234567'] },
       });
-      await harness.lifecycle.failAll(id, 'modem refused');
+      await harness.lifecycle.failAll(id, modemRefused('modem refused', 500));
       await harness.clock.advance(2 * 3_600_000 * (id === 'old' ? 1 : 0));
     }
     const { status, report } = await health();

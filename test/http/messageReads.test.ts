@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiBases } from '../../server/http/app.js';
+import { modemRefused } from '../../server/messages/failureTexts.js';
 import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 interface View {
@@ -53,12 +54,17 @@ describe('GET /messages/{id}', () => {
     await harness.clock.advance(1000);
     await harness.lifecycle.markProcessed('m2', 'modem-1');
     await harness.lifecycle.markRecipientSent('m2', '+15551230001', [7]);
-    await harness.lifecycle.markRecipientFailed('m2', '+15551230002', 'CMS ERROR 500');
+    await harness.lifecycle.markRecipientFailed('m2', '+15551230002', modemRefused('CMS ERROR 500', 500));
     const body = (await harness.request('/messages/m2')).body as View;
     expect(body.state).toBe('Sent');
     expect(body.recipients).toEqual([
       { phoneNumber: '+15551230001', state: 'Sent' },
-      { phoneNumber: '+15551230002', state: 'Failed', error: 'CMS ERROR 500' },
+      {
+        phoneNumber: '+15551230002',
+        state: 'Failed',
+        error: 'CMS ERROR 500',
+        failure: { code: 'modem-refused', modemCode: 500 },
+      },
     ]);
     expect(Object.keys(body.states)).toEqual(['Pending', 'Processed', 'Sent']);
     expect(Date.parse(body.states.Processed ?? '') - Date.parse(body.states.Pending ?? '')).toBe(1000);
@@ -85,7 +91,7 @@ describe('GET /messages', () => {
     await harness.clock.advance(1000);
     await harness.lifecycle.markProcessed('bound', 'modem-1');
     await harness.lifecycle.markRecipientSent('bound', '+15551230001', [7]);
-    await harness.lifecycle.markRecipientFailed('bound', '+15551230002', 'CMS ERROR 500');
+    await harness.lifecycle.markRecipientFailed('bound', '+15551230002', modemRefused('CMS ERROR 500', 500));
     await harness.request('/messages/quoted', { method: 'DELETE' });
     const listed = await harness.request('/messages?includeContent=true');
     expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -70,6 +70,7 @@ describe('sending a message over HTTP through a real serial port', () => {
     expect(failed.recipients).toHaveLength(1);
     expect(failed.recipients[0]?.state).toBe('Failed');
     expect(failed.recipients[0]?.error).toMatch(/\b500\b/);
+    expect(failed.recipients[0]?.failure).toEqual({ code: 'modem-refused', modemCode: 500 });
     expect(pdusTo(harness.acceptedBy(0), phoneNumber)).toHaveLength(0);
   });
 
@@ -142,6 +143,7 @@ describe('sending a message over HTTP through a real serial port', () => {
       expect(failed.states.Sent).toBeDefined();
       expect(failed.recipients[0]?.state).toBe('Failed');
       expect(failed.recipients[0]?.error).toMatch(/0x41/);
+      expect(failed.recipients[0]?.failure).toEqual({ code: 'delivery-failed', modemCode: 0x41 });
     } finally {
       harness.ptyModem(0).setStatusReportOutcome(0x00);
     }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { IncomingCall } from '../../server/devices/sinks.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { type IncomingCall, IncomingCalls, parseClipNumber } from '../../server/modem/incomingCalls.js';
+import { IncomingCalls, parseClipNumber } from '../../server/modem/incomingCalls.js';
 
 function tracker(options: { reject: boolean; hangUp?: () => Promise<void> }) {
   const clock = new ManualClock();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { backoffDelay } from '../../server/modem/backoff.js';
-import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
 import { checkModemTiming, defaultModemTiming } from '../../server/modem/modemTiming.js';
 import { genericProfile, quirksFor } from '../../server/modem/quirks.js';
 

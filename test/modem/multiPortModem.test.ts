@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
+import { ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import type { DeliveryReport } from '../../server/domain/device.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemPool } from '../../server/modem/modemPool.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { ModemDriver } from '../../server/modem/modemDriver.js';
 import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
@@ -51,10 +52,16 @@ async function poolOn(pty: PtyModem, timing: Partial<ModemTimingOptions> = {}) {
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async () => undefined },
-    createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-    receive: async (_deviceId, _sim, sms) => void received.push(sms),
-    onDeliveryReport: async (report) => reports.push(report),
-    timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000, ...timing },
+    createDriver: (source) =>
+      new ModemDriver({
+        source,
+        clock: systemClock,
+        logger: silentLogger,
+        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+        receive: async (_deviceId, _sim, sms) => void received.push(sms),
+        onDeliveryReport: async (report) => reports.push(report),
+        timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000, ...timing },
+      }),
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
+import { type KnownDevice, ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { type KnownDevice, ModemPool } from '../../server/modem/modemPool.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
@@ -26,10 +27,16 @@ async function ptyPool(pty: PtyModem) {
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async (devices) => void saved.push(devices) },
-    createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-    receive: async () => undefined,
-    onDeliveryReport: async () => true,
-    timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
+    createDriver: (source) =>
+      new ModemDriver({
+        source,
+        clock: systemClock,
+        logger: silentLogger,
+        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+        receive: async () => undefined,
+        onDeliveryReport: async () => true,
+        timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
+      }),
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],

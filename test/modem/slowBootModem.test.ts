@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { startPortProbing } from '../../server/composition/portProbing.js';
+import { ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemPool } from '../../server/modem/modemPool.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
@@ -31,10 +32,17 @@ describe('a modem that is slow to answer after power-on', () => {
       clock: systemClock,
       logger: silentLogger,
       knownDevices: { load: () => [], save: async () => undefined },
-      createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-      receive: async () => undefined,
-      onDeliveryReport: async () => true,
-      timing: { healthIntervalMs: 60_000 },
+      createDriver: (source) =>
+        new ModemDriver({
+          source,
+          clock: systemClock,
+          logger: silentLogger,
+          createSession: (transport) =>
+            new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+          receive: async () => undefined,
+          onDeliveryReport: async () => true,
+          timing: { healthIntervalMs: 60_000 },
+        }),
       serial: {
         configured: [],
         listPorts: async () => [{ path: pty.path }],

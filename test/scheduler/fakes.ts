@@ -1,4 +1,6 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
+import type { DeviceDirectory } from '../../server/devices/deviceDirectory.js';
+import type { OutboundModem, SendRequest, SendResult } from '../../server/devices/outboundModem.js';
 import type { DeviceInfo, ModemStatus } from '../../server/domain/device.js';
 import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import { toMessageView } from '../../server/domain/messageView.js';
@@ -6,8 +8,6 @@ import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
-import type { OutboundModem, SendRequest, SendResult } from '../../server/modem/outboundModem.js';
 import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
 import type {
   AwaitingReports,

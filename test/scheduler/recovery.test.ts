@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import type { MessageRecord } from '../../server/domain/message.js';
-import { INTERRUPTED_ERROR } from '../../server/scheduler/crashRecovery.js';
+import { INTERRUPTED_ERROR } from '../../server/messages/failureTexts.js';
 import { MemoryMessageRepository, pendingMessage, SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;
@@ -37,7 +37,7 @@ describe('Scheduler: crash recovery', () => {
     const message = harness.message('a');
     expect(message.recipients).toMatchObject([
       { phoneNumber: '+1555', state: 'Sent' },
-      { phoneNumber: '+1666', state: 'Failed', error: INTERRUPTED_ERROR },
+      { phoneNumber: '+1666', state: 'Failed', error: INTERRUPTED_ERROR, failure: { code: 'interrupted' } },
     ]);
     expect(message.state).toBe('Sent');
     expect(modem.sent).toHaveLength(0);

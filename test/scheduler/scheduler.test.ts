@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/messages/failureTexts.js';
 import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/scheduler/modemParking.js';
-import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/scheduler/scheduler.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;
@@ -223,7 +223,11 @@ describe('Scheduler: expiry and schedule', () => {
     await clock.advance(1);
     const expired = harness.message('short');
     expect(expired.state).toBe('Failed');
-    expect(expired.recipients[0]).toMatchObject({ state: 'Failed', error: TTL_EXPIRED_ERROR });
+    expect(expired.recipients[0]).toMatchObject({
+      state: 'Failed',
+      error: TTL_EXPIRED_ERROR,
+      failure: { code: 'ttl-expired' },
+    });
     expect(sentIds(modem)).toEqual(['first']);
   });
 
@@ -362,7 +366,11 @@ describe('Scheduler: sending', () => {
     await harness.enqueue({ id: 'a' });
     await started(harness);
     await clock.advance(MINUTE);
-    expect(harness.message('a').recipients[0]).toMatchObject({ state: 'Failed', error: '+CMS ERROR: 500' });
+    expect(harness.message('a').recipients[0]).toMatchObject({
+      state: 'Failed',
+      error: '+CMS ERROR: 500',
+      failure: { code: 'modem-refused', modemCode: 500 },
+    });
   });
 
   it('marks the recipient Failed as possibly sent when the send was interrupted', async () => {
@@ -477,6 +485,7 @@ describe('Scheduler: sending', () => {
     await clock.advance(MINUTE);
     expect(modem.sent).toHaveLength(0);
     expect(harness.message('a').recipients[0]?.error).toContain('decryption failed');
+    expect(harness.message('a').recipients[0]?.failure).toEqual({ code: 'decryption-failed' });
   });
 
   it('does not hand a message to a modem that is not ready', async () => {
@@ -652,6 +661,7 @@ describe('Scheduler: a member with a queue of its own (an Android phone)', () =>
     expect(message.deviceId).toBe('phone');
     expect(message.recipients.map((recipient) => recipient.state)).toEqual(['Processed', 'Failed']);
     expect(message.recipients[1]?.error).toBe(NOT_SENT_DEVICE_GONE_ERROR);
+    expect(message.recipients[1]?.failure).toEqual({ code: 'device-gone' });
     expect(other.sent).toHaveLength(0);
   });
 });

@@ -14,13 +14,13 @@ import { composeMessageRecords, composeMessaging } from '../../server/compositio
 import { StopList } from '../../server/composition/stopList.js';
 import { openGatewayStorage } from '../../server/composition/storage.js';
 import { openWebhookRegistry } from '../../server/composition/webhooks.js';
+import type { DeviceDirectory } from '../../server/devices/deviceDirectory.js';
+import type { OutboundModem } from '../../server/devices/outboundModem.js';
 import type { DeviceInfo } from '../../server/domain/device.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { createHttpApp, type HttpOptions, type HttpServices } from '../../server/http/app.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
 import type { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import type { DeviceDirectory } from '../../server/modem/deviceDirectory.js';
-import type { OutboundModem } from '../../server/modem/outboundModem.js';
 import type { SettingsService } from '../../server/settings/settingsService.js';
 import type { Storage } from '../../server/store/storage.js';
 

@@ -97,4 +97,44 @@ describe('adding an Android phone on the Modems screen', () => {
     // No cap is left out of the answer (null fields are omitted, as upstream's Gson does).
     expect(saved.body.pacing).toEqual({ minIntervalSeconds: 0, periodMinutes: 30, maxInFlight: 4 });
   }, 90_000);
+
+  it('shows each device only the panels its capabilities allow', async () => {
+    const phone = new AndroidPhoneDouble();
+    const appPort = await phone.start();
+    cleanups.push(() => phone.stop());
+    const harness = await startGatewayHarness({
+      phoneTiming: { pollIntervalMs: 500, retryInitialMs: 500, requestTimeoutMs: 3_000 },
+      options: { uiDirectory: 'dist/ui', simulatedModems: 1, phones: [phone.urlWithCredentials(appPort)] },
+    });
+    cleanups.push(() => harness.close());
+    const devices = (
+      await harness.api.get<{ id: string; modem: { kind?: string; capabilities?: string[] } }[]>('/devices')
+    ).body;
+    const capabilitiesOf = (kind: string | undefined) =>
+      devices.find((device) => device.modem.kind === kind)?.modem.capabilities;
+    expect(capabilitiesOf('android')).toEqual(['storage', 'deliveryReports']);
+    expect(capabilitiesOf(undefined)).toEqual([
+      'ussd',
+      'simPin',
+      'smsService',
+      'storage',
+      'calls',
+      'deliveryReports',
+      'atLog',
+    ]);
+
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await signIn(page, harness.url, harnessUser, harnessPassword);
+    await page.goto(`${harness.url}/ui/#/modems`);
+    const phonePanel = page.locator('section.modem-panel', { hasText: 'Battery' });
+    const modemPanel = page.locator('section.modem-panel', { hasText: 'simulated modem' });
+    await modemPanel.getByRole('region', { name: /^USSD of / }).waitFor();
+    await phonePanel.getByRole('button', { name: 'Test send' }).waitFor();
+    await expect(modemPanel.getByRole('button', { name: 'AT log' }).count()).resolves.toBe(1);
+    await expect(phonePanel.getByRole('button', { name: 'AT log' }).count()).resolves.toBe(0);
+    await expect(phonePanel.getByRole('button', { name: 'Balance & calls' }).count()).resolves.toBe(0);
+    await expect(phonePanel.getByRole('region', { name: /^USSD of / }).count()).resolves.toBe(0);
+  }, 90_000);
 });

@@ -70,6 +70,8 @@ export type SendMessageRequest = Pick<
 export type DeviceRecord = DeviceView;
 export type ModemInfo = DeviceRecord['modem'];
 export type BalanceReading = NonNullable<ModemInfo['balance']>;
+/** What a device can do beyond sending; the Modems screen shows a panel per capability. */
+export type DeviceCapabilityName = NonNullable<ModemInfo['capabilities']>[number];
 
 /** A USSD request and the network's answer; 'waiting' sessions continue with `sessionId`. */
 export type UssdExchange = z.output<typeof ussdExchangeViewSchema>;

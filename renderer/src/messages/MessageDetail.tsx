@@ -83,8 +83,8 @@ export function MessageDetail(props: {
               <li key={recipient.phoneNumber}>
                 <span className="mono">{withName(recipient.phoneNumber, nameOf(recipient.phoneNumber))}</span>{' '}
                 <MessageStateBadge state={recipient.state} />
-                {recipient.error && (
-                  <div className="form-error">{plainFailure(recipient.error, message)}</div>
+                {(recipient.error || recipient.failure) && (
+                  <div className="form-error">{plainFailure(recipient, message)}</div>
                 )}
               </li>
             ))}

@@ -1,37 +1,44 @@
-import {
-  INTERRUPTED_ERROR,
-  REPORT_LOST_ERROR,
-  TTL_EXPIRED_ERROR,
-} from '../../../server/messages/failureTexts.js';
-import type { MessageRecord } from '../api/types.js';
+import type { MessageRecord, RecipientState } from '../api/types.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import { acceptedAt } from './messageRows.js';
 
 /**
- * A recipient's `error` (a failure, or a Sent one's lost report) in words staff understand, keeping
- * the technical text in brackets where it helps support ("+CMS ERROR: 500" is what a modem manual or the operator looks up).
+ * A recipient's failure (or a Sent one's lost report) in words staff understand, chosen by its
+ * code; the gateway's text stays in brackets where it helps support ("+CMS ERROR: 500" is what a
+ * modem manual or the operator looks up). A recipient without a code shows its text as it is.
  */
-export function plainFailure(error: string, message: MessageRecord): string {
-  if (error === TTL_EXPIRED_ERROR) {
-    const accepted = acceptedAt(message);
-    const ttlSeconds =
-      message.validUntil && accepted
-        ? Math.round((toEpochMs(message.validUntil) - toEpochMs(accepted)) / 1000)
-        : undefined;
-    return `Expired before a modem was free${ttlSeconds !== undefined ? ` (TTL ${ttlSeconds} s)` : ''}.`;
+export function plainFailure(recipient: RecipientState, message: MessageRecord): string | undefined {
+  const { error, failure } = recipient;
+  if (!failure) return error;
+  const detail = error ? ` (${error})` : '';
+  switch (failure.code) {
+    case 'ttl-expired': {
+      const accepted = acceptedAt(message);
+      const ttlSeconds =
+        message.validUntil && accepted
+          ? Math.round((toEpochMs(message.validUntil) - toEpochMs(accepted)) / 1000)
+          : undefined;
+      return `Expired before a modem was free${ttlSeconds !== undefined ? ` (TTL ${ttlSeconds} s)` : ''}.`;
+    }
+    case 'interrupted':
+      return 'The gateway stopped while sending it: it may or may not have reached the phone.';
+    case 'report-lost':
+      return "Sent, but the modem's message storage was full when its delivery report was due: whether it arrived may never be known.";
+    case 'opted-out':
+      return 'Not sent: the number is on the opt-out list.';
+    case 'device-gone':
+      return 'Not sent: the device stopped answering in the middle of this message. Send it again to this number.';
+    case 'modem-refused':
+      return `The modem or the mobile network refused it${detail}.`;
+    case 'send-failed':
+      return `The modem could not send it${detail}.`;
+    case 'decryption-failed':
+      return `It could not be decrypted: check the end-to-end passphrase in Settings${detail}.`;
+    case 'delivery-failed':
+      return `The network could not deliver it${detail}.`;
+    case 'phone-failed':
+      return `The phone could not send it${detail}.`;
   }
-  if (error === INTERRUPTED_ERROR) {
-    return 'The gateway stopped while sending it: it may or may not have reached the phone.';
-  }
-  if (error === REPORT_LOST_ERROR) {
-    return "Sent, but the modem's message storage was full when its delivery report was due: whether it arrived may never be known.";
-  }
-  if (/^\+CMS ERROR/.test(error)) return `The modem or the mobile network refused it (${error}).`;
-  if (error.startsWith('decryption failed')) {
-    return `It could not be decrypted: check the end-to-end passphrase in Settings (${error}).`;
-  }
-  if (error.startsWith('send failed: ')) return `The modem could not send it (${error.slice(13)}).`;
-  return error;
 }
 
 /** Pending with a send time still ahead: the scheduler holds it until then. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DeviceRecord } from '../api/types.js';
+import type { DeviceCapabilityName, DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { CopyButton } from '../components/CopyButton.js';
@@ -83,7 +83,10 @@ function ModemPanel(props: {
   const [confirmRemove, setConfirmRemove] = useState(false);
   const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
-  const pinNeeded = modem?.status === 'sim-pin-required' || modem?.status === 'sim-pin-wrong';
+  // The panels follow what the device says it can do (`modem.capabilities`), not its kind.
+  const can = (capability: DeviceCapabilityName) => modem?.capabilities?.includes(capability) ?? false;
+  const pinNeeded =
+    can('simPin') && (modem?.status === 'sim-pin-required' || modem?.status === 'sim-pin-wrong');
 
   async function remove() {
     const removed = await removal.run(async () => {
@@ -161,7 +164,7 @@ function ModemPanel(props: {
         </dd>
         <dt>SMS over</dt>
         <dd>
-          {modem?.smsServiceOptions && modem.smsServiceOptions.length > 0 ? (
+          {can('smsService') && modem?.smsServiceOptions && modem.smsServiceOptions.length > 0 ? (
             <SmsServiceChoice
               deviceId={device.id}
               current={modem.smsService}
@@ -192,12 +195,16 @@ function ModemPanel(props: {
         <button type="button" aria-expanded={section === 'test'} onClick={() => toggle('test')}>
           Test send
         </button>
-        <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
-          AT log
-        </button>
-        <button type="button" aria-expanded={section === 'operations'} onClick={() => toggle('operations')}>
-          Balance &amp; calls
-        </button>
+        {can('atLog') && (
+          <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
+            AT log
+          </button>
+        )}
+        {(can('ussd') || can('calls')) && (
+          <button type="button" aria-expanded={section === 'operations'} onClick={() => toggle('operations')}>
+            Balance &amp; calls
+          </button>
+        )}
         <button type="button" aria-expanded={section === 'name'} onClick={() => toggle('name')}>
           Rename
         </button>
@@ -237,7 +244,7 @@ function ModemPanel(props: {
       )}
       {section === 'at-log' && <AtLogView deviceId={device.id} />}
       {section === 'operations' && <ModemOperationsForm deviceId={device.id} onSaved={props.onChanged} />}
-      {(modem?.kind === 'serial' || modem?.kind === undefined) && (
+      {can('ussd') && (
         <UssdPanel deviceId={device.id} modemName={modemLabel(device)} balance={modem?.balance} />
       )}
       <ModemFigures device={device} />

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { AwaitingReports } from '../../store/repositories.js';
 import { type DeviceView, deviceViewSchema } from '../../validation/deviceViewSchema.js';
 import type { ApiBuilder } from '../defineRoute.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { DeviceDirectory } from '../../modem/deviceDirectory.js';
 import type { BalanceWatch } from '../../operations/balanceWatch.js';
 import type {
   BalanceReading,

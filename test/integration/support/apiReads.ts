@@ -11,6 +11,7 @@ export interface ApiRecipient {
   phoneNumber: string;
   state: ApiMessageState;
   error?: string;
+  failure?: { code: string; modemCode?: number };
 }
 
 export interface ApiMessage {

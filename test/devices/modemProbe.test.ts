@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 describe('probeForModem', () => {

@@ -5,11 +5,8 @@ import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.j
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
+import { capabilityNames, type DeviceCapabilities, type UssdAnswer } from './capabilities.js';
 import type { DeviceDirectory } from './deviceDirectory.js';
-import type { CallSink } from './incomingCalls.js';
-import { ModemDriver } from './modemDriver.js';
-import type { DeliveryReportSink, IncomingSink, SessionFactory } from './modemSession.js';
-import type { ModemTimingOptions } from './modemTiming.js';
 import type { OutboundModem } from './outboundModem.js';
 import type { PoolMember } from './poolMember.js';
 import {
@@ -19,7 +16,6 @@ import {
   serialModemSource,
   usbIdentityOf,
 } from './serialModemSource.js';
-import type { UssdAnswer } from './ussdChannel.js';
 
 /**
  * A device the gateway has seen, kept so the list shows it while it is unplugged: its last known
@@ -37,20 +33,13 @@ export interface ModemPoolOptions {
   clock: Clock;
   logger: Logger;
   knownDevices: KnownDeviceStore;
-  createSession: SessionFactory;
-  receive: IncomingSink;
-  /** Status reports go here: `MessageLifecycle.applyDeliveryReport`. */
-  onDeliveryReport: DeliveryReportSink;
-  /** A modem's report memory was full: `MessageLifecycle.markReportsRefused`. */
-  onReportsRefused?: (deviceId: string) => Promise<unknown>;
-  /** SIM PIN tried once per modem whose SIM asks for one. */
-  pin?: string;
-  /** Incoming voice calls of every modem, and whether a modem hangs up on them. */
-  onCall?: CallSink;
-  rejectCalls?: (deviceId: string) => boolean;
+  /**
+   * The driver for a serial or simulated modem source; the composition root hands the AT modem
+   * driver (`server/modem/`) with its sessions, sinks and timing.
+   */
+  createDriver: (source: ModemSource) => PoolMember;
   /** The last balance reading of a device, shown with its details. */
   balanceOf?: (deviceId: string) => ModemDetails['balance'];
-  timing?: Partial<ModemTimingOptions>;
   serial: SerialAccess & {
     /** `--modem path[:baud]`. Ports are probed only through `discover` (the composition root decides). */
     configured: { path: string; baudRate: number }[];
@@ -153,20 +142,7 @@ export class ModemPool implements DeviceDirectory {
 
   /** Adds a modem from any source (serial port, simulated) and starts its driver. */
   async addModem(source: ModemSource): Promise<PoolMember> {
-    const driverOptions: ConstructorParameters<typeof ModemDriver>[0] = {
-      source,
-      createSession: this.options.createSession,
-      receive: this.options.receive,
-      onDeliveryReport: this.options.onDeliveryReport,
-      clock: this.options.clock,
-      logger: this.options.logger,
-    };
-    if (this.options.pin !== undefined) driverOptions.pin = this.options.pin;
-    if (this.options.timing) driverOptions.timing = this.options.timing;
-    if (this.options.onCall) driverOptions.onCall = this.options.onCall;
-    if (this.options.rejectCalls) driverOptions.rejectCalls = this.options.rejectCalls;
-    if (this.options.onReportsRefused) driverOptions.onReportsRefused = this.options.onReportsRefused;
-    return this.addMember(new ModemDriver(driverOptions), source);
+    return this.addMember(this.options.createDriver(source), source);
   }
 
   /**
@@ -222,13 +198,14 @@ export class ModemPool implements DeviceDirectory {
 
   async refreshInbox(deviceId?: string): Promise<void> {
     if (deviceId !== undefined) {
-      await this.requireDriver(deviceId).refreshInbox();
+      await this.capability(deviceId, 'storage').refreshInbox();
       return;
     }
     const results = await Promise.allSettled(
       this.members
         .filter((member) => member.driver.status === 'ready')
-        .map((member) => member.driver.refreshInbox()),
+        .flatMap((member) => member.driver.capabilities.storage ?? [])
+        .map((storage) => storage.refreshInbox()),
     );
     for (const result of results) {
       if (result.status === 'rejected') {
@@ -251,19 +228,19 @@ export class ModemPool implements DeviceDirectory {
   }
 
   async enterPin(deviceId: string, pin: string): Promise<void> {
-    await this.requireDriver(deviceId).enterPin(pin);
+    await this.capability(deviceId, 'simPin').enterPin(pin);
   }
 
   async setSmsService(deviceId: string, preference: SmsServicePreference): Promise<void> {
-    await this.requireDriver(deviceId).setSmsService(preference);
+    await this.capability(deviceId, 'smsService').setSmsService(preference);
   }
 
-  ussd(deviceId: string, text: string): Promise<UssdAnswer> {
-    return this.requireDriver(deviceId).ussd(text);
+  async ussd(deviceId: string, text: string): Promise<UssdAnswer> {
+    return this.capability(deviceId, 'ussd').ussd(text);
   }
 
-  cancelUssd(deviceId: string): Promise<void> {
-    return this.requireDriver(deviceId).cancelUssd();
+  async cancelUssd(deviceId: string): Promise<void> {
+    await this.capability(deviceId, 'ussd').cancelUssd();
   }
 
   onChange(listener: (deviceId: string) => void): () => void {
@@ -278,6 +255,18 @@ export class ModemPool implements DeviceDirectory {
       throw new GatewayError(ErrorCode.ModemUnavailable, `device ${deviceId} is not connected`);
     }
     throw new GatewayError(ErrorCode.NotFound, `device ${deviceId} not found`);
+  }
+
+  /** A connected device's capability; InvalidState when its kind has none such. */
+  private capability<Name extends Exclude<keyof DeviceCapabilities, 'calls' | 'deliveryReports' | 'atLog'>>(
+    deviceId: string,
+    name: Name,
+  ): NonNullable<DeviceCapabilities[Name]> {
+    const capability = this.requireDriver(deviceId).capabilities[name];
+    if (capability === undefined) {
+      throw new GatewayError(ErrorCode.InvalidState, `device ${deviceId} has no ${capabilityWords[name]}`);
+    }
+    return capability as NonNullable<DeviceCapabilities[Name]>;
   }
 
   private driver(deviceId: string): PoolMember | undefined {
@@ -297,7 +286,7 @@ export class ModemPool implements DeviceDirectory {
       ...record,
       lastSeen: Math.max(record.lastSeen, driver.lastSeen),
       simCards: [driver.simCard()],
-      modem: withBalance(driver.details()),
+      modem: withBalance(detailsOf(driver)),
     };
   }
 
@@ -313,7 +302,7 @@ export class ModemPool implements DeviceDirectory {
     }
     member.recordedId = id;
     const previous = this.known.get(id);
-    const details = driver.details();
+    const details = detailsOf(driver);
     const record: KnownDevice = {
       id,
       name: previous?.name ?? deviceName(details),
@@ -367,6 +356,18 @@ export class ModemPool implements DeviceDirectory {
       return [];
     }
   }
+}
+
+const capabilityWords = {
+  ussd: 'USSD',
+  simPin: 'SIM PIN entry',
+  smsService: 'SMS service setting',
+  storage: 'message storage to read',
+} as const;
+
+/** A member's details with the names of its capabilities, for the view and the known record. */
+function detailsOf(driver: PoolMember): ModemDetails {
+  return { ...driver.details(), capabilities: capabilityNames(driver.capabilities) };
 }
 
 function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port'>): string {

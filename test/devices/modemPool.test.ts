@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
+import { type KnownDevice, ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
+import type { PoolMember } from '../../server/devices/poolMember.js';
 import type { DeliveryReport } from '../../server/domain/device.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { deriveDeviceId } from '../../server/modem/deviceIdentity.js';
-import { type KnownDevice, ModemPool } from '../../server/modem/modemPool.js';
-import { probeForModem } from '../../server/modem/modemProbe.js';
+import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { encodeStatusReport } from '../../server/pdu/index.js';
 import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
 import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
@@ -88,13 +90,19 @@ function createPool(bus: FakeUsbBus, options: { known?: MemoryKnownDevices; conf
     clock,
     logger: silentLogger,
     knownDevices: known,
-    createSession: (transport) => new AtSession(transport, { clock, logger: silentLogger }),
-    receive: async () => undefined,
-    onDeliveryReport: async (report) => {
-      reports.push(report);
-      return true;
-    },
-    timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
+    createDriver: (source) =>
+      new ModemDriver({
+        source,
+        clock,
+        logger: silentLogger,
+        createSession: (transport) => new AtSession(transport, { clock, logger: silentLogger }),
+        receive: async () => undefined,
+        onDeliveryReport: async (report) => {
+          reports.push(report);
+          return true;
+        },
+        timing: { backoffInitialMs: 1_000, backoffMaxMs: 8_000 },
+      }),
     serial: {
       configured: (options.configured ?? []).map((path) => ({ path, baudRate: 115_200 })),
       listPorts: () => bus.listPorts(),
@@ -253,6 +261,38 @@ describe('ModemPool directory', () => {
     expect(pool.list()).toEqual([]);
     expect(known.last).toEqual([]);
     expect(await pool.forget('nope')).toBe(false);
+  });
+
+  it('publishes what a member can do, and refuses what it cannot with InvalidState', async () => {
+    const { pool } = createPool(new FakeUsbBus());
+    const refreshed: string[] = [];
+    const textOnly: PoolMember = {
+      deviceId: 'text-only',
+      port: 'http://192.0.2.1',
+      status: 'ready',
+      simSlots: 1,
+      lastSeen: 0,
+      capabilities: { storage: { refreshInbox: async () => void refreshed.push('text-only') } },
+      start: async () => undefined,
+      stop: async () => undefined,
+      details: () => ({ port: 'http://192.0.2.1', simulated: false, status: 'ready' }),
+      simCard: () => ({ slotIndex: 0, simNumber: 1 }),
+      onChange: () => () => undefined,
+      send: async () => ({ references: [] }),
+    };
+    await pool.addMember(textOnly);
+    expect(pool.get('text-only')?.modem.capabilities).toEqual(['storage']);
+    await pool.refreshInbox();
+    expect(refreshed).toEqual(['text-only']);
+    for (const refused of [
+      pool.ussd('text-only', '*100#'),
+      pool.cancelUssd('text-only'),
+      pool.enterPin('text-only', '1234'),
+      pool.setSmsService('text-only', 'circuit'),
+    ]) {
+      const error = await refused.catch((caught: unknown) => caught);
+      expect((error as GatewayError).code).toBe(ErrorCode.InvalidState);
+    }
   });
 
   it('answers NotFound when refreshing the inbox of an unknown device', async () => {
