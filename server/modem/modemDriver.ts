@@ -19,6 +19,7 @@ import { ModemState } from './modemState.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
 import { type RegistrationDomain, RegistrationDomains } from './networkState.js';
 import type { OutboundModem, SendRequest, SendResult } from './outboundModem.js';
+import { chooseRelayLinkMode, RelayLinkKeeper } from './relayLinkKeeper.js';
 import type { ModemSource } from './serialModemSource.js';
 import { SimPin } from './simPin.js';
 import { SmsSending } from './smsSending.js';
@@ -71,6 +72,7 @@ export class ModemDriver implements OutboundModem {
   private readonly ussdChannel: UssdChannel;
   private readonly calls: IncomingCalls;
   private readonly sending: SmsSending;
+  private readonly relayLink: RelayLinkKeeper;
   private readonly polling: StoragePolling;
   private readonly healthRounds: HealthRounds;
   private readonly recovery: ModemRecovery;
@@ -126,6 +128,7 @@ export class ModemDriver implements OutboundModem {
       hangUp: () => this.lane.run(() => this.hangUp()),
       onCall: (call) => options.onCall?.(call),
     });
+    this.relayLink = new RelayLinkKeeper({ clock, logger, commandTimeoutMs });
     this.sending = new SmsSending({
       clock,
       logger,
@@ -135,6 +138,7 @@ export class ModemDriver implements OutboundModem {
       onSilence: recoverByProbe,
       onSent: () => this.polling.soon(),
       storageRead: () => this.incoming.idle(),
+      relayLink: this.relayLink,
     });
     this.polling = new StoragePolling({
       clock,
@@ -225,7 +229,9 @@ export class ModemDriver implements OutboundModem {
   }
 
   details(): ModemDetails {
-    return this.state.details();
+    const details = this.state.details();
+    const relayLink = this.relayLink.figures();
+    return relayLink ? { ...details, relayLink } : details;
   }
 
   simCard(): SimCardInfo {
@@ -373,6 +379,7 @@ export class ModemDriver implements OutboundModem {
   private async finishInit(session: ModemSession): Promise<void> {
     const context = this.context(session);
     const setup = await prepareMessaging(context, this.state.known);
+    this.relayLink.configured(await chooseRelayLinkMode(context));
     await this.polling.readUse(context);
     this.logger.info('modem ready', {
       storage: setup.storage,
