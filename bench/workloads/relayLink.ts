@@ -52,7 +52,7 @@ export async function runRelayLinkWorkloads(
   const workloads: Workload[] = [
     { name: '40-part burst', modems: 1, messages: burst, withCmms: true, timeScale: scaled(1) },
     { name: '40-part burst', modems: 1, messages: burst, withCmms: false, timeScale: scaled(1) },
-    { name: campaignName, modems: 1, messages: campaign, withCmms: true, timeScale: scaled(2) },
+    { name: campaignName, modems: 1, messages: campaign, withCmms: true, timeScale: scaled(1) },
     { name: campaignName, modems: 1, messages: campaign, withCmms: false, timeScale: scaled(10) },
     // The pool shows how modems add up; its twin without +CMMS would add minutes and nothing new.
     { name: campaignName, modems: 4, messages: campaign, withCmms: true, timeScale: scaled(2) },
