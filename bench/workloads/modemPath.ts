@@ -169,7 +169,7 @@ async function idleLatencies(
   return latencies;
 }
 
-async function waitForOnlineModems(gateway: GatewayProcess, count: number): Promise<void> {
+export async function waitForOnlineModems(gateway: GatewayProcess, count: number): Promise<void> {
   let online = 0;
   await waitUntil(
     async () => {

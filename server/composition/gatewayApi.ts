@@ -142,7 +142,13 @@ export function gatewayExtensions(
         signalSince: (deviceId, from) => storage.modemRecords.signalSince(deviceId, from),
         now: () => clock.now(),
       }),
-    (api) => registerBackupRoutes(api, { backup: (path) => storage.backup(path), now: () => clock.now() }),
+    (api) =>
+      registerBackupRoutes(api, {
+        backup: (path) => storage.backup(path),
+        databaseBytes: () => storage.databaseBytes(),
+        counts: () => ({ messages: storage.messages.count(), incoming: storage.inbox.count() }),
+        now: () => clock.now(),
+      }),
     (api) =>
       registerPhoneHookRoutes(api, {
         phones: () => modems.phones.phones,

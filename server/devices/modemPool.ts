@@ -377,7 +377,7 @@ function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port
 
 /** Details worth persisting: identity and where it was, not the moment-to-moment radio state. */
 function lasting(details: ModemDetails): ModemDetails {
-  const { signal: _signal, statusDetail: _detail, ...rest } = details;
+  const { signal: _signal, statusDetail: _detail, relayLink: _relayLink, ...rest } = details;
   return rest;
 }
 

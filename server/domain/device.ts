@@ -106,6 +106,11 @@ export interface ModemDetails {
   smsc?: string;
   /** How full each message memory is (AT+CPMS?), read with every health round. */
   messageStorage?: StorageUse[];
+  /**
+   * The relay link to the SMSC kept open with `+CMMS` (TS 27.005 §3.5.6), when the modem offers
+   * it: the mode in use and how many parts went out on a link still open from the previous one.
+   */
+  relayLink?: { mode: 1 | 2; keptLinkSends: number };
   /** The last scheduled (or asked) balance answer, when the modem has a balance code. */
   balance?: { answer: string; amount?: number; at: number; low: boolean };
 }

@@ -23,6 +23,7 @@ import type { MessagingSetup, SetupContext } from './modemSetup.js';
 import { ModemState } from './modemState.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from './modemTiming.js';
 import { type RegistrationDomain, RegistrationDomains } from './networkState.js';
+import { chooseRelayLinkMode, RelayLinkKeeper } from './relayLinkKeeper.js';
 import { SimPin } from './simPin.js';
 import { SmsSending } from './smsSending.js';
 import { StoragePolling } from './storagePolling.js';
@@ -83,6 +84,7 @@ export class ModemDriver implements PoolMember {
   private readonly ussdChannel: UssdChannel;
   private readonly calls: IncomingCalls;
   private readonly sending: SmsSending;
+  private readonly relayLink: RelayLinkKeeper;
   private readonly polling: StoragePolling;
   private readonly healthRounds: HealthRounds;
   private readonly recovery: ModemRecovery;
@@ -138,6 +140,7 @@ export class ModemDriver implements PoolMember {
       hangUp: () => this.lane.run(() => this.hangUp()),
       onCall: (call) => options.onCall?.(call),
     });
+    this.relayLink = new RelayLinkKeeper({ clock, logger, commandTimeoutMs });
     this.sending = new SmsSending({
       clock,
       logger,
@@ -147,6 +150,7 @@ export class ModemDriver implements PoolMember {
       onSilence: recoverByProbe,
       onSent: () => this.polling.soon(),
       storageRead: () => this.incoming.idle(),
+      relayLink: this.relayLink,
     });
     this.polling = new StoragePolling({
       clock,
@@ -237,7 +241,9 @@ export class ModemDriver implements PoolMember {
   }
 
   details(): ModemDetails {
-    return this.state.details();
+    const details = this.state.details();
+    const relayLink = this.relayLink.figures();
+    return relayLink ? { ...details, relayLink } : details;
   }
 
   simCard(): SimCardInfo {
@@ -385,6 +391,7 @@ export class ModemDriver implements PoolMember {
   private async finishInit(session: ModemSession): Promise<void> {
     const context = this.context(session);
     const setup = await prepareMessaging(context, this.state.known);
+    this.relayLink.configured(await chooseRelayLinkMode(context));
     await this.polling.readUse(context);
     this.logger.info('modem ready', {
       storage: setup.storage,

@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import { encodeSubmit } from '../pdu/index.js';
 import type { ModemSession } from './modemSession.js';
 import { sendFailureError, submitOptionsFor } from './outgoingSms.js';
+import type { RelayLinkKeeper } from './relayLinkKeeper.js';
 
 export interface SmsSendingOptions {
   clock: Clock;
@@ -27,6 +28,8 @@ export interface SmsSendingOptions {
    * taking turns with the parts, reading fell behind sending and the SIM filled.
    */
   storageRead(): Promise<void>;
+  /** Keeps the relay link open between parts and messages where the modem offers `+CMMS`. */
+  relayLink: Pick<RelayLinkKeeper, 'beforePart' | 'partAnswered' | 'partLost'>;
 }
 
 /**
@@ -53,6 +56,8 @@ export class SmsSending {
     const references: number[] = [];
     for (const [index, part] of parts.entries()) {
       await this.options.storageRead();
+      const { relayLink } = this.options;
+      await relayLink.beforePart(session);
       let lines: string[];
       try {
         ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, {
@@ -60,8 +65,12 @@ export class SmsSending {
           timeoutMs: this.options.sendTimeoutMs,
         }));
       } catch (error) {
-        throw this.failure(error, request, index, parts.length);
+        const failure = this.failure(error, request, index, parts.length);
+        if (failure.code === ErrorCode.CmsError) relayLink.partAnswered();
+        else relayLink.partLost();
+        throw failure;
       }
+      relayLink.partAnswered();
       const reference = parseCmgs(lines);
       if (reference === undefined) {
         // OK without +CMGS: the network took the part, but without its TP-MR no status report

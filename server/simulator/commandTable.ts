@@ -3,15 +3,18 @@ import type { CommandDefinition } from './commandTypes.js';
 import { generalCommands } from './generalCommands.js';
 import { messageCommands } from './messageCommands.js';
 import { networkCommands } from './networkCommands.js';
+import { relayLinkCommands } from './relayLinkCommands.js';
 import { telephonyCommands } from './telephonyCommands.js';
 import { urcRoutingCommands } from './urcRoutingCommands.js';
 
-export function buildCommandTable(): ReadonlyMap<string, CommandDefinition> {
+/** `moreMessagesToSend` false: a modem without `+CMMS`, which answers ERROR to it. */
+export function buildCommandTable(moreMessagesToSend = true): ReadonlyMap<string, CommandDefinition> {
   return new Map(
     Object.entries({
       ...generalCommands,
       ...networkCommands,
       ...messageCommands,
+      ...(moreMessagesToSend ? relayLinkCommands : {}),
       ...urcRoutingCommands,
       ...telephonyCommands,
     }),

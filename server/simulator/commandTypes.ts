@@ -9,6 +9,7 @@ import type { AtCommand, CommandForm } from './atCommandLine.js';
 import type { MessageStorage } from './messageStorage.js';
 import type { ModemIdentity } from './modemIdentity.js';
 import type { ModemProfile } from './modemProfile.js';
+import type { RelayLink } from './relayLink.js';
 import { type AtFailure, CmeCode } from './resultCodes.js';
 import type { SimCard } from './simCard.js';
 import type { SimulatedTelephony } from './simulatedTelephony.js';
@@ -66,6 +67,8 @@ export interface CommandContext {
   indicationSettingsChanged(): void;
   /** AT+CFUN=1,1: restart, which locks a SIM with a PIN again. */
   restart(): void;
+  /** The SMS relay link to the SMSC and its `+CMMS` mode. */
+  readonly relayLink: Pick<RelayLink, 'mode' | 'modes' | 'setMode'>;
   /** The network's USSD service and voice calls. */
   readonly telephony: Pick<SimulatedTelephony, 'request' | 'cancel' | 'hangUp'>;
   /** Every command name the simulator knows, for AT+CLAC. */

@@ -13,7 +13,12 @@ import type { Logger } from '../logging/logger.js';
 import type { Transport } from '../transport/transport.js';
 import { type AtCommand, parseCommandLine, splitArguments } from './atCommandLine.js';
 import { buildCommandTable, commandListing } from './commandTable.js';
-import { type CommandContext, type CommandReply, plainError } from './commandTypes.js';
+import {
+  type CommandContext,
+  type CommandDefinition,
+  type CommandReply,
+  plainError,
+} from './commandTypes.js';
 import { junkLines } from './lineNoise.js';
 import { MessageMemories } from './messageMemories.js';
 import { type ModemIdentity, resolveIdentity } from './modemIdentity.js';
@@ -22,6 +27,7 @@ import { ModemOutput } from './modemOutput.js';
 import { factoryProfile, type ModemProfile, type ProfileDefaults, storedProfile } from './modemProfile.js';
 import type { IncomingMessage } from './networkPdus.js';
 import { NetworkRegistration } from './networkRegistration.js';
+import { RelayLink, type RelayLinkCounts } from './relayLink.js';
 import { type AtFailure, CmsCode, failureLine, frameResponse } from './resultCodes.js';
 import { SimCard } from './simCard.js';
 import {
@@ -46,6 +52,8 @@ export type { AcceptedPdu, InjectOptions } from './smsNetwork.js';
 
 interface PendingSend {
   tpduLength: number;
+  /** When the AT+CMGS command came: the relay link's hold is counted up to here. */
+  commandAt: number;
 }
 
 /**
@@ -65,7 +73,8 @@ export class SimulatedModem {
   private readonly network: SmsNetwork;
   private readonly profileDefaults: ProfileDefaults;
   private profile: ModemProfile;
-  private readonly table = buildCommandTable();
+  private readonly table: ReadonlyMap<string, CommandDefinition>;
+  private readonly relayLink: RelayLink;
   private readonly telephony: SimulatedTelephony;
   private readonly context: CommandContext;
   private readonly input = new ModemInput();
@@ -98,6 +107,8 @@ export class SimulatedModem {
     this.profileDefaults = { echo: options.echo ?? true, statusReports: options.statusReportMode ?? 'cdsi' };
     this.profile = storedProfile(this.profileDefaults);
     this.output = new ModemOutput(port, clock, this.logger);
+    this.relayLink = new RelayLink(clock, options.relayLink);
+    this.table = buildCommandTable(this.relayLink.modes.length > 0);
     const radio = {
       registration: 1,
       rssi: 20,
@@ -133,6 +144,16 @@ export class SimulatedModem {
   /** Every PDU accepted by AT+CMGS, in order. */
   get accepted(): readonly AcceptedPdu[] {
     return this.network.accepted;
+  }
+
+  /** Sends that opened the relay link first, and sends that found it open (`relayLink.ts`). */
+  get relayLinkCounts(): Readonly<RelayLinkCounts> {
+    return this.relayLink.counts;
+  }
+
+  /** True while the relay link to the SMSC is open (held after a send under `+CMMS` 1 or 2). */
+  get relayLinkOpen(): boolean {
+    return this.relayLink.isOpen;
   }
 
   /** Every command line received (trimmed, without terminator), answered or not. */
@@ -319,7 +340,7 @@ export class SimulatedModem {
         // TS 27.005 §3.5.1: the prompt is <CR><LF><greater_than><space>, with no line end after it.
         await this.output.pause(this.options.replyDelayMs);
         this.output.write(`${frameResponse(lines)}\r\n> `);
-        this.pendingSend = { tpduLength: reply.tpduLength };
+        this.pendingSend = { tpduLength: reply.tpduLength, commandAt: this.options.clock.now() };
         return;
       }
       lines.push(...reply.lines);
@@ -352,13 +373,16 @@ export class SimulatedModem {
       await this.respond([], { kind: 'cms', code: CmsCode.InvalidPduModeParameter });
       return;
     }
-    await this.output.pause(this.options.sendDelayMs);
+    const setupMs = this.relayLink.setupFor(send.commandAt);
+    await this.output.pause(setupMs + (this.options.sendDelayMs ?? 0));
     const outcome = this.network.submit(body.hex, check.decoded);
     if ('refusedWith' in outcome) {
       await this.respond([], { kind: 'cms', code: outcome.refusedWith });
+      this.relayLink.answered();
       return;
     }
     await this.respond([`+CMGS: ${outcome.messageReference}`]);
+    this.relayLink.answered();
     this.network.scheduleStatusReport(outcome);
   }
 
@@ -392,7 +416,9 @@ export class SimulatedModem {
       registrationIn: (domain) => registration.statusIn(domain),
       acknowledgeIndication: () => indications.acknowledge(),
       indicationSettingsChanged: () => indications.settingsChanged((work) => this.afterReply.push(work)),
+      relayLink: this.relayLink,
       restart: () => {
+        this.relayLink.reset();
         this.sim.powerCycle();
         this.profile = storedProfile(this.profileDefaults);
         indications.clearBuffered();

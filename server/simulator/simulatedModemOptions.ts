@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Transport } from '../transport/transport.js';
 import type { ModemIdentity } from './modemIdentity.js';
 import type { StatusReportRouting } from './modemProfile.js';
+import type { RelayLinkOptions } from './relayLink.js';
 import type { HangUpCommand, UssdForm } from './simulatedTelephony.js';
 
 export interface SimulatedModemOptions {
@@ -15,8 +16,13 @@ export interface SimulatedModemOptions {
   simPin?: string;
   /** Delay before each reply, ms (default 0). */
   replyDelayMs?: number;
-  /** Time the network takes to accept an AT+CMGS, ms (default 0). */
+  /** Time the network takes to accept an AT+CMGS on an open relay link, ms (default 0). */
   sendDelayMs?: number;
+  /**
+   * The relay link to the SMSC (`relayLink.ts`): its set-up before a send that finds it closed,
+   * how long `+CMMS` 1 or 2 holds it, and which `+CMMS` modes the modem offers.
+   */
+  relayLink?: RelayLinkOptions;
   /** Delay before the status report of a send that requested one, ms (default 1000). */
   statusReportDelayMs?: number;
   /** Direct +CDS or stored +CDSI (default 'cdsi'); AT+CNMI <ds> overrides it once set. */
@@ -61,12 +67,14 @@ export const DEFAULT_STORAGE_SIZE = 30;
 
 /** Refuses options no modem could have, before anything starts. */
 export function checkSimulatedModemOptions(options: SimulatedModemOptions): void {
-  const counts: [keyof SimulatedModemOptions, number | undefined, number][] = [
+  const counts: [string, number | undefined, number][] = [
     ['replyDelayMs', options.replyDelayMs, 0],
     ['sendDelayMs', options.sendDelayMs, 0],
     ['statusReportDelayMs', options.statusReportDelayMs, 0],
     ['storageSize', options.storageSize, 1],
     ['historyLimit', options.historyLimit, 1],
+    ['relayLink.setupMs', options.relayLink?.setupMs, 0],
+    ['relayLink.holdMs', options.relayLink?.holdMs, 0],
   ];
   for (const [field, value, minimum] of counts) {
     if (value !== undefined && (!Number.isInteger(value) || value < minimum)) {

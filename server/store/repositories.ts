@@ -128,6 +128,8 @@ export interface InboxRepository {
   /** Newest first (receivedAt descending); includes every write made before the call. */
   list(query: InboxQuery): Promise<Page<IncomingRecord>>;
   pruneOlderThan(before: number): Promise<number>;
+  /** How many records are stored. */
+  count(): number;
 }
 
 export interface StoredLogEntry extends LogRecord {

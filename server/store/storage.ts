@@ -60,6 +60,8 @@ export interface Storage {
   ): Promise<Document<T>>;
   /** Writes a consistent copy of the database to `path` while the gateway runs. */
   backup(path: string): Promise<void>;
+  /** The size of `gateway.db` in bytes: its pages, free ones included (the file on disk). */
+  databaseBytes(): number;
   /** For the health check: can the data directory take a durable write right now? */
   checkWritable(): Promise<boolean>;
   /** Commits pending writes, closes the database and releases the directory lock. */
@@ -192,6 +194,12 @@ class DataDirStorage implements Storage {
   backup(path: string): Promise<void> {
     if (this.closed) return Promise.reject(new GatewayError(ErrorCode.StoreClosed, 'storage is closed'));
     return backupDatabase(this.database.path, path, this.logger);
+  }
+
+  databaseBytes(): number {
+    const { db } = this.database;
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    return pages * (db.pragma('page_size', { simple: true }) as number);
   }
 
   async checkWritable(): Promise<boolean> {

@@ -75,6 +75,16 @@ export const deviceViewSchema = z.object({
         }),
       )
       .optional(),
+    relayLink: z
+      .object({
+        mode: z.union([z.literal(1), z.literal(2)]).describe('the +CMMS mode in use (TS 27.005 §3.5.6)'),
+        keptLinkSends: z
+          .number()
+          .int()
+          .describe('parts sent within 1 s of the previous answer, on the link it kept open'),
+      })
+      .optional()
+      .describe('present when the modem keeps the SMS relay link open between sends (+CMMS)'),
     balance: z
       .object({ answer: z.string(), amount: z.number().optional(), at: z.string(), low: z.boolean() })
       .optional(),

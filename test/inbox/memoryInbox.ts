@@ -35,6 +35,10 @@ export class MemoryInbox implements InboxRepository {
     return removed;
   }
 
+  count(): number {
+    return this.records.size;
+  }
+
   all(): IncomingRecord[] {
     return [...this.records.values()];
   }

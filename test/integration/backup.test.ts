@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,17 @@ describe('backups of a running gateway', () => {
     const file = join(folder, 'downloaded.db');
     await writeFile(file, bytes);
     expect(messageIdsIn(file)).toEqual(expect.arrayContaining(posted));
+  });
+
+  it('tells the database size on disk and what it holds (GET /gateway/v1/database)', async () => {
+    const response = await harness.api.get<{ bytes: number; messages: number; incoming: number }>(
+      '/gateway/v1/database',
+    );
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ bytes: expect.any(Number), messages: posted.length, incoming: 0 });
+    const { size } = await stat(join(harness.dataDir, 'gateway.db'));
+    // The WAL may hold pages the file does not have yet, never the other way round.
+    expect(response.body.bytes).toBeGreaterThanOrEqual(size);
   });
 
   it('refuses settings:write with 403, and answers backup:create (issue 36, item 9)', async () => {

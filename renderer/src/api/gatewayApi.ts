@@ -5,6 +5,7 @@ import type {
   AtLogLine,
   ConversationRecord,
   DailyStats,
+  DatabaseSize,
   DeviceRecord,
   GatewayStatus,
   InboxRecord,
@@ -82,6 +83,8 @@ export function createGatewayApi(client: ApiClient) {
     changeLogin: async (change: { currentPassword: string; username: string; password: string }) => {
       await client.request('PUT', '/gateway/v1/credentials', { body: change });
     },
+    /** The database's size on disk and how many messages it holds. */
+    database: () => client.get<DatabaseSize>('/gateway/v1/database'),
     /** A consistent copy of the message database, taken while the gateway runs. */
     backup: async () => (await client.request<Blob>('POST', '/gateway/v1/backup', { binary: true })).data,
 

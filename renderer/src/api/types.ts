@@ -8,6 +8,7 @@ import type { MessageView } from '../../../server/domain/messageView.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
+import type { databaseViewSchema } from '../../../server/validation/databaseViewSchema.js';
 import type {
   conversationViewSchema,
   openingHoursSchema,
@@ -130,6 +131,7 @@ export interface TokenResponse {
 
 /** Settings as GET /settings returns them: groups of snake_case keys; unset keys are omitted. */
 export type SettingsDocument = Record<string, Record<string, unknown> | undefined>;
+export type DatabaseSize = z.output<typeof databaseViewSchema>;
 
 /** The live stream's `incoming` event (GET /gateway/v1/events), as the server announces it. */
 export type IncomingEvent = IncomingMessageEvent;

@@ -24,6 +24,7 @@ export function ModemFigures(props: { device: DeviceRecord }) {
     <section className="subpanel" aria-label={`Storage, figures and calls of ${modemLabel(device)}`}>
       <h3>Storage, figures and calls</h3>
       <StorageLines uses={device.modem?.messageStorage ?? []} />
+      <RelayLinkLine link={device.modem?.relayLink} />
       {figures.error !== undefined && <ErrorNote error={figures.error} onRetry={figures.reload} />}
       {record && (
         <>
@@ -62,6 +63,18 @@ function StorageLines(props: { uses: StorageUse[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** How many parts went out on a relay link the modem kept open with +CMMS (TS 27.005 §3.5.6). */
+function RelayLinkLine(props: { link: DeviceRecord['modem']['relayLink'] }) {
+  const { link } = props;
+  if (!link) return null;
+  return (
+    <p>
+      Kept link (+CMMS={link.mode}): {link.keptLinkSends} {link.keptLinkSends === 1 ? 'part' : 'parts'} sent
+      without opening the link to the SMS centre again
+    </p>
   );
 }
 

@@ -11,6 +11,7 @@ import { downloadBlob } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { FleetStatusPanel } from '../fleet/FleetStatusPanel.js';
 import { isoDay } from '../format/timeFormat.js';
+import { DatabasePanel } from '../settings/DatabasePanel.js';
 import {
   allSettingFields,
   buildSettingsPatch,
@@ -133,6 +134,7 @@ export function SettingsScreen() {
           </div>
         </form>
       )}
+      <DatabasePanel settings={settings.data} />
       <BackupPanel />
       {desktop && <DesktopPreferencesPanel />}
     </>

@@ -2,12 +2,17 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { databaseViewSchema } from '../../validation/databaseViewSchema.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 export interface BackupRouteDependencies {
   /** Writes a consistent copy of the database to `path` (SQLite online backup). */
   backup(path: string): Promise<void>;
+  /** Bytes of the database file. */
+  databaseBytes(): number;
+  /** Stored messages and received messages. */
+  counts(): { messages: number; incoming: number };
   now(): number;
 }
 
@@ -17,6 +22,19 @@ export interface BackupRouteDependencies {
  * out, and removed once the response is done or cut off.
  */
 export function registerBackupRoutes(api: ApiBuilder, deps: BackupRouteDependencies): void {
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/database',
+    summary: 'The size of the message database and how many messages it holds',
+    tag: 'Gateway extensions',
+    access: { scope: 'settings:read' },
+    responses: {
+      200: { description: 'Size and counts', schema: databaseViewSchema },
+      ...errorResponses(...authErrors),
+    },
+    handle: async () => ({ status: 200, body: { bytes: deps.databaseBytes(), ...deps.counts() } }),
+  });
+
   api.route({
     method: 'post',
     path: '/gateway/v1/backup',
