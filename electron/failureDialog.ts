@@ -4,14 +4,25 @@ export type FailureAction =
   | { kind: 'use-port'; port: number }
   | { kind: 'open-running-gateway'; url: string }
   | { kind: 'retry' }
+  /** Close the window; the automatic attempts go on and the tray shows their state. */
+  | { kind: 'keep-trying' }
   | { kind: 'quit' };
 
 export interface FailureDialog {
   title: string;
   message: string;
   detail: string;
-  /** Buttons in order; the first is the default, the last is Quit (Escape). */
+  /** Buttons in order; the first is the default. */
   choices: { label: string; action: FailureAction }[];
+  /** The button Escape (or closing the window) stands for: Keep trying while retries go on, else Quit. */
+  cancelIndex: number;
+}
+
+export interface FailureContext {
+  /** A free port to offer instead of a taken or forbidden one. */
+  freePort?: number;
+  /** The app starts the core again by itself (every cause but a bad option). */
+  retrying: boolean;
 }
 
 const quit = { label: 'Quit', action: { kind: 'quit' } } as const;
@@ -19,10 +30,29 @@ const portSetting =
   'You can change the port later in Settings → This computer, or start the app with --listen <port>.';
 
 /**
- * The one window shown when the core cannot start: it names the cause and offers the fix.
- * Nothing here retries by itself; each cause would stop the next attempt in the same way.
+ * The one window shown when the core cannot start: it names the cause and offers the fix. While
+ * the app keeps trying by itself, closing it keeps the attempts going.
  */
-export function failureDialog(failure: StartFailure, freePort: number | undefined): FailureDialog {
+export function failureDialog(failure: StartFailure, context: FailureContext): FailureDialog {
+  const box = causeDialog(failure, context.freePort);
+  if (!context.retrying) return { ...box, cancelIndex: box.choices.length - 1 };
+  const keepTrying = { label: 'Keep trying', action: { kind: 'keep-trying' } } as const;
+  const fixes = box.choices.slice(0, -1);
+  return {
+    ...box,
+    detail: `${box.detail}\n\n${retryNote}`,
+    choices: [...fixes, keepTrying, quit],
+    cancelIndex: fixes.length,
+  };
+}
+
+const retryNote =
+  'Meanwhile the app tries again by itself, with pauses growing up to 15 minutes; the tray icon shows the state and its menu can stop the attempts.';
+
+function causeDialog(
+  failure: StartFailure,
+  freePort: number | undefined,
+): Omit<FailureDialog, 'cancelIndex'> {
   const title = 'Desktop SMS Gateway could not start';
   const usePort =
     freePort === undefined
@@ -94,6 +124,8 @@ export interface FailureDialogHost {
     defaultId: number;
     cancelId: number;
     noLink: boolean;
+    /** Closes the box as if cancelled (docs/api/dialog.md, `signal`). */
+    signal?: AbortSignal;
   }): Promise<{ response: number }>;
   nextFreePort(port: number): Promise<number | undefined>;
   saveListenPort(port: number): Promise<void>;
@@ -103,16 +135,23 @@ export interface FailureDialogHost {
   quit(): void;
 }
 
-/** Shows the failure window once and carries out the user's choice. */
+/**
+ * Shows the failure window once and carries out the user's choice. `signal` closes it unanswered
+ * (the core started meanwhile), which counts as Keep trying.
+ */
 export async function resolveStartFailure(
   failure: StartFailure,
   host: FailureDialogHost,
+  options: { retrying: boolean; signal?: AbortSignal },
 ): Promise<FailureAction> {
   const freePort =
     failure.kind === 'port-in-use' || failure.kind === 'port-forbidden'
       ? await host.nextFreePort(failure.port)
       : undefined;
-  const dialog = failureDialog(failure, freePort);
+  const dialog = failureDialog(failure, {
+    retrying: options.retrying,
+    ...(freePort === undefined ? {} : { freePort }),
+  });
   const { response } = await host.showMessageBox({
     type: 'error',
     title: dialog.title,
@@ -120,8 +159,9 @@ export async function resolveStartFailure(
     detail: dialog.detail,
     buttons: dialog.choices.map((choice) => choice.label),
     defaultId: 0,
-    cancelId: dialog.choices.length - 1,
+    cancelId: dialog.cancelIndex,
     noLink: true,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const action = dialog.choices[response]?.action ?? { kind: 'quit' };
   switch (action.kind) {
@@ -137,9 +177,44 @@ export async function resolveStartFailure(
       await host.openExternal(`${action.url}/ui/`);
       host.quit();
       break;
+    case 'keep-trying':
+      break;
     case 'quit':
       host.quit();
       break;
   }
   return action;
+}
+
+/**
+ * Keeps to one failure window at a time: a later attempt that fails while one is open only
+ * updates the tray. `close()` (the core started) dismisses the open one.
+ */
+export class FailureWindow {
+  private open?: AbortController;
+
+  constructor(
+    private readonly present: (
+      failure: StartFailure,
+      options: { retrying: boolean; signal: AbortSignal },
+    ) => Promise<FailureAction>,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.open !== undefined;
+  }
+
+  show(failure: StartFailure, options: { retrying: boolean }): void {
+    if (this.open) return;
+    const controller = new AbortController();
+    this.open = controller;
+    void this.present(failure, { ...options, signal: controller.signal }).finally(() => {
+      if (this.open === controller) this.open = undefined;
+    });
+  }
+
+  close(): void {
+    this.open?.abort();
+    this.open = undefined;
+  }
 }

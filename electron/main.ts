@@ -17,13 +17,15 @@ import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
+import { CoreNotices, type Notice } from './coreStatus.js';
 import { CoreSupervisor } from './coreSupervisor.js';
-import { applyAppIdentity, bringToFront, onAllWindowsClosed, trayIconFile } from './desktopShell.js';
-import { resolveStartFailure } from './failureDialog.js';
+import { applyAppIdentity, bringToFront, onAllWindowsClosed } from './desktopShell.js';
+import { type FailureAction, FailureWindow, resolveStartFailure } from './failureDialog.js';
 import { FirstRunLoginHolder } from './firstRunLogin.js';
 import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
 import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
+import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { GatewayTray } from './tray.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
@@ -104,6 +106,36 @@ if (!app.requestSingleInstanceLock()) {
     if (base) await shell.openExternal(`${base}/docs`);
   });
 
+  const notify = (notice: Notice) => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification(notice);
+    // macOS shows notifications only from a code-signed app (Electron 42 moved to
+    // UNNotification, docs/breaking-changes.md); say why one is missing instead of nothing.
+    notification.on('failed', (_event, error) => logger.warn('notification not shown', { error }));
+    notification.show();
+  };
+
+  /** At most one failure window; it closes by itself when a later attempt starts the core. */
+  const failureWindow = new FailureWindow((failure, options) =>
+    resolveStartFailure(
+      failure,
+      {
+        showMessageBox: (box) => dialog.showMessageBox(box),
+        nextFreePort: (port) => nextFreePort('127.0.0.1', port),
+        saveListenPort: async (port) => {
+          await preferences.set('listenPort', port);
+        },
+        restartCore: () => core.restart(),
+        openExternal: (url) => shell.openExternal(url),
+        quit: () => app.quit(),
+      },
+      options,
+    ).catch((error: unknown): FailureAction => {
+      logger.error('the failure window could not carry out the choice', { error });
+      return { kind: 'keep-trying' };
+    }),
+  );
+
   const showWindow = () => {
     if (!window) createWindow();
     if (window) bringToFront(window);
@@ -169,10 +201,19 @@ if (!app.requestSingleInstanceLock()) {
       cleanShutdown.watchPowerMonitor(powerMonitor);
       const loaded = await preferences.load();
       await startAtLogin(loaded.startAtLogin);
-      const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
+      const tray = new GatewayTray(nativeTray(resources, process.platform), {
         toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
         setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
+        retryNow: () => core.retryNow(),
+        stopRetrying: () => core.stopRetrying(),
         quit: () => app.quit(),
+      });
+      const coreNotices = new CoreNotices();
+      core.on('state', (state) => {
+        tray.showCore(state);
+        const notice = coreNotices.noticeFor(state);
+        if (notice) notify(notice);
+        if (state.kind === 'running') failureWindow.close();
       });
       core.on('sending-paused', (paused) => tray.showPaused(paused));
       // A (re)started core reports its pause (kept across restarts) right after `ready`.
@@ -182,35 +223,11 @@ if (!app.requestSingleInstanceLock()) {
         else createWindow();
       });
       core.on('incoming', ({ sender, preview }) => {
-        if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
-          const notification = new Notification({ title: `SMS from ${sender}`, body: preview });
-          // macOS shows notifications only from a code-signed app (Electron 42 moved to
-          // UNNotification, docs/breaking-changes.md); say why one is missing instead of nothing.
-          notification.on('failed', (_event, error) => logger.warn('notification not shown', { error }));
-          notification.show();
-        }
+        if (preferences.values.notifyOnIncoming) notify({ title: `SMS from ${sender}`, body: preview });
       });
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
-        window?.hide();
-        void resolveStartFailure(failure, {
-          showMessageBox: (options) => dialog.showMessageBox(options),
-          nextFreePort: (port) => nextFreePort('127.0.0.1', port),
-          saveListenPort: async (port) => {
-            await preferences.set('listenPort', port);
-          },
-          restartCore: () => core.restart(),
-          openExternal: (url) => shell.openExternal(url),
-          quit: () => app.quit(),
-        });
-      });
-      core.on('crashed', (crash) => {
-        if ('gaveUp' in crash) {
-          dialog.showErrorBox(
-            'Desktop SMS Gateway',
-            `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
-          );
-        }
+        failureWindow.show(failure, { retrying: failure.kind !== 'bad-option' });
       });
       core.start();
     })

@@ -10,8 +10,8 @@ import {
   trayIconFile,
 } from '../../electron/desktopShell.js';
 import { applyStartAtLogin, autostartEntryPath, nodeLoginItemFiles } from '../../electron/loginItem.js';
-import { trayMenu } from '../../electron/trayMenu.js';
-import { FakeApp, FakeWindow } from './support/electronDouble.js';
+import { GatewayTray } from '../../electron/tray.js';
+import { FakeApp, FakeTray, FakeWindow } from './support/electronDouble.js';
 
 const directories: string[] = [];
 afterEach(async () => {
@@ -68,18 +68,25 @@ describe('the desktop shell', () => {
     const actions = {
       toggleWindow: () => undefined,
       setSendingPaused: (paused: boolean) => asked.push(paused),
+      retryNow: () => undefined,
+      stopRetrying: () => undefined,
       quit: () => undefined,
     };
-    const running = trayMenu(false, actions);
-    const paused = trayMenu(true, actions);
-    const click = (items: ReturnType<typeof trayMenu>, label: string) => {
-      const item = items.find((entry) => 'label' in entry && entry.label === label);
-      if (!item || !('click' in item)) throw new Error(`no item ${label}`);
-      item.click();
-    };
-    click(running, 'Pause sending');
-    click(paused, 'Resume sending');
+    const tray = new FakeTray();
+    const gatewayTray = new GatewayTray(tray, actions);
+    gatewayTray.showCore({ kind: 'running' });
+    tray.choose('Pause sending');
+    gatewayTray.showPaused(true);
+    tray.choose('Resume sending');
     expect(asked).toEqual([true, false]);
+  });
+
+  it('uses the coloured alert icon when the gateway needs attention, on every platform', async () => {
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      expect(trayIconFile(platform, true)).toBe('trayAlert.png');
+    }
+    expect(await pngSize('resources/trayAlert.png')).toEqual([32, 32]);
+    expect(await pngSize('resources/trayAlert@2x.png')).toEqual([64, 64]);
   });
 });
 

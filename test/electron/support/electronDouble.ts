@@ -15,11 +15,16 @@
  * - app (api/app.md): `setAppUserModelId(id)` (Windows), `setLoginItemSettings({ openAtLogin })`
  *   (macOS, Windows; no effect on Linux).
  * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
- *   with `{ response }`, the index of the clicked button (`cancelId` for Escape).
+ *   with `{ response }`, the index of the clicked button (`cancelId` for Escape); an aborted
+ *   `signal` closes it "as if it was cancelled by the user".
+ * - Tray (api/tray.md): `setToolTip(toolTip)`, `setImage(image)`, `setContextMenu(menu)` with a
+ *   menu from `Menu.buildFromTemplate(template)` (api/menu.md), event `click`.
  */
 import { EventEmitter } from 'node:events';
 import type { MainToCore } from '../../../electron/coreMessages.js';
 import type { CoreChild, ForkCore } from '../../../electron/coreSupervisor.js';
+import type { TrayWidget } from '../../../electron/tray.js';
+import type { TrayMenuItem } from '../../../electron/trayMenu.js';
 
 /** What utilityProcess.fork returned, driven by the test. */
 export class FakeUtilityProcess extends EventEmitter implements CoreChild {
@@ -71,23 +76,69 @@ export function fakeUtilityProcess(): { fork: ForkCore; children: FakeUtilityPro
   };
 }
 
-/** dialog.showMessageBox that records each box and clicks the button the test names. */
+interface MessageBoxOptions {
+  message: string;
+  detail: string;
+  buttons: string[];
+  cancelId: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * dialog.showMessageBox that records each box and clicks the button the test names. `click`
+ * answering `'wait'` leaves the box open until its `signal` aborts it.
+ */
 export function fakeDialog(click: (buttons: string[]) => string | undefined) {
-  const shown: { message: string; detail: string; buttons: string[]; cancelId: number }[] = [];
+  const shown: MessageBoxOptions[] = [];
   return {
     shown,
-    showMessageBox: async (options: {
-      message: string;
-      detail: string;
-      buttons: string[];
-      cancelId: number;
-    }) => {
+    showMessageBox: async (options: MessageBoxOptions) => {
       shown.push(options);
       const label = click(options.buttons);
+      if (label === 'wait') {
+        const { signal } = options;
+        if (!signal) throw new Error('a box left open needs a signal to close it');
+        if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve));
+        return { response: options.cancelId };
+      }
       const index = label === undefined ? -1 : options.buttons.indexOf(label);
       return { response: index === -1 ? options.cancelId : index };
     },
   };
+}
+
+/** The app's tray icon: what it shows now, and its menu's items to click. */
+export class FakeTray implements TrayWidget {
+  toolTip = '';
+  alert = false;
+  menu: TrayMenuItem[] = [];
+  private readonly clicks = new EventEmitter();
+
+  setToolTip(text: string): void {
+    this.toolTip = text;
+  }
+  setAlert(alert: boolean): void {
+    this.alert = alert;
+  }
+  setMenu(items: TrayMenuItem[]): void {
+    this.menu = items;
+  }
+  onClick(listener: () => void): void {
+    this.clicks.on('click', listener);
+  }
+  clickIcon(): void {
+    this.clicks.emit('click');
+  }
+  labels(): string[] {
+    return this.menu.flatMap((item) => ('label' in item ? [item.label] : []));
+  }
+  /** Clicks the enabled menu item with this label; fails the test when there is none. */
+  choose(label: string): void {
+    const item = this.menu.find((entry) => 'label' in entry && entry.label === label);
+    if (!item || !('click' in item))
+      throw new Error(`no menu item "${label}" in ${this.labels().join(' | ')}`);
+    item.click();
+  }
 }
 
 /** Electron's preventable Event, as handed to `shutdown`, `query-session-end` and `will-quit`. */
