@@ -20,6 +20,9 @@ export interface CoreReady {
  * Main passes `utilityProcess.fork`; tests pass a double.
  */
 export interface CoreChild {
+  /** With `stdio: 'pipe'`: what the core writes to stdout and stderr ("null" otherwise). */
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
   postMessage(message: MainToCore): void;
   kill(): boolean;
   on(event: 'message', listener: (message: unknown) => void): this;
@@ -30,7 +33,7 @@ export interface CoreChild {
 export type ForkCore = (
   modulePath: string,
   args: string[],
-  options: { serviceName: string; stdio: 'inherit' },
+  options: { serviceName: string; stdio: 'pipe' },
 ) => CoreChild;
 
 export interface CoreSupervisorOptions {
@@ -40,6 +43,11 @@ export interface CoreSupervisorOptions {
   args: () => string[];
   clock: Clock;
   logger: Logger;
+  /**
+   * Everything the core writes (its log lines, and a stack trace when it dies while loading):
+   * a packaged app has no console, so this is where it goes to a file.
+   */
+  output(chunk: Buffer | string): void;
   restartPolicy?: RestartPolicy;
   /** How long a token request may wait for the core. */
   tokenTimeoutMs?: number;
@@ -113,9 +121,12 @@ export class CoreSupervisor extends EventEmitter<{
     this.policy.started();
     const child = this.options.fork(this.options.entry, this.options.args(), {
       serviceName: 'SMS Gateway core',
-      stdio: 'inherit',
+      stdio: 'pipe',
     });
     this.child = child;
+    // A piped stream that nobody reads fills up and blocks the core (docs/api/utility-process.md).
+    child.stdout?.on('data', this.options.output);
+    child.stderr?.on('data', this.options.output);
     child.on('message', (message: unknown) => {
       if (this.child === child && isCoreToMain(message)) this.handle(message);
     });

@@ -23,6 +23,8 @@ export interface FailureContext {
   freePort?: number;
   /** The app starts the core again by itself (every cause but a bad option). */
   retrying: boolean;
+  /** The core's log file and its last lines, which often say more than the cause. */
+  log?: { file: string; lastLines: string[] };
 }
 
 const quit = { label: 'Quit', action: { kind: 'quit' } } as const;
@@ -34,7 +36,8 @@ const portSetting =
  * the app keeps trying by itself, closing it keeps the attempts going.
  */
 export function failureDialog(failure: StartFailure, context: FailureContext): FailureDialog {
-  const box = causeDialog(failure, context.freePort);
+  const cause = causeDialog(failure, context.freePort);
+  const box = { ...cause, detail: [cause.detail, ...logNote(context.log)].join('\n\n') };
   if (!context.retrying) return { ...box, cancelIndex: box.choices.length - 1 };
   const keepTrying = { label: 'Keep trying', action: { kind: 'keep-trying' } } as const;
   const fixes = box.choices.slice(0, -1);
@@ -44,6 +47,12 @@ export function failureDialog(failure: StartFailure, context: FailureContext): F
     choices: [...fixes, keepTrying, quit],
     cancelIndex: fixes.length,
   };
+}
+
+function logNote(log: FailureContext['log']): string[] {
+  if (!log) return [];
+  if (log.lastLines.length === 0) return [`The log file is ${log.file}.`];
+  return [`The log file is ${log.file}. Its last lines:\n${log.lastLines.join('\n')}`];
 }
 
 const retryNote =
@@ -142,7 +151,7 @@ export interface FailureDialogHost {
 export async function resolveStartFailure(
   failure: StartFailure,
   host: FailureDialogHost,
-  options: { retrying: boolean; signal?: AbortSignal },
+  options: Pick<FailureContext, 'retrying' | 'log'> & { signal?: AbortSignal },
 ): Promise<FailureAction> {
   const freePort =
     failure.kind === 'port-in-use' || failure.kind === 'port-forbidden'
@@ -150,6 +159,7 @@ export async function resolveStartFailure(
       : undefined;
   const dialog = failureDialog(failure, {
     retrying: options.retrying,
+    ...(options.log ? { log: options.log } : {}),
     ...(freePort === undefined ? {} : { freePort }),
   });
   const { response } = await host.showMessageBox({
@@ -196,7 +206,7 @@ export class FailureWindow {
   constructor(
     private readonly present: (
       failure: StartFailure,
-      options: { retrying: boolean; signal: AbortSignal },
+      options: Pick<FailureContext, 'retrying' | 'log'> & { signal: AbortSignal },
     ) => Promise<FailureAction>,
   ) {}
 
@@ -204,7 +214,7 @@ export class FailureWindow {
     return this.open !== undefined;
   }
 
-  show(failure: StartFailure, options: { retrying: boolean }): void {
+  show(failure: StartFailure, options: Pick<FailureContext, 'retrying' | 'log'>): void {
     if (this.open) return;
     const controller = new AbortController();
     this.open = controller;

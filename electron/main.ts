@@ -27,12 +27,24 @@ import { IpcChannel } from './ipcChannels.js';
 import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
 import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
+import { RotatingLogFile } from './rotatingLogFile.js';
 import { GatewayTray } from './tray.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
-const logger = createLogger({ level: 'INFO', sinks: [consoleSink()] }, 'desktop');
+// The OS's log folder (docs/api/app.md, setAppLogsPath): ~/Library/Logs/<app> on macOS, inside
+// the user-data folder elsewhere. A packaged app has no console, so both processes log to files.
+app.setAppLogsPath();
+const logsFolder = app.getPath('logs');
+const desktopLog = new RotatingLogFile(logsFolder, 'desktop');
+const coreLog = new RotatingLogFile(logsFolder, 'core');
+const logger = createLogger({ level: 'INFO', sinks: [consoleSink(), consoleSink(desktopLog)] }, 'desktop');
+const openLogsFolder = () => {
+  void shell.openPath(logsFolder).then((problem) => {
+    if (problem) logger.warn('cannot open the logs folder', { folder: logsFolder, problem });
+  });
+};
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder and the port: it shows its window (second-instance).
@@ -50,6 +62,10 @@ if (!app.requestSingleInstanceLock()) {
     args: () => withPreferences(kept, preferences.values),
     clock: systemClock,
     logger,
+    output: (chunk) => {
+      coreLog.write(chunk);
+      if (!app.isPackaged) process.stderr.write(chunk);
+    },
   });
 
   const cleanShutdown = new CleanShutdown({
@@ -206,6 +222,7 @@ if (!app.requestSingleInstanceLock()) {
         setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
         retryNow: () => core.retryNow(),
         stopRetrying: () => core.stopRetrying(),
+        openLogsFolder,
         quit: () => app.quit(),
       });
       const coreNotices = new CoreNotices();
@@ -227,7 +244,10 @@ if (!app.requestSingleInstanceLock()) {
       });
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
-        failureWindow.show(failure, { retrying: failure.kind !== 'bad-option' });
+        failureWindow.show(failure, {
+          retrying: failure.kind !== 'bad-option',
+          log: { file: coreLog.path, lastLines: coreLog.lastLines(8) },
+        });
       });
       core.start();
     })

@@ -9,6 +9,7 @@ export interface TrayActions {
   retryNow(): void;
   /** No further automatic attempts until a person starts it. */
   stopRetrying(): void;
+  openLogsFolder(): void;
   quit(): void;
 }
 
@@ -60,6 +61,7 @@ export function trayMenu(
     { type: 'separator' },
     { label: 'Show / hide window', click: () => actions.toggleWindow() },
     ...sending,
+    { label: 'Open logs folder', click: () => actions.openLogsFolder() },
     { type: 'separator' },
     { label: 'Quit', click: () => actions.quit() },
   ];

@@ -19,6 +19,7 @@ function shell() {
     args: () => [],
     clock,
     logger: silentLogger,
+    output: () => undefined,
   });
   const trayIcon = new FakeTray();
   const asked: string[] = [];
@@ -29,6 +30,7 @@ function shell() {
       setSendingPaused: (paused) => asked.push(`paused ${paused}`),
       retryNow: () => core.retryNow(),
       stopRetrying: () => core.stopRetrying(),
+      openLogsFolder: () => asked.push('logs'),
       quit: () => asked.push('quit'),
     },
     clockTime,

@@ -18,6 +18,7 @@ function setup(args: () => string[] = () => ['--listen', '8080']) {
     args,
     clock,
     logger: silentLogger,
+    output: () => undefined,
     restartPolicy: new RestartPolicy({ healthyAfterMs: 60_000, firstDelayMs: 1_000, maxDelayMs: 8_000 }),
     tokenTimeoutMs: 5_000,
   });

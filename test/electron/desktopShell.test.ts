@@ -70,6 +70,7 @@ describe('the desktop shell', () => {
       setSendingPaused: (paused: boolean) => asked.push(paused),
       retryNow: () => undefined,
       stopRetrying: () => undefined,
+      openLogsFolder: () => undefined,
       quit: () => undefined,
     };
     const tray = new FakeTray();

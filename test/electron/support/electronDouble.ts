@@ -5,7 +5,8 @@
  *
  * - utilityProcess (api/utility-process.md): `fork()` returns an EventEmitter child with
  *   `postMessage(message)`, `kill()` ("Terminates the process gracefully"; the `exit` event
- *   follows with the exit code) and events `message` and `exit`.
+ *   follows with the exit code) and events `message` and `exit`; with `stdio: 'pipe'`, its
+ *   `stdout` and `stderr` are readable streams of what the process writes.
  * - powerMonitor (api/power-monitor.md): event `shutdown` (Linux, macOS) whose handler may call
  *   `e.preventDefault()` to delay the shutdown; the app should then quit as soon as possible.
  * - BrowserWindow (api/browser-window.md), Windows: `query-session-end` (preventable, delays
@@ -21,6 +22,7 @@
  *   menu from `Menu.buildFromTemplate(template)` (api/menu.md), event `click`.
  */
 import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import type { MainToCore } from '../../../electron/coreMessages.js';
 import type { CoreChild, ForkCore } from '../../../electron/coreSupervisor.js';
 import type { TrayWidget } from '../../../electron/tray.js';
@@ -29,6 +31,8 @@ import type { TrayMenuItem } from '../../../electron/trayMenu.js';
 /** What utilityProcess.fork returned, driven by the test. */
 export class FakeUtilityProcess extends EventEmitter implements CoreChild {
   readonly posted: MainToCore[] = [];
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
   killed = false;
   exitCode?: number;
 
@@ -55,6 +59,11 @@ export class FakeUtilityProcess extends EventEmitter implements CoreChild {
   /** The core posts to the main process (`process.parentPort.postMessage`). */
   reply(message: unknown): void {
     this.emit('message', message);
+  }
+
+  /** What the core prints before it exits (a stack trace when it dies while loading). */
+  writeStderr(text: string): void {
+    this.stderr.write(text);
   }
 
   exit(code: number): void {
