@@ -29,6 +29,7 @@ import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { RotatingLogFile } from './rotatingLogFile.js';
 import { GatewayTray } from './tray.js';
+import { WindowRecovery } from './windowRecovery.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -177,6 +178,7 @@ if (!app.requestSingleInstanceLock()) {
     });
     lockDownWindow(window, baseUrl);
     cleanShutdown.watchWindow(window);
+    const recovery = new WindowRecovery(window.webContents, { clock: systemClock, logger, notify });
     window.once('ready-to-show', () => window?.show());
     window.on('close', (event) => {
       // A session end or shutdown closes windows too: hiding instead would hold it up.
@@ -186,6 +188,7 @@ if (!app.requestSingleInstanceLock()) {
       }
     });
     window.on('closed', () => {
+      recovery.dispose();
       window = undefined;
     });
     const base = baseUrl();

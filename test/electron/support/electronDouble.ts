@@ -18,6 +18,11 @@
  * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
  *   with `{ response }`, the index of the clicked button (`cancelId` for Escape); an aborted
  *   `signal` closes it "as if it was cancelled by the user".
+ * - webContents (api/web-contents.md): event `render-process-gone` with `details` (`reason`:
+ *   `clean-exit`, `abnormal-exit`, `killed`, `crashed`, `oom`, `launch-failed`, …; `exitCode`),
+ *   events `unresponsive` and `responsive`; `reload()`; `forcefullyCrashRenderer()`
+ *   ("Forcefully terminates the renderer process… This will cause the render-process-gone event
+ *   to be emitted with the reason=killed || reason=crashed").
  * - Tray (api/tray.md): `setToolTip(toolTip)`, `setImage(image)`, `setContextMenu(menu)` with a
  *   menu from `Menu.buildFromTemplate(template)` (api/menu.md), event `click`.
  */
@@ -198,5 +203,37 @@ export class FakeApp {
   }
   setLoginItemSettings(settings: { openAtLogin: boolean }): void {
     this.loginItem = settings;
+  }
+}
+
+/** A window's webContents whose renderer the test crashes or hangs. */
+export class FakeWebContents extends EventEmitter {
+  reloads = 0;
+  /** Alive, hung or gone: what the renderer process is doing. */
+  renderer: 'alive' | 'hung' | 'gone' = 'alive';
+
+  reload(): void {
+    this.reloads++;
+    this.renderer = 'alive';
+  }
+
+  forcefullyCrashRenderer(): void {
+    this.renderer = 'gone';
+    queueMicrotask(() => this.emit('render-process-gone', {}, { reason: 'killed', exitCode: 9 }));
+  }
+
+  crash(reason: string): void {
+    this.renderer = 'gone';
+    this.emit('render-process-gone', {}, { reason, exitCode: reason === 'clean-exit' ? 0 : 139 });
+  }
+
+  hang(): void {
+    this.renderer = 'hung';
+    this.emit('unresponsive');
+  }
+
+  recover(): void {
+    this.renderer = 'alive';
+    this.emit('responsive');
   }
 }
