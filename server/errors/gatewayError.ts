@@ -25,6 +25,8 @@ export const ErrorCode = {
   StoreClosed: 302,
   /** Another gateway holds the data directory's lock. */
   DataDirLocked: 303,
+  /** The database was written by a newer build (a downgrade): it is left untouched. */
+  StoreNewerThanBuild: 304,
   // 4xx: transport and AT session
   TransportClosed: 400,
   TransportOpenFailed: 401,
