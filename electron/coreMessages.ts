@@ -1,3 +1,4 @@
+import type { CoreHealth } from './coreHealth.js';
 import type { StartFailure } from './startFailure.js';
 
 /** Messages between the main process and the core's utility process. */
@@ -16,6 +17,10 @@ export type CoreToMain =
   | { type: 'incoming'; sender: string; preview: string }
   /** Sending was paused or resumed, from any side: the tray shows it. */
   | { type: 'sending-paused'; paused: boolean }
+  /** The queue and the failing checks, whenever they change (see coreHealth.ts). */
+  | { type: 'health'; health: CoreHealth }
+  /** The database is being migrated (a backup was taken first): the start waits for it. */
+  | { type: 'schema-upgrade'; from: number; to: number; backup: string }
   /** Posted just before the core exits because it could not start. */
   | { type: 'start-failed'; failure: StartFailure };
 
@@ -32,6 +37,8 @@ export function isCoreToMain(value: unknown): value is CoreToMain {
     'session-token-failed',
     'incoming',
     'sending-paused',
+    'schema-upgrade',
+    'health',
     'start-failed',
   ].includes(String((value as { type: unknown }).type));
 }

@@ -4,7 +4,9 @@ import type { CoreState } from './coreSupervisor.js';
 export function coreStatusLine(state: CoreState, formatTime: (epochMs: number) => string): string {
   switch (state.kind) {
     case 'starting':
-      return 'Gateway starting…';
+      return state.upgrade
+        ? `Gateway starting: updating its database (schema ${state.upgrade.from} → ${state.upgrade.to})…`
+        : 'Gateway starting…';
     case 'running':
       return 'Gateway running';
     case 'waiting-to-retry':
@@ -32,6 +34,12 @@ export class CoreNotices {
   private down = false;
 
   noticeFor(state: CoreState): Notice | undefined {
+    if (state.kind === 'starting' && state.upgrade) {
+      return {
+        title: 'Updating the gateway’s database',
+        body: `This version brings the stored messages up to date; with a long history it takes a few minutes. A copy from before is kept in ${state.upgrade.backup}.`,
+      };
+    }
     if (state.kind === 'running') {
       const wasDown = this.down;
       this.down = false;

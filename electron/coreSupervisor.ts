@@ -2,9 +2,10 @@ import { EventEmitter } from 'node:events';
 import type { Clock, TimerHandle } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import type { Logger } from '../server/logging/logger.js';
+import { type CoreHealth, isCoreHealth } from './coreHealth.js';
 import { type CoreToMain, isCoreToMain, type MainToCore } from './coreMessages.js';
 import { type ExitDecision, RestartPolicy } from './restartPolicy.js';
-import { isStartFailure, type StartFailure } from './startFailure.js';
+import { isStartFailure, needsAPerson, type StartFailure } from './startFailure.js';
 
 export interface CoreReady {
   baseUrl: string;
@@ -57,7 +58,8 @@ export interface CoreSupervisorOptions {
 
 /** What the core is doing, for the tray, notifications and the failure window. */
 export type CoreState =
-  | { kind: 'starting' }
+  /** `upgrade`: the core is migrating its database, which may take minutes with a long history. */
+  | { kind: 'starting'; upgrade?: { from: number; to: number; backup: string } }
   | { kind: 'running' }
   /** It stopped or could not start; the next attempt is due at `retryAt` (epoch ms). */
   | { kind: 'waiting-to-retry'; attempt: number; retryAt: number; reason: string; wasReady: boolean }
@@ -82,6 +84,7 @@ export class CoreSupervisor extends EventEmitter<{
   ready: [CoreReady];
   incoming: [{ sender: string; preview: string }];
   'sending-paused': [boolean];
+  health: [CoreHealth];
   'start-failed': [StartFailure];
   state: [CoreState];
 }> {
@@ -197,7 +200,7 @@ export class CoreSupervisor extends EventEmitter<{
     if (this.stopping) return;
     const failure = this.latestFailure(code);
     const decision: ExitDecision = this.policy.exited(this.options.clock.now(), {
-      retryable: failure?.kind !== 'bad-option',
+      retryable: failure === undefined || !needsAPerson(failure),
     });
     if (failure) this.emit('start-failed', failure);
     if (!decision.restart) {
@@ -274,6 +277,15 @@ export class CoreSupervisor extends EventEmitter<{
         break;
       case 'sending-paused':
         this.emit('sending-paused', message.paused);
+        break;
+      case 'health':
+        if (isCoreHealth(message.health)) this.emit('health', message.health);
+        break;
+      case 'schema-upgrade':
+        this.changeState({
+          kind: 'starting',
+          upgrade: { from: message.from, to: message.to, backup: message.backup },
+        });
         break;
       case 'start-failed':
         if (isStartFailure(message.failure)) this.reportedFailure = message.failure;

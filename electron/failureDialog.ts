@@ -111,6 +111,13 @@ function causeDialog(
         detail: `${failure.message}\n\nOptions come from the command line and the SMSGW_* environment variables. Correct it, then start the app again.`,
         choices: [quit],
       };
+    case 'newer-data':
+      return {
+        title,
+        message: 'This data was saved by a newer version of Desktop SMS Gateway.',
+        detail: `${failure.message}\n\nThis version cannot read it, and leaves it untouched. Install the newer version again (or a later one) and the gateway starts with all its messages. To run this version anyway, start it with another data folder (--data-dir).`,
+        choices: [quit],
+      };
     case 'other':
       return {
         title,

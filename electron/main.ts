@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -12,10 +13,12 @@ import {
   shell,
   utilityProcess,
 } from 'electron';
+import electronUpdater from 'electron-updater';
 import { systemClock } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { CleanShutdown } from './cleanShutdown.js';
+import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
 import { CoreNotices, type Notice } from './coreStatus.js';
 import { CoreSupervisor } from './coreSupervisor.js';
@@ -28,7 +31,9 @@ import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
 import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { RotatingLogFile } from './rotatingLogFile.js';
+import { needsAPerson } from './startFailure.js';
 import { GatewayTray } from './tray.js';
+import { UpdateInstaller } from './updates.js';
 import { WindowRecovery } from './windowRecovery.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
 
@@ -74,6 +79,21 @@ if (!app.requestSingleInstanceLock()) {
     stopCore: () => core.stop(),
     exit: () => app.exit(0),
     logger,
+  });
+  const updates = new UpdateInstaller({
+    updater: () => electronUpdater.autoUpdater,
+    // electron-builder writes app-update.yml only for a build with a `publish` feed.
+    feedConfigured: app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml')),
+    clock: systemClock,
+    logger: logger.child('updates'),
+    notify: (notice) => notify(notice),
+    prepareToQuit: () => {
+      quitting = true;
+    },
+  });
+  core.on('health', (health) => updates.queueChanged(health.pending));
+  core.on('state', (state) => {
+    if (state.kind !== 'running') updates.queueChanged(undefined);
   });
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
@@ -180,12 +200,12 @@ if (!app.requestSingleInstanceLock()) {
     cleanShutdown.watchWindow(window);
     const recovery = new WindowRecovery(window.webContents, { clock: systemClock, logger, notify });
     window.once('ready-to-show', () => window?.show());
-    window.on('close', (event) => {
+    handleCloseRequests(window, {
       // A session end or shutdown closes windows too: hiding instead would hold it up.
-      if (!quitting && !cleanShutdown.inProgress && preferences.values.closeToTray) {
-        event.preventDefault();
-        window?.hide();
-      }
+      quitting: () => quitting || cleanShutdown.inProgress,
+      closeToTray: () => preferences.values.closeToTray,
+      quit: () => app.quit(),
+      logger,
     });
     window.on('closed', () => {
       recovery.dispose();
@@ -231,6 +251,9 @@ if (!app.requestSingleInstanceLock()) {
       const coreNotices = new CoreNotices();
       core.on('state', (state) => {
         tray.showCore(state);
+        // Windows taskbar, macOS dock: an indeterminate bar while a migration holds the start
+        // (docs/api/browser-window.md, setProgressBar: "indeterminate mode when progress > 1").
+        window?.setProgressBar(state.kind === 'starting' && state.upgrade ? 2 : -1);
         const notice = coreNotices.noticeFor(state);
         if (notice) notify(notice);
         if (state.kind === 'running') failureWindow.close();
@@ -248,11 +271,12 @@ if (!app.requestSingleInstanceLock()) {
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
         failureWindow.show(failure, {
-          retrying: failure.kind !== 'bad-option',
+          retrying: !needsAPerson(failure),
           log: { file: coreLog.path, lastLines: coreLog.lastLines(8) },
         });
       });
       core.start();
+      updates.start();
     })
     .catch((error: unknown) => {
       // Reading the preferences failed: say so in the log rather than as an unhandled rejection.

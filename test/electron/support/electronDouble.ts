@@ -23,6 +23,11 @@
  *   events `unresponsive` and `responsive`; `reload()`; `forcefullyCrashRenderer()`
  *   ("Forcefully terminates the renderer process… This will cause the render-process-gone event
  *   to be emitted with the reason=killed || reason=crashed").
+ * - BrowserWindow (api/browser-window.md): event `close` ("Calling event.preventDefault() will
+ *   cancel the close"), `isVisible()`, `hide()`.
+ * - electron-updater's `autoUpdater` (electron-builder docs, "Auto Update"; AppUpdater.d.ts):
+ *   `autoDownload`, `autoInstallOnAppQuit`, `checkForUpdates()`, `quitAndInstall(isSilent,
+ *   isForceRunAfter)`, events `update-downloaded` (with `version`) and `error`.
  * - Tray (api/tray.md): `setToolTip(toolTip)`, `setImage(image)`, `setContextMenu(menu)` with a
  *   menu from `Menu.buildFromTemplate(template)` (api/menu.md), event `click`.
  */
@@ -235,5 +240,44 @@ export class FakeWebContents extends EventEmitter {
   recover(): void {
     this.renderer = 'alive';
     this.emit('responsive');
+  }
+}
+
+/** A BrowserWindow as the close handling sees it; `requestClose` is a close from anywhere. */
+export class FakeBrowserWindow extends FakeEmitter {
+  visible = true;
+  closed = false;
+
+  isVisible(): boolean {
+    return this.visible;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  /** The title bar's X, or WM_CLOSE from taskkill: `close`, and the window goes unless prevented. */
+  requestClose(): FakeEvent {
+    const event = this.fire('close');
+    if (!event.defaultPrevented) this.closed = true;
+    return event;
+  }
+}
+
+/** electron-updater's autoUpdater with a feed the test controls. */
+export class FakeAutoUpdater extends EventEmitter {
+  autoDownload = false;
+  autoInstallOnAppQuit = false;
+  checks = 0;
+  installs: { isSilent?: boolean; isForceRunAfter?: boolean }[] = [];
+
+  async checkForUpdates(): Promise<null> {
+    this.checks++;
+    return null;
+  }
+  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void {
+    this.installs.push({ isSilent, isForceRunAfter });
+  }
+  /** The feed had a newer version and its download finished. */
+  downloaded(version: string): void {
+    this.emit('update-downloaded', { version });
   }
 }
