@@ -199,7 +199,9 @@ if (!app.requestSingleInstanceLock()) {
     lockDownWindow(window, baseUrl);
     cleanShutdown.watchWindow(window);
     const recovery = new WindowRecovery(window.webContents, { clock: systemClock, logger, notify });
-    window.once('ready-to-show', () => window?.show());
+    window.once('ready-to-show', () => {
+      if (showWhenLoaded) window?.show();
+    });
     handleCloseRequests(window, {
       // A session end or shutdown closes windows too: hiding instead would hold it up.
       quitting: () => quitting || cleanShutdown.inProgress,
@@ -214,6 +216,11 @@ if (!app.requestSingleInstanceLock()) {
     const base = baseUrl();
     if (base) void window.loadURL(`${base}/ui/`);
   };
+  /**
+   * The first page load shows the window. It exists, hidden, from the start: Windows sends its
+   * session-end only to apps with a top-level window (cleanShutdown.ts).
+   */
+  const showWhenLoaded = true;
 
   applyAppIdentity(app, process.platform);
   app.on('second-instance', showWindow);
@@ -238,6 +245,7 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(async () => {
       cleanShutdown.watchPowerMonitor(powerMonitor);
+      createWindow();
       const loaded = await preferences.load();
       await startAtLogin(loaded.startAtLogin);
       const tray = new GatewayTray(nativeTray(resources, process.platform), {
@@ -262,8 +270,8 @@ if (!app.requestSingleInstanceLock()) {
       // A (re)started core reports its pause (kept across restarts) right after `ready`.
       core.on('ready', ({ baseUrl: base }) => {
         lockDownSession(session.defaultSession, baseUrl);
-        if (window) void window.loadURL(`${base}/ui/`);
-        else createWindow();
+        if (!window) createWindow();
+        void window?.loadURL(`${base}/ui/`);
       });
       core.on('incoming', ({ sender, preview }) => {
         if (preferences.values.notifyOnIncoming) notify({ title: `SMS from ${sender}`, body: preview });
