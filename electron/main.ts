@@ -17,6 +17,7 @@ import electronUpdater from 'electron-updater';
 import { systemClock } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
+import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
@@ -39,9 +40,10 @@ import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
-// The OS's log folder (docs/api/app.md, setAppLogsPath): ~/Library/Logs/<app> on macOS, inside
-// the user-data folder elsewhere. A packaged app has no console, so both processes log to files.
-app.setAppLogsPath();
+// Before `ready`, so Chromium opens its profile there (appFolders.ts).
+app.setPath('sessionData', browserProfileFolder(process.platform, process.env));
+// The OS's log folder: a packaged app has no console, so both processes log to files.
+app.setAppLogsPath(linuxLogFolder(process.platform, process.env));
 const logsFolder = app.getPath('logs');
 const desktopLog = new RotatingLogFile(logsFolder, 'desktop');
 const coreLog = new RotatingLogFile(logsFolder, 'core');
