@@ -33,6 +33,13 @@ export interface Notice {
 export class CoreNotices {
   private down = false;
 
+  /** `logFile`: the core's log, named in every notice about a failure. */
+  constructor(private readonly logFile?: string) {}
+
+  private withLog(body: string): string {
+    return this.logFile ? `${body} Log: ${this.logFile}` : body;
+  }
+
   noticeFor(state: CoreState): Notice | undefined {
     if (state.kind === 'starting' && state.upgrade) {
       return {
@@ -49,18 +56,23 @@ export class CoreNotices {
     }
     if (state.kind === 'stopped' && state.reason === 'needs-a-person') {
       this.down = true;
-      return { title: 'SMS gateway stopped', body: state.detail ?? 'It needs a change before it can start.' };
+      return {
+        title: 'SMS gateway stopped',
+        body: this.withLog(state.detail ?? 'It needs a change before it can start.'),
+      };
     }
     if (state.kind !== 'waiting-to-retry' || this.down) return undefined;
     this.down = true;
     return state.wasReady
       ? {
           title: 'SMS gateway stopped',
-          body: `${state.reason} It is started again automatically; the tray menu can stop the retries.`,
+          body: this.withLog(
+            `${state.reason} It is started again automatically; the tray menu can stop the retries.`,
+          ),
         }
       : {
           title: 'SMS gateway could not start',
-          body: `${state.reason} The app keeps trying, with pauses growing up to 15 minutes.`,
+          body: this.withLog(`${state.reason} The app keeps trying, with pauses growing up to 15 minutes.`),
         };
   }
 }

@@ -7,6 +7,7 @@ import {
   dialog,
   type IpcMainInvokeEvent,
   ipcMain,
+  Menu,
   Notification,
   powerMonitor,
   session,
@@ -18,6 +19,7 @@ import { systemClock } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
+import { applicationMenu } from './applicationMenu.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
@@ -196,6 +198,8 @@ if (!app.requestSingleInstanceLock()) {
         nodeIntegration: false,
         webSecurity: true,
         spellcheck: false,
+        // No developer tools for users of the packaged app (applicationMenu.ts).
+        devTools: !app.isPackaged,
       },
     });
     lockDownWindow(window, baseUrl);
@@ -246,6 +250,17 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
+      Menu.setApplicationMenu(
+        Menu.buildFromTemplate(
+          applicationMenu(process.platform, app.isPackaged, {
+            openLogsFolder,
+            openApiDocs: () => {
+              const base = baseUrl();
+              if (base) void shell.openExternal(`${base}/docs`);
+            },
+          }),
+        ),
+      );
       cleanShutdown.watchPowerMonitor(powerMonitor);
       createWindow();
       const loaded = await preferences.load();
@@ -258,7 +273,7 @@ if (!app.requestSingleInstanceLock()) {
         openLogsFolder,
         quit: () => app.quit(),
       });
-      const coreNotices = new CoreNotices();
+      const coreNotices = new CoreNotices(coreLog.path);
       core.on('state', (state) => {
         tray.showCore(state);
         // Windows taskbar, macOS dock: an indeterminate bar while a migration holds the start
