@@ -158,6 +158,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const { pool } = modemPool;
     const health = composeHealth(context, {
       devices: pool,
+      refusedPorts: () => pool.refusedPorts(),
       thresholds: options.health,
       maxPendingMessages: options.maxPendingMessages,
       version,
