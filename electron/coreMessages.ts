@@ -27,6 +27,8 @@ export type CoreToMain =
 export type MainToCore =
   | { type: 'set-sending-paused'; paused: boolean }
   | { type: 'renew-session-token'; requestId: number }
+  /** The PC woke from sleep: every modem checks at once that it still answers. */
+  | { type: 'recheck-modems' }
   | { type: 'shutdown' };
 
 export function isCoreToMain(value: unknown): value is CoreToMain {
@@ -45,7 +47,7 @@ export function isCoreToMain(value: unknown): value is CoreToMain {
 
 export function isMainToCore(value: unknown): value is MainToCore {
   if (typeof value !== 'object' || value === null || !('type' in value)) return false;
-  return ['set-sending-paused', 'renew-session-token', 'shutdown'].includes(
+  return ['set-sending-paused', 'renew-session-token', 'recheck-modems', 'shutdown'].includes(
     String((value as { type: unknown }).type),
   );
 }

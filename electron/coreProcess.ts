@@ -58,6 +58,10 @@ async function run(): Promise<void> {
         );
         break;
       }
+      case 'recheck-modems':
+        gateway.recheckModems();
+        health.nudge();
+        break;
       case 'shutdown':
         health.stop();
         void gateway.stop().finally(() => process.exit(0));

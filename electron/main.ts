@@ -10,6 +10,7 @@ import {
   Menu,
   Notification,
   powerMonitor,
+  powerSaveBlocker,
   session,
   shell,
   utilityProcess,
@@ -34,6 +35,7 @@ import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
 import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { RotatingLogFile } from './rotatingLogFile.js';
+import { SleepGuard } from './sleepGuard.js';
 import { needsAPerson } from './startFailure.js';
 import { GatewayTray } from './tray.js';
 import { UpdateInstaller } from './updates.js';
@@ -95,10 +97,17 @@ if (!app.requestSingleInstanceLock()) {
       quitting = true;
     },
   });
-  core.on('health', (health) => updates.queueChanged(health.pending));
-  core.on('state', (state) => {
-    if (state.kind !== 'running') updates.queueChanged(undefined);
+  core.on('health', (health) => {
+    updates.queueChanged(health.pending);
+    sleepGuard?.queueChanged(health.pending);
   });
+  core.on('state', (state) => {
+    if (state.kind === 'running') return;
+    updates.queueChanged(undefined);
+    sleepGuard?.queueChanged(undefined);
+  });
+  /** Made once Electron is ready (powerMonitor and powerSaveBlocker need it). */
+  let sleepGuard: SleepGuard | undefined;
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
   const baseUrl = () => core.connection?.baseUrl;
@@ -127,6 +136,7 @@ if (!app.requestSingleInstanceLock()) {
     const before = preferences.values;
     const updated = await preferences.set(key, value);
     if (updated.startAtLogin !== before.startAtLogin) await startAtLogin(updated.startAtLogin);
+    sleepGuard?.setEnabled(updated.keepAwakeWhileQueued);
     // The window reloads from the new address when the restarted core is ready.
     if (updated.listenPort !== before.listenPort || updated.useSimulator !== before.useSimulator) {
       void core.restart();
@@ -262,8 +272,15 @@ if (!app.requestSingleInstanceLock()) {
         ),
       );
       cleanShutdown.watchPowerMonitor(powerMonitor);
+      sleepGuard = new SleepGuard({
+        blocker: powerSaveBlocker,
+        powerMonitor,
+        recheckModems: () => core.send({ type: 'recheck-modems' }),
+        logger,
+      });
       createWindow();
       const loaded = await preferences.load();
+      sleepGuard.setEnabled(loaded.keepAwakeWhileQueued);
       await startAtLogin(loaded.startAtLogin);
       const tray = new GatewayTray(nativeTray(resources, process.platform), {
         toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),

@@ -30,6 +30,7 @@ import type { HealthReport, HealthService } from './health/healthService.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
+import type { ModemPool } from './modem/modemPool.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
@@ -80,6 +81,8 @@ export interface Gateway {
   issueSessionToken(): Promise<string>;
   /** The readiness report of GET /health (modems, queue, storage…), for the desktop tray. */
   healthReport(): Promise<HealthReport>;
+  /** Every modem checks at once that it still answers: the PC woke from sleep. */
+  recheckModems(): void;
 }
 
 /**
@@ -101,6 +104,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   let tokens: TokenService | undefined;
   let scheduler: Scheduler | undefined;
   let healthService: HealthService | undefined;
+  let modemPoolOfRun: ModemPool | undefined;
 
   /** Pauses or resumes at once and wakes the scheduler; resolves once the choice is on disk. */
   const setSendingPaused = (value: boolean): Promise<void> => {
@@ -156,6 +160,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       operations: operationSettings,
     });
     const { pool } = modemPool;
+    modemPoolOfRun = pool;
     const health = composeHealth(context, {
       devices: pool,
       refusedPorts: () => pool.refusedPorts(),
@@ -296,6 +301,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     async issueSessionToken() {
       if (!tokens) throw new Error('the gateway is not started');
       return (await tokens.issueSession()).accessToken;
+    },
+    recheckModems() {
+      modemPoolOfRun?.recheck();
     },
     healthReport() {
       if (!healthService)

@@ -102,6 +102,11 @@ export class ModemPool implements DeviceDirectory {
     }
   }
 
+  /** Every modem checks at once that it still answers (the PC woke from sleep). */
+  recheck(): void {
+    for (const member of this.members) member.driver.recheck?.();
+  }
+
   /** Why discovery could not look at some USB ports, and the fix: for GET /health and the desktop. */
   refusedPorts(): string[] {
     return [...this.refused.values()];

@@ -24,4 +24,6 @@ export interface PoolMember extends OutboundModem {
   ussd(text: string): Promise<UssdAnswer>;
   /** Ends the USSD session the network holds open. */
   cancelUssd(): Promise<void>;
+  /** Checks at once that the modem still answers (after the PC slept); absent: nothing to check. */
+  recheck?(): void;
 }

@@ -28,6 +28,8 @@
  * - electron-updater's `autoUpdater` (electron-builder docs, "Auto Update"; AppUpdater.d.ts):
  *   `autoDownload`, `autoInstallOnAppQuit`, `checkForUpdates()`, `quitAndInstall(isSilent,
  *   isForceRunAfter)`, events `update-downloaded` (with `version`) and `error`.
+ * - powerSaveBlocker (api/power-save-blocker.md): `start(type)` answers an id, `stop(id)`;
+ *   powerMonitor (api/power-monitor.md) event `resume`.
  * - Tray (api/tray.md): `setToolTip(toolTip)`, `setImage(image)`, `setContextMenu(menu)` with a
  *   menu from `Menu.buildFromTemplate(template)` (api/menu.md), event `click`.
  */
@@ -279,5 +281,20 @@ export class FakeAutoUpdater extends EventEmitter {
   /** The feed had a newer version and its download finished. */
   downloaded(version: string): void {
     this.emit('update-downloaded', { version });
+  }
+}
+
+/** powerSaveBlocker: which blockers are held now. */
+export class FakePowerSaveBlocker {
+  private nextId = 1;
+  readonly held = new Map<number, string>();
+
+  start(type: 'prevent-app-suspension'): number {
+    const id = this.nextId++;
+    this.held.set(id, type);
+    return id;
+  }
+  stop(id: number): boolean {
+    return this.held.delete(id);
   }
 }
