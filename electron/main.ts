@@ -31,7 +31,7 @@ import { type FailureAction, FailureWindow, resolveStartFailure } from './failur
 import { FirstRunLoginHolder } from './firstRunLogin.js';
 import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
-import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
+import { applyStartAtLogin, nodeLoginItemFiles, startsHidden } from './loginItem.js';
 import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { RotatingLogFile } from './rotatingLogFile.js';
@@ -233,10 +233,15 @@ if (!app.requestSingleInstanceLock()) {
     if (base) void window.loadURL(`${base}/ui/`);
   };
   /**
-   * The first page load shows the window. It exists, hidden, from the start: Windows sends its
-   * session-end only to apps with a top-level window (cleanShutdown.ts).
+   * The first page load shows the window, unless the app started at login: then it waits in the
+   * tray. It exists, hidden, from the start: Windows sends its session-end only to apps with a
+   * top-level window (cleanShutdown.ts).
    */
-  const showWhenLoaded = true;
+  const showWhenLoaded = !startsHidden(
+    process.argv,
+    process.platform,
+    () => app.getLoginItemSettings().wasOpenedAtLogin,
+  );
 
   applyAppIdentity(app, process.platform);
   app.on('second-instance', showWindow);

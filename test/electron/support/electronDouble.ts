@@ -13,8 +13,9 @@
  *   the shutdown) then `session-end` ("there is no way to prevent the session from ending").
  * - BrowserWindow (api/browser-window.md): `isMinimized()`, `restore()` ("Restores the window
  *   from minimized state"), `show()` (does not un-minimise), `focus()`.
- * - app (api/app.md): `setAppUserModelId(id)` (Windows), `setLoginItemSettings({ openAtLogin })`
- *   (macOS, Windows; no effect on Linux).
+ * - app (api/app.md): `setAppUserModelId(id)` (Windows), `setLoginItemSettings({ openAtLogin,
+ *   args })` (macOS, Windows; no effect on Linux; `args` on Windows only),
+ *   `getLoginItemSettings().wasOpenedAtLogin` (macOS).
  * - dialog (api/dialog.md): `showMessageBox(options)` shows one box with `buttons` and resolves
  *   with `{ response }`, the index of the clicked button (`cancelId` for Escape); an aborted
  *   `signal` closes it "as if it was cancelled by the user".
@@ -203,12 +204,12 @@ export class FakeWindow {
 
 export class FakeApp {
   appUserModelId?: string;
-  loginItem?: { openAtLogin: boolean };
+  loginItem?: { openAtLogin: boolean; args?: string[] };
 
   setAppUserModelId(id: string): void {
     this.appUserModelId = id;
   }
-  setLoginItemSettings(settings: { openAtLogin: boolean }): void {
+  setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void {
     this.loginItem = settings;
   }
 }
