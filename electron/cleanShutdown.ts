@@ -1,6 +1,6 @@
 import type { Logger } from '../server/logging/logger.js';
 
-/** Electron's preventable Event, as `shutdown`, `query-session-end` and `will-quit` hand it. */
+/** Electron's preventable Event, as `shutdown`, `session-end` and `will-quit` hand it. */
 export interface PreventableEvent {
   preventDefault(): void;
 }
@@ -16,11 +16,13 @@ type Listener = (event: PreventableEvent) => void;
  * - Linux, macOS: powerMonitor `shutdown` — "If the event handler invokes e.preventDefault(),
  *   Electron will attempt to delay system shutdown in order for the app to exit cleanly"
  *   (docs/api/power-monitor.md).
- * - Windows: BrowserWindow `query-session-end` (shutdown, restart, log-off; "Calling
- *   event.preventDefault() can delay the system shutdown") starts the stop early; `session-end`
- *   ("there is no way to prevent the session from ending") starts it if that was missed
- *   (docs/api/browser-window.md). Windows sends both only to apps with a top-level window,
- *   which the app keeps (hidden in the tray) while it runs.
+ * - Windows: BrowserWindow `session-end` ("Emitted when window session is going to end due to
+ *   force shutdown or machine restart or session log off"; "there is no way to prevent the
+ *   session from ending", docs/api/browser-window.md). Its question, `query-session-end`, is
+ *   only logged: the shutdown may still be cancelled (by the user, or by another app), and a
+ *   gateway stopped at the question would then be gone with the PC still running. Windows
+ *   sends both only to apps with a top-level window, so main.ts creates the (hidden) window
+ *   before the core starts and keeps it while the app runs.
  */
 export class CleanShutdown {
   private stopping?: Promise<void>;
@@ -53,8 +55,10 @@ export class CleanShutdown {
     on(event: 'query-session-end', listener: Listener): unknown;
     on(event: 'session-end', listener: Listener): unknown;
   }): void {
-    window.on('query-session-end', (event) => this.hold(event, 'the Windows session is ending'));
-    window.on('session-end', () => void this.stopThenExit('the Windows session ended'));
+    window.on('query-session-end', () =>
+      this.deps.logger.info('Windows asks whether the session may end; the gateway stops if it does'),
+    );
+    window.on('session-end', () => void this.stopThenExit('the Windows session is ending'));
   }
 
   /** For `app.on('will-quit')`. */

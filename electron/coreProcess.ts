@@ -1,11 +1,13 @@
 // The gateway core inside an Electron utility process (see coreSupervisor.ts). Plain Node: it
 // imports the same server/ code the headless CLI runs.
 import { fileURLToPath } from 'node:url';
+import { systemClock } from '../server/clock/clock.js';
 import { parseCommandLine } from '../server/config/commandLine.js';
 import { defaultListen, localUrlOf } from '../server/config/options.js';
 import { describeError } from '../server/errors/gatewayError.js';
 import { createGateway } from '../server/index.js';
 import { type CoreToMain, isMainToCore } from './coreMessages.js';
+import { HealthReporter } from './healthReporter.js';
 import { classifyStartFailure, findRunningGateway } from './startFailure.js';
 import { uiDirectoryFor } from './uiDirectory.js';
 
@@ -22,7 +24,9 @@ async function run(): Promise<void> {
   // never a silent stand-in for a USB modem that enumerates a little after login.
   options.simulatorFallback = false;
   options.uiDirectory ??= uiDirectoryFor(fileURLToPath(import.meta.url));
-  const gateway = createGateway(options);
+  const gateway = createGateway(options, {
+    onSchemaUpgrade: ({ from, to, backup }) => post({ type: 'schema-upgrade', from, to, backup }),
+  });
   const started = await gateway.start();
 
   gateway.events.on('message:received', (incoming) => {
@@ -31,6 +35,13 @@ async function run(): Promise<void> {
     post({ type: 'incoming', sender: incoming.sender, preview });
   });
   gateway.events.on('sending:paused', ({ paused }) => post({ type: 'sending-paused', paused }));
+  const health = new HealthReporter({
+    report: () => gateway.healthReport(),
+    post: (report) => post({ type: 'health', health: report }),
+    clock: systemClock,
+  });
+  gateway.events.on('message:enqueued', () => health.nudge());
+  gateway.events.on('message:updated', () => health.nudge());
   parentPort.on('message', (event: { data: unknown }) => {
     const message = event.data;
     if (!isMainToCore(message)) return;
@@ -47,7 +58,12 @@ async function run(): Promise<void> {
         );
         break;
       }
+      case 'recheck-modems':
+        gateway.recheckModems();
+        health.nudge();
+        break;
       case 'shutdown':
+        health.stop();
         void gateway.stop().finally(() => process.exit(0));
         break;
     }
@@ -62,6 +78,7 @@ async function run(): Promise<void> {
   });
   // A pause outlasts restarts: the tray shows the state the core started in.
   post({ type: 'sending-paused', paused: gateway.sendingPaused });
+  health.start();
 }
 
 run().catch(async (error: unknown) => {

@@ -2,9 +2,10 @@ import { EventEmitter } from 'node:events';
 import type { Clock, TimerHandle } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import type { Logger } from '../server/logging/logger.js';
+import { type CoreHealth, isCoreHealth } from './coreHealth.js';
 import { type CoreToMain, isCoreToMain, type MainToCore } from './coreMessages.js';
 import { type ExitDecision, RestartPolicy } from './restartPolicy.js';
-import { isStartFailure, type StartFailure } from './startFailure.js';
+import { isStartFailure, needsAPerson, type StartFailure } from './startFailure.js';
 
 export interface CoreReady {
   baseUrl: string;
@@ -20,6 +21,9 @@ export interface CoreReady {
  * Main passes `utilityProcess.fork`; tests pass a double.
  */
 export interface CoreChild {
+  /** With `stdio: 'pipe'`: what the core writes to stdout and stderr ("null" otherwise). */
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
   postMessage(message: MainToCore): void;
   kill(): boolean;
   on(event: 'message', listener: (message: unknown) => void): this;
@@ -30,7 +34,7 @@ export interface CoreChild {
 export type ForkCore = (
   modulePath: string,
   args: string[],
-  options: { serviceName: string; stdio: 'inherit' },
+  options: { serviceName: string; stdio: 'pipe' },
 ) => CoreChild;
 
 export interface CoreSupervisorOptions {
@@ -40,6 +44,11 @@ export interface CoreSupervisorOptions {
   args: () => string[];
   clock: Clock;
   logger: Logger;
+  /**
+   * Everything the core writes (its log lines, and a stack trace when it dies while loading):
+   * a packaged app has no console, so this is where it goes to a file.
+   */
+  output(chunk: Buffer | string): void;
   restartPolicy?: RestartPolicy;
   /** How long a token request may wait for the core. */
   tokenTimeoutMs?: number;
@@ -47,9 +56,15 @@ export interface CoreSupervisorOptions {
   stopTimeoutMs?: number;
 }
 
-export type CoreCrash =
-  | { restartInMs: number; attempt: number; code: number }
-  | { gaveUp: true; crashes: number; code: number };
+/** What the core is doing, for the tray, notifications and the failure window. */
+export type CoreState =
+  /** `upgrade`: the core is migrating its database, which may take minutes with a long history. */
+  | { kind: 'starting'; upgrade?: { from: number; to: number; backup: string } }
+  | { kind: 'running' }
+  /** It stopped or could not start; the next attempt is due at `retryAt` (epoch ms). */
+  | { kind: 'waiting-to-retry'; attempt: number; retryAt: number; reason: string; wasReady: boolean }
+  /** Not running and not retried: a person stopped the retries, or must fix an option first. */
+  | { kind: 'stopped'; reason: 'retries-stopped' | 'needs-a-person' | 'quit'; detail?: string };
 
 interface TokenRequest {
   resolve(token: string): void;
@@ -59,23 +74,26 @@ interface TokenRequest {
 
 /**
  * Runs the gateway core in an Electron utility process, so a crash or a busy moment in the core
- * never freezes the window. A core that fails to start is reported once (`start-failed`) and
- * not restarted; one that crashes after `ready` is restarted as `RestartPolicy` allows
- * (`crashed`). Every token request settles: with the token, or with CoreUnavailable when the
- * core refuses, does not answer in time, or goes away.
+ * never freezes the window. A core that crashes or fails to start is started again after a
+ * growing pause (`RestartPolicy`), until a person stops the retries (`stopRetrying`); every
+ * change is reported as a `state`, and each start-up failure as `start-failed` with its cause.
+ * Every token request settles: with the token, or with CoreUnavailable when the core refuses,
+ * does not answer in time, or goes away.
  */
 export class CoreSupervisor extends EventEmitter<{
   ready: [CoreReady];
   incoming: [{ sender: string; preview: string }];
   'sending-paused': [boolean];
+  health: [CoreHealth];
   'start-failed': [StartFailure];
-  crashed: [CoreCrash];
+  state: [CoreState];
 }> {
   private child?: CoreChild;
   private latest?: CoreReady;
   private stopping = false;
   private restartTimer?: TimerHandle;
   private reportedFailure?: StartFailure;
+  private currentState: CoreState = { kind: 'stopped', reason: 'quit' };
   private nextRequestId = 1;
   private readonly tokenRequests = new Map<number, TokenRequest>();
   private readonly policy: RestartPolicy;
@@ -93,6 +111,10 @@ export class CoreSupervisor extends EventEmitter<{
     return this.child !== undefined;
   }
 
+  get state(): CoreState {
+    return this.currentState;
+  }
+
   start(): void {
     if (this.child) return;
     this.stopping = false;
@@ -102,13 +124,32 @@ export class CoreSupervisor extends EventEmitter<{
     this.policy.started();
     const child = this.options.fork(this.options.entry, this.options.args(), {
       serviceName: 'SMS Gateway core',
-      stdio: 'inherit',
+      stdio: 'pipe',
     });
     this.child = child;
+    // A piped stream that nobody reads fills up and blocks the core (docs/api/utility-process.md).
+    child.stdout?.on('data', this.options.output);
+    child.stderr?.on('data', this.options.output);
     child.on('message', (message: unknown) => {
       if (this.child === child && isCoreToMain(message)) this.handle(message);
     });
     child.on('exit', (code) => this.exited(child, code));
+    this.changeState({ kind: 'starting' });
+  }
+
+  /** A person gave up waiting: no further attempt until `retryNow` or `restart`. */
+  stopRetrying(): void {
+    if (this.currentState.kind !== 'waiting-to-retry') return;
+    this.restartTimer?.cancel();
+    this.restartTimer = undefined;
+    this.changeState({ kind: 'stopped', reason: 'retries-stopped' });
+  }
+
+  /** Starts a core that is waiting or stopped at once, with a fresh count of failures. */
+  retryNow(): void {
+    if (this.child) return;
+    this.policy.reset();
+    this.start();
   }
 
   /** Stops the core and starts it again with fresh arguments; earlier crashes are forgiven. */
@@ -140,6 +181,7 @@ export class CoreSupervisor extends EventEmitter<{
     this.restartTimer?.cancel();
     this.restartTimer = undefined;
     const child = this.child;
+    this.changeState({ kind: 'stopped', reason: 'quit' });
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.send({ type: 'shutdown' });
@@ -155,30 +197,47 @@ export class CoreSupervisor extends EventEmitter<{
     for (const requestId of [...this.tokenRequests.keys()]) {
       this.settle(requestId, unavailable(`the gateway core stopped (exit code ${code})`));
     }
-    const decision: ExitDecision = this.policy.exited(this.options.clock.now());
     if (this.stopping) return;
-    if (!decision.restart && decision.reason === 'failed-to-start') {
-      this.emit(
-        'start-failed',
-        this.reportedFailure ?? {
-          kind: 'other',
-          message: `The gateway core stopped before it was ready (exit code ${code}).`,
-        },
-      );
-      return;
-    }
+    const failure = this.latestFailure(code);
+    const decision: ExitDecision = this.policy.exited(this.options.clock.now(), {
+      retryable: failure === undefined || !needsAPerson(failure),
+    });
+    if (failure) this.emit('start-failed', failure);
     if (!decision.restart) {
-      this.options.logger.error('the gateway core keeps crashing; not restarting it', { code });
-      this.emit('crashed', { gaveUp: true, crashes: decision.crashes, code });
+      this.changeState({ kind: 'stopped', reason: 'needs-a-person', detail: failure?.message });
       return;
     }
-    this.options.logger.warn('the gateway core crashed; restarting it', {
+    const reason = failure?.message ?? `The gateway core stopped unexpectedly (exit code ${code}).`;
+    this.options.logger.warn('the gateway core stopped; starting it again after a pause', {
       code,
       attempt: decision.attempt,
       delayMs: decision.delayMs,
+      reason,
     });
-    this.emit('crashed', { restartInMs: decision.delayMs, attempt: decision.attempt, code });
+    this.changeState({
+      kind: 'waiting-to-retry',
+      attempt: decision.attempt,
+      retryAt: this.options.clock.now() + decision.delayMs,
+      reason,
+      wasReady: decision.wasReady,
+    });
     this.restartTimer = this.options.clock.setTimer(() => this.start(), decision.delayMs);
+  }
+
+  /** Why a core that never got ready ended; undefined for a crash after `ready`. */
+  private latestFailure(code: number): StartFailure | undefined {
+    if (this.currentState.kind === 'running') return undefined;
+    return (
+      this.reportedFailure ?? {
+        kind: 'other',
+        message: `The gateway core stopped before it was ready (exit code ${code}).`,
+      }
+    );
+  }
+
+  private changeState(state: CoreState): void {
+    this.currentState = state;
+    this.emit('state', state);
   }
 
   private settle(requestId: number, outcome: string | Error): void {
@@ -204,6 +263,7 @@ export class CoreSupervisor extends EventEmitter<{
             : { generatedPassword: message.generatedPassword }),
         };
         this.emit('ready', this.latest);
+        this.changeState({ kind: 'running' });
         break;
       case 'session-token':
         if (this.latest) this.latest = { ...this.latest, sessionToken: message.sessionToken };
@@ -217,6 +277,15 @@ export class CoreSupervisor extends EventEmitter<{
         break;
       case 'sending-paused':
         this.emit('sending-paused', message.paused);
+        break;
+      case 'health':
+        if (isCoreHealth(message.health)) this.emit('health', message.health);
+        break;
+      case 'schema-upgrade':
+        this.changeState({
+          kind: 'starting',
+          upgrade: { from: message.from, to: message.to, backup: message.backup },
+        });
         break;
       case 'start-failed':
         if (isStartFailure(message.failure)) this.reportedFailure = message.failure;

@@ -31,9 +31,12 @@ export function applyAppIdentity(
  * The tray image for the platform. macOS wants a Template image — black and alpha only, named
  * `…Template.png` so the menu bar recolours it for light and dark mode — at 16×16 with an @2x
  * file beside it, which `nativeImage` picks up by name on Retina screens
- * (docs/api/native-image.md, "Template Image" and "High Resolution Image").
+ * (docs/api/native-image.md, "Template Image" and "High Resolution Image"). The alert icon (the
+ * gateway is down, or something in it needs attention) carries a red dot, which a Template image
+ * cannot show, so it is the coloured one everywhere.
  */
-export function trayIconFile(platform: NodeJS.Platform): string {
+export function trayIconFile(platform: NodeJS.Platform, alert = false): string {
+  if (alert) return 'trayAlert.png';
   return platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
 }
 

@@ -24,6 +24,15 @@ export interface CoreConnection {
 export interface DesktopPreferences {
   /** Native notification when an SMS arrives. */
   notifyOnIncoming: boolean;
+  /**
+   * Show the message's text in that notification. Off by default: a notification shows on the
+   * lock screen and to whoever passes by the PC.
+   */
+  showSmsPreviews: boolean;
+  /** Notification and tray alert when a modem goes offline, the queue is stuck, reports or webhooks fail. */
+  notifyOnProblems: boolean;
+  /** Keep the PC from sleeping while messages wait to be sent (Electron's powerSaveBlocker). */
+  keepAwakeWhileQueued: boolean;
   /** Start the app when the user logs in. */
   startAtLogin: boolean;
   /** Closing the window hides it to the tray; the gateway keeps running. */
@@ -47,6 +56,9 @@ export type BooleanPreferenceKey = {
 
 export const defaultPreferences: DesktopPreferences = {
   notifyOnIncoming: true,
+  showSmsPreviews: false,
+  notifyOnProblems: true,
+  keepAwakeWhileQueued: false,
   startAtLogin: false,
   closeToTray: true,
   listenPort: null,

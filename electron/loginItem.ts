@@ -9,9 +9,34 @@ export interface LoginItemHost {
   /** The app's executable (`process.execPath`). */
   execPath: string;
   /** Electron's `app.setLoginItemSettings` (macOS and Windows only, docs/api/app.md). */
-  setLoginItemSettings(settings: { openAtLogin: boolean }): void;
+  setLoginItemSettings(settings: LoginItemSettings): void;
   writeFile(path: string, text: string): Promise<void>;
   removeFile(path: string): Promise<void>;
+}
+
+/**
+ * `args` (Windows: "The command-line arguments to pass to the executable") carries the hidden
+ * start; macOS passes no arguments to login items, and says instead that the app was opened at
+ * login (`getLoginItemSettings().wasOpenedAtLogin`), which `startsHidden` reads.
+ */
+export interface LoginItemSettings {
+  openAtLogin: boolean;
+  args?: string[];
+}
+
+/** The flag a start at login carries: the window stays in the tray until someone opens it. */
+export const hiddenStartFlag = '--hidden';
+
+/**
+ * Whether this run was started at login and so starts to the tray: by the flag (Windows, the
+ * Linux autostart entry) or, on macOS, by what the login item reports.
+ */
+export function startsHidden(
+  argv: readonly string[],
+  platform: NodeJS.Platform,
+  wasOpenedAtLogin: () => boolean,
+): boolean {
+  return argv.includes(hiddenStartFlag) || (platform === 'darwin' && wasOpenedAtLogin());
 }
 
 export const nodeLoginItemFiles = {
@@ -27,11 +52,16 @@ export const nodeLoginItemFiles = {
  * nothing, so we write an XDG autostart entry (freedesktop "Desktop Application Autostart
  * Specification": `$XDG_CONFIG_HOME/autostart/<name>.desktop`, XDG_CONFIG_HOME defaulting to
  * ~/.config). An AppImage runs from a temporary mount, so the entry starts the AppImage file
- * itself (`$APPIMAGE`, set by the AppImage runtime) rather than the mounted binary.
+ * itself (`$APPIMAGE`, set by the AppImage runtime) rather than the mounted binary. Every start
+ * at login is hidden: the gateway runs, its window waits in the tray.
  */
 export async function applyStartAtLogin(enabled: boolean, host: LoginItemHost): Promise<void> {
   if (host.platform !== 'linux') {
-    host.setLoginItemSettings({ openAtLogin: enabled });
+    host.setLoginItemSettings(
+      host.platform === 'win32'
+        ? { openAtLogin: enabled, args: [hiddenStartFlag] }
+        : { openAtLogin: enabled },
+    );
     return;
   }
   const path = autostartEntryPath(host.env);
@@ -52,7 +82,7 @@ function autostartEntry(executable: string): string {
     '[Desktop Entry]',
     'Type=Application',
     `Name=${productName}`,
-    `Exec=${quoteExec(executable)}`,
+    `Exec=${quoteExec(executable)} ${hiddenStartFlag}`,
     'X-GNOME-Autostart-enabled=true',
     'Terminal=false',
     '',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -6,31 +7,56 @@ import {
   dialog,
   type IpcMainInvokeEvent,
   ipcMain,
+  Menu,
   Notification,
   powerMonitor,
+  powerSaveBlocker,
   session,
   shell,
   utilityProcess,
 } from 'electron';
+import electronUpdater from 'electron-updater';
 import { systemClock } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
+import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
+import { applicationMenu } from './applicationMenu.js';
 import { CleanShutdown } from './cleanShutdown.js';
+import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
+import { CoreNotices, type Notice } from './coreStatus.js';
 import { CoreSupervisor } from './coreSupervisor.js';
-import { applyAppIdentity, bringToFront, onAllWindowsClosed, trayIconFile } from './desktopShell.js';
-import { resolveStartFailure } from './failureDialog.js';
+import { applyAppIdentity, bringToFront, onAllWindowsClosed } from './desktopShell.js';
+import { type FailureAction, FailureWindow, resolveStartFailure } from './failureDialog.js';
 import { FirstRunLoginHolder } from './firstRunLogin.js';
 import { nextFreePort } from './freePort.js';
 import { IpcChannel } from './ipcChannels.js';
-import { applyStartAtLogin, nodeLoginItemFiles } from './loginItem.js';
+import { applyStartAtLogin, nodeLoginItemFiles, startsHidden } from './loginItem.js';
+import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
+import { RotatingLogFile } from './rotatingLogFile.js';
+import { SleepGuard } from './sleepGuard.js';
+import { needsAPerson } from './startFailure.js';
 import { GatewayTray } from './tray.js';
+import { UpdateInstaller } from './updates.js';
+import { WindowRecovery } from './windowRecovery.js';
 import { isOwnUiUrl, lockDownSession, lockDownWindow } from './windowSecurity.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
-const logger = createLogger({ level: 'INFO', sinks: [consoleSink()] }, 'desktop');
+// Before `ready`, so Chromium opens its profile there (appFolders.ts).
+app.setPath('sessionData', browserProfileFolder(process.platform, process.env));
+// The OS's log folder: a packaged app has no console, so both processes log to files.
+app.setAppLogsPath(linuxLogFolder(process.platform, process.env));
+const logsFolder = app.getPath('logs');
+const desktopLog = new RotatingLogFile(logsFolder, 'desktop');
+const coreLog = new RotatingLogFile(logsFolder, 'core');
+const logger = createLogger({ level: 'INFO', sinks: [consoleSink(), consoleSink(desktopLog)] }, 'desktop');
+const openLogsFolder = () => {
+  void shell.openPath(logsFolder).then((problem) => {
+    if (problem) logger.warn('cannot open the logs folder', { folder: logsFolder, problem });
+  });
+};
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder and the port: it shows its window (second-instance).
@@ -48,6 +74,10 @@ if (!app.requestSingleInstanceLock()) {
     args: () => withPreferences(kept, preferences.values),
     clock: systemClock,
     logger,
+    output: (chunk) => {
+      coreLog.write(chunk);
+      if (!app.isPackaged) process.stderr.write(chunk);
+    },
   });
 
   const cleanShutdown = new CleanShutdown({
@@ -56,6 +86,28 @@ if (!app.requestSingleInstanceLock()) {
     exit: () => app.exit(0),
     logger,
   });
+  const updates = new UpdateInstaller({
+    updater: () => electronUpdater.autoUpdater,
+    // electron-builder writes app-update.yml only for a build with a `publish` feed.
+    feedConfigured: app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml')),
+    clock: systemClock,
+    logger: logger.child('updates'),
+    notify: (notice) => notify(notice),
+    prepareToQuit: () => {
+      quitting = true;
+    },
+  });
+  core.on('health', (health) => {
+    updates.queueChanged(health.pending);
+    sleepGuard?.queueChanged(health.pending);
+  });
+  core.on('state', (state) => {
+    if (state.kind === 'running') return;
+    updates.queueChanged(undefined);
+    sleepGuard?.queueChanged(undefined);
+  });
+  /** Made once Electron is ready (powerMonitor and powerSaveBlocker need it). */
+  let sleepGuard: SleepGuard | undefined;
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
   const baseUrl = () => core.connection?.baseUrl;
@@ -84,6 +136,7 @@ if (!app.requestSingleInstanceLock()) {
     const before = preferences.values;
     const updated = await preferences.set(key, value);
     if (updated.startAtLogin !== before.startAtLogin) await startAtLogin(updated.startAtLogin);
+    sleepGuard?.setEnabled(updated.keepAwakeWhileQueued);
     // The window reloads from the new address when the restarted core is ready.
     if (updated.listenPort !== before.listenPort || updated.useSimulator !== before.useSimulator) {
       void core.restart();
@@ -103,6 +156,36 @@ if (!app.requestSingleInstanceLock()) {
     const base = baseUrl();
     if (base) await shell.openExternal(`${base}/docs`);
   });
+
+  const notify = (notice: Notice) => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification(notice);
+    // macOS shows notifications only from a code-signed app (Electron 42 moved to
+    // UNNotification, docs/breaking-changes.md); say why one is missing instead of nothing.
+    notification.on('failed', (_event, error) => logger.warn('notification not shown', { error }));
+    notification.show();
+  };
+
+  /** At most one failure window; it closes by itself when a later attempt starts the core. */
+  const failureWindow = new FailureWindow((failure, options) =>
+    resolveStartFailure(
+      failure,
+      {
+        showMessageBox: (box) => dialog.showMessageBox(box),
+        nextFreePort: (port) => nextFreePort('127.0.0.1', port),
+        saveListenPort: async (port) => {
+          await preferences.set('listenPort', port);
+        },
+        restartCore: () => core.restart(),
+        openExternal: (url) => shell.openExternal(url),
+        quit: () => app.quit(),
+      },
+      options,
+    ).catch((error: unknown): FailureAction => {
+      logger.error('the failure window could not carry out the choice', { error });
+      return { kind: 'keep-trying' };
+    }),
+  );
 
   const showWindow = () => {
     if (!window) createWindow();
@@ -125,24 +208,40 @@ if (!app.requestSingleInstanceLock()) {
         nodeIntegration: false,
         webSecurity: true,
         spellcheck: false,
+        // No developer tools for users of the packaged app (applicationMenu.ts).
+        devTools: !app.isPackaged,
       },
     });
     lockDownWindow(window, baseUrl);
     cleanShutdown.watchWindow(window);
-    window.once('ready-to-show', () => window?.show());
-    window.on('close', (event) => {
+    const recovery = new WindowRecovery(window.webContents, { clock: systemClock, logger, notify });
+    window.once('ready-to-show', () => {
+      if (showWhenLoaded) window?.show();
+    });
+    handleCloseRequests(window, {
       // A session end or shutdown closes windows too: hiding instead would hold it up.
-      if (!quitting && !cleanShutdown.inProgress && preferences.values.closeToTray) {
-        event.preventDefault();
-        window?.hide();
-      }
+      quitting: () => quitting || cleanShutdown.inProgress,
+      closeToTray: () => preferences.values.closeToTray,
+      quit: () => app.quit(),
+      logger,
     });
     window.on('closed', () => {
+      recovery.dispose();
       window = undefined;
     });
     const base = baseUrl();
     if (base) void window.loadURL(`${base}/ui/`);
   };
+  /**
+   * The first page load shows the window, unless the app started at login: then it waits in the
+   * tray. It exists, hidden, from the start: Windows sends its session-end only to apps with a
+   * top-level window (cleanShutdown.ts).
+   */
+  const showWhenLoaded = !startsHidden(
+    process.argv,
+    process.platform,
+    () => app.getLoginItemSettings().wasOpenedAtLogin,
+  );
 
   applyAppIdentity(app, process.platform);
   app.on('second-instance', showWindow);
@@ -166,53 +265,65 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
+      Menu.setApplicationMenu(
+        Menu.buildFromTemplate(
+          applicationMenu(process.platform, app.isPackaged, {
+            openLogsFolder,
+            openApiDocs: () => {
+              const base = baseUrl();
+              if (base) void shell.openExternal(`${base}/docs`);
+            },
+          }),
+        ),
+      );
       cleanShutdown.watchPowerMonitor(powerMonitor);
+      sleepGuard = new SleepGuard({
+        blocker: powerSaveBlocker,
+        powerMonitor,
+        recheckModems: () => core.send({ type: 'recheck-modems' }),
+        logger,
+      });
+      createWindow();
       const loaded = await preferences.load();
+      sleepGuard.setEnabled(loaded.keepAwakeWhileQueued);
       await startAtLogin(loaded.startAtLogin);
-      const tray = new GatewayTray(join(resources, trayIconFile(process.platform)), {
+      const tray = new GatewayTray(nativeTray(resources, process.platform), {
         toggleWindow: () => (window?.isVisible() && !window.isMinimized() ? window.hide() : showWindow()),
         setSendingPaused: (paused) => core.send({ type: 'set-sending-paused', paused }),
+        retryNow: () => core.retryNow(),
+        stopRetrying: () => core.stopRetrying(),
+        openLogsFolder,
         quit: () => app.quit(),
+      });
+      const coreNotices = new CoreNotices(coreLog.path);
+      core.on('state', (state) => {
+        tray.showCore(state);
+        // Windows taskbar, macOS dock: an indeterminate bar while a migration holds the start
+        // (docs/api/browser-window.md, setProgressBar: "indeterminate mode when progress > 1").
+        window?.setProgressBar(state.kind === 'starting' && state.upgrade ? 2 : -1);
+        const notice = coreNotices.noticeFor(state);
+        if (notice) notify(notice);
+        if (state.kind === 'running') failureWindow.close();
       });
       core.on('sending-paused', (paused) => tray.showPaused(paused));
       // A (re)started core reports its pause (kept across restarts) right after `ready`.
       core.on('ready', ({ baseUrl: base }) => {
         lockDownSession(session.defaultSession, baseUrl);
-        if (window) void window.loadURL(`${base}/ui/`);
-        else createWindow();
+        if (!window) createWindow();
+        void window?.loadURL(`${base}/ui/`);
       });
       core.on('incoming', ({ sender, preview }) => {
-        if (preferences.values.notifyOnIncoming && Notification.isSupported()) {
-          const notification = new Notification({ title: `SMS from ${sender}`, body: preview });
-          // macOS shows notifications only from a code-signed app (Electron 42 moved to
-          // UNNotification, docs/breaking-changes.md); say why one is missing instead of nothing.
-          notification.on('failed', (_event, error) => logger.warn('notification not shown', { error }));
-          notification.show();
-        }
+        if (preferences.values.notifyOnIncoming) notify({ title: `SMS from ${sender}`, body: preview });
       });
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
-        window?.hide();
-        void resolveStartFailure(failure, {
-          showMessageBox: (options) => dialog.showMessageBox(options),
-          nextFreePort: (port) => nextFreePort('127.0.0.1', port),
-          saveListenPort: async (port) => {
-            await preferences.set('listenPort', port);
-          },
-          restartCore: () => core.restart(),
-          openExternal: (url) => shell.openExternal(url),
-          quit: () => app.quit(),
+        failureWindow.show(failure, {
+          retrying: !needsAPerson(failure),
+          log: { file: coreLog.path, lastLines: coreLog.lastLines(8) },
         });
       });
-      core.on('crashed', (crash) => {
-        if ('gaveUp' in crash) {
-          dialog.showErrorBox(
-            'Desktop SMS Gateway',
-            `The gateway stopped ${crash.crashes} times in a row (last exit code ${crash.code}) and is not restarted again. Quit and start the app to try again.`,
-          );
-        }
-      });
       core.start();
+      updates.start();
     })
     .catch((error: unknown) => {
       // Reading the preferences failed: say so in the log rather than as an unhandled rejection.

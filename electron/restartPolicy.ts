@@ -1,31 +1,32 @@
 export interface RestartPolicyOptions {
-  /** Restarts in a row after crashes, before the app stops trying and says so. */
-  maxRestarts: number;
-  /** A core that ran this long before crashing counts as healthy: the count starts again. */
+  /** A core that ran this long before crashing counts as healthy: the pause starts short again. */
   healthyAfterMs: number;
-  /** First delay; doubled per restart in a row. */
+  /** First pause; doubled per failure in a row. */
   firstDelayMs: number;
+  /** The longest pause between two attempts. */
+  maxDelayMs: number;
 }
 
 export const defaultRestartPolicy: RestartPolicyOptions = {
-  maxRestarts: 3,
   healthyAfterMs: 10 * 60_000,
   firstDelayMs: 1_000,
+  maxDelayMs: 15 * 60_000,
 };
 
 export type ExitDecision =
-  /** It never got ready: a cause that repeats on every attempt (port, lock, option). */
-  | { restart: false; reason: 'failed-to-start' }
-  | { restart: false; reason: 'too-many-crashes'; crashes: number }
-  | { restart: true; delayMs: number; attempt: number };
+  /** A cause no later attempt can fix by itself (a start-up option): a person must act. */
+  | { restart: false; reason: 'needs-a-person' }
+  | { restart: true; delayMs: number; attempt: number; wasReady: boolean };
 
 /**
- * When the core's process ends unexpectedly: restart only after a crash that happened after it
- * was ready, a bounded number of times in a row. A core that dies before `ready` is not
- * restarted: the same port, lock or option would stop it again, in a loop.
+ * When the core's process ends unexpectedly, it is started again after a pause that doubles per
+ * failure in a row, up to `maxDelayMs`, and never stops by itself: an office PC left alone must
+ * get its gateway back once the cause (a modem driver, a full disk, a port held by something
+ * else) goes away. A failure to start counts like a crash; only a bad start-up option, which the
+ * next attempt would meet again unchanged, waits for a person.
  */
 export class RestartPolicy {
-  private crashesInARow = 0;
+  private failuresInARow = 0;
   private readyAt?: number;
 
   constructor(private readonly options: RestartPolicyOptions = defaultRestartPolicy) {}
@@ -38,24 +39,21 @@ export class RestartPolicy {
     this.readyAt = now;
   }
 
-  /** The user asked for a fresh start (retry, another port): earlier crashes do not count. */
+  /** A person asked for a fresh start (retry, another port): earlier failures do not count. */
   reset(): void {
-    this.crashesInARow = 0;
+    this.failuresInARow = 0;
   }
 
-  exited(now: number): ExitDecision {
+  exited(now: number, cause: { retryable: boolean } = { retryable: true }): ExitDecision {
     const readyAt = this.readyAt;
     this.readyAt = undefined;
-    if (readyAt === undefined) return { restart: false, reason: 'failed-to-start' };
-    if (now - readyAt >= this.options.healthyAfterMs) this.crashesInARow = 0;
-    this.crashesInARow++;
-    if (this.crashesInARow > this.options.maxRestarts) {
-      return { restart: false, reason: 'too-many-crashes', crashes: this.crashesInARow };
-    }
-    return {
-      restart: true,
-      attempt: this.crashesInARow,
-      delayMs: this.options.firstDelayMs * 2 ** (this.crashesInARow - 1),
-    };
+    if (!cause.retryable) return { restart: false, reason: 'needs-a-person' };
+    if (readyAt !== undefined && now - readyAt >= this.options.healthyAfterMs) this.failuresInARow = 0;
+    this.failuresInARow++;
+    const delayMs = Math.min(
+      this.options.maxDelayMs,
+      this.options.firstDelayMs * 2 ** Math.min(this.failuresInARow - 1, 30),
+    );
+    return { restart: true, attempt: this.failuresInARow, delayMs, wasReady: readyAt !== undefined };
   }
 }

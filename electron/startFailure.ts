@@ -1,14 +1,17 @@
 import { describeError, ErrorCode, isGatewayError } from '../server/errors/gatewayError.js';
 
 /**
- * Why the core could not start, in the terms the desktop app offers a fix for. Each of these
- * repeats on every attempt, so the app never retries them on its own (see restartPolicy.ts).
+ * Why the core could not start, in the terms the desktop app offers a fix for. A bad option and
+ * newer data wait for a person (`needsAPerson`); the app tries the others again by itself, as
+ * their cause may go away (restartPolicy.ts).
  */
 export type StartFailure =
   | { kind: 'port-in-use'; port: number; message: string; runningGatewayUrl?: string }
   | { kind: 'port-forbidden'; port: number; message: string }
   | { kind: 'data-dir-locked'; message: string }
   | { kind: 'bad-option'; message: string }
+  /** The data was written by a newer version (a downgrade): only that version can open it. */
+  | { kind: 'newer-data'; message: string }
   | { kind: 'other'; message: string };
 
 export function classifyStartFailure(error: unknown, listen: { port: number }): StartFailure {
@@ -18,6 +21,7 @@ export function classifyStartFailure(error: unknown, listen: { port: number }): 
     return { kind: 'port-forbidden', port: listen.port, message };
   if (isGatewayError(error, ErrorCode.DataDirLocked)) return { kind: 'data-dir-locked', message };
   if (isGatewayError(error, ErrorCode.ConfigInvalid)) return { kind: 'bad-option', message };
+  if (isGatewayError(error, ErrorCode.StoreNewerThanBuild)) return { kind: 'newer-data', message };
   return { kind: 'other', message };
 }
 
@@ -51,6 +55,13 @@ export function isStartFailure(value: unknown): value is StartFailure {
   const { kind, message } = value as { kind?: unknown; message?: unknown };
   return (
     typeof message === 'string' &&
-    ['port-in-use', 'port-forbidden', 'data-dir-locked', 'bad-option', 'other'].includes(String(kind))
+    ['port-in-use', 'port-forbidden', 'data-dir-locked', 'bad-option', 'newer-data', 'other'].includes(
+      String(kind),
+    )
   );
+}
+
+/** Causes the next attempt would meet unchanged: the app waits for a person. */
+export function needsAPerson(failure: StartFailure): boolean {
+  return failure.kind === 'bad-option' || failure.kind === 'newer-data';
 }

@@ -27,11 +27,14 @@ import { systemRegion } from './desk/systemRegion.js';
 import type { SerialAccess } from './devices/serialModemSource.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
+import type { HealthReport, HealthService } from './health/healthService.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
+import type { ModemPool } from './devices/modemPool.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
+import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
@@ -53,6 +56,8 @@ export interface GatewayDependencies {
    * 5 min). Suites that refuse a wrong password on every route raise it: their clock stands still.
    */
   loginThrottle?: Pick<LoginThrottleOptions, 'maxFailures' | 'windowMs'>;
+  /** Told before the database's schema is migrated (after its backup): the start waits for it. */
+  onSchemaUpgrade?: (upgrade: SchemaUpgrade) => void;
 }
 
 export interface GatewayStarted {
@@ -74,6 +79,10 @@ export interface Gateway {
   readonly sendingPaused: boolean;
   /** A short-lived all-scopes token for the desktop window. */
   issueSessionToken(): Promise<string>;
+  /** The readiness report of GET /health (modems, queue, storage…), for the desktop tray. */
+  healthReport(): Promise<HealthReport>;
+  /** Every modem checks at once that it still answers: the PC woke from sleep. */
+  recheckModems(): void;
 }
 
 /**
@@ -94,6 +103,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   let pause: SendingPause | undefined;
   let tokens: TokenService | undefined;
   let scheduler: Scheduler | undefined;
+  let healthService: HealthService | undefined;
+  let modemPoolOfRun: ModemPool | undefined;
 
   /** Pauses or resumes at once and wakes the scheduler; resolves once the choice is on disk. */
   const setSendingPaused = (value: boolean): Promise<void> => {
@@ -117,6 +128,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         logging.keepIn(opened.logs);
         logger.info(`Desktop SMS Gateway ${version} starting`, { dataDir: options.dataDir });
       },
+      ...(deps.onSchemaUpgrade ? { onSchemaUpgrade: deps.onSchemaUpgrade } : {}),
       clock,
       logger,
       stops,
@@ -148,12 +160,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       operations: operationSettings,
     });
     const { pool } = modemPool;
+    modemPoolOfRun = pool;
     const health = composeHealth(context, {
       devices: pool,
+      refusedPorts: () => pool.refusedPorts(),
       thresholds: options.health,
       maxPendingMessages: options.maxPendingMessages,
       version,
     });
+    healthService = health;
 
     // Everything that listens to events, before anything can raise one.
     const dispatcher = await startWebhookDispatcher(context, {
@@ -286,6 +301,14 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     async issueSessionToken() {
       if (!tokens) throw new Error('the gateway is not started');
       return (await tokens.issueSession()).accessToken;
+    },
+    recheckModems() {
+      modemPoolOfRun?.recheck();
+    },
+    healthReport() {
+      if (!healthService)
+        return Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is not started'));
+      return healthService.report();
     },
   };
   return gateway;

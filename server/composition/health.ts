@@ -16,6 +16,7 @@ export function composeHealth(
     version: string;
     /** Default: the store's own probe of the data directory. */
     storageWritable?: () => Promise<boolean>;
+    refusedPorts?: () => readonly string[];
   },
 ): HealthService {
   return new HealthService({
@@ -26,5 +27,6 @@ export function composeHealth(
     version: deps.version,
     releaseId: releaseIdOf(deps.version),
     thresholds: { ...deps.thresholds, queueFail: deps.maxPendingMessages },
+    ...(deps.refusedPorts ? { refusedPorts: deps.refusedPorts } : {}),
   });
 }

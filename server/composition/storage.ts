@@ -3,6 +3,7 @@ import { seedDefaultCountry } from '../desk/systemRegion.js';
 import type { Logger } from '../logging/logger.js';
 import { settingsMigrations } from '../settings/settingsMigrations.js';
 import { emptyStoredSettings, SettingsService, type StoredSettings } from '../settings/settingsService.js';
+import type { SchemaUpgrade } from '../store/migrationBackup.js';
 import { openStorage, type Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';
 
@@ -23,6 +24,8 @@ export async function openGatewayStorage(deps: {
   region: string | undefined;
   /** Called once the store is open, before anything is read from it (the logs go there from then on). */
   onOpen?: (storage: Storage) => void;
+  /** Called before a schema migration, once the database is backed up. */
+  onSchemaUpgrade?: (upgrade: SchemaUpgrade) => void;
   clock: Clock;
   logger: Logger;
   stops: StopList;
@@ -32,6 +35,7 @@ export async function openGatewayStorage(deps: {
     clock: deps.clock,
     logger: deps.logger,
     ...(deps.threadIdleMs === undefined ? {} : { threadIdleMs: deps.threadIdleMs }),
+    ...(deps.onSchemaUpgrade ? { onSchemaUpgrade: deps.onSchemaUpgrade } : {}),
   });
   deps.stops.add(() => storage.close());
   deps.onOpen?.(storage);

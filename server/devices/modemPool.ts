@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { DeviceInfo, ModemDetails } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
-import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
@@ -67,6 +67,8 @@ export class ModemPool implements DeviceDirectory {
   private readonly listeners = new Set<(deviceId: string) => void>();
   private readonly logger: Logger;
   private saving: Promise<void> = Promise.resolve();
+  /** USB ports discovery could not open for lack of permission, with what to do, by path. */
+  private readonly refused = new Map<string, string>();
 
   constructor(private readonly options: ModemPoolOptions) {
     this.logger = options.logger.child('pool');
@@ -87,6 +89,29 @@ export class ModemPool implements DeviceDirectory {
       if (role) initial.role = role;
       await this.addModem(serialModemSource(serial, initial));
     }
+  }
+
+  /** Every modem checks at once that it still answers (the PC woke from sleep). */
+  recheck(): void {
+    for (const member of this.members) member.driver.recheck?.();
+  }
+
+  /** Why discovery could not look at some USB ports, and the fix: for GET /health and the desktop. */
+  refusedPorts(): string[] {
+    return [...this.refused.values()];
+  }
+
+  /**
+   * A USB port the OS refused is most likely the modem the user plugged in; a built-in UART
+   * (/dev/ttyS*) refused the same way is not worth a word.
+   */
+  private noteRefusal(port: SerialPortInfo, error: unknown): void {
+    if (!isGatewayError(error, ErrorCode.PortPermissionDenied) || !usbIdentityOf(port)) {
+      this.logger.debug('probe failed', { path: port.path, error: describeError(error) });
+      return;
+    }
+    if (!this.refused.has(port.path)) this.logger.warn(error.message, { path: port.path });
+    this.refused.set(port.path, error.message);
   }
 
   /** True when a member uses this port, or another port of the same USB device. */
@@ -120,7 +145,16 @@ export class ModemPool implements DeviceDirectory {
         const baudRate = serial.defaultBaudRate ?? 115_200;
         const answers = await serial
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
-          .catch(() => false);
+          .then(
+            (answered) => {
+              this.refused.delete(port.path);
+              return answered;
+            },
+            (error: unknown) => {
+              this.noteRefusal(port, error);
+              return false;
+            },
+          );
         if (!answers) {
           silent.push(port);
           continue;

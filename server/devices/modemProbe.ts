@@ -6,6 +6,7 @@ import { AtSession } from '../at/atSession.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
+import { isPermissionRefusal, portPermissionError } from '../transport/portPermission.js';
 import type { TransportFactory } from '../transport/transport.js';
 
 export interface ProbeOptions {
@@ -22,8 +23,9 @@ export interface ProbeOptions {
 
 /**
  * Opens a transport, sends `AT` until `OK` comes back or the attempts are spent. True only for a
- * modem that answered; a port that cannot open, stays silent or answers ERROR gives false. The
- * transport is always closed.
+ * modem that answered; a port that cannot open, stays silent or answers ERROR gives false, except
+ * a port the OS refuses to this user: that rejects with PortPermissionDenied, which names the fix.
+ * The transport is always closed.
  */
 export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {
   const logger = (options.logger ?? silentLogger).child('probe');
@@ -44,6 +46,8 @@ export async function probeForModem(factory: TransportFactory, options: ProbeOpt
       }
     }
   } catch (error) {
+    // Not "no modem": the user cannot open the port, and discovery must say how to fix it.
+    if (isPermissionRefusal(error)) throw portPermissionError(transport.description, error);
     logger.debug('no modem answered', { port: transport.description, error });
     return false;
   } finally {

@@ -17,4 +17,6 @@ export interface PoolMember extends OutboundModem {
   simCard(): SimCardInfo;
   /** Called on every status or detail change. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** Checks at once that the modem still answers (after the PC slept); absent: nothing to check. */
+  recheck?(): void;
 }

@@ -25,6 +25,8 @@ export const ErrorCode = {
   StoreClosed: 302,
   /** Another gateway holds the data directory's lock. */
   DataDirLocked: 303,
+  /** The database was written by a newer build (a downgrade): it is left untouched. */
+  StoreNewerThanBuild: 304,
   // 4xx: transport and AT session
   TransportClosed: 400,
   TransportOpenFailed: 401,
@@ -34,6 +36,8 @@ export const ErrorCode = {
   CmeError: 405,
   AtBusy: 406,
   AtSessionClosed: 407,
+  /** The OS refuses to open a serial port for this user (Linux: not in the dialout group). */
+  PortPermissionDenied: 408,
   // 5xx: modem driver
   ModemNotReady: 500,
   SimPinRequired: 501,

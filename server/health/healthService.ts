@@ -51,6 +51,8 @@ export interface HealthDependencies {
   version: string;
   releaseId: number;
   thresholds: HealthThresholds;
+  /** Ports discovery could not open (permission), each with its fix; they explain "0 ready". */
+  refusedPorts?: () => readonly string[];
 }
 
 const hourMs = 3_600_000;
@@ -70,7 +72,7 @@ export class HealthService {
   async report(): Promise<HealthReport> {
     const devices = this.deps.devices.list();
     const checks: Record<string, HealthCheck> = {
-      'modems:connected': connectedCheck(devices),
+      'modems:connected': connectedCheck(devices, this.deps.refusedPorts?.() ?? []),
       'modems:real': realModemCheck(devices),
       'modems:signal': signalCheck(devices, this.deps.thresholds.weakSignalDbm),
       'sim:ready': simCheck(devices),
@@ -121,13 +123,14 @@ export class HealthService {
   }
 }
 
-function connectedCheck(devices: readonly DeviceInfo[]): HealthCheck {
+function connectedCheck(devices: readonly DeviceInfo[], refusedPorts: readonly string[]): HealthCheck {
   const ready = devices.filter((device) => device.modem.status === 'ready').length;
+  const counted = `${ready} of ${devices.length} modems ready to send`;
   return {
-    status: ready === 0 ? 'fail' : ready < devices.length ? 'warn' : 'pass',
+    status: ready === 0 ? 'fail' : ready < devices.length || refusedPorts.length > 0 ? 'warn' : 'pass',
     observedValue: ready,
     observedUnit: 'modems',
-    description: `${ready} of ${devices.length} modems ready to send`,
+    description: [counted, ...refusedPorts].join('. '),
   };
 }
 

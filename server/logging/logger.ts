@@ -79,8 +79,8 @@ export function createLogger(options: LoggerOptions, module = 'gateway'): Logger
 /** A logger that drops everything: for unit tests that do not look at logs. */
 export const silentLogger: Logger = createLogger({ level: 'ERROR', sinks: [] });
 
-/** Human-readable single line per record, for a terminal. */
-export function consoleSink(stream: NodeJS.WritableStream = process.stderr): LogSink {
+/** Human-readable single line per record, for a terminal or a log file. */
+export function consoleSink(stream: { write(text: string): unknown } = process.stderr): LogSink {
   return (record) => {
     const time = new Date(record.createdAt).toISOString();
     const context = record.context ? ` ${safeJson(record.context)}` : '';

@@ -44,6 +44,13 @@ export class HealthRounds {
     this.timer = undefined;
   }
 
+  /** Runs the next round at once (the PC woke from sleep); only while rounds are scheduled. */
+  runNow(): void {
+    if (!this.timer) return;
+    this.timer.cancel();
+    void this.round();
+  }
+
   private schedule(): void {
     this.timer = this.options.clock.setTimer(() => void this.round(), this.options.healthIntervalMs);
   }

@@ -473,6 +473,11 @@ export class ModemDriver implements PoolMember {
     this.state.set(status, detail);
   }
 
+  /** After sleep the modem may have reset or gone: its health round runs now, not in minutes. */
+  recheck(): void {
+    this.healthRounds.runNow();
+  }
+
   private startTimers(): void {
     this.stopTimers();
     if (this.stopped) return;

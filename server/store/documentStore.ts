@@ -39,7 +39,7 @@ export interface OpenDocumentOptions<T> {
  * that writes temp (0600) → fsync → rename → fsync dir instead.
  *
  * The stored object carries `version`; older files are migrated forward step by step and written
- * back. A file from a newer gateway is refused (StoreCorrupt) rather than silently downgraded.
+ * back. A file from a newer gateway is refused (StoreNewerThanBuild) rather than silently downgraded.
  */
 export async function openDocument<T extends object>(options: OpenDocumentOptions<T>): Promise<Document<T>> {
   const { path, logger } = options;
@@ -76,7 +76,7 @@ export async function openDocument<T extends object>(options: OpenDocumentOption
     }
     if (version > target) {
       throw new GatewayError(
-        ErrorCode.StoreCorrupt,
+        ErrorCode.StoreNewerThanBuild,
         `${path} is version ${version}, newer than this gateway understands (${target})`,
       );
     }

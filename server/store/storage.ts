@@ -13,6 +13,7 @@ import { migrateJournals } from './journalMigration.js';
 import { KeyedCollection } from './keyedCollection.js';
 import { SqliteLogRepository } from './logRepository.js';
 import { SqliteMessageRepository } from './messageRepository.js';
+import { backupBeforeMigration, type SchemaUpgrade } from './migrationBackup.js';
 import { SqliteModemRecords } from './modemRecords.js';
 import { pendingPartsIn } from './pendingPartsTable.js';
 import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
@@ -31,6 +32,11 @@ export interface StorageOptions {
   maxLogEntries?: number;
   /** How long the page-reader and checkpoint threads stay after their last request. */
   threadIdleMs?: number;
+  /**
+   * Called when the schema is about to be migrated, after the database was backed up: a long
+   * migration holds the start, and the desktop app says why.
+   */
+  onSchemaUpgrade?: (upgrade: SchemaUpgrade) => void;
 }
 
 export interface Storage {
@@ -93,7 +99,15 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const lock = await lockDataDir(fs, dataDir, logger);
   let database: GatewayDatabase | undefined;
   try {
-    database = openDatabase(join(dataDir, databaseFileName), logger, options.threadIdleMs);
+    const databasePath = join(dataDir, databaseFileName);
+    const upgrade = await backupBeforeMigration(databasePath, dataDir, logger, new Date(options.clock.now()));
+    if (upgrade) {
+      logger.info('database backed up before its schema is migrated', { ...upgrade });
+      options.onSchemaUpgrade?.(upgrade);
+      // The migration holds the event loop: let the message about it leave first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    database = openDatabase(databasePath, logger, options.threadIdleMs);
     await migrateJournals({
       dataDir,
       db: database.db,

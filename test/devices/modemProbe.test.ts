@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
+import { HealthService } from '../../server/health/healthService.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
+import type { MessageRepository } from '../../server/store/repositories.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 describe('probeForModem', () => {
@@ -51,5 +56,80 @@ describe('probeForModem', () => {
       throw new Error('EACCES');
     };
     expect(await probeForModem(() => link.host, { timeoutMs: 100, clock: new ManualClock() })).toBe(false);
+  });
+});
+
+describe('probing a port the OS refuses to this user', () => {
+  /**
+   * What the real transport rejects with: serialport's Linux binding answers "Permission denied,
+   * cannot open <path>" (measured as an unprivileged user on a 0600 file), which
+   * serialTransport.ts wraps as TransportOpenFailed.
+   */
+  function refusedLink(path: string) {
+    const link = createMemoryLink(path);
+    link.host.open = async () => {
+      throw new GatewayError(
+        ErrorCode.TransportOpenFailed,
+        `cannot open ${path}: Error: Permission denied, cannot open ${path}`,
+        { cause: new Error(`Error: Permission denied, cannot open ${path}`) },
+      );
+    };
+    return link;
+  }
+
+  /** After the fix the port opens; here it is gone again by then (nothing to bring up). */
+  function unpluggedLink(path: string) {
+    const link = createMemoryLink(path);
+    link.host.open = async () => {
+      throw new GatewayError(ErrorCode.TransportOpenFailed, `cannot open ${path}: No such file or directory`);
+    };
+    return link;
+  }
+
+  it('rejects with PortPermissionDenied naming the dialout fix, not "no modem"', async () => {
+    const link = refusedLink('/dev/ttyUSB2');
+    const outcome = probeForModem(() => link.host, { timeoutMs: 100, clock: new ManualClock() });
+    await expect(outcome).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.PortPermissionDenied));
+    await expect(outcome).rejects.toThrow('sudo usermod -aG dialout $USER');
+  });
+
+  it('is reported by discovery for a USB port, and in the health check, until the port opens', async () => {
+    let refused = true;
+    const pool = new ModemPool({
+      clock: new ManualClock(),
+      logger: silentLogger,
+      knownDevices: { load: () => [], save: async () => undefined },
+      createDriver: () => {
+        throw new Error('no modem is started in this test');
+      },
+      serial: {
+        configured: [],
+        listPorts: async () => [],
+        createTransport: (port) => (refused ? refusedLink(port.path) : unpluggedLink(port.path)).host,
+        probe: (factory) => probeForModem(factory, { timeoutMs: 100, clock: new ManualClock() }),
+      },
+    });
+    const usbPort = { path: '/dev/ttyUSB2', vendorId: '12d1', productId: '1001' };
+    const uart = { path: '/dev/ttyS0' };
+    await pool.discover([usbPort, uart]);
+    expect(pool.refusedPorts()).toEqual([expect.stringContaining('/dev/ttyUSB2 may be a modem')]);
+    const health = new HealthService({
+      devices: pool,
+      messages: { countInState: () => 0, countFailedSince: () => 0 } as unknown as MessageRepository,
+      clock: new ManualClock(),
+      storageWritable: async () => true,
+      version: '1.0.0',
+      releaseId: 1,
+      thresholds: { weakSignalDbm: -100, failedWarn: 1, failedFail: 10, queueWarn: 10, queueFail: 100 },
+      refusedPorts: () => pool.refusedPorts(),
+    });
+    const connected = (await health.report()).checks['modems:connected'];
+    expect(connected?.status).toBe('fail');
+    expect(connected?.description).toContain('sudo usermod -aG dialout $USER');
+
+    refused = false;
+    await pool.discover([usbPort]);
+    expect(pool.refusedPorts()).toEqual([]);
+    await pool.stop();
   });
 });

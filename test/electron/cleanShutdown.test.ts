@@ -41,11 +41,22 @@ describe('the clean stop of the desktop app', () => {
     expect(calls).toEqual(['stop core', 'exit']);
   });
 
-  it('stops the core when Windows asks to end the session, and once only when it then ends it', async () => {
+  it('lets Windows ask about ending the session without a veto, and runs on when the shutdown is cancelled', async () => {
     const { shutdown, calls, settle } = setup();
     const window = new FakeEmitter();
     shutdown.watchWindow(window);
-    expect(window.fire('query-session-end').defaultPrevented).toBe(true);
+    expect(window.fire('query-session-end').defaultPrevented).toBe(false);
+    await settle();
+    expect(calls).toEqual([]);
+    expect(shutdown.inProgress).toBe(false);
+  });
+
+  it('stops the core once when the Windows session then ends, asked or not', async () => {
+    const { shutdown, calls, settle } = setup();
+    const window = new FakeEmitter();
+    shutdown.watchWindow(window);
+    window.fire('query-session-end');
+    window.fire('session-end');
     window.fire('session-end');
     await settle();
     expect(calls).toEqual(['stop core', 'exit']);

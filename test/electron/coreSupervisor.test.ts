@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CoreCrash, CoreSupervisor } from '../../electron/coreSupervisor.js';
+import { type CoreState, CoreSupervisor } from '../../electron/coreSupervisor.js';
 import { RestartPolicy } from '../../electron/restartPolicy.js';
 import type { StartFailure } from '../../electron/startFailure.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
@@ -18,19 +18,20 @@ function setup(args: () => string[] = () => ['--listen', '8080']) {
     args,
     clock,
     logger: silentLogger,
-    restartPolicy: new RestartPolicy({ maxRestarts: 2, healthyAfterMs: 60_000, firstDelayMs: 1_000 }),
+    output: () => undefined,
+    restartPolicy: new RestartPolicy({ healthyAfterMs: 60_000, firstDelayMs: 1_000, maxDelayMs: 8_000 }),
     tokenTimeoutMs: 5_000,
   });
   const failures: StartFailure[] = [];
-  const crashes: CoreCrash[] = [];
+  const states: CoreState[] = [];
   supervisor.on('start-failed', (failure) => failures.push(failure));
-  supervisor.on('crashed', (crash) => crashes.push(crash));
+  supervisor.on('state', (state) => states.push(state));
   const latest = (): FakeUtilityProcess => {
     const child = electron.children.at(-1);
     if (!child) throw new Error('no core started');
     return child;
   };
-  return { clock, supervisor, children: electron.children, latest, failures, crashes };
+  return { clock, supervisor, children: electron.children, latest, failures, states };
 }
 
 function tokenRequestIds(child: FakeUtilityProcess): number[] {
@@ -40,31 +41,46 @@ function tokenRequestIds(child: FakeUtilityProcess): number[] {
 }
 
 describe('the core supervisor', () => {
-  it('reports a start-up failure once and does not start the core again', async () => {
-    const { clock, supervisor, children, latest, failures } = setup();
+  it('reports each start-up failure with its cause and tries again after a growing pause', async () => {
+    const { clock, supervisor, children, latest, failures, states } = setup();
     supervisor.start();
     const failure: StartFailure = { kind: 'port-in-use', port: 8080, message: 'port 8080 is already in use' };
     latest().reply({ type: 'start-failed', failure });
     expect(latest().killed).toBe(true);
     await clock.advance(0);
-    await clock.advance(10 * 60_000);
     expect(failures).toEqual([failure]);
-    expect(children).toHaveLength(1);
+    expect(states.at(-1)).toEqual({
+      kind: 'waiting-to-retry',
+      attempt: 1,
+      retryAt: clock.now() + 1_000,
+      reason: failure.message,
+      wasReady: false,
+    });
+    await clock.advance(1_000);
+    expect(children).toHaveLength(2);
+    latest().exit(1);
+    await clock.advance(1_999);
+    expect(children).toHaveLength(2);
+    await clock.advance(1);
+    expect(children).toHaveLength(3);
+    expect(failures[1]).toEqual({ kind: 'other', message: expect.stringContaining('exit code 1') });
   });
 
-  it('reports a core that died before ready without saying why as a failure too, without a restart', async () => {
+  it('waits for a person after a bad start-up option, which the next attempt would meet again', async () => {
+    const { clock, supervisor, children, latest, states } = setup();
+    supervisor.start();
+    latest().reply({ type: 'start-failed', failure: { kind: 'bad-option', message: '--listen: bad' } });
+    await clock.advance(60 * 60_000);
+    expect(children).toHaveLength(1);
+    expect(states.at(-1)).toEqual({ kind: 'stopped', reason: 'needs-a-person', detail: '--listen: bad' });
+    supervisor.retryNow();
+    expect(children).toHaveLength(2);
+  });
+
+  it('restarts a core that crashed after ready, with growing pauses up to the cap, without end', async () => {
     const { clock, supervisor, children, latest, failures } = setup();
     supervisor.start();
-    latest().exit(1);
-    await clock.advance(60_000);
-    expect(failures).toEqual([{ kind: 'other', message: expect.stringContaining('exit code 1') }]);
-    expect(children).toHaveLength(1);
-  });
-
-  it('restarts a core that crashed after ready, with growing delays, a bounded number of times', async () => {
-    const { clock, supervisor, children, latest, crashes } = setup();
-    supervisor.start();
-    for (const delay of [1_000, 2_000]) {
+    for (const delay of [1_000, 2_000, 4_000, 8_000, 8_000, 8_000]) {
       latest().reply(ready);
       latest().exit(139);
       await clock.advance(delay - 1);
@@ -72,15 +88,21 @@ describe('the core supervisor', () => {
       await clock.advance(1);
       expect(children.length).toBe(before + 1);
     }
+    expect(failures).toEqual([]);
+  });
+
+  it('stops retrying when a person says so, and starts at once when asked', async () => {
+    const { clock, supervisor, children, latest, states } = setup();
+    supervisor.start();
     latest().reply(ready);
     latest().exit(139);
-    await clock.advance(10 * 60_000);
-    expect(children).toHaveLength(3);
-    expect(crashes).toEqual([
-      { restartInMs: 1_000, attempt: 1, code: 139 },
-      { restartInMs: 2_000, attempt: 2, code: 139 },
-      { gaveUp: true, crashes: 3, code: 139 },
-    ]);
+    supervisor.stopRetrying();
+    expect(states.at(-1)).toEqual({ kind: 'stopped', reason: 'retries-stopped' });
+    await clock.advance(60 * 60_000);
+    expect(children).toHaveLength(1);
+    supervisor.retryNow();
+    expect(children).toHaveLength(2);
+    expect(states.at(-1)).toEqual({ kind: 'starting' });
   });
 
   it('counts crashes afresh after the core ran long enough to be healthy', async () => {
@@ -156,7 +178,7 @@ describe('the core supervisor', () => {
   });
 
   it('stops the core cleanly, and kills it when it does not stop in time', async () => {
-    const { clock, supervisor, latest, crashes } = setup();
+    const { clock, supervisor, latest, states } = setup();
     supervisor.start();
     latest().reply(ready);
     const stopped = supervisor.stop();
@@ -164,6 +186,6 @@ describe('the core supervisor', () => {
     await clock.advance(10_000);
     await stopped;
     expect(latest().killed).toBe(true);
-    expect(crashes).toEqual([]);
+    expect(states.at(-1)).toEqual({ kind: 'stopped', reason: 'quit' });
   });
 });

@@ -3,15 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appId, productName } from '../../electron/appIdentity.js';
+import { coreArguments } from '../../electron/coreArguments.js';
 import {
   applyAppIdentity,
   bringToFront,
   onAllWindowsClosed,
   trayIconFile,
 } from '../../electron/desktopShell.js';
-import { applyStartAtLogin, autostartEntryPath, nodeLoginItemFiles } from '../../electron/loginItem.js';
-import { trayMenu } from '../../electron/trayMenu.js';
-import { FakeApp, FakeWindow } from './support/electronDouble.js';
+import {
+  applyStartAtLogin,
+  autostartEntryPath,
+  nodeLoginItemFiles,
+  startsHidden,
+} from '../../electron/loginItem.js';
+import { GatewayTray } from '../../electron/tray.js';
+import { FakeApp, FakeTray, FakeWindow } from './support/electronDouble.js';
 
 const directories: string[] = [];
 afterEach(async () => {
@@ -68,18 +74,26 @@ describe('the desktop shell', () => {
     const actions = {
       toggleWindow: () => undefined,
       setSendingPaused: (paused: boolean) => asked.push(paused),
+      retryNow: () => undefined,
+      stopRetrying: () => undefined,
+      openLogsFolder: () => undefined,
       quit: () => undefined,
     };
-    const running = trayMenu(false, actions);
-    const paused = trayMenu(true, actions);
-    const click = (items: ReturnType<typeof trayMenu>, label: string) => {
-      const item = items.find((entry) => 'label' in entry && entry.label === label);
-      if (!item || !('click' in item)) throw new Error(`no item ${label}`);
-      item.click();
-    };
-    click(running, 'Pause sending');
-    click(paused, 'Resume sending');
+    const tray = new FakeTray();
+    const gatewayTray = new GatewayTray(tray, actions);
+    gatewayTray.showCore({ kind: 'running' });
+    tray.choose('Pause sending');
+    gatewayTray.showPaused(true);
+    tray.choose('Resume sending');
     expect(asked).toEqual([true, false]);
+  });
+
+  it('uses the coloured alert icon when the gateway needs attention, on every platform', async () => {
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      expect(trayIconFile(platform, true)).toBe('trayAlert.png');
+    }
+    expect(await pngSize('resources/trayAlert.png')).toEqual([32, 32]);
+    expect(await pngSize('resources/trayAlert@2x.png')).toEqual([64, 64]);
   });
 });
 
@@ -92,7 +106,8 @@ describe('start at login', () => {
         platform: 'linux' as const,
         env: { HOME: home, ...env },
         execPath: '/opt/Desktop SMS Gateway/desktop-sms-gateway',
-        setLoginItemSettings: (settings: { openAtLogin: boolean }) => app.setLoginItemSettings(settings),
+        setLoginItemSettings: (settings: { openAtLogin: boolean; args?: string[] }) =>
+          app.setLoginItemSettings(settings),
         ...nodeLoginItemFiles,
       },
     };
@@ -106,7 +121,7 @@ describe('start at login', () => {
     const path = join(home, '.config', 'autostart', 'desktop-sms-gateway.desktop');
     const entry = await readFile(path, 'utf8');
     expect(entry).toContain('[Desktop Entry]');
-    expect(entry).toContain('Exec="/opt/Desktop SMS Gateway/desktop-sms-gateway"');
+    expect(entry).toContain('Exec="/opt/Desktop SMS Gateway/desktop-sms-gateway" --hidden');
     expect(app.loginItem).toBeUndefined();
     await applyStartAtLogin(false, host);
     await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -120,10 +135,11 @@ describe('start at login', () => {
     await applyStartAtLogin(true, host);
     expect(autostartEntryPath(host.env)).toBe(join(config, 'autostart', 'desktop-sms-gateway.desktop'));
     const entry = await readFile(autostartEntryPath(host.env), 'utf8');
-    expect(entry).toContain('Exec="/home/a\\$b/100%% \\"SMS\\".AppImage"');
+    expect(entry).toContain('Exec="/home/a\\$b/100%% \\"SMS\\".AppImage" --hidden');
   });
 
-  it('leaves macOS and Windows to Electron’s login items', async () => {
+  it('leaves macOS and Windows to Electron’s login items, Windows with the hidden flag', async () => {
+    const expected = { darwin: { openAtLogin: true }, win32: { openAtLogin: true, args: ['--hidden'] } };
     for (const platform of ['darwin', 'win32'] as const) {
       const app = new FakeApp();
       const written: string[] = [];
@@ -137,8 +153,21 @@ describe('start at login', () => {
         },
         removeFile: async () => undefined,
       });
-      expect(app.loginItem).toEqual({ openAtLogin: true });
+      expect(app.loginItem).toEqual(expected[platform]);
       expect(written).toEqual([]);
     }
+  });
+
+  it('starts to the tray when started at login, and shows the window otherwise', () => {
+    const never = () => false;
+    expect(startsHidden(['/opt/app', '--hidden'], 'win32', never)).toBe(true);
+    expect(startsHidden(['/opt/app', '--hidden'], 'linux', never)).toBe(true);
+    expect(startsHidden(['/opt/app'], 'darwin', () => true)).toBe(true);
+    expect(startsHidden(['/opt/app'], 'darwin', never)).toBe(false);
+    expect(startsHidden(['/opt/app'], 'win32', () => true)).toBe(false);
+  });
+
+  it('keeps the hidden flag away from the core’s strict parser', () => {
+    expect(coreArguments(['--hidden', '--simulate']).kept).toEqual(['--simulate']);
   });
 });

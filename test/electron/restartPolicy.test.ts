@@ -1,31 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { RestartPolicy } from '../../electron/restartPolicy.js';
 
-const options = { maxRestarts: 3, healthyAfterMs: 600_000, firstDelayMs: 1_000 };
+const options = { healthyAfterMs: 600_000, firstDelayMs: 1_000, maxDelayMs: 900_000 };
 
 describe('when the desktop app restarts the core', () => {
-  it('never restarts a core that exited before it was ready', () => {
+  it('restarts after crashes with doubling pauses, capped at the longest pause, and never gives up', () => {
     const policy = new RestartPolicy(options);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      policy.started();
-      expect(policy.exited(attempt)).toEqual({ restart: false, reason: 'failed-to-start' });
-    }
-  });
-
-  it('restarts after crashes with doubling delays, then gives up', () => {
-    const policy = new RestartPolicy(options);
-    const decisions = [];
-    for (let crash = 0; crash < 4; crash++) {
+    const pauses: number[] = [];
+    for (let crash = 0; crash < 14; crash++) {
       policy.started();
       policy.ready(crash * 1_000);
-      decisions.push(policy.exited(crash * 1_000 + 500));
+      const decision = policy.exited(crash * 1_000 + 500);
+      if (!decision.restart) throw new Error('gave up');
+      pauses.push(decision.delayMs);
     }
-    expect(decisions).toEqual([
-      { restart: true, attempt: 1, delayMs: 1_000 },
-      { restart: true, attempt: 2, delayMs: 2_000 },
-      { restart: true, attempt: 3, delayMs: 4_000 },
-      { restart: false, reason: 'too-many-crashes', crashes: 4 },
+    expect(pauses).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 512_000, 900_000, 900_000,
+      900_000, 900_000,
     ]);
+  });
+
+  it('tries again after a failure to start, but waits for a person when an option is wrong', () => {
+    const policy = new RestartPolicy(options);
+    policy.started();
+    expect(policy.exited(0)).toEqual({ restart: true, attempt: 1, delayMs: 1_000, wasReady: false });
+    policy.started();
+    expect(policy.exited(1_000)).toMatchObject({ restart: true, attempt: 2, delayMs: 2_000 });
+    policy.started();
+    expect(policy.exited(2_000, { retryable: false })).toEqual({ restart: false, reason: 'needs-a-person' });
   });
 
   it('forgives earlier crashes once the core ran long enough, or when the user retries', () => {

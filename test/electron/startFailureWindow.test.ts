@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { coreArguments, withPreferences } from '../../electron/coreArguments.js';
-import { type FailureDialogHost, resolveStartFailure } from '../../electron/failureDialog.js';
+import { type FailureDialogHost, FailureWindow, resolveStartFailure } from '../../electron/failureDialog.js';
 import { canListen, nextFreePort } from '../../electron/freePort.js';
 import type { StartFailure } from '../../electron/startFailure.js';
 import { parseCommandLine } from '../../server/config/commandLine.js';
@@ -32,7 +32,7 @@ const portInUse: StartFailure = { kind: 'port-in-use', port: 8080, message: 'por
 describe('the start-up failure window', () => {
   it('offers a free port for a taken one, saves it as the preference and restarts once', async () => {
     const { fake, calls, shown } = host((buttons) => buttons.find((label) => label.startsWith('Use port')));
-    const action = await resolveStartFailure(portInUse, fake);
+    const action = await resolveStartFailure(portInUse, fake, { retrying: true });
     expect(action).toEqual({ kind: 'use-port', port: 8081 });
     expect(calls).toEqual(['port 8081', 'restart']);
     expect(shown).toHaveLength(1);
@@ -42,32 +42,60 @@ describe('the start-up failure window', () => {
   it('opens the gateway already running on the port, then quits this one', async () => {
     const failure: StartFailure = { ...portInUse, runningGatewayUrl: 'http://127.0.0.1:8080' };
     const { fake, calls, shown } = host((buttons) => buttons[0]);
-    await resolveStartFailure(failure, fake);
+    await resolveStartFailure(failure, fake, { retrying: true });
     expect(shown[0]?.buttons[0]).toBe('Open the running gateway');
     expect(calls).toEqual(['open http://127.0.0.1:8080/ui/', 'quit']);
   });
 
   it('offers another port for a port the system refuses (a Windows excluded range: EACCES)', async () => {
     const { fake, calls, shown } = host((buttons) => buttons[0]);
-    await resolveStartFailure({ kind: 'port-forbidden', port: 50_000, message: 'refused' }, fake);
+    await resolveStartFailure({ kind: 'port-forbidden', port: 50_000, message: 'refused' }, fake, {
+      retrying: true,
+    });
     expect(shown[0]?.detail).toContain('excludedportrange');
     expect(calls).toEqual(['port 8081', 'restart']);
   });
 
-  it('quits on Escape, and offers only Quit for a bad option, which would fail again', async () => {
+  it('keeps trying on Escape while the app retries, and offers only Quit for a bad option', async () => {
     const escaped = host(() => undefined);
-    await resolveStartFailure(portInUse, escaped.fake);
-    expect(escaped.calls).toEqual(['quit']);
+    const action = await resolveStartFailure(portInUse, escaped.fake, { retrying: true });
+    expect(action).toEqual({ kind: 'keep-trying' });
+    expect(escaped.calls).toEqual([]);
+    expect(escaped.shown[0]?.buttons.at(-2)).toBe('Keep trying');
+    expect(escaped.shown[0]?.detail).toContain('15 minutes');
 
     const bad = host(() => undefined);
-    await resolveStartFailure({ kind: 'bad-option', message: '--listen: "x" is not <host:port>' }, bad.fake);
+    await resolveStartFailure({ kind: 'bad-option', message: '--listen: "x" is not <host:port>' }, bad.fake, {
+      retrying: false,
+    });
     expect(bad.shown[0]?.buttons).toEqual(['Quit']);
     expect(bad.shown[0]?.detail).toContain('--listen');
+    expect(bad.calls).toEqual(['quit']);
+  });
+
+  it('shows one window at a time and closes it when a later attempt starts the core', async () => {
+    const { fake, shown, calls } = host(() => 'wait');
+    const outcomes: string[] = [];
+    const window = new FailureWindow((failure, options) =>
+      resolveStartFailure(failure, fake, options).then((action) => {
+        outcomes.push(action.kind);
+        return action;
+      }),
+    );
+    window.show(portInUse, { retrying: true });
+    window.show(portInUse, { retrying: true });
+    await vi.waitFor(() => expect(shown).toHaveLength(1));
+    expect(window.isOpen).toBe(true);
+    window.close();
+    await vi.waitFor(() => expect(outcomes).toEqual(['keep-trying']));
+    expect(calls).toEqual([]);
   });
 
   it('lets the user try again after stopping the gateway that holds the data folder', async () => {
     const { fake, calls } = host((buttons) => buttons.find((label) => label === 'Try again'));
-    await resolveStartFailure({ kind: 'data-dir-locked', message: 'in use by pid 42' }, fake);
+    await resolveStartFailure({ kind: 'data-dir-locked', message: 'in use by pid 42' }, fake, {
+      retrying: true,
+    });
     expect(calls).toEqual(['restart']);
   });
 });

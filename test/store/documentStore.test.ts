@@ -155,10 +155,10 @@ describe('openDocument', () => {
     expect(await onDisk()).toEqual({ name: 'x', retries: 1 });
   });
 
-  it('refuses a file written by a newer version as StoreCorrupt, leaving it untouched', async () => {
+  it('refuses a file written by a newer version as StoreNewerThanBuild, leaving it untouched', async () => {
     await writeFile(path, JSON.stringify({ name: 'x', retries: 1, version: 7 }));
     await expect(open({ migrations: [(data) => data] })).rejects.toSatisfy((error) =>
-      isGatewayError(error, ErrorCode.StoreCorrupt),
+      isGatewayError(error, ErrorCode.StoreNewerThanBuild),
     );
     expect((await onDisk()).version).toBe(7);
   });

@@ -606,7 +606,8 @@ describe('the gateway UI in Chromium', () => {
     await page.addInitScript(`
       let calls = 0;
       window.__preferences = {
-        notifyOnIncoming: true, startAtLogin: false, closeToTray: true, listenPort: null, useSimulator: false,
+        notifyOnIncoming: true, showSmsPreviews: false, notifyOnProblems: true, keepAwakeWhileQueued: false,
+        startAtLogin: false, closeToTray: true, listenPort: null, useSimulator: false,
       };
       window.__firstRunLogin = { username: 'sms', password: 'generated-once-123' };
       window.desktop = {

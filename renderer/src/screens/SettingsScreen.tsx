@@ -256,6 +256,20 @@ const preferenceLabels: Record<BooleanPreferenceKey, { label: string; meaning: s
     label: 'Notify me of incoming SMS',
     meaning: 'A desktop notification for each received message.',
   },
+  showSmsPreviews: {
+    label: 'Show the message text in notifications',
+    meaning: 'Off: the notification names the sender only, as it may show on the lock screen.',
+  },
+  notifyOnProblems: {
+    label: 'Notify me when something needs attention',
+    meaning:
+      'A modem offline, messages stuck in the queue, delivery reports or webhook deliveries failing, the gateway stopped.',
+  },
+  keepAwakeWhileQueued: {
+    label: 'Keep this computer awake while messages are queued',
+    meaning:
+      'The computer does not go to sleep while messages wait to be sent; the screen may still turn off.',
+  },
   startAtLogin: { label: 'Start when I log in', meaning: 'The gateway starts with your computer session.' },
   closeToTray: {
     label: 'Keep running when the window is closed',

@@ -441,7 +441,7 @@ export function migrateSchema(db: Database): void {
   const found = foundSchemaVersion(db);
   if (found > schemaVersion) {
     throw new GatewayError(
-      ErrorCode.StoreCorrupt,
+      ErrorCode.StoreNewerThanBuild,
       `the database has schema ${found}, newer than this build understands (${schemaVersion})`,
     );
   }

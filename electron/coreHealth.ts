@@ -1,0 +1,28 @@
+import type { HealthReport, HealthStatus } from '../server/health/healthService.js';
+
+/** What the core reports to the shell about its work, from its readiness report (GET /health). */
+export interface CoreHealth {
+  /** Messages waiting to be sent, or being handed to a modem. */
+  pending: number;
+  /** Checks that warn or fail, by name ("modems:connected"), with their description. */
+  problems: { check: string; status: Exclude<HealthStatus, 'pass'>; description: string }[];
+}
+
+/**
+ * The part of the report the shell acts on. `modems:real` is left out: it warns while only the
+ * simulated modem runs, which in the desktop app is the user's own choice (demo mode).
+ */
+export function coreHealthOf(report: HealthReport): CoreHealth {
+  const problems: CoreHealth['problems'] = [];
+  for (const [check, result] of Object.entries(report.checks)) {
+    if (result.status === 'pass' || check === 'modems:real') continue;
+    problems.push({ check, status: result.status, description: result.description });
+  }
+  return { pending: report.checks['messages:queue']?.observedValue ?? 0, problems };
+}
+
+export function isCoreHealth(value: unknown): value is CoreHealth {
+  if (typeof value !== 'object' || value === null) return false;
+  const { pending, problems } = value as { pending?: unknown; problems?: unknown };
+  return typeof pending === 'number' && Array.isArray(problems);
+}

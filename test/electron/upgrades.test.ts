@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { handleCloseRequests } from '../../electron/closeRequest.js';
+import { coreHealthOf } from '../../electron/coreHealth.js';
+import { CoreNotices, coreStatusLine } from '../../electron/coreStatus.js';
+import type { CoreState } from '../../electron/coreSupervisor.js';
+import { CoreSupervisor } from '../../electron/coreSupervisor.js';
+import { failureDialog } from '../../electron/failureDialog.js';
+import { classifyStartFailure } from '../../electron/startFailure.js';
+import { UpdateInstaller } from '../../electron/updates.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import type { HealthReport } from '../../server/health/healthService.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { FakeAutoUpdater, FakeBrowserWindow, fakeUtilityProcess } from './support/electronDouble.js';
+
+function closable(options: { closeToTray?: boolean; quitting?: boolean } = {}) {
+  const window = new FakeBrowserWindow();
+  const quits: string[] = [];
+  handleCloseRequests(window, {
+    quitting: () => options.quitting ?? false,
+    closeToTray: () => options.closeToTray ?? true,
+    quit: () => quits.push('quit'),
+    logger: silentLogger,
+  });
+  return { window, quits };
+}
+
+describe('the installer’s close request', () => {
+  it('quits the app when it reaches the window hidden in the tray', () => {
+    const { window, quits } = closable();
+    window.visible = false;
+    expect(window.requestClose().defaultPrevented).toBe(true);
+    expect(quits).toEqual(['quit']);
+  });
+
+  it('hides the visible window a person closes, and quits on the installer’s second request', () => {
+    const { window, quits } = closable();
+    window.requestClose();
+    expect([window.visible, window.closed, quits]).toEqual([false, false, []]);
+    window.requestClose();
+    expect(quits).toEqual(['quit']);
+  });
+
+  it('lets the window close while the app quits, or when close-to-tray is off', () => {
+    expect(closable({ quitting: true }).window.requestClose().defaultPrevented).toBe(false);
+    const untrayed = closable({ closeToTray: false });
+    expect(untrayed.window.requestClose().defaultPrevented).toBe(false);
+    expect(untrayed.quits).toEqual([]);
+  });
+});
+
+function updates(feedConfigured: boolean) {
+  const clock = new ManualClock();
+  const updater = new FakeAutoUpdater();
+  const steps: string[] = [];
+  let loaded = false;
+  const installer = new UpdateInstaller({
+    updater: () => {
+      loaded = true;
+      return updater;
+    },
+    feedConfigured,
+    clock,
+    logger: silentLogger,
+    notify: (notice) => steps.push(`notify ${notice.title}`),
+    prepareToQuit: () => steps.push('prepare to quit'),
+    checkEveryMs: 3_600_000,
+  });
+  return { clock, updater, steps, installer, loaded: () => loaded };
+}
+
+describe('updates', () => {
+  it('are off, without touching electron-updater, when the build names no feed', () => {
+    const { installer, loaded } = updates(false);
+    installer.start();
+    expect([installer.enabled, loaded()]).toEqual([false, false]);
+  });
+
+  it('check the feed at start and every interval, downloading in the background', async () => {
+    const { clock, updater, installer } = updates(true);
+    installer.start();
+    expect([updater.checks, updater.autoDownload, updater.autoInstallOnAppQuit]).toEqual([1, true, true]);
+    await clock.advance(3_600_000);
+    expect(updater.checks).toBe(2);
+  });
+
+  it('install only once no message waits for or is being handed to a modem', () => {
+    const { updater, installer, steps } = updates(true);
+    installer.start();
+    installer.queueChanged(3);
+    updater.downloaded('1.2.0');
+    expect(updater.installs).toEqual([]);
+    installer.queueChanged(undefined);
+    expect(updater.installs).toEqual([]);
+    installer.queueChanged(0);
+    expect(updater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(steps).toEqual(['notify Updating Desktop SMS Gateway', 'prepare to quit']);
+    installer.queueChanged(0);
+    expect(updater.installs).toHaveLength(1);
+  });
+
+  it('read the queue from the core’s readiness report', () => {
+    const report: HealthReport = {
+      status: 'warn',
+      version: '1.0.0',
+      releaseId: 1,
+      checks: {
+        'messages:queue': {
+          status: 'pass',
+          observedValue: 4,
+          observedUnit: 'messages',
+          description: 'waiting',
+        },
+        'modems:real': { status: 'warn', observedValue: 0, observedUnit: 'modems', description: 'simulated' },
+        'modems:connected': {
+          status: 'fail',
+          observedValue: 0,
+          observedUnit: 'modems',
+          description: '0 of 1 ready',
+        },
+      },
+    };
+    expect(coreHealthOf(report)).toEqual({
+      pending: 4,
+      problems: [{ check: 'modems:connected', status: 'fail', description: '0 of 1 ready' }],
+    });
+  });
+});
+
+describe('a downgrade', () => {
+  it('is told plainly, offers no Try again, and waits for a person', async () => {
+    const failure = classifyStartFailure(
+      new GatewayError(
+        ErrorCode.StoreNewerThanBuild,
+        'the database has schema 14, newer than this build understands (13)',
+      ),
+      { port: 8080 },
+    );
+    expect(failure.kind).toBe('newer-data');
+    const dialog = failureDialog(failure, { retrying: false });
+    expect(dialog.message).toBe('This data was saved by a newer version of Desktop SMS Gateway.');
+    expect(dialog.detail).toContain('Install the newer version again');
+    expect(dialog.choices.map((choice) => choice.label)).toEqual(['Quit']);
+
+    const clock = new ManualClock();
+    const electron = fakeUtilityProcess();
+    const core = new CoreSupervisor({
+      fork: electron.fork,
+      entry: 'coreProcess.js',
+      args: () => [],
+      clock,
+      logger: silentLogger,
+      output: () => undefined,
+    });
+    const states: CoreState[] = [];
+    core.on('state', (state) => states.push(state));
+    core.start();
+    electron.children[0]?.reply({ type: 'start-failed', failure });
+    await clock.advance(60 * 60_000);
+    expect(electron.children).toHaveLength(1);
+    expect(states.at(-1)).toMatchObject({ kind: 'stopped', reason: 'needs-a-person' });
+  });
+});
+
+describe('a long schema migration', () => {
+  it('shows in the tray’s status and in one notification naming the backup', () => {
+    const clock = new ManualClock();
+    const electron = fakeUtilityProcess();
+    const core = new CoreSupervisor({
+      fork: electron.fork,
+      entry: 'coreProcess.js',
+      args: () => [],
+      clock,
+      logger: silentLogger,
+      output: () => undefined,
+    });
+    const notices = new CoreNotices();
+    const seen: string[] = [];
+    core.on('state', (state) => {
+      seen.push(coreStatusLine(state, String));
+      const notice = notices.noticeFor(state);
+      if (notice) seen.push(`notice: ${notice.body}`);
+    });
+    core.start();
+    electron.children[0]?.reply({ type: 'schema-upgrade', from: 5, to: 13, backup: '/data/backups/b.db' });
+    electron.children[0]?.reply({ type: 'ready', baseUrl: 'http://127.0.0.1:8080', sessionToken: 't' });
+    expect(seen).toEqual([
+      'Gateway starting…',
+      'Gateway starting: updating its database (schema 5 → 13)…',
+      expect.stringContaining('A copy from before is kept in /data/backups/b.db'),
+      'Gateway running',
+    ]);
+  });
+});
