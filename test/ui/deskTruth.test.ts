@@ -1,0 +1,118 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
+import { launchBrowser, signIn } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+import {
+  type GatewayHarness,
+  harnessPassword,
+  harnessUser,
+  startGatewayHarness,
+} from '../support/gatewayHarness.js';
+import { pollUntil } from '../support/pollUntil.js';
+
+/**
+ * What a first day at the desk found wrong (issue 40), each driven in real headless Chromium
+ * against the real gateway with the built-in simulated modem.
+ */
+const viewport = { width: 1024, height: 700 };
+
+let harness: GatewayHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildUi();
+  harness = await startGatewayHarness({ simulatedModems: 1, options: { uiDirectory: 'dist/ui' } });
+  await harness.api.patch('/settings', { desk: { default_country: 'DE' } });
+  await harness.api.post('/gateway/v1/contacts', { name: 'Eva Baker', phoneNumber: '0160 1111111' });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+async function signedInPage(size = viewport): Promise<Page> {
+  const page = await browser.newPage({ viewport: size });
+  page.setDefaultTimeout(15_000);
+  await signIn(page, harness.url, harnessUser, harnessPassword);
+  return page;
+}
+
+function modem(): SimulatedModem {
+  const simulated = harness.gateway.simulatedModems[0];
+  if (!simulated) throw new Error('the gateway has no simulated modem');
+  return simulated;
+}
+
+/** The texts the simulated modem handed to the network for `number`. */
+function textsTo(number: string): string[] {
+  return modem()
+    .accepted.filter((pdu) => pdu.decoded.recipient.number === number)
+    .map((pdu) => pdu.decoded.text ?? '');
+}
+
+/** The `count`th text to `number`, once the modem has handed it to the network. */
+async function nthTextTo(number: string, count: number, what: string): Promise<string | undefined> {
+  await pollUntil(() => textsTo(number).length >= count, { what, limitMs: 30_000 });
+  return textsTo(number)[count - 1];
+}
+
+describe('customers receive the text that was meant (items 1–2)', () => {
+  it('fills a template’s {name} in Compose from the contact, and refuses a number that cannot fill it', async () => {
+    await harness.api.post('/gateway/v1/templates', {
+      name: 'Order ready',
+      text: 'Hi {name}, your order is ready.',
+    });
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/messages`);
+    await page.getByRole('button', { name: 'New message' }).click();
+    const compose = page.getByRole('form', { name: 'Compose message' });
+    await compose.getByLabel('Template').selectOption({ label: 'Order ready' });
+    await compose.getByLabel('Recipients').fill('0170 9999999');
+    await expect(
+      compose.getByRole('alert', { name: 'Placeholders without a value' }).textContent(),
+    ).resolves.toBe('No value for {name} for +491709999999');
+    await expect(compose.getByRole('button', { name: 'Send', exact: true }).isDisabled()).resolves.toBe(true);
+
+    await compose.getByLabel('Recipients').fill('0160 1111111');
+    await compose.getByRole('alert', { name: 'Placeholders without a value' }).waitFor({ state: 'detached' });
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(nthTextTo('+491601111111', 1, 'the order text to reach the network')).resolves.toBe(
+      'Hi Eva Baker, your order is ready.',
+    );
+    await page.close();
+  });
+
+  it('fills {name} in an auto-reply’s typed text, and "Try the rules" shows the exact text', async () => {
+    await harness.api.post('/gateway/v1/rules', {
+      name: 'Thanks',
+      match: { kind: 'startsWith', pattern: 'hello' },
+      action: { kind: 'reply', text: 'Thanks {name}, we call you back.' },
+    });
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/rules`);
+    const tester = page.getByRole('form', { name: 'Rule tester' });
+    await tester.getByLabel('Sample text').fill('hello there');
+    await tester.getByLabel('From').fill('+491601111111');
+    await tester.getByRole('button', { name: 'Test' }).click();
+    const verdict = page
+      .getByRole('list', { name: 'Verdicts' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Thanks' });
+    await expect(verdict.textContent()).resolves.toBe(
+      'Acts Thanks: the text matches — sends to +491601111111: “Thanks Eva Baker, we call you back.”',
+    );
+    await tester.getByLabel('From').fill('+491709999999');
+    await tester.getByRole('button', { name: 'Test' }).click();
+    await verdict.filter({ hasText: 'sends nothing' }).waitFor();
+    await expect(verdict.textContent()).resolves.toContain('no value for {name} from +491709999999');
+
+    modem().injectIncoming({ sender: '+491601111111', text: 'hello, is my order ready?' });
+    await expect(nthTextTo('+491601111111', 2, 'the auto-reply to reach the network')).resolves.toBe(
+      'Thanks Eva Baker, we call you back.',
+    );
+    await page.close();
+  });
+});
