@@ -116,3 +116,31 @@ describe('customers receive the text that was meant (items 1–2)', () => {
     await page.close();
   });
 });
+
+describe('bulk send (items 3–5)', () => {
+  it('sends a campaign in its list order although the queue order is newest first', async () => {
+    const settings = await harness.api.get<{ messages: { processing_order: string } }>('/settings');
+    expect(settings.body.messages.processing_order).toBe('LIFO');
+    await harness.api.post('/gateway/v1/sending', { paused: true });
+    const numbers = ['0170 3000001', '0170 3000002', '0170 3000003', '0170 3000004', '0170 3000005'];
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/campaigns`);
+    await page.getByLabel('Campaign name').fill('In order');
+    await page.getByLabel('Message').fill('Your table is ready');
+    await page.getByLabel('Numbers').fill(numbers.join('\n'));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Send to 5 recipients' }).click();
+    await page.getByText('Queued 5 messages.').waitFor();
+    await harness.api.post('/gateway/v1/sending', { paused: false });
+    const e164 = numbers.map((number) => `+49${number.replace(/^0| /g, '')}`);
+    await pollUntil(() => e164.every((number) => textsTo(number).length > 0), {
+      what: 'the campaign to reach the network',
+      limitMs: 60_000,
+    });
+    const order = modem()
+      .accepted.map((pdu) => pdu.decoded.recipient.number)
+      .filter((number) => e164.includes(number));
+    expect(order).toEqual(e164);
+    await page.close();
+  });
+});

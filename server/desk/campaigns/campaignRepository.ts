@@ -15,6 +15,8 @@ export interface CampaignRecord {
   cancelledAt?: number;
   /** SHA-256 of the request: a retry under the same id must send the same one. */
   fingerprint?: string;
+  /** `sequence` of its first message: every message of it queues at that place (`batchSequence`). */
+  sequence?: number;
   /** Its messages are still being written, or their writing was cut short (a crash, a full queue). */
   queueing?: true;
 }

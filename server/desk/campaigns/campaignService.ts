@@ -70,7 +70,7 @@ export interface CampaignProgress {
   percent: number;
 }
 
-export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing'> {
+export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing' | 'sequence'> {
   state: CampaignState;
   progress: CampaignProgress;
 }
@@ -226,10 +226,14 @@ export class CampaignService {
         chunk.map((message, index) => this.enqueueRequest(`${record.id}-${first + index}`, message, request)),
       );
       const ids = prepared.map((message) => message.id);
+      const batchSequence = current?.sequence ?? prepared[0]?.sequence;
+      const batched = prepared.map((message) => ({ ...message, batchSequence }));
       // Same turn, so one commit: the campaign knows every message written, and no more.
       await Promise.all([
-        current ? this.deps.campaigns.addMessages(record.id, ids) : this.deps.campaigns.insert(record, ids),
-        this.deps.messages.enqueuePrepared(prepared),
+        current
+          ? this.deps.campaigns.addMessages(record.id, ids)
+          : this.deps.campaigns.insert({ ...record, sequence: batchSequence }, ids),
+        this.deps.messages.enqueuePrepared(batched),
       ]);
       added.count += chunk.length;
       added.parts += chunk.reduce((sum, message) => sum + message.parts, 0);
@@ -304,7 +308,7 @@ export class CampaignService {
   }
 
   private view(record: CampaignRecord): CampaignView {
-    const { fingerprint: _fingerprint, queueing, ...shown } = record;
+    const { fingerprint: _fingerprint, queueing, sequence: _sequence, ...shown } = record;
     const counts = this.deps.campaigns.stateCounts(record.id);
     const count = (state: keyof typeof counts) => counts[state] ?? 0;
     const queued = count('Pending') + count('Processed');
