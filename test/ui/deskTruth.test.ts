@@ -125,12 +125,7 @@ describe('bulk send (items 3–5)', () => {
     const numbers = ['0170 3000001', '0170 3000002', '0170 3000003', '0170 3000004', '0170 3000005'];
     const page = await signedInPage();
     await page.goto(`${harness.url}/ui/#/campaigns`);
-    await page.getByLabel('Campaign name').fill('In order');
-    await page.getByLabel('Message').fill('Your table is ready');
-    await page.getByLabel('Numbers').fill(numbers.join('\n'));
-    await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByRole('button', { name: 'Send to 5 recipients' }).click();
-    await page.getByText('Queued 5 messages.').waitFor();
+    await startCampaign(page, 'In order', numbers);
     await harness.api.post('/gateway/v1/sending', { paused: false });
     const e164 = numbers.map((number) => `+49${number.replace(/^0| /g, '')}`);
     await pollUntil(() => e164.every((number) => textsTo(number).length > 0), {
@@ -143,4 +138,40 @@ describe('bulk send (items 3–5)', () => {
     expect(order).toEqual(e164);
     await page.close();
   });
+
+  it('keeps a finished campaign’s counts live, and shows a paused or cancelled one as it is', async () => {
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/campaigns`);
+    await startCampaign(page, 'Live counts', ['0170 4000001', '0170 4000002', '0170 4000003']);
+    const done = page.getByRole('article', { name: 'Campaign Live counts' }).getByRole('status');
+    await done.filter({ hasText: 'Completed' }).waitFor({ timeout: 60_000 });
+    // Status reports come a second after each send: the last ones after the queue is empty.
+    await done.filter({ hasText: '3 delivered' }).waitFor({ timeout: 30_000 });
+
+    await harness.api.post('/gateway/v1/sending', { paused: true });
+    await startCampaign(page, 'Held', ['0170 4000011', '0170 4000012']);
+    const held = page.getByRole('article', { name: 'Campaign Held' });
+    await held
+      .getByRole('status')
+      .filter({ hasText: /^Paused \(sending is paused\): 2 recipients/ })
+      .waitFor();
+    await held.getByRole('button', { name: 'Cancel campaign' }).click();
+    await held
+      .getByRole('status')
+      .filter({ hasText: /^Cancelled: 2 recipients — 0 sent/ })
+      .waitFor();
+    await expect(held.getByRole('progressbar').getAttribute('value')).resolves.toBe('0');
+    await harness.api.post('/gateway/v1/sending', { paused: false });
+    await page.close();
+  });
 });
+
+/** Starts a bulk send to typed `numbers` from the Bulk send screen. */
+async function startCampaign(page: Page, name: string, numbers: readonly string[]): Promise<void> {
+  await page.getByLabel('Campaign name').fill(name);
+  await page.getByLabel('Message').fill('Your table is ready');
+  await page.getByLabel('Numbers').fill(numbers.join('\n'));
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await page.getByRole('button', { name: `Send to ${numbers.length} recipients` }).click();
+  await page.getByText(`Queued ${numbers.length} messages.`).waitFor();
+}

@@ -1,13 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
 import type { Campaign } from '../desk/deskTypes.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
 
-/** How often running campaigns are read again for their progress bars. */
+/**
+ * How often running campaigns are read again for their progress bars; and, once a campaign's
+ * queue is empty, how soon after a message changes (a late delivery report) its counts follow.
+ */
 const progressPollMs = 1000;
 
 /** States in which messages are still being written or wait to be sent: a cancel still stops some. */
@@ -17,14 +21,24 @@ const underWay: ReadonlySet<Campaign['state']> = new Set(['Queueing', 'Running',
 export function CampaignsScreen() {
   const { api } = useApp();
   const campaigns = useResource(() => api.campaigns(), [api]);
+  const status = useResource(() => api.status(), [api]);
   const running =
     campaigns.data?.some((campaign) => campaign.state === 'Queueing' || campaign.state === 'Running') ??
     false;
+  const messageChanged = useRef(false);
+  useLiveEvent('message', () => {
+    messageChanged.current = true;
+  });
   useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(campaigns.reload, progressPollMs);
+    const timer = setInterval(() => {
+      if (!running && !messageChanged.current) return;
+      messageChanged.current = false;
+      campaigns.reload();
+      status.reload();
+    }, progressPollMs);
     return () => clearInterval(timer);
-  }, [running, campaigns.reload]);
+  }, [running, campaigns.reload, status.reload]);
+  const sendingPaused = status.data?.sendingPaused ?? false;
 
   return (
     <>
@@ -45,7 +59,12 @@ export function CampaignsScreen() {
         >
           {(started) =>
             started.map((campaign) => (
-              <CampaignCard key={campaign.id} campaign={campaign} onChanged={campaigns.reload} />
+              <CampaignCard
+                key={campaign.id}
+                campaign={campaign}
+                sendingPaused={sendingPaused}
+                onChanged={campaigns.reload}
+              />
             ))
           }
         </ListView>
@@ -54,7 +73,12 @@ export function CampaignsScreen() {
   );
 }
 
-function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
+/** A running campaign makes no progress while sending is paused: it says so. */
+function shownState(campaign: Campaign, sendingPaused: boolean): string {
+  return campaign.state === 'Running' && sendingPaused ? 'Paused (sending is paused)' : campaign.state;
+}
+
+function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onChanged: () => void }) {
   const { api } = useApp();
   const { campaign } = props;
   const { progress } = campaign;
@@ -70,10 +94,11 @@ function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
         aria-label={`Progress of ${campaign.name}`}
         aria-valuetext={`${progress.percent} %`}
       />{' '}
-      <span className="campaign-percent">{progress.percent} %</span>
+      <span className="campaign-percent">{progress.percent} % sent or failed</span>
       <p role="status">
-        {campaign.state}: {campaign.recipients} recipients — {progress.sent} sent, {progress.delivered}{' '}
-        delivered, {progress.failed} failed{progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
+        {shownState(campaign, props.sendingPaused)}: {campaign.recipients} recipients — {progress.sent} sent,{' '}
+        {progress.delivered} delivered, {progress.failed} failed
+        {progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
         {progress.queued > 0 ? `, ${progress.queued} waiting` : ''}.
       </p>
       {campaign.state === 'Interrupted' && (

@@ -66,7 +66,7 @@ export interface CampaignProgress {
   delivered: number;
   failed: number;
   cancelled: number;
-  /** Share of recipients no longer queued, 0–100. */
+  /** Share of recipients whose message went out or failed (not queued, not cancelled), 0–100. */
   percent: number;
 }
 
@@ -319,7 +319,9 @@ export class CampaignService {
       failed: count('Failed'),
       cancelled: count('Cancelled'),
       percent:
-        record.recipients === 0 ? 100 : Math.floor(((record.recipients - queued) * 100) / record.recipients),
+        record.recipients === 0
+          ? 100
+          : Math.floor(((record.recipients - queued - count('Cancelled')) * 100) / record.recipients),
     };
     return { ...shown, state: this.stateOf(record, queued), progress };
   }

@@ -92,7 +92,7 @@ const campaignSchema = z.object({
     delivered: z.number().int(),
     failed: z.number().int(),
     cancelled: z.number().int(),
-    percent: z.number().int().describe('share of recipients no longer queued'),
+    percent: z.number().int().describe('share of recipients whose message went out or failed (0–100)'),
   }),
 });
 
