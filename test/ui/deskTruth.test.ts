@@ -175,3 +175,22 @@ async function startCampaign(page: Page, name: string, numbers: readonly string[
   await page.getByRole('button', { name: `Send to ${numbers.length} recipients` }).click();
   await page.getByText(`Queued ${numbers.length} messages.`).waitFor();
 }
+
+describe('failures that hide (items 6–9)', () => {
+  it('warns in Compose of an opted-out number and shows its failure on a message that stays Sent', async () => {
+    await harness.api.post('/gateway/v1/opt-outs', { phoneNumber: '+491705550001' });
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/messages`);
+    await page.getByRole('button', { name: 'New message' }).click();
+    const compose = page.getByRole('form', { name: 'Compose message' });
+    await compose.getByLabel('Recipients').fill('0170 5550001, 0160 1111111');
+    await compose.getByLabel('Message', { exact: true }).fill('Doors open at 9');
+    await expect(compose.getByRole('alert', { name: 'Opted-out numbers' }).textContent()).resolves.toContain(
+      '+491705550001 asked not to be texted',
+    );
+    await compose.getByRole('button', { name: 'Send to 2 recipients' }).click();
+    const row = page.locator('tr[data-message-id]').filter({ hasText: 'Doors open at 9' });
+    await row.getByText('1 of 2 failed').waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+});

@@ -108,6 +108,8 @@ export function createGatewayApi(client: ApiClient) {
 
     listOptOuts: (limit: number, offset: number) =>
       listPage<OptOutRecord>('/gateway/v1/opt-outs', { limit, offset }),
+    optedOut: (phoneNumbers: readonly string[]) =>
+      client.post<string[]>('/gateway/v1/opt-outs/lookup', { phoneNumbers }),
     addOptOut: (phoneNumber: string) => client.post<OptOutRecord>('/gateway/v1/opt-outs', { phoneNumber }),
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
 

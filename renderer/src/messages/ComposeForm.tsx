@@ -14,7 +14,7 @@ import { IdSelect } from '../components/IdSelect.js';
 import { FormResult } from '../components/StatusViews.js';
 import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
-import { useContactNames } from '../desk/useContactNames.js';
+import { useContactNames, useOptedOut } from '../desk/useContactNames.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
@@ -48,6 +48,7 @@ export function ComposeForm(props: {
   const plan = useMemo(() => planText(text), [text]);
   const { numbers, problems: numberProblems } = readTypedNumbers(recipients, useDefaultCountry());
   const nameOf = useContactNames(numbers);
+  const optedOut = useOptedOut(numbers);
   const personal = placeholdersOf(text).length > 0;
   const rendered = numbers.map((number) => ({
     number,
@@ -133,6 +134,13 @@ export function ComposeForm(props: {
           As you would dial them (without + the default country in Settings applies); separate several with
           commas or new lines.
         </span>
+        {optedOut.length > 0 && (
+          <p className="form-warning" role="alert" aria-label="Opted-out numbers">
+            {optedOut.join(', ')} asked not to be texted (the opt-out list): the message to{' '}
+            {optedOut.length === 1 ? 'it' : 'them'} will fail. Take a number off the list on the Opt-outs
+            screen only with their consent.
+          </p>
+        )}
         {numberProblems.length > 0 && (
           <ul className="form-error" role="alert" aria-label="Numbers that cannot be read">
             {numberProblems.map((problem) => (

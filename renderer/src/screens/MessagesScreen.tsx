@@ -179,10 +179,16 @@ export function MessagesScreen() {
   );
 }
 
+/** Recipients that failed: a message to several numbers stays Sent when only some of them did. */
+function failedRecipients(message: MessageRecord): number {
+  return message.recipients.filter((recipient) => recipient.state === 'Failed').length;
+}
+
 /** The state badge; a Pending message held for its send time says Scheduled and when. */
 function MessageStatus(props: { message: MessageRecord }) {
   const { message } = props;
   const scheduled = scheduledFor(message, Date.now());
+  const failed = failedRecipients(message);
   return (
     <>
       {scheduled ? (
@@ -191,6 +197,11 @@ function MessageStatus(props: { message: MessageRecord }) {
         </span>
       ) : (
         <MessageStateBadge state={message.state} />
+      )}{' '}
+      {failed > 0 && message.state !== 'Failed' && (
+        <span className="badge badge-error">
+          {failed} of {message.recipients.length} failed
+        </span>
       )}{' '}
       {message.simulated && <SimulatedBadge />}
     </>
