@@ -193,4 +193,33 @@ describe('failures that hide (items 6–9)', () => {
     await row.getByText('1 of 2 failed').waitFor({ timeout: 30_000 });
     await page.close();
   });
+
+  it('shows a phone that never answered as never seen, with nothing it never told', async () => {
+    // Port 9 (discard) on loopback: nothing answers there.
+    const silent = await startGatewayHarness({
+      phoneTiming: { pollIntervalMs: 500, retryInitialMs: 500, requestTimeoutMs: 1_000 },
+      options: { uiDirectory: 'dist/ui', phones: ['http://sms:app-password@127.0.0.1:9'] },
+    });
+    try {
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(15_000);
+      await signIn(page, silent.url, harnessUser, harnessPassword);
+      await page.goto(`${silent.url}/ui/#/modems`);
+      const panel = page.locator('section.modem-panel');
+      await panel.waitFor();
+      const facts = panel.locator('dl.facts');
+      await expect(facts.locator('dt', { hasText: 'Last seen' }).locator('+ dd').textContent()).resolves.toBe(
+        'never seen',
+      );
+      await expect(facts.locator('dt', { hasText: /^SIM 1$/ }).count()).resolves.toBe(0);
+      await expect(panel.getByRole('heading', { level: 2 }).textContent()).resolves.not.toContain('SIM 1');
+      await page.goto(`${silent.url}/ui/#/dashboard`);
+      await expect(
+        page.locator('.modem-card dt', { hasText: 'Last seen' }).locator('+ dd').textContent(),
+      ).resolves.toBe('never seen');
+      await page.close();
+    } finally {
+      await silent.close();
+    }
+  });
 });

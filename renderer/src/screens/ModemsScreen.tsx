@@ -4,7 +4,6 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { AddModemPanel } from '../modems/AddModemPanel.js';
@@ -14,7 +13,7 @@ import { HiLinkPanel } from '../modems/HiLinkPanel.js';
 import { ModemFigures } from '../modems/ModemFigures.js';
 import { ModemNameForm } from '../modems/ModemNameForm.js';
 import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
-import { modemLabel } from '../modems/modemLabel.js';
+import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
@@ -93,7 +92,9 @@ function ModemPanel(props: {
     if (removed) props.onChanged();
   }
 
-  const sims = device.simCards;
+  const unseen = neverSeen(device);
+  // A device that never answered has no SIM facts: only what was read is shown.
+  const sims = unseen ? [] : device.simCards;
   return (
     <section className="panel modem-panel" aria-label={`Modem ${modemLabel(device)}`}>
       <div className="panel-head">
@@ -183,7 +184,7 @@ function ModemPanel(props: {
         <dt>SMSC</dt>
         <dd className="mono">{modem?.smsc ?? '—'}</dd>
         <dt>Last seen</dt>
-        <dd>{formatRelative(device.lastSeen, Date.now())}</dd>
+        <dd>{lastSeenText(device, Date.now())}</dd>
         {sims.map((sim) => (
           <SimFacts key={sim.simNumber} sim={sim} />
         ))}
