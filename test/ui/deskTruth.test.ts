@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
@@ -220,6 +222,63 @@ describe('failures that hide (items 6–9)', () => {
       await page.close();
     } finally {
       await silent.close();
+    }
+  });
+
+  it('sends failed webhook deliveries again, one and all, says they are unsigned, and clears the banner', async () => {
+    let receiverUp = false;
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        if (receiverUp) received.push(body);
+        response.writeHead(receiverUp ? 200 : 503).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      await harness.api.patch('/settings', { webhooks: { retry_count: 0 } });
+      await harness.api.post('/webhooks', {
+        id: 'crm',
+        url: `http://127.0.0.1:${port}/hook`,
+        event: 'sms:sent',
+      });
+      const page = await signedInPage();
+      await page.goto(`${harness.url}/ui/#/webhooks`);
+      await expect(page.getByRole('note').textContent()).resolves.toContain('Deliveries are not signed');
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      for (const _attempt of [1, 2]) await page.getByRole('button', { name: 'Send test event' }).click();
+      const deliveries = page.getByRole('table', { name: 'Deliveries' });
+      await pollUntil(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await deliveries.getByText('failed', { exact: true }).count()) === 2;
+        },
+        { what: 'two failed deliveries', limitMs: 30_000, intervalMs: 500 },
+      );
+      const banner = page.locator('[data-status="webhooks"]');
+      await banner.waitFor({ timeout: 15_000 });
+
+      receiverUp = true;
+      await deliveries.getByRole('button', { name: 'Send again' }).first().click();
+      await pollUntil(() => received.length === 1, {
+        what: 'the first delivery sent again',
+        limitMs: 15_000,
+      });
+      await page.getByRole('button', { name: 'Send all 1 failed again' }).click();
+      await pollUntil(() => received.length === 2, {
+        what: 'the other delivery sent again',
+        limitMs: 15_000,
+      });
+      await banner.waitFor({ state: 'detached', timeout: 15_000 });
+      await page.close();
+    } finally {
+      await harness.api.request('DELETE', '/webhooks/crm');
+      receiver.close();
     }
   });
 });

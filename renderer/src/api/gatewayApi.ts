@@ -185,6 +185,8 @@ export function createGatewayApi(client: ApiClient) {
     removeWebhook: (webhookId: string) => client.delete<void>(`/webhooks/${id(webhookId)}`),
     webhookDeliveries: (webhookId: string, limit = 50) =>
       client.get<WebhookDeliveryRecord[]>('/gateway/v1/webhooks/deliveries', { webhookId, limit }),
+    resendDeliveries: (filter: { ids?: string[]; webhookId?: string }) =>
+      client.post<WebhookDeliveryRecord[]>('/gateway/v1/webhooks/deliveries/resend', filter),
     testWebhook: (webhookId: string) => client.post<void>(`/gateway/v1/webhooks/${id(webhookId)}/test`),
 
     logs: (from: string, to?: string) => client.get<LogRecord[]>('/logs', { from, to }),
