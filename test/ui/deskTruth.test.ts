@@ -282,3 +282,37 @@ describe('failures that hide (items 6–9)', () => {
     }
   });
 });
+
+describe('finding things (item 10)', () => {
+  it('finds numbers as typed, names without regard to accents, and received messages by contact name', async () => {
+    await harness.api.post('/gateway/v1/contacts', { name: 'Jürgen Müller', phoneNumber: '0170 7000001' });
+    modem().injectIncoming({ sender: '+491707000001', text: 'Is the shop open on Saturday?' });
+    await harness.api.post('/messages', {
+      phoneNumbers: ['+491601111111'],
+      textMessage: { text: 'Find me later' },
+    });
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/contacts`);
+    const contacts = page.getByRole('table', { name: 'Contacts' });
+    const search = page.getByRole('searchbox');
+    for (const typed of ['Muller', 'JURGEN', '(0170) 700-0001', '0170 700']) {
+      await search.fill(typed);
+      await expect
+        .poll(async () => (await contacts.getByRole('row').allTextContents()).slice(1), { timeout: 15_000 })
+        .toEqual([expect.stringContaining('Jürgen Müller')]);
+    }
+
+    await page.goto(`${harness.url}/ui/#/messages`);
+    await page.getByRole('searchbox').fill('0160 1111111');
+    await page.locator('tr[data-message-id]').filter({ hasText: 'Find me later' }).waitFor();
+
+    await page.goto(`${harness.url}/ui/#/inbox`);
+    await page.getByRole('searchbox').fill('muller');
+    await page.getByRole('button', { name: 'Messages from Jürgen Müller (+491707000001)' }).click();
+    await page
+      .getByRole('table', { name: 'Received messages' })
+      .getByText('Is the shop open on Saturday?')
+      .waitFor();
+    await page.close();
+  });
+});

@@ -25,3 +25,19 @@ export function readTypedNumbers(
   }
   return { numbers: [...numbers], problems };
 }
+
+/** A search that is all dialling characters ("(0160) 111-1111", "+49 160"): a number being typed. */
+const dialledSearch = /^\+?[\d\s().\-/]+$/;
+
+/**
+ * What a search box looks for, numbers read as people type them: a whole number becomes its
+ * E.164 form (as stored) with the default country; part of one, its digits without the trunk
+ * 0 ("0160 11" → "16011"), which every stored form of it contains. Other text goes as typed.
+ */
+export function searchNeedle(typed: string, defaultCountry: string | undefined): string {
+  const trimmed = typed.trim();
+  if (!dialledSearch.test(trimmed) || !/\d/.test(trimmed)) return trimmed;
+  const read = normalisePhoneNumber(trimmed, defaultCountry);
+  if (read.ok) return read.e164;
+  return trimmed.replace(/\D/g, '').replace(/^0+/, '');
+}
