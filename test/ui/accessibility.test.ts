@@ -49,25 +49,38 @@ async function axeViolations(page: import('playwright-core').Page): Promise<stri
   );
 }
 
+/** Each look a user may have: light and dark colours, and the narrow 640 px window. */
+const looks = [
+  { name: 'light', colorScheme: 'light' as const, viewport: undefined },
+  { name: 'dark', colorScheme: 'dark' as const, viewport: undefined },
+  { name: 'light at 640 px', colorScheme: 'light' as const, viewport: { width: 640, height: 700 } },
+  { name: 'dark at 640 px', colorScheme: 'dark' as const, viewport: { width: 640, height: 700 } },
+];
+
 describe('accessibility (axe-core)', () => {
-  it('finds no violation on the sign-in form or any screen', async () => {
-    const page = await newTab(browser);
-    await page.goto(`${ui.baseUrl}/ui/`);
-    await page.getByLabel('Username').waitFor();
-    expect({ screen: 'sign-in', violations: await axeViolations(page) }).toEqual({
-      screen: 'sign-in',
-      violations: [],
-    });
-    await signIn(page, ui.baseUrl);
-    for (const screen of screens) {
-      await openScreen(page, screen.label);
-      await page.locator('.loading').first().waitFor({ state: 'detached' });
-      if (screen.id === 'logs') await page.locator('.log-line').first().waitFor();
-      expect({ screen: screen.id, violations: await axeViolations(page) }).toEqual({
-        screen: screen.id,
+  it.each(looks)(
+    'finds no violation on the sign-in form or any screen ($name)',
+    async (look) => {
+      const page = await newTab(browser, look.viewport ? { viewport: look.viewport } : {});
+      await page.emulateMedia({ colorScheme: look.colorScheme });
+      await page.goto(`${ui.baseUrl}/ui/`);
+      await page.getByLabel('Username').waitFor();
+      expect({ screen: 'sign-in', violations: await axeViolations(page) }).toEqual({
+        screen: 'sign-in',
         violations: [],
       });
-    }
-    await page.close();
-  }, 120_000);
+      await signIn(page, ui.baseUrl);
+      for (const screen of screens) {
+        await openScreen(page, screen.label);
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
+        if (screen.id === 'logs') await page.locator('.log-line').first().waitFor();
+        expect({ screen: screen.id, violations: await axeViolations(page) }).toEqual({
+          screen: screen.id,
+          violations: [],
+        });
+      }
+      await page.close();
+    },
+    180_000,
+  );
 });
