@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screens } from '../../renderer/src/screenList.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
+import { startFleetServerDouble } from '../support/fleetServerDouble.js';
 import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
 
 /**
@@ -82,5 +83,28 @@ describe('accessibility (axe-core)', () => {
       await page.close();
     },
     180_000,
+  );
+
+  it.each(['light' as const, 'dark' as const])(
+    'finds no violation on the private-server status in fleet mode (%s)',
+    async (colorScheme) => {
+      const server = await startFleetServerDouble();
+      const fleet = await startUiGateway({
+        simulatorFallback: false,
+        fleetServer: { url: server.baseUrl, token: server.serverKey },
+      });
+      try {
+        const page = await newTab(browser);
+        await page.emulateMedia({ colorScheme });
+        await signIn(page, fleet.baseUrl);
+        await page.getByRole('link', { name: /^Server: / }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.close();
+      } finally {
+        await fleet.close();
+        await server.close();
+      }
+    },
+    60_000,
   );
 });
