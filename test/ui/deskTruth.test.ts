@@ -316,3 +316,47 @@ describe('finding things (item 10)', () => {
     await page.close();
   });
 });
+
+describe('layout and access at 640 px (items 11–12)', () => {
+  const narrow = { width: 640, height: 700 };
+
+  /**
+   * 'on screen' when `locator` is inside the 640 × 700 window as it is scrolled now: whole, or
+   * (`start`) its top left corner, for a panel taller than the window.
+   */
+  async function onScreen(locator: import('playwright-core').Locator, start = false): Promise<string> {
+    const box = await locator.boundingBox();
+    const right = box && (start ? box.x : box.x + box.width);
+    const bottom = box && (start ? box.y : box.y + box.height);
+    const inside =
+      box !== null &&
+      box.x >= 0 &&
+      box.y >= 0 &&
+      (right ?? 0) < narrow.width &&
+      (bottom ?? 0) < narrow.height;
+    return inside ? 'on screen' : `at ${JSON.stringify(box)}`;
+  }
+
+  it('keeps the State column on screen and opens "View message" and "Simulate incoming SMS" where they are seen', async () => {
+    const page = await signedInPage(narrow);
+    await page.goto(`${harness.url}/ui/#/messages`);
+    await page.getByRole('button', { name: 'New message' }).click();
+    const compose = page.getByRole('form', { name: 'Compose message' });
+    await compose.getByLabel('Recipients').fill('0170 8000001');
+    await compose.getByLabel('Message', { exact: true }).fill('Seen on a small screen');
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await compose.getByRole('button', { name: 'View message' }).click();
+    const detail = page.locator('tr.detail-row');
+    await detail.waitFor();
+    await expect.poll(() => onScreen(detail, true)).toBe('on screen');
+    await expect(
+      onScreen(page.getByRole('table', { name: 'Messages' }).getByRole('columnheader', { name: 'State' })),
+    ).resolves.toBe('on screen');
+
+    await page.goto(`${harness.url}/ui/#/modems`);
+    await page.getByRole('button', { name: 'Simulate incoming SMS' }).click();
+    const simulate = page.locator('.subpanel').filter({ hasText: 'from a simulated phone' });
+    await expect.poll(() => onScreen(simulate.getByRole('heading'))).toBe('on screen');
+    await page.close();
+  });
+});

@@ -18,6 +18,7 @@ import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
+import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 const pageSize = 50;
 const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
@@ -29,6 +30,7 @@ export function MessagesScreen() {
   const { offset, setOffset } = filters;
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [composing, setComposing] = useState(false);
+  const openRow = useRevealOnOpen<HTMLTableRowElement>(openId);
 
   const filter: MessageFilter = {
     state: filters.values.kind || undefined,
@@ -116,10 +118,10 @@ export function MessagesScreen() {
             <thead>
               <tr>
                 <th scope="col">Accepted</th>
+                <th scope="col">State</th>
                 <th scope="col">Recipients</th>
                 <th scope="col">Text</th>
                 <th scope="col">Modem</th>
-                <th scope="col">State</th>
               </tr>
             </thead>
             <tbody>
@@ -129,6 +131,16 @@ export function MessagesScreen() {
                   <Fragment key={message.id}>
                     <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
                       <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
+                      <td>
+                        <MessageStatus message={message} />{' '}
+                        {message.source === 'server' && <ServerOriginBadge />}
+                        <MessageActions
+                          message={message}
+                          devices={devices.data}
+                          onChanged={page.apply}
+                          onResent={showSent}
+                        />
+                      </td>
                       <td className="mono">
                         {message.recipients
                           .map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber)))
@@ -145,19 +157,9 @@ export function MessagesScreen() {
                         </button>
                       </td>
                       <td>{deviceName(message.deviceId)}</td>
-                      <td>
-                        <MessageStatus message={message} />{' '}
-                        {message.source === 'server' && <ServerOriginBadge />}
-                        <MessageActions
-                          message={message}
-                          devices={devices.data}
-                          onChanged={page.apply}
-                          onResent={showSent}
-                        />
-                      </td>
                     </tr>
                     {open && (
-                      <tr className="detail-row">
+                      <tr className="detail-row" ref={openRow}>
                         <td colSpan={5}>
                           <MessageDetail
                             message={message}

@@ -23,6 +23,7 @@ import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
+import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 export function ModemsScreen() {
   const { api } = useApp();
@@ -79,6 +80,7 @@ function ModemPanel(props: {
   const { device } = props;
   const modem = device.modem;
   const [section, setSection] = useState<Section>('none');
+  const opened = useRevealOnOpen<HTMLDivElement>(section === 'simulate' ? section : undefined);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
@@ -249,7 +251,7 @@ function ModemPanel(props: {
         </div>
       )}
       {section === 'simulate' && (
-        <div className="subpanel">
+        <div className="subpanel" ref={opened}>
           <h3>An SMS to {modemLabel(device)} from a simulated phone</h3>
           <SimulateIncomingForm deviceId={device.id} />
         </div>
