@@ -359,4 +359,49 @@ describe('layout and access at 640 px (items 11–12)', () => {
     await expect.poll(() => onScreen(simulate.getByRole('heading'))).toBe('on screen');
     await page.close();
   });
+
+  it('opens a conversation at its newest message, scrollable by keyboard, named and flagged opted out', async () => {
+    const sender = '+491709000001';
+    await harness.api.post('/gateway/v1/contacts', { name: 'Ola Nordmann', phoneNumber: sender });
+    for (let index = 1; index <= 30; index++)
+      modem().injectIncoming({ sender, text: `Question number ${index}` });
+    await harness.api.post('/gateway/v1/opt-outs', { phoneNumber: sender });
+    await pollUntil(
+      async () => {
+        const thread = await harness.api.get<unknown[]>(
+          `/gateway/v1/conversations/${encodeURIComponent(sender)}?limit=100`,
+        );
+        return thread.status === 200 && thread.body.length === 30;
+      },
+      { what: 'the thirty messages in the thread', limitMs: 60_000, intervalMs: 250 },
+    );
+    const page = await signedInPage(narrow);
+    await page.goto(`${harness.url}/ui/#/conversations`);
+    await page.getByRole('button', { name: /Ola Nordmann/ }).click();
+    const thread = page.getByRole('region', { name: 'Conversation with Ola Nordmann' });
+    await expect(thread.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+      `Ola Nordmann ${sender} Opted out`,
+    );
+    const bubbles = thread.getByRole('list', { name: 'Messages' });
+    await bubbles.getByText('Question number 30').waitFor();
+    // The newest message is within the list's own scrolled view (the list may be below the fold).
+    const newestShown = async () => {
+      const [list, newest] = [
+        await bubbles.boundingBox(),
+        await bubbles.getByText('Question number 30').boundingBox(),
+      ];
+      return (
+        list !== null &&
+        newest !== null &&
+        newest.y >= list.y &&
+        newest.y + newest.height <= list.y + list.height
+      );
+    };
+    await expect.poll(newestShown).toBe(true);
+    await bubbles.focus();
+    await expect(
+      page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null"),
+    ).resolves.toBe('Messages');
+    await page.close();
+  });
 });
