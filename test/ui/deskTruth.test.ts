@@ -404,4 +404,22 @@ describe('layout and access at 640 px (items 11–12)', () => {
     ).resolves.toBe('Messages');
     await page.close();
   });
+
+  it('names every webhook event and offers every scope a token may hold', async () => {
+    const page = await signedInPage(narrow);
+    await page.goto(`${harness.url}/ui/#/webhooks`);
+    const events = await page.getByLabel('Event').locator('option').allTextContents();
+    expect(events.filter((label) => !/^\S+ — \S/.test(label))).toEqual([]);
+    expect(events).toContain('autoreply:sent — An auto-reply rule answered an SMS');
+
+    const token = await harness.api.post<{ id: string }>('/auth/token', { scopes: ['rules:read'] });
+    await page.goto(`${harness.url}/ui/#/api`);
+    const scopes = page.getByRole('group', { name: 'Allowed to' });
+    for (const scope of ['rules:write', 'optouts:read', 'conversations:write']) {
+      await expect(scopes.locator('label', { hasText: scope }).count()).resolves.toBe(1);
+    }
+    await page.getByRole('button', { name: `Revoke ${token.body.id}` }).click();
+    await page.getByRole('button', { name: `Revoke ${token.body.id}` }).waitFor({ state: 'detached' });
+    await page.close();
+  });
 });
