@@ -422,4 +422,34 @@ describe('layout and access at 640 px (items 11–12)', () => {
     await page.getByRole('button', { name: `Revoke ${token.body.id}` }).waitFor({ state: 'detached' });
     await page.close();
   });
+
+  it('speaks plainly: no default country for a number with its own, priority and refused connections in words', async () => {
+    const page = await signedInPage(narrow);
+    await page.goto(`${harness.url}/ui/#/messages`);
+    await page.getByRole('button', { name: 'New message' }).click();
+    const compose = page.getByRole('form', { name: 'Compose message' });
+    await compose.getByLabel('Recipients').fill('+4915');
+    await expect(
+      compose.getByRole('alert', { name: 'Numbers that cannot be read' }).textContent(),
+    ).resolves.toBe('+4915 is too short for a number');
+    await expect(compose.getByText(/^Higher goes first; 0 is normal/).count()).resolves.toBe(1);
+
+    await harness.api.post('/webhooks', { id: 'dead', url: 'http://127.0.0.1:9/hook', event: 'sms:sent' });
+    try {
+      await page.goto(`${harness.url}/ui/#/webhooks`);
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      const deliveries = page.getByRole('table', { name: 'Deliveries' });
+      await pollUntil(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await deliveries.getByText(/^nothing accepted the connection/).count()) > 0;
+        },
+        { what: 'the refused delivery in plain words', limitMs: 30_000, intervalMs: 500 },
+      );
+    } finally {
+      await harness.api.request('DELETE', '/webhooks/dead');
+    }
+    await page.close();
+  });
 });

@@ -218,8 +218,8 @@ export function ComposeForm(props: {
             />
             <span className="hint">
               {priorityValue >= EXPEDITED_PRIORITY
-                ? 'Skips limits and delays.'
-                : `${PriorityRange.min} to ${PriorityRange.max}; ${EXPEDITED_PRIORITY}+ skips limits.`}
+                ? 'Urgent: skips limits and delays.'
+                : `Higher goes first; 0 is normal, ${EXPEDITED_PRIORITY} or more is urgent and skips limits (${PriorityRange.min} to ${PriorityRange.max}).`}
             </span>
           </label>
           <label>

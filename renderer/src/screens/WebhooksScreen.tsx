@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
+import { plainNetworkError } from '../format/networkErrors.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
@@ -269,7 +270,9 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                     >
                       {delivery.state}
                     </span>
-                    {delivery.lastError && <div className="form-error small">{delivery.lastError}</div>}
+                    {delivery.lastError && (
+                      <div className="form-error small">{plainNetworkError(delivery.lastError)}</div>
+                    )}
                     {delivery.state === 'failed' && (
                       <button
                         type="button"
@@ -289,7 +292,7 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                           {formatDateTime(attempt.at)} —{' '}
                           {attempt.status !== undefined
                             ? `HTTP ${attempt.status}`
-                            : (attempt.error ?? 'no answer')}
+                            : plainNetworkError(attempt.error ?? 'no answer')}
                           {attempt.status !== undefined && attempt.error ? ` (${attempt.error})` : ''} ·{' '}
                           {attempt.durationMs} ms
                         </li>
