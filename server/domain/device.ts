@@ -89,6 +89,11 @@ export interface ModemDetails {
   smsc?: string;
   /** How full each message memory is (AT+CPMS?), read with every health round. */
   messageStorage?: StorageUse[];
+  /**
+   * The memory delivery reports land in was last found full then: the modem refused the reports
+   * that came, so messages sent around then may never reach Delivered.
+   */
+  reportsRefused?: { memory: string; at: number };
   /** The last scheduled (or asked) balance answer, when the modem has a balance code. */
   balance?: { answer: string; amount?: number; at: number; low: boolean };
 }

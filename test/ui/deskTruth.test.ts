@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
+import { waitForReadyModems } from '../integration/support/apiReads.js';
 import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
@@ -451,5 +452,40 @@ describe('layout and access at 640 px (items 11–12)', () => {
       await harness.api.request('DELETE', '/webhooks/dead');
     }
     await page.close();
+  });
+});
+
+describe('lost delivery reports (item 7)', () => {
+  it('says on every screen when a modem loses delivery reports, and on the messages they belong to', async () => {
+    // A two-slot SIM holding two unsent drafts: the report of the next send finds no free slot.
+    const full = await startGatewayHarness({
+      ptyModems: 1,
+      ptyModemOptions: () => ({ storageSize: 2, statusReportDelayMs: 200 }),
+      modemTiming: { pollAfterSendMs: 300 },
+      options: { uiDirectory: 'dist/ui' },
+    });
+    try {
+      await waitForReadyModems(full.api, 1);
+      full.ptyModem(0).storeUnsent('+491700000001', 'draft one');
+      full.ptyModem(0).storeUnsent('+491700000002', 'draft two');
+      await full.api.post('/messages', {
+        phoneNumbers: ['+491707700001'],
+        textMessage: { text: 'Will its report come?' },
+        withDeliveryReport: true,
+      });
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(15_000);
+      await signIn(page, full.url, harnessUser, harnessPassword);
+      await page.goto(`${full.url}/ui/#/messages`);
+      await page
+        .getByRole('status', { name: 'Warnings' })
+        .getByText(/^Delivery reports are being lost on /)
+        .waitFor({ timeout: 30_000 });
+      const row = page.locator('tr[data-message-id]').filter({ hasText: 'Will its report come?' });
+      await row.getByText('report may be lost').waitFor({ timeout: 30_000 });
+      await page.close();
+    } finally {
+      await full.close();
+    }
   });
 });

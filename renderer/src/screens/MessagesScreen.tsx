@@ -1,4 +1,5 @@
 import { Fragment, useState } from 'react';
+import { REPORT_LOST_ERROR } from '../../../server/messages/failureTexts.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -191,6 +192,9 @@ function MessageStatus(props: { message: MessageRecord }) {
   const { message } = props;
   const scheduled = scheduledFor(message, Date.now());
   const failed = failedRecipients(message);
+  const reportLost = message.recipients.some(
+    (recipient) => recipient.state === 'Sent' && recipient.error === REPORT_LOST_ERROR,
+  );
   return (
     <>
       {scheduled ? (
@@ -199,6 +203,14 @@ function MessageStatus(props: { message: MessageRecord }) {
         </span>
       ) : (
         <MessageStateBadge state={message.state} />
+      )}{' '}
+      {reportLost && (
+        <span
+          className="badge badge-warn"
+          title="The modem's storage was full when its delivery report was due"
+        >
+          report may be lost
+        </span>
       )}{' '}
       {failed > 0 && message.state !== 'Failed' && (
         <span className="badge badge-error">
