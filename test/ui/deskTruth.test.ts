@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -165,6 +166,54 @@ describe('bulk send (items 3–5)', () => {
       .waitFor();
     await expect(held.getByRole('progressbar').getAttribute('value')).resolves.toBe('0');
     await harness.api.post('/gateway/v1/sending', { paused: false });
+    await page.close();
+  });
+
+  it('schedules a bulk send for later, estimates its time and downloads its report as CSV', async () => {
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/campaigns`);
+    const numbers = ['0170 6000001', '0170 6000002', '0170 6000003'];
+    await page.getByLabel('Campaign name').fill('Tomorrow');
+    await page.getByLabel('Message').fill('We open at 8 tomorrow');
+    await page.getByLabel('Numbers').fill(numbers.join('\n'));
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    const two = (value: number) => String(value).padStart(2, '0');
+    await page
+      .getByLabel('Send later')
+      .fill(
+        `${later.getFullYear()}-${two(later.getMonth() + 1)}-${two(later.getDate())}T${two(later.getHours())}:${two(later.getMinutes())}`,
+      );
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByRole('status', { name: 'Time estimate' }).textContent()).resolves.toMatch(
+      /^About \d+ s at the modems' limits \(1 modem ready, no limit per period; about 3 s per SMS part\)\.$/,
+    );
+    await page.getByRole('button', { name: 'Send to 3 recipients' }).click();
+    await page.getByText(/^Queued 3 messages for /).waitFor();
+    const card = page.getByRole('article', { name: 'Campaign Tomorrow' });
+    await card
+      .getByRole('status')
+      .filter({ hasText: /^Scheduled for / })
+      .waitFor();
+
+    const download = page.waitForEvent('download');
+    await card.getByRole('button', { name: 'Download report (CSV)' }).click();
+    const path = await (await download).path();
+    const lines = readFileSync(path, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('recipient,state,error,queued_at,sent_at,delivered_at,failed_at,cancelled_at');
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+      '"=""+491706000001""",Pending,',
+      '"=""+491706000002""",Pending,',
+      '"=""+491706000003""",Pending,',
+    ]);
+    expect(textsTo('+491706000001')).toEqual([]);
+    await card.getByRole('button', { name: 'Cancel campaign' }).click();
+    await card
+      .getByRole('status')
+      .filter({ hasText: /^Cancelled/ })
+      .waitFor();
     await page.close();
   });
 });

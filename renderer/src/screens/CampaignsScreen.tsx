@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../appContext.js';
+import { ExportButton } from '../components/ExportButton.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
-import type { Campaign } from '../desk/deskTypes.js';
+import type { Campaign, CampaignRecipientReport } from '../desk/deskTypes.js';
+import type { CsvColumn } from '../format/csv.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
@@ -73,9 +75,25 @@ export function CampaignsScreen() {
   );
 }
 
-/** A running campaign makes no progress while sending is paused: it says so. */
+/** The report's columns: who, what became of their message, why it failed, and when. */
+const campaignReportColumns: CsvColumn<CampaignRecipientReport>[] = [
+  { header: 'recipient', value: (row) => row.phoneNumber, phone: true },
+  { header: 'state', value: (row) => row.state },
+  { header: 'error', value: (row) => row.error },
+  { header: 'queued_at', value: (row) => row.queuedAt },
+  { header: 'sent_at', value: (row) => row.sentAt },
+  { header: 'delivered_at', value: (row) => row.deliveredAt },
+  { header: 'failed_at', value: (row) => row.failedAt },
+  { header: 'cancelled_at', value: (row) => row.cancelledAt },
+];
+
+/** A running campaign that cannot progress (sending paused, or not due yet) says so. */
 function shownState(campaign: Campaign, sendingPaused: boolean): string {
-  return campaign.state === 'Running' && sendingPaused ? 'Paused (sending is paused)' : campaign.state;
+  if (campaign.state !== 'Running') return campaign.state;
+  if (sendingPaused) return 'Paused (sending is paused)';
+  if (campaign.scheduleAt !== undefined && campaign.scheduleAt > Date.now())
+    return `Scheduled for ${formatDateTime(campaign.scheduleAt)}`;
+  return campaign.state;
 }
 
 function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onChanged: () => void }) {
@@ -101,6 +119,12 @@ function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onCha
         {progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
         {progress.queued > 0 ? `, ${progress.queued} waiting` : ''}.
       </p>
+      <ExportButton
+        label="Download report (CSV)"
+        fileStem={`campaign-${campaign.name.replace(/[^\p{L}\p{N}]+/gu, '-')}`}
+        columns={campaignReportColumns}
+        fetchPage={(limit, offset) => api.campaignReport(campaign.id, limit, offset)}
+      />
       {campaign.state === 'Interrupted' && (
         <p className="hint">
           Queueing its messages was cut short. Send again in the form that started it queues the rest; or

@@ -209,6 +209,7 @@ function Thread(props: {
       {thread.loading && !thread.data && <Loading what="messages" />}
       {thread.error !== undefined && <ErrorNote error={thread.error} onRetry={thread.reload} />}
       {/* Focusable: the list scrolls, and a keyboard user scrolls it with the arrow keys. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1, axe scrollable-region-focusable). */}
       <ol className="bubbles" aria-label="Messages" ref={bubbles} tabIndex={0}>
         {messages.map((message) => (
           <Bubble key={`${message.direction}-${message.id}`} message={message} deviceName={deviceName} />

@@ -13,6 +13,8 @@ export interface CampaignRecord {
   recipients: number;
   totalParts: number;
   cancelledAt?: number;
+  /** Its messages are not sent before this instant (a bulk send scheduled for later). */
+  scheduleAt?: number;
   /** SHA-256 of the request: a retry under the same id must send the same one. */
   fingerprint?: string;
   /** `sequence` of its first message: every message of it queues at that place (`batchSequence`). */
