@@ -30,9 +30,10 @@ export function readTypedNumbers(
 const dialledSearch = /^\+?[\d\s().\-/]+$/;
 
 /**
- * What a search box looks for, numbers read as people type them: a whole number becomes its
- * E.164 form (as stored) with the default country; part of one, its digits without the trunk
- * 0 ("0160 11" → "16011"), which every stored form of it contains. Other text goes as typed.
+ * What a search box looks for, numbers read as people type them: what the default country can
+ * read becomes its E.164 form, as numbers are stored (a short one, "0160 11" → "+4916011", is
+ * the start of the longer numbers it begins); what it cannot, its digits without the trunk 0
+ * ("017" → "17"), which every stored form of such a number contains. Other text goes as typed.
  */
 export function searchNeedle(typed: string, defaultCountry: string | undefined): string {
   const trimmed = typed.trim();
