@@ -110,6 +110,7 @@ export function gatewayExtensions(
         },
         deliveries: (query) => deps.dispatcher.list(query),
         sendTestEvent: (webhookId) => deps.dispatcher.sendTest(webhookId),
+        resendDeliveries: (filter) => deps.dispatcher.resend(filter),
         setSendingPaused: (value) => deps.sending.setPaused(value),
         changeCredentials: (caller, change) => deps.login.change(caller, change),
         setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),

@@ -36,18 +36,21 @@ export function normalisePhoneNumber(input: string, defaultCountry: string | und
     return problem('no-country', `${typed} has no country code: write it with + or set the default country`);
   }
   try {
+    // A number written with its country code is not read with the default country: a problem
+    // with it names no country ("+4915 is too short", not "… for a number in US").
+    const readIn = international.startsWith('+') ? undefined : country;
     const parsed = parsePhoneNumberWithError(international, country);
     if (!parsed.isPossible()) {
       return fromParseError(
         typed,
         validatePhoneNumberLength(international, country) ?? 'INVALID_LENGTH',
-        country,
+        readIn,
       );
     }
     return { ok: true, e164: parsed.number };
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    return fromParseError(typed, error.message, country);
+    return fromParseError(typed, error.message, international.startsWith('+') ? undefined : country);
   }
 }
 

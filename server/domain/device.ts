@@ -111,6 +111,11 @@ export interface ModemDetails {
    * it: the mode in use and how many parts went out on a link still open from the previous one.
    */
   relayLink?: { mode: 1 | 2; keptLinkSends: number };
+  /**
+   * The memory delivery reports land in was last found full then: the modem refused the reports
+   * that came, so messages sent around then may never reach Delivered.
+   */
+  reportsRefused?: { memory: string; at: number };
   /** The last scheduled (or asked) balance answer, when the modem has a balance code. */
   balance?: { answer: string; amount?: number; at: number; low: boolean };
 }

@@ -99,6 +99,11 @@ export interface MessageRecord {
   createdAt: number;
   /** Enqueue order, strictly increasing: tie-breaker for FIFO/LIFO. */
   sequence: number;
+  /**
+   * A bulk send's message: the `sequence` of its campaign's first message. The campaign takes
+   * its place in the queue as one message would, and goes out in its list order within it.
+   */
+  batchSequence?: number;
   /** Time each aggregate state was first reached (ms since epoch). */
   states: Partial<Record<MessageState, number>>;
   /** Aggregate of the recipients' states (see `aggregateState`). */

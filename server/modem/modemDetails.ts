@@ -32,6 +32,7 @@ export function describeModem(facts: ModemFacts): ModemDetails {
   if (source.usb) details.usb = { ...source.usb };
   if (facts.sim.smsc) details.smsc = facts.sim.smsc;
   if (facts.storageUse.length > 0) details.messageStorage = facts.storageUse.map((use) => ({ ...use }));
+  if (facts.reportsRefused) details.reportsRefused = { ...facts.reportsRefused };
   return details;
 }
 

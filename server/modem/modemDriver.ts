@@ -497,6 +497,8 @@ export class ModemDriver implements PoolMember {
    */
   private storageFull(memory: string): void {
     this.logger.warn('message storage full: delivery reports arriving now are lost', { memory });
+    this.state.known.reportsRefused = { memory, at: this.options.clock.now() };
+    this.state.changed();
     const deviceId = this.state.deviceId;
     this.options.onReportsRefused?.(deviceId).catch((error: unknown) => {
       this.logger.warn('could not mark the messages whose reports may be lost', {

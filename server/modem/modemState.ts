@@ -22,6 +22,8 @@ export interface ModemKnowledge {
   health: HealthReading;
   radio: RadioCapabilities;
   storageUse: StorageUse[];
+  /** When a memory status reports land in was last found full, and which: reports were refused. */
+  reportsRefused?: { memory: string; at: number };
 }
 
 /**

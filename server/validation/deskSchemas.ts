@@ -139,7 +139,7 @@ export const openingHoursSchema = z.object({
     .max(50),
 });
 
-/** A reply rule's answer: a fixed text, or a template whose {name} and {phone} are the sender's. */
+/** A reply rule's answer: a typed text or a template; {name} and {phone} in either are the sender's. */
 export type ReplyAction =
   | { kind: 'reply'; text: string; templateId?: undefined }
   | { kind: 'reply'; templateId: string; text?: undefined };
@@ -222,4 +222,8 @@ export const ruleVerdictViewSchema = z.object({
   applies: z.boolean(),
   reason: z.string(),
   patternState: z.enum(RulePatternStates).optional(),
+  /** For a rule that applies and texts someone: the SMS it would send, placeholders filled. */
+  wouldSend: z.object({ to: z.string(), text: z.string() }).optional(),
+  /** For a rule that applies but could not send (a placeholder the sender cannot fill): why. */
+  cannotSend: z.string().optional(),
 });

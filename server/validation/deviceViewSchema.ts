@@ -85,6 +85,10 @@ export const deviceViewSchema = z.object({
       })
       .optional()
       .describe('present when the modem keeps the SMS relay link open between sends (+CMMS)'),
+    reportsRefused: z
+      .object({ memory: z.string(), at: z.string() })
+      .optional()
+      .describe('the memory delivery reports land in was last found full then: reports were refused'),
     balance: z
       .object({ answer: z.string(), amount: z.number().optional(), at: z.string(), low: z.boolean() })
       .optional(),

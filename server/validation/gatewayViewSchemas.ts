@@ -26,6 +26,8 @@ export const gatewayStatusSchema = z.object({
   webhooks: z.object({
     pending: z.number().int(),
     failedLastHour: z.number().int(),
+    /** A signing key is set: deliveries carry X-Signature. */
+    signed: z.boolean(),
     /** By id: a webhook's URL is for `webhooks:list` (server/webhooks/webhookDispatcher.ts). */
     lastFailure: z.object({ webhookId: z.string(), error: z.string(), at: z.number() }).optional(),
   }),

@@ -65,6 +65,8 @@ export interface DeliveryQuery {
 export interface DispatcherStatus {
   pending: number;
   failedLastHour: number;
+  /** `webhooks.signing_key` is set: deliveries carry X-Signature. */
+  signed: boolean;
   /**
    * Named by id only: the status is read with `messages:list`, and a webhook's URL often holds
    * its secret (a Home Assistant webhook id), which only `webhooks:list` may read (issue 36).
@@ -93,6 +95,8 @@ export class WebhookDispatcher {
   private pruneTimer?: TimerHandle;
   private stopped = true;
   private lastFailure?: DispatcherStatus['lastFailure'];
+  /** When each webhook last took a delivery (since start): its earlier failures are not news. */
+  private readonly lastDeliveredAt = new Map<string, number>();
   private readonly timeouts: PostOptions;
   private readonly maxInFlight: number;
   private readonly retentionMs: number;
@@ -202,6 +206,29 @@ export class WebhookDispatcher {
     return delivery;
   }
 
+  /**
+   * "Send again": failed deliveries go back to pending with their retries renewed, and are
+   * attempted at once (their past attempts stay in the record). `ids` absent: every failed one,
+   * of `webhookId` alone when given. Answers the deliveries taken up; a pending or delivered one
+   * is left as it is.
+   */
+  async resend(filter: { ids?: readonly string[]; webhookId?: string }): Promise<WebhookDelivery[]> {
+    const wanted = filter.ids && new Set(filter.ids);
+    const now = this.deps.clock.now();
+    const resent: WebhookDelivery[] = [];
+    for (const delivery of [...this.deps.outbox.values()]) {
+      if (delivery.state !== 'failed') continue;
+      if (wanted && !wanted.has(delivery.id)) continue;
+      if (filter.webhookId !== undefined && delivery.webhookId !== filter.webhookId) continue;
+      const { finishedAt: _finishedAt, ...rest } = delivery;
+      resent.push({ ...rest, state: 'pending', nextAttemptAt: now, attemptCount: 0 });
+    }
+    await Promise.all(resent.map((delivery) => this.deps.outbox.put(delivery)));
+    for (const delivery of resent) this.track(delivery);
+    this.pump();
+    return resent;
+  }
+
   list(query: DeliveryQuery): WebhookDelivery[] {
     const matches: WebhookDelivery[] = [];
     for (const delivery of this.deps.outbox.values()) {
@@ -212,15 +239,29 @@ export class WebhookDispatcher {
     return matches.sort((left, right) => right.createdAt - left.createdAt).slice(0, query.limit);
   }
 
+  /**
+   * `failedLastHour` counts the failures of the hour not followed by a delivery to the same
+   * webhook: once a receiver takes deliveries again, its failures stop being news (they stay
+   * in the list, to send again).
+   */
   status(): DispatcherStatus {
     const hourAgo = this.deps.clock.now() - 60 * 60_000;
     let pending = 0;
-    let failedLastHour = 0;
+    const failedAt: WebhookDelivery[] = [];
     for (const delivery of this.deps.outbox.values()) {
       if (delivery.state === 'pending') pending++;
-      else if (delivery.state === 'failed' && (delivery.finishedAt ?? 0) >= hourAgo) failedLastHour++;
+      else if (delivery.state === 'failed' && (delivery.finishedAt ?? 0) >= hourAgo) failedAt.push(delivery);
     }
-    return { pending, failedLastHour, ...(this.lastFailure ? { lastFailure: this.lastFailure } : {}) };
+    const failedLastHour = failedAt.filter(
+      (delivery) => (delivery.finishedAt ?? 0) > (this.lastDeliveredAt.get(delivery.webhookId) ?? 0),
+    ).length;
+    const lastFailure =
+      this.lastFailure &&
+      this.lastFailure.at > (this.lastDeliveredAt.get(this.lastFailure.webhookId) ?? 0) &&
+      failedLastHour > 0
+        ? { lastFailure: this.lastFailure }
+        : {};
+    return { pending, failedLastHour, signed: Boolean(this.deps.policy().signingKey), ...lastFailure };
   }
 
   private publishInBackground(event: WebhookEvent): void {
@@ -329,6 +370,7 @@ export class WebhookDispatcher {
       attemptCount: delivery.attemptCount + 1,
     };
     if (error === undefined) {
+      this.lastDeliveredAt.set(delivery.webhookId, finishedAt);
       await this.finish(attempted, 'delivered');
       return;
     }

@@ -221,6 +221,6 @@ describe('campaigns', () => {
     const cancelled = await harness.api.post<Campaign>(`/gateway/v1/campaigns/${started.body.id}/cancel`, {});
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.state).toBe('Cancelled');
-    expect(cancelled.body.progress).toMatchObject({ queued: 0, cancelled: 3, percent: 100 });
+    expect(cancelled.body.progress).toMatchObject({ queued: 0, cancelled: 3, percent: 0 });
   });
 });

@@ -18,7 +18,8 @@ describe('numbers as people type them', () => {
     ['', 'DE', 'empty', 'the number is empty'],
     ['hello', 'DE', 'not-a-number', 'hello is not a phone number'],
     ['555-1234', 'US', 'too-short', '555-1234 is too short for a number in US'],
-    ['+49 171 1234567 999999', 'DE', 'too-long', '+49 171 1234567 999999 is too long for a number in DE'],
+    ['+4915', 'US', 'too-short', '+4915 is too short for a number'],
+    ['+49 171 1234567 999999', 'DE', 'too-long', '+49 171 1234567 999999 is too long for a number'],
     ['+999 1234', 'DE', 'unknown-country', '+999 1234 starts with a country code that does not exist'],
     [
       '0171 1234567',

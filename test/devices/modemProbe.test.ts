@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { ModemPool } from '../../server/devices/modemPool.js';
+import { probeForModem } from '../../server/devices/modemProbe.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
 import { HealthService } from '../../server/health/healthService.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemPool } from '../../server/devices/modemPool.js';
-import { probeForModem } from '../../server/devices/modemProbe.js';
 import type { MessageRepository } from '../../server/store/repositories.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 

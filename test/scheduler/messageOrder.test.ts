@@ -20,6 +20,24 @@ describe('compareMessages', () => {
     const sorted = [...queue].sort((left, right) => compareMessages('FIFO', left, right));
     expect(sorted.map((message) => message.id)).toEqual(['expedited', 'high', 'old', 'new', 'old-low']);
   });
+
+  // A campaign (batchSequence 10) queued between two single messages, one of them written
+  // between two of its chunks.
+  const withCampaign = [
+    { id: 'before', priority: 0, sequence: 9 },
+    { id: 'row-1', priority: 0, sequence: 10, batchSequence: 10 },
+    { id: 'row-2', priority: 0, sequence: 11, batchSequence: 10 },
+    { id: 'between-chunks', priority: 0, sequence: 12 },
+    { id: 'row-3', priority: 0, sequence: 13, batchSequence: 10 },
+  ];
+
+  it.each([
+    ['LIFO' as const, ['between-chunks', 'row-1', 'row-2', 'row-3', 'before']],
+    ['FIFO' as const, ['before', 'row-1', 'row-2', 'row-3', 'between-chunks']],
+  ])('sends a campaign in its list order, placed as one message, under %s', (order, expected) => {
+    const sorted = [...withCampaign].sort((left, right) => compareMessages(order, left, right));
+    expect(sorted.map((message) => message.id)).toEqual(expected);
+  });
 });
 
 describe('describeHold', () => {

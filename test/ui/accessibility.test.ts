@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screens } from '../../renderer/src/screenList.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
+import { startFleetServerDouble } from '../support/fleetServerDouble.js';
 import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
 
 /**
@@ -49,25 +50,61 @@ async function axeViolations(page: import('playwright-core').Page): Promise<stri
   );
 }
 
+/** Each look a user may have: light and dark colours, and the narrow 640 px window. */
+const looks = [
+  { name: 'light', colorScheme: 'light' as const, viewport: undefined },
+  { name: 'dark', colorScheme: 'dark' as const, viewport: undefined },
+  { name: 'light at 640 px', colorScheme: 'light' as const, viewport: { width: 640, height: 700 } },
+  { name: 'dark at 640 px', colorScheme: 'dark' as const, viewport: { width: 640, height: 700 } },
+];
+
 describe('accessibility (axe-core)', () => {
-  it('finds no violation on the sign-in form or any screen', async () => {
-    const page = await newTab(browser);
-    await page.goto(`${ui.baseUrl}/ui/`);
-    await page.getByLabel('Username').waitFor();
-    expect({ screen: 'sign-in', violations: await axeViolations(page) }).toEqual({
-      screen: 'sign-in',
-      violations: [],
-    });
-    await signIn(page, ui.baseUrl);
-    for (const screen of screens) {
-      await openScreen(page, screen.label);
-      await page.locator('.loading').first().waitFor({ state: 'detached' });
-      if (screen.id === 'logs') await page.locator('.log-line').first().waitFor();
-      expect({ screen: screen.id, violations: await axeViolations(page) }).toEqual({
-        screen: screen.id,
+  it.each(looks)(
+    'finds no violation on the sign-in form or any screen ($name)',
+    async (look) => {
+      const page = await newTab(browser, look.viewport ? { viewport: look.viewport } : {});
+      await page.emulateMedia({ colorScheme: look.colorScheme });
+      await page.goto(`${ui.baseUrl}/ui/`);
+      await page.getByLabel('Username').waitFor();
+      expect({ screen: 'sign-in', violations: await axeViolations(page) }).toEqual({
+        screen: 'sign-in',
         violations: [],
       });
-    }
-    await page.close();
-  }, 120_000);
+      await signIn(page, ui.baseUrl);
+      for (const screen of screens) {
+        await openScreen(page, screen.label);
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
+        if (screen.id === 'logs') await page.locator('.log-line').first().waitFor();
+        expect({ screen: screen.id, violations: await axeViolations(page) }).toEqual({
+          screen: screen.id,
+          violations: [],
+        });
+      }
+      await page.close();
+    },
+    180_000,
+  );
+
+  it.each(['light' as const, 'dark' as const])(
+    'finds no violation on the private-server status in fleet mode (%s)',
+    async (colorScheme) => {
+      const server = await startFleetServerDouble();
+      const fleet = await startUiGateway({
+        simulatorFallback: false,
+        fleetServer: { url: server.baseUrl, token: server.serverKey },
+      });
+      try {
+        const page = await newTab(browser);
+        await page.emulateMedia({ colorScheme });
+        await signIn(page, fleet.baseUrl);
+        await page.getByRole('link', { name: /^Server: / }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.close();
+      } finally {
+        await fleet.close();
+        await server.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -67,7 +67,7 @@ describe('the desk screens in Chromium', () => {
     await compose.getByRole('button', { name: 'Send', exact: true }).click();
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'open on Sunday' });
     // The name comes from the address book a moment after the row.
-    await row.locator('td').nth(1).getByText('Eva Baker (+491601111111)', { exact: true }).waitFor();
+    await row.locator('td').nth(2).getByText('Eva Baker (+491601111111)', { exact: true }).waitFor();
     await page.close();
   });
 

@@ -111,6 +111,8 @@ export function createGatewayApi(client: ApiClient) {
 
     listOptOuts: (limit: number, offset: number) =>
       listPage<OptOutRecord>('/gateway/v1/opt-outs', { limit, offset }),
+    optedOut: (phoneNumbers: readonly string[]) =>
+      client.post<string[]>('/gateway/v1/opt-outs/lookup', { phoneNumbers }),
     addOptOut: (phoneNumber: string) => client.post<OptOutRecord>('/gateway/v1/opt-outs', { phoneNumber }),
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
 
@@ -186,6 +188,8 @@ export function createGatewayApi(client: ApiClient) {
     removeWebhook: (webhookId: string) => client.delete<void>(`/webhooks/${id(webhookId)}`),
     webhookDeliveries: (webhookId: string, limit = 50) =>
       client.get<WebhookDeliveryRecord[]>('/gateway/v1/webhooks/deliveries', { webhookId, limit }),
+    resendDeliveries: (filter: { ids?: string[]; webhookId?: string }) =>
+      client.post<WebhookDeliveryRecord[]>('/gateway/v1/webhooks/deliveries/resend', filter),
     testWebhook: (webhookId: string) => client.post<void>(`/gateway/v1/webhooks/${id(webhookId)}/test`),
 
     logs: (from: string, to?: string) => client.get<LogRecord[]>('/logs', { from, to }),

@@ -1,32 +1,48 @@
-/** Scopes a token can hold: the spec's table plus the inbox scopes (docs/decisions.md#tokens-and-scopes). */
-export const tokenScopes = [
-  { scope: 'all:any', meaning: 'Everything' },
-  { scope: 'messages:send', meaning: 'Send messages' },
-  { scope: 'messages:read', meaning: 'Read one message' },
-  { scope: 'messages:list', meaning: 'List messages' },
-  { scope: 'messages:cancel', meaning: 'Cancel messages' },
-  { scope: 'messages:export', meaning: 'Export the inbox as webhooks' },
-  { scope: 'inbox:list', meaning: 'List received messages' },
-  { scope: 'inbox:read', meaning: 'Read received messages' },
-  { scope: 'inbox:refresh', meaning: 'Re-read modem storage' },
-  { scope: 'devices:list', meaning: 'List modems' },
-  { scope: 'devices:delete', meaning: 'Remove modems' },
-  { scope: 'webhooks:list', meaning: 'List webhooks' },
-  { scope: 'webhooks:write', meaning: 'Add webhooks' },
-  { scope: 'webhooks:delete', meaning: 'Remove webhooks' },
-  { scope: 'settings:read', meaning: 'Read settings' },
-  { scope: 'settings:write', meaning: 'Change settings' },
-  { scope: 'logs:read', meaning: 'Read logs' },
-  { scope: 'backup:create', meaning: 'Download a copy of the whole database' },
-  { scope: 'tokens:manage', meaning: 'Create and revoke tokens' },
-  { scope: 'contacts:read', meaning: 'Read contacts and groups' },
-  { scope: 'contacts:write', meaning: 'Change and import contacts' },
-  { scope: 'templates:read', meaning: 'Read templates' },
-  { scope: 'templates:write', meaning: 'Change templates' },
-  { scope: 'campaigns:read', meaning: 'Follow campaigns' },
-  { scope: 'campaigns:send', meaning: 'Send campaigns' },
-  { scope: 'campaigns:cancel', meaning: 'Cancel campaigns' },
-] as const;
+import { type Scope, Scopes } from '../../../server/auth/scopes.js';
+
+/** Scopes a person may ask for; `tokens:refresh` is the gateway's own, put into refresh tokens. */
+type RequestableScope = Exclude<Scope, 'tokens:refresh'>;
+
+/** What each scope allows, in words: typed by the scope list, so a new scope cannot be missing. */
+const scopeMeanings: Record<RequestableScope, string> = {
+  'all:any': 'Everything',
+  'messages:send': 'Send messages',
+  'messages:read': 'Read one message',
+  'messages:list': 'List messages',
+  'messages:cancel': 'Cancel messages',
+  'messages:export': 'Export the inbox as webhooks',
+  'inbox:list': 'List received messages',
+  'inbox:read': 'Read received messages',
+  'inbox:refresh': 'Re-read modem storage',
+  'devices:list': 'List modems',
+  'devices:delete': 'Remove modems',
+  'webhooks:list': 'List webhooks',
+  'webhooks:write': 'Add webhooks',
+  'webhooks:delete': 'Remove webhooks',
+  'settings:read': 'Read settings',
+  'settings:write': 'Change settings',
+  'logs:read': 'Read logs',
+  'backup:create': 'Download a copy of the whole database',
+  'tokens:manage': 'Create and revoke tokens',
+  'contacts:read': 'Read contacts and groups',
+  'contacts:write': 'Change and import contacts',
+  'templates:read': 'Read templates',
+  'templates:write': 'Change templates',
+  'campaigns:read': 'Follow campaigns',
+  'campaigns:send': 'Send campaigns',
+  'campaigns:cancel': 'Cancel campaigns',
+  'conversations:read': 'Read conversations',
+  'conversations:write': 'Reply in, mark and archive conversations',
+  'optouts:read': 'Read the opt-out list',
+  'optouts:write': 'Change the opt-out list',
+  'rules:read': 'Read and try auto-reply rules',
+  'rules:write': 'Change auto-reply rules',
+};
+
+/** The token form's choices, in the gateway's scope order. */
+export const tokenScopes = Scopes.filter(
+  (scope): scope is RequestableScope => scope !== 'tokens:refresh',
+).map((scope) => ({ scope, meaning: scopeMeanings[scope] }));
 
 /** POSIX shell single quoting: close, escaped quote, reopen. */
 export function shellQuote(text: string): string {

@@ -9,6 +9,8 @@ export function ExportButton<Row>(props: {
   fileStem: string;
   columns: readonly CsvColumn<Row>[];
   fetchPage: (limit: number, offset: number) => Promise<Page<Row>>;
+  /** The button's words; default "Export CSV". */
+  label?: string;
 }) {
   const [state, setState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
   async function run() {
@@ -24,7 +26,7 @@ export function ExportButton<Row>(props: {
   return (
     <span className="inline-action">
       <button type="button" disabled={state.busy} onClick={() => void run()}>
-        {state.busy ? 'Exporting…' : 'Export CSV'}
+        {state.busy ? 'Exporting…' : (props.label ?? 'Export CSV')}
       </button>
       {state.error !== undefined && (
         <span className="form-error" role="alert">

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DeviceRecord } from '../api/types.js';
+import { searchNeedle } from '../desk/typedNumbers.js';
+import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { localInputOf, localInputToIso } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
@@ -156,11 +158,12 @@ export function useSharedFilters() {
     setValues((current) => ({ ...current, ...next }));
     setOffset(0);
   };
+  const defaultCountry = useDefaultCountry();
   const query = {
     deviceId: values.deviceId || undefined,
     from: localInputToIso(values.from),
     to: localInputToIso(values.to),
-    search: values.search || undefined,
+    search: searchNeedle(values.search, defaultCountry) || undefined,
   };
   return { values, change, query, offset, setOffset };
 }

@@ -2,9 +2,11 @@ import { useRef, useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { formatDateTime, formatDuration, localInputToIso } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { ContactPicker } from './ContactPicker.js';
+import { campaignSeconds, limitsFrom, typicalPartSeconds } from './campaignEstimate.js';
 import { newCampaignId } from './campaignId.js';
 import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipients.js';
 import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
@@ -26,6 +28,8 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
   const [contacts, setContacts] = useState<Contact[]>([]);
   const [csv, setCsv] = useState<CsvRecipients>();
   const [preview, setPreview] = useState<CampaignPreview>();
+  /** "Send later": a local date and time from the datetime-local input, '' for now. */
+  const [sendAt, setSendAt] = useState('');
   const previewAction = useAction();
   const sendAction = useAction();
   // One id per submission, kept until it succeeds or the request changes: a Send clicked again
@@ -42,6 +46,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
       groupIds,
       rows: csv ? campaignRows(csv) : [],
     },
+    ...(sendAt ? { scheduleAt: localInputToIso(sendAt) } : {}),
   });
   const changed =
     <T,>(set: (value: T) => void) =>
@@ -145,6 +150,18 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
           </label>
         )}
       </div>
+      <div className="form-row">
+        <label>
+          Send later
+          <input
+            type="datetime-local"
+            name="bulkSendAt"
+            value={sendAt}
+            onChange={(event) => changed(setSendAt)(event.target.value)}
+          />
+          <span className="hint">Empty: send now. Until then all of it waits in the queue.</span>
+        </label>
+      </div>
       <div className="form-actions">
         <button
           type="button"
@@ -169,7 +186,9 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
               campaignId.current = undefined;
               setPreview(undefined);
               props.onStarted(campaign);
-              return `Queued ${campaign.recipients} messages.`;
+              return campaign.scheduleAt
+                ? `Queued ${campaign.recipients} messages for ${formatDateTime(campaign.scheduleAt)}.`
+                : `Queued ${campaign.recipients} messages.`;
             })
           }
         >
@@ -179,6 +198,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
         <FormResult result={sendAction.result} />
       </div>
       {preview && <PreviewSummary preview={preview} />}
+      {preview && <SendEstimate preview={preview} />}
     </form>
   );
 }
@@ -236,6 +256,35 @@ function PreviewSummary(props: { preview: CampaignPreview }) {
     </section>
   );
 }
+
+/** How long the send takes at the modems' limits (Settings → Messages), from the preview. */
+function SendEstimate(props: { preview: CampaignPreview }) {
+  const { api } = useApp();
+  const devices = useResource(() => api.devices(), [api]);
+  const settings = useResource(() => api.settings(), [api]);
+  if (!devices.data || !settings.data) return null;
+  const ready = devices.data.filter((device) => device.modem?.status === 'ready').length;
+  const limits = limitsFrom(settings.data.messages, ready);
+  const seconds = campaignSeconds(props.preview.recipients, props.preview.totalParts, limits);
+  const limit =
+    limits.limitPeriod && limits.limitPeriod !== 'Disabled' && limits.limitValue
+      ? `at most ${limits.limitValue} messages ${limitPeriodWords[limits.limitPeriod]} each`
+      : 'no limit per period';
+  return (
+    <p className="hint" role="status" aria-label="Time estimate">
+      {seconds === undefined
+        ? 'No modem is ready: the messages wait in the queue until one is.'
+        : `About ${formatDuration(seconds * 1000)} at the modems' limits (${ready} modem${ready === 1 ? '' : 's'} ready, ${limit}; about ${typicalPartSeconds} s per SMS part).`}
+    </p>
+  );
+}
+
+const limitPeriodWords: Record<string, string> = {
+  PerMinute: 'a minute',
+  Per30Minutes: 'per 30 minutes',
+  PerHour: 'an hour',
+  PerDay: 'a day',
+};
 
 /** `recipients.rows[3]` → "CSV line 5" (header is line 1); `recipients.phoneNumbers[0]` → "Number 1". */
 function recipientLabel(field: string): string {

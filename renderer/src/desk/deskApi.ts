@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/apiClient.js';
 import type {
   Campaign,
   CampaignPreview,
+  CampaignRecipientReport,
   CampaignRequest,
   Contact,
   ContactInput,
@@ -50,6 +51,15 @@ export function createDeskApi(client: ApiClient) {
       client.post<CampaignPreview>('/gateway/v1/campaigns/preview', request),
     startCampaign: (request: CampaignRequest) => client.post<Campaign>('/gateway/v1/campaigns', request),
     campaigns: () => client.get<Campaign[]>('/gateway/v1/campaigns', { limit: 20 }),
+    campaignReport: async (campaignId: string, limit: number, offset: number) => {
+      const response = await client.request<CampaignRecipientReport[]>(
+        'GET',
+        `/gateway/v1/campaigns/${id(campaignId)}/recipients`,
+        { query: { limit, offset } },
+      );
+      const total = Number(response.headers.get('X-Total-Count'));
+      return { items: response.data ?? [], total: Number.isFinite(total) ? total : undefined };
+    },
     cancelCampaign: (campaignId: string) =>
       client.post<Campaign>(`/gateway/v1/campaigns/${id(campaignId)}/cancel`),
   };

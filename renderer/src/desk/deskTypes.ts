@@ -46,6 +46,8 @@ export interface CampaignRequest {
     groupIds?: string[];
     rows?: { phoneNumber: string; fields?: Record<string, string> }[];
   };
+  /** ISO 8601: not sent before then. */
+  scheduleAt?: string;
 }
 
 export interface CampaignPreview {
@@ -68,6 +70,8 @@ export interface Campaign {
   recipients: number;
   totalParts: number;
   cancelledAt?: number;
+  /** Not sent before this instant (ms since epoch). */
+  scheduleAt?: number;
   state: 'Queueing' | 'Running' | 'Completed' | 'Cancelled' | 'Interrupted';
   progress: {
     queued: number;
@@ -78,3 +82,7 @@ export interface Campaign {
     percent: number;
   };
 }
+
+/** One line of a campaign's report (GET /gateway/v1/campaigns/{id}/recipients). */
+export type CampaignRecipientReport =
+  import('../../../server/desk/campaigns/campaignService.js').CampaignRecipientReport;

@@ -25,3 +25,20 @@ export function readTypedNumbers(
   }
   return { numbers: [...numbers], problems };
 }
+
+/** A search that is all dialling characters ("(0160) 111-1111", "+49 160"): a number being typed. */
+const dialledSearch = /^\+?[\d\s().\-/]+$/;
+
+/**
+ * What a search box looks for, numbers read as people type them: what the default country can
+ * read becomes its E.164 form, as numbers are stored (a short one, "0160 11" → "+4916011", is
+ * the start of the longer numbers it begins); what it cannot, its digits without the trunk 0
+ * ("017" → "17"), which every stored form of such a number contains. Other text goes as typed.
+ */
+export function searchNeedle(typed: string, defaultCountry: string | undefined): string {
+  const trimmed = typed.trim();
+  if (!dialledSearch.test(trimmed) || !/\d/.test(trimmed)) return trimmed;
+  const read = normalisePhoneNumber(trimmed, defaultCountry);
+  if (read.ok) return read.e164;
+  return trimmed.replace(/\D/g, '').replace(/^0+/, '');
+}

@@ -8,13 +8,12 @@ export function FleetIndicator() {
   const waiting = fleet.unreportedStates > 0 ? ` · ${fleet.unreportedStates} unreported` : '';
   return (
     <span role="status">
-      <a
-        href="#/settings"
-        className={`badge badge-${shown.tone}`}
-        title={`Private server ${fleet.serverUrl ?? ''}`}
-      >
-        Server: {shown.label}
-        {waiting}
+      {/* The badge inside the link: the sidebar's light link colour must not replace its own. */}
+      <a href="#/settings" title={`Private server ${fleet.serverUrl ?? ''}`}>
+        <span className={`badge badge-${shown.tone}`}>
+          Server: {shown.label}
+          {waiting}
+        </span>
       </a>
     </span>
   );

@@ -1,4 +1,10 @@
 import { type FormEvent, useMemo, useState } from 'react';
+import {
+  missingText,
+  placeholdersOf,
+  recipientFields,
+  renderPlaceholders,
+} from '../../../server/desk/templates/placeholders.js';
 import { planText } from '../../../server/pdu/index.js';
 import { EXPEDITED_PRIORITY } from '../../../server/scheduler/messageOrder.js';
 import { PriorityRange } from '../../../server/validation/messageSchemas.js';
@@ -8,6 +14,7 @@ import { IdSelect } from '../components/IdSelect.js';
 import { FormResult } from '../components/StatusViews.js';
 import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
+import { useContactNames, useOptedOut } from '../desk/useContactNames.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
@@ -40,6 +47,16 @@ export function ComposeForm(props: {
 
   const plan = useMemo(() => planText(text), [text]);
   const { numbers, problems: numberProblems } = readTypedNumbers(recipients, useDefaultCountry());
+  const nameOf = useContactNames(numbers);
+  const optedOut = useOptedOut(numbers);
+  const personal = placeholdersOf(text).length > 0;
+  const rendered = numbers.map((number) => ({
+    number,
+    result: renderPlaceholders(text, recipientFields(number, nameOf(number))),
+  }));
+  const unfilled = rendered.flatMap(({ number, result }) =>
+    result.ok ? [] : [`No value for ${missingText(result.missing)} for ${number}`],
+  );
   const device = props.devices?.find((entry) => entry.id === (props.deviceId ?? deviceId));
   // Only the chosen modem's SIMs exist; with "Any available" the settings decide the SIM.
   const simSlots = device?.simCards.map((sim) => sim.simNumber) ?? [];
@@ -52,8 +69,7 @@ export function ComposeForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (numbers.length === 0 || numberProblems.length > 0 || text === '' || !priorityValid || !ttlValid)
-      return;
+    if (!ready) return;
     const request: SendMessageRequest = {
       phoneNumbers: numbers,
       textMessage: { text },
@@ -66,19 +82,38 @@ export function ComposeForm(props: {
     if (ttl) request.ttl = Number(ttl);
     if (sendAt) request.scheduleAt = new Date(sendAt).toISOString();
     setSent(undefined);
+    // Placeholders make each recipient's text their own: one message per recipient, filled from
+    // the address book as a bulk send fills them.
+    const requests = personal
+      ? rendered.map(({ number, result }) => ({
+          ...request,
+          phoneNumbers: [number],
+          textMessage: { text: result.ok ? result.text : text },
+        }))
+      : [request];
     await run(async () => {
-      const message = await api.sendMessage(request);
+      let message: MessageRecord | undefined;
+      for (const each of requests) {
+        message = await api.sendMessage(each);
+        props.onSent(message);
+      }
       setText('');
       setRecipients('');
       setSendAt('');
       setSent(message);
-      props.onSent(message);
       return request.scheduleAt
         ? `Scheduled for ${formatDateTime(request.scheduleAt)} to ${numbers.join(', ')}.`
         : `Queued for ${numbers.join(', ')}.`;
     });
   }
 
+  const ready =
+    numbers.length > 0 &&
+    numberProblems.length === 0 &&
+    unfilled.length === 0 &&
+    text !== '' &&
+    priorityValid &&
+    ttlValid;
   const encodingLabel = plan.encoding === 'gsm7' ? 'GSM 7-bit' : 'Unicode (UCS-2)';
   return (
     <form className="compose" onSubmit={(event) => void submit(event)} aria-label="Compose message">
@@ -99,6 +134,13 @@ export function ComposeForm(props: {
           As you would dial them (without + the default country in Settings applies); separate several with
           commas or new lines.
         </span>
+        {optedOut.length > 0 && (
+          <p className="form-warning" role="alert" aria-label="Opted-out numbers">
+            {optedOut.join(', ')} asked not to be texted (the opt-out list): the message to{' '}
+            {optedOut.length === 1 ? 'it' : 'them'} will fail. Take a number off the list on the Opt-outs
+            screen only with their consent.
+          </p>
+        )}
         {numberProblems.length > 0 && (
           <ul className="form-error" role="alert" aria-label="Numbers that cannot be read">
             {numberProblems.map((problem) => (
@@ -122,8 +164,21 @@ export function ComposeForm(props: {
         <span id={`${prefix}-counter`} className="hint counter" aria-live="polite">
           {text.length === 0
             ? 'Up to 160 GSM characters fit in one SMS (70 with emoji or non-Latin letters).'
-            : `${encodingLabel}: ${plan.unitsUsed} ${plan.encoding === 'gsm7' ? 'characters' : 'units'}, ${plan.parts} SMS part${plan.parts === 1 ? '' : 's'}, ${plan.remainingInPart} left in this part.`}
+            : `${personal ? 'Before placeholders are filled: ' : ''}${encodingLabel}: ${plan.unitsUsed} ${plan.encoding === 'gsm7' ? 'characters' : 'units'}, ${plan.parts} SMS part${plan.parts === 1 ? '' : 's'}, ${plan.remainingInPart} left in this part.`}
         </span>
+        {unfilled.length > 0 && (
+          <>
+            <ul className="form-error" role="alert" aria-label="Placeholders without a value">
+              {unfilled.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+            <span className="hint">
+              Only {'{name}'} (a saved contact's) and {'{phone}'} are filled in; type anything else into the
+              text.
+            </span>
+          </>
+        )}
       </div>
       {!props.compact && (
         <div className="form-row">
@@ -163,8 +218,8 @@ export function ComposeForm(props: {
             />
             <span className="hint">
               {priorityValue >= EXPEDITED_PRIORITY
-                ? 'Skips limits and delays.'
-                : `${PriorityRange.min} to ${PriorityRange.max}; ${EXPEDITED_PRIORITY}+ skips limits.`}
+                ? 'Urgent: skips limits and delays.'
+                : `Higher goes first; 0 is normal, ${EXPEDITED_PRIORITY} or more is urgent and skips limits (${PriorityRange.min} to ${PriorityRange.max}).`}
             </span>
           </label>
           <label>
@@ -199,18 +254,7 @@ export function ComposeForm(props: {
         </div>
       )}
       <div className="form-actions">
-        <button
-          type="submit"
-          className="primary"
-          disabled={
-            busy ||
-            numbers.length === 0 ||
-            numberProblems.length > 0 ||
-            text === '' ||
-            !priorityValid ||
-            !ttlValid
-          }
-        >
+        <button type="submit" className="primary" disabled={busy || !ready}>
           {busy
             ? 'Sending…'
             : `${sendAt ? 'Schedule' : 'Send'}${numbers.length > 1 ? ` to ${numbers.length} recipients` : ''}`}

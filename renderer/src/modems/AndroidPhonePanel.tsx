@@ -28,7 +28,9 @@ export function AndroidPhonePanel(props: { onAdded: () => void }) {
       serial !== undefined ? { serial, username, password } : { url, username, password };
     const added = await run(async () => {
       const device = await api.addPhone(request);
-      return `Added ${device.name}.`;
+      return device.modem.status === 'ready'
+        ? `Added ${device.name}.`
+        : `Added ${device.name}; it has not answered yet. Check that the app's Local server is on.`;
     });
     if (!added) return;
     setPassword('');

@@ -1,4 +1,5 @@
 import { useApp } from '../appContext.js';
+import { formatTime, toEpochMs } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
 import { isStorageNearlyFull } from './ModemFigures.js';
@@ -9,6 +10,9 @@ import { modemLabel } from './modemLabel.js';
  * passing them on (its storage filled, or it was reset and forgot `AT+CNMI`).
  */
 const OVERDUE_REPORTS_WARNING = 3;
+
+/** How long after the storage was last found full its refused reports are still news. */
+const REFUSED_REPORTS_SHOWN_MS = 60 * 60_000;
 
 /**
  * Warnings about modems shown above every screen: a low balance, a nearly full SIM, delivery
@@ -25,6 +29,12 @@ export function ModemWarnings() {
     if (balance?.low) lines.push(`Low balance on ${name}: ${balance.amount ?? balance.answer}.`);
     const full = device.modem?.messageStorage?.filter(isStorageNearlyFull) ?? [];
     if (full.length > 0) lines.push(`Message storage nearly full on ${name}.`);
+    const refused = device.modem?.reportsRefused;
+    if (refused && Date.now() - toEpochMs(refused.at) < REFUSED_REPORTS_SHOWN_MS) {
+      lines.push(
+        `Delivery reports are being lost on ${name}: its message storage (${refused.memory}) was full at ${formatTime(refused.at)}, so the modem refused the reports that came then. Messages sent around then may never show Delivered; their details say so. Free the storage on the Modems screen.`,
+      );
+    }
     const reports = device.modem?.deliveryReports;
     if (reports && reports.overdue >= OVERDUE_REPORTS_WARNING) {
       lines.push(

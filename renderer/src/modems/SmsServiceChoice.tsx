@@ -4,11 +4,12 @@ import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
 
+/** Plain words first, the standard's term after it for whoever looks it up. */
 const labels: Record<SmsServicePreference, string> = {
-  packet: 'Packet domain only',
-  circuit: 'Circuit switched only',
-  'packet-preferred': 'Packet domain preferred',
-  'circuit-preferred': 'Circuit switched preferred',
+  packet: 'Over mobile data only (packet domain)',
+  circuit: 'Over the voice network only (circuit switched)',
+  'packet-preferred': 'Mobile data first, else the voice network (packet preferred)',
+  'circuit-preferred': 'Voice network first, else mobile data (circuit switched preferred)',
 };
 
 /**

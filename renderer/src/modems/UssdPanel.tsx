@@ -53,12 +53,16 @@ export function UssdPanel(props: {
         <strong>Balance:</strong>{' '}
         {props.balance ? (
           <>
-            {props.balance.amount ?? props.balance.answer}{' '}
+            {/* The network's answer as it came: it carries the currency the amount alone lacks. */}
+            {props.balance.answer}{' '}
             <span className="muted">({formatRelative(props.balance.at, Date.now())})</span>
             {props.balance.low && <span className="badge badge-warn"> low</span>}
           </>
         ) : (
-          <span className="muted">not checked (set a balance code below)</span>
+          <span className="muted">
+            no scheduled check yet: set a balance code under “Balance &amp; calls” (a code sent here is not
+            remembered as the balance)
+          </span>
         )}
       </p>
       <form className="inline-form" onSubmit={(event) => void submit(event, code)}>

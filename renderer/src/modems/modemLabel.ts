@@ -1,4 +1,18 @@
 import type { DeviceRecord } from '../api/types.js';
+import { formatRelative, toEpochMs } from '../format/timeFormat.js';
+
+/**
+ * A device that never answered (a phone whose app was never reached): the gateway reports its
+ * `lastSeen` as the epoch, and nothing it shows about its SIMs was read from it.
+ */
+export function neverSeen(device: DeviceRecord): boolean {
+  return !(toEpochMs(device.lastSeen) > 0);
+}
+
+/** "3 min ago", or "never seen" for a device that never answered. */
+export function lastSeenText(device: DeviceRecord, nowMs: number): string {
+  return neverSeen(device) ? 'never seen' : formatRelative(device.lastSeen, nowMs);
+}
 
 /**
  * How a modem is named wherever it shows: its name, its SIM and its port. Two modems of the same
@@ -6,7 +20,7 @@ import type { DeviceRecord } from '../api/types.js';
  * the SIM's own number (when the network told it) are what tell them apart.
  */
 export function modemLabel(device: DeviceRecord): string {
-  const sim = device.simCards[0];
+  const sim = neverSeen(device) ? undefined : device.simCards[0];
   const simText = sim ? `SIM ${sim.simNumber}${sim.phoneNumber ? ` ${sim.phoneNumber}` : ''}` : undefined;
   return [device.name, simText, device.modem?.port].filter(Boolean).join(' · ');
 }

@@ -1,13 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../appContext.js';
+import { ExportButton } from '../components/ExportButton.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
-import type { Campaign } from '../desk/deskTypes.js';
+import type { Campaign, CampaignRecipientReport } from '../desk/deskTypes.js';
+import type { CsvColumn } from '../format/csv.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
 
-/** How often running campaigns are read again for their progress bars. */
+/**
+ * How often running campaigns are read again for their progress bars; and, once a campaign's
+ * queue is empty, how soon after a message changes (a late delivery report) its counts follow.
+ */
 const progressPollMs = 1000;
 
 /** States in which messages are still being written or wait to be sent: a cancel still stops some. */
@@ -17,14 +23,24 @@ const underWay: ReadonlySet<Campaign['state']> = new Set(['Queueing', 'Running',
 export function CampaignsScreen() {
   const { api } = useApp();
   const campaigns = useResource(() => api.campaigns(), [api]);
+  const status = useResource(() => api.status(), [api]);
   const running =
     campaigns.data?.some((campaign) => campaign.state === 'Queueing' || campaign.state === 'Running') ??
     false;
+  const messageChanged = useRef(false);
+  useLiveEvent('message', () => {
+    messageChanged.current = true;
+  });
   useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(campaigns.reload, progressPollMs);
+    const timer = setInterval(() => {
+      if (!running && !messageChanged.current) return;
+      messageChanged.current = false;
+      campaigns.reload();
+      status.reload();
+    }, progressPollMs);
     return () => clearInterval(timer);
-  }, [running, campaigns.reload]);
+  }, [running, campaigns.reload, status.reload]);
+  const sendingPaused = status.data?.sendingPaused ?? false;
 
   return (
     <>
@@ -45,7 +61,12 @@ export function CampaignsScreen() {
         >
           {(started) =>
             started.map((campaign) => (
-              <CampaignCard key={campaign.id} campaign={campaign} onChanged={campaigns.reload} />
+              <CampaignCard
+                key={campaign.id}
+                campaign={campaign}
+                sendingPaused={sendingPaused}
+                onChanged={campaigns.reload}
+              />
             ))
           }
         </ListView>
@@ -54,7 +75,28 @@ export function CampaignsScreen() {
   );
 }
 
-function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
+/** The report's columns: who, what became of their message, why it failed, and when. */
+const campaignReportColumns: CsvColumn<CampaignRecipientReport>[] = [
+  { header: 'recipient', value: (row) => row.phoneNumber, phone: true },
+  { header: 'state', value: (row) => row.state },
+  { header: 'error', value: (row) => row.error },
+  { header: 'queued_at', value: (row) => row.queuedAt },
+  { header: 'sent_at', value: (row) => row.sentAt },
+  { header: 'delivered_at', value: (row) => row.deliveredAt },
+  { header: 'failed_at', value: (row) => row.failedAt },
+  { header: 'cancelled_at', value: (row) => row.cancelledAt },
+];
+
+/** A running campaign that cannot progress (sending paused, or not due yet) says so. */
+function shownState(campaign: Campaign, sendingPaused: boolean): string {
+  if (campaign.state !== 'Running') return campaign.state;
+  if (sendingPaused) return 'Paused (sending is paused)';
+  if (campaign.scheduleAt !== undefined && campaign.scheduleAt > Date.now())
+    return `Scheduled for ${formatDateTime(campaign.scheduleAt)}`;
+  return campaign.state;
+}
+
+function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onChanged: () => void }) {
   const { api } = useApp();
   const { campaign } = props;
   const { progress } = campaign;
@@ -70,12 +112,19 @@ function CampaignCard(props: { campaign: Campaign; onChanged: () => void }) {
         aria-label={`Progress of ${campaign.name}`}
         aria-valuetext={`${progress.percent} %`}
       />{' '}
-      <span className="campaign-percent">{progress.percent} %</span>
+      <span className="campaign-percent">{progress.percent} % sent or failed</span>
       <p role="status">
-        {campaign.state}: {campaign.recipients} recipients — {progress.sent} sent, {progress.delivered}{' '}
-        delivered, {progress.failed} failed{progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
+        {shownState(campaign, props.sendingPaused)}: {campaign.recipients} recipients — {progress.sent} sent,{' '}
+        {progress.delivered} delivered, {progress.failed} failed
+        {progress.cancelled > 0 ? `, ${progress.cancelled} cancelled` : ''}
         {progress.queued > 0 ? `, ${progress.queued} waiting` : ''}.
       </p>
+      <ExportButton
+        label="Download report (CSV)"
+        fileStem={`campaign-${campaign.name.replace(/[^\p{L}\p{N}]+/gu, '-')}`}
+        columns={campaignReportColumns}
+        fetchPage={(limit, offset) => api.campaignReport(campaign.id, limit, offset)}
+      />
       {campaign.state === 'Interrupted' && (
         <p className="hint">
           Queueing its messages was cut short. Send again in the form that started it queues the rest; or

@@ -8,6 +8,8 @@ import { ContactForm } from '../desk/ContactForm.js';
 import { ContactImportPanel } from '../desk/ContactImportPanel.js';
 import { contactCsvColumns } from '../desk/contactCsv.js';
 import type { Contact } from '../desk/deskTypes.js';
+import { searchNeedle } from '../desk/typedNumbers.js';
+import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -22,8 +24,9 @@ export function ContactsScreen() {
   const [editing, setEditing] = useState<Contact | 'new'>();
   const [importing, setImporting] = useState(false);
   const groups = useResource(() => api.groups(), [api]);
-  const filter = { search: search || undefined, groupId: groupId || undefined };
-  const page = useResource(() => api.listContacts(filter, pageSize, offset), [api, search, groupId, offset]);
+  const needle = searchNeedle(search, useDefaultCountry());
+  const filter = { search: needle || undefined, groupId: groupId || undefined };
+  const page = useResource(() => api.listContacts(filter, pageSize, offset), [api, needle, groupId, offset]);
   const groupName = (id: string) => groups.data?.find((group) => group.id === id)?.name ?? id;
   const reload = () => {
     page.reload();

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { ConversationRecord, DeviceRecord, ThreadMessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { useOptedOut } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useAction } from '../useAction.js';
@@ -131,6 +132,8 @@ function Thread(props: {
   const mark = useAction();
   const reply = useAction();
   const [text, setText] = useState('');
+  const optedOut = useOptedOut([number]).length > 0;
+  const name = conversation?.name;
 
   useLiveEvent('incoming', () => thread.reload());
   useLiveEvent('message', () => thread.reload());
@@ -156,12 +159,33 @@ function Thread(props: {
     }
   }
 
-  // Oldest at the top, as a chat reads.
+  // Oldest at the top, as a chat reads; the newest in view, as a chat opens.
   const messages = [...(thread.data?.items ?? [])].reverse();
+  const newest = messages.at(-1);
+  const bubbles = useRef<HTMLOListElement>(null);
+  const newestKey = newest && `${newest.direction}-${newest.id}-${newest.state ?? ''}`;
+  useEffect(() => {
+    const list = bubbles.current;
+    if (list && newestKey !== undefined) list.scrollTop = list.scrollHeight;
+  }, [newestKey]);
   return (
-    <section className="panel thread" aria-label={`Conversation with ${number}`}>
+    <section className="panel thread" aria-label={`Conversation with ${name ?? number}`}>
       <header className="thread-head">
-        <h2 className="mono">{number}</h2>
+        <h2>
+          {name && <>{name} </>}
+          <span className="mono">{number}</span>
+          {optedOut && (
+            <>
+              {' '}
+              <span
+                className="badge badge-warn"
+                title="This number asked not to be texted (the opt-out list)"
+              >
+                Opted out
+              </span>
+            </>
+          )}
+        </h2>
         {conversation && (
           <div className="head-actions">
             <button
@@ -184,7 +208,9 @@ function Thread(props: {
       <FormResult result={mark.result} />
       {thread.loading && !thread.data && <Loading what="messages" />}
       {thread.error !== undefined && <ErrorNote error={thread.error} onRetry={thread.reload} />}
-      <ol className="bubbles" aria-label="Messages">
+      {/* Focusable: the list scrolls, and a keyboard user scrolls it with the arrow keys. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1, axe scrollable-region-focusable). */}
+      <ol className="bubbles" aria-label="Messages" ref={bubbles} tabIndex={0}>
         {messages.map((message) => (
           <Bubble key={`${message.direction}-${message.id}`} message={message} deviceName={deviceName} />
         ))}

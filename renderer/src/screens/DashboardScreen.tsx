@@ -8,7 +8,7 @@ import { Banner, EmptyState, ErrorNote, FormResult } from '../components/StatusV
 import { formatNumber } from '../format/numberFormat.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
-import { modemLabel } from '../modems/modemLabel.js';
+import { lastSeenText, modemLabel } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -142,7 +142,7 @@ function ModemCard(props: { device: DeviceRecord }) {
         <dt>Port</dt>
         <dd>{modem?.simulated ? 'Simulated modem' : (modem?.port ?? '—')}</dd>
         <dt>Last seen</dt>
-        <dd>{formatRelative(device.lastSeen, Date.now())}</dd>
+        <dd>{lastSeenText(device, Date.now())}</dd>
       </dl>
       {modem?.statusDetail && <p className="muted small">{modem.statusDetail}</p>}
     </article>

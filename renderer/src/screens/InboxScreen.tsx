@@ -83,7 +83,11 @@ export function InboxScreen() {
         devices={devices.data}
         values={filters.values}
         onChange={filters.change}
-        searchPlaceholder="Text or sender"
+        searchPlaceholder="Text, sender or contact name"
+      />
+      <ContactMatches
+        search={filters.query.search}
+        onPick={(phoneNumber) => filters.change({ search: phoneNumber })}
       />
 
       <LiveListPanel
@@ -124,5 +128,34 @@ export function InboxScreen() {
         )}
       </LiveListPanel>
     </>
+  );
+}
+
+/** How many contacts a name search offers. */
+const contactMatchLimit = 5;
+
+/**
+ * The contacts whose name (or notes) hold the search: their received messages are one click
+ * away, as the inbox stores senders by number only.
+ */
+function ContactMatches(props: { search: string | undefined; onPick: (phoneNumber: string) => void }) {
+  const { api } = useApp();
+  const { search } = props;
+  const named = search !== undefined && !search.startsWith('+') && /\p{L}/u.test(search);
+  const contacts = useResource(
+    async () => (named ? (await api.listContacts({ search }, contactMatchLimit, 0)).items : []),
+    [api, named, search],
+  );
+  if (!contacts.data || contacts.data.length === 0) return null;
+  return (
+    <ul className="plain chips" aria-label="Contacts matching the search">
+      {contacts.data.map((contact) => (
+        <li key={contact.id}>
+          <button type="button" className="button-small" onClick={() => props.onPick(contact.phoneNumber)}>
+            Messages from {withName(contact.phoneNumber, contact.name)}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

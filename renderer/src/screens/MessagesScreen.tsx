@@ -1,4 +1,5 @@
 import { Fragment, useState } from 'react';
+import { REPORT_LOST_ERROR } from '../../../server/messages/failureTexts.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -18,6 +19,7 @@ import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
+import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 const pageSize = 50;
 const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
@@ -29,6 +31,7 @@ export function MessagesScreen() {
   const { offset, setOffset } = filters;
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [composing, setComposing] = useState(false);
+  const openRow = useRevealOnOpen<HTMLTableRowElement>(openId);
 
   const filter: MessageFilter = {
     state: filters.values.kind || undefined,
@@ -116,10 +119,10 @@ export function MessagesScreen() {
             <thead>
               <tr>
                 <th scope="col">Accepted</th>
+                <th scope="col">State</th>
                 <th scope="col">Recipients</th>
                 <th scope="col">Text</th>
                 <th scope="col">Modem</th>
-                <th scope="col">State</th>
               </tr>
             </thead>
             <tbody>
@@ -129,6 +132,16 @@ export function MessagesScreen() {
                   <Fragment key={message.id}>
                     <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
                       <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
+                      <td>
+                        <MessageStatus message={message} />{' '}
+                        {message.source === 'server' && <ServerOriginBadge />}
+                        <MessageActions
+                          message={message}
+                          devices={devices.data}
+                          onChanged={page.apply}
+                          onResent={showSent}
+                        />
+                      </td>
                       <td className="mono">
                         {message.recipients
                           .map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber)))
@@ -145,19 +158,9 @@ export function MessagesScreen() {
                         </button>
                       </td>
                       <td>{deviceName(message.deviceId)}</td>
-                      <td>
-                        <MessageStatus message={message} />{' '}
-                        {message.source === 'server' && <ServerOriginBadge />}
-                        <MessageActions
-                          message={message}
-                          devices={devices.data}
-                          onChanged={page.apply}
-                          onResent={showSent}
-                        />
-                      </td>
                     </tr>
                     {open && (
-                      <tr className="detail-row">
+                      <tr className="detail-row" ref={openRow}>
                         <td colSpan={5}>
                           <MessageDetail
                             message={message}
@@ -179,10 +182,19 @@ export function MessagesScreen() {
   );
 }
 
+/** Recipients that failed: a message to several numbers stays Sent when only some of them did. */
+function failedRecipients(message: MessageRecord): number {
+  return message.recipients.filter((recipient) => recipient.state === 'Failed').length;
+}
+
 /** The state badge; a Pending message held for its send time says Scheduled and when. */
 function MessageStatus(props: { message: MessageRecord }) {
   const { message } = props;
   const scheduled = scheduledFor(message, Date.now());
+  const failed = failedRecipients(message);
+  const reportLost = message.recipients.some(
+    (recipient) => recipient.state === 'Sent' && recipient.error === REPORT_LOST_ERROR,
+  );
   return (
     <>
       {scheduled ? (
@@ -191,6 +203,19 @@ function MessageStatus(props: { message: MessageRecord }) {
         </span>
       ) : (
         <MessageStateBadge state={message.state} />
+      )}{' '}
+      {reportLost && (
+        <span
+          className="badge badge-warn"
+          title="The modem's storage was full when its delivery report was due"
+        >
+          report may be lost
+        </span>
+      )}{' '}
+      {failed > 0 && message.state !== 'Failed' && (
+        <span className="badge badge-error">
+          {failed} of {message.recipients.length} failed
+        </span>
       )}{' '}
       {message.simulated && <SimulatedBadge />}
     </>

@@ -4,7 +4,6 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
 import { AddModemPanel } from '../modems/AddModemPanel.js';
@@ -14,7 +13,7 @@ import { HiLinkPanel } from '../modems/HiLinkPanel.js';
 import { ModemFigures } from '../modems/ModemFigures.js';
 import { ModemNameForm } from '../modems/ModemNameForm.js';
 import { ModemOperationsForm } from '../modems/ModemOperationsForm.js';
-import { modemLabel } from '../modems/modemLabel.js';
+import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
@@ -24,6 +23,7 @@ import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
+import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 export function ModemsScreen() {
   const { api } = useApp();
@@ -80,6 +80,7 @@ function ModemPanel(props: {
   const { device } = props;
   const modem = device.modem;
   const [section, setSection] = useState<Section>('none');
+  const opened = useRevealOnOpen<HTMLDivElement>(section === 'simulate' ? section : undefined);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
@@ -96,7 +97,9 @@ function ModemPanel(props: {
     if (removed) props.onChanged();
   }
 
-  const sims = device.simCards;
+  const unseen = neverSeen(device);
+  // A device that never answered has no SIM facts: only what was read is shown.
+  const sims = unseen ? [] : device.simCards;
   return (
     <section className="panel modem-panel" aria-label={`Modem ${modemLabel(device)}`}>
       <div className="panel-head">
@@ -186,7 +189,7 @@ function ModemPanel(props: {
         <dt>SMSC</dt>
         <dd className="mono">{modem?.smsc ?? '—'}</dd>
         <dt>Last seen</dt>
-        <dd>{formatRelative(device.lastSeen, Date.now())}</dd>
+        <dd>{lastSeenText(device, Date.now())}</dd>
         {sims.map((sim) => (
           <SimFacts key={sim.simNumber} sim={sim} />
         ))}
@@ -255,7 +258,7 @@ function ModemPanel(props: {
         </div>
       )}
       {section === 'simulate' && (
-        <div className="subpanel">
+        <div className="subpanel" ref={opened}>
           <h3>An SMS to {modemLabel(device)} from a simulated phone</h3>
           <SimulateIncomingForm deviceId={device.id} />
         </div>

@@ -386,6 +386,7 @@ function RuleEditor(props: {
 function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
   const { api } = useApp();
   const [text, setText] = useState('');
+  const [sender, setSender] = useState('');
   const [deviceId, setDeviceId] = useState('');
   const [verdicts, setVerdicts] = useState<RuleVerdict[] | undefined>(undefined);
   const test = useAction();
@@ -393,7 +394,9 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     await test.run(async () => {
-      setVerdicts(await api.testRules({ text, ...(deviceId ? { deviceId } : {}) }));
+      setVerdicts(
+        await api.testRules({ text, ...(sender ? { sender } : {}), ...(deviceId ? { deviceId } : {}) }),
+      );
       return undefined;
     });
   }
@@ -405,6 +408,15 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
         <label className="grow">
           Sample text
           <input name="sample" value={text} onChange={(event) => setText(event.target.value)} />
+        </label>
+        <label>
+          From
+          <input
+            name="sender"
+            placeholder="+10000000000"
+            value={sender}
+            onChange={(event) => setSender(event.target.value)}
+          />
         </label>
         <IdSelect
           label="Arriving on"
@@ -429,6 +441,16 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
                 {verdict.applies ? 'Acts' : 'Skips'}
               </span>{' '}
               <strong>{verdict.name}</strong>: {verdict.reason}
+              {verdict.wouldSend && (
+                <>
+                  {' '}
+                  — sends to {verdict.wouldSend.to}:{' '}
+                  <span className="would-send">“{verdict.wouldSend.text}”</span>
+                </>
+              )}
+              {verdict.cannotSend && (
+                <span className="form-error"> — sends nothing: {verdict.cannotSend}</span>
+              )}
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
+import { plainNetworkError } from '../format/networkErrors.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
@@ -14,7 +15,9 @@ export function WebhooksScreen() {
   const { api } = useApp();
   const webhooks = useResource(() => api.webhooks(), [api]);
   const devices = useResource(() => api.devices(), [api]);
+  const status = useResource(() => api.status(), [api]);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
+  const unsigned = status.data?.webhooks.signed === false;
 
   return (
     <>
@@ -22,9 +25,17 @@ export function WebhooksScreen() {
         <h1>Webhooks</h1>
       </header>
       <p className="muted intro">
-        The gateway POSTs a signed JSON event to each address when something happens. Failed deliveries are
-        retried with growing pauses, as many times as the “retry count” setting allows.
+        The gateway POSTs a JSON event to each address when something happens. Failed deliveries are retried
+        with growing pauses, as many times as the “retry count” setting allows; after that, “Send again” sends
+        them once more.
       </p>
+      {unsigned && (
+        <p className="note note-warn" role="note">
+          Deliveries are not signed: no signing key is set, so a receiver cannot tell them from forged ones.
+          Set one under <a href="#/settings">Settings</a> → Webhooks → Signing key (deliveries then carry
+          X-Signature).
+        </p>
+      )}
       <AddWebhookForm devices={devices.data} onAdded={webhooks.reload} />
       <section className="panel" aria-labelledby="webhook-list-title">
         <h2 id="webhook-list-title">Registered webhooks</h2>
@@ -188,6 +199,14 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
   const { webhook } = props;
   const deliveries = useResource(() => api.webhookDeliveries(webhook.id, 50), [api, webhook.id]);
   const { result, run } = useAction();
+  const failed = deliveries.data?.filter((delivery) => delivery.state === 'failed').length ?? 0;
+  async function sendAgain(ids?: string[]) {
+    const sent = await run(async () => {
+      const resent = await api.resendDeliveries(ids ? { ids } : { webhookId: webhook.id });
+      return `Sending ${resent.length} ${resent.length === 1 ? 'delivery' : 'deliveries'} again.`;
+    });
+    if (sent) setTimeout(deliveries.reload, 1500);
+  }
 
   async function sendTest() {
     const sent = await run(async () => {
@@ -211,6 +230,11 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
         <button type="button" onClick={() => void sendTest()}>
           Send test event
         </button>
+        {failed > 0 && (
+          <button type="button" onClick={() => void sendAgain()}>
+            Send all {failed} failed again
+          </button>
+        )}
         <button type="button" onClick={deliveries.reload}>
           Refresh
         </button>
@@ -246,7 +270,18 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                     >
                       {delivery.state}
                     </span>
-                    {delivery.lastError && <div className="form-error small">{delivery.lastError}</div>}
+                    {delivery.lastError && (
+                      <div className="form-error small">{plainNetworkError(delivery.lastError)}</div>
+                    )}
+                    {delivery.state === 'failed' && (
+                      <button
+                        type="button"
+                        className="button-small"
+                        onClick={() => void sendAgain([delivery.id])}
+                      >
+                        Send again
+                      </button>
+                    )}
                   </td>
                   <td>
                     <ul className="plain small">
@@ -257,7 +292,7 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                           {formatDateTime(attempt.at)} —{' '}
                           {attempt.status !== undefined
                             ? `HTTP ${attempt.status}`
-                            : (attempt.error ?? 'no answer')}
+                            : plainNetworkError(attempt.error ?? 'no answer')}
                           {attempt.status !== undefined && attempt.error ? ` (${attempt.error})` : ''} ·{' '}
                           {attempt.durationMs} ms
                         </li>

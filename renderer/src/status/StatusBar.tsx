@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp } from '../appContext.js';
+import { plainNetworkError } from '../format/networkErrors.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { formatTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
@@ -68,7 +69,7 @@ export function StatusBar(props: { staleSince: number | undefined }) {
     items.push({
       key: 'webhooks',
       tone: 'error',
-      text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${failedHook} — ${last.error})` : ''}.`,
+      text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${failedHook} — ${plainNetworkError(last.error)})` : ''}.`,
       link: { href: '#/webhooks', label: 'Webhooks' },
     });
   }

@@ -1,3 +1,5 @@
+import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
+
 /**
  * What the gateway accepts as a webhook target (docs/decisions.md#webhooks): https anywhere, plain
  * http only to this computer (127.0.0.1, localhost, [::1]). Checked here too so the user hears it
@@ -20,9 +22,19 @@ export function webhookUrlProblem(input: string): string | undefined {
   return 'Only https:// addresses are allowed.';
 }
 
-export const webhookEventHelp: Record<string, string> = {
+/** Every event's words in the Event list: typed by the names, so a new event cannot show blank. */
+export const webhookEventHelp: Record<WebhookEventName, string> = {
   'sms:received': 'An SMS arrived',
   'sms:data-received': 'A data SMS arrived',
+  'sms:batch:received': 'SMS re-read from a modem, sent together (inbox refresh)',
+  'sms:batch:data-received': 'Data SMS re-read from a modem, sent together',
+  'mms:received': 'An MMS arrived on an Android phone',
+  'mms:downloaded': 'An Android phone downloaded an MMS',
+  'mms:batch:received': 'MMS sent together (accepted, never raised here)',
+  'mms:batch:downloaded': 'Downloaded MMS sent together (accepted, never raised here)',
+  'optout:added': 'A number joined the opt-out list',
+  'optout:removed': 'A number left the opt-out list',
+  'autoreply:sent': 'An auto-reply rule answered an SMS',
   'sms:sent': 'A message was sent',
   'sms:delivered': 'A delivery report confirmed a message',
   'sms:failed': 'A message failed',

@@ -3,7 +3,7 @@ import { MaxTextLength } from '../../validation/messageSchemas.js';
 import { chunksInTurns, rowPacer } from '../bulkPacing.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { NumberReader } from '../numberReader.js';
-import { renderPlaceholders } from '../templates/placeholders.js';
+import { missingText, recipientFields, renderPlaceholders } from '../templates/placeholders.js';
 
 /**
  * Who a bulk send goes to, from any mix of typed numbers, contacts, groups and rows of an
@@ -102,7 +102,7 @@ export async function planAudience(
     if (!rendered.ok) {
       problems.push({
         field: candidate.field,
-        message: `no value for ${rendered.missing.map((name) => `{${name}}`).join(', ')} (${candidate.phoneNumber})`,
+        message: `no value for ${missingText(rendered.missing)} (${candidate.phoneNumber})`,
       });
       continue;
     }
@@ -176,7 +176,7 @@ async function resolve(
         field: `recipients.rows[${index}]`,
         phoneNumber,
         ...(name ? { name } : {}),
-        fields: { ...(name ? { name } : {}), phone: phoneNumber, ...row.fields },
+        fields: { ...recipientFields(phoneNumber, name), ...row.fields },
       });
     },
   );
@@ -202,7 +202,7 @@ async function resolve(
         field: `recipients.phoneNumbers[${index}]`,
         phoneNumber,
         ...(name ? { name } : {}),
-        fields: { ...(name ? { name } : {}), phone: phoneNumber },
+        fields: recipientFields(phoneNumber, name),
       });
     },
   );
@@ -214,6 +214,6 @@ function contactCandidate(field: string, contact: { phoneNumber: string; name: s
     field,
     phoneNumber: contact.phoneNumber,
     name: contact.name,
-    fields: { name: contact.name, phone: contact.phoneNumber },
+    fields: recipientFields(contact.phoneNumber, contact.name),
   };
 }

@@ -13,8 +13,12 @@ export interface CampaignRecord {
   recipients: number;
   totalParts: number;
   cancelledAt?: number;
+  /** Its messages are not sent before this instant (a bulk send scheduled for later). */
+  scheduleAt?: number;
   /** SHA-256 of the request: a retry under the same id must send the same one. */
   fingerprint?: string;
+  /** `sequence` of its first message: every message of it queues at that place (`batchSequence`). */
+  sequence?: number;
   /** Its messages are still being written, or their writing was cut short (a crash, a full queue). */
   queueing?: true;
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
+import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { MessageState } from '../../domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { generateMessageId } from '../../messages/messageId.js';
@@ -36,6 +38,8 @@ export interface CampaignRequest {
   deviceId?: string;
   simNumber?: number;
   priority?: number;
+  /** Not sent before this instant (ms since epoch): a bulk send scheduled for later. */
+  scheduleAt?: number;
 }
 
 export interface CampaignPreview {
@@ -66,11 +70,24 @@ export interface CampaignProgress {
   delivered: number;
   failed: number;
   cancelled: number;
-  /** Share of recipients no longer queued, 0–100. */
+  /** Share of recipients whose message went out or failed (not queued, not cancelled), 0–100. */
   percent: number;
 }
 
-export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing'> {
+/** One line of a campaign's report: a recipient, its state, error and times (ISO 8601). */
+export interface CampaignRecipientReport {
+  messageId: string;
+  phoneNumber: string;
+  state: MessageState;
+  error?: string;
+  queuedAt?: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  failedAt?: string;
+  cancelledAt?: string;
+}
+
+export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing' | 'sequence'> {
   state: CampaignState;
   progress: CampaignProgress;
 }
@@ -182,6 +199,7 @@ export class CampaignService {
       createdAt: this.deps.clock.now(),
       recipients: plan.messages.length,
       totalParts: plan.totalParts,
+      ...(request.scheduleAt !== undefined ? { scheduleAt: request.scheduleAt } : {}),
       fingerprint,
       queueing: true,
     };
@@ -226,10 +244,14 @@ export class CampaignService {
         chunk.map((message, index) => this.enqueueRequest(`${record.id}-${first + index}`, message, request)),
       );
       const ids = prepared.map((message) => message.id);
+      const batchSequence = current?.sequence ?? prepared[0]?.sequence;
+      const batched = prepared.map((message) => ({ ...message, batchSequence }));
       // Same turn, so one commit: the campaign knows every message written, and no more.
       await Promise.all([
-        current ? this.deps.campaigns.addMessages(record.id, ids) : this.deps.campaigns.insert(record, ids),
-        this.deps.messages.enqueuePrepared(prepared),
+        current
+          ? this.deps.campaigns.addMessages(record.id, ids)
+          : this.deps.campaigns.insert({ ...record, sequence: batchSequence }, ids),
+        this.deps.messages.enqueuePrepared(batched),
       ]);
       added.count += chunk.length;
       added.parts += chunk.reduce((sum, message) => sum + message.parts, 0);
@@ -247,6 +269,7 @@ export class CampaignService {
         deviceId: request.deviceId,
         simNumber: request.simNumber,
         priority: request.priority ?? 0,
+        scheduleAt: request.scheduleAt,
       },
       skipPhoneValidation: false,
       deviceActiveWithinHours: 0,
@@ -273,6 +296,38 @@ export class CampaignService {
   list(limit: number, offset: number): { total: number; items: CampaignView[] } {
     const page = this.deps.campaigns.list(limit, offset);
     return { total: page.total, items: page.items.map((record) => this.view(record)) };
+  }
+
+  /**
+   * The campaign's recipients in list order, each with its message's state, error and times:
+   * the per-campaign report (CSV in the window). A page at a time, as a campaign has up to
+   * `MaxCampaignRecipients`.
+   */
+  report(id: string, limit: number, offset: number): { total: number; items: CampaignRecipientReport[] } {
+    this.deps.campaigns.get(id);
+    const messageIds = this.deps.campaigns.messageIds(id);
+    const items = messageIds.slice(offset, offset + limit).flatMap((messageId) => {
+      const message = this.deps.messageRepository.get(messageId);
+      const recipient = message?.recipients[0];
+      if (!message || !recipient) return [];
+      const at = (state: keyof typeof message.states) => message.states[state];
+      return [
+        {
+          messageId,
+          phoneNumber: recipient.phoneNumber,
+          state: recipient.state,
+          ...(recipient.error ? { error: recipient.error } : {}),
+          ...times({
+            queuedAt: at('Pending'),
+            sentAt: at('Sent'),
+            deliveredAt: at('Delivered'),
+            failedAt: at('Failed'),
+            cancelledAt: at('Cancelled'),
+          }),
+        },
+      ];
+    });
+    return { total: messageIds.length, items };
   }
 
   /** Cancels every message still waiting; those already handed to a modem go on. */
@@ -304,7 +359,7 @@ export class CampaignService {
   }
 
   private view(record: CampaignRecord): CampaignView {
-    const { fingerprint: _fingerprint, queueing, ...shown } = record;
+    const { fingerprint: _fingerprint, queueing, sequence: _sequence, ...shown } = record;
     const counts = this.deps.campaigns.stateCounts(record.id);
     const count = (state: keyof typeof counts) => counts[state] ?? 0;
     const queued = count('Pending') + count('Processed');
@@ -315,7 +370,9 @@ export class CampaignService {
       failed: count('Failed'),
       cancelled: count('Cancelled'),
       percent:
-        record.recipients === 0 ? 100 : Math.floor(((record.recipients - queued) * 100) / record.recipients),
+        record.recipients === 0
+          ? 100
+          : Math.floor(((record.recipients - queued - count('Cancelled')) * 100) / record.recipients),
     };
     return { ...shown, state: this.stateOf(record, queued), progress };
   }
@@ -327,6 +384,15 @@ export class CampaignService {
     if (queued > 0) return 'Running';
     return record.cancelledAt !== undefined ? 'Cancelled' : 'Completed';
   }
+}
+
+/** The times that are set, as ISO 8601 with the PC's offset. */
+function times(values: Record<string, number | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).flatMap(([key, value]) =>
+      value === undefined ? [] : [[key, toIsoWithOffset(value)]],
+    ),
+  );
 }
 
 /** The request without its id, hashed: what a retry under that id must repeat. */

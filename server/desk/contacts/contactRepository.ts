@@ -6,6 +6,7 @@ import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from '../../store/sqlite/queryFilter.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import { StatementCache } from '../../store/sqlite/statementCache.js';
+import { foldText, foldTextSql } from '../textFold.js';
 import type { Contact, ContactInput, ContactQuery } from './model.js';
 
 interface ContactRow {
@@ -40,6 +41,9 @@ export class ContactRepository {
     private readonly clock: Clock,
   ) {
     this.queries = new StatementCache(db);
+    db.function(foldTextSql, { deterministic: true }, (value: unknown) =>
+      foldText(typeof value === 'string' ? value : ''),
+    );
     this.insertRow = db.prepare(
       `INSERT INTO desk_contacts (id, phone_number, name, notes, search, updated_at)
        VALUES (@id, @phone_number, @name, @notes, @search, @updated_at)`,
@@ -56,11 +60,11 @@ export class ContactRepository {
     this.clearMemberships = db.prepare('DELETE FROM desk_memberships WHERE contact_id = ?');
   }
 
-  /** By name (case-insensitive), then number. */
+  /** By name (case-insensitive), then number; the search ignores case and accents. */
   list(query: ContactQuery): Page<Contact> {
-    const needle = query.search?.trim().toLowerCase() || undefined;
+    const needle = foldText(query.search?.trim() ?? '') || undefined;
     const filter = new QueryFilter()
-      .when('search', needle, 'instr(c.search, @search) > 0')
+      .when('search', needle, `instr(${foldTextSql}(c.search), @search) > 0`)
       .when(
         'group',
         query.groupId,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MessageStates } from '../../domain/message.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { MaxTextLength } from '../../validation/messageSchemas.js';
-import { pageQuery } from '../../validation/primitives.js';
+import { dateTime, pageQuery } from '../../validation/primitives.js';
 import {
   type CampaignService,
   MaxCampaignIdLength,
@@ -51,6 +52,7 @@ const campaignRequestSchema = z.object({
   deviceId: z.string().optional(),
   simNumber: z.number().int().min(1).max(3).optional(),
   priority: z.number().int().min(-128).max(127).optional(),
+  scheduleAt: dateTime.optional().describe('not sent before this instant (ISO 8601 with Z or an offset)'),
 });
 
 const previewSchema = z.object({
@@ -81,6 +83,7 @@ const campaignSchema = z.object({
   recipients: z.number().int(),
   totalParts: z.number().int(),
   cancelledAt: z.number().optional(),
+  scheduleAt: z.number().optional().describe('its messages are not sent before this instant (ms)'),
   state: z
     .enum(['Queueing', 'Running', 'Completed', 'Cancelled', 'Interrupted'])
     .describe(
@@ -92,11 +95,23 @@ const campaignSchema = z.object({
     delivered: z.number().int(),
     failed: z.number().int(),
     cancelled: z.number().int(),
-    percent: z.number().int().describe('share of recipients no longer queued'),
+    percent: z.number().int().describe('share of recipients whose message went out or failed (0–100)'),
   }),
 });
 
 /** Bulk sends: preview, start (one action; retried safely under the client's id), follow and cancel. */
+const recipientReportSchema = z.object({
+  messageId: z.string(),
+  phoneNumber: z.string(),
+  state: z.enum(MessageStates),
+  error: z.string().optional(),
+  queuedAt: z.string().optional(),
+  sentAt: z.string().optional(),
+  deliveredAt: z.string().optional(),
+  failedAt: z.string().optional(),
+  cancelledAt: z.string().optional(),
+});
+
 export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: CampaignService }): void {
   const { campaigns } = deps;
   const tag = 'Campaigns';
@@ -171,6 +186,27 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
     },
     async handle({ params }) {
       return { status: 200, body: campaigns.get(params.id ?? '') };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/campaigns/:id/recipients',
+    summary: 'The campaign report: each recipient in list order with state, error and times',
+    tag,
+    access: { scope: 'campaigns:read' },
+    query: z.object(pageQuery),
+    responses: {
+      200: {
+        description: 'a page of recipients; X-Total-Count has the total',
+        schema: z.array(recipientReportSchema),
+      },
+      404: { description: 'no such campaign', schema: errorSchema },
+      ...accessResponses('campaigns:read'),
+    },
+    async handle({ params, query }) {
+      const page = campaigns.report(params.id ?? '', query.limit, query.offset);
+      return { status: 200, body: page.items, headers: { 'X-Total-Count': String(page.total) } };
     },
   });
 

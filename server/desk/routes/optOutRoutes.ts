@@ -59,6 +59,22 @@ export function registerOptOutRoutes(api: ApiBuilder, deps: { optOuts: OptOutLis
   });
 
   api.route({
+    method: 'post',
+    path: '/gateway/v1/opt-outs/lookup',
+    summary: 'Which of these numbers are on the opt-out list (what Compose warns of before sending)',
+    tag,
+    access: { scope: 'optouts:read' },
+    body: z.object({ phoneNumbers: z.array(z.string().max(40)).max(1000) }),
+    responses: {
+      200: { description: 'The numbers of the request that are on the list', schema: z.array(z.string()) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    async handle({ body }) {
+      return { status: 200, body: [...optOuts.exclude(body.phoneNumbers)] };
+    },
+  });
+
+  api.route({
     method: 'delete',
     path: '/gateway/v1/opt-outs/:number',
     summary: 'Take a number off the opt-out list',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { ErrorCode, isGatewayError } from '../../errors/gatewayError.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
 import type { PatternMatching } from '../../patterns/patternMatcher.js';
@@ -12,7 +13,7 @@ import {
 } from '../../validation/deskSchemas.js';
 import type { RuleActions } from '../rules/ruleActions.js';
 import type { AutoReplyRule, RuleBook } from '../rules/ruleBook.js';
-import { judgeRules } from '../rules/ruleEngine.js';
+import { judgeRules, type RuleVerdict } from '../rules/ruleEngine.js';
 
 const tag = 'Auto-reply rules (extension)';
 
@@ -70,12 +71,20 @@ export function registerRuleRoutes(
     },
     async handle({ body }) {
       // A sample text disables nothing: this route is `rules:read`.
+      const list = rules.list();
       const verdicts = await judgeRules(
-        rules.list(),
+        list,
         { text: body.text, sender: body.sender, deviceId: body.deviceId ?? '', at: body.at ?? deps.now() },
         deps.patterns,
       );
-      return { status: 200, body: verdicts };
+      const incoming = { sender: body.sender, content: body.text };
+      return {
+        status: 200,
+        body: verdicts.map((verdict, index) => {
+          const rule = list[index];
+          return verdict.applies && rule ? withOutgoing(verdict, deps.actions, rule, incoming) : verdict;
+        }),
+      };
     },
   });
 
@@ -133,4 +142,20 @@ function ruleView({ patternDisabled, ...rule }: AutoReplyRule): z.output<typeof 
       ? { patternDisabled: { ...patternDisabled, at: toIsoWithOffset(patternDisabled.at) } }
       : {}),
   };
+}
+
+/** A verdict with the exact SMS its rule would send, or why it could not. */
+function withOutgoing(
+  verdict: RuleVerdict,
+  actions: RuleActions,
+  rule: AutoReplyRule,
+  incoming: { sender: string; content: string },
+): RuleVerdict & { wouldSend?: { to: string; text: string }; cannotSend?: string } {
+  try {
+    const outgoing = actions.outgoing(rule.action, incoming);
+    return outgoing ? { ...verdict, wouldSend: outgoing } : verdict;
+  } catch (error) {
+    if (!isGatewayError(error, ErrorCode.ValidationFailed)) throw error;
+    return { ...verdict, cannotSend: error.message };
+  }
 }

@@ -5,7 +5,7 @@ import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import type { DeskSend } from '../deskSender.js';
 import type { PeerKey } from '../peerKey.js';
-import { renderPlaceholders } from '../templates/placeholders.js';
+import { missingText, recipientFields, renderPlaceholders } from '../templates/placeholders.js';
 import type { TemplateRepository } from '../templates/templateRepository.js';
 import type { AutoReplyRule } from './ruleBook.js';
 
@@ -17,6 +17,12 @@ export interface AddressBook {
 }
 
 type RuleAction = AutoReplyRule['action'];
+
+/** An SMS an action sends: to whom, and the exact text. */
+export interface OutgoingText {
+  to: string;
+  text: string;
+}
 
 /** What a rule's action does with one incoming SMS. */
 export class RuleActions {
@@ -48,36 +54,45 @@ export class RuleActions {
 
   /** The message sent, or undefined for an action that sends nothing. */
   async perform(action: RuleAction, incoming: IncomingMessageEvent): Promise<MessageRecord | undefined> {
-    const from = { deviceId: incoming.deviceId, simNumber: incoming.simNumber };
+    if (action.kind === 'addToGroup') {
+      await this.addToGroup(incoming.sender, action.groupId);
+      return undefined;
+    }
+    const outgoing = this.outgoing(action, { sender: incoming.sender, content: incoming.content });
+    return (
+      outgoing && this.deps.send({ ...outgoing, deviceId: incoming.deviceId, simNumber: incoming.simNumber })
+    );
+  }
+
+  /**
+   * The SMS `action` sends in answer to `incoming`, its placeholders filled (what the rule tester
+   * shows and `perform` sends); undefined for an action that texts no one. A placeholder the
+   * sender cannot fill is a 400 naming the action's field.
+   */
+  outgoing(action: RuleAction, incoming: { sender: string; content: string }): OutgoingText | undefined {
     switch (action.kind) {
       case 'reply':
-        return this.deps.send({
-          to: incoming.sender,
-          text: this.replyText(action, incoming.sender),
-          ...from,
-        });
+        return { to: incoming.sender, text: this.replyText(action, incoming.sender) };
       case 'forward':
-        return this.deps.send({
-          to: action.phoneNumber,
-          text: `From ${incoming.sender}: ${incoming.content}`,
-          ...from,
-        });
+        return { to: action.phoneNumber, text: `From ${incoming.sender}: ${incoming.content}` };
       case 'addToGroup':
-        await this.addToGroup(incoming.sender, action.groupId);
         return undefined;
     }
   }
 
+  /** A reply's text (typed in the rule or a template's) with `{name}` and `{phone}` filled. */
   private replyText(action: Extract<RuleAction, { kind: 'reply' }>, sender: string): string {
-    if (action.templateId === undefined) return action.text;
-    const template = this.deps.book.templates.get(action.templateId);
+    const template =
+      action.templateId === undefined ? undefined : this.deps.book.templates.get(action.templateId);
+    const text = template ? template.text : (action.text ?? '');
     const contact = this.deps.book.contacts.findByNumber(this.deps.key(sender));
-    const rendered = renderPlaceholders(template.text, { phone: sender, name: contact?.name ?? '' });
+    const rendered = renderPlaceholders(text, recipientFields(sender, contact?.name));
     if (!rendered.ok) {
+      const field = template ? 'action.templateId' : 'action.text';
       throw new GatewayError(
         ErrorCode.ValidationFailed,
-        `template ${template.name} needs ${rendered.missing.join(', ')}, which an incoming SMS does not give`,
-        { field: 'action.templateId' },
+        `${field}: no value for ${missingText(rendered.missing)} from ${sender}, who is not in the address book`,
+        { field },
       );
     }
     return rendered.text;

@@ -29,13 +29,30 @@ export function renderPlaceholders(text: string, fields: Readonly<Record<string,
   };
 }
 
+/**
+ * The fields the address book gives every recipient: `{phone}`, and `{name}` when the number has
+ * a contact. Compose, bulk sends and auto-replies all fill placeholders from these, so one text
+ * reads the same whichever way it goes out.
+ */
+export function recipientFields(
+  phoneNumber: string,
+  contactName: string | undefined,
+): Record<string, string> {
+  return { ...(contactName ? { name: contactName } : {}), phone: phoneNumber };
+}
+
+/** "{name}, {order}": the missing placeholders as the text spells them. */
+export function missingText(missing: readonly string[]): string {
+  return missing.map((name) => `{${name}}`).join(', ');
+}
+
 /** `renderPlaceholders` for the server: a missing value is a 400 naming `field`. */
 export function renderOrThrow(text: string, fields: Readonly<Record<string, string>>, field: string): string {
   const rendered = renderPlaceholders(text, fields);
   if (rendered.ok) return rendered.text;
   throw new GatewayError(
     ErrorCode.ValidationFailed,
-    `${field}: no value for ${rendered.missing.map((name) => `{${name}}`).join(', ')}`,
+    `${field}: no value for ${missingText(rendered.missing)}`,
     { field },
   );
 }

@@ -17,6 +17,10 @@ export function toDeviceView(device: DeviceInfo, overdue?: Omit<AwaitingReports,
     lastSeen: toIsoWithOffset(device.lastSeen),
     modem: {
       ...device.modem,
+      reportsRefused: device.modem.reportsRefused && {
+        ...device.modem.reportsRefused,
+        at: toIsoWithOffset(device.modem.reportsRefused.at),
+      },
       balance: device.modem.balance && {
         ...device.modem.balance,
         at: toIsoWithOffset(device.modem.balance.at),

@@ -59,6 +59,8 @@ export interface GatewayRouteDependencies {
   atLog(deviceId: string, limit: number): TrafficLine[] | undefined;
   deliveries(query: DeliveryQuery): WebhookDelivery[];
   sendTestEvent(webhookId: string): Promise<WebhookDelivery | undefined>;
+  /** Failed deliveries back to pending: those of `ids`, else every failed one (of `webhookId`). */
+  resendDeliveries(filter: { ids?: string[]; webhookId?: string }): Promise<WebhookDelivery[]>;
   /** Resolves once the choice is on disk: a pause lasts until a person lifts it. */
   setSendingPaused(paused: boolean): Promise<void>;
   /** Needs the current password; ends every token (server/auth/loginChange.ts). */
@@ -286,6 +288,28 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, ...authErrors),
     },
     handle: async ({ query }) => ({ status: 200, body: deps.deliveries(query) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/webhooks/deliveries/resend',
+    summary: 'Send failed deliveries again: those named, or every failed one (of one webhook)',
+    tag,
+    access: { scope: 'webhooks:write' },
+    body: z.object({
+      ids: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('deliveries; absent: every failed one'),
+      webhookId: z.string().min(1).optional().describe('only the failed deliveries of this webhook'),
+    }),
+    responses: {
+      202: { description: 'The deliveries queued again', schema: z.array(webhookDeliveryViewSchema) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 202, body: await deps.resendDeliveries(body) }),
   });
 
   api.route({

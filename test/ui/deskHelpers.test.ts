@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { campaignSeconds } from '../../renderer/src/desk/campaignEstimate.js';
+import { searchNeedle } from '../../renderer/src/desk/typedNumbers.js';
+import { plainNetworkError } from '../../renderer/src/format/networkErrors.js';
+import { foldText } from '../../server/desk/textFold.js';
+
+describe('searchNeedle', () => {
+  it.each([
+    ['(555) 201-0100', 'US', '+15552010100'],
+    ['0160 1111111', 'DE', '+491601111111'],
+    ['0160 11', 'DE', '+4916011'],
+    ['017', 'DE', '17'],
+    ['+49 160', 'DE', '49160'],
+    ['Müller', 'DE', 'Müller'],
+    ['order 12', 'DE', 'order 12'],
+  ])('reads %s (default %s) as %s', (typed, country, needle) => {
+    expect(searchNeedle(typed, country)).toBe(needle);
+  });
+});
+
+describe('foldText', () => {
+  it.each([
+    ['Müller', 'muller'],
+    ['JOSÉ', 'jose'],
+    ['Ångström', 'angstrom'],
+  ])('folds %s to %s', (text, folded) => {
+    expect(foldText(text)).toBe(folded);
+  });
+});
+
+describe('campaignSeconds', () => {
+  const open = { sendIntervalMin: null, sendIntervalMax: null, limitPeriod: null, limitValue: null };
+
+  it('shares the parts among the ready modems at about 3 s a part', () => {
+    expect(campaignSeconds(100, 100, { ...open, modems: 2 })).toBe(150);
+  });
+
+  it('adds the pause between messages of each modem', () => {
+    expect(campaignSeconds(10, 10, { ...open, modems: 1, sendIntervalMin: 5, sendIntervalMax: 15 })).toBe(
+      10 * 3 + 9 * 10,
+    );
+  });
+
+  it('waits out the limit per period when it is the slower bound', () => {
+    expect(campaignSeconds(100, 100, { ...open, modems: 1, limitPeriod: 'PerHour', limitValue: 30 })).toBe(
+      3 * 3600,
+    );
+  });
+
+  it('has no estimate without a ready modem', () => {
+    expect(campaignSeconds(5, 5, { ...open, modems: 0 })).toBeUndefined();
+  });
+});
+
+describe('plainNetworkError', () => {
+  it('puts words before a known code and keeps the original text', () => {
+    expect(plainNetworkError('connect ECONNREFUSED 127.0.0.1:9')).toBe(
+      'nothing accepted the connection at that address (is the receiver running?) (connect ECONNREFUSED 127.0.0.1:9)',
+    );
+  });
+
+  it('leaves a text without a known code as it is', () => {
+    expect(plainNetworkError('receiver answered HTTP 500')).toBe('receiver answered HTTP 500');
+  });
+});
