@@ -21,10 +21,11 @@ import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
 import { applicationMenu } from './applicationMenu.js';
+import { type Attention, AttentionWatch } from './attentionWatch.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
-import { CoreNotices, type Notice } from './coreStatus.js';
+import { CoreNotices, incomingNotice, type Notice } from './coreStatus.js';
 import { CoreSupervisor } from './coreSupervisor.js';
 import { applyAppIdentity, bringToFront, onAllWindowsClosed } from './desktopShell.js';
 import { type FailureAction, FailureWindow, resolveStartFailure } from './failureDialog.js';
@@ -97,14 +98,19 @@ if (!app.requestSingleInstanceLock()) {
       quitting = true;
     },
   });
+  const attention = new AttentionWatch(() => systemClock.now());
+  /** The tray, once Electron is ready; problems shown there and, if wanted, notified. */
+  let showAttention: (seen: Attention) => void = () => undefined;
   core.on('health', (health) => {
     updates.queueChanged(health.pending);
     sleepGuard?.queueChanged(health.pending);
+    showAttention(attention.update(health));
   });
   core.on('state', (state) => {
     if (state.kind === 'running') return;
     updates.queueChanged(undefined);
     sleepGuard?.queueChanged(undefined);
+    showAttention(attention.update(undefined));
   });
   /** Made once Electron is ready (powerMonitor and powerSaveBlocker need it). */
   let sleepGuard: SleepGuard | undefined;
@@ -295,6 +301,11 @@ if (!app.requestSingleInstanceLock()) {
         openLogsFolder,
         quit: () => app.quit(),
       });
+      showAttention = ({ alerts, notices }) => {
+        tray.showAlerts(alerts);
+        if (preferences.values.notifyOnProblems) for (const notice of notices) notify(notice);
+      };
+      setInterval(() => showAttention(attention.tick()), 60_000);
       const coreNotices = new CoreNotices(coreLog.path);
       core.on('state', (state) => {
         tray.showCore(state);
@@ -302,7 +313,7 @@ if (!app.requestSingleInstanceLock()) {
         // (docs/api/browser-window.md, setProgressBar: "indeterminate mode when progress > 1").
         window?.setProgressBar(state.kind === 'starting' && state.upgrade ? 2 : -1);
         const notice = coreNotices.noticeFor(state);
-        if (notice) notify(notice);
+        if (notice && preferences.values.notifyOnProblems) notify(notice);
         if (state.kind === 'running') failureWindow.close();
       });
       core.on('sending-paused', (paused) => tray.showPaused(paused));
@@ -313,7 +324,8 @@ if (!app.requestSingleInstanceLock()) {
         void window?.loadURL(`${base}/ui/`);
       });
       core.on('incoming', ({ sender, preview }) => {
-        if (preferences.values.notifyOnIncoming) notify({ title: `SMS from ${sender}`, body: preview });
+        const { notifyOnIncoming, showSmsPreviews } = preferences.values;
+        if (notifyOnIncoming) notify(incomingNotice(sender, preview, showSmsPreviews));
       });
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
