@@ -21,6 +21,7 @@ import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
 import { applicationMenu } from './applicationMenu.js';
+import { coreUrlOf, runningServiceAt } from './attachedCore.js';
 import { type Attention, AttentionWatch } from './attentionWatch.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { handleCloseRequests } from './closeRequest.js';
@@ -116,7 +117,9 @@ if (!app.requestSingleInstanceLock()) {
   let sleepGuard: SleepGuard | undefined;
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
-  const baseUrl = () => core.connection?.baseUrl;
+  /** A gateway service found running at start (attachedCore.ts): the window shows it. */
+  let attachedTo: string | undefined;
+  const baseUrl = () => core.connection?.baseUrl ?? attachedTo;
 
   /** IPC is answered only for our own UI page, never for anything else that got loaded. */
   const fromOwnUi = (event: IpcMainInvokeEvent) => {
@@ -208,7 +211,8 @@ if (!app.requestSingleInstanceLock()) {
       icon: join(resources, 'icon.png'),
       show: false,
       webPreferences: {
-        preload: join(here, 'preload.cjs'),
+        // A service's UI signs in like a browser: the bridge hands out only this app's core's tokens.
+        ...(attachedTo ? {} : { preload: join(here, 'preload.cjs') }),
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,
@@ -253,7 +257,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', showWindow);
   // macOS: a click on the dock icon (or opening the app again) shows the window.
   app.on('activate', () => {
-    if (core.connection) showWindow();
+    if (baseUrl()) showWindow();
   });
   app.on('before-quit', () => {
     quitting = true;
@@ -289,8 +293,9 @@ if (!app.requestSingleInstanceLock()) {
         recheckModems: () => core.send({ type: 'recheck-modems' }),
         logger,
       });
-      createWindow();
       const loaded = await preferences.load();
+      attachedTo = await runningServiceAt(coreUrlOf(withPreferences(kept, loaded), process.env));
+      createWindow();
       sleepGuard.setEnabled(loaded.keepAwakeWhileQueued);
       await startAtLogin(loaded.startAtLogin);
       const tray = new GatewayTray(nativeTray(resources, process.platform), {
@@ -334,7 +339,14 @@ if (!app.requestSingleInstanceLock()) {
           log: { file: coreLog.path, lastLines: coreLog.lastLines(8) },
         });
       });
-      core.start();
+      if (attachedTo) {
+        logger.info('a gateway service runs already; showing it instead of starting one', {
+          url: attachedTo,
+        });
+        tray.showAttached(attachedTo);
+        lockDownSession(session.defaultSession, baseUrl);
+        void window?.loadURL(`${attachedTo}/ui/`);
+      } else core.start();
       updates.start();
     })
     .catch((error: unknown) => {
