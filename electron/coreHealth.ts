@@ -1,4 +1,5 @@
 import type { HealthReport, HealthStatus } from '../server/health/healthService.js';
+import type { GatewayAttention } from '../server/index.js';
 
 /** What the core reports to the shell about its work, from its readiness report (GET /health). */
 export interface CoreHealth {
@@ -9,14 +10,33 @@ export interface CoreHealth {
 }
 
 /**
- * The part of the report the shell acts on. `modems:real` is left out: it warns while only the
+ * The part of the report the shell acts on, with what needs a person besides it (failing
+ * webhooks, overdue delivery reports). `modems:real` is left out: it warns while only the
  * simulated modem runs, which in the desktop app is the user's own choice (demo mode).
  */
-export function coreHealthOf(report: HealthReport): CoreHealth {
+export function coreHealthOf(
+  report: HealthReport,
+  attention: GatewayAttention = { webhookFailuresLastHour: 0, overdueReports: 0 },
+): CoreHealth {
   const problems: CoreHealth['problems'] = [];
   for (const [check, result] of Object.entries(report.checks)) {
     if (result.status === 'pass' || check === 'modems:real') continue;
     problems.push({ check, status: result.status, description: result.description });
+  }
+  if (attention.webhookFailuresLastHour > 0) {
+    const last = attention.lastWebhookError ? ` (last: ${attention.lastWebhookError})` : '';
+    problems.push({
+      check: 'webhooks:failed',
+      status: 'warn',
+      description: `${attention.webhookFailuresLastHour} webhook deliveries failed in the last hour${last}`,
+    });
+  }
+  if (attention.overdueReports > 0) {
+    problems.push({
+      check: 'reports:overdue',
+      status: 'warn',
+      description: `${attention.overdueReports} sent messages have had no delivery report for over an hour`,
+    });
   }
   return { pending: report.checks['messages:queue']?.observedValue ?? 0, problems };
 }

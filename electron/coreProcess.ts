@@ -6,6 +6,7 @@ import { parseCommandLine } from '../server/config/commandLine.js';
 import { defaultListen, localUrlOf } from '../server/config/options.js';
 import { describeError } from '../server/errors/gatewayError.js';
 import { createGateway } from '../server/index.js';
+import { coreHealthOf } from './coreHealth.js';
 import { type CoreToMain, isMainToCore } from './coreMessages.js';
 import { HealthReporter } from './healthReporter.js';
 import { classifyStartFailure, findRunningGateway } from './startFailure.js';
@@ -36,7 +37,7 @@ async function run(): Promise<void> {
   });
   gateway.events.on('sending:paused', ({ paused }) => post({ type: 'sending-paused', paused }));
   const health = new HealthReporter({
-    report: () => gateway.healthReport(),
+    read: async () => coreHealthOf(await gateway.healthReport(), gateway.attention()),
     post: (report) => post({ type: 'health', health: report }),
     clock: systemClock,
   });

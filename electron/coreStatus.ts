@@ -76,3 +76,11 @@ export class CoreNotices {
         };
   }
 }
+
+/**
+ * The notification for a received SMS: the sender always, the text only when the user turned
+ * previews on (a notification shows on the lock screen and to anyone passing by).
+ */
+export function incomingNotice(sender: string, preview: string, showPreview: boolean): Notice {
+  return { title: `SMS from ${sender}`, body: showPreview ? preview : 'New message' };
+}

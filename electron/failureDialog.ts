@@ -204,11 +204,14 @@ export async function resolveStartFailure(
 }
 
 /**
- * Keeps to one failure window at a time: a later attempt that fails while one is open only
- * updates the tray. `close()` (the core started) dismisses the open one.
+ * Keeps to one failure window at a time, and one per cause while the attempts go on: a later
+ * attempt that fails the same way only updates the tray, even after the window was dismissed
+ * with Keep trying (an unattended PC would otherwise gather one every 15 minutes). A new cause
+ * shows again. `close()` (the core started) dismisses the open one and forgets the cause.
  */
 export class FailureWindow {
   private open?: AbortController;
+  private shownCause?: StartFailure['kind'];
 
   constructor(
     private readonly present: (
@@ -222,7 +225,8 @@ export class FailureWindow {
   }
 
   show(failure: StartFailure, options: Pick<FailureContext, 'retrying' | 'log'>): void {
-    if (this.open) return;
+    if (this.open || failure.kind === this.shownCause) return;
+    this.shownCause = failure.kind;
     const controller = new AbortController();
     this.open = controller;
     void this.present(failure, { ...options, signal: controller.signal }).finally(() => {
@@ -233,5 +237,6 @@ export class FailureWindow {
   close(): void {
     this.open?.abort();
     this.open = undefined;
+    this.shownCause = undefined;
   }
 }

@@ -1,9 +1,8 @@
 import type { Clock, TimerHandle } from '../server/clock/clock.js';
-import type { HealthReport } from '../server/health/healthService.js';
-import { type CoreHealth, coreHealthOf } from './coreHealth.js';
+import type { CoreHealth } from './coreHealth.js';
 
 /**
- * In the core: reads the readiness report every `everyMs`, and soon after a message changes
+ * In the core: reads the gateway's health every `everyMs`, and soon after a message changes
  * (`nudge`), and passes it on whenever what the shell acts on changed.
  */
 export class HealthReporter {
@@ -14,7 +13,7 @@ export class HealthReporter {
 
   constructor(
     private readonly deps: {
-      report(): Promise<HealthReport>;
+      read(): Promise<CoreHealth>;
       post(health: CoreHealth): void;
       clock: Clock;
       everyMs?: number;
@@ -51,7 +50,7 @@ export class HealthReporter {
   private async read(): Promise<void> {
     let health: CoreHealth;
     try {
-      health = coreHealthOf(await this.deps.report());
+      health = await this.deps.read();
     } catch {
       // The gateway is stopping; the next start reports afresh.
       return;

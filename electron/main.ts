@@ -21,10 +21,12 @@ import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
 import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
 import { applicationMenu } from './applicationMenu.js';
+import { coreUrlOf, runningServiceAt } from './attachedCore.js';
+import { type Attention, AttentionWatch } from './attentionWatch.js';
 import { CleanShutdown } from './cleanShutdown.js';
 import { handleCloseRequests } from './closeRequest.js';
 import { coreArguments, withPreferences } from './coreArguments.js';
-import { CoreNotices, type Notice } from './coreStatus.js';
+import { CoreNotices, incomingNotice, type Notice } from './coreStatus.js';
 import { CoreSupervisor } from './coreSupervisor.js';
 import { applyAppIdentity, bringToFront, onAllWindowsClosed } from './desktopShell.js';
 import { type FailureAction, FailureWindow, resolveStartFailure } from './failureDialog.js';
@@ -97,20 +99,27 @@ if (!app.requestSingleInstanceLock()) {
       quitting = true;
     },
   });
+  const attention = new AttentionWatch(() => systemClock.now());
+  /** The tray, once Electron is ready; problems shown there and, if wanted, notified. */
+  let showAttention: (seen: Attention) => void = () => undefined;
   core.on('health', (health) => {
     updates.queueChanged(health.pending);
     sleepGuard?.queueChanged(health.pending);
+    showAttention(attention.update(health));
   });
   core.on('state', (state) => {
     if (state.kind === 'running') return;
     updates.queueChanged(undefined);
     sleepGuard?.queueChanged(undefined);
+    showAttention(attention.update(undefined));
   });
   /** Made once Electron is ready (powerMonitor and powerSaveBlocker need it). */
   let sleepGuard: SleepGuard | undefined;
   const firstRunLogin = new FirstRunLoginHolder();
   core.on('ready', (ready) => firstRunLogin.offer(ready));
-  const baseUrl = () => core.connection?.baseUrl;
+  /** A gateway service found running at start (attachedCore.ts): the window shows it. */
+  let attachedTo: string | undefined;
+  const baseUrl = () => core.connection?.baseUrl ?? attachedTo;
 
   /** IPC is answered only for our own UI page, never for anything else that got loaded. */
   const fromOwnUi = (event: IpcMainInvokeEvent) => {
@@ -202,7 +211,8 @@ if (!app.requestSingleInstanceLock()) {
       icon: join(resources, 'icon.png'),
       show: false,
       webPreferences: {
-        preload: join(here, 'preload.cjs'),
+        // A service's UI signs in like a browser: the bridge hands out only this app's core's tokens.
+        ...(attachedTo ? {} : { preload: join(here, 'preload.cjs') }),
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,
@@ -247,7 +257,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', showWindow);
   // macOS: a click on the dock icon (or opening the app again) shows the window.
   app.on('activate', () => {
-    if (core.connection) showWindow();
+    if (baseUrl()) showWindow();
   });
   app.on('before-quit', () => {
     quitting = true;
@@ -283,8 +293,9 @@ if (!app.requestSingleInstanceLock()) {
         recheckModems: () => core.send({ type: 'recheck-modems' }),
         logger,
       });
-      createWindow();
       const loaded = await preferences.load();
+      attachedTo = await runningServiceAt(coreUrlOf(withPreferences(kept, loaded), process.env));
+      createWindow();
       sleepGuard.setEnabled(loaded.keepAwakeWhileQueued);
       await startAtLogin(loaded.startAtLogin);
       const tray = new GatewayTray(nativeTray(resources, process.platform), {
@@ -295,6 +306,11 @@ if (!app.requestSingleInstanceLock()) {
         openLogsFolder,
         quit: () => app.quit(),
       });
+      showAttention = ({ alerts, notices }) => {
+        tray.showAlerts(alerts);
+        if (preferences.values.notifyOnProblems) for (const notice of notices) notify(notice);
+      };
+      setInterval(() => showAttention(attention.tick()), 60_000);
       const coreNotices = new CoreNotices(coreLog.path);
       core.on('state', (state) => {
         tray.showCore(state);
@@ -302,7 +318,7 @@ if (!app.requestSingleInstanceLock()) {
         // (docs/api/browser-window.md, setProgressBar: "indeterminate mode when progress > 1").
         window?.setProgressBar(state.kind === 'starting' && state.upgrade ? 2 : -1);
         const notice = coreNotices.noticeFor(state);
-        if (notice) notify(notice);
+        if (notice && preferences.values.notifyOnProblems) notify(notice);
         if (state.kind === 'running') failureWindow.close();
       });
       core.on('sending-paused', (paused) => tray.showPaused(paused));
@@ -313,7 +329,8 @@ if (!app.requestSingleInstanceLock()) {
         void window?.loadURL(`${base}/ui/`);
       });
       core.on('incoming', ({ sender, preview }) => {
-        if (preferences.values.notifyOnIncoming) notify({ title: `SMS from ${sender}`, body: preview });
+        const { notifyOnIncoming, showSmsPreviews } = preferences.values;
+        if (notifyOnIncoming) notify(incomingNotice(sender, preview, showSmsPreviews));
       });
       core.on('start-failed', (failure) => {
         logger.error('the gateway core could not start', { ...failure });
@@ -322,7 +339,14 @@ if (!app.requestSingleInstanceLock()) {
           log: { file: coreLog.path, lastLines: coreLog.lastLines(8) },
         });
       });
-      core.start();
+      if (attachedTo) {
+        logger.info('a gateway service runs already; showing it instead of starting one', {
+          url: attachedTo,
+        });
+        tray.showAttached(attachedTo);
+        lockDownSession(session.defaultSession, baseUrl);
+        void window?.loadURL(`${attachedTo}/ui/`);
+      } else core.start();
       updates.start();
     })
     .catch((error: unknown) => {

@@ -52,11 +52,20 @@ export class GatewayTray {
     this.render();
   }
 
+  /** No core of this app runs: its window shows the gateway service at `url`. */
+  showAttached(url: string): void {
+    this.state = { ...this.state, attachedTo: url };
+    this.render();
+  }
+
   private render(): void {
-    const status = coreStatusLine(this.state.core, this.formatTime);
+    const status = this.state.attachedTo
+      ? `showing the gateway service at ${this.state.attachedTo}`
+      : coreStatusLine(this.state.core, this.formatTime);
     const lines = [`Desktop SMS Gateway: ${status}`, ...this.state.alerts];
     this.widget.setToolTip(lines.join('\n'));
-    this.widget.setAlert(isCoreDown(this.state.core) || this.state.alerts.length > 0);
+    const down = this.state.attachedTo === undefined && isCoreDown(this.state.core);
+    this.widget.setAlert(down || this.state.alerts.length > 0);
     this.widget.setMenu(trayMenu(this.state, this.actions, this.formatTime));
   }
 }

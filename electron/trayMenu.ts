@@ -24,6 +24,8 @@ export interface TrayState {
   paused: boolean;
   /** What is wrong inside the running gateway, one line each (shown under the status). */
   alerts: string[];
+  /** The window shows a gateway service this app did not start (attachedCore.ts). */
+  attachedTo?: string;
 }
 
 /**
@@ -55,7 +57,12 @@ export function trayMenu(
             : { label: 'Pause sending', click: () => actions.setSendingPaused(true) },
         ];
   return [
-    { label: coreStatusLine(core, formatTime), enabled: false },
+    {
+      label: state.attachedTo
+        ? `Showing the gateway service at ${state.attachedTo}`
+        : coreStatusLine(core, formatTime),
+      enabled: false,
+    },
     ...state.alerts.map((alert): TrayMenuItem => ({ label: alert, enabled: false })),
     ...recovery,
     { type: 'separator' },

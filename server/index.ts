@@ -32,6 +32,7 @@ import type { HealthReport, HealthService } from './health/healthService.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
+import { overdueReports } from './messages/overdueReports.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
@@ -83,6 +84,16 @@ export interface Gateway {
   healthReport(): Promise<HealthReport>;
   /** Every modem checks at once that it still answers: the PC woke from sleep. */
   recheckModems(): void;
+  /** What needs a person beyond the readiness report: failing webhooks, missing delivery reports. */
+  attention(): GatewayAttention;
+}
+
+export interface GatewayAttention {
+  webhookFailuresLastHour: number;
+  /** The latest failure's error text (its webhook by id only: a URL may hold a secret). */
+  lastWebhookError?: string;
+  /** Sent messages that asked for a delivery report and have none after an hour. */
+  overdueReports: number;
 }
 
 /**
@@ -105,6 +116,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   let scheduler: Scheduler | undefined;
   let healthService: HealthService | undefined;
   let modemPoolOfRun: ModemPool | undefined;
+  let attentionOfRun: (() => GatewayAttention) | undefined;
 
   /** Pauses or resumes at once and wakes the scheduler; resolves once the choice is on disk. */
   const setSendingPaused = (value: boolean): Promise<void> => {
@@ -177,6 +189,16 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
     });
+    attentionOfRun = () => {
+      const webhooks = dispatcher.status();
+      let overdue = 0;
+      for (const { count } of overdueReports(storage.messages, clock).values()) overdue += count;
+      return {
+        webhookFailuresLastHour: webhooks.failedLastHour,
+        ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
+        overdueReports: overdue,
+      };
+    };
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
@@ -301,6 +323,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     async issueSessionToken() {
       if (!tokens) throw new Error('the gateway is not started');
       return (await tokens.issueSession()).accessToken;
+    },
+    attention() {
+      return attentionOfRun?.() ?? { webhookFailuresLastHour: 0, overdueReports: 0 };
     },
     recheckModems() {
       modemPoolOfRun?.recheck();

@@ -91,6 +91,18 @@ describe('the start-up failure window', () => {
     expect(calls).toEqual([]);
   });
 
+  it('does not come back for the same cause after Keep trying, but does for another', async () => {
+    const { fake, shown } = host(() => 'Keep trying');
+    const window = new FailureWindow((failure, options) => resolveStartFailure(failure, fake, options));
+    window.show(portInUse, { retrying: true });
+    await vi.waitFor(() => expect(window.isOpen).toBe(false));
+    window.show(portInUse, { retrying: true });
+    window.show(portInUse, { retrying: true });
+    expect(shown).toHaveLength(1);
+    window.show({ kind: 'data-dir-locked', message: 'in use by pid 42' }, { retrying: true });
+    await vi.waitFor(() => expect(shown).toHaveLength(2));
+  });
+
   it('lets the user try again after stopping the gateway that holds the data folder', async () => {
     const { fake, calls } = host((buttons) => buttons.find((label) => label === 'Try again'));
     await resolveStartFailure({ kind: 'data-dir-locked', message: 'in use by pid 42' }, fake, {

@@ -721,6 +721,16 @@ describe('ModemDriver health', () => {
     expect(test.driver.details()).toMatchObject({ signal: { rssi: 5 }, operator: 'Other Net' });
   });
 
+  it('runs its health round at once when asked to recheck (the PC woke up), not at the next interval', async () => {
+    const test = harness({ driver: { timing: { healthIntervalMs: 600_000 } } });
+    await test.start();
+    test.script('AT+CSQ', ['+CSQ: 7,99', 'OK']);
+    test.driver.recheck();
+    // Far less than the 10-minute interval: the round ran because of the recheck.
+    await test.until(() => test.driver.details().signal?.rssi === 7, 250, 5_000);
+    expect(test.modem.count('AT+CSQ')).toBeGreaterThanOrEqual(2);
+  });
+
   it('follows unsolicited +CREG registration changes', async () => {
     const test = harness();
     await test.start();

@@ -84,5 +84,4 @@ export interface Campaign {
 }
 
 /** One line of a campaign's report (GET /gateway/v1/campaigns/{id}/recipients). */
-export type CampaignRecipientReport =
-  import('../../../server/desk/campaigns/campaignService.js').CampaignRecipientReport;
+export type { CampaignRecipientReport } from '../../../server/desk/campaigns/campaignReport.js';

@@ -17,6 +17,7 @@ import {
   type PlannedMessage,
   planAudience,
 } from './audience.js';
+import type { CampaignRecipientReport } from './campaignReport.js';
 import type { CampaignRecord, CampaignRepository } from './campaignRepository.js';
 
 /** Most recipients in one campaign: message ids are `<campaign id>-<index>`, 36 characters at most. */
@@ -72,19 +73,6 @@ export interface CampaignProgress {
   cancelled: number;
   /** Share of recipients whose message went out or failed (not queued, not cancelled), 0–100. */
   percent: number;
-}
-
-/** One line of a campaign's report: a recipient, its state, error and times (ISO 8601). */
-export interface CampaignRecipientReport {
-  messageId: string;
-  phoneNumber: string;
-  state: MessageState;
-  error?: string;
-  queuedAt?: string;
-  sentAt?: string;
-  deliveredAt?: string;
-  failedAt?: string;
-  cancelledAt?: string;
 }
 
 export interface CampaignView extends Omit<CampaignRecord, 'fingerprint' | 'queueing' | 'sequence'> {
