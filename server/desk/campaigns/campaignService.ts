@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { MessageState } from '../../domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { generateMessageId } from '../../messages/messageId.js';
