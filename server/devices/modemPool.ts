@@ -279,7 +279,12 @@ export class ModemPool implements DeviceDirectory {
     if (!driver) {
       return {
         ...record,
-        modem: withBalance({ ...record.modem, status: 'offline', statusDetail: 'Not connected.' }),
+        modem: withBalance({
+          ...record.modem,
+          status: 'offline',
+          statusDetail: 'Not connected.',
+          statusReason: 'not-connected',
+        }),
       };
     }
     return {
@@ -377,7 +382,7 @@ function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port
 
 /** Details worth persisting: identity and where it was, not the moment-to-moment radio state. */
 function lasting(details: ModemDetails): ModemDetails {
-  const { signal: _signal, statusDetail: _detail, ...rest } = details;
+  const { signal: _signal, statusDetail: _detail, statusReason: _reason, ...rest } = details;
   return rest;
 }
 

@@ -52,13 +52,9 @@ class SerialTransport implements Transport {
       this.port.open((error) => {
         if (error) {
           reject(
-            new GatewayError(
-              ErrorCode.TransportOpenFailed,
-              `cannot open ${this.description}: ${error.message}`,
-              {
-                cause: error,
-              },
-            ),
+            new GatewayError(openFailureCode(error), `cannot open ${this.description}: ${error.message}`, {
+              cause: error,
+            }),
           );
           return;
         }
@@ -120,4 +116,18 @@ class SerialTransport implements Transport {
     const detail = cause === undefined ? 'is closed' : `write failed: ${describeError(cause)}`;
     return new GatewayError(ErrorCode.TransportClosed, `${this.description} ${detail}`, { cause });
   }
+}
+
+/**
+ * The binding says why an open failed only in words: strerror(errno) on POSIX ("Error:
+ * Permission denied, cannot open /dev/ttyUSB0", serialport/bindings-cpp src/serialport_unix.cpp
+ * Open) and "Access denied" for ERROR_ACCESS_DENIED on Windows (src/serialport_win.cpp
+ * ErrorCodeToString). Read here, where the text enters, so that the rest sees a code.
+ */
+export function openFailureCode(
+  error: Error,
+): typeof ErrorCode.TransportAccessDenied | typeof ErrorCode.TransportOpenFailed {
+  return /Permission denied|Access denied|EACCES/i.test(error.message)
+    ? ErrorCode.TransportAccessDenied
+    : ErrorCode.TransportOpenFailed;
 }
