@@ -29,17 +29,6 @@ export function renderPlaceholders(text: string, fields: Readonly<Record<string,
   };
 }
 
-/** `renderPlaceholders` for the server: a missing value is a 400 naming `field`. */
-export function renderOrThrow(text: string, fields: Readonly<Record<string, string>>, field: string): string {
-  const rendered = renderPlaceholders(text, fields);
-  if (rendered.ok) return rendered.text;
-  throw new GatewayError(
-    ErrorCode.ValidationFailed,
-    `${field}: no value for ${rendered.missing.map((name) => `{${name}}`).join(', ')}`,
-    { field },
-  );
-}
-
 function fieldKey(name: string): string {
   return name.trim().toLowerCase();
 }
