@@ -1,5 +1,3 @@
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-
 /**
  * Placeholders in a text: `{name}`, `{order}`. A name is letters, digits, `_`, `-` or spaces
  * (CSV headers such as `{first name}`), matched without regard to case. Pure: the UI renders
