@@ -14,8 +14,6 @@ import { composeModemPool } from './composition/modemPool.js';
 import { startModems } from './composition/modems.js';
 import { composeModemOperations, openModemOperations } from './composition/operations.js';
 import { readPackageVersion } from './composition/packageVersion.js';
-import type { PhoneTiming } from './composition/phones.js';
-import { startRetention } from './composition/retention.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
@@ -30,8 +28,10 @@ import { EventBus } from './events/eventBus.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
+import type { PhoneTiming } from './phone/phoneRegistry.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
+import { startRetention } from './store/retention.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */

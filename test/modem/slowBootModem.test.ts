@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
-import { startPortProbing } from '../../server/composition/portProbing.js';
 import { ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
+import { startPortProbing } from '../../server/devices/portProbing.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';

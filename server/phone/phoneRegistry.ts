@@ -6,16 +6,16 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { Adb, adbAdvice } from '../phone/adb.js';
-import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js';
-import { PhoneAddress } from '../phone/phoneAddress.js';
-import { createPhoneLedger, type PhoneDocumentData } from '../phone/phoneLedger.js';
-import { defaultPhonePacing, type PhonePacingSettings } from '../phone/phonePacing.js';
-import type { NewPhone } from '../phone/phoneRoutes.js';
-import { UsbConnection } from '../phone/usbConnection.js';
 import type { Document } from '../store/documentStore.js';
 import type { Storage } from '../store/storage.js';
 import type { UsbPhoneListing } from '../validation/phoneSchemas.js';
+import { Adb, adbAdvice } from './adb.js';
+import { AndroidPhone, type AndroidPhoneOptions } from './androidPhone.js';
+import { PhoneAddress } from './phoneAddress.js';
+import { createPhoneLedger, type PhoneDocumentData } from './phoneLedger.js';
+import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
+import type { NewPhone } from './phoneRoutes.js';
+import { UsbConnection } from './usbConnection.js';
 
 export type PhoneTiming = Pick<AndroidPhoneOptions, 'pollIntervalMs' | 'retryInitialMs' | 'requestTimeoutMs'>;
 
