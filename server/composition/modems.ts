@@ -50,8 +50,6 @@ export async function startModems(
     simulatedModems: SimulatedModem[];
     detectHiLink: (() => HiLinkAdapter | undefined) | undefined;
     phoneTiming: PhoneTiming | undefined;
-    /** The gateway's port once it listens (a USB phone's webhooks come back through it). */
-    gatewayPort: () => number | undefined;
     stopping: () => boolean;
   },
 ): Promise<RunningModems> {
@@ -97,7 +95,6 @@ export async function startModems(
   const phones = await startPhones({
     urls: options.phones,
     adbPath: options.adbPath,
-    gatewayPort: deps.gatewayPort,
     pool,
     storage: context.storage,
     lifecycle: deps.records.lifecycle,

@@ -30,6 +30,11 @@ export interface PhoneRegistry {
   phone(deviceId: string): AndroidPhone;
   /** What adb lists, with advice for phones it cannot use. */
   usbPhones(): Promise<UsbPhoneListing>;
+  /**
+   * The gateway's API listens on `port`: a USB phone's webhooks come back through it, so each
+   * phone registers them now rather than at its next round.
+   */
+  listening(port: number): void;
 }
 
 /**
@@ -51,9 +56,9 @@ export async function startPhones(deps: {
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
   adbPath: string;
-  /** The gateway's port once it listens (a USB phone's webhooks come back through it). */
-  gatewayPort: () => number | undefined;
 }): Promise<PhoneRegistry> {
+  /** The API's port, told by `listening` once it listens. */
+  let gatewayPort: number | undefined;
   const document = await deps.storage.openDocument<PhoneDocumentData>('phones', {
     inboxCursors: {},
     hookTokens: {},
@@ -99,7 +104,7 @@ export async function startPhones(deps: {
       options.webhooks = {
         token: await secretOf(document, 'hookTokens', address.url),
         signingKey: await secretOf(document, 'signingKeys', address.url),
-        gatewayPort: deps.gatewayPort,
+        gatewayPort: () => gatewayPort,
       };
     }
     const phone = new AndroidPhone(options);
@@ -187,9 +192,12 @@ export async function startPhones(deps: {
         if (pacing) data.pacing = { ...data.pacing, [address.url]: pacing };
       });
       if (pacing) member.setPacing(pacing);
-      const port = deps.gatewayPort();
-      if (port !== undefined) void member.pollNow();
+      if (gatewayPort !== undefined) void member.pollNow();
       return member;
+    },
+    listening(port) {
+      gatewayPort = port;
+      for (const phone of phones) void phone.pollNow();
     },
     async usbPhones() {
       try {
