@@ -9,13 +9,11 @@ import { gatewayExtensions } from './composition/gatewayApi.js';
 import { composeHealth } from './composition/health.js';
 import { httpOptionsFrom, httpServicesFrom, serveHttp } from './composition/http.js';
 import { createGatewayLogging } from './composition/logging.js';
-import { composeMessageRecords, composeMessaging, type Messaging } from './composition/messaging.js';
+import { composeMessageRecords, composeMessaging } from './composition/messaging.js';
 import { composeModemPool } from './composition/modemPool.js';
 import { startModems } from './composition/modems.js';
 import { composeModemOperations, openModemOperations } from './composition/operations.js';
 import { readPackageVersion } from './composition/packageVersion.js';
-import type { PhoneTiming } from './composition/phones.js';
-import { startRetention } from './composition/retention.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
@@ -33,9 +31,11 @@ import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
 import { overdueReports } from './messages/overdueReports.js';
+import type { PhoneTiming } from './phone/phoneRegistry.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
+import { startRetention } from './store/retention.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
@@ -157,13 +157,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     pause = sendingPause;
 
     // The modems, built (not started) before the services that route work to them.
-    /** Set once the queue service exists (it needs the pool): a missed call's SMS answer is queued like any message. */
-    let messaging: Messaging | undefined;
-    const operationSettings = await openModemOperations(context, (request) =>
-      messaging
-        ? messaging.messages.enqueue(request)
-        : Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is still starting')),
-    );
+    const operationSettings = await openModemOperations(context);
     const serial = deps.serial ?? realSerialAccess(clock, logger);
     const modemPool = await composeModemPool(context, {
       options,
@@ -208,7 +202,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       optOuts: optOuts.list,
     });
     scheduler = activeScheduler;
-    messaging = composeMessaging(context, {
+    const messaging = composeMessaging(context, {
       lifecycle: records.lifecycle,
       devices: pool,
       scheduler: activeScheduler,
@@ -233,8 +227,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     await records.inbox.start();
     stops.add(() => records.inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
-    const operations = composeModemOperations(context, { pool, settings: operationSettings.settings });
-    let listeningPort: number | undefined;
+    const operations = composeModemOperations(context, {
+      pool,
+      settings: operationSettings.settings,
+      enqueue: (request) => messages.enqueue(request),
+    });
     const modems = await startModems(context, {
       options,
       pool,
@@ -243,7 +240,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       simulatedModems,
       detectHiLink: deps.detectHiLink,
       phoneTiming: deps.phoneTiming,
-      gatewayPort: () => listeningPort,
       stopping: () => stopping,
     });
     await activeScheduler.start();
@@ -282,9 +278,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       httpOptionsFrom(options, version),
     );
     const { port, url } = await serveHttp(app, options.listen, stops);
-    listeningPort = port;
-    // A USB phone's webhooks need the port: registered now rather than at its next round.
-    for (const phone of modems.phones.phones) void phone.pollNow();
+    modems.phones.listening(port);
     logger.info(`API listening on ${url} (UI at ${url}/ui/)`);
     return {
       url,

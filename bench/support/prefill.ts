@@ -5,6 +5,7 @@ import { e164PeerKey } from '../../server/desk/peerKey.js';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { createLogger } from '../../server/logging/logger.js';
+import { CoreReads } from '../../server/store/sqlite/coreReads.js';
 import { openStorage } from '../../server/store/storage.js';
 
 /**
@@ -55,6 +56,7 @@ export async function prefillStore(options: PrefillOptions): Promise<void> {
     // Every prefilled number is written with its country code, so no default country is needed.
     const { db, commits } = storage.sqlite;
     await new ConversationIndex(
+      new CoreReads(db),
       db,
       commits,
       e164PeerKey(() => null),

@@ -43,16 +43,3 @@ export function parseIccid(lines: readonly string[]): string | undefined {
  * as ModemManager's mm_3gpp_parse_iccid does.
  */
 const iccidPattern = /^89\d{4}[0-9A-F]{12,14}$/;
-
-/**
- * AT+CLAC (TS 27.007 §8.37): one command per line. Huawei E1752 sends them without the
- * `+CLAC:` prefix (and with `\r\r\n`, which the framer already absorbed).
- */
-export function parseClac(lines: readonly string[]): string[] {
-  const commands: string[] = [];
-  for (const line of lines) {
-    const command = (afterPrefix(line, '+CLAC') ?? line).trim();
-    if (command.length > 0) commands.push(command);
-  }
-  return commands;
-}

@@ -199,25 +199,6 @@ export function parseCpin(lines: readonly string[]): PinState | undefined {
 /** TS 27.007 §8.3 <code> values, and PH-SIM PUK, which Siemens modems add. */
 const pinCode = /^(READY|SIM P(IN|UK)2?|PH-(SIM|FSIM|NET|NETSUB|SP|CORP) P(IN|UK))$/;
 
-export interface FunctionalityState {
-  /** TS 27.007 §8.2 <fun>: 1 full, 0 minimum, 4 flight mode; undefined when not reported. */
-  fun?: number;
-  /** ZTE K3565-Z answers AT+CFUN? in the test format: the values it supports instead. */
-  supported?: number[];
-}
-
-/** `+CFUN: 1`, or ZTE's `+CFUN: (0-1,4-7),(0-1)`. */
-export function parseCfun(lines: readonly string[]): FunctionalityState | undefined {
-  const rest = findPrefixed(lines, '+CFUN');
-  if (rest === undefined) return undefined;
-  if (rest.startsWith('(')) {
-    const [funList] = parseLists(rest);
-    return { supported: expandRanges(tokensOf(funList)) };
-  }
-  const fun = toInt(splitLoose(rest)[0]);
-  return fun === undefined ? undefined : { fun };
-}
-
 /** `+CGSMS: <service>` (TS 27.007 §10.1.20), or `+WS46: <n>` (§5.9): the one number. */
 export function parseSingleValue(lines: readonly string[], prefix: '+CGSMS' | '+WS46'): number | undefined {
   const rest = findPrefixed(lines, prefix);

@@ -150,51 +150,6 @@ export function parseCmglPdu(lines: readonly string[]): PduListEntry[] {
   return entries;
 }
 
-export interface TextMessage {
-  /** TS 27.005 §3.1 text-mode <stat>: "REC UNREAD", "REC READ", "STO UNSENT", "STO SENT". */
-  stat: string;
-  /** Originator (received) or destination (stored) address. */
-  address: string;
-  alpha?: string;
-  /**
-   * <scts> as the modem sent it ("13/01/28,14:51:42+08": the zone is in quarter hours; Motorola
-   * sends "2009/8/18,19:11:45" with no zone). Text mode is a fallback here; PDU mode is the
-   * source of decoded times.
-   */
-  timestamp?: string;
-  /** The body; lines of a multi-line body are joined with "\n". */
-  text: string;
-}
-
-export interface TextListEntry extends TextMessage {
-  index: number;
-}
-
-/** Text-mode `+CMGL: <index>,<stat>,<oa/da>,[<alpha>],[<scts>]` headers, each followed by its body. */
-export function parseCmglText(lines: readonly string[]): TextListEntry[] {
-  const entries: TextListEntry[] = [];
-  let current: { entry: TextListEntry; body: string[] } | undefined;
-  const flush = () => {
-    if (current) entries.push({ ...current.entry, text: current.body.join('\n') });
-  };
-  for (const line of lines) {
-    const rest = afterPrefix(line, '+CMGL');
-    if (rest === undefined) {
-      current?.body.push(line);
-      continue;
-    }
-    flush();
-    current = undefined;
-    const fields = splitQuoted(rest);
-    const index = toInt(fields[0]);
-    if (index === undefined) continue;
-    const message = textHeader(fields.slice(1));
-    current = { entry: { index, ...message, text: '' }, body: [] };
-  }
-  flush();
-  return entries;
-}
-
 export interface PduRead {
   /** <stat>; undefined when the modem leaves it empty (ZTE: `+CMGR: ,,27`) or omits it. */
   stat?: number;
@@ -223,28 +178,6 @@ export function parseCmgrPdu(lines: readonly string[]): PduRead | undefined {
   const alpha = fields.length >= 3 ? fields[1] : undefined;
   if (alpha) read.alpha = alpha;
   return read;
-}
-
-/**
- * Text-mode `+CMGR: <stat>,<oa>,[<alpha>],<scts>[,<tooa>,<fo>,<pid>,<dcs>,<sca>,<tosca>,<length>]`
- * and the body. Motorola leaves out <alpha> entirely (three fields, spaces after commas).
- */
-export function parseCmgrText(lines: readonly string[]): TextMessage | undefined {
-  const headerIndex = lines.findIndex((line) => afterPrefix(line, '+CMGR') !== undefined);
-  if (headerIndex < 0) return undefined;
-  const fields = splitQuoted(afterPrefix(lines[headerIndex] ?? '', '+CMGR') ?? '');
-  return { ...textHeader(fields), text: lines.slice(headerIndex + 1).join('\n') };
-}
-
-/** <stat>,<address>,[<alpha>],[<scts>] — or <stat>,<address>,<scts> when alpha is left out. */
-function textHeader(fields: readonly string[]): Omit<TextMessage, 'text'> {
-  const [stat = '', address = ''] = fields;
-  const header: Omit<TextMessage, 'text'> = { stat, address };
-  const alpha = fields.length === 3 ? undefined : fields[2];
-  const timestamp = fields.length === 3 ? fields[2] : fields[3];
-  if (alpha) header.alpha = alpha;
-  if (timestamp) header.timestamp = timestamp;
-  return header;
 }
 
 /** `+CMGS: <mr>`: the TP-Message-Reference (0–255) the status report will carry. */
@@ -293,25 +226,4 @@ export function parseCnum(lines: readonly string[]): OwnNumber[] {
     numbers.push(entry);
   }
   return numbers;
-}
-
-export interface DeleteOptions {
-  /**
-   * The indexes in use, when the modem lists them. Undefined when it answers a range instead
-   * (some Huawei: `(1-4095)`, per smstools3 smsd.c): list with AT+CMGL to find them.
-   */
-  usedIndexes?: number[];
-  /** The <delflag> values allowed (TS 27.005 §3.5.4). */
-  flags: number[];
-}
-
-/** `+CMGD: (1,2,3,4,5,),(0-4)`: older Telit adds the trailing comma. */
-export function parseCmgdOptions(lines: readonly string[]): DeleteOptions | undefined {
-  const rest = findPrefixed(lines, '+CMGD');
-  if (rest === undefined) return undefined;
-  const lists = parseLists(rest);
-  const indexTokens = tokensOf(lists[0]);
-  const flags = expandRanges(tokensOf(lists[1]));
-  if (indexTokens.some((token) => token.includes('-'))) return { flags };
-  return { usedIndexes: expandRanges(indexTokens), flags };
 }

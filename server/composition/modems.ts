@@ -1,16 +1,16 @@
 import type { GatewayOptions } from '../config/options.js';
 import type { ModemPool } from '../devices/modemPool.js';
+import { startPortProbing } from '../devices/portProbing.js';
 import type { SerialAccess } from '../devices/serialModemSource.js';
 import { detectHiLinkAdapter, type HiLinkAdapter } from '../hilink/hilinkDetection.js';
 import { HiLinkModem } from '../hilink/hilinkModem.js';
 import { HiLinkSession } from '../hilink/hilinkSession.js';
+import { type NetworkModems, startNetworkModems } from '../modem/networkModems.js';
+import { type PhoneRegistry, type PhoneTiming, startPhones } from '../phone/phoneRegistry.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
+import { createSimulatorRoster, type SimulatorRoster } from '../simulator/simulatorRoster.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
-import { type NetworkModems, startNetworkModems } from './networkModems.js';
-import { type PhoneRegistry, type PhoneTiming, startPhones } from './phones.js';
-import { startPortProbing } from './portProbing.js';
-import { createSimulatorRoster, type SimulatorRoster } from './simulators.js';
 
 export interface RunningModems {
   /** Adds a HiLink stick by its web API's URL (`--hilink`, the Modems screen). */
@@ -50,8 +50,6 @@ export async function startModems(
     simulatedModems: SimulatedModem[];
     detectHiLink: (() => HiLinkAdapter | undefined) | undefined;
     phoneTiming: PhoneTiming | undefined;
-    /** The gateway's port once it listens (a USB phone's webhooks come back through it). */
-    gatewayPort: () => number | undefined;
     stopping: () => boolean;
   },
 ): Promise<RunningModems> {
@@ -97,7 +95,6 @@ export async function startModems(
   const phones = await startPhones({
     urls: options.phones,
     adbPath: options.adbPath,
-    gatewayPort: deps.gatewayPort,
     pool,
     storage: context.storage,
     lifecycle: deps.records.lifecycle,

@@ -2,7 +2,7 @@ import type { ModemPool } from '../devices/modemPool.js';
 import type { CallSink } from '../devices/sinks.js';
 import type { EnqueueRequest } from '../messages/messageService.js';
 import { BalanceWatch } from '../operations/balanceWatch.js';
-import { createCallRecorder } from '../operations/callRecorder.js';
+import { answerMissedCalls, createCallRecorder } from '../operations/callRecorder.js';
 import {
   type ModemOperationsDocument,
   ModemOperationsSettingsStore,
@@ -15,7 +15,7 @@ import type { CompositionContext } from './context.js';
 export interface ModemOperationSettings {
   /** Per-modem settings and the last balance (`modem-operations.json`). */
   settings: ModemOperationsSettingsStore;
-  /** Stores a missed call, raises `call:missed` and queues the SMS answer when one is set. */
+  /** Stores a missed call and raises `call:missed` (answered by `answerMissedCalls`). */
   recordCall: CallSink;
 }
 
@@ -23,19 +23,13 @@ export interface ModemOperationSettings {
  * (docs/modems.md "Modem operations"), before the pool, which asks these per modem: whether to
  * reject calls, the last balance, where a call goes.
  */
-export async function openModemOperations(
-  context: CompositionContext,
-  /** Queues a missed call's SMS answer like any message. */
-  enqueue: (request: EnqueueRequest) => Promise<unknown>,
-): Promise<ModemOperationSettings> {
+export async function openModemOperations(context: CompositionContext): Promise<ModemOperationSettings> {
   const { storage } = context;
   const settings = new ModemOperationsSettingsStore(
     await storage.openDocument<ModemOperationsDocument>('modem-operations', { devices: {} }),
   );
   const recordCall = createCallRecorder({
     addCall: (call, inCommit) => storage.modemRecords.addCall(call, inCommit),
-    settings: (deviceId) => settings.settings(deviceId),
-    enqueue,
     events: context.events,
     logger: context.logger.child('calls'),
   });
@@ -53,10 +47,23 @@ export interface ModemOperations {
  */
 export function composeModemOperations(
   context: CompositionContext,
-  deps: { pool: ModemPool; settings: ModemOperationsSettingsStore },
+  deps: {
+    pool: ModemPool;
+    settings: ModemOperationsSettingsStore;
+    /** Queues a missed call's SMS answer like any message. */
+    enqueue: (request: EnqueueRequest) => Promise<unknown>;
+  },
 ): ModemOperations {
   const { storage, events, clock } = context;
   const { pool } = deps;
+  context.stops.add(
+    answerMissedCalls({
+      events,
+      settings: (deviceId) => deps.settings.settings(deviceId),
+      enqueue: deps.enqueue,
+      logger: context.logger.child('calls'),
+    }),
+  );
   context.stops.add(
     recordSignalHistory({
       devices: pool,

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { SettingsService } from '../settings/settingsService.js';
+import { CoreReads } from '../store/sqlite/coreReads.js';
 import type { Storage } from '../store/storage.js';
 import type { RecipientFilter } from './campaigns/audience.js';
 import { CampaignRepository } from './campaigns/campaignRepository.js';
@@ -65,7 +66,7 @@ export function openDesk(deps: DeskDependencies): Desk {
           groups,
           readNumber,
           filters: deps.recipientFilters ?? [],
-          campaigns: new CampaignRepository(db, commits),
+          campaigns: new CampaignRepository(db, commits, new CoreReads(db)),
           messages,
           messageRepository: deps.storage.messages,
           lifecycle: deps.lifecycle,

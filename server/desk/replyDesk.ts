@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import { PatternMatcher } from '../patterns/patternMatcher.js';
 import type { Settings } from '../settings/settingsSchema.js';
+import { CoreReads } from '../store/sqlite/coreReads.js';
 import type { Storage } from '../store/storage.js';
 import { ConversationIndex } from './conversations/conversationIndex.js';
 import { ConversationService } from './conversations/conversationService.js';
@@ -58,7 +59,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   // A thread of its own, not the balance check's: a flood of SMS only delays the rules.
   const patterns = new PatternMatcher({ name: 'rule pattern', logger });
   const conversations = new ConversationService({
-    index: new ConversationIndex(db, commits, key),
+    index: new ConversationIndex(new CoreReads(db), db, commits, key),
     store: new ConversationStore(db, commits),
     messages: storage.messages,
     inbox: storage.inbox,

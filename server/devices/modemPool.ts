@@ -106,7 +106,7 @@ export class ModemPool implements DeviceDirectory {
    * (/dev/ttyS*) refused the same way is not worth a word.
    */
   private noteRefusal(port: SerialPortInfo, error: unknown): void {
-    if (!isGatewayError(error, ErrorCode.PortPermissionDenied) || !usbIdentityOf(port)) {
+    if (!isGatewayError(error, ErrorCode.TransportAccessDenied) || !usbIdentityOf(port)) {
       this.logger.debug('probe failed', { path: port.path, error: describeError(error) });
       return;
     }
@@ -313,7 +313,12 @@ export class ModemPool implements DeviceDirectory {
     if (!driver) {
       return {
         ...record,
-        modem: withBalance({ ...record.modem, status: 'offline', statusDetail: 'Not connected.' }),
+        modem: withBalance({
+          ...record.modem,
+          status: 'offline',
+          statusDetail: 'Not connected.',
+          statusReason: 'not-connected',
+        }),
       };
     }
     return {
@@ -411,7 +416,13 @@ function deviceName(details: Pick<ModemDetails, 'manufacturer' | 'model' | 'port
 
 /** Details worth persisting: identity and where it was, not the moment-to-moment radio state. */
 function lasting(details: ModemDetails): ModemDetails {
-  const { signal: _signal, statusDetail: _detail, relayLink: _relayLink, ...rest } = details;
+  const {
+    signal: _signal,
+    statusDetail: _detail,
+    statusReason: _reason,
+    relayLink: _relayLink,
+    ...rest
+  } = details;
   return rest;
 }
 

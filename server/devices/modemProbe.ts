@@ -24,7 +24,7 @@ export interface ProbeOptions {
 /**
  * Opens a transport, sends `AT` until `OK` comes back or the attempts are spent. True only for a
  * modem that answered; a port that cannot open, stays silent or answers ERROR gives false, except
- * a port the OS refuses to this user: that rejects with PortPermissionDenied, which names the fix.
+ * a port the OS refuses to this user: that rejects with TransportAccessDenied, which names the fix.
  * The transport is always closed.
  */
 export async function probeForModem(factory: TransportFactory, options: ProbeOptions): Promise<boolean> {

@@ -23,6 +23,26 @@ export const ModemStatuses = [
 export type ModemStatus = (typeof ModemStatuses)[number];
 
 /**
+ * Why a device is offline or recovering, as a code the UI switches on (`statusDetail` says it
+ * in words). Our extension on the device view.
+ */
+export const DeviceStatusReasons = [
+  /** The system refused to open its serial port (Linux: the user is not in `dialout`). */
+  'port-access-denied',
+  /** Its port cannot be opened or went away (unplugged, renamed, another program holds it). */
+  'port-missing',
+  /** The port is open but the modem stopped answering. */
+  'not-answering',
+  /** The modem answers but cannot be used yet (it is still booting, or refuses setup). */
+  'not-usable',
+  /** The connection to it closed. */
+  'disconnected',
+  /** Known, but no driver runs for it now. */
+  'not-connected',
+] as const;
+export type DeviceStatusReason = (typeof DeviceStatusReasons)[number];
+
+/**
  * How a member of the pool is reached: AT commands on a serial port (default), a HiLink stick's
  * web API, or the SMS Gateway for Android app on a phone (server/phone/).
  */
@@ -86,6 +106,8 @@ export interface ModemDetails {
   limitations?: string[];
   /** Why the status is what it is, in words a user understands. */
   statusDetail?: string;
+  /** The same as a code, where the gateway knows one. */
+  statusReason?: DeviceStatusReason;
   manufacturer?: string;
   model?: string;
   revision?: string;

@@ -36,8 +36,8 @@ export const ErrorCode = {
   CmeError: 405,
   AtBusy: 406,
   AtSessionClosed: 407,
-  /** The OS refuses to open a serial port for this user (Linux: not in the dialout group). */
-  PortPermissionDenied: 408,
+  /** The system refused to open the serial port (Linux: the user is not in `dialout`). */
+  TransportAccessDenied: 408,
   // 5xx: modem driver
   ModemNotReady: 500,
   SimPinRequired: 501,

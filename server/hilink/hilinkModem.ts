@@ -16,6 +16,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { DeviceCapabilities } from '../devices/capabilities.js';
 import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import { MemberState } from '../devices/memberState.js';
 import type { SendRequest, SendResult } from '../devices/outboundModem.js';
 import type { PoolMember } from '../devices/poolMember.js';
 import type { IncomingSink } from '../devices/sinks.js';
@@ -53,18 +54,16 @@ export class HiLinkModem implements PoolMember {
   /** The web API offers no USSD, PIN or SMS domain route here, and no delivery reports. */
   readonly capabilities: DeviceCapabilities = { storage: this };
   private readonly logger: Logger;
-  private readonly listeners = new Set<() => void>();
-  private status_: ModemStatus = 'starting';
-  private statusDetail?: string;
+  private readonly state: MemberState;
   private identity: { model?: string; revision?: string; imei?: string } = {};
   private signalIcon?: number;
-  private lastSeen_ = 0;
   private timer?: TimerHandle;
   private failures = 0;
   private stopped = false;
   private polling: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: HiLinkModemOptions) {
+    this.state = new MemberState(options.clock);
     this.logger = options.logger.child(`hilink:${options.session.url}`);
   }
 
@@ -79,16 +78,15 @@ export class HiLinkModem implements PoolMember {
   }
 
   get status(): ModemStatus {
-    return this.status_;
+    return this.state.status;
   }
 
   get lastSeen(): number {
-    return this.lastSeen_;
+    return this.state.lastSeen;
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.state.onChange(listener);
   }
 
   /** Reads identity and status once; the inbox is listed on a timer from then on. */
@@ -101,19 +99,19 @@ export class HiLinkModem implements PoolMember {
     this.stopped = true;
     this.timer?.cancel();
     await this.polling;
-    this.setStatus('offline', 'stopped');
+    this.state.set('offline', 'stopped');
   }
 
   details(): ModemDetails {
     const details: ModemDetails = {
       port: this.port,
       simulated: false,
-      status: this.status_,
+      status: this.state.status,
       kind: 'hilink',
       limitations: [...hilinkLimitations],
       manufacturer: 'Huawei',
     };
-    if (this.statusDetail) details.statusDetail = this.statusDetail;
+    if (this.state.detail) details.statusDetail = this.state.detail;
     if (this.identity.model) details.model = this.identity.model;
     if (this.identity.revision) details.revision = this.identity.revision;
     if (this.identity.imei) details.imei = this.identity.imei;
@@ -129,8 +127,8 @@ export class HiLinkModem implements PoolMember {
   }
 
   async send(request: SendRequest): Promise<SendResult> {
-    if (this.status_ !== 'ready') {
-      throw new GatewayError(ErrorCode.ModemUnavailable, `HiLink stick ${this.port} is ${this.status_}`);
+    if (this.state.status !== 'ready') {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `HiLink stick ${this.port} is ${this.state.status}`);
     }
     if (request.content.kind !== 'text') {
       throw new GatewayError(ErrorCode.ValidationFailed, 'a HiLink stick sends text messages only', {
@@ -155,7 +153,7 @@ export class HiLinkModem implements PoolMember {
         cause: error,
       });
     }
-    this.touch();
+    this.state.touch();
     this.logger.info('message sent', { messageId: request.messageId });
     // No TP-MR comes back: -1 matches no status report (see hilinkLimitations).
     return { references: [-1] };
@@ -171,13 +169,13 @@ export class HiLinkModem implements PoolMember {
       try {
         if (!this.identity.imei) await this.readIdentity();
         await this.readStatus();
-        if (this.status_ !== 'ready') this.setStatus('ready');
+        if (this.state.status !== 'ready') this.state.set('ready');
         this.failures = 0;
         await this.readInbox();
       } catch (error) {
         this.failures++;
         this.logger.warn('HiLink stick not answering', { error: describeError(error) });
-        this.setStatus('offline', `The HiLink stick does not answer: ${describeError(error)}`);
+        this.state.set('offline', `The HiLink stick does not answer: ${describeError(error)}`);
       }
     })();
     this.polling = run;
@@ -201,7 +199,7 @@ export class HiLinkModem implements PoolMember {
     if (revision) identity.revision = revision;
     if (imei) identity.imei = imei;
     this.identity = identity;
-    this.touch();
+    this.state.touch();
     this.logger.info('HiLink stick identified', { ...identity, deviceId: this.deviceId });
   }
 
@@ -209,8 +207,8 @@ export class HiLinkModem implements PoolMember {
     const xml = await this.options.session.get('monitoring/status');
     const icon = Number(childText(xml, 'SignalIcon'));
     this.signalIcon = Number.isInteger(icon) ? icon : undefined;
-    this.touch();
-    this.emitChange();
+    this.state.touch();
+    this.state.changed();
   }
 
   /** Every message in the stick's inbox reaches the inbox, then is deleted from the stick. */
@@ -235,22 +233,7 @@ export class HiLinkModem implements PoolMember {
       await this.options.receive(this.deviceId, 1, sms);
       await this.options.session.post('sms/delete-sms', [['Index', index]]);
     }
-    this.touch();
-  }
-
-  private touch(): void {
-    this.lastSeen_ = this.options.clock.now();
-  }
-
-  private setStatus(status: ModemStatus, detail?: string): void {
-    if (this.status_ === status && this.statusDetail === detail) return;
-    this.status_ = status;
-    this.statusDetail = detail;
-    this.emitChange();
-  }
-
-  private emitChange(): void {
-    for (const listener of this.listeners) listener();
+    this.state.touch();
   }
 }
 

@@ -20,12 +20,22 @@ const errorMeanings: Record<number, string> = {
 /** Documented error responses for a route, each with the error body schema. */
 export function errorResponses(...statuses: number[]): Record<number, RouteResponseSpec> {
   return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: errorMeanings[status] ?? 'Error', schema: errorBodySchema },
-    ]),
+    statuses.map((status) => [status, errorResponse(errorMeanings[status] ?? 'Error')]),
   );
 }
 
 /** The errors every authenticated route can answer. */
 export const authErrors = [401, 403, 429, 500] as const;
+
+/** One documented error response in the route's own words: `404: errorResponse('no such contact')`. */
+export function errorResponse(description: string): RouteResponseSpec {
+  return { description, schema: errorBodySchema };
+}
+
+/** 401 and 403 of a route that needs `scope`. */
+export function accessErrors(scope: string): Record<401 | 403, RouteResponseSpec> {
+  return {
+    401: errorResponse('missing or wrong credentials'),
+    403: errorResponse(`the token lacks ${scope}`),
+  };
+}

@@ -1,5 +1,5 @@
 import type { ModemSource } from '../devices/serialModemSource.js';
-import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
+import type { DeviceStatusReason, ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import type { HealthReading } from './modemHealth.js';
 import type { SimIdentity } from './modemSetup.js';
 import type { ModemKnowledge } from './modemState.js';
@@ -9,7 +9,8 @@ import { combinedRegistration } from './networkState.js';
 export interface ModemFacts extends Omit<ModemKnowledge, 'quirks' | 'setup'> {
   source: ModemSource;
   status: ModemStatus;
-  statusDetail?: string;
+  statusDetail?: string | undefined;
+  statusReason?: DeviceStatusReason | undefined;
 }
 
 /** The modem as the API shows it; optional fields only when known. Copies, never shares. */
@@ -29,6 +30,7 @@ export function describeModem(facts: ModemFacts): ModemDetails {
   if (radio.smsService) details.smsService = radio.smsService;
   if (radio.smsServiceOptions.length > 0) details.smsServiceOptions = [...radio.smsServiceOptions];
   if (facts.statusDetail) details.statusDetail = facts.statusDetail;
+  if (facts.statusReason) details.statusReason = facts.statusReason;
   if (source.usb) details.usb = { ...source.usb };
   if (facts.sim.smsc) details.smsc = facts.sim.smsc;
   if (facts.storageUse.length > 0) details.messageStorage = facts.storageUse.map((use) => ({ ...use }));

@@ -181,7 +181,8 @@ export class ModemDriver implements PoolMember {
       stopped: () => this.stopped,
       begin: () => {
         this.stopTimers();
-        if (state.inService()) state.set('recovering', 'The modem stopped answering; recovering.');
+        if (state.inService())
+          state.set('recovering', 'The modem stopped answering; recovering.', 'not-answering');
       },
       run: (step) => this.recoveryStep(step),
       isTerminal,
@@ -447,7 +448,7 @@ export class ModemDriver implements PoolMember {
     this.calls.reset();
     if (this.stopped) return;
     this.logger.warn('modem disconnected', { error: error ? describeError(error) : undefined });
-    this.state.set('offline', 'The modem was disconnected; waiting for it to come back.');
+    this.state.set('offline', 'The modem was disconnected; waiting for it to come back.', 'disconnected');
     void this.recovery.recover('reopen');
   }
 
@@ -469,8 +470,8 @@ export class ModemDriver implements PoolMember {
   }
 
   private markUnreachable(error: unknown): void {
-    const { status, detail } = unreachableStatus(error, this.connection.current !== undefined);
-    this.state.set(status, detail);
+    const { status, detail, reason } = unreachableStatus(error, this.connection.current !== undefined);
+    this.state.set(status, detail, reason);
   }
 
   /** After sleep the modem may have reset or gone: its health round runs now, not in minutes. */

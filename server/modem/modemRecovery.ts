@@ -1,5 +1,5 @@
 import { type Clock, sleep } from '../clock/clock.js';
-import type { ModemStatus } from '../domain/device.js';
+import type { DeviceStatusReason, ModemStatus } from '../domain/device.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { backoffDelay } from './backoff.js';
@@ -75,22 +75,38 @@ export class ModemRecovery {
 
 /**
  * The status a failed attempt to reach the modem leaves: 'offline' when its port is gone (or
- * no session ever opened), else 'recovering', with the reason in words.
+ * no session ever opened), else 'recovering', with the reason in words and as a code.
  */
 export function unreachableStatus(
   error: unknown,
   hasSession: boolean,
-): { status: Extract<ModemStatus, 'offline' | 'recovering'>; detail: string } {
-  const portMissing =
-    isGatewayError(error, ErrorCode.TransportOpenFailed) || isGatewayError(error, ErrorCode.TransportClosed);
+): { status: Extract<ModemStatus, 'offline' | 'recovering'>; detail: string; reason: DeviceStatusReason } {
   if (isGatewayError(error, ErrorCode.ModemNotReady)) {
     return {
       status: 'recovering',
       detail: `The modem answers but is not usable: ${describeError(error)}; retrying.`,
+      reason: 'not-usable',
     };
   }
-  if (portMissing || !hasSession) {
-    return { status: 'offline', detail: `Modem not reachable: ${describeError(error)}` };
+  if (isGatewayError(error, ErrorCode.TransportAccessDenied)) {
+    return {
+      status: 'offline',
+      detail: `Modem not reachable: ${describeError(error)}`,
+      reason: 'port-access-denied',
+    };
   }
-  return { status: 'recovering', detail: `Modem not answering: ${describeError(error)}` };
+  const portMissing =
+    isGatewayError(error, ErrorCode.TransportOpenFailed) || isGatewayError(error, ErrorCode.TransportClosed);
+  if (portMissing || !hasSession) {
+    return {
+      status: 'offline',
+      detail: `Modem not reachable: ${describeError(error)}`,
+      reason: 'port-missing',
+    };
+  }
+  return {
+    status: 'recovering',
+    detail: `Modem not answering: ${describeError(error)}`,
+    reason: 'not-answering',
+  };
 }

@@ -1,7 +1,13 @@
 import type { Clock } from '../clock/clock.js';
 import { deriveDeviceId } from '../devices/deviceIdentity.js';
 import type { ModemSource } from '../devices/serialModemSource.js';
-import type { ModemDetails, ModemStatus, SimCardInfo, StorageUse } from '../domain/device.js';
+import type {
+  DeviceStatusReason,
+  ModemDetails,
+  ModemStatus,
+  SimCardInfo,
+  StorageUse,
+} from '../domain/device.js';
 import type { Logger } from '../logging/logger.js';
 import { describeModem, describeSimCard } from './modemDetails.js';
 import type { HealthReading, RadioCapabilities } from './modemHealth.js';
@@ -41,6 +47,7 @@ export class ModemState {
   };
   private status_: ModemStatus = 'starting';
   private detail?: string;
+  private reason?: DeviceStatusReason;
   private identifiedId?: string;
   private readonly fallbackId: string;
   private lastSeen_ = 0;
@@ -89,12 +96,13 @@ export class ModemState {
     return () => this.listeners.delete(listener);
   }
 
-  set(status: ModemStatus, detail?: string): void {
-    if (this.status_ === status && this.detail === detail) return;
+  set(status: ModemStatus, detail?: string, reason?: DeviceStatusReason): void {
+    if (this.status_ === status && this.detail === detail && this.reason === reason) return;
     if (this.status_ !== status)
       this.logger.info(`status ${this.status_} → ${status}`, detail ? { detail } : undefined);
     this.status_ = status;
     this.detail = detail;
+    this.reason = reason;
     this.changed();
   }
 
@@ -125,6 +133,7 @@ export class ModemState {
       source: this.source,
       status: this.status_,
       statusDetail: this.detail,
+      statusReason: this.reason,
     });
   }
 

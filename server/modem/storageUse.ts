@@ -1,3 +1,4 @@
+import { parseCpmsUsage } from '../at/parsers.js';
 import type { StorageRole, StorageUse } from '../domain/device.js';
 
 const roles: readonly StorageRole[] = ['read', 'write', 'receive'];
@@ -6,23 +7,19 @@ const roles: readonly StorageRole[] = ['read', 'write', 'receive'];
 export const nearlyFullShare = 0.8;
 
 /**
- * `+CPMS: "SM",3,30,"SM",3,30,"ME",0,100` → one entry per memory, with the roles it holds. A
- * modem listing only <mem1> (or two) gives fewer. Undefined when there is no +CPMS line.
+ * `+CPMS: "SM",3,30,"SM",3,30,"ME",0,100` (`parseCpmsUsage`) → one entry per memory, with the
+ * roles it holds. A modem listing only <mem1> (or two) gives fewer. Undefined when there is no
+ * +CPMS line or it names no memory.
  */
 export function parseStorageUse(lines: readonly string[]): StorageUse[] | undefined {
-  const line = lines.find((candidate) => /^\+CPMS:/i.test(candidate.trim()));
-  if (!line) return undefined;
-  const fields = [...line.matchAll(/"([^"]*)"\s*,\s*(\d+)\s*,\s*(\d+)/g)];
   const byMemory = new Map<string, StorageUse>();
-  fields.slice(0, roles.length).forEach((field, index) => {
-    const memory = (field[1] ?? '').toUpperCase();
+  (parseCpmsUsage(lines) ?? []).slice(0, roles.length).forEach(({ storage, used, total }, index) => {
+    if (storage === undefined) return;
+    const memory = storage.toUpperCase();
     const role = roles[index] ?? 'read';
     const known = byMemory.get(memory);
-    if (known) {
-      known.roles.push(role);
-      return;
-    }
-    byMemory.set(memory, { memory, used: Number(field[2]), total: Number(field[3]), roles: [role] });
+    if (known) known.roles.push(role);
+    else byMemory.set(memory, { memory, used, total, roles: [role] });
   });
   return byMemory.size > 0 ? [...byMemory.values()] : undefined;
 }

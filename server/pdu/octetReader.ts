@@ -36,20 +36,3 @@ export class OctetReader {
     return this.readOctets(Math.min(count, this.remaining), 'user data');
   }
 }
-
-/** Appends octets; the encoders' counterpart of OctetReader. */
-export class OctetWriter {
-  private readonly parts: number[] = [];
-
-  writeOctet(value: number): void {
-    this.parts.push(value & 0xff);
-  }
-
-  writeOctets(values: Iterable<number>): void {
-    for (const value of values) this.writeOctet(value);
-  }
-
-  toBytes(): Uint8Array {
-    return Uint8Array.from(this.parts);
-  }
-}

@@ -15,6 +15,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { DeviceCapabilities } from '../devices/capabilities.js';
 import { deriveDeviceId } from '../devices/deviceIdentity.js';
+import { MemberState } from '../devices/memberState.js';
 import type { SendRequest, SendResult } from '../devices/outboundModem.js';
 import type { PoolMember } from '../devices/poolMember.js';
 import type { IncomingSink } from '../devices/sinks.js';
@@ -71,17 +72,14 @@ export class AndroidPhone implements PoolMember {
   readonly capabilities: DeviceCapabilities = { storage: this, deliveryReports: true };
   private readonly client: PhoneClient;
   private readonly logger: Logger;
-  private readonly listeners = new Set<() => void>();
+  private readonly state: MemberState;
   private readonly pacer: PhonePacer;
   private readonly handOvers: PhoneHandOvers;
   private readonly inbox: PhoneInbox;
   private readonly webhooks: PhoneWebhookRegistration;
   private address: PhoneAddress;
-  private status_: ModemStatus = 'starting';
-  private statusDetail?: string;
   private device?: PhoneDevice;
   private health?: PhoneHealth;
-  private lastSeen_ = 0;
   private timer?: TimerHandle;
   private failures = 0;
   /** The app's last answer was a 401: the user or password is wrong. */
@@ -95,6 +93,7 @@ export class AndroidPhone implements PoolMember {
 
   constructor(private readonly options: AndroidPhoneOptions) {
     const { address, ledger, clock } = options;
+    this.state = new MemberState(clock);
     this.address = address;
     this.deviceId = address.adbSerial
       ? deriveDeviceId({ usbSerialNumber: address.adbSerial, port: address.url })
@@ -111,7 +110,7 @@ export class AndroidPhone implements PoolMember {
       client,
       ledger,
       logger,
-      changed: () => this.emitChange(),
+      changed: () => this.state.changed(),
     });
     this.inbox = new PhoneInbox({ deviceId, client, ledger, receive: options.receive, clock, logger });
     const { usb, webhooks } = options;
@@ -139,7 +138,7 @@ export class AndroidPhone implements PoolMember {
   /** New pacing applies to the next hand-over. */
   setPacing(pacing: PhonePacingSettings): void {
     this.pacer.settings = pacing;
-    this.emitChange();
+    this.state.changed();
   }
 
   /** The phone's own limits (`phonePacing.ts`): the pool is not held while it works its queue. */
@@ -148,7 +147,7 @@ export class AndroidPhone implements PoolMember {
   }
 
   get status(): ModemStatus {
-    return this.status_;
+    return this.state.status;
   }
 
   get simSlots(): number {
@@ -156,12 +155,11 @@ export class AndroidPhone implements PoolMember {
   }
 
   get lastSeen(): number {
-    return this.lastSeen_;
+    return this.state.lastSeen;
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.state.onChange(listener);
   }
 
   /** One round (identity, health, states, inbox); then on a timer. Never rejects: an unreachable phone is offline. */
@@ -177,9 +175,9 @@ export class AndroidPhone implements PoolMember {
     this.stopped = true;
     this.timer?.cancel();
     await this.polling;
-    await this.webhooks.unregister(this.status_ === 'ready');
+    await this.webhooks.unregister(this.state.status === 'ready');
     await this.options.usb?.release();
-    this.setStatus('offline', 'stopped');
+    this.state.set('offline', 'stopped');
   }
 
   /** Runs a round now (a webhook said something changed, or a test drives it). */
@@ -190,8 +188,8 @@ export class AndroidPhone implements PoolMember {
   }
 
   details(): ModemDetails {
-    const { port, status_: status, statusDetail, device, health } = this;
-    return phoneDetails({ port, status, statusDetail, device, health });
+    const { port, device, health } = this;
+    return phoneDetails({ port, status: this.state.status, statusDetail: this.state.detail, device, health });
   }
 
   simCard(): SimCardInfo {
@@ -206,8 +204,8 @@ export class AndroidPhone implements PoolMember {
    * unsure, and the next answer to `GET /messages/{id}` settles it (never a second POST).
    */
   async send(request: SendRequest): Promise<SendResult> {
-    if (this.status_ !== 'ready') {
-      throw new GatewayError(ErrorCode.ModemUnavailable, `the phone at ${this.port} is ${this.status_}`);
+    if (this.state.status !== 'ready') {
+      throw new GatewayError(ErrorCode.ModemUnavailable, `the phone at ${this.port} is ${this.state.status}`);
     }
     const id = phoneMessageId(request.messageId, request.recipientIndex ?? 0);
     const body = phoneSendRequestOf(id, request);
@@ -288,7 +286,7 @@ export class AndroidPhone implements PoolMember {
   async cancel(message: MessageRecord): Promise<void> {
     const { client, handOvers, logger } = this;
     await cancelOnPhone(message, { port: this.port, client, ledger: this.options.ledger, handOvers, logger });
-    this.emitChange();
+    this.state.changed();
   }
 
   /** One incoming SMS or data SMS a webhook brought (`PhoneInbox.take`). */
@@ -350,7 +348,7 @@ export class AndroidPhone implements PoolMember {
   private async round(): Promise<void> {
     const run = (async () => {
       const { usb } = this.options;
-      if (usb && this.status_ !== 'ready') {
+      if (usb && this.state.status !== 'ready') {
         try {
           this.address = this.address.at((await usb.connect()).url);
           this.webhooks.connectionChanged();
@@ -369,7 +367,7 @@ export class AndroidPhone implements PoolMember {
           this.handOvers.adoptFromBeforeRestart();
           this.firstRound = false;
         }
-        this.setStatus('ready');
+        this.state.set('ready');
         await this.webhooks.register();
         await this.handOvers.readStates();
         await this.inbox.read();
@@ -393,7 +391,7 @@ export class AndroidPhone implements PoolMember {
     const refused = isLoginRefusal(error);
     this.loginRefused_ = refused;
     this.logger.warn('the phone does not answer', { error: describeError(error) });
-    this.setStatus(
+    this.state.set(
       'offline',
       detail ??
         (refused
@@ -403,19 +401,8 @@ export class AndroidPhone implements PoolMember {
   }
 
   private touch(): void {
-    this.lastSeen_ = this.options.clock.now();
-    this.emitChange();
-  }
-
-  private setStatus(status: ModemStatus, detail?: string): void {
-    if (this.status_ === status && this.statusDetail === detail) return;
-    this.status_ = status;
-    this.statusDetail = detail;
-    this.emitChange();
-  }
-
-  private emitChange(): void {
-    for (const listener of this.listeners) listener();
+    this.state.touch();
+    this.state.changed();
   }
 }
 

@@ -7,10 +7,10 @@ import { errorResponses } from '../http/responses.js';
 import type { Logger } from '../logging/logger.js';
 import { phoneFailed } from '../messages/failureTexts.js';
 import type { MessageRepository } from '../store/repositories.js';
+import { signatureProblem } from '../webhooks/signature.js';
 import type { AndroidPhone } from './androidPhone.js';
 import type { OutstandingSend } from './phoneLedger.js';
 import { plainPhoneError } from './phoneMessages.js';
-import { signatureProblem } from './webhookSignature.js';
 
 /**
  * A phone's MMS events, which our inbox keeps no record of: passed on under the same name with

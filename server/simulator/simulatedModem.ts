@@ -6,7 +6,9 @@
  * a delay, and delivers injected incoming messages.
  *
  * Tests steer it (failSends, setSilent, injectIncoming…) and assert on what it received
- * (`commands`, `accepted`), in the manner of zwave-js's MockController.
+ * (`commands`, `accepted`), in the manner of zwave-js's MockController. Driver tests that need
+ * replies no well-behaved modem gives (a table of their own, byte for byte) use the test-only
+ * `ScriptedModem` (test/support/scriptedModem.ts) instead.
  */
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';

@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Transport } from './transport.js';
+import { TransportBase } from './transportBase.js';
 
 /**
  * Two connected in-memory endpoints. The gateway gets `host`; a simulated modem gets `device`.
@@ -14,27 +14,23 @@ export interface MemoryLink {
   unplug(): void;
 }
 
-export class MemoryEndpoint implements Transport {
-  private readonly events = new EventEmitter();
+export class MemoryEndpoint extends TransportBase {
   private peer?: MemoryEndpoint;
-  private open_ = false;
 
-  constructor(readonly description: string) {}
+  constructor(readonly description: string) {
+    super();
+  }
 
   connect(peer: MemoryEndpoint): void {
     this.peer = peer;
   }
 
-  get isOpen(): boolean {
-    return this.open_;
-  }
-
   async open(): Promise<void> {
-    this.open_ = true;
+    this.markOpen();
   }
 
   async write(data: string | Uint8Array): Promise<void> {
-    if (!this.open_) throw new GatewayError(ErrorCode.TransportClosed, `${this.description} is closed`);
+    if (!this.isOpen) throw this.closedError('is closed');
     const chunk = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
     const peer = this.peer;
     setImmediate(() => peer?.receive(chunk));
@@ -44,25 +40,13 @@ export class MemoryEndpoint implements Transport {
     this.shutdown();
   }
 
-  onData(listener: (chunk: Buffer) => void): () => void {
-    this.events.on('data', listener);
-    return () => this.events.off('data', listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    this.events.on('close', listener);
-    return () => this.events.off('close', listener);
-  }
-
   /** Ends this side, telling listeners why. */
   shutdown(error?: Error): void {
-    if (!this.open_) return;
-    this.open_ = false;
-    this.events.emit('close', error);
+    this.markClosed(error);
   }
 
   private receive(chunk: Buffer): void {
-    if (this.open_) this.events.emit('data', chunk);
+    if (this.isOpen) this.deliver(chunk);
   }
 }
 

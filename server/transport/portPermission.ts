@@ -8,18 +8,13 @@ export const dialoutFixCommand = 'sudo usermod -aG dialout $USER';
 
 /** Whether opening a port failed because the OS refused this user, not because nothing is there. */
 export function isPermissionRefusal(error: unknown): boolean {
-  return (
-    isGatewayError(error, ErrorCode.TransportOpenFailed) &&
-    /permission denied|EACCES/i.test(
-      `${error.message} ${String((error.cause as Error | undefined)?.message)}`,
-    )
-  );
+  return isGatewayError(error, ErrorCode.TransportAccessDenied);
 }
 
 /** The refusal as an error that says what is wrong and the command that fixes it. */
 export function portPermissionError(port: string, cause: unknown): GatewayError {
   return new GatewayError(
-    ErrorCode.PortPermissionDenied,
+    ErrorCode.TransportAccessDenied,
     `${port} may be a modem, but this user may not open it (permission denied). Serial ports belong to the dialout group: run "${dialoutFixCommand}", then log out and back in.`,
     { cause },
   );

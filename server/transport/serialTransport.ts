@@ -3,10 +3,10 @@
  * autoOpen false so opening is an awaited step with a typed error, and a fresh SerialPort is
  * made per transport (a reopened port is a new object, see TransportFactory).
  */
-import { EventEmitter } from 'node:events';
 import { SerialPort } from 'serialport';
-import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Transport } from './transport.js';
+import { TransportBase } from './transportBase.js';
 
 export interface SerialTransportOptions {
   path: string;
@@ -18,11 +18,8 @@ export function createSerialTransport(options: SerialTransportOptions): Transpor
   return new SerialTransport(options.path, options.baudRate ?? 115_200);
 }
 
-class SerialTransport implements Transport {
-  private readonly events = new EventEmitter();
+class SerialTransport extends TransportBase {
   private readonly port: SerialPort;
-  /** Set between a successful open and the first close, so close is reported exactly once. */
-  private open_ = false;
   /** A background error that made us close the port: the reason reported with 'close'. */
   private failure?: Error;
 
@@ -30,21 +27,18 @@ class SerialTransport implements Transport {
     readonly description: string,
     baudRate: number,
   ) {
+    super();
     this.port = new SerialPort({ path: description, baudRate, autoOpen: false });
-    this.port.on('data', (chunk: Buffer) => this.events.emit('data', chunk));
+    this.port.on('data', (chunk: Buffer) => this.deliver(chunk));
     // serialport emits 'close' with a DisconnectedError (disconnected: true) when the device
     // vanishes (USB unplug, pty master gone), and with null after our own close().
-    this.port.on('close', (error: Error | null) => this.closed(error ?? this.failure));
+    this.port.on('close', (error: Error | null) => this.wentAway(error ?? this.failure));
     // Errors outside a callback (a failed background read) end the session like an unplug.
     this.port.on('error', (error: Error) => {
       this.failure = error;
       if (this.port.isOpen) this.port.close();
-      else this.closed(error);
+      else this.wentAway(error);
     });
-  }
-
-  get isOpen(): boolean {
-    return this.open_;
   }
 
   open(): Promise<void> {
@@ -52,72 +46,59 @@ class SerialTransport implements Transport {
       this.port.open((error) => {
         if (error) {
           reject(
-            new GatewayError(
-              ErrorCode.TransportOpenFailed,
-              `cannot open ${this.description}: ${error.message}`,
-              {
-                cause: error,
-              },
-            ),
+            new GatewayError(openFailureCode(error), `cannot open ${this.description}: ${error.message}`, {
+              cause: error,
+            }),
           );
           return;
         }
-        this.open_ = true;
+        this.markOpen();
         resolve();
       });
     });
   }
 
   write(data: string | Uint8Array): Promise<void> {
-    if (!this.open_) return Promise.reject(this.closedError());
+    if (!this.isOpen) return Promise.reject(this.closedError('is closed'));
     const chunk = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
     return new Promise((resolve, reject) => {
       this.port.write(chunk, (error) => {
-        if (error) reject(this.closedError(error));
+        if (error) reject(this.closedError('write failed', error));
         else resolve();
       });
     });
   }
 
   close(): Promise<void> {
-    if (!this.open_ || !this.port.isOpen) {
-      this.closed(undefined);
+    if (!this.isOpen || !this.port.isOpen) {
+      this.markClosed();
       return Promise.resolve();
     }
     return new Promise((resolve) => {
       // serialport calls back after it emitted 'close'; a failed close still leaves us closed.
       this.port.close(() => {
-        this.closed(undefined);
+        this.markClosed();
         resolve();
       });
     });
   }
 
-  onData(listener: (chunk: Buffer) => void): () => void {
-    this.events.on('data', listener);
-    return () => this.events.off('data', listener);
+  /** The device vanished or failed: reported once, with the reason. */
+  private wentAway(error: Error | undefined): void {
+    this.markClosed(error === undefined ? undefined : this.closedError('went away', error));
   }
+}
 
-  onClose(listener: (error?: Error) => void): () => void {
-    this.events.on('close', listener);
-    return () => this.events.off('close', listener);
-  }
-
-  private closed(error: Error | undefined): void {
-    if (!this.open_) return;
-    this.open_ = false;
-    this.events.emit(
-      'close',
-      error === undefined
-        ? undefined
-        : new GatewayError(ErrorCode.TransportClosed, `${this.description} went away: ${error.message}`, {
-            cause: error,
-          }),
-    );
-  }
-
-  private closedError(cause?: unknown): GatewayError {
-    const detail = cause === undefined ? 'is closed' : `write failed: ${describeError(cause)}`;
-    return new GatewayError(ErrorCode.TransportClosed, `${this.description} ${detail}`, { cause });
-  }
+/**
+ * The binding says why an open failed only in words: strerror(errno) on POSIX ("Error:
+ * Permission denied, cannot open /dev/ttyUSB0", serialport/bindings-cpp src/serialport_unix.cpp
+ * Open) and "Access denied" for ERROR_ACCESS_DENIED on Windows (src/serialport_win.cpp
+ * ErrorCodeToString). Read here, where the text enters, so that the rest sees a code.
+ */
+export function openFailureCode(
+  error: Error,
+): typeof ErrorCode.TransportAccessDenied | typeof ErrorCode.TransportOpenFailed {
+  return /Permission denied|Access denied|EACCES/i.test(error.message)
+    ? ErrorCode.TransportAccessDenied
+    : ErrorCode.TransportOpenFailed;
 }

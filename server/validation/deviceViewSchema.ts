@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   DeviceCapabilityNames,
+  DeviceStatusReasons,
   ModemKinds,
   ModemStatuses,
   RadioTechnologies,
@@ -45,6 +46,7 @@ export const deviceViewSchema = z.object({
     capabilities: z.array(z.enum(DeviceCapabilityNames)).optional(),
     limitations: z.array(z.string()).optional(),
     statusDetail: z.string().optional(),
+    statusReason: z.enum(DeviceStatusReasons).optional(),
     manufacturer: z.string().optional(),
     model: z.string().optional(),
     revision: z.string().optional(),

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   chooseCnmiSettings,
-  parseCfun,
-  parseClac,
-  parseCmgdOptions,
   parseCmglPdu,
-  parseCmglText,
   parseCmgrPdu,
-  parseCmgrText,
   parseCmgs,
   parseCnmiOptions,
   parseCnum,
@@ -147,22 +142,6 @@ describe('parseCmglPdu', () => {
   });
 });
 
-describe('parseCmglText', () => {
-  it('joins a multi-line body and keeps commas and quotes in it', () => {
-    expect(parseCmglText(['+CMGL: 4,"REC READ","+15551234",,"26/01/01,10:00:00+00"', 'a, "b"', 'c'])).toEqual(
-      [
-        {
-          index: 4,
-          stat: 'REC READ',
-          address: '+15551234',
-          timestamp: '26/01/01,10:00:00+00',
-          text: 'a, "b"\nc',
-        },
-      ],
-    );
-  });
-});
-
 describe('parseCmgrPdu', () => {
   it('keeps an alpha field', () => {
     expect(parseCmgrPdu(['+CMGR: 1,"Bob",20', '00AA'])).toEqual({
@@ -175,17 +154,6 @@ describe('parseCmgrPdu', () => {
 
   it('gives undefined for an empty storage slot', () => {
     expect(parseCmgrPdu([])).toBeUndefined();
-  });
-});
-
-describe('parseCmgrText', () => {
-  it('reads stat, originator, time and body', () => {
-    expect(parseCmgrText(['+CMGR: "REC UNREAD","+15551234",,"26/01/01,10:00:00+04"', 'Hi'])).toEqual({
-      stat: 'REC UNREAD',
-      address: '+15551234',
-      timestamp: '26/01/01,10:00:00+04',
-      text: 'Hi',
-    });
   });
 });
 
@@ -244,24 +212,6 @@ describe('parseIccid', () => {
 
   it('gives undefined when no ICCID is present', () => {
     expect(parseIccid(['+CME ERROR: 10'])).toBeUndefined();
-  });
-});
-
-describe('parseClac', () => {
-  it('reads prefixed lines too', () => {
-    expect(parseClac(['+CLAC: +CMGS', '+CLAC: +CMGL'])).toEqual(['+CMGS', '+CMGL']);
-  });
-});
-
-describe('parseCfun', () => {
-  it('reads the plain state', () => {
-    expect(parseCfun(['+CFUN: 1'])).toEqual({ fun: 1 });
-  });
-});
-
-describe('parseCmgdOptions', () => {
-  it('reads an ordinary index list', () => {
-    expect(parseCmgdOptions(['+CMGD: (0,3),(0-4)'])).toEqual({ usedIndexes: [0, 3], flags: [0, 1, 2, 3, 4] });
   });
 });
 

@@ -102,13 +102,13 @@ describe('the desk in Chromium over a pty modem', () => {
       `/messages/${await row.getAttribute('data-message-id')}`,
     );
     expect(stored.body.recipients).toEqual([
-      { phoneNumber: quitter, state: 'Failed', error: 'opted out' },
+      { phoneNumber: quitter, state: 'Failed', error: 'opted out', failure: { code: 'opted-out' } },
       { phoneNumber: other, state: 'Sent' },
     ]);
     expect(pdusTo(quitter)).toHaveLength(0);
     expect(pdusTo(other)).toHaveLength(1);
     await row.getByRole('button', { name: 'Summer sale starts today' }).click();
-    await page.locator('.detail').getByText('opted out').waitFor();
+    await page.locator('.detail').getByText('Not sent: the number is on the opt-out list.').waitFor();
   });
 
   it('builds a keyword rule, tests it with a sample, and a matching SMS gets the auto-reply PDU', async () => {

@@ -78,7 +78,7 @@ describe('opt-out', () => {
     expect(sent.status).toBe(202);
     const settled = await waitForState(harness.api, `/messages/${sent.body.id}`, 'Sent');
     expect(settled.recipients).toEqual([
-      { phoneNumber: quitter, state: 'Failed', error: 'opted out' },
+      { phoneNumber: quitter, state: 'Failed', error: 'opted out', failure: { code: 'opted-out' } },
       { phoneNumber: other, state: 'Sent' },
     ]);
     expect(pdusTo(quitter)).toHaveLength(0);

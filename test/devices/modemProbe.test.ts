@@ -86,10 +86,10 @@ describe('probing a port the OS refuses to this user', () => {
     return link;
   }
 
-  it('rejects with PortPermissionDenied naming the dialout fix, not "no modem"', async () => {
+  it('rejects with TransportAccessDenied naming the dialout fix, not "no modem"', async () => {
     const link = refusedLink('/dev/ttyUSB2');
     const outcome = probeForModem(() => link.host, { timeoutMs: 100, clock: new ManualClock() });
-    await expect(outcome).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.PortPermissionDenied));
+    await expect(outcome).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.TransportAccessDenied));
     await expect(outcome).rejects.toThrow('sudo usermod -aG dialout $USER');
   });
 

@@ -81,17 +81,44 @@ describe('the status a failed attempt to reach the modem leaves', () => {
       error: new GatewayError(ErrorCode.ModemNotReady, 'no SIM card in the modem'),
       hasSession: true,
       status: 'recovering',
+      reason: 'not-usable',
     },
-    { case: 'a port that cannot be opened', error: portGone, hasSession: true, status: 'offline' },
+    {
+      case: 'a port that cannot be opened',
+      error: portGone,
+      hasSession: true,
+      status: 'offline',
+      reason: 'port-missing',
+    },
+    {
+      case: 'a port the system does not let the gateway open',
+      error: new GatewayError(ErrorCode.TransportAccessDenied, 'cannot open /dev/ttyUSB0: Permission denied'),
+      hasSession: false,
+      status: 'offline',
+      reason: 'port-access-denied',
+    },
     {
       case: 'a transport that closed',
       error: new GatewayError(ErrorCode.TransportClosed, 'closed'),
       hasSession: true,
       status: 'offline',
+      reason: 'port-missing',
     },
-    { case: 'a timeout with no session open', error: timeout, hasSession: false, status: 'offline' },
-    { case: 'a timeout on an open session', error: timeout, hasSession: true, status: 'recovering' },
-  ] as const)('is $status after $case', ({ error, hasSession, status }) => {
-    expect(unreachableStatus(error, hasSession).status).toBe(status);
+    {
+      case: 'a timeout with no session open',
+      error: timeout,
+      hasSession: false,
+      status: 'offline',
+      reason: 'port-missing',
+    },
+    {
+      case: 'a timeout on an open session',
+      error: timeout,
+      hasSession: true,
+      status: 'recovering',
+      reason: 'not-answering',
+    },
+  ] as const)('is $status ($reason) after $case', ({ error, hasSession, status, reason }) => {
+    expect(unreachableStatus(error, hasSession)).toMatchObject({ status, reason });
   });
 });

@@ -1,16 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
 import type { DeliveryReport } from '../../server/domain/device.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
 import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { createPtyPair } from '../support/pty.js';
 
@@ -52,16 +51,11 @@ async function poolOn(pty: PtyModem, timing: Partial<ModemTimingOptions> = {}) {
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async () => undefined },
-    createDriver: (source) =>
-      new ModemDriver({
-        source,
-        clock: systemClock,
-        logger: silentLogger,
-        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-        receive: async (_deviceId, _sim, sms) => void received.push(sms),
-        onDeliveryReport: async (report) => reports.push(report),
-        timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000, ...timing },
-      }),
+    createDriver: realTimeDrivers({
+      receive: async (_deviceId, _sim, sms) => void received.push(sms),
+      onDeliveryReport: async (report) => reports.push(report),
+      timing: { pollIntervalMs: 600, pollAfterSendMs: 300, healthIntervalMs: 60_000, ...timing },
+    }),
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
@@ -30,16 +29,7 @@ async function poolWith(modem: Omit<SimulatedModemOptions, 'clock' | 'logger'>) 
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async () => undefined },
-    createDriver: (source) =>
-      new ModemDriver({
-        source,
-        clock: systemClock,
-        logger: silentLogger,
-        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-        receive: async () => undefined,
-        onDeliveryReport: async () => true,
-        timing: { healthIntervalMs: 300 },
-      }),
+    createDriver: realTimeDrivers({ timing: { healthIntervalMs: 300 } }),
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { type KnownDevice, ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
@@ -27,16 +26,9 @@ async function ptyPool(pty: PtyModem) {
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async (devices) => void saved.push(devices) },
-    createDriver: (source) =>
-      new ModemDriver({
-        source,
-        clock: systemClock,
-        logger: silentLogger,
-        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-        receive: async () => undefined,
-        onDeliveryReport: async () => true,
-        timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
-      }),
+    createDriver: realTimeDrivers({
+      timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
+    }),
     serial: {
       configured: [{ path: pty.path, baudRate: 115_200 }],
       listPorts: async () => [],

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
-import { startPortProbing } from '../../server/composition/portProbing.js';
 import { ModemPool } from '../../server/devices/modemPool.js';
 import { probeForModem } from '../../server/devices/modemProbe.js';
+import { startPortProbing } from '../../server/devices/portProbing.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
@@ -32,17 +31,7 @@ describe('a modem that is slow to answer after power-on', () => {
       clock: systemClock,
       logger: silentLogger,
       knownDevices: { load: () => [], save: async () => undefined },
-      createDriver: (source) =>
-        new ModemDriver({
-          source,
-          clock: systemClock,
-          logger: silentLogger,
-          createSession: (transport) =>
-            new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-          receive: async () => undefined,
-          onDeliveryReport: async () => true,
-          timing: { healthIntervalMs: 60_000 },
-        }),
+      createDriver: realTimeDrivers({ timing: { healthIntervalMs: 60_000 } }),
       serial: {
         configured: [],
         listPorts: async () => [{ path: pty.path }],

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { realSerialAccess } from '../../server/composition/serialAccess.js';
 import { parseCommandLine } from '../../server/config/commandLine.js';
 import { ModemPool } from '../../server/devices/modemPool.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
 import { startPtyModem } from '../../server/simulator/ptyModem.js';
+import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { startSerialServer } from '../support/serialServer.js';
 
@@ -27,16 +26,9 @@ function poolFor(modemFlag: string) {
     clock: systemClock,
     logger: silentLogger,
     knownDevices: { load: () => [], save: async () => undefined },
-    createDriver: (source) =>
-      new ModemDriver({
-        source,
-        clock: systemClock,
-        logger: silentLogger,
-        createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
-        receive: async () => undefined,
-        onDeliveryReport: async () => true,
-        timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
-      }),
+    createDriver: realTimeDrivers({
+      timing: { backoffInitialMs: 50, backoffMaxMs: 200, healthIntervalMs: 60_000 },
+    }),
     // What the gateway uses outside tests: `tcp://` addresses become sockets there.
     serial: { ...realSerialAccess(systemClock, silentLogger), configured: command.options.modems },
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPhonePacing, PhonePacer } from '../../server/phone/phonePacing.js';
-import { phoneWebhookSignature, signatureProblem } from '../../server/phone/webhookSignature.js';
+import { signatureProblem, signWebhookBody } from '../../server/webhooks/signature.js';
 
 const MINUTE = 60_000;
 
@@ -47,7 +47,7 @@ describe('the app’s webhook signature (plugins/PayloadSingingPlugin.kt)', () =
   const vector = '74dca13d8f893b248e21adb19dcaa96de2812279842aa8545c1259250e2dcbbc';
 
   it('is the hex HMAC-SHA256 of the body followed by the timestamp', () => {
-    expect(phoneWebhookSignature(key, body, '1764130000')).toBe(vector);
+    expect(signWebhookBody(body, '1764130000', key)).toBe(vector);
   });
 
   it.each([
@@ -59,14 +59,14 @@ describe('the app’s webhook signature (plugins/PayloadSingingPlugin.kt)', () =
     ['a timestamp that is no number', vector, '17641x0000', 1_764_130_000_000, 'stale'],
     [
       'another key’s signature',
-      phoneWebhookSignature('other', body, '1764130000'),
+      signWebhookBody(body, '1764130000', 'other'),
       '1764130000',
       1_764_130_000_000,
       'mismatch',
     ],
     [
       'a signature of another body',
-      phoneWebhookSignature(key, '{}', '1764130000'),
+      signWebhookBody('{}', '1764130000', key),
       '1764130000',
       1_764_130_000_000,
       'mismatch',

@@ -7,6 +7,12 @@ import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
  * (V.250 §6.2.4; the echo is the command line and its CR), replies are framed `\r\n<line>\r\n`
  * like a real modem. `stall()` models a modem busy with a slow command: it answers nothing until
  * `answerLate`, then works through what it was sent meanwhile, in order.
+ *
+ * Why beside the shipped simulator (`server/simulator/simulatedModem.ts`): the simulator plays a
+ * whole, well-behaved modem and network, so it cannot say the odd things a driver test needs a
+ * modem to say once — a reply table of the test's own, byte for byte, a vendor's malformed line,
+ * a command that never answers. Tests of the gateway's behaviour use the simulator; tests of how
+ * the AT session and driver read exact replies use this.
  */
 export type Reply = string[] | ((command: string) => string[] | undefined);
 

@@ -9,7 +9,7 @@ import { parseCmgs } from '../../server/at/parsers.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { createSerialTransport } from '../../server/transport/serialTransport.js';
+import { createSerialTransport, openFailureCode } from '../../server/transport/serialTransport.js';
 import { createPtyPair, type PtyPair } from '../support/pty.js';
 
 /** A tiny modem: answers whole commands from a script, byte-exact like a real one. */
@@ -121,5 +121,17 @@ describe('serialTransport on a pty pair', () => {
     await transport.close();
     await transport.close();
     await expect(transport.write('AT\r')).rejects.toMatchObject({ code: ErrorCode.TransportClosed });
+  });
+});
+
+describe('a serial port that does not open', () => {
+  it.each([
+    // The binding's own words (serialport/bindings-cpp src/serialport_unix.cpp, serialport_win.cpp).
+    ['Error: Permission denied, cannot open /dev/ttyUSB0', ErrorCode.TransportAccessDenied],
+    ['Opening COM3: Access denied', ErrorCode.TransportAccessDenied],
+    ['Error: No such file or directory, cannot open /dev/ttyUSB9', ErrorCode.TransportOpenFailed],
+    ['Opening COM7: File not found', ErrorCode.TransportOpenFailed],
+  ])('says %j as code %s', (text, code) => {
+    expect(openFailureCode(new Error(text))).toBe(code);
   });
 });

@@ -9,7 +9,6 @@ import {
   oldestFirst,
   passesLogFilter,
 } from '../../renderer/src/logs/logTail.js';
-import { isPortPermissionProblem } from '../../renderer/src/modems/portPermission.js';
 import { webhookUrlProblem } from '../../renderer/src/webhooks/webhookForm.js';
 
 describe('the inbox rules', () => {
@@ -111,16 +110,5 @@ describe('the API access examples', () => {
     expect(curlSendExample('http://127.0.0.1:8080', { token: 'eyJ.x.y', username: 'admin' })).toContain(
       `-H 'Authorization: Bearer eyJ.x.y'`,
     );
-  });
-});
-
-describe('serial port permission hints', () => {
-  it.each([
-    ['Error: Error: Permission denied, cannot open /dev/ttyUSB0', true],
-    ['open /dev/ttyACM0: EACCES', true],
-    ['no answer to AT after 3 tries', false],
-    [undefined, false],
-  ])('recognises %j as a permission problem: %s', (detail, expected) => {
-    expect(isPortPermissionProblem(detail)).toBe(expected);
   });
 });

@@ -126,8 +126,6 @@ describe('the transactional webhook outbox', () => {
         stored = storage.modemRecords.addCall(call, inCommit);
         return stored;
       },
-      settings: () => ({ callReplyText: null }) as never,
-      enqueue: async () => undefined,
       events,
       logger: silentLogger,
     });

@@ -1,9 +1,6 @@
 /**
  * Linux gives serial devices (/dev/ttyUSB*, /dev/ttyACM*) to the `dialout` group; a user outside
- * it gets EACCES on open. The gateway reports that in the modem's statusDetail.
+ * it gets EACCES on open, which the gateway reports as the status reason 'port-access-denied'.
+ * This command puts the user in the group.
  */
-export function isPortPermissionProblem(statusDetail: string | undefined): boolean {
-  return statusDetail !== undefined && /permission|EACCES|access denied/i.test(statusDetail);
-}
-
 export const dialoutFixCommand = 'sudo usermod -aG dialout $USER';

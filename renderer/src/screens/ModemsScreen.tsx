@@ -17,7 +17,7 @@ import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
-import { dialoutFixCommand, isPortPermissionProblem } from '../modems/portPermission.js';
+import { dialoutFixCommand } from '../modems/portPermission.js';
 import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
@@ -129,7 +129,7 @@ function ModemPanel(props: {
           </ul>
         </div>
       )}
-      {isPortPermissionProblem(modem?.statusDetail) && (
+      {modem?.statusReason === 'port-access-denied' && (
         <div className="note note-error">
           <p>
             <strong>The gateway may not open this serial port.</strong> On Linux, serial ports belong to the

@@ -1,5 +1,6 @@
 import type { MessageState } from '../../domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { CoreReads } from '../../store/sqlite/coreReads.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 
@@ -35,12 +36,13 @@ export class CampaignRepository {
   private readonly selectOne: Statement<[string], { body: string }>;
   private readonly selectPage: Statement<{ limit: number; offset: number }, { body: string }>;
   private readonly countAll: Statement<[], { total: number }>;
-  private readonly selectStates: Statement<[string], { state: MessageState; count: number }>;
   private readonly selectMessageIds: Statement<[string], { message_id: string }>;
 
   constructor(
     private readonly db: Database,
     private readonly commits: GroupCommit,
+    /** The core's messages, read through their port. */
+    private readonly core: CoreReads,
   ) {
     this.insertCampaign = db.prepare(
       'INSERT INTO desk_campaigns (id, created_at, body) VALUES (@id, @created_at, @body)',
@@ -54,10 +56,6 @@ export class CampaignRepository {
       'SELECT body FROM desk_campaigns ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset',
     );
     this.countAll = db.prepare('SELECT count(*) AS total FROM desk_campaigns');
-    this.selectStates = db.prepare(
-      `SELECT m.state AS state, count(*) AS count FROM desk_campaign_messages c
-       JOIN messages m ON m.id = c.message_id WHERE c.campaign_id = ? GROUP BY m.state`,
-    );
     this.selectMessageIds = db.prepare('SELECT message_id FROM desk_campaign_messages WHERE campaign_id = ?');
   }
 
@@ -113,7 +111,7 @@ export class CampaignRepository {
 
   /** How many of the campaign's messages are in each state (messages removed by retention are not counted). */
   stateCounts(id: string): Partial<Record<MessageState, number>> {
-    return Object.fromEntries(this.selectStates.all(id).map((row) => [row.state, row.count]));
+    return this.core.stateCounts(this.messageIds(id));
   }
 
   messageIds(id: string): string[] {

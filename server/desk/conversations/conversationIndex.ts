@@ -1,5 +1,6 @@
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
+import type { CoreReads } from '../../store/sqlite/coreReads.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 import type { ConversationDirection } from '../../validation/deskSchemas.js';
@@ -29,7 +30,7 @@ interface ConversationChange {
 
 /**
  * Keeps the conversations (`desk_thread_items`, `desk_conversations`) in step with the
- * messages and inbox tables. It reads rows after a rowid cursor per table, so a catch-up costs
+ * messages and inbox tables (read through `CoreReads`). It reads rows after a rowid cursor per table, so a catch-up costs
  * only what arrived since (at start: what arrived while it was not running, or the whole
  * history once, on the first start of a version with the desk). A row is indexed at most once
  * (the item's key), so reading one again after a crash changes nothing.
@@ -37,16 +38,13 @@ interface ConversationChange {
 export class ConversationIndex {
   private readonly selectCursor: Statement<[string], { last_rowid: number }>;
   private readonly saveCursor: Statement<{ source: string; rowid: number }>;
-  private readonly maxRowid: Record<Source, Statement<[], { rowid: number | null }>>;
-  private readonly newRows: Record<
-    Source,
-    Statement<{ after: number; limit: number }, { rowid: number; body: string }>
-  >;
   private readonly insertItem: Statement<ItemRow>;
   private readonly upsertConversation: Statement<ConversationChange>;
   private readonly step: (source: Source) => number;
 
   constructor(
+    /** The core's tables, read through their port. */
+    private readonly core: CoreReads,
     db: Database,
     private readonly commits: GroupCommit,
     private readonly key: PeerKey,
@@ -56,21 +54,6 @@ export class ConversationIndex {
       `INSERT INTO desk_index_cursors (source, last_rowid) VALUES (@source, @rowid)
        ON CONFLICT (source) DO UPDATE SET last_rowid = excluded.last_rowid`,
     );
-    this.maxRowid = {
-      messages: db.prepare('SELECT max(rowid) AS rowid FROM messages'),
-      inbox: db.prepare('SELECT max(rowid) AS rowid FROM inbox'),
-    };
-    this.newRows = {
-      messages: db.prepare(
-        'SELECT rowid, body FROM messages WHERE rowid > @after ORDER BY rowid LIMIT @limit',
-      ),
-      // NOT INDEXED: by the type equality SQLite would pick inbox_by_type, read every SMS ever
-      // received and sort them by rowid, at every step (after every POST batch, at a cost that grows
-      // with the inbox); by rowid it reads only the rows after the cursor.
-      inbox: db.prepare(
-        "SELECT rowid, body FROM inbox NOT INDEXED WHERE rowid > @after AND type = 'SMS' ORDER BY rowid LIMIT @limit",
-      ),
-    };
     this.insertItem = db.prepare(
       `INSERT OR IGNORE INTO desk_thread_items (peer, at, direction, item_id)
        VALUES (@peer, @at, @direction, @item_id)`,
@@ -111,12 +94,17 @@ export class ConversationIndex {
     let after = this.selectCursor.get(source)?.last_rowid ?? 0;
     // Rowids are reused when the newest rows were deleted (retention of an idle gateway): start
     // again from the top; the items' keys keep anything from being counted twice.
-    if ((this.maxRowid[source].get()?.rowid ?? 0) < after) after = 0;
-    const rows = this.newRows[source].all({ after, limit: batchRows });
-    for (const row of rows) {
-      if (source === 'messages') this.indexOutgoing(JSON.parse(row.body) as MessageRecord);
-      else this.indexIncoming(JSON.parse(row.body) as IncomingRecord);
-    }
+    if (this.core.newestRowid(source) < after) after = 0;
+    const rows =
+      source === 'messages'
+        ? this.core.messagesAfter(after, batchRows).map((row) => {
+            this.indexOutgoing(row.record);
+            return row;
+          })
+        : this.core.smsAfter(after, batchRows).map((row) => {
+            this.indexIncoming(row.record);
+            return row;
+          });
     const last = rows.at(-1);
     if (last) this.saveCursor.run({ source, rowid: last.rowid });
     return rows.length;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageStates } from '../../domain/message.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
+import { accessErrors, errorResponse } from '../../http/responses.js';
 import { MaxTextLength } from '../../validation/messageSchemas.js';
 import { dateTime, pageQuery } from '../../validation/primitives.js';
 import {
@@ -8,7 +9,6 @@ import {
   MaxCampaignIdLength,
   MaxCampaignRecipients,
 } from '../campaigns/campaignService.js';
-import { accessResponses, errorSchema } from './deskSchemas.js';
 
 const campaignRequestSchema = z.object({
   id: z
@@ -125,8 +125,8 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
     body: campaignRequestSchema,
     responses: {
       200: { description: 'the preview', schema: previewSchema },
-      400: { description: 'a field is wrong', schema: errorSchema },
-      ...accessResponses('campaigns:send'),
+      400: errorResponse('a field is wrong'),
+      ...accessErrors('campaigns:send'),
     },
     async handle({ body }) {
       return { status: 200, body: await campaigns.preview(body) };
@@ -145,10 +145,10 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
         description: 'queued; or, for an id already used with this request, that campaign',
         schema: campaignSchema,
       },
-      400: { description: 'a recipient has a problem (named); nothing was queued', schema: errorSchema },
-      409: { description: 'the id was used for another request', schema: errorSchema },
-      503: { description: 'the queue cannot take that many messages', schema: errorSchema },
-      ...accessResponses('campaigns:send'),
+      400: errorResponse('a recipient has a problem (named); nothing was queued'),
+      409: errorResponse('the id was used for another request'),
+      503: errorResponse('the queue cannot take that many messages'),
+      ...accessErrors('campaigns:send'),
     },
     async handle({ body }) {
       const campaign = await campaigns.start(body);
@@ -165,7 +165,7 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
     query: z.object(pageQuery),
     responses: {
       200: { description: 'a page of campaigns', schema: z.array(campaignSchema) },
-      ...accessResponses('campaigns:read'),
+      ...accessErrors('campaigns:read'),
     },
     async handle({ query }) {
       const page = campaigns.list(query.limit, query.offset);
@@ -181,8 +181,8 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
     access: { scope: 'campaigns:read' },
     responses: {
       200: { description: 'the campaign', schema: campaignSchema },
-      404: { description: 'no such campaign', schema: errorSchema },
-      ...accessResponses('campaigns:read'),
+      404: errorResponse('no such campaign'),
+      ...accessErrors('campaigns:read'),
     },
     async handle({ params }) {
       return { status: 200, body: campaigns.get(params.id ?? '') };
@@ -201,8 +201,8 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
         description: 'a page of recipients; X-Total-Count has the total',
         schema: z.array(recipientReportSchema),
       },
-      404: { description: 'no such campaign', schema: errorSchema },
-      ...accessResponses('campaigns:read'),
+      404: errorResponse('no such campaign'),
+      ...accessErrors('campaigns:read'),
     },
     async handle({ params, query }) {
       const page = campaigns.report(params.id ?? '', query.limit, query.offset);
@@ -218,8 +218,8 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
     access: { scope: 'campaigns:cancel' },
     responses: {
       200: { description: 'the campaign after cancelling', schema: campaignSchema },
-      404: { description: 'no such campaign', schema: errorSchema },
-      ...accessResponses('campaigns:cancel'),
+      404: errorResponse('no such campaign'),
+      ...accessErrors('campaigns:cancel'),
     },
     async handle({ params }) {
       return { status: 200, body: await campaigns.cancel(params.id ?? '') };

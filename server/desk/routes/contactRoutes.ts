@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
+import { accessErrors, errorResponse } from '../../http/responses.js';
 import { pageQuery } from '../../validation/primitives.js';
 import { contactFields, groupName } from '../contacts/contactFields.js';
 import { type ContactImport, ImportErrorsListed, MaxImportRows } from '../contacts/contactImport.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import type { NumberReader } from '../numberReader.js';
-import { accessResponses, errorSchema } from './deskSchemas.js';
 
 const contactSchema = z.object({
   id: z.string(),
@@ -75,8 +75,8 @@ export interface ContactRouteDependencies {
 export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDependencies): void {
   const { contacts, groups, readNumber } = deps;
   const tag = 'Contacts';
-  const read = accessResponses('contacts:read');
-  const write = accessResponses('contacts:write');
+  const read = accessErrors('contacts:read');
+  const write = accessErrors('contacts:write');
   const checkedInput = (body: z.output<typeof contactInputSchema>) => {
     groups.checkIds(body.groupIds ?? [], 'groupIds');
     return { ...body, phoneNumber: readNumber(body.phoneNumber, 'phoneNumber') };
@@ -109,8 +109,8 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     body: contactInputSchema,
     responses: {
       201: { description: 'the stored contact', schema: contactSchema },
-      400: { description: 'a field is wrong, e.g. a number that cannot be read', schema: errorSchema },
-      409: { description: 'the number is already in the address book', schema: errorSchema },
+      400: errorResponse('a field is wrong, e.g. a number that cannot be read'),
+      409: errorResponse('the number is already in the address book'),
       ...write,
     },
     async handle({ body }) {
@@ -126,7 +126,7 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     access: { scope: 'contacts:read' },
     responses: {
       200: { description: 'the contact', schema: contactSchema },
-      404: { description: 'no such contact', schema: errorSchema },
+      404: errorResponse('no such contact'),
       ...read,
     },
     async handle({ params }) {
@@ -143,9 +143,9 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     body: contactInputSchema,
     responses: {
       200: { description: 'the stored contact', schema: contactSchema },
-      400: { description: 'a field is wrong', schema: errorSchema },
-      404: { description: 'no such contact', schema: errorSchema },
-      409: { description: 'another contact has the number', schema: errorSchema },
+      400: errorResponse('a field is wrong'),
+      404: errorResponse('no such contact'),
+      409: errorResponse('another contact has the number'),
       ...write,
     },
     async handle({ params, body }) {
@@ -161,7 +161,7 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     access: { scope: 'contacts:write' },
     responses: {
       204: { description: 'removed' },
-      404: { description: 'no such contact', schema: errorSchema },
+      404: errorResponse('no such contact'),
       ...write,
     },
     async handle({ params }) {
@@ -198,11 +198,8 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     body: importSchema,
     responses: {
       200: { description: 'the preview, or the import carried out (`imported`)', schema: importReportSchema },
-      400: {
-        description: 'a field is wrong; or rows have errors and nothing was imported',
-        schema: errorSchema,
-      },
-      413: { description: `the file has more than ${MaxImportRows} rows`, schema: errorSchema },
+      400: errorResponse('a field is wrong; or rows have errors and nothing was imported'),
+      413: errorResponse(`the file has more than ${MaxImportRows} rows`),
       ...write,
     },
     async handle({ body }) {
@@ -242,7 +239,7 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     body: groupInputSchema,
     responses: {
       201: { description: 'the group', schema: groupSchema },
-      409: { description: 'a group has that name', schema: errorSchema },
+      409: errorResponse('a group has that name'),
       ...write,
     },
     async handle({ body }) {
@@ -259,8 +256,8 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     body: groupInputSchema,
     responses: {
       200: { description: 'the group', schema: groupSchema },
-      404: { description: 'no such group', schema: errorSchema },
-      409: { description: 'a group has that name', schema: errorSchema },
+      404: errorResponse('no such group'),
+      409: errorResponse('a group has that name'),
       ...write,
     },
     async handle({ params, body }) {
@@ -276,7 +273,7 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
     access: { scope: 'contacts:write' },
     responses: {
       204: { description: 'removed' },
-      404: { description: 'no such group', schema: errorSchema },
+      404: errorResponse('no such group'),
       ...write,
     },
     async handle({ params }) {

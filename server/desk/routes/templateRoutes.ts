@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
+import { accessErrors, errorResponse } from '../../http/responses.js';
 import { MaxTextLength } from '../../validation/messageSchemas.js';
 import { placeholdersOf } from '../templates/placeholders.js';
 import type { Template, TemplateRepository } from '../templates/templateRepository.js';
-import { accessResponses, errorSchema } from './deskSchemas.js';
 
 const templateSchema = z.object({
   id: z.string(),
@@ -30,8 +30,8 @@ const withPlaceholders = (template: Template) => ({
 export function registerTemplateRoutes(api: ApiBuilder, deps: { templates: TemplateRepository }): void {
   const { templates } = deps;
   const tag = 'Templates';
-  const read = accessResponses('templates:read');
-  const write = accessResponses('templates:write');
+  const read = accessErrors('templates:read');
+  const write = accessErrors('templates:write');
 
   api.route({
     method: 'get',
@@ -54,8 +54,8 @@ export function registerTemplateRoutes(api: ApiBuilder, deps: { templates: Templ
     body: templateInputSchema,
     responses: {
       201: { description: 'the template', schema: templateSchema },
-      400: { description: 'a field is wrong', schema: errorSchema },
-      409: { description: 'a template has that name', schema: errorSchema },
+      400: errorResponse('a field is wrong'),
+      409: errorResponse('a template has that name'),
       ...write,
     },
     async handle({ body }) {
@@ -72,8 +72,8 @@ export function registerTemplateRoutes(api: ApiBuilder, deps: { templates: Templ
     body: templateInputSchema,
     responses: {
       200: { description: 'the template', schema: templateSchema },
-      404: { description: 'no such template', schema: errorSchema },
-      409: { description: 'a template has that name', schema: errorSchema },
+      404: errorResponse('no such template'),
+      409: errorResponse('a template has that name'),
       ...write,
     },
     async handle({ params, body }) {
@@ -89,7 +89,7 @@ export function registerTemplateRoutes(api: ApiBuilder, deps: { templates: Templ
     access: { scope: 'templates:write' },
     responses: {
       204: { description: 'removed' },
-      404: { description: 'no such template', schema: errorSchema },
+      404: errorResponse('no such template'),
       ...write,
     },
     async handle({ params }) {

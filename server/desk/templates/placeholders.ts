@@ -1,5 +1,3 @@
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-
 /**
  * Placeholders in a text: `{name}`, `{order}`. A name is letters, digits, `_`, `-` or spaces
  * (CSV headers such as `{first name}`), matched without regard to case. Pure: the UI renders
@@ -44,17 +42,6 @@ export function recipientFields(
 /** "{name}, {order}": the missing placeholders as the text spells them. */
 export function missingText(missing: readonly string[]): string {
   return missing.map((name) => `{${name}}`).join(', ');
-}
-
-/** `renderPlaceholders` for the server: a missing value is a 400 naming `field`. */
-export function renderOrThrow(text: string, fields: Readonly<Record<string, string>>, field: string): string {
-  const rendered = renderPlaceholders(text, fields);
-  if (rendered.ok) return rendered.text;
-  throw new GatewayError(
-    ErrorCode.ValidationFailed,
-    `${field}: no value for ${missingText(rendered.missing)}`,
-    { field },
-  );
 }
 
 function fieldKey(name: string): string {

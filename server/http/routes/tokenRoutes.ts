@@ -7,6 +7,7 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { type IssuedTokenView, issuedTokenViewSchema } from '../../validation/tokenViewSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
+import { errorResponse } from '../responses.js';
 
 /**
  * Token lifecycle routes (spec: Endpoints, /auth/token*; Authentication, token lifecycle).
@@ -47,8 +48,6 @@ export const tokenResponseSchema = z.object({
   expiresAt: z.string().describe('expires_at, for camelCase clients'),
 });
 
-const errorSchema = z.object({ message: z.string() });
-
 export function tokenResponse(pair: TokenPair): z.infer<typeof tokenResponseSchema> {
   const expiresAt = toIsoWithOffset(pair.expiresAt);
   return {
@@ -76,13 +75,11 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     body: tokenRequestSchema,
     responses: {
       201: { description: 'the new token pair', schema: tokenResponseSchema },
-      400: { description: 'unknown or system scope, empty scopes, ttl out of range', schema: errorSchema },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: {
-        description:
-          'the caller lacks tokens:manage or a requested scope, or a Bearer caller asks for a ttl beyond its own expiry',
-        schema: errorSchema,
-      },
+      400: errorResponse('unknown or system scope, empty scopes, ttl out of range'),
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse(
+        'the caller lacks tokens:manage or a requested scope, or a Bearer caller asks for a ttl beyond its own expiry',
+      ),
     },
     async handle({ body, principal }) {
       if (principal?.kind === 'bearer') {
@@ -113,7 +110,7 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     access: 'refresh-token',
     responses: {
       201: { description: 'the new token pair', schema: tokenResponseSchema },
-      401: { description: 'not a valid, unused refresh token', schema: errorSchema },
+      401: errorResponse('not a valid, unused refresh token'),
     },
     async handle({ ctx }) {
       // The access check has already verified this header holds a Bearer refresh token.
@@ -133,9 +130,9 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     access: { scope: 'tokens:manage' },
     responses: {
       204: { description: 'revoked (also when it was already revoked or has expired)' },
-      400: { description: 'not a token id this gateway issues', schema: errorSchema },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+      400: errorResponse('not a token id this gateway issues'),
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the caller lacks tokens:manage'),
     },
     async handle({ params }) {
       await tokens.revoke(params.jti ?? '');
@@ -151,8 +148,8 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     access: { scope: 'tokens:manage' },
     responses: {
       200: { description: 'the live tokens', schema: z.array(issuedTokenViewSchema) },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the caller lacks tokens:manage'),
     },
     async handle({ principal }) {
       const body: IssuedTokenView[] = tokens.list().map((family) => ({
@@ -177,8 +174,8 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     access: { scope: 'tokens:manage' },
     responses: {
       204: { description: 'every token issued so far is revoked' },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the caller lacks tokens:manage', schema: errorSchema },
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the caller lacks tokens:manage'),
     },
     async handle() {
       await tokens.revokeAll();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { webhookInputSchema, webhookSchema } from '../../validation/webhookSchemas.js';
 import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
+import { errorResponse } from '../responses.js';
 
 /**
  * Webhook registration (spec: Endpoints /webhooks; Events, registration rules). The singular
@@ -15,7 +16,6 @@ export interface WebhookRouteDependencies {
   webhooks: WebhookRegistry;
 }
 
-const errorSchema = z.object({ message: z.string() });
 const tag = 'Webhooks';
 
 export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDependencies): void {
@@ -30,8 +30,8 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
     access: { scope: 'webhooks:list' },
     responses: {
       200: { description: 'every registered webhook', schema: z.array(webhookSchema) },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: { description: 'the token lacks webhooks:list', schema: errorSchema },
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the token lacks webhooks:list'),
     },
     async handle() {
       return { status: 200, body: webhooks.list() };
@@ -48,12 +48,9 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
     body: webhookInputSchema,
     responses: {
       201: { description: 'the stored webhook', schema: webhookSchema },
-      400: { description: 'URL not https/loopback, unknown event, bad id', schema: errorSchema },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: {
-        description: 'the token lacks webhooks:write, or the id is managed by the private server',
-        schema: errorSchema,
-      },
+      400: errorResponse('URL not https/loopback, unknown event, bad id'),
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the token lacks webhooks:write, or the id is managed by the private server'),
     },
     async handle({ body }) {
       const record = await webhooks.upsert({
@@ -75,11 +72,8 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
     access: { scope: 'webhooks:delete' },
     responses: {
       204: { description: 'removed, or was not registered' },
-      401: { description: 'missing or wrong credentials', schema: errorSchema },
-      403: {
-        description: 'the token lacks webhooks:delete, or the webhook is managed by the private server',
-        schema: errorSchema,
-      },
+      401: errorResponse('missing or wrong credentials'),
+      403: errorResponse('the token lacks webhooks:delete, or the webhook is managed by the private server'),
     },
     async handle({ params }) {
       await webhooks.remove(params.id ?? '');

@@ -1,9 +1,8 @@
 import type { Clock } from '../clock/clock.js';
 import type { ModemPool } from '../devices/modemPool.js';
 import type { Logger } from '../logging/logger.js';
-import type { SimulatedModem } from '../simulator/simulatedModem.js';
-import { startSimulatedModem } from './simulatedModems.js';
-import type { StopList } from './stopList.js';
+import { startSimulatedModem } from './inProcessModem.js';
+import type { SimulatedModem } from './simulatedModem.js';
 
 export interface SimulatorRoster {
   /** `--simulate <n>` and the demo fallback: a simulated modem added to the pool. */
@@ -32,7 +31,8 @@ export function createSimulatorRoster(deps: {
   stopping: () => boolean;
   clock: Clock;
   logger: Logger;
-  stops: StopList;
+  /** Where the roster hands the stop of each modem it started. */
+  stops: { add(stop: () => Promise<void>): void };
 }): SimulatorRoster {
   const { modems, pool, logger } = deps;
   const byPort = new Map<string, SimulatedModem>();

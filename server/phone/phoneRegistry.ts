@@ -6,16 +6,16 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { Adb, adbAdvice } from '../phone/adb.js';
-import { AndroidPhone, type AndroidPhoneOptions } from '../phone/androidPhone.js';
-import { PhoneAddress } from '../phone/phoneAddress.js';
-import { createPhoneLedger, type PhoneDocumentData } from '../phone/phoneLedger.js';
-import { defaultPhonePacing, type PhonePacingSettings } from '../phone/phonePacing.js';
-import type { NewPhone } from '../phone/phoneRoutes.js';
-import { UsbConnection } from '../phone/usbConnection.js';
 import type { Document } from '../store/documentStore.js';
 import type { Storage } from '../store/storage.js';
 import type { UsbPhoneListing } from '../validation/phoneSchemas.js';
+import { Adb, adbAdvice } from './adb.js';
+import { AndroidPhone, type AndroidPhoneOptions } from './androidPhone.js';
+import { PhoneAddress } from './phoneAddress.js';
+import { createPhoneLedger, type PhoneDocumentData } from './phoneLedger.js';
+import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
+import type { NewPhone } from './phoneRoutes.js';
+import { UsbConnection } from './usbConnection.js';
 
 export type PhoneTiming = Pick<AndroidPhoneOptions, 'pollIntervalMs' | 'retryInitialMs' | 'requestTimeoutMs'>;
 
@@ -30,6 +30,11 @@ export interface PhoneRegistry {
   phone(deviceId: string): AndroidPhone;
   /** What adb lists, with advice for phones it cannot use. */
   usbPhones(): Promise<UsbPhoneListing>;
+  /**
+   * The gateway's API listens on `port`: a USB phone's webhooks come back through it, so each
+   * phone registers them now rather than at its next round.
+   */
+  listening(port: number): void;
 }
 
 /**
@@ -51,9 +56,9 @@ export async function startPhones(deps: {
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
   adbPath: string;
-  /** The gateway's port once it listens (a USB phone's webhooks come back through it). */
-  gatewayPort: () => number | undefined;
 }): Promise<PhoneRegistry> {
+  /** The API's port, told by `listening` once it listens. */
+  let gatewayPort: number | undefined;
   const document = await deps.storage.openDocument<PhoneDocumentData>('phones', {
     inboxCursors: {},
     hookTokens: {},
@@ -99,7 +104,7 @@ export async function startPhones(deps: {
       options.webhooks = {
         token: await secretOf(document, 'hookTokens', address.url),
         signingKey: await secretOf(document, 'signingKeys', address.url),
-        gatewayPort: deps.gatewayPort,
+        gatewayPort: () => gatewayPort,
       };
     }
     const phone = new AndroidPhone(options);
@@ -187,9 +192,12 @@ export async function startPhones(deps: {
         if (pacing) data.pacing = { ...data.pacing, [address.url]: pacing };
       });
       if (pacing) member.setPacing(pacing);
-      const port = deps.gatewayPort();
-      if (port !== undefined) void member.pollNow();
+      if (gatewayPort !== undefined) void member.pollNow();
       return member;
+    },
+    listening(port) {
+      gatewayPort = port;
+      for (const phone of phones) void phone.pollNow();
     },
     async usbPhones() {
       try {

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock/clock.js';
 import type { ModemSource } from '../devices/serialModemSource.js';
 import type { Logger } from '../logging/logger.js';
-import { SimulatedModem } from '../simulator/simulatedModem.js';
 import { createMemoryLink } from '../transport/memoryTransport.js';
+import { SimulatedModem } from './simulatedModem.js';
 
 export interface RunningSimulatedModem {
   modem: SimulatedModem;

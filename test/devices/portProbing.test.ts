@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { type PortProbing, startPortProbing } from '../../server/composition/portProbing.js';
+import { type PortProbing, startPortProbing } from '../../server/devices/portProbing.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
 

@@ -1,8 +1,7 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import type { SettingsService } from '../settings/settingsService.js';
-import type { InboxRepository, LogRepository, MessageRepository } from '../store/repositories.js';
+import type { InboxRepository, LogRepository, MessageRepository } from './repositories.js';
 
 const dayMs = 24 * 60 * 60_000;
 const sweepIntervalMs = 60 * 60_000;
@@ -14,6 +13,13 @@ export interface RetainedStores {
   logs: Pick<LogRepository, 'pruneOlderThan'>;
 }
 
+/** The lifetime settings read at each sweep, in days (null or absent: kept). */
+export interface LifetimeSettings {
+  messages: { log_lifetime_days?: number | null };
+  incoming: { lifetime_days?: number | null };
+  logs: { lifetime_days?: number | null };
+}
+
 /**
  * Keeps the store bounded (docs/decisions.md#storage): sent messages older than `messages.log_lifetime_days`,
  * received ones older than `incoming.lifetime_days` (either unset: kept), log entries older than
@@ -21,7 +27,7 @@ export interface RetainedStores {
  */
 export function startRetention(deps: {
   storage: RetainedStores;
-  settings: Pick<SettingsService, 'current'>;
+  settings: { current(): LifetimeSettings };
   clock: Clock;
   logger: Logger;
 }): () => void {

@@ -1,0 +1,24 @@
+import { AtSession } from '../../server/at/atSession.js';
+import { systemClock } from '../../server/clock/clock.js';
+import type { ModemSource } from '../../server/devices/serialModemSource.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { ModemDriver, type ModemDriverOptions } from '../../server/modem/modemDriver.js';
+
+/**
+ * The pool's driver factory for tests on real ports (ptys, sockets): the AT modem driver on the
+ * system clock, its sinks dropping what they get unless the test hands its own.
+ */
+export function realTimeDrivers(
+  options: Partial<Pick<ModemDriverOptions, 'receive' | 'onDeliveryReport' | 'timing'>> = {},
+): (source: ModemSource) => ModemDriver {
+  return (source) =>
+    new ModemDriver({
+      source,
+      clock: systemClock,
+      logger: silentLogger,
+      createSession: (transport) => new AtSession(transport, { clock: systemClock, logger: silentLogger }),
+      receive: options.receive ?? (async () => undefined),
+      onDeliveryReport: options.onDeliveryReport ?? (async () => true),
+      ...(options.timing ? { timing: options.timing } : {}),
+    });
+}
