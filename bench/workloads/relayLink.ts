@@ -12,10 +12,11 @@ import { waitForOnlineModems, waitUntil } from './modemPath.js';
  * (`server/simulator/relayLink.ts`), with the modem offering `+CMMS` and without it. Each row
  * beside its ideal: the link opened once, then every part at the send time.
  *
- * The campaigns divide every modem time by their `timeScale`, so the one without `+CMMS` takes
- * minutes instead of 42; seconds are reported back at full scale. The gateway's own time per
- * message is not scaled, so a scaled row's ratio to the ideal is if anything higher than it
- * would be at the real 0.5 s per send.
+ * The burst and the single-modem campaign with `+CMMS` run in real modem time; the other rows
+ * divide every modem time by their `timeScale`, so the campaign without `+CMMS` takes minutes
+ * instead of 42, and report seconds back at full scale. The gateway's own time per message is
+ * not scaled, so a scaled row's ratio to the ideal is if anything higher than it would be at
+ * the real 0.5 s per send.
  */
 const SETUP_MS = 2000;
 const SEND_MS = 500;
