@@ -25,7 +25,6 @@ const expectedRows = [
   'single-part, 16 modems',
   '3-part, 16 modems',
   '40-part burst, 1 modem, with +CMMS (mode 2)',
-  '20-message campaign, 4 modems, with +CMMS (mode 2)',
   'total',
   'resident memory, idle',
   'resident memory, 100 stored',
