@@ -278,9 +278,13 @@ export class SimulatedModem {
     this.registration.setSignal(rssi);
   }
 
-  /** Like a power cut: pending reports, delays, a half-typed PDU and unread input are gone. */
+  /**
+   * Like a power cut: pending reports, delays, a half-typed PDU, the relay link with its `+CMMS`
+   * mode, and unread input are gone.
+   */
   private halt(): void {
     this.output.halt();
+    this.relayLink.reset();
     this.pendingSend = undefined;
     this.input.clear();
     this.telephony.halt();

@@ -286,6 +286,37 @@ describe('ModemDriver send', () => {
     expect(references).toEqual([42, 42, 42, 43, 43, 43]);
   });
 
+  it('arms +CMMS=1 before each batch where the modem lists mode 2 but refuses it (TS 27.005 §3.5.6)', async () => {
+    const test = harness();
+    test.script('AT+CMMS=?', ['+CMMS: (0,1,2)', 'OK']);
+    test.script('AT+CMMS=2', ['+CMS ERROR: 303']);
+    test.script('AT+CMMS=1', ['OK']);
+    await test.start();
+    const text = 'x'.repeat(400);
+    await test.driver.send(textRequest({ content: { kind: 'text', text } }));
+    const sent = test.modem.commands.filter((command) => /^AT\+(CMMS=1|CMGS=)/.test(command));
+    expect(sent.map((command) => command.replace(/=\d+$/, '=n'))).toEqual([
+      'AT+CMMS=n',
+      'AT+CMGS=n',
+      'AT+CMGS=n',
+      'AT+CMGS=n',
+    ]);
+    // More than the shortest hold later, mode 1 may have fallen back to 0 with the link.
+    await test.clock.advance(1_001);
+    await test.driver.send(textRequest());
+    expect(test.modem.count('AT+CMMS=1')).toBe(2);
+    expect(test.driver.details().relayLink).toEqual({ mode: 1, keptLinkSends: 2 });
+  });
+
+  it('sends without +CMMS where the modem lists only mode 0', async () => {
+    const test = harness();
+    test.script('AT+CMMS=?', ['+CMMS: (0)', 'OK']);
+    await test.start();
+    await test.driver.send(textRequest());
+    expect(test.modem.commands.filter((command) => command.startsWith('AT+CMMS'))).toEqual(['AT+CMMS=?']);
+    expect(test.driver.details().relayLink).toBeUndefined();
+  });
+
   it('sends a data message to its 16-bit port with a relative validity period', async () => {
     const test = harness();
     await test.start();
