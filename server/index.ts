@@ -19,6 +19,7 @@ import { startRetention } from './composition/retention.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
+import { startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
@@ -28,6 +29,7 @@ import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
+import { registerBridgeRoutes } from './http/routes/bridgeRoutes.js';
 import type { LogSink } from './logging/logger.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import type { Scheduler } from './scheduler/scheduler.js';
@@ -233,6 +235,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       login: auth.login,
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
+    const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });
+    extensions.push((api) => registerBridgeRoutes(api, { status: () => ({ smtp: smtp.state() }) }));
     const app = createHttpApp(
       httpServicesFrom(context, {
         auth,

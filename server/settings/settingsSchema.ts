@@ -14,6 +14,10 @@ export const ProcessingOrders = ['LIFO', 'FIFO'] as const;
 const seconds = z.number().int().min(0).max(86_400);
 const days = z.number().int().min(1).max(3650);
 const secret = z.string().min(1).max(1024);
+const listenPort = z.number().int().min(1).max(65_535);
+const filePath = z.string().min(1).max(4096);
+/** Where an e-mail's SMS text comes from (docs/email-and-smpp.md). */
+export const MailTextSources = ['body', 'subject', 'subject_and_body'] as const;
 /** A time of day as the ecosystem writes it (client-go `domain_settings.go`): "HH:mm", 24-hour. */
 const clockTime = z
   .string()
@@ -98,6 +102,20 @@ export const settingGroups = {
   auto_reply: {
     reply_period_minutes: z.number().int().min(1).max(525_600),
   },
+  /** Ours (docs/email-and-smpp.md): the SMTP listener that turns e-mail into SMS. */
+  smtp: {
+    enabled: z.boolean(),
+    port: listenPort,
+    /** Listen on every interface instead of loopback only. */
+    allow_lan: z.boolean(),
+    text_source: z.enum(MailTextSources),
+    /** A line starting with this ends the text: what follows is a signature or a quoted reply. */
+    cut_marker: z.string().min(1).max(100),
+    max_parts: z.number().int().min(1).max(255),
+    /** PEM files for STARTTLS; without both, STARTTLS is not offered. */
+    tls_cert_file: filePath,
+    tls_key_file: filePath,
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -142,6 +160,16 @@ export const settingDefaults: Settings = {
     confirmation_text: null,
   },
   auto_reply: { reply_period_minutes: 60 },
+  smtp: {
+    enabled: false,
+    port: 2525,
+    allow_lan: false,
+    text_source: 'body',
+    cut_marker: '-- ',
+    max_parts: 10,
+    tls_cert_file: null,
+    tls_key_file: null,
+  },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

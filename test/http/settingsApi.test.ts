@@ -28,6 +28,14 @@ const defaults = {
   desk: {},
   opt_out: { keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT', start_keywords: 'START' },
   auto_reply: { reply_period_minutes: 60 },
+  smtp: {
+    enabled: false,
+    port: 2525,
+    allow_lan: false,
+    text_source: 'body',
+    cut_marker: '-- ',
+    max_parts: 10,
+  },
 };
 
 const patch = (body: unknown, base = '') =>
