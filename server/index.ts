@@ -19,6 +19,7 @@ import { startRetention } from './composition/retention.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
+import { startSmpp, startSmppOutbox } from './composition/smpp.js';
 import { startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
@@ -34,6 +35,7 @@ import type { LogSink } from './logging/logger.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
+import type { SmppServer } from './smpp/smppServer.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
@@ -164,6 +166,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
     });
+    let smppServer: SmppServer | undefined;
+    const smppDeliveries = startSmppOutbox(context, () => smppServer);
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
@@ -236,7 +240,17 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });
-    extensions.push((api) => registerBridgeRoutes(api, { status: () => ({ smtp: smtp.state() }) }));
+    const smpp = startSmpp(context, {
+      accessControl: auth.accessControl,
+      messages,
+      deliveries: smppDeliveries,
+      serving: (server) => {
+        smppServer = server;
+      },
+    });
+    extensions.push((api) =>
+      registerBridgeRoutes(api, { status: () => ({ smtp: smtp.state(), smpp: smpp.state() }) }),
+    );
     const app = createHttpApp(
       httpServicesFrom(context, {
         auth,

@@ -116,6 +116,12 @@ export const settingGroups = {
     tls_cert_file: filePath,
     tls_key_file: filePath,
   },
+  /** Ours (docs/email-and-smpp.md): the SMPP 3.4 server for software that speaks SMPP. */
+  smpp: {
+    enabled: z.boolean(),
+    port: listenPort,
+    allow_lan: z.boolean(),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -170,6 +176,7 @@ export const settingDefaults: Settings = {
     tls_cert_file: null,
     tls_key_file: null,
   },
+  smpp: { enabled: false, port: 2775, allow_lan: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

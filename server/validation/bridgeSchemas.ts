@@ -10,4 +10,5 @@ export const listenerStateSchema = z.discriminatedUnion('state', [
 /** GET /gateway/v1/bridges: the ways in beside HTTP (docs/email-and-smpp.md). */
 export const bridgeStatusSchema = z.object({
   smtp: listenerStateSchema,
+  smpp: listenerStateSchema,
 });

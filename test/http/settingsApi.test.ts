@@ -36,6 +36,7 @@ const defaults = {
     cut_marker: '-- ',
     max_parts: 10,
   },
+  smpp: { enabled: false, port: 2775, allow_lan: false },
 };
 
 const patch = (body: unknown, base = '') =>

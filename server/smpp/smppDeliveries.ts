@@ -1,0 +1,239 @@
+import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { IncomingMessageEvent } from '../domain/incoming.js';
+import type { MessageRecord } from '../domain/message.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import { toGsm7Characters } from '../pdu/gsm7.js';
+import type { KeyedCollection } from '../store/keyedCollection.js';
+import { retryDelayMs } from '../webhooks/retryPolicy.js';
+import { receiptOutcome, receiptText, type SubmitMemo } from './deliveryReceipt.js';
+import { addressOfPhoneNumber } from './smppAddress.js';
+import { SmppStatus } from './smppStatus.js';
+
+/** A deliver_sm owed to a receiver, kept until one acknowledges it. */
+export interface HeldDelivery {
+  id: string;
+  kind: 'receipt' | 'mo';
+  /** Only a session bound with this system_id takes it (a receipt goes to whoever submitted). */
+  systemId?: string;
+  /** deliver_sm fields; octet strings as Base64 under `base64Fields`. */
+  fields: Record<string, string | number>;
+  base64Fields: string[];
+  createdAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+/** A bound session that may receive, as the outbox sees it. */
+export interface SmppReceiver {
+  readonly systemId: string;
+  readonly canReceive: boolean;
+  deliver(fields: Record<string, unknown>): Promise<number>;
+}
+
+export interface SmppDeliveriesDeps {
+  outbox: KeyedCollection<HeldDelivery>;
+  memos: KeyedCollection<SubmitMemo>;
+  receivers: () => readonly SmppReceiver[];
+  /** Whether incoming SMS are kept for receivers now (the server is on). */
+  forwardIncoming: () => boolean;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** §5.2.12 esm_class bits 5–2 = 0001: an SMSC delivery receipt. */
+const esmDeliveryReceipt = 0x04;
+/** §5.2.19: 0 our default alphabet (GSM 03.38, unpacked), 8 UCS-2, 4 binary. */
+const dataCodingDefault = 0;
+const dataCodingUcs2 = 8;
+const dataCodingBinary = 4;
+/** short_message holds at most 254 octets (§5.2.21); longer text goes in message_payload (§5.3.2.32). */
+const maxShortMessage = 254;
+
+/**
+ * deliver_sm to bound receivers: incoming SMS (MO) and delivery receipts. Each is a fact
+ * recorded in the commit that stores what raised it (`EventBus.onRecord`, as the webhook
+ * outbox), held while no receiver is bound, and retried with back-off until a receiver answers
+ * deliver_sm_resp with ESME_ROK.
+ */
+export class SmppDeliveries {
+  private readonly inFlight = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private timer?: TimerHandle;
+  private stopped = false;
+
+  constructor(private readonly deps: SmppDeliveriesDeps) {}
+
+  /** What each submit asked for that its receipt needs, written with the message. */
+  get memos(): KeyedCollection<SubmitMemo> {
+    return this.deps.memos;
+  }
+
+  start(): void {
+    const { events } = this.deps;
+    this.unsubscribe.push(
+      events.onRecord('message:received', (incoming) => {
+        if (this.deps.forwardIncoming()) this.hold(this.moDelivery(incoming));
+      }),
+      events.onRecord('message:updated', ({ message }) => {
+        const delivery = this.receiptDelivery(message);
+        if (delivery) this.hold(delivery);
+      }),
+    );
+    this.pump();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    this.timer?.cancel();
+  }
+
+  /** A receiver bound, or a delivery became due: send what waits. */
+  pump(): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    this.timer = undefined;
+    const now = this.deps.clock.now();
+    let nextDue = Number.POSITIVE_INFINITY;
+    const held = [...this.deps.outbox.values()].sort((a, b) => a.createdAt - b.createdAt);
+    for (const delivery of held) {
+      if (this.inFlight.has(delivery.id)) continue;
+      if (delivery.nextAttemptAt > now) {
+        nextDue = Math.min(nextDue, delivery.nextAttemptAt);
+        continue;
+      }
+      const receiver = this.receiverFor(delivery);
+      if (receiver) void this.attempt(delivery, receiver);
+    }
+    if (nextDue !== Number.POSITIVE_INFINITY) {
+      this.timer = this.deps.clock.setTimer(() => this.pump(), nextDue - now);
+    }
+  }
+
+  private receiverFor(delivery: HeldDelivery): SmppReceiver | undefined {
+    const candidates = this.deps
+      .receivers()
+      .filter(
+        (receiver) =>
+          receiver.canReceive && (delivery.systemId === undefined || receiver.systemId === delivery.systemId),
+      );
+    // Spread over the receivers bound with the same credentials.
+    return candidates[delivery.attempts % Math.max(1, candidates.length)];
+  }
+
+  private async attempt(delivery: HeldDelivery, receiver: SmppReceiver): Promise<void> {
+    this.inFlight.add(delivery.id);
+    const fields: Record<string, unknown> = { ...delivery.fields };
+    for (const name of delivery.base64Fields)
+      fields[name] = Buffer.from(String(delivery.fields[name]), 'base64');
+    const status = await receiver.deliver(fields);
+    try {
+      if (status === SmppStatus.ESME_ROK) {
+        await this.deps.outbox.delete(delivery.id);
+        return;
+      }
+      const attempts = delivery.attempts + 1;
+      this.deps.logger.info('deliver_sm not taken; retrying later', { id: delivery.id, status, attempts });
+      await this.deps.outbox.put({
+        ...delivery,
+        attempts,
+        nextAttemptAt: this.deps.clock.now() + retryDelayMs(attempts),
+      });
+    } finally {
+      this.inFlight.delete(delivery.id);
+      this.pump();
+    }
+  }
+
+  /** Written in the caller's open batch (it records a fact); the pump follows once durable. */
+  private hold(delivery: HeldDelivery): void {
+    void this.deps.outbox.put(delivery).then(
+      () => this.pump(),
+      (error: unknown) =>
+        this.deps.logger.error('an SMPP delivery could not be kept', { error: String(error) }),
+    );
+  }
+
+  private moDelivery(incoming: IncomingMessageEvent): HeldDelivery {
+    const source = addressOfPhoneNumber(incoming.sender);
+    const destination = addressOfPhoneNumber(incoming.recipient ?? '');
+    const { dataCoding, bytes } =
+      incoming.type === 'DATA_SMS'
+        ? { dataCoding: dataCodingBinary, bytes: Buffer.from(incoming.content, 'base64') }
+        : encodeText(incoming.content);
+    const long = bytes.length > maxShortMessage;
+    const fields: Record<string, string | number> = {
+      source_addr_ton: source.ton,
+      source_addr_npi: 1,
+      source_addr: source.address,
+      dest_addr_ton: destination.ton,
+      dest_addr_npi: 1,
+      destination_addr: destination.address,
+      esm_class: 0,
+      data_coding: dataCoding,
+      [long ? 'message_payload' : 'short_message']: bytes.toString('base64'),
+      ...(incoming.port !== undefined ? { dest_port: incoming.port } : {}),
+    };
+    if (long) fields.short_message = '';
+    return this.delivery(`mo:${incoming.id}`, 'mo', fields, [
+      long ? 'message_payload' : 'short_message',
+      ...(long ? ['short_message'] : []),
+    ]);
+  }
+
+  private receiptDelivery(message: MessageRecord): HeldDelivery | undefined {
+    const memo = this.deps.memos.get(message.id);
+    if (!memo) return undefined;
+    const outcome = receiptOutcome(message);
+    if (!outcome) return undefined;
+    // Dropped in the same batch as the receipt it turns into; "on failure only" wants no success.
+    void this.deps.memos.delete(memo.id);
+    if (memo.receiptWanted === 2 && outcome.stat === 'DELIVRD') return undefined;
+    const text = receiptText(memo, outcome, message.states[message.state] ?? this.deps.clock.now());
+    return this.delivery(
+      `receipt:${message.id}`,
+      'receipt',
+      {
+        // §4.6.1: a receipt goes from the original destination back to the original source.
+        source_addr: memo.destinationAddr,
+        destination_addr: memo.sourceAddr,
+        esm_class: esmDeliveryReceipt,
+        data_coding: dataCodingDefault,
+        short_message: Buffer.from(text, 'latin1').toString('base64'),
+        receipted_message_id: message.id,
+        message_state: outcome.messageState,
+      },
+      ['short_message'],
+      memo.systemId,
+    );
+  }
+
+  private delivery(
+    id: string,
+    kind: HeldDelivery['kind'],
+    fields: HeldDelivery['fields'],
+    base64Fields: string[],
+    systemId?: string,
+  ): HeldDelivery {
+    const now = this.deps.clock.now();
+    return {
+      id,
+      kind,
+      fields,
+      base64Fields,
+      ...(systemId !== undefined ? { systemId } : {}),
+      createdAt: now,
+      attempts: 0,
+      nextAttemptAt: now,
+    };
+  }
+}
+
+/** GSM 03.38 septets one per octet when every character has one, else UCS-2 big-endian. */
+function encodeText(text: string): { dataCoding: number; bytes: Buffer } {
+  const septets = toGsm7Characters(text);
+  if (septets) return { dataCoding: dataCodingDefault, bytes: Buffer.from(septets.flat()) };
+  return { dataCoding: dataCodingUcs2, bytes: Buffer.from(text, 'utf16le').swap16() };
+}
