@@ -1,27 +1,23 @@
-import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { Clock } from '../clock/clock.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
+import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
 import { toGsm7Characters } from '../pdu/gsm7.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
-import { retryDelayMs } from '../webhooks/retryPolicy.js';
 import { receiptOutcome, receiptText, type SubmitMemo } from './deliveryReceipt.js';
 import { addressOfPhoneNumber } from './smppAddress.js';
 import { SmppStatus } from './smppStatus.js';
 
 /** A deliver_sm owed to a receiver, kept until one acknowledges it. */
-export interface HeldDelivery {
-  id: string;
+export interface HeldDelivery extends OutboxItem {
   kind: 'receipt' | 'mo';
   /** Only a session bound with this system_id takes it (a receipt goes to whoever submitted). */
   systemId?: string;
   /** deliver_sm fields; octet strings as Base64 under `base64Fields`. */
   fields: Record<string, string | number>;
   base64Fields: string[];
-  createdAt: number;
-  attempts: number;
-  nextAttemptAt: number;
 }
 
 /** A bound session that may receive, as the outbox sees it. */
@@ -58,12 +54,19 @@ const maxShortMessage = 254;
  * deliver_sm_resp with ESME_ROK.
  */
 export class SmppDeliveries {
-  private readonly inFlight = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
-  private timer?: TimerHandle;
-  private stopped = false;
+  private readonly outbox: RetryingOutbox<HeldDelivery>;
 
-  constructor(private readonly deps: SmppDeliveriesDeps) {}
+  constructor(private readonly deps: SmppDeliveriesDeps) {
+    this.outbox = new RetryingOutbox({
+      store: deps.outbox,
+      attempt: (delivery) => this.attempt(delivery),
+      // Hourly at most once the back-off is at its cap: about two days of tries.
+      maxAttempts: 60,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+  }
 
   /** What each submit asked for that its receipt needs, written with the message. */
   get memos(): KeyedCollection<SubmitMemo> {
@@ -74,45 +77,27 @@ export class SmppDeliveries {
     const { events } = this.deps;
     this.unsubscribe.push(
       events.onRecord('message:received', (incoming) => {
-        if (this.deps.forwardIncoming()) this.hold(this.moDelivery(incoming));
+        if (this.deps.forwardIncoming()) this.outbox.hold(this.moDelivery(incoming));
       }),
       events.onRecord('message:updated', ({ message }) => {
         const delivery = this.receiptDelivery(message);
-        if (delivery) this.hold(delivery);
+        if (delivery) this.outbox.hold(delivery);
       }),
     );
-    this.pump();
+    this.outbox.pump();
   }
 
   stop(): void {
-    this.stopped = true;
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.timer?.cancel();
+    this.outbox.stop();
   }
 
-  /** A receiver bound, or a delivery became due: send what waits. */
+  /** A receiver bound: send what waits for one. */
   pump(): void {
-    if (this.stopped) return;
-    this.timer?.cancel();
-    this.timer = undefined;
-    const now = this.deps.clock.now();
-    let nextDue = Number.POSITIVE_INFINITY;
-    const held = [...this.deps.outbox.values()].sort((a, b) => a.createdAt - b.createdAt);
-    for (const delivery of held) {
-      if (this.inFlight.has(delivery.id)) continue;
-      if (delivery.nextAttemptAt > now) {
-        nextDue = Math.min(nextDue, delivery.nextAttemptAt);
-        continue;
-      }
-      const receiver = this.receiverFor(delivery);
-      if (receiver) void this.attempt(delivery, receiver);
-    }
-    if (nextDue !== Number.POSITIVE_INFINITY) {
-      this.timer = this.deps.clock.setTimer(() => this.pump(), nextDue - now);
-    }
+    this.outbox.pump();
   }
 
-  private receiverFor(delivery: HeldDelivery): SmppReceiver | undefined {
+  private async attempt(delivery: HeldDelivery): Promise<AttemptOutcome> {
     const candidates = this.deps
       .receivers()
       .filter(
@@ -120,40 +105,15 @@ export class SmppDeliveries {
           receiver.canReceive && (delivery.systemId === undefined || receiver.systemId === delivery.systemId),
       );
     // Spread over the receivers bound with the same credentials.
-    return candidates[delivery.attempts % Math.max(1, candidates.length)];
-  }
-
-  private async attempt(delivery: HeldDelivery, receiver: SmppReceiver): Promise<void> {
-    this.inFlight.add(delivery.id);
+    const receiver = candidates[delivery.attempts % Math.max(1, candidates.length)];
+    if (!receiver) return { kind: 'no-taker' };
     const fields: Record<string, unknown> = { ...delivery.fields };
     for (const name of delivery.base64Fields)
       fields[name] = Buffer.from(String(delivery.fields[name]), 'base64');
     const status = await receiver.deliver(fields);
-    try {
-      if (status === SmppStatus.ESME_ROK) {
-        await this.deps.outbox.delete(delivery.id);
-        return;
-      }
-      const attempts = delivery.attempts + 1;
-      this.deps.logger.info('deliver_sm not taken; retrying later', { id: delivery.id, status, attempts });
-      await this.deps.outbox.put({
-        ...delivery,
-        attempts,
-        nextAttemptAt: this.deps.clock.now() + retryDelayMs(attempts),
-      });
-    } finally {
-      this.inFlight.delete(delivery.id);
-      this.pump();
-    }
-  }
-
-  /** Written in the caller's open batch (it records a fact); the pump follows once durable. */
-  private hold(delivery: HeldDelivery): void {
-    void this.deps.outbox.put(delivery).then(
-      () => this.pump(),
-      (error: unknown) =>
-        this.deps.logger.error('an SMPP delivery could not be kept', { error: String(error) }),
-    );
+    return status === SmppStatus.ESME_ROK
+      ? { kind: 'done' }
+      : { kind: 'failed', error: `deliver_sm_resp status 0x${status.toString(16)}` };
   }
 
   private moDelivery(incoming: IncomingMessageEvent): HeldDelivery {

@@ -109,5 +109,5 @@ describe('an SMPP transceiver (Net::SMPP) on the gateway', () => {
     } finally {
       client.kill();
     }
-  });
+  }, 120_000);
 });
