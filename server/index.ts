@@ -2,6 +2,7 @@ import type { LoginThrottleOptions } from './auth/loginThrottle.js';
 import type { TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
 import { composeAuth } from './composition/auth.js';
+import { bridgeExtension } from './composition/bridges.js';
 import type { CompositionContext } from './composition/context.js';
 import { openOptOuts, startDesk } from './composition/desk.js';
 import { composeFleet } from './composition/fleet.js';
@@ -20,7 +21,7 @@ import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSmpp, startSmppOutbox } from './composition/smpp.js';
-import { startSmtp } from './composition/smtp.js';
+import { startMailForwarding, startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
@@ -30,7 +31,6 @@ import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
-import { registerBridgeRoutes } from './http/routes/bridgeRoutes.js';
 import type { LogSink } from './logging/logger.js';
 import type { SerialAccess } from './modem/serialModemSource.js';
 import type { Scheduler } from './scheduler/scheduler.js';
@@ -168,6 +168,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     let smppServer: SmppServer | undefined;
     const smppDeliveries = startSmppOutbox(context, () => smppServer);
+    const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
@@ -248,9 +249,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         smppServer = server;
       },
     });
-    extensions.push((api) =>
-      registerBridgeRoutes(api, { status: () => ({ smtp: smtp.state(), smpp: smpp.state() }) }),
-    );
+    extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
     const app = createHttpApp(
       httpServicesFrom(context, {
         auth,

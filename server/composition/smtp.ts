@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { OptOutList } from '../desk/optOut/optOutList.js';
 import type { MessageService } from '../messages/messageService.js';
+import { type ForwardedMail, MailForwarding } from '../smtp/mailForwarding.js';
 import { startSmtpListener } from '../smtp/smtpListener.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
@@ -55,4 +56,21 @@ export function startSmtp(
         },
       ),
   });
+}
+
+/**
+ * SMS → e-mail, a listener: started with the webhooks, before anything can raise an incoming
+ * SMS, so that none is missed while forwarding is on.
+ */
+export function startMailForwarding(context: CompositionContext): MailForwarding {
+  const forwarding = new MailForwarding({
+    store: context.storage.openCollection<ForwardedMail>('email-outbox'),
+    settings: () => context.settings.current().email_forward,
+    events: context.events,
+    clock: context.clock,
+    logger: context.logger.child('email'),
+  });
+  forwarding.start();
+  context.stops.add(() => forwarding.stop());
+  return forwarding;
 }

@@ -71,14 +71,12 @@ export class RetryingOutbox<T extends OutboxItem> {
     this.inFlight.add(item.id);
     let pumpAgain = false;
     try {
-      const outcome = await this.deps
-        .attempt(item)
-        .catch(
-          (error: unknown): AttemptOutcome => ({
-            kind: 'failed',
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
+      const outcome = await this.deps.attempt(item).catch(
+        (error: unknown): AttemptOutcome => ({
+          kind: 'failed',
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
       if (outcome.kind === 'done') {
         await this.deps.store.delete(item.id);
         pumpAgain = true;

@@ -116,6 +116,23 @@ export const settingGroups = {
     tls_cert_file: filePath,
     tls_key_file: filePath,
   },
+  /** Ours (docs/email-and-smpp.md): incoming SMS (and, by choice, failures and reports) as e-mail. */
+  email_forward: {
+    enabled: z.boolean(),
+    relay_host: z.string().min(1).max(253),
+    relay_port: listenPort,
+    /** TLS from the first byte (port 465); otherwise STARTTLS when the relay offers it. */
+    relay_secure: z.boolean(),
+    relay_username: z.string().min(1).max(320),
+    relay_password: secret,
+    from: z.email(),
+    /** Comma-separated addresses. */
+    to: z.string().min(3).max(2000),
+    forward_failures: z.boolean(),
+    forward_reports: z.boolean(),
+    /** Replies go to <number>@<this domain>: sent through the SMTP listener, they become SMS. */
+    reply_domain: z.string().min(1).max(253),
+  },
   /** Ours (docs/email-and-smpp.md): the SMPP 3.4 server for software that speaks SMPP. */
   smpp: {
     enabled: z.boolean(),
@@ -176,6 +193,19 @@ export const settingDefaults: Settings = {
     tls_cert_file: null,
     tls_key_file: null,
   },
+  email_forward: {
+    enabled: false,
+    relay_host: null,
+    relay_port: 587,
+    relay_secure: false,
+    relay_username: null,
+    relay_password: null,
+    from: null,
+    to: null,
+    forward_failures: false,
+    forward_reports: false,
+    reply_domain: 'sms.gateway',
+  },
   smpp: { enabled: false, port: 2775, allow_lan: false },
 };
 
@@ -184,6 +214,7 @@ export const writeOnlySettings: readonly string[] = [
   'encryption.passphrase',
   'webhooks.signing_key',
   'gateway.private_token',
+  'email_forward.relay_password',
 ];
 
 /** `limit_period` → `limitPeriod`. */

@@ -12,3 +12,6 @@ export const bridgeStatusSchema = z.object({
   smtp: listenerStateSchema,
   smpp: listenerStateSchema,
 });
+
+/** POST /gateway/v1/bridges/{name}/test. */
+export const bridgeTestResultSchema = z.object({ ok: z.boolean(), detail: z.string() });

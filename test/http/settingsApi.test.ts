@@ -36,6 +36,14 @@ const defaults = {
     cut_marker: '-- ',
     max_parts: 10,
   },
+  email_forward: {
+    enabled: false,
+    relay_port: 587,
+    relay_secure: false,
+    forward_failures: false,
+    forward_reports: false,
+    reply_domain: 'sms.gateway',
+  },
   smpp: { enabled: false, port: 2775, allow_lan: false },
 };
 

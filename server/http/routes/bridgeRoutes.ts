@@ -1,14 +1,22 @@
 import type { z } from 'zod';
-import { bridgeStatusSchema } from '../../validation/bridgeSchemas.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { bridgeStatusSchema, bridgeTestResultSchema } from '../../validation/bridgeSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 const tag = 'E-mail and SMPP (extension)';
 
-/** Our extension (docs/email-and-smpp.md): the state of the SMTP listener and the SMPP server. */
+export const BridgeNames = ['smtp', 'smpp', 'email'] as const;
+export type BridgeName = (typeof BridgeNames)[number];
+
+/** Our extension (docs/email-and-smpp.md): the state of the SMTP listener and the SMPP server, and their tests. */
 export function registerBridgeRoutes(
   api: ApiBuilder,
-  deps: { status: () => z.output<typeof bridgeStatusSchema> },
+  deps: {
+    status: () => z.output<typeof bridgeStatusSchema>;
+    /** Resolves with what answered; throws with what went wrong. */
+    test: (name: BridgeName) => Promise<string>;
+  },
 ): void {
   api.route({
     method: 'get',
@@ -25,6 +33,35 @@ export function registerBridgeRoutes(
     },
     async handle() {
       return { status: 200, body: deps.status() };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/bridges/:name/test',
+    summary:
+      'Test one way in or out: the SMTP listener greets, the SMPP server answers enquire_link, the relay takes a mail',
+    tag,
+    access: { scope: 'settings:write' },
+    responses: {
+      200: { description: 'Whether it worked, and what answered or failed', schema: bridgeTestResultSchema },
+      ...errorResponses(404, ...authErrors),
+    },
+    async handle({ params }) {
+      const name = BridgeNames.find((known) => known === params.name);
+      if (!name) {
+        throw new GatewayError(ErrorCode.NotFound, `name: no bridge "${params.name}" (smtp, smpp or email)`, {
+          field: 'name',
+        });
+      }
+      try {
+        return { status: 200, body: { ok: true, detail: await deps.test(name) } };
+      } catch (error) {
+        return {
+          status: 200,
+          body: { ok: false, detail: error instanceof Error ? error.message : String(error) },
+        };
+      }
     },
   });
 }
