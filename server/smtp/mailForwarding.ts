@@ -77,6 +77,9 @@ export class MailForwarding {
   /** The settings' test button: one mail now, not kept; resolves with the relay's answer. */
   async sendTest(): Promise<string> {
     const settings = this.deps.settings();
+    const missing = (['relay_host', 'from', 'to'] as const).filter((key) => settings[key] === null);
+    if (missing.length > 0)
+      throw new Error(`set ${missing.map((key) => `email_forward.${key}`).join(', ')} first`);
     const info = await transportOf(settings).sendMail({
       from: settings.from ?? undefined,
       to: recipientsOf(settings),
@@ -150,7 +153,7 @@ function recipientsOf(settings: ForwardSettings): string[] {
 
 function transportOf(settings: ForwardSettings) {
   return nodemailer.createTransport({
-    host: settings.relay_host ?? 'localhost',
+    host: settings.relay_host ?? undefined,
     port: settings.relay_port ?? 587,
     secure: settings.relay_secure === true,
     ...(settings.relay_username
