@@ -61,6 +61,7 @@ export function startSmpp(
     start: async (config) => {
       const server = await startSmppServer(config, {
         accessControl: deps.accessControl,
+        clock,
         submissions,
         receiverBound: () => deps.deliveries.pump(),
         logger,

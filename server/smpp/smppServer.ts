@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import type { AccessControl } from '../auth/accessControl.js';
 import { authenticateSender } from '../auth/senderLogin.js';
+import type { Clock } from '../clock/clock.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { SmppSession } from './smppSession.js';
@@ -9,6 +10,7 @@ import type { SmppSubmissions } from './smppSubmissions.js';
 
 export interface SmppServerDeps {
   accessControl: AccessControl;
+  clock: Clock;
   submissions: SmppSubmissions;
   /** A receiver bound: the deliveries that wait for one may go. */
   receiverBound: () => void;
@@ -67,6 +69,7 @@ export async function startSmppServer(
           sockets.delete(socket);
         },
       },
+      deps.clock,
       logger,
     );
     sessions.add(session);

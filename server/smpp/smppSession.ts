@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { decodePdu, encodePdu, PduFramer, responseBit, type SmppPdu } from './smppPdu.js';
 import { SmppStatus } from './smppStatus.js';
@@ -41,11 +42,12 @@ export class SmppSession {
   private nextSequence = 1;
   private closing = false;
   private readonly framer = new PduFramer();
-  private readonly awaiting = new Map<number, { resolve: (status: number) => void; timer: NodeJS.Timeout }>();
+  private readonly awaiting = new Map<number, { resolve: (status: number) => void; timer: TimerHandle }>();
 
   constructor(
     private readonly socket: Socket,
     private readonly handlers: SmppSessionHandlers,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -66,7 +68,7 @@ export class SmppSession {
   deliver(fields: Record<string, unknown>): Promise<number> {
     const sequence = this.takeSequence();
     return new Promise<number>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimer(() => {
         this.awaiting.delete(sequence);
         resolve(SmppStatus.ESME_RSYSERR);
       }, responseTimeoutMs);
@@ -188,14 +190,14 @@ export class SmppSession {
     const waiter = this.awaiting.get(pdu.sequence);
     if (!waiter) return;
     this.awaiting.delete(pdu.sequence);
-    clearTimeout(waiter.timer);
+    waiter.timer.cancel();
     waiter.resolve(pdu.status);
   }
 
   private closed(): void {
     this.closing = true;
     for (const [sequence, waiter] of this.awaiting) {
-      clearTimeout(waiter.timer);
+      waiter.timer.cancel();
       waiter.resolve(SmppStatus.ESME_RSYSERR);
       this.awaiting.delete(sequence);
     }
