@@ -48,7 +48,7 @@ export function startSmpp(
   const submissions = new SmppSubmissions({
     messages: deps.messages,
     heldParts: storage.openCollection<HeldParts>('smpp-held-parts'),
-    memos: deps.deliveries.memos,
+    rememberSubmit: (memo) => deps.deliveries.rememberSubmit(memo),
     newMessageId: createMessageIdGenerator(() => clock.now()),
     defaultCountry: () => settings.current().desk.default_country ?? undefined,
     clock,

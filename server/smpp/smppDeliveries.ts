@@ -56,6 +56,7 @@ const maxShortMessage = 254;
 export class SmppDeliveries {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly outbox: RetryingOutbox<HeldDelivery>;
+  private readonly memoIds = new Set<string>();
 
   constructor(private readonly deps: SmppDeliveriesDeps) {
     this.outbox = new RetryingOutbox({
@@ -68,13 +69,19 @@ export class SmppDeliveries {
     });
   }
 
-  /** What each submit asked for that its receipt needs, written with the message. */
-  get memos(): KeyedCollection<SubmitMemo> {
-    return this.deps.memos;
+  /**
+   * What a submit asked for that its receipt needs: written in the caller's turn, so in the
+   * commit of the message. The ids are also kept in memory, so the many updates of messages
+   * that owe no receipt cost no read.
+   */
+  rememberSubmit(memo: SubmitMemo): Promise<void> {
+    this.memoIds.add(memo.id);
+    return this.deps.memos.put(memo);
   }
 
   start(): void {
     const { events } = this.deps;
+    for (const memo of this.deps.memos.values()) this.memoIds.add(memo.id);
     this.unsubscribe.push(
       events.onRecord('message:received', (incoming) => {
         if (this.deps.forwardIncoming()) this.outbox.hold(this.moDelivery(incoming));
@@ -144,11 +151,13 @@ export class SmppDeliveries {
   }
 
   private receiptDelivery(message: MessageRecord): HeldDelivery | undefined {
+    if (!this.memoIds.has(message.id)) return undefined;
     const memo = this.deps.memos.get(message.id);
     if (!memo) return undefined;
     const outcome = receiptOutcome(message);
     if (!outcome) return undefined;
     // Dropped in the same batch as the receipt it turns into; "on failure only" wants no success.
+    this.memoIds.delete(memo.id);
     void this.deps.memos.delete(memo.id);
     if (memo.receiptWanted === 2 && outcome.stat === 'DELIVRD') return undefined;
     const text = receiptText(memo, outcome, message.states[message.state] ?? this.deps.clock.now());

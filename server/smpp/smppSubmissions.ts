@@ -38,7 +38,8 @@ interface SubmitOptions {
 export interface SmppSubmissionsDeps {
   messages: Pick<MessageService, 'prepareAll' | 'enqueuePrepared' | 'get' | 'cancel'>;
   heldParts: KeyedCollection<HeldParts>;
-  memos: KeyedCollection<SubmitMemo>;
+  /** Keeps what the receipt will need (SmppDeliveries.rememberSubmit). */
+  rememberSubmit: (memo: SubmitMemo) => Promise<void>;
   newMessageId: () => string;
   defaultCountry: () => string | undefined;
   clock: Clock;
@@ -215,7 +216,7 @@ export class SmppSubmissions {
     const writes: Promise<void>[] = [];
     if (options.receiptWanted !== 0) {
       writes.push(
-        this.deps.memos.put({
+        this.deps.rememberSubmit({
           id: messageId,
           systemId,
           receiptWanted: options.receiptWanted,
