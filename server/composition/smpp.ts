@@ -24,6 +24,7 @@ export function startSmppOutbox(
     receivers: () => [...(receivers()?.sessions ?? [])],
     // MO messages are kept for receivers only while the server is on; receipts for every submit.
     forwardIncoming: () => settings.current().smpp.enabled === true,
+    incomingAsParts: () => settings.current().smpp.mo_as_parts === true,
     events: context.events,
     clock: context.clock,
     logger: context.logger.child('smpp'),

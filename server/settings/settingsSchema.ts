@@ -138,6 +138,8 @@ export const settingGroups = {
     enabled: z.boolean(),
     port: listenPort,
     allow_lan: z.boolean(),
+    /** A long incoming SMS as one deliver_sm per part (concatenation UDH) instead of whole. */
+    mo_as_parts: z.boolean(),
   },
 } as const;
 
@@ -206,7 +208,7 @@ export const settingDefaults: Settings = {
     forward_reports: false,
     reply_domain: 'sms.gateway',
   },
-  smpp: { enabled: false, port: 2775, allow_lan: false },
+  smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

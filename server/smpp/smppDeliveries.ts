@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
@@ -5,6 +6,7 @@ import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
 import { toGsm7Characters } from '../pdu/gsm7.js';
+import { type Segment, segmentText } from '../pdu/segmenter.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import { receiptOutcome, receiptText, type SubmitMemo } from './deliveryReceipt.js';
 import { addressOfPhoneNumber } from './smppAddress.js';
@@ -33,11 +35,15 @@ export interface SmppDeliveriesDeps {
   receivers: () => readonly SmppReceiver[];
   /** Whether incoming SMS are kept for receivers now (the server is on). */
   forwardIncoming: () => boolean;
+  /** A long incoming SMS as one deliver_sm per part (`smpp.mo_as_parts`) rather than whole. */
+  incomingAsParts: () => boolean;
   events: EventBus;
   clock: Clock;
   logger: Logger;
 }
 
+/** §5.2.12 esm_class bit 6: the short message begins with a UDH. */
+const esmUdhIndicator = 0x40;
 /** §5.2.12 esm_class bits 5–2 = 0001: an SMSC delivery receipt. */
 const esmDeliveryReceipt = 0x04;
 /** §5.2.19: 0 our default alphabet (GSM 03.38, unpacked), 8 UCS-2, 4 binary. */
@@ -84,7 +90,8 @@ export class SmppDeliveries {
     for (const memo of this.deps.memos.values()) this.memoIds.add(memo.id);
     this.unsubscribe.push(
       events.onRecord('message:received', (incoming) => {
-        if (this.deps.forwardIncoming()) this.outbox.hold(this.moDelivery(incoming));
+        if (!this.deps.forwardIncoming()) return;
+        for (const delivery of this.moDeliveries(incoming)) this.outbox.hold(delivery);
       }),
       events.onRecord('message:updated', ({ message }) => {
         const delivery = this.receiptDelivery(message);
@@ -123,31 +130,75 @@ export class SmppDeliveries {
       : { kind: 'failed', error: `deliver_sm_resp status 0x${status.toString(16)}` };
   }
 
-  private moDelivery(incoming: IncomingMessageEvent): HeldDelivery {
+  private moDeliveries(incoming: IncomingMessageEvent): HeldDelivery[] {
     const source = addressOfPhoneNumber(incoming.sender);
     const destination = addressOfPhoneNumber(incoming.recipient ?? '');
-    const { dataCoding, bytes } =
-      incoming.type === 'DATA_SMS'
-        ? { dataCoding: dataCodingBinary, bytes: Buffer.from(incoming.content, 'base64') }
-        : encodeText(incoming.content);
-    const long = bytes.length > maxShortMessage;
-    const fields: Record<string, string | number> = {
+    const addressing = {
       source_addr_ton: source.ton,
       source_addr_npi: 1,
       source_addr: source.address,
       dest_addr_ton: destination.ton,
       dest_addr_npi: 1,
       destination_addr: destination.address,
-      esm_class: 0,
-      data_coding: dataCoding,
-      [long ? 'message_payload' : 'short_message']: bytes.toString('base64'),
       ...(incoming.port !== undefined ? { dest_port: incoming.port } : {}),
     };
-    if (long) fields.short_message = '';
-    return this.delivery(`mo:${incoming.id}`, 'mo', fields, [
-      long ? 'message_payload' : 'short_message',
-      ...(long ? ['short_message'] : []),
-    ]);
+    if (incoming.type === 'SMS' && this.deps.incomingAsParts()) {
+      const segments = segmentText(incoming.content);
+      if (segments.length > 1) return this.partDeliveries(incoming, addressing, segments);
+    }
+    const { dataCoding, bytes } =
+      incoming.type === 'DATA_SMS'
+        ? { dataCoding: dataCodingBinary, bytes: Buffer.from(incoming.content, 'base64') }
+        : encodeText(incoming.content);
+    const long = bytes.length > maxShortMessage;
+    const fields: Record<string, string | number> = {
+      ...addressing,
+      esm_class: 0,
+      data_coding: dataCoding,
+      short_message: long ? '' : bytes.toString('base64'),
+      ...(long ? { message_payload: bytes.toString('base64') } : {}),
+    };
+    return [
+      this.delivery(
+        `mo:${incoming.id}`,
+        'mo',
+        fields,
+        long ? ['short_message', 'message_payload'] : ['short_message'],
+      ),
+    ];
+  }
+
+  /**
+   * One deliver_sm per SMS part, each with a concatenation UDH (TS 23.040 §9.2.3.24.1) and
+   * esm_class's UDH indicator (§5.2.12); the reference is taken from the message id.
+   */
+  private partDeliveries(
+    incoming: IncomingMessageEvent,
+    addressing: Record<string, string | number>,
+    segments: readonly Segment[],
+  ): HeldDelivery[] {
+    const reference = Number.parseInt(createHash('sha256').update(incoming.id).digest('hex').slice(0, 2), 16);
+    return segments.map((segment, index) => {
+      const header = Buffer.from([5, 0x00, 3, reference, segments.length, index + 1]);
+      const body =
+        segment.encoding === 'gsm7'
+          ? Buffer.from(segment.septets)
+          : segment.encoding === 'ucs2'
+            ? Buffer.from(segment.text, 'utf16le').swap16()
+            : Buffer.from(segment.bytes);
+      const sequence = String(index + 1).padStart(3, '0');
+      return this.delivery(
+        `mo:${incoming.id}:${sequence}`,
+        'mo',
+        {
+          ...addressing,
+          esm_class: esmUdhIndicator,
+          data_coding: segment.encoding === 'gsm7' ? dataCodingDefault : dataCodingUcs2,
+          short_message: Buffer.concat([header, body]).toString('base64'),
+        },
+        ['short_message'],
+      );
+    });
   }
 
   private receiptDelivery(message: MessageRecord): HeldDelivery | undefined {

@@ -44,7 +44,7 @@ const defaults = {
     forward_reports: false,
     reply_domain: 'sms.gateway',
   },
-  smpp: { enabled: false, port: 2775, allow_lan: false },
+  smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
 };
 
 const patch = (body: unknown, base = '') =>

@@ -243,6 +243,40 @@ describe('the SMPP server', () => {
     expect(receipt).toMatchObject({ esm_class: 4, message_state: 2 });
   });
 
+  it('delivers a long incoming SMS whole in message_payload, or in parts with a UDH when asked', async () => {
+    // Any receiver bound with the login may take an incoming SMS: only this one stays.
+    for (const client of clients.splice(0)) {
+      client.destroy();
+      await client.closed;
+    }
+    const receiver = await bound('bind_receiver');
+    const long = 'The quick brown fox jumps over the lazy dog. '.repeat(6).trim();
+    harness.ptyModem(0).injectIncoming({ sender: '+447700900508', text: long });
+    await pollUntil(() => receiver.delivered.some((pdu) => pdu.source_addr === '447700900508'), {
+      what: 'the whole message',
+    });
+    const whole = receiver.delivered.filter((pdu) => pdu.source_addr === '447700900508');
+    expect(whole).toHaveLength(1);
+    expect(whole[0]?.esm_class).toBe(0);
+
+    const changed = await harness.api.patch('/settings', { smpp: { mo_as_parts: true } });
+    expect(changed.status).toBe(200);
+    harness.ptyModem(0).injectIncoming({ sender: '+447700900509', text: long });
+    await pollUntil(
+      () => receiver.delivered.filter((pdu) => pdu.source_addr === '447700900509').length === 2,
+      {
+        what: 'two parts',
+      },
+    );
+    const parts = receiver.delivered.filter((pdu) => pdu.source_addr === '447700900509');
+    // The package's client takes the UDH off (its message filter) and keeps it beside the text.
+    expect(parts.map((pdu) => pdu.esm_class)).toEqual([0x40, 0x40]);
+    const texts = parts.map((pdu) => pdu.short_message as { udh?: Buffer[]; message: string });
+    const ordered = [...texts].sort((a, b) => (a.udh?.[0]?.[4] ?? 0) - (b.udh?.[0]?.[4] ?? 0));
+    expect(ordered.map((part) => part.udh?.[0]?.[3])).toEqual([2, 2]);
+    expect(ordered.map((part) => part.message).join('')).toBe(long);
+  });
+
   it('answers ESME_RTHROTTLED while the queue is full', async () => {
     const client = await bound('bind_transmitter');
     harness.gateway.setSendingPaused(true);

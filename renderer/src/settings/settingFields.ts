@@ -495,6 +495,15 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
         kind: 'boolean',
         defaultLabel: 'off',
       },
+      {
+        group: 'smpp',
+        key: 'mo_as_parts',
+        label: 'Deliver long incoming SMS in parts',
+        meaning:
+          'Off, a long incoming SMS reaches SMPP clients whole (in message_payload when it is long). On, as one deliver_sm per SMS part with a concatenation header, for clients that join parts themselves.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
     ],
   },
   {

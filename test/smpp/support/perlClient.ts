@@ -40,7 +40,7 @@ export function runPerlClient(script: string, args: readonly string[]): PerlClie
     async waitForLine(pattern, what) {
       await pollUntil(() => lines.some((line) => pattern.test(line)) || child.exitCode !== null, {
         what,
-        limitMs: 60_000,
+        limitMs: 120_000,
       });
       const line = lines.find((candidate) => pattern.test(candidate));
       if (!line) throw new Error(`${what}: the client ended first\n${output()}`);
