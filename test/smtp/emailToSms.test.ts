@@ -268,6 +268,8 @@ describe('e-mail to SMS through the SMTP listener', () => {
       auth,
       to: ['+447700900311@sms'],
       data: mail({ Subject: 'full' }, 'later'),
+      // The case before gave the listener a certificate: AUTH now needs STARTTLS.
+      extra: ['--tls'],
     });
     expect(run.exitCode).toBe(26);
     expect(serverReplies(run.transcript).join('\n')).toMatch(/^452 .*queue is full/m);
