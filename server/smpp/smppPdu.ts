@@ -1,3 +1,4 @@
+/// <reference path="./smppPackage.d.ts" />
 import smpp from 'smpp';
 
 /** A PDU as it came off the wire (SMPP 3.4 §3.2): the header, the mandatory fields, the TLVs. */
