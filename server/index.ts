@@ -2,6 +2,7 @@ import type { LoginThrottleOptions } from './auth/loginThrottle.js';
 import type { TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
 import { composeAuth } from './composition/auth.js';
+import { bridgeExtension } from './composition/bridges.js';
 import type { CompositionContext } from './composition/context.js';
 import { openOptOuts, startDesk } from './composition/desk.js';
 import { composeFleet } from './composition/fleet.js';
@@ -17,6 +18,8 @@ import { readPackageVersion } from './composition/packageVersion.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
+import { startSmpp, startSmppOutbox } from './composition/smpp.js';
+import { startMailForwarding, startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
@@ -34,6 +37,7 @@ import { overdueReports } from './messages/overdueReports.js';
 import type { PhoneTiming } from './phone/phoneRegistry.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
+import type { SmppServer } from './smpp/smppServer.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
@@ -193,6 +197,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         overdueReports: overdue,
       };
     };
+    let smppServer: SmppServer | undefined;
+    const smppDeliveries = startSmppOutbox(context, () => smppServer);
+    const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {
       options,
@@ -266,6 +273,16 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       login: auth.login,
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
+    const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });
+    const smpp = startSmpp(context, {
+      accessControl: auth.accessControl,
+      messages,
+      deliveries: smppDeliveries,
+      serving: (server) => {
+        smppServer = server;
+      },
+    });
+    extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
     const app = createHttpApp(
       httpServicesFrom(context, {
         auth,

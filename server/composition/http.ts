@@ -92,7 +92,7 @@ function listen(server: Server, address: GatewayOptions['listen']): Promise<Serv
 }
 
 /** A refused port gets its own code: the desktop app offers another port for these two. */
-function listenError(error: NodeJS.ErrnoException, { host, port }: GatewayOptions['listen']): Error {
+export function listenError(error: NodeJS.ErrnoException, { host, port }: GatewayOptions['listen']): Error {
   const options = { field: 'listen', cause: error };
   if (error.code === 'EADDRINUSE') {
     return new GatewayError(ErrorCode.PortInUse, `port ${port} on ${host} is already in use`, options);

@@ -14,6 +14,10 @@ export const ProcessingOrders = ['LIFO', 'FIFO'] as const;
 const seconds = z.number().int().min(0).max(86_400);
 const days = z.number().int().min(1).max(3650);
 const secret = z.string().min(1).max(1024);
+const listenPort = z.number().int().min(1).max(65_535);
+const filePath = z.string().min(1).max(4096);
+/** Where an e-mail's SMS text comes from (docs/email-and-smpp.md). */
+export const MailTextSources = ['body', 'subject', 'subject_and_body'] as const;
 /** A time of day as the ecosystem writes it (client-go `domain_settings.go`): "HH:mm", 24-hour. */
 const clockTime = z
   .string()
@@ -98,6 +102,45 @@ export const settingGroups = {
   auto_reply: {
     reply_period_minutes: z.number().int().min(1).max(525_600),
   },
+  /** Ours (docs/email-and-smpp.md): the SMTP listener that turns e-mail into SMS. */
+  smtp: {
+    enabled: z.boolean(),
+    port: listenPort,
+    /** Listen on every interface instead of loopback only. */
+    allow_lan: z.boolean(),
+    text_source: z.enum(MailTextSources),
+    /** A line starting with this ends the text: what follows is a signature or a quoted reply. */
+    cut_marker: z.string().min(1).max(100),
+    max_parts: z.number().int().min(1).max(255),
+    /** PEM files for STARTTLS; without both, STARTTLS is not offered. */
+    tls_cert_file: filePath,
+    tls_key_file: filePath,
+  },
+  /** Ours (docs/email-and-smpp.md): incoming SMS (and, by choice, failures and reports) as e-mail. */
+  email_forward: {
+    enabled: z.boolean(),
+    relay_host: z.string().min(1).max(253),
+    relay_port: listenPort,
+    /** TLS from the first byte (port 465); otherwise STARTTLS when the relay offers it. */
+    relay_secure: z.boolean(),
+    relay_username: z.string().min(1).max(320),
+    relay_password: secret,
+    from: z.email(),
+    /** Comma-separated addresses. */
+    to: z.string().min(3).max(2000),
+    forward_failures: z.boolean(),
+    forward_reports: z.boolean(),
+    /** Replies go to <number>@<this domain>: sent through the SMTP listener, they become SMS. */
+    reply_domain: z.string().min(1).max(253),
+  },
+  /** Ours (docs/email-and-smpp.md): the SMPP 3.4 server for software that speaks SMPP. */
+  smpp: {
+    enabled: z.boolean(),
+    port: listenPort,
+    allow_lan: z.boolean(),
+    /** A long incoming SMS as one deliver_sm per part (concatenation UDH) instead of whole. */
+    mo_as_parts: z.boolean(),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -142,6 +185,30 @@ export const settingDefaults: Settings = {
     confirmation_text: null,
   },
   auto_reply: { reply_period_minutes: 60 },
+  smtp: {
+    enabled: false,
+    port: 2525,
+    allow_lan: false,
+    text_source: 'body',
+    cut_marker: '-- ',
+    max_parts: 10,
+    tls_cert_file: null,
+    tls_key_file: null,
+  },
+  email_forward: {
+    enabled: false,
+    relay_host: null,
+    relay_port: 587,
+    relay_secure: false,
+    relay_username: null,
+    relay_password: null,
+    from: null,
+    to: null,
+    forward_failures: false,
+    forward_reports: false,
+    reply_domain: 'sms.gateway',
+  },
+  smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */
@@ -149,6 +216,7 @@ export const writeOnlySettings: readonly string[] = [
   'encryption.passphrase',
   'webhooks.signing_key',
   'gateway.private_token',
+  'email_forward.relay_password',
 ];
 
 /** `limit_period` → `limitPeriod`. */

@@ -220,6 +220,16 @@ function checkConsistency(settings: Settings): void {
       );
     }
   }
+  if (settings.email_forward.enabled) {
+    for (const key of ['relay_host', 'from', 'to'] as const) {
+      if (settings.email_forward[key] !== null) continue;
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `email_forward.${key}: is required when email_forward.enabled is true`,
+        { field: `email_forward.${key}` },
+      );
+    }
+  }
 }
 
 function changedKeys(before: Settings, after: Settings): string[] {

@@ -89,7 +89,9 @@ describe('probing a port the OS refuses to this user', () => {
   it('rejects with TransportAccessDenied naming the dialout fix, not "no modem"', async () => {
     const link = refusedLink('/dev/ttyUSB2');
     const outcome = probeForModem(() => link.host, { timeoutMs: 100, clock: new ManualClock() });
-    await expect(outcome).rejects.toSatisfy((error) => isGatewayError(error, ErrorCode.TransportAccessDenied));
+    await expect(outcome).rejects.toSatisfy((error) =>
+      isGatewayError(error, ErrorCode.TransportAccessDenied),
+    );
     await expect(outcome).rejects.toThrow('sudo usermod -aG dialout $USER');
   });
 

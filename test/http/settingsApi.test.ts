@@ -28,6 +28,23 @@ const defaults = {
   desk: {},
   opt_out: { keywords: 'STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT', start_keywords: 'START' },
   auto_reply: { reply_period_minutes: 60 },
+  smtp: {
+    enabled: false,
+    port: 2525,
+    allow_lan: false,
+    text_source: 'body',
+    cut_marker: '-- ',
+    max_parts: 10,
+  },
+  email_forward: {
+    enabled: false,
+    relay_port: 587,
+    relay_secure: false,
+    forward_failures: false,
+    forward_reports: false,
+    reply_domain: 'sms.gateway',
+  },
+  smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
 };
 
 const patch = (body: unknown, base = '') =>

@@ -3,6 +3,9 @@ import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
   AtLogLine,
+  BridgeName,
+  BridgeStatus,
+  BridgeTestResult,
   ConversationRecord,
   DailyStats,
   DatabaseSize,
@@ -191,6 +194,8 @@ export function createGatewayApi(client: ApiClient) {
     resendDeliveries: (filter: { ids?: string[]; webhookId?: string }) =>
       client.post<WebhookDeliveryRecord[]>('/gateway/v1/webhooks/deliveries/resend', filter),
     testWebhook: (webhookId: string) => client.post<void>(`/gateway/v1/webhooks/${id(webhookId)}/test`),
+    bridges: () => client.get<BridgeStatus>('/gateway/v1/bridges'),
+    testBridge: (name: BridgeName) => client.post<BridgeTestResult>(`/gateway/v1/bridges/${id(name)}/test`),
 
     logs: (from: string, to?: string) => client.get<LogRecord[]>('/logs', { from, to }),
 

@@ -8,6 +8,7 @@ import type { MessageView } from '../../../server/domain/messageView.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
+import type { bridgeStatusSchema, bridgeTestResultSchema } from '../../../server/validation/bridgeSchemas.js';
 import type { databaseViewSchema } from '../../../server/validation/databaseViewSchema.js';
 import type {
   conversationViewSchema,
@@ -113,6 +114,12 @@ export type WebhookAttempt = WebhookDeliveryRecord['attempts'][number];
 export type { GatewayStatus };
 
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;
+
+/** GET /gateway/v1/bridges: the SMTP listener and the SMPP server (docs/email-and-smpp.md). */
+export type BridgeStatus = z.output<typeof bridgeStatusSchema>;
+export type BridgeName = keyof BridgeStatus | 'email';
+/** POST /gateway/v1/bridges/{name}/test. */
+export type BridgeTestResult = z.output<typeof bridgeTestResultSchema>;
 
 export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
 /** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */

@@ -7,6 +7,7 @@ import type {
 import { ApiError, describeError } from '../api/apiClient.js';
 import type { SettingsDocument } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { BridgePanel } from '../bridges/BridgePanel.js';
 import { downloadBlob } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { FleetStatusPanel } from '../fleet/FleetStatusPanel.js';
@@ -14,6 +15,7 @@ import { isoDay } from '../format/timeFormat.js';
 import { DatabasePanel } from '../settings/DatabasePanel.js';
 import {
   allSettingFields,
+  bridgeOfSection,
   buildSettingsPatch,
   crossFieldProblems,
   differsFromDefault,
@@ -117,6 +119,7 @@ export function SettingsScreen() {
                 );
               })}
               {section.title === fleetSectionTitle && <FleetStatusPanel />}
+              <SectionBridgePanel title={section.title} />
             </fieldset>
           ))}
           <div className="form-actions sticky-actions">
@@ -365,3 +368,9 @@ const inputType: Record<Exclude<SettingField['kind'], 'enum' | 'boolean'>, strin
   time: 'time',
   text: 'text',
 };
+
+/** A bridge's state and test button under its own settings section; nothing under others. */
+function SectionBridgePanel(props: { title: string }) {
+  const bridge = bridgeOfSection(props.title);
+  return bridge ? <BridgePanel name={bridge} /> : null;
+}

@@ -2,6 +2,7 @@ import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import {
   LimitPeriods,
+  MailTextSources,
   ProcessingOrders,
   SimSelectionModes,
   settingDefaults,
@@ -29,6 +30,20 @@ export interface SettingField {
   min?: number;
   max?: number;
   options?: readonly { value: string; label: string }[];
+}
+
+/** The sections a bridge's state and test button sit in (SettingsScreen), by bridge. */
+export const bridgeSectionTitles = {
+  smtp: 'E-mail to SMS (SMTP listener)',
+  email: 'SMS to e-mail',
+  smpp: 'SMPP server',
+} as const;
+
+/** The bridge whose panel sits under a section, if any. */
+export function bridgeOfSection(title: string): keyof typeof bridgeSectionTitles | undefined {
+  return (Object.keys(bridgeSectionTitles) as (keyof typeof bridgeSectionTitles)[]).find(
+    (name) => bridgeSectionTitles[name] === title,
+  );
 }
 
 /** The section the fleet status panel sits in (SettingsScreen). */
@@ -273,6 +288,221 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
           'The server’s private key; or “Basic login:password” of an existing user; or “Code 123456”, a one-time code of that user. Changing it registers the gateway again. Never shown again once set.',
         kind: 'secret',
         defaultLabel: 'none',
+      },
+    ],
+  },
+  {
+    title: bridgeSectionTitles.smtp,
+    fields: [
+      {
+        group: 'smtp',
+        key: 'enabled',
+        label: 'Accept e-mail as SMS',
+        meaning:
+          'Programs that can only send e-mail (booking, monitoring, CRM) send to <number>@any-domain through this computer, logged in with the gateway’s user or an API token that may send messages. The mail is queued like any message.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'smtp',
+        key: 'port',
+        label: 'SMTP port',
+        meaning: 'The port mail programs connect to.',
+        kind: 'integer',
+        defaultLabel: '2525',
+      },
+      {
+        group: 'smtp',
+        key: 'allow_lan',
+        label: 'Accept mail from the local network',
+        meaning:
+          'Off, only programs on this computer can connect. Set a certificate below so logins cross the network encrypted.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'smtp',
+        key: 'text_source',
+        label: 'SMS text from',
+        meaning: 'Which part of the mail becomes the SMS. An HTML-only mail is turned into plain text.',
+        kind: 'enum',
+        options: optionsOf(MailTextSources, {
+          body: 'The body',
+          subject: 'The subject',
+          subject_and_body: 'The subject, then the body',
+        }),
+        defaultLabel: 'The body',
+      },
+      {
+        group: 'smtp',
+        key: 'cut_marker',
+        label: 'Cut the body at',
+        meaning:
+          'A line starting with this ends the text: a signature or a quoted reply below it is not sent. Quoted lines (">") always end it.',
+        kind: 'text',
+        defaultLabel: '"-- " (the signature line)',
+      },
+      {
+        group: 'smtp',
+        key: 'max_parts',
+        label: 'Longest text',
+        meaning:
+          'A mail whose text needs more SMS parts than this is refused with a clear error to the sender.',
+        kind: 'integer',
+        unit: 'SMS parts',
+        defaultLabel: '10',
+      },
+      {
+        group: 'smtp',
+        key: 'tls_cert_file',
+        label: 'STARTTLS certificate file',
+        meaning:
+          'A PEM certificate (with its chain) on this computer. With the key below, mail programs can encrypt, and must before they log in.',
+        kind: 'text',
+        defaultLabel: 'none: no STARTTLS',
+      },
+      {
+        group: 'smtp',
+        key: 'tls_key_file',
+        label: 'STARTTLS key file',
+        meaning: 'The certificate’s PEM private key on this computer.',
+        kind: 'text',
+        defaultLabel: 'none',
+      },
+    ],
+  },
+  {
+    title: bridgeSectionTitles.email,
+    fields: [
+      {
+        group: 'email_forward',
+        key: 'enabled',
+        label: 'Forward incoming SMS by e-mail',
+        meaning:
+          'Each incoming SMS is mailed to the addresses below through your mail server, and retried while it is unreachable. A reply to such a mail, sent through this gateway’s SMTP listener, goes back as an SMS.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'email_forward',
+        key: 'relay_host',
+        label: 'Mail server (SMTP relay)',
+        meaning: 'The outgoing mail server, e.g. smtp.example.com.',
+        kind: 'text',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'email_forward',
+        key: 'relay_port',
+        label: 'Mail server port',
+        meaning: '587 for submission with STARTTLS, 465 for TLS from the start, 25 inside a network.',
+        kind: 'integer',
+        defaultLabel: '587',
+      },
+      {
+        group: 'email_forward',
+        key: 'relay_secure',
+        label: 'TLS from the start (port 465)',
+        meaning: 'Off, the connection is encrypted with STARTTLS when the server offers it.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'email_forward',
+        key: 'relay_username',
+        label: 'Mail server user',
+        meaning: 'Leave empty when the server takes mail without a login.',
+        kind: 'text',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'email_forward',
+        key: 'relay_password',
+        label: 'Mail server password',
+        meaning: 'Never shown again once set.',
+        kind: 'secret',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'email_forward',
+        key: 'from',
+        label: 'Sender address',
+        meaning: 'The From of every forwarded mail; your mail server must allow it.',
+        kind: 'text',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'email_forward',
+        key: 'to',
+        label: 'Recipients',
+        meaning: 'Where forwarded mail goes; several addresses separated by commas.',
+        kind: 'text',
+        defaultLabel: 'none',
+      },
+      {
+        group: 'email_forward',
+        key: 'forward_failures',
+        label: 'Also mail failed messages',
+        meaning: 'A mail for every outgoing message that could not be sent.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'email_forward',
+        key: 'forward_reports',
+        label: 'Also mail delivery reports',
+        meaning: 'A mail for every outgoing message the network reports delivered.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'email_forward',
+        key: 'reply_domain',
+        label: 'Reply domain',
+        meaning:
+          'Forwarded mail has Reply-To <sender’s number>@this domain, so that a reply names the number to answer.',
+        kind: 'text',
+        defaultLabel: 'sms.gateway',
+      },
+    ],
+  },
+  {
+    title: bridgeSectionTitles.smpp,
+    fields: [
+      {
+        group: 'smpp',
+        key: 'enabled',
+        label: 'Run the SMPP server',
+        meaning:
+          'Software that speaks SMPP 3.4 binds with the gateway’s user (system_id and password) or any system_id with an API token as the password, submits messages to the same queue and receives incoming SMS and delivery receipts.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'smpp',
+        key: 'port',
+        label: 'SMPP port',
+        meaning: 'The port SMPP clients connect to.',
+        kind: 'integer',
+        defaultLabel: '2775',
+      },
+      {
+        group: 'smpp',
+        key: 'allow_lan',
+        label: 'Accept SMPP clients from the local network',
+        meaning:
+          'Off, only programs on this computer can connect. SMPP has no encryption: passwords cross the network in clear.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
+      {
+        group: 'smpp',
+        key: 'mo_as_parts',
+        label: 'Deliver long incoming SMS in parts',
+        meaning:
+          'Off, a long incoming SMS reaches SMPP clients whole (in message_payload when it is long). On, as one deliver_sm per SMS part with a concatenation header, for clients that join parts themselves.',
+        kind: 'boolean',
+        defaultLabel: 'off',
       },
     ],
   },

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp } from '../appContext.js';
+import { listenerStateText } from '../bridges/BridgePanel.js';
 import { plainNetworkError } from '../format/networkErrors.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { formatTime } from '../format/timeFormat.js';
@@ -12,17 +13,22 @@ const statusPollMs = 5000;
 /**
  * One bar on every screen for what changes how everything else must be read: the gateway is not
  * answering (so what is shown may be out of date), a simulated modem is in use, sending is
- * paused, webhook deliveries are failing.
+ * paused, webhook deliveries are failing; and which ways in beside HTTP (SMTP, SMPP) are open.
  */
 export function StatusBar(props: { staleSince: number | undefined }) {
   const { api } = useApp();
   const status = useResource(() => api.status(), [api]);
   const devices = useResource(() => api.devices(), [api]);
+  const bridges = useResource(() => api.bridges(), [api]);
   const reloadStatus = status.reload;
+  const reloadBridges = bridges.reload;
   useEffect(() => {
-    const timer = setInterval(reloadStatus, statusPollMs);
+    const timer = setInterval(() => {
+      reloadStatus();
+      reloadBridges();
+    }, statusPollMs);
     return () => clearInterval(timer);
-  }, [reloadStatus]);
+  }, [reloadStatus, reloadBridges]);
   useLiveEvent('device', devices.reload);
 
   const simulated = devices.data?.filter((device) => device.modem?.simulated) ?? [];
@@ -37,7 +43,7 @@ export function StatusBar(props: { staleSince: number | undefined }) {
   const failedHook = hooks.data?.find((hook) => hook.id === failedHookId)?.url ?? `webhook ${failedHookId}`;
   const items: {
     key: string;
-    tone: 'warn' | 'error';
+    tone: 'info' | 'warn' | 'error';
     text: string;
     link?: { href: string; label: string };
   }[] = [];
@@ -71,6 +77,16 @@ export function StatusBar(props: { staleSince: number | undefined }) {
       tone: 'error',
       text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${failedHook} — ${plainNetworkError(last.error)})` : ''}.`,
       link: { href: '#/webhooks', label: 'Webhooks' },
+    });
+  }
+  for (const name of ['smtp', 'smpp'] as const) {
+    const state = bridges.data?.[name];
+    if (!state || state.state === 'off') continue;
+    items.push({
+      key: name,
+      tone: state.state === 'failed' ? 'error' : 'info',
+      text: listenerStateText(name, state),
+      link: { href: '#/settings', label: 'Settings' },
     });
   }
   if (items.length === 0) return null;

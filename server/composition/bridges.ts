@@ -1,0 +1,39 @@
+import type { HttpExtension } from '../http/app.js';
+import { type BridgeName, registerBridgeRoutes } from '../http/routes/bridgeRoutes.js';
+import { probeSmppServer } from '../smpp/smppProbe.js';
+import type { MailForwarding } from '../smtp/mailForwarding.js';
+import { probeSmtpListener } from '../smtp/smtpProbe.js';
+import type { SwitchedListener } from './switchedListener.js';
+
+/** The routes of the ways in beside HTTP: their state for the status bar, and a test of each. */
+export function bridgeExtension(deps: {
+  smtp: SwitchedListener;
+  smpp: SwitchedListener;
+  forwarding: MailForwarding;
+}): HttpExtension {
+  const listening = (listener: SwitchedListener, what: string) => {
+    const state = listener.state();
+    if (state.state !== 'listening') {
+      throw new Error(
+        state.state === 'failed' ? `${what} could not start: ${state.error}` : `${what} is off`,
+      );
+    }
+    return state;
+  };
+  const test = async (name: BridgeName): Promise<string> => {
+    switch (name) {
+      case 'smtp': {
+        const { host, port } = listening(deps.smtp, 'the SMTP listener');
+        return probeSmtpListener(host, port);
+      }
+      case 'smpp': {
+        const { host, port } = listening(deps.smpp, 'the SMPP server');
+        return probeSmppServer(host, port);
+      }
+      case 'email':
+        return deps.forwarding.sendTest();
+    }
+  };
+  return (api) =>
+    registerBridgeRoutes(api, { status: () => ({ smtp: deps.smtp.state(), smpp: deps.smpp.state() }), test });
+}

@@ -1,0 +1,81 @@
+import type { AccessControl } from '../auth/accessControl.js';
+import { createMessageIdGenerator } from '../messages/messageId.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { SubmitMemo } from '../smpp/deliveryReceipt.js';
+import { type HeldDelivery, SmppDeliveries } from '../smpp/smppDeliveries.js';
+import { type SmppServer, startSmppServer } from '../smpp/smppServer.js';
+import { type HeldParts, SmppSubmissions } from '../smpp/smppSubmissions.js';
+import type { CompositionContext } from './context.js';
+import { listenError } from './http.js';
+import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
+
+/**
+ * The deliver_sm outbox, a listener: started with the webhooks, before anything can raise an
+ * incoming SMS or a message update, so that none is missed while the SMPP server is on.
+ */
+export function startSmppOutbox(
+  context: CompositionContext,
+  receivers: () => SmppServer | undefined,
+): SmppDeliveries {
+  const { storage, settings } = context;
+  const deliveries = new SmppDeliveries({
+    outbox: storage.openCollection<HeldDelivery>('smpp-outbox'),
+    memos: storage.openCollection<SubmitMemo>('smpp-memos'),
+    receivers: () => [...(receivers()?.sessions ?? [])],
+    // MO messages are kept for receivers only while the server is on; receipts for every submit.
+    forwardIncoming: () => settings.current().smpp.enabled === true,
+    incomingAsParts: () => settings.current().smpp.mo_as_parts === true,
+    events: context.events,
+    clock: context.clock,
+    logger: context.logger.child('smpp'),
+  });
+  deliveries.start();
+  context.stops.add(() => deliveries.stop());
+  return deliveries;
+}
+
+/** The SMPP server (server/smpp/): off by default; 127.0.0.1:2775, every interface only with `smpp.allow_lan`. */
+export function startSmpp(
+  context: CompositionContext,
+  deps: {
+    accessControl: AccessControl;
+    messages: MessageService;
+    deliveries: SmppDeliveries;
+    serving: (server: SmppServer | undefined) => void;
+  },
+): SwitchedListener {
+  const { storage, settings, clock } = context;
+  const logger = context.logger.child('smpp');
+  const submissions = new SmppSubmissions({
+    messages: deps.messages,
+    heldParts: storage.openCollection<HeldParts>('smpp-held-parts'),
+    rememberSubmit: (memo) => deps.deliveries.rememberSubmit(memo),
+    newMessageId: createMessageIdGenerator(() => clock.now()),
+    defaultCountry: () => settings.current().desk.default_country ?? undefined,
+    clock,
+    logger,
+  });
+  return startSwitchedListener(context, {
+    name: 'the SMPP server',
+    configOf: ({ smpp }) =>
+      smpp.enabled ? { host: smpp.allow_lan ? '0.0.0.0' : '127.0.0.1', port: smpp.port ?? 2775 } : undefined,
+    start: async (config) => {
+      const server = await startSmppServer(config, {
+        accessControl: deps.accessControl,
+        clock,
+        submissions,
+        receiverBound: () => deps.deliveries.pump(),
+        logger,
+        listenError: (error) => listenError(error, config),
+      });
+      deps.serving(server);
+      return {
+        port: server.port,
+        close: async () => {
+          deps.serving(undefined);
+          await server.close();
+        },
+      };
+    },
+  });
+}

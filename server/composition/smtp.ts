@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import type { AccessControl } from '../auth/accessControl.js';
+import type { OptOutList } from '../desk/optOut/optOutList.js';
+import type { MessageService } from '../messages/messageService.js';
+import { type ForwardedMail, MailForwarding } from '../smtp/mailForwarding.js';
+import { startSmtpListener } from '../smtp/smtpListener.js';
+import type { CompositionContext } from './context.js';
+import { listenError } from './http.js';
+import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
+
+/**
+ * E-mail → SMS (server/smtp/): off by default; on loopback unless `smtp.allow_lan`. Started after
+ * the modems and the scheduler, like the HTTP API, since every mail it takes is queued at once.
+ */
+export function startSmtp(
+  context: CompositionContext,
+  deps: { accessControl: AccessControl; messages: MessageService; optOuts: OptOutList },
+): SwitchedListener {
+  const { settings } = context;
+  const logger = context.logger.child('smtp');
+  return startSwitchedListener(context, {
+    name: 'the SMTP listener',
+    configOf: ({ smtp }) =>
+      smtp.enabled
+        ? {
+            host: smtp.allow_lan ? '0.0.0.0' : '127.0.0.1',
+            port: smtp.port ?? 2525,
+            certFile: smtp.tls_cert_file,
+            keyFile: smtp.tls_key_file,
+          }
+        : undefined,
+    start: async (config) =>
+      startSmtpListener(
+        {
+          host: config.host,
+          port: config.port,
+          ...(config.certFile && config.keyFile
+            ? { tls: { cert: await readFile(config.certFile), key: await readFile(config.keyFile) } }
+            : {}),
+        },
+        {
+          accessControl: deps.accessControl,
+          messages: deps.messages,
+          optOuts: deps.optOuts,
+          policy: () => {
+            const { smtp, desk } = settings.current();
+            return {
+              source: smtp.text_source ?? 'body',
+              cutMarker: smtp.cut_marker ?? '-- ',
+              maxParts: smtp.max_parts ?? 10,
+              defaultCountry: desk.default_country ?? undefined,
+            };
+          },
+          logger,
+          listenError: (error) => listenError(error, config),
+        },
+      ),
+  });
+}
+
+/**
+ * SMS → e-mail, a listener: started with the webhooks, before anything can raise an incoming
+ * SMS, so that none is missed while forwarding is on.
+ */
+export function startMailForwarding(context: CompositionContext): MailForwarding {
+  const forwarding = new MailForwarding({
+    store: context.storage.openCollection<ForwardedMail>('email-outbox'),
+    settings: () => context.settings.current().email_forward,
+    events: context.events,
+    clock: context.clock,
+    logger: context.logger.child('email'),
+  });
+  forwarding.start();
+  context.stops.add(() => forwarding.stop());
+  return forwarding;
+}

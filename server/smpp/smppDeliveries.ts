@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock/clock.js';
+import type { IncomingMessageEvent } from '../domain/incoming.js';
+import type { MessageRecord } from '../domain/message.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
+import { toGsm7Characters } from '../pdu/gsm7.js';
+import { type Segment, segmentText } from '../pdu/segmenter.js';
+import type { KeyedCollection } from '../store/keyedCollection.js';
+import { receiptOutcome, receiptText, type SubmitMemo } from './deliveryReceipt.js';
+import { addressOfPhoneNumber } from './smppAddress.js';
+import { SmppStatus } from './smppStatus.js';
+
+/** A deliver_sm owed to a receiver, kept until one acknowledges it. */
+export interface HeldDelivery extends OutboxItem {
+  kind: 'receipt' | 'mo';
+  /** Only a session bound with this system_id takes it (a receipt goes to whoever submitted). */
+  systemId?: string;
+  /** deliver_sm fields; octet strings as Base64 under `base64Fields`. */
+  fields: Record<string, string | number>;
+  base64Fields: string[];
+}
+
+/** A bound session that may receive, as the outbox sees it. */
+export interface SmppReceiver {
+  readonly systemId: string;
+  readonly canReceive: boolean;
+  deliver(fields: Record<string, unknown>): Promise<number>;
+}
+
+export interface SmppDeliveriesDeps {
+  outbox: KeyedCollection<HeldDelivery>;
+  memos: KeyedCollection<SubmitMemo>;
+  receivers: () => readonly SmppReceiver[];
+  /** Whether incoming SMS are kept for receivers now (the server is on). */
+  forwardIncoming: () => boolean;
+  /** A long incoming SMS as one deliver_sm per part (`smpp.mo_as_parts`) rather than whole. */
+  incomingAsParts: () => boolean;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** §5.2.12 esm_class bit 6: the short message begins with a UDH. */
+const esmUdhIndicator = 0x40;
+/** §5.2.12 esm_class bits 5–2 = 0001: an SMSC delivery receipt. */
+const esmDeliveryReceipt = 0x04;
+/** §5.2.19: 0 our default alphabet (GSM 03.38, unpacked), 8 UCS-2, 4 binary. */
+const dataCodingDefault = 0;
+const dataCodingUcs2 = 8;
+const dataCodingBinary = 4;
+/** short_message holds at most 254 octets (§5.2.21); longer text goes in message_payload (§5.3.2.32). */
+const maxShortMessage = 254;
+
+/**
+ * deliver_sm to bound receivers: incoming SMS (MO) and delivery receipts. Each is a fact
+ * recorded in the commit that stores what raised it (`EventBus.onRecord`, as the webhook
+ * outbox), held while no receiver is bound, and retried with back-off until a receiver answers
+ * deliver_sm_resp with ESME_ROK.
+ */
+export class SmppDeliveries {
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly outbox: RetryingOutbox<HeldDelivery>;
+  private readonly memoIds = new Set<string>();
+
+  constructor(private readonly deps: SmppDeliveriesDeps) {
+    this.outbox = new RetryingOutbox({
+      store: deps.outbox,
+      attempt: (delivery) => this.attempt(delivery),
+      // Hourly at most once the back-off is at its cap: about two days of tries.
+      maxAttempts: 60,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+  }
+
+  /**
+   * What a submit asked for that its receipt needs: written in the caller's turn, so in the
+   * commit of the message. The ids are also kept in memory, so the many updates of messages
+   * that owe no receipt cost no read.
+   */
+  rememberSubmit(memo: SubmitMemo): Promise<void> {
+    this.memoIds.add(memo.id);
+    return this.deps.memos.put(memo);
+  }
+
+  start(): void {
+    const { events } = this.deps;
+    for (const memo of this.deps.memos.values()) this.memoIds.add(memo.id);
+    this.unsubscribe.push(
+      events.onRecord('message:received', (incoming) => {
+        if (!this.deps.forwardIncoming()) return;
+        for (const delivery of this.moDeliveries(incoming)) this.outbox.hold(delivery);
+      }),
+      events.onRecord('message:updated', ({ message }) => {
+        const delivery = this.receiptDelivery(message);
+        if (delivery) this.outbox.hold(delivery);
+      }),
+    );
+    this.outbox.pump();
+  }
+
+  stop(): void {
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    this.outbox.stop();
+  }
+
+  /** A receiver bound: send what waits for one. */
+  pump(): void {
+    this.outbox.pump();
+  }
+
+  private async attempt(delivery: HeldDelivery): Promise<AttemptOutcome> {
+    const candidates = this.deps
+      .receivers()
+      .filter(
+        (receiver) =>
+          receiver.canReceive && (delivery.systemId === undefined || receiver.systemId === delivery.systemId),
+      );
+    // Spread over the receivers bound with the same credentials.
+    const receiver = candidates[delivery.attempts % Math.max(1, candidates.length)];
+    if (!receiver) return { kind: 'no-taker' };
+    const fields: Record<string, unknown> = { ...delivery.fields };
+    for (const name of delivery.base64Fields)
+      fields[name] = Buffer.from(String(delivery.fields[name]), 'base64');
+    const status = await receiver.deliver(fields);
+    return status === SmppStatus.ESME_ROK
+      ? { kind: 'done' }
+      : { kind: 'failed', error: `deliver_sm_resp status 0x${status.toString(16)}` };
+  }
+
+  private moDeliveries(incoming: IncomingMessageEvent): HeldDelivery[] {
+    const source = addressOfPhoneNumber(incoming.sender);
+    const destination = addressOfPhoneNumber(incoming.recipient ?? '');
+    const addressing = {
+      source_addr_ton: source.ton,
+      source_addr_npi: 1,
+      source_addr: source.address,
+      dest_addr_ton: destination.ton,
+      dest_addr_npi: 1,
+      destination_addr: destination.address,
+      ...(incoming.port !== undefined ? { dest_port: incoming.port } : {}),
+    };
+    if (incoming.type === 'SMS' && this.deps.incomingAsParts()) {
+      const segments = segmentText(incoming.content);
+      if (segments.length > 1) return this.partDeliveries(incoming, addressing, segments);
+    }
+    const { dataCoding, bytes } =
+      incoming.type === 'DATA_SMS'
+        ? { dataCoding: dataCodingBinary, bytes: Buffer.from(incoming.content, 'base64') }
+        : encodeText(incoming.content);
+    const long = bytes.length > maxShortMessage;
+    const fields: Record<string, string | number> = {
+      ...addressing,
+      esm_class: 0,
+      data_coding: dataCoding,
+      short_message: long ? '' : bytes.toString('base64'),
+      ...(long ? { message_payload: bytes.toString('base64') } : {}),
+    };
+    return [
+      this.delivery(
+        `mo:${incoming.id}`,
+        'mo',
+        fields,
+        long ? ['short_message', 'message_payload'] : ['short_message'],
+      ),
+    ];
+  }
+
+  /**
+   * One deliver_sm per SMS part, each with a concatenation UDH (TS 23.040 §9.2.3.24.1) and
+   * esm_class's UDH indicator (§5.2.12); the reference is taken from the message id.
+   */
+  private partDeliveries(
+    incoming: IncomingMessageEvent,
+    addressing: Record<string, string | number>,
+    segments: readonly Segment[],
+  ): HeldDelivery[] {
+    const reference = Number.parseInt(createHash('sha256').update(incoming.id).digest('hex').slice(0, 2), 16);
+    return segments.map((segment, index) => {
+      const header = Buffer.from([5, 0x00, 3, reference, segments.length, index + 1]);
+      const body =
+        segment.encoding === 'gsm7'
+          ? Buffer.from(segment.septets)
+          : segment.encoding === 'ucs2'
+            ? Buffer.from(segment.text, 'utf16le').swap16()
+            : Buffer.from(segment.bytes);
+      const sequence = String(index + 1).padStart(3, '0');
+      return this.delivery(
+        `mo:${incoming.id}:${sequence}`,
+        'mo',
+        {
+          ...addressing,
+          esm_class: esmUdhIndicator,
+          data_coding: segment.encoding === 'gsm7' ? dataCodingDefault : dataCodingUcs2,
+          short_message: Buffer.concat([header, body]).toString('base64'),
+        },
+        ['short_message'],
+      );
+    });
+  }
+
+  private receiptDelivery(message: MessageRecord): HeldDelivery | undefined {
+    if (!this.memoIds.has(message.id)) return undefined;
+    const memo = this.deps.memos.get(message.id);
+    if (!memo) return undefined;
+    const outcome = receiptOutcome(message);
+    if (!outcome) return undefined;
+    // Dropped in the same batch as the receipt it turns into; "on failure only" wants no success.
+    this.memoIds.delete(memo.id);
+    void this.deps.memos.delete(memo.id);
+    if (memo.receiptWanted === 2 && outcome.stat === 'DELIVRD') return undefined;
+    const text = receiptText(memo, outcome, message.states[message.state] ?? this.deps.clock.now());
+    return this.delivery(
+      `receipt:${message.id}`,
+      'receipt',
+      {
+        // §4.6.1: a receipt goes from the original destination back to the original source.
+        source_addr: memo.destinationAddr,
+        destination_addr: memo.sourceAddr,
+        esm_class: esmDeliveryReceipt,
+        data_coding: dataCodingDefault,
+        short_message: Buffer.from(text, 'latin1').toString('base64'),
+        receipted_message_id: message.id,
+        message_state: outcome.messageState,
+      },
+      ['short_message'],
+      memo.systemId,
+    );
+  }
+
+  private delivery(
+    id: string,
+    kind: HeldDelivery['kind'],
+    fields: HeldDelivery['fields'],
+    base64Fields: string[],
+    systemId?: string,
+  ): HeldDelivery {
+    const now = this.deps.clock.now();
+    return {
+      id,
+      kind,
+      fields,
+      base64Fields,
+      ...(systemId !== undefined ? { systemId } : {}),
+      createdAt: now,
+      attempts: 0,
+      nextAttemptAt: now,
+    };
+  }
+}
+
+/** GSM 03.38 septets one per octet when every character has one, else UCS-2 big-endian. */
+function encodeText(text: string): { dataCoding: number; bytes: Buffer } {
+  const septets = toGsm7Characters(text);
+  if (septets) return { dataCoding: dataCodingDefault, bytes: Buffer.from(septets.flat()) };
+  return { dataCoding: dataCodingUcs2, bytes: Buffer.from(text, 'utf16le').swap16() };
+}

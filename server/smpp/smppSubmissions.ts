@@ -1,0 +1,284 @@
+import type { Clock } from '../clock/clock.js';
+import type { MessageRecord } from '../domain/message.js';
+import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { MessageService } from '../messages/messageService.js';
+import type { KeyedCollection } from '../store/keyedCollection.js';
+import { messageStateOf, receiptOutcome, type SubmitMemo } from './deliveryReceipt.js';
+import { contentOfParts, readSubmittedPart, type SmppEncoding, type SubmittedPart } from './shortMessage.js';
+import { phoneNumberOfAddress } from './smppAddress.js';
+import type { SmppPdu } from './smppPdu.js';
+import { SmppStatus } from './smppStatus.js';
+import { absoluteSmppTime, parseSmppTime } from './smppTime.js';
+
+/** The parts of a concatenated submit received so far, kept durably until the last arrives. */
+export interface HeldParts {
+  /** systemId|source|destination|reference */
+  id: string;
+  messageId: string;
+  encoding: SmppEncoding;
+  total: number;
+  /** Base64 octets by sequence number. */
+  parts: Record<string, string>;
+  port?: number;
+  /** The first part's submit (destination, times, receipt) stands for the message. */
+  first: SubmitOptions;
+  receivedAt: number;
+}
+
+interface SubmitOptions {
+  phoneNumber: string;
+  destinationAddr: string;
+  sourceAddr: string;
+  receiptWanted: 0 | 1 | 2;
+  validUntil?: number;
+  scheduleAt?: number;
+}
+
+export interface SmppSubmissionsDeps {
+  messages: Pick<MessageService, 'prepareAll' | 'enqueuePrepared' | 'get' | 'cancel'>;
+  heldParts: KeyedCollection<HeldParts>;
+  /** Keeps what the receipt will need (SmppDeliveries.rememberSubmit). */
+  rememberSubmit: (memo: SubmitMemo) => Promise<void>;
+  newMessageId: () => string;
+  defaultCountry: () => string | undefined;
+  clock: Clock;
+  logger: Logger;
+}
+
+type Answer = { status: number; fields?: Record<string, unknown> };
+
+const fail = (status: number, reason: string, logger: Logger): Answer => {
+  logger.info('SMPP request refused', { status: `0x${status.toString(16)}`, reason });
+  return { status };
+};
+
+/**
+ * submit_sm, query_sm and cancel_sm (SMPP 3.4 §4.4, §4.8, §4.9) on the gateway's queue. A
+ * submit is queued through the same MessageService as POST /messages, and its submit_sm_resp
+ * carries our message id only once the message (or, for a part of a concatenated one, the
+ * part) is durable.
+ */
+export class SmppSubmissions {
+  constructor(private readonly deps: SmppSubmissionsDeps) {}
+
+  async request(pdu: SmppPdu, systemId: string): Promise<Answer> {
+    switch (pdu.command) {
+      case 'submit_sm':
+        return this.submit(pdu, systemId);
+      case 'query_sm':
+        return this.query(pdu);
+      case 'cancel_sm':
+        return this.cancel(pdu);
+      default:
+        return { status: SmppStatus.ESME_RINVCMDID };
+    }
+  }
+
+  private async submit(pdu: SmppPdu, systemId: string): Promise<Answer> {
+    const { fields, tlvs } = pdu;
+    const { logger } = this.deps;
+    const options = this.submitOptions(fields);
+    if ('status' in options) return fail(options.status, options.reason, logger);
+    const read = readSubmittedPart({
+      esmClass: Number(fields.esm_class ?? 0),
+      dataCoding: Number(fields.data_coding ?? 0),
+      shortMessage: asBytes(fields.short_message),
+      messagePayload: tlvs.message_payload === undefined ? undefined : asBytes(tlvs.message_payload),
+      sar:
+        tlvs.sar_msg_ref_num !== undefined
+          ? {
+              reference: Number(tlvs.sar_msg_ref_num),
+              total: Number(tlvs.sar_total_segments ?? 0),
+              sequence: Number(tlvs.sar_segment_seqnum ?? 0),
+            }
+          : undefined,
+      destinationPort: tlvs.dest_port === undefined ? undefined : Number(tlvs.dest_port),
+    });
+    if (!read.ok) return fail(read.status, read.reason, logger);
+    const { part } = read;
+    if (!part.concatenation)
+      return this.queue(this.deps.newMessageId(), part, [part.bytes], options, systemId);
+    return this.holdPart(part, options, systemId);
+  }
+
+  private submitOptions(fields: Record<string, unknown>): SubmitOptions | { status: number; reason: string } {
+    const now = this.deps.clock.now();
+    const destinationAddr = String(fields.destination_addr ?? '');
+    const phoneNumber = phoneNumberOfAddress(
+      destinationAddr,
+      Number(fields.dest_addr_ton ?? 0),
+      this.deps.defaultCountry(),
+    );
+    if (!phoneNumber)
+      return {
+        status: SmppStatus.ESME_RINVDSTADR,
+        reason: `destination_addr "${destinationAddr}" is no phone number`,
+      };
+    const validity = parseSmppTime(String(fields.validity_period ?? ''), now);
+    if (!validity.ok) return { status: SmppStatus.ESME_RINVEXPIRY, reason: validity.reason };
+    if (validity.at !== undefined && validity.at <= now) {
+      return { status: SmppStatus.ESME_RINVEXPIRY, reason: 'validity_period has already passed' };
+    }
+    const schedule = parseSmppTime(String(fields.schedule_delivery_time ?? ''), now);
+    if (!schedule.ok) return { status: SmppStatus.ESME_RINVSCHED, reason: schedule.reason };
+    // §5.2.17 bits 1–0: 0 no receipt, 1 on success or failure, 2 on failure only (3 is reserved).
+    const receipt = Number(fields.registered_delivery ?? 0) & 0x03;
+    return {
+      phoneNumber,
+      destinationAddr,
+      sourceAddr: String(fields.source_addr ?? ''),
+      receiptWanted: receipt === 1 || receipt === 2 ? receipt : 0,
+      ...(validity.at !== undefined ? { validUntil: validity.at } : {}),
+      ...(schedule.at !== undefined && schedule.at > now ? { scheduleAt: schedule.at } : {}),
+    };
+  }
+
+  /**
+   * A part of a concatenated message: kept durably (answered with the id the whole message
+   * will have) until the last one arrives, which queues the message and drops the parts in one
+   * commit.
+   */
+  private async holdPart(part: SubmittedPart, options: SubmitOptions, systemId: string): Promise<Answer> {
+    const concatenation = part.concatenation;
+    if (!concatenation) return { status: SmppStatus.ESME_RSYSERR };
+    const key = [systemId, options.sourceAddr, options.destinationAddr, concatenation.reference].join('|');
+    const held: HeldParts = this.deps.heldParts.get(key) ?? {
+      id: key,
+      messageId: this.deps.newMessageId(),
+      encoding: part.encoding,
+      total: concatenation.total,
+      parts: {},
+      first: options,
+      receivedAt: this.deps.clock.now(),
+    };
+    if (held.total !== concatenation.total || held.encoding !== part.encoding) {
+      return fail(
+        SmppStatus.ESME_RINVTLVVAL,
+        'a part differs from the earlier parts in its count or data_coding',
+        this.deps.logger,
+      );
+    }
+    held.parts[String(concatenation.sequence)] = Buffer.from(part.bytes).toString('base64');
+    if (part.port !== undefined) held.port = part.port;
+    if (concatenation.sequence === 1) held.first = options;
+    if (Object.keys(held.parts).length < held.total) {
+      await this.deps.heldParts.put(held);
+      return { status: SmppStatus.ESME_ROK, fields: { message_id: held.messageId } };
+    }
+    const bytes = Array.from({ length: held.total }, (_unused, index) =>
+      Buffer.from(held.parts[String(index + 1)] ?? '', 'base64'),
+    );
+    const partial: SubmittedPart = {
+      encoding: held.encoding,
+      bytes: new Uint8Array(),
+      ...(held.port !== undefined ? { port: held.port } : {}),
+    };
+    return this.queue(held.messageId, partial, bytes, held.first, systemId, key);
+  }
+
+  private async queue(
+    messageId: string,
+    part: SubmittedPart,
+    bytes: readonly Uint8Array[],
+    options: SubmitOptions,
+    systemId: string,
+    heldKey?: string,
+  ): Promise<Answer> {
+    const { logger } = this.deps;
+    const content = contentOfParts(part.encoding, bytes, part.port);
+    if (!content.ok) return fail(content.status, content.reason, logger);
+    let records: MessageRecord[];
+    try {
+      records = this.deps.messages.prepareAll([
+        {
+          message: {
+            id: messageId,
+            phoneNumbers: [options.phoneNumber],
+            ...(content.content.kind === 'text'
+              ? { textMessage: { text: content.content.text } }
+              : { dataMessage: { data: content.content.data, port: content.content.port } }),
+            withDeliveryReport: options.receiptWanted !== 0,
+            validUntil: options.validUntil,
+            scheduleAt: options.scheduleAt,
+          },
+          skipPhoneValidation: false,
+          deviceActiveWithinHours: 0,
+        },
+      ]);
+    } catch (error) {
+      if (isGatewayError(error, ErrorCode.Conflict)) {
+        return { status: SmppStatus.ESME_ROK, fields: { message_id: messageId } };
+      }
+      return fail(statusOf(error), error instanceof Error ? error.message : String(error), logger);
+    }
+    // One commit: the message, the memo its receipt needs, and the end of its held parts.
+    const writes: Promise<void>[] = [];
+    if (options.receiptWanted !== 0) {
+      writes.push(
+        this.deps.rememberSubmit({
+          id: messageId,
+          systemId,
+          receiptWanted: options.receiptWanted,
+          sourceAddr: options.sourceAddr,
+          destinationAddr: options.destinationAddr,
+          submittedAt: this.deps.clock.now(),
+          textStart: content.content.kind === 'text' ? content.content.text.slice(0, 20) : '',
+        }),
+      );
+    }
+    if (heldKey !== undefined) writes.push(this.deps.heldParts.delete(heldKey));
+    writes.push(this.deps.messages.enqueuePrepared(records));
+    await Promise.all(writes);
+    return { status: SmppStatus.ESME_ROK, fields: { message_id: messageId } };
+  }
+
+  private query(pdu: SmppPdu): Answer {
+    const id = String(pdu.fields.message_id ?? '');
+    let message: MessageRecord;
+    try {
+      message = this.deps.messages.get(id);
+    } catch {
+      return { status: SmppStatus.ESME_RQUERYFAIL };
+    }
+    const final = receiptOutcome(message);
+    const finalAt = final ? message.states[message.state] : undefined;
+    return {
+      status: SmppStatus.ESME_ROK,
+      fields: {
+        message_id: id,
+        final_date: finalAt === undefined ? '' : absoluteSmppTime(finalAt),
+        message_state: messageStateOf(message),
+        error_code: final?.err ?? 0,
+      },
+    };
+  }
+
+  private async cancel(pdu: SmppPdu): Promise<Answer> {
+    const id = String(pdu.fields.message_id ?? '');
+    try {
+      await this.deps.messages.cancel(id);
+      return { status: SmppStatus.ESME_ROK };
+    } catch (error) {
+      return fail(
+        SmppStatus.ESME_RCANCELFAIL,
+        error instanceof Error ? error.message : String(error),
+        this.deps.logger,
+      );
+    }
+  }
+}
+
+function asBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return Buffer.from(value, 'latin1');
+  return new Uint8Array();
+}
+
+/** The submit_sm_resp status of a refused enqueue. */
+function statusOf(error: unknown): number {
+  if (isGatewayError(error, ErrorCode.QueueFull)) return SmppStatus.ESME_RTHROTTLED;
+  if (isGatewayError(error, ErrorCode.MessageTooLong)) return SmppStatus.ESME_RINVMSGLEN;
+  if (isGatewayError(error)) return SmppStatus.ESME_RSUBMITFAIL;
+  return SmppStatus.ESME_RSYSERR;
+}

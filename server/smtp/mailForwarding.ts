@@ -1,0 +1,166 @@
+import nodemailer from 'nodemailer';
+import type { Clock } from '../clock/clock.js';
+import { toIsoWithOffset } from '../clock/isoTime.js';
+import type { IncomingMessageEvent } from '../domain/incoming.js';
+import type { MessageRecord } from '../domain/message.js';
+import type { EventBus } from '../events/eventBus.js';
+import type { Logger } from '../logging/logger.js';
+import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
+import type { Settings } from '../settings/settingsSchema.js';
+import type { KeyedCollection } from '../store/keyedCollection.js';
+
+/** A mail owed to the configured addresses, kept until the relay takes it. */
+export interface ForwardedMail extends OutboxItem {
+  subject: string;
+  text: string;
+  /** `<number>@<reply domain>`: a reply sent through the SMTP listener goes to that number. */
+  replyTo?: string;
+  /** RFC 5322 Message-ID: the same fact gives the same id, so a retried mail is recognisable. */
+  messageId: string;
+}
+
+export type ForwardSettings = Settings['email_forward'];
+
+export interface MailForwardingDeps {
+  store: KeyedCollection<ForwardedMail>;
+  settings: () => ForwardSettings;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A relay that refuses for two days is given up on (hourly at the back-off's cap). */
+const maxAttempts = 60;
+
+/**
+ * SMS → e-mail (docs/email-and-smpp.md): incoming SMS, and by choice failed messages and
+ * delivery reports, as mail through the configured SMTP relay (Nodemailer). Each mail is kept
+ * in the commit of the fact that owes it (`EventBus.onRecord`, as the webhooks) and retried.
+ */
+export class MailForwarding {
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly outbox: RetryingOutbox<ForwardedMail>;
+
+  constructor(private readonly deps: MailForwardingDeps) {
+    this.outbox = new RetryingOutbox({
+      store: deps.store,
+      attempt: (mail) => this.send(mail),
+      maxAttempts,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+  }
+
+  start(): void {
+    const { events } = this.deps;
+    this.unsubscribe.push(
+      events.onRecord('message:received', (incoming) => {
+        if (this.deps.settings().enabled) this.outbox.hold(this.incomingMail(incoming));
+      }),
+      events.onRecord('message:updated', ({ message, previousState }) => {
+        const settings = this.deps.settings();
+        if (!settings.enabled || message.state === previousState) return;
+        const wanted =
+          (message.state === 'Failed' && settings.forward_failures) ||
+          (message.state === 'Delivered' && settings.forward_reports);
+        if (wanted) this.outbox.hold(this.outcomeMail(message));
+      }),
+    );
+    this.outbox.pump();
+  }
+
+  stop(): void {
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    this.outbox.stop();
+  }
+
+  /** The settings' test button: one mail now, not kept; resolves with the relay's answer. */
+  async sendTest(): Promise<string> {
+    const settings = this.deps.settings();
+    const missing = (['relay_host', 'from', 'to'] as const).filter((key) => settings[key] === null);
+    if (missing.length > 0)
+      throw new Error(`set ${missing.map((key) => `email_forward.${key}`).join(', ')} first`);
+    const info = await transportOf(settings).sendMail({
+      from: settings.from ?? undefined,
+      to: recipientsOf(settings),
+      subject: 'Desktop SMS Gateway: test mail',
+      text: 'Incoming SMS will arrive like this mail. A reply to them goes back as an SMS.',
+    });
+    return String(info.response);
+  }
+
+  private async send(mail: ForwardedMail): Promise<AttemptOutcome> {
+    const settings = this.deps.settings();
+    if (!settings.enabled) return { kind: 'no-taker' };
+    await transportOf(settings).sendMail({
+      from: settings.from ?? undefined,
+      to: recipientsOf(settings),
+      subject: mail.subject,
+      text: mail.text,
+      messageId: mail.messageId,
+      ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    });
+    return { kind: 'done' };
+  }
+
+  private incomingMail(incoming: IncomingMessageEvent): ForwardedMail {
+    const { reply_domain: domain } = this.deps.settings();
+    const text =
+      incoming.type === 'DATA_SMS'
+        ? `A data SMS of ${Buffer.from(incoming.content, 'base64').length} bytes to port ${incoming.port ?? '?'}.`
+        : incoming.content;
+    return this.item(`sms:${incoming.id}`, {
+      subject: `SMS from ${incoming.sender}`,
+      text:
+        `${text}\n\n-- \nReceived ${toIsoWithOffset(incoming.receivedAt)} by ${incoming.deviceId} (SIM ${incoming.simNumber}). ` +
+        'Reply to this mail to answer by SMS.\n',
+      replyTo: `${incoming.sender}@${domain}`,
+      messageId: `<sms-${incoming.id}@${domain}>`,
+    });
+  }
+
+  private outcomeMail(message: MessageRecord): ForwardedMail {
+    const { reply_domain: domain } = this.deps.settings();
+    const recipients = message.recipients
+      .map(
+        (recipient) =>
+          `${recipient.phoneNumber}: ${recipient.state}${recipient.error ? ` (${recipient.error})` : ''}`,
+      )
+      .join('\n');
+    const what = message.state === 'Failed' ? 'could not be sent' : 'was delivered';
+    return this.item(`${message.state}:${message.id}`, {
+      subject: `SMS ${message.id} ${what}`,
+      text: `${recipients}\n`,
+      messageId: `<${message.state.toLowerCase()}-${message.id}@${domain}>`,
+    });
+  }
+
+  private item(
+    id: string,
+    mail: Pick<ForwardedMail, 'subject' | 'text' | 'replyTo' | 'messageId'>,
+  ): ForwardedMail {
+    const now = this.deps.clock.now();
+    return { id, ...mail, createdAt: now, attempts: 0, nextAttemptAt: now };
+  }
+}
+
+function recipientsOf(settings: ForwardSettings): string[] {
+  return (settings.to ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+}
+
+function transportOf(settings: ForwardSettings) {
+  return nodemailer.createTransport({
+    host: settings.relay_host ?? undefined,
+    port: settings.relay_port ?? 587,
+    secure: settings.relay_secure === true,
+    ...(settings.relay_username
+      ? { auth: { user: settings.relay_username, pass: settings.relay_password ?? '' } }
+      : {}),
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
+}
