@@ -1,3 +1,9 @@
+import { auditRecorder } from '../accounts/auditRecorder.js';
+import {
+  openStaffDirectory,
+  type StaffDirectory,
+  type StaffDocumentData,
+} from '../accounts/staffDirectory.js';
 import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
 import { createAttemptPacer } from '../auth/attemptPacer.js';
 import {
@@ -6,10 +12,13 @@ import {
   openBasicCredentials,
   type ScryptCost,
 } from '../auth/credentials.js';
+import { createHashingGate } from '../auth/hashingGate.js';
 import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
 import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
 import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
+import type { RouteChange } from '../http/defineRoute.js';
+import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
 import type { CompositionContext } from './context.js';
 
 export interface GatewayAuth {
@@ -17,11 +26,17 @@ export interface GatewayAuth {
   tokens: TokenService;
   accessControl: AccessControl;
   login: LoginChange;
+  /** The people who sign in, the owner's login first. */
+  staff: StaffDirectory;
+  audit: AuditTrail;
+  /** Records each change made through the API in `audit`, naming who made it. */
+  recordChange: (change: RouteChange) => void;
 }
 
 /**
  * Who may call the API. The Basic login (given by options, stored, or generated on a
- * first run), the JWT tokens, the access control with its login throttle, and changing the login.
+ * first run) is the owner's; the staff users an owner added; the JWT tokens, the access control
+ * with its login throttle, changing the login, and the audit trail of who changed what.
  */
 export async function composeAuth(
   context: CompositionContext,
@@ -34,10 +49,20 @@ export async function composeAuth(
   },
 ): Promise<GatewayAuth> {
   const { storage, clock, logger } = context;
+  // Every password check shares one gate, whoever's login it is.
+  const hashing = createHashingGate();
   const credentials = await openBasicCredentials({
     document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
     username: deps.login.username,
     password: deps.login.password,
+    scryptCost: deps.scryptCost,
+    hashing,
+  });
+  const staff = openStaffDirectory({
+    document: await storage.openDocument<StaffDocumentData>('staff', {}),
+    owner: credentials,
+    hashing,
+    clock,
     scryptCost: deps.scryptCost,
   });
   const tokens = await openTokenService({
@@ -47,16 +72,21 @@ export async function composeAuth(
   });
   const accessControl = createAccessControl({
     credentials,
+    staff,
     tokens,
     throttle: createLoginThrottle({ ...deps.throttle, clock }),
     pacer: createAttemptPacer({ clock }),
     clock,
     logger,
   });
+  const audit = new SqliteAuditTrail(storage.sqlite.db, storage.sqlite.commits);
   return {
     credentials,
     tokens,
     accessControl,
     login: createLoginChange({ credentials, accessControl, tokens }),
+    staff,
+    audit,
+    recordChange: auditRecorder({ trail: audit, clock, logger }),
   };
 }

@@ -7,6 +7,7 @@ import { registerInboxRoutes } from './routes/inboxRoutes.js';
 import { registerLogRoutes } from './routes/logRoutes.js';
 import { registerMessageRoutes } from './routes/messageRoutes.js';
 import { registerSettingsRoutes } from './routes/settingsRoutes.js';
+import { registerStaffRoutes } from './routes/staffRoutes.js';
 import { registerTokenRoutes } from './routes/tokenRoutes.js';
 import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
@@ -19,6 +20,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
+  registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {
     events: services.events,

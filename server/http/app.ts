@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
+import type { StaffDirectory } from '../accounts/staffDirectory.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { TokenService } from '../auth/tokenService.js';
 import type { EventBus } from '../events/eventBus.js';
@@ -10,12 +11,20 @@ import type { MessageService } from '../messages/messageService.js';
 import type { overdueReports } from '../messages/overdueReports.js';
 import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { SettingsService } from '../settings/settingsService.js';
+import type { AuditTrail } from '../store/auditTrail.js';
 import type { InboxRepository, LogRepository } from '../store/repositories.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
 import { crossSiteGuard } from './crossSiteGuard.js';
-import { type ApiBuilder, callerOf, extensionPrefix, jsonBodyTypes, RouteTable } from './defineRoute.js';
+import {
+  type ApiBuilder,
+  callerOf,
+  extensionPrefix,
+  jsonBodyTypes,
+  type RouteChange,
+  RouteTable,
+} from './defineRoute.js';
 import { docsContentSecurityPolicy, docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
@@ -65,6 +74,11 @@ export interface HttpServices {
   settings: SettingsService;
   health: HealthService;
   tokens: TokenService;
+  /** The people who sign in, and the audit trail of what they changed. */
+  staff: StaffDirectory;
+  audit: Pick<AuditTrail, 'list'>;
+  /** Told of every change made through the API (the audit trail's recorder). */
+  recordChange?: (change: RouteChange) => void;
   webhooks: WebhookRegistry;
   logger: Logger;
   /**
@@ -98,6 +112,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
   const routes = new RouteTable({
     accessControl: deps.accessControl,
+    onChange: deps.recordChange,
     bases: apiBases,
     info: {
       title: 'Desktop SMS Gateway',

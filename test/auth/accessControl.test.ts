@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/accounts/staffDirectory.js';
 import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
 import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
 import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
+import { createHashingGate } from '../../server/auth/hashingGate.js';
 import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { type Scope, Scopes } from '../../server/auth/scopes.js';
 import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
@@ -29,10 +31,25 @@ async function setup() {
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
   const pacer = createAttemptPacer({ clock });
-  const access = createAccessControl({ credentials, tokens, throttle, pacer, clock, logger: silentLogger });
+  const staff = openStaffDirectory({
+    document: new JsonDisk<StaffDocumentData>({}).open(),
+    owner: credentials,
+    hashing: createHashingGate(),
+    clock,
+  });
+  const access = createAccessControl({
+    credentials,
+    staff,
+    tokens,
+    throttle,
+    pacer,
+    clock,
+    logger: silentLogger,
+  });
   return { clock, tokens, access };
 }
 
+const owner = { id: ownerId, name: 'admin', role: 'owner' } as const;
 const ip = '192.0.2.7';
 const good = basicHeader('admin', 'correct horse');
 const bad = basicHeader('admin', 'wrong horse');
@@ -88,7 +105,7 @@ describe('AccessControl.authorize', () => {
 
   it.each(table)('%s asking for %j → %s', async (_who, held, scope, expected) => {
     const { access } = await setup();
-    const principal: Principal = { kind: 'bearer', scopes: new Set(held), tokenId: 'x' };
+    const principal: Principal = { kind: 'bearer', scopes: new Set(held), tokenId: 'x', user: owner };
     expect(decision(access, principal, scope)).toBe(expected);
   });
 
