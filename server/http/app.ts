@@ -76,7 +76,7 @@ export interface HttpServices {
   tokens: TokenService;
   /** The people who sign in, and the audit trail of what they changed. */
   staff: StaffDirectory;
-  audit: Pick<AuditTrail, 'list'>;
+  audit: Pick<AuditTrail, 'list' | 'firstActors'>;
   /** Told of every change made through the API (the audit trail's recorder). */
   recordChange?: (change: RouteChange) => void;
   webhooks: WebhookRegistry;

@@ -104,7 +104,7 @@ export interface RouteChange {
 
 export interface RouteTableOptions {
   accessControl: AccessControl;
-  /** Told of every successful request that is not a read (not GET, HEAD or OPTIONS). */
+  /** Told of every successful request to a route that changes something (`makesChanges`). */
   onChange?: (change: RouteChange) => void;
   info: OpenApiInfo;
   /** Bases every route is served under ('' is the root), e.g. ['', '/3rdparty/v1']. */
@@ -174,7 +174,7 @@ function routeMiddleware(
     else if (ctx.body === undefined || ctx.body === null) ctx.body = null;
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    if (onChange && principal && spec.method !== 'get' && result.status < 400) {
+    if (onChange && principal && makesChanges(spec) && result.status < 400) {
       onChange({
         principal,
         action: `${spec.method.toUpperCase()} ${spec.path}`,
@@ -184,6 +184,18 @@ function routeMiddleware(
       });
     }
   };
+}
+
+/**
+ * Whether a route changes something: not a GET, and behind a scope that is not for reading
+ * (a POST that looks names up, under `contacts:read`, changes nothing).
+ */
+function makesChanges(spec: AnyRouteSpec): boolean {
+  return (
+    spec.method !== 'get' &&
+    typeof spec.access === 'object' &&
+    !/:(read|list|export)$/.test(spec.access.scope)
+  );
 }
 
 function answeredId(body: unknown): string {

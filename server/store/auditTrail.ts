@@ -19,6 +19,11 @@ export interface AuditEvent {
   fields: string[];
 }
 
+/** A stored event, with its place in the trail. */
+export interface StoredAuditEvent extends AuditEvent {
+  seq: number;
+}
+
 export interface AuditQuery {
   subject?: string;
   actorId?: string;
@@ -42,12 +47,15 @@ export interface AuditTrail {
   /** Written into the open group commit; resolves once durable. */
   record(event: AuditEvent): Promise<void>;
   /** Newest first, with the total that matches. */
-  list(query: AuditQuery): { total: number; items: AuditEvent[] };
+  list(query: AuditQuery): { total: number; items: StoredAuditEvent[] };
+  /** Who first acted on each subject that has events (who sent a message, made a contact…). */
+  firstActors(subjects: readonly string[]): Record<string, string>;
 }
 
 export class SqliteAuditTrail implements AuditTrail {
   private readonly queries: StatementCache;
   private readonly insert: Statement<AuditRow>;
+  private readonly firstActor: Statement<[string], { actor_name: string }>;
 
   constructor(
     db: Database,
@@ -57,6 +65,9 @@ export class SqliteAuditTrail implements AuditTrail {
     this.insert = db.prepare(
       `INSERT INTO audit_events (at, actor_id, actor_name, action, summary, subject, fields)
        VALUES (@at, @actor_id, @actor_name, @action, @summary, @subject, @fields)`,
+    );
+    this.firstActor = db.prepare(
+      'SELECT actor_name FROM audit_events WHERE subject = ? ORDER BY seq LIMIT 1',
     );
   }
 
@@ -73,7 +84,16 @@ export class SqliteAuditTrail implements AuditTrail {
     return this.commits.write(() => this.insert.run(row)).durable;
   }
 
-  list(query: AuditQuery): { total: number; items: AuditEvent[] } {
+  firstActors(subjects: readonly string[]): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const subject of new Set(subjects)) {
+      const row = this.firstActor.get(subject);
+      if (row) found[subject] = row.actor_name;
+    }
+    return found;
+  }
+
+  list(query: AuditQuery): { total: number; items: StoredAuditEvent[] } {
     const filter = new QueryFilter()
       .when('subject', query.subject, 'subject = @subject')
       .when('actor', query.actorId, 'actor_id = @actor')
@@ -84,10 +104,13 @@ export class SqliteAuditTrail implements AuditTrail {
       .get(filter.params) as { total: number };
     const rows = this.queries
       .get(`SELECT * FROM audit_events ${filter.where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
-      .all({ ...filter.params, limit: query.limit, offset: query.offset }) as AuditRow[];
+      .all({ ...filter.params, limit: query.limit, offset: query.offset }) as Array<
+      AuditRow & { seq: number }
+    >;
     return {
       total,
       items: rows.map((row) => ({
+        seq: row.seq,
         at: row.at,
         actorId: row.actor_id,
         actorName: row.actor_name,

@@ -59,6 +59,7 @@ export const auditQuerySchema = z.object({
 });
 
 export const auditEventViewSchema = z.object({
+  seq: z.number().int().describe('its place in the trail: later changes have higher numbers'),
   at: z.string(),
   actorId: z.string(),
   actorName: z.string(),
@@ -68,3 +69,5 @@ export const auditEventViewSchema = z.object({
   fields: z.array(z.string()).describe('the field names the change sent, never their values'),
 });
 export type AuditEventView = z.infer<typeof auditEventViewSchema>;
+
+export const auditActorsRequestSchema = z.object({ subjects: z.array(z.string().max(128)).max(1000) });

@@ -226,4 +226,24 @@ describe('audit trail', () => {
     expect(all[3]?.fields).toEqual(['name', 'password', 'role']);
     expect(JSON.stringify(all)).not.toContain('operator-pass-1');
   });
+
+  it('names who sent each message for an export, and keeps lookups out of the trail', async () => {
+    await addStaff();
+    const byOlga = await harness.request('/messages', {
+      method: 'POST',
+      json: message,
+      authorization: operator,
+    });
+    const byOwner = await harness.request('/messages', { method: 'POST', json: message });
+    const ids = [(byOlga.body as { id: string }).id, (byOwner.body as { id: string }).id, 'never-sent'];
+    const actors = await harness.request('/gateway/v1/audit/actors', {
+      method: 'POST',
+      json: { subjects: ids },
+      authorization: viewer,
+    });
+    expect(actors.status).toBe(200);
+    expect(actors.body).toEqual({ [ids[0] as string]: 'olga', [ids[1] as string]: 'admin' });
+    const trail = await harness.request('/gateway/v1/audit');
+    expect(trail.headers['x-total-count']).toBe('4');
+  });
 });

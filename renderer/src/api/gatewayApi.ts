@@ -3,6 +3,7 @@ import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
   AtLogLine,
+  AuditEventView,
   ConversationRecord,
   DailyStats,
   DeviceRecord,
@@ -11,6 +12,7 @@ import type {
   IssuedTokenView,
   LogRecord,
   MessageRecord,
+  MeView,
   MissedCall,
   ModemFiguresRecord,
   ModemOperationsSettings,
@@ -25,6 +27,8 @@ import type {
   SerialPortInfo,
   SettingsDocument,
   SmsServicePreference,
+  StaffRole,
+  StaffView,
   ThreadMessageRecord,
   TokenResponse,
   UsbPhoneListing,
@@ -110,6 +114,21 @@ export function createGatewayApi(client: ApiClient) {
       listPage<OptOutRecord>('/gateway/v1/opt-outs', { limit, offset }),
     addOptOut: (phoneNumber: string) => client.post<OptOutRecord>('/gateway/v1/opt-outs', { phoneNumber }),
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
+
+    me: () => client.get<MeView>('/gateway/v1/me'),
+    people: () => client.get<StaffView[]>('/gateway/v1/users'),
+    addPerson: (person: { name: string; password: string; role: StaffRole }) =>
+      client.post<StaffView>('/gateway/v1/users', person),
+    changePerson: (personId: string, change: { role?: StaffRole; password?: string }) =>
+      client
+        .request<StaffView>('PATCH', `/gateway/v1/users/${id(personId)}`, { body: change })
+        .then((response) => response.data),
+    removePerson: (personId: string) => client.delete<void>(`/gateway/v1/users/${id(personId)}`),
+    listAudit: (filter: { subject?: string; actorId?: string }, limit: number, offset: number) =>
+      listPage<AuditEventView>('/gateway/v1/audit', { ...filter, limit, offset }),
+    /** Who first acted on each id (sent the message…), for exports. */
+    firstActors: (subjects: string[]) =>
+      client.post<Record<string, string>>('/gateway/v1/audit/actors', { subjects }),
 
     rules: () => client.get<RuleRecord[]>('/gateway/v1/rules'),
     createRule: (rule: RuleInput) => client.post<RuleRecord>('/gateway/v1/rules', rule),

@@ -7,6 +7,7 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { AuditTrail } from '../../store/auditTrail.js';
 import {
   type AuditEventView,
+  auditActorsRequestSchema,
   auditEventViewSchema,
   auditQuerySchema,
   meViewSchema,
@@ -26,7 +27,7 @@ import { authErrors, errorResponses } from '../responses.js';
 export interface StaffRouteDependencies {
   staff: StaffDirectory;
   tokens: Pick<TokenService, 'revokeUser'>;
-  audit: Pick<AuditTrail, 'list'>;
+  audit: Pick<AuditTrail, 'list' | 'firstActors'>;
 }
 
 const tag = 'Accounts';
@@ -146,5 +147,22 @@ export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencie
       }));
       return { status: 200, body, headers: { 'X-Total-Count': String(page.total) } };
     },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/audit/actors',
+    summary: 'Who first acted on each of these ids: who sent a message, added a contact… (for exports)',
+    tag,
+    access: { scope: 'audit:read' },
+    body: auditActorsRequestSchema,
+    responses: {
+      200: {
+        description: 'id → name, for the ids that have events',
+        schema: z.record(z.string(), z.string()),
+      },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 200, body: deps.audit.firstActors(body.subjects) }),
   });
 }
