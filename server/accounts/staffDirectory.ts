@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BasicCredentials,
-  createPasswordCheck,
   hashPassword,
   type PasswordCheck,
   type ScryptCost,
@@ -10,7 +9,8 @@ import type { HashingGate } from '../auth/hashingGate.js';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
-import type { StaffRole } from './staffRoles.js';
+import { createLoginChecks } from './loginChecks.js';
+import type { AccessRole, StaffRole } from './staffRoles.js';
 
 /**
  * The people who sign in to the window (docs/accounts-plans-routing.md). The owner is the Basic
@@ -22,10 +22,11 @@ import type { StaffRole } from './staffRoles.js';
 export interface StaffIdentity {
   id: string;
   name: string;
-  role: StaffRole;
+  role: AccessRole;
 }
 
 export interface StaffMember extends StaffIdentity {
+  role: StaffRole;
   /** ms since the epoch; absent for the owner login. */
   createdAt?: number;
   /** The name of whoever added them. */
@@ -76,16 +77,16 @@ export function openStaffDirectory(options: {
   hashing: HashingGate;
   clock: Clock;
   scryptCost?: ScryptCost;
+  /** Whether an app's login has the name already (accounts/appDirectory.ts). */
+  nameTaken?: (name: string) => boolean;
 }): StaffDirectory {
   const { document, owner, hashing, clock } = options;
   const listeners = new Set<(id: string) => void>();
-  // One check per person, made when first needed and dropped on change: it keeps the digest
-  // of the pair that verified, so a signed-in client does not pay scrypt on every request.
-  const checks = new Map<string, PasswordCheck>();
+  const checks = createLoginChecks(hashing);
   const users = () => document.data.users ?? {};
-  const ownerIdentity = (): StaffIdentity => ({ id: ownerId, name: owner.username, role: 'owner' });
+  const ownerIdentity = (): StaffMember => ({ id: ownerId, name: owner.username, role: 'owner' });
   const changed = (id: string) => {
-    checks.delete(id);
+    checks.forget(id);
     for (const listener of listeners) listener(id);
   };
   owner.onChange(() => changed(ownerId));
@@ -96,14 +97,7 @@ export function openStaffDirectory(options: {
     if (!member) throw new GatewayError(ErrorCode.NotFound, `no person with id ${id}`, { field: 'id' });
     return member;
   };
-  const checkOf = (member: StoredStaffMember): PasswordCheck => {
-    let check = checks.get(member.id);
-    if (!check) {
-      check = createPasswordCheck({ username: member.name, passwordHash: member.passwordHash }, hashing);
-      checks.set(member.id, check);
-    }
-    return check;
-  };
+  const checkOf = (member: StoredStaffMember): PasswordCheck => checks.of(member);
   const refuseOwnerChange = (id: string) => {
     if (id === ownerId) {
       throw new GatewayError(

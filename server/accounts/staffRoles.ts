@@ -8,6 +8,10 @@ import { type Scope, Scopes } from '../auth/scopes.js';
 export const StaffRoles = ['owner', 'operator', 'viewer'] as const;
 export type StaffRole = (typeof StaffRoles)[number];
 
+/** A person's role, or `app` for an app's own credentials (accounts/appDirectory.ts). */
+export const AccessRoles = [...StaffRoles, 'app'] as const;
+export type AccessRole = (typeof AccessRoles)[number];
+
 /** Read-only: every list and read scope, the export of what can be read, and the audit trail. */
 const viewerScopes: readonly Scope[] = [
   'messages:read',
@@ -42,19 +46,31 @@ const operatorScopes: readonly Scope[] = [
   'optouts:write',
 ];
 
-const scopesByRole: Record<StaffRole, ReadonlySet<Scope>> = {
+/**
+ * An app: the spec's API for its own messages and webhooks, and nothing of the gateway's
+ * running (people, settings, logs, the desk).
+ */
+const appScopes: readonly Scope[] = [
+  'messages:send',
+  'messages:read',
+  'messages:list',
+  'messages:cancel',
+  'messages:export',
+  'devices:list',
+  'webhooks:list',
+  'webhooks:write',
+  'webhooks:delete',
+];
+
+const scopesByRole: Record<AccessRole, ReadonlySet<Scope>> = {
   owner: new Set(Scopes.filter((scope) => scope !== 'tokens:refresh')),
   operator: new Set(operatorScopes),
   viewer: new Set(viewerScopes),
+  app: new Set(appScopes),
 };
 
-export function roleAllows(role: StaffRole, scope: Scope): boolean {
+export function roleAllows(role: AccessRole, scope: Scope): boolean {
   return scopesByRole[role].has(scope);
-}
-
-/** The scopes a role allows, for the window to show only what its person may use. */
-export function scopesOfRole(role: StaffRole): Scope[] {
-  return [...scopesByRole[role]];
 }
 
 export function isStaffRole(value: string): value is StaffRole {

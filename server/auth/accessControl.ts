@@ -1,3 +1,4 @@
+import type { AppDirectory } from '../accounts/appDirectory.js';
 import { ownerId, type StaffDirectory, type StaffIdentity } from '../accounts/staffDirectory.js';
 import { roleAllows } from '../accounts/staffRoles.js';
 import type { Clock } from '../clock/clock.js';
@@ -61,6 +62,8 @@ export interface AccessControlDependencies {
   credentials: BasicCredentials;
   /** Everyone's logins, the owner's included. */
   staff: StaffDirectory;
+  /** The apps' own logins (accounts/appDirectory.ts). */
+  apps: Pick<AppDirectory, 'login' | 'identity' | 'onChange'>;
   tokens: TokenService;
   throttle: LoginThrottle;
   /** Spaces the checks of fresh clients while their user name is locked. */
@@ -107,7 +110,8 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
   ): Promise<Principal> => {
     // A name nobody has is checked against the owner's login, which refuses it after the same
     // hashing: the time taken tells no one which names exist.
-    const login = deps.staff.login(username) ?? { identity: undefined, check: deps.credentials };
+    const login = deps.staff.login(username) ??
+      deps.apps.login(username) ?? { identity: undefined, check: deps.credentials };
     if (login.identity && login.check.recognises(username, password)) {
       return { kind: 'basic', scopes: everyScope, user: login.identity };
     }
@@ -178,8 +182,9 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       // and a valid token works while its address is locked out for wrong passwords.
       try {
         const token = await deps.tokens.verify(parsed.token, expect);
-        const user = deps.staff.identity(token.user ?? ownerId);
-        if (!user) return refuse('the person this token was issued to has been removed');
+        const holder = token.user ?? ownerId;
+        const user = deps.staff.identity(holder) ?? deps.apps.identity(holder);
+        if (!user) return refuse('the person or app this token was issued to has been removed');
         return {
           kind: 'bearer',
           scopes: token.scopes,
@@ -228,11 +233,10 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
         end(reason);
       };
       const person = principal.user.id;
-      stops.push(
-        deps.staff.onChange((id) => {
-          if (id === person) finish('the login changed');
-        }),
-      );
+      const changed = (id: string) => {
+        if (id === person) finish('the login changed');
+      };
+      stops.push(deps.staff.onChange(changed), deps.apps.onChange(changed));
       if (principal.kind === 'basic') return stopWatching;
       const parsed = parseAuthorization(authorization);
       const jwt = parsed.scheme === 'bearer' ? parsed.token : '';

@@ -1,3 +1,10 @@
+import {
+  type AppDirectory,
+  type AppDocumentData,
+  appPrincipalPrefix,
+  openAppDirectory,
+} from '../accounts/appDirectory.js';
+import { type AppQuotas, createAppQuotas } from '../accounts/appQuotas.js';
 import { auditRecorder } from '../accounts/auditRecorder.js';
 import {
   openStaffDirectory,
@@ -28,6 +35,9 @@ export interface GatewayAuth {
   login: LoginChange;
   /** The people who sign in, the owner's login first. */
   staff: StaffDirectory;
+  /** The apps with logins of their own, and their quotas. */
+  apps: AppDirectory;
+  quotas: AppQuotas;
   audit: AuditTrail;
   /** Records each change made through the API in `audit`, naming who made it. */
   recordChange: (change: RouteChange) => void;
@@ -64,6 +74,14 @@ export async function composeAuth(
     hashing,
     clock,
     scryptCost: deps.scryptCost,
+    nameTaken: (name) => apps.login(name) !== undefined,
+  });
+  const apps = openAppDirectory({
+    document: await storage.openDocument<AppDocumentData>('apps', {}),
+    hashing,
+    clock,
+    scryptCost: deps.scryptCost,
+    nameTaken: (name) => staff.login(name) !== undefined,
   });
   const tokens = await openTokenService({
     document: await storage.openDocument<TokenDocumentData>('tokens', {}, tokenDocumentMigrations),
@@ -73,6 +91,7 @@ export async function composeAuth(
   const accessControl = createAccessControl({
     credentials,
     staff,
+    apps,
     tokens,
     throttle: createLoginThrottle({ ...deps.throttle, clock }),
     pacer: createAttemptPacer({ clock }),
@@ -86,6 +105,13 @@ export async function composeAuth(
     accessControl,
     login: createLoginChange({ credentials, accessControl, tokens }),
     staff,
+    apps,
+    quotas: createAppQuotas({
+      apps,
+      clock,
+      countSince: (appId, since) =>
+        audit.countSince(`${appPrincipalPrefix}${appId}`, 'POST /messages', since),
+    }),
     audit,
     recordChange: auditRecorder({ trail: audit, clock, logger }),
   };

@@ -38,6 +38,8 @@ export function httpServicesFrom(
     health: parts.health,
     tokens: parts.auth.tokens,
     staff: parts.auth.staff,
+    apps: parts.auth.apps,
+    quotas: parts.auth.quotas,
     audit: parts.auth.audit,
     recordChange: parts.auth.recordChange,
     webhooks: parts.webhooks,

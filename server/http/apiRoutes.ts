@@ -1,5 +1,6 @@
 import type { HttpServices } from './app.js';
 import type { ApiBuilder } from './defineRoute.js';
+import { registerAppRoutes } from './routes/appRoutes.js';
 import { registerDeviceRoutes } from './routes/deviceRoutes.js';
 import { registerEventStreamRoutes } from './routes/eventStreamRoutes.js';
 import { registerHealthRoutes } from './routes/healthRoutes.js';
@@ -13,7 +14,7 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
 /** Every API route module, registered on one builder, then the composition root's extensions. */
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
-  registerMessageRoutes(api, { messages: services.messages });
+  registerMessageRoutes(api, { messages: services.messages, quotas: services.quotas });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
   registerInboxRoutes(api, { inbox: services.inbox.records, replay: services.inbox.replay });
   registerSettingsRoutes(api, { settings: services.settings });
@@ -21,6 +22,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
   registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
+  registerAppRoutes(api, { apps: services.apps, tokens: services.tokens });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {
     events: services.events,

@@ -1,5 +1,7 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
+import type { AppDirectory } from '../accounts/appDirectory.js';
+import type { AppQuotas } from '../accounts/appQuotas.js';
 import type { StaffDirectory } from '../accounts/staffDirectory.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { TokenService } from '../auth/tokenService.js';
@@ -76,6 +78,9 @@ export interface HttpServices {
   tokens: TokenService;
   /** The people who sign in, and the audit trail of what they changed. */
   staff: StaffDirectory;
+  /** The apps with logins of their own, and their quotas. */
+  apps: AppDirectory;
+  quotas: AppQuotas;
   audit: Pick<AuditTrail, 'list' | 'firstActors'>;
   /** Told of every change made through the API (the audit trail's recorder). */
   recordChange?: (change: RouteChange) => void;

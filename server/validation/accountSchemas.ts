@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { StaffRoles } from '../accounts/staffRoles.js';
+import { AccessRoles, StaffRoles } from '../accounts/staffRoles.js';
 import { Scopes } from '../auth/scopes.js';
+import { isKnownTimeZone } from '../clock/resetPeriods.js';
 import { pageQuery, timeRangeQuery } from './primitives.js';
 
 /** The people who sign in, the audit trail (docs/accounts-plans-routing.md). */
@@ -46,7 +47,7 @@ export type StaffView = z.infer<typeof staffViewSchema>;
 export const meViewSchema = z.object({
   id: z.string(),
   name: z.string(),
-  role: staffRoleSchema,
+  role: z.enum(AccessRoles).describe('a person\'s role, or "app" for an app\'s credentials'),
   scopes: z.array(z.enum(Scopes)).describe('what these credentials may do: their scopes within the role'),
 });
 export type MeView = z.infer<typeof meViewSchema>;
@@ -71,3 +72,55 @@ export const auditEventViewSchema = z.object({
 export type AuditEventView = z.infer<typeof auditEventViewSchema>;
 
 export const auditActorsRequestSchema = z.object({ subjects: z.array(z.string().max(128)).max(1000) });
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
+const timeZone = z
+  .string()
+  .max(64)
+  .refine(isKnownTimeZone, 'must be an IANA time zone, e.g. "Europe/Berlin"');
+
+export const appQuotaSchema = z
+  .object({
+    perDay: z.number().int().min(0).optional().describe('most messages per day; absent: no daily limit'),
+    perMonth: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('most messages per month; absent: no monthly limit'),
+    resetAt: clockTime.default('00:00').describe('when the day (and, on the 1st, the month) starts'),
+    timeZone: timeZone.default('UTC'),
+  })
+  .refine((quota) => quota.perDay !== undefined || quota.perMonth !== undefined, {
+    message: 'name perDay, perMonth or both',
+    path: ['perDay'],
+  });
+
+export const appAddSchema = z.object({
+  name: staffName.describe("the app's Basic user name"),
+  password: staffPassword,
+  quota: appQuotaSchema.optional(),
+});
+
+export const appChangeSchema = z
+  .object({ password: staffPassword.optional(), quota: appQuotaSchema.nullable().optional() })
+  .refine((change) => change.password !== undefined || change.quota !== undefined, {
+    message: 'name a password or a quota to change',
+    path: ['password'],
+  });
+
+export const appViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  quota: z
+    .object({
+      perDay: z.number().optional(),
+      perMonth: z.number().optional(),
+      resetAt: z.string(),
+      timeZone: z.string(),
+    })
+    .optional(),
+});
+export type AppView = z.infer<typeof appViewSchema>;

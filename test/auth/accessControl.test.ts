@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type AppDocumentData, openAppDirectory } from '../../server/accounts/appDirectory.js';
 import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/accounts/staffDirectory.js';
 import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
 import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
@@ -37,9 +38,16 @@ async function setup() {
     hashing: createHashingGate(),
     clock,
   });
+  const apps = openAppDirectory({
+    document: new JsonDisk<AppDocumentData>({}).open(),
+    hashing: createHashingGate(),
+    clock,
+    nameTaken: () => false,
+  });
   const access = createAccessControl({
     credentials,
     staff,
+    apps,
     tokens,
     throttle,
     pacer,

@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+
+/**
+ * Issue 39, apps as tenants: each app has its own Basic login and tokens for the spec's API,
+ * sees only its own messages, and is refused with 429 and Retry-After once over its quota
+ * while another app still sends.
+ */
+let harness: HttpHarness;
+
+beforeEach(async () => {
+  harness = await startHttpHarness();
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+const basic = (name: string, password: string) =>
+  `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
+const shop = basic('shop', 'shop-secret-1');
+const clinic = basic('clinic', 'clinic-secret-1');
+const message = (text: string) => ({ textMessage: { text }, phoneNumbers: ['+15551234567'] });
+
+async function addApp(name: string, password: string, quota?: object): Promise<string> {
+  const response = await harness.request('/gateway/v1/apps', {
+    method: 'POST',
+    json: { name, password, ...(quota ? { quota } : {}) },
+  });
+  expect(response.status).toBe(201);
+  return (response.body as { id: string }).id;
+}
+
+const send = (authorization: string, text: string, path = '/messages') =>
+  harness.request(path, { method: 'POST', json: message(text), authorization });
+
+describe('apps as tenants', () => {
+  it('lets each app use the spec API with its own login and token, and see only its own messages', async () => {
+    await addApp('shop', 'shop-secret-1');
+    await addApp('clinic', 'clinic-secret-1');
+    const fromShop = await send(shop, 'Your order shipped', '/3rdparty/v1/message');
+    expect(fromShop.status).toBe(202);
+    const shopId = (fromShop.body as { id: string }).id;
+    const issued = await harness.request('/auth/token', {
+      method: 'POST',
+      json: { scopes: ['messages:send', 'messages:list', 'messages:read'] },
+      authorization: clinic,
+    });
+    expect(issued.status).toBe(201);
+    const clinicToken = `Bearer ${(issued.body as { access_token: string }).access_token}`;
+    const fromClinic = await send(clinicToken, 'Your appointment is at 9');
+    expect(fromClinic.status).toBe(202);
+    const clinicId = (fromClinic.body as { id: string }).id;
+
+    const shopList = (await harness.request('/messages', { authorization: shop })).body as { id: string }[];
+    expect(shopList.map((entry) => entry.id)).toEqual([shopId]);
+    const clinicList = (await harness.request('/messages', { authorization: clinicToken })).body as {
+      id: string;
+    }[];
+    expect(clinicList.map((entry) => entry.id)).toEqual([clinicId]);
+    expect((await harness.request(`/messages/${clinicId}`, { authorization: shop })).status).toBe(404);
+    expect(
+      (await harness.request(`/messages/${clinicId}`, { method: 'DELETE', authorization: shop })).status,
+    ).toBe(404);
+    // The owner login, the default app, sees everything, as before apps existed.
+    const all = (await harness.request('/messages')).body as { id: string }[];
+    expect(all.map((entry) => entry.id).sort()).toEqual([shopId, clinicId].sort());
+  });
+
+  it("keeps an app out of the gateway's running: people, settings, other apps", async () => {
+    await addApp('shop', 'shop-secret-1');
+    expect((await harness.request('/settings', { authorization: shop })).status).toBe(403);
+    expect((await harness.request('/gateway/v1/apps', { authorization: shop })).status).toBe(403);
+    expect((await harness.request('/gateway/v1/users', { authorization: shop })).status).toBe(403);
+    const me = await harness.request('/gateway/v1/me', { authorization: shop });
+    expect(me.body).toMatchObject({ name: 'shop', role: 'app' });
+  });
+
+  it('answers 429 with Retry-After once an app has used its daily quota, while another app still sends', async () => {
+    // The harness clock stands at 2026-01-01 12:00 UTC; the day resets at midnight in UTC.
+    await addApp('shop', 'shop-secret-1', { perDay: 2, resetAt: '00:00', timeZone: 'UTC' });
+    await addApp('clinic', 'clinic-secret-1');
+    expect((await send(shop, 'one')).status).toBe(202);
+    expect((await send(shop, 'two')).status).toBe(202);
+    const over = await send(shop, 'three');
+    expect(over.status).toBe(429);
+    expect(over.headers['retry-after']).toBe(String(12 * 3600));
+    expect((over.body as { message: string }).message).toMatch(
+      /^quota: .*2 messages per day.*2026-01-02T00:00:00/,
+    );
+    expect((await send(clinic, 'still sending')).status).toBe(202);
+    // A refused request does not count: after the reset the app has its whole quota again.
+    await harness.clock.advance(12 * 3600 * 1000);
+    expect((await send(shop, 'next day')).status).toBe(202);
+  });
+
+  it('gives a place back when the message is refused for another reason', async () => {
+    await addApp('shop', 'shop-secret-1', { perDay: 1 });
+    const invalid = await harness.request('/messages', {
+      method: 'POST',
+      json: { textMessage: { text: 'x' }, phoneNumbers: ['not a number'] },
+      authorization: shop,
+    });
+    expect(invalid.status).toBe(400);
+    expect((await send(shop, 'the one allowed')).status).toBe(202);
+  });
+
+  it('refuses a name a person has (409) and an unknown time zone (400)', async () => {
+    const taken = await harness.request('/gateway/v1/apps', {
+      method: 'POST',
+      json: { name: 'admin', password: 'long-enough-1' },
+    });
+    expect(taken.status).toBe(409);
+    const zone = await harness.request('/gateway/v1/apps', {
+      method: 'POST',
+      json: { name: 'shop', password: 'long-enough-1', quota: { perDay: 5, timeZone: 'Mars/Olympus' } },
+    });
+    expect(zone.status).toBe(400);
+    expect(JSON.stringify(zone.body)).toContain('timeZone');
+  });
+});
