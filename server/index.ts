@@ -161,6 +161,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
+      incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
     });
     const optOuts = openOptOuts(context);
     const activeScheduler = composeScheduler(context, {

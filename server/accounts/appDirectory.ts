@@ -21,12 +21,20 @@ export interface AppQuota extends ResetRule {
   perMonth?: number;
 }
 
+/**
+ * Which incoming messages an app's webhooks hear: all, none, or those that arrive on the
+ * listed modems.
+ */
+export type IncomingChoice = { mode: 'all' } | { mode: 'none' } | { mode: 'devices'; deviceIds: string[] };
+
 export interface AppRecord {
   id: string;
   name: string;
   createdAt: number;
   createdBy: string;
   quota?: AppQuota;
+  /** Absent: all. */
+  incoming?: IncomingChoice;
 }
 
 interface StoredApp extends AppRecord {
@@ -36,6 +44,9 @@ interface StoredApp extends AppRecord {
 export interface AppDocumentData {
   apps?: Record<string, StoredApp>;
 }
+
+/** The owner login's app: the one every message without an app belongs to. */
+export const defaultAppId = 'default';
 
 /** An app's credentials act as this identity: its id in tokens and the audit trail is `app:<id>`. */
 export const appPrincipalPrefix = 'app:';
@@ -50,6 +61,7 @@ export interface AppChange {
   password?: string;
   /** null: no quota. */
   quota?: AppQuota | null;
+  incoming?: IncomingChoice;
 }
 
 export interface AppDirectory {
@@ -58,7 +70,12 @@ export interface AppDirectory {
   identity(principalId: string): StaffIdentity | undefined;
   get(id: string): AppRecord | undefined;
   list(): AppRecord[];
-  add(app: { name: string; password: string; quota?: AppQuota }, by: StaffIdentity): Promise<AppRecord>;
+  add(
+    app: { name: string; password: string; quota?: AppQuota; incoming?: IncomingChoice },
+    by: StaffIdentity,
+  ): Promise<AppRecord>;
+  /** Whether the app's webhooks hear an incoming message that arrived on `deviceId`. */
+  hearsIncoming(appId: string, deviceId: string): boolean;
   update(id: string, change: AppChange): Promise<AppRecord>;
   remove(id: string): Promise<void>;
   /** Called with the identity id of an app whose password changed or that was removed. */
@@ -125,6 +142,7 @@ export function openAppDirectory(options: {
         createdAt: clock.now(),
         createdBy: by.name,
         ...(app.quota ? { quota: app.quota } : {}),
+        ...(app.incoming ? { incoming: app.incoming } : {}),
         passwordHash: await hashPassword(app.password, options.scryptCost),
       };
       await save(record);
@@ -136,6 +154,7 @@ export function openAppDirectory(options: {
       const next: StoredApp = {
         ...current,
         ...(quota ? { quota } : {}),
+        ...(change.incoming === undefined ? {} : { incoming: change.incoming }),
         ...(change.password === undefined
           ? {}
           : { passwordHash: await hashPassword(change.password, options.scryptCost) }),
@@ -151,6 +170,11 @@ export function openAppDirectory(options: {
         data.apps = rest;
       });
       changed(id);
+    },
+    hearsIncoming(appId, deviceId) {
+      const incoming = apps()[appId]?.incoming ?? { mode: 'all' };
+      if (incoming.mode === 'devices') return incoming.deviceIds.includes(deviceId);
+      return incoming.mode === 'all';
     },
     onChange(listener) {
       listeners.add(listener);

@@ -22,7 +22,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
   registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
-  registerAppRoutes(api, { apps: services.apps, tokens: services.tokens });
+  registerAppRoutes(api, { apps: services.apps, tokens: services.tokens, webhooks: services.webhooks });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {
     events: services.events,

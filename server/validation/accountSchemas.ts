@@ -96,18 +96,34 @@ export const appQuotaSchema = z
     path: ['perDay'],
   });
 
+export const incomingChoiceSchema = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('all') }),
+    z.object({ mode: z.literal('none') }),
+    z.object({ mode: z.literal('devices'), deviceIds: z.array(z.string().min(1).max(64)).min(1).max(100) }),
+  ])
+  .describe("which incoming messages the app's webhooks hear: all, none, or those arriving on these modems");
+
 export const appAddSchema = z.object({
   name: staffName.describe("the app's Basic user name"),
   password: staffPassword,
   quota: appQuotaSchema.optional(),
+  incoming: incomingChoiceSchema.optional(),
 });
 
 export const appChangeSchema = z
-  .object({ password: staffPassword.optional(), quota: appQuotaSchema.nullable().optional() })
-  .refine((change) => change.password !== undefined || change.quota !== undefined, {
-    message: 'name a password or a quota to change',
-    path: ['password'],
-  });
+  .object({
+    password: staffPassword.optional(),
+    quota: appQuotaSchema.nullable().optional(),
+    incoming: incomingChoiceSchema.optional(),
+  })
+  .refine(
+    (change) => change.password !== undefined || change.quota !== undefined || change.incoming !== undefined,
+    {
+      message: 'name a password, a quota or an incoming rule to change',
+      path: ['password'],
+    },
+  );
 
 export const appViewSchema = z.object({
   id: z.string(),
@@ -122,5 +138,6 @@ export const appViewSchema = z.object({
       timeZone: z.string(),
     })
     .optional(),
+  incoming: incomingChoiceSchema.optional(),
 });
 export type AppView = z.infer<typeof appViewSchema>;

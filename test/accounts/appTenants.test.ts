@@ -66,6 +66,32 @@ describe('apps as tenants', () => {
     expect(all.map((entry) => entry.id).sort()).toEqual([shopId, clinicId].sort());
   });
 
+  it("keeps each app's webhooks to itself: unseen, not replaceable and not removable by another app", async () => {
+    await addApp('shop', 'shop-secret-1');
+    await addApp('clinic', 'clinic-secret-1');
+    const hook = { id: 'orders', url: 'https://example.com/shop-hook', event: 'sms:delivered' };
+    const registered = await harness.request('/webhooks', {
+      method: 'POST',
+      json: hook,
+      authorization: shop,
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body).toEqual({ ...hook });
+    expect((await harness.request('/webhooks', { authorization: clinic })).body).toEqual([]);
+    const replaced = await harness.request('/webhooks', {
+      method: 'POST',
+      json: { ...hook, url: 'https://example.com/clinic-hook' },
+      authorization: clinic,
+    });
+    expect(replaced.status).toBe(409);
+    expect(
+      (await harness.request('/webhooks/orders', { method: 'DELETE', authorization: clinic })).status,
+    ).toBe(204);
+    expect((await harness.request('/webhooks', { authorization: shop })).body).toEqual([hook]);
+    // The owner login, the default app, sees every app's.
+    expect((await harness.request('/webhooks')).body).toEqual([hook]);
+  });
+
   it("keeps an app out of the gateway's running: people, settings, other apps", async () => {
     await addApp('shop', 'shop-secret-1');
     expect((await harness.request('/settings', { authorization: shop })).status).toBe(403);

@@ -8,6 +8,7 @@ import {
   appChangeSchema,
   appViewSchema,
 } from '../../validation/accountSchemas.js';
+import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
@@ -19,6 +20,7 @@ import { authErrors, errorResponses } from '../responses.js';
 export interface AppRouteDependencies {
   apps: AppDirectory;
   tokens: Pick<TokenService, 'revokeUser'>;
+  webhooks: Pick<WebhookRegistry, 'list' | 'remove'>;
 }
 
 const tag = 'Accounts';
@@ -82,7 +84,7 @@ export function registerAppRoutes(api: ApiBuilder, deps: AppRouteDependencies): 
   api.route({
     method: 'delete',
     path: '/gateway/v1/apps/:id',
-    summary: 'Remove an app; its login and tokens end (its messages stay in the history)',
+    summary: 'Remove an app; its login, tokens and webhooks end (its messages stay in the history)',
     tag,
     access: { scope: 'apps:manage' },
     responses: { 204: { description: 'removed' }, ...errorResponses(404, ...authErrors) },
@@ -90,6 +92,9 @@ export function registerAppRoutes(api: ApiBuilder, deps: AppRouteDependencies): 
       const id = params.id ?? '';
       await apps.remove(id);
       await tokens.revokeUser(`${appPrincipalPrefix}${id}`);
+      for (const webhook of deps.webhooks.list()) {
+        if (webhook.appId === id) await deps.webhooks.remove(webhook.id);
+      }
       return { status: 204 };
     },
   });
