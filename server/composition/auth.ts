@@ -26,6 +26,7 @@ import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
 import type { RouteChange } from '../http/defineRoute.js';
 import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
+import { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { CompositionContext } from './context.js';
 
 export interface GatewayAuth {
@@ -38,6 +39,7 @@ export interface GatewayAuth {
   /** The apps with logins of their own, and their quotas. */
   apps: AppDirectory;
   quotas: AppQuotas;
+  usage: SqliteUsageCounts;
   audit: AuditTrail;
   /** Records each change made through the API in `audit`, naming who made it. */
   recordChange: (change: RouteChange) => void;
@@ -113,6 +115,7 @@ export async function composeAuth(
         audit.countSince(`${appPrincipalPrefix}${appId}`, 'POST /messages', since),
     }),
     audit,
+    usage: new SqliteUsageCounts(storage.sqlite.db),
     recordChange: auditRecorder({ trail: audit, clock, logger }),
   };
 }

@@ -10,6 +10,7 @@ import { registerMessageRoutes } from './routes/messageRoutes.js';
 import { registerSettingsRoutes } from './routes/settingsRoutes.js';
 import { registerStaffRoutes } from './routes/staffRoutes.js';
 import { registerTokenRoutes } from './routes/tokenRoutes.js';
+import { registerUsageRoutes } from './routes/usageRoutes.js';
 import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
 /** Every API route module, registered on one builder, then the composition root's extensions. */
@@ -22,6 +23,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
   registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
+  registerUsageRoutes(api, { usage: services.usage, clock: services.clock });
   registerAppRoutes(api, { apps: services.apps, tokens: services.tokens, webhooks: services.webhooks });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {

@@ -5,6 +5,7 @@ import type { AppQuotas } from '../accounts/appQuotas.js';
 import type { StaffDirectory } from '../accounts/staffDirectory.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { TokenService } from '../auth/tokenService.js';
+import type { Clock } from '../clock/clock.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { HealthService } from '../health/healthService.js';
 import type { InboxReplay } from '../inbox/inboxReplay.js';
@@ -15,6 +16,7 @@ import type { DeviceDirectory } from '../modem/deviceDirectory.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { AuditTrail } from '../store/auditTrail.js';
 import type { InboxRepository, LogRepository } from '../store/repositories.js';
+import type { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
@@ -81,6 +83,10 @@ export interface HttpServices {
   /** The apps with logins of their own, and their quotas. */
   apps: AppDirectory;
   quotas: AppQuotas;
+  /** The default range of a usage report ends now. */
+  clock: Clock;
+  /** Messages, parts and failures per day and sender. */
+  usage: Pick<SqliteUsageCounts, 'between'>;
   audit: Pick<AuditTrail, 'list' | 'firstActors'>;
   /** Told of every change made through the API (the audit trail's recorder). */
   recordChange?: (change: RouteChange) => void;

@@ -92,6 +92,32 @@ describe('apps as tenants', () => {
     expect((await harness.request('/webhooks')).body).toEqual([hook]);
   });
 
+  it('counts usage per day, per app and per person, and exports it as CSV', async () => {
+    await addApp('shop', 'shop-secret-1');
+    const person = await harness.request('/gateway/v1/users', {
+      method: 'POST',
+      json: { name: 'olga', password: 'operator-pass-1', role: 'operator' },
+    });
+    expect(person.status).toBe(201);
+    await send(shop, 'one');
+    await send(shop, 'two');
+    await send(basic('olga', 'operator-pass-1'), 'three');
+    await send(basic('admin', 'correct horse battery'), 'four');
+    const usage = await harness.request('/gateway/v1/usage');
+    expect(usage.status).toBe(200);
+    expect(usage.body).toEqual([
+      { day: '2026-01-01', senderId: 'owner', senderName: 'admin', messages: 1, parts: 0, failed: 0 },
+      expect.objectContaining({ senderName: 'olga', messages: 1 }),
+      expect.objectContaining({ senderName: 'shop', messages: 2, failed: 0 }),
+    ]);
+    const csv = await harness.request('/gateway/v1/usage?format=csv');
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.text.split('\r\n')[0]).toBe('day,senderId,senderName,messages,parts,failed');
+    expect(csv.text).toContain(',shop,2,0,0');
+    // An app reads no one's usage.
+    expect((await harness.request('/gateway/v1/usage', { authorization: shop })).status).toBe(403);
+  });
+
   it("keeps an app out of the gateway's running: people, settings, other apps", async () => {
     await addApp('shop', 'shop-secret-1');
     expect((await harness.request('/settings', { authorization: shop })).status).toBe(403);
