@@ -16,6 +16,7 @@ import { composeModemOperations, openModemOperations } from './composition/opera
 import { readPackageVersion } from './composition/packageVersion.js';
 import type { PhoneTiming } from './composition/phones.js';
 import { startRetention } from './composition/retention.js';
+import { openRouting } from './composition/routing.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
@@ -164,13 +165,17 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
     });
     const optOuts = openOptOuts(context);
+    const routing = await openRouting(context, { apps: auth.apps });
     const activeScheduler = composeScheduler(context, {
       options,
       paused: () => sendingPause.paused,
       lifecycle: records.lifecycle,
       devices: pool,
       optOuts: optOuts.list,
+      mayRoute: routing.mayRoute,
     });
+    routing.book.onChange(() => activeScheduler.wake());
+    auth.apps.onChange(() => activeScheduler.wake());
     scheduler = activeScheduler;
     messaging = composeMessaging(context, {
       lifecycle: records.lifecycle,
@@ -232,6 +237,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       fleet,
       desk,
       login: auth.login,
+      routing: routing.book,
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const app = createHttpApp(

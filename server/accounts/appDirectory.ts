@@ -35,6 +35,8 @@ export interface AppRecord {
   quota?: AppQuota;
   /** Absent: all. */
   incoming?: IncomingChoice;
+  /** The modems its messages may go through; absent: any (server/routing/routeGuard.ts). */
+  allowedDeviceIds?: string[];
 }
 
 interface StoredApp extends AppRecord {
@@ -62,6 +64,8 @@ export interface AppChange {
   /** null: no quota. */
   quota?: AppQuota | null;
   incoming?: IncomingChoice;
+  /** null: any modem. */
+  allowedDeviceIds?: string[] | null;
 }
 
 export interface AppDirectory {
@@ -71,7 +75,13 @@ export interface AppDirectory {
   get(id: string): AppRecord | undefined;
   list(): AppRecord[];
   add(
-    app: { name: string; password: string; quota?: AppQuota; incoming?: IncomingChoice },
+    app: {
+      name: string;
+      password: string;
+      quota?: AppQuota;
+      incoming?: IncomingChoice;
+      allowedDeviceIds?: string[];
+    },
     by: StaffIdentity,
   ): Promise<AppRecord>;
   /** Whether the app's webhooks hear an incoming message that arrived on `deviceId`. */
@@ -143,17 +153,23 @@ export function openAppDirectory(options: {
         createdBy: by.name,
         ...(app.quota ? { quota: app.quota } : {}),
         ...(app.incoming ? { incoming: app.incoming } : {}),
+        ...(app.allowedDeviceIds ? { allowedDeviceIds: app.allowedDeviceIds } : {}),
         passwordHash: await hashPassword(app.password, options.scryptCost),
       };
       await save(record);
       return publicView(record);
     },
     async update(id, change) {
-      const { quota: _quota, ...current } = stored(id);
+      const { quota: _quota, allowedDeviceIds: _allowed, ...current } = stored(id);
       const quota = change.quota === undefined ? stored(id).quota : (change.quota ?? undefined);
+      const allowedDeviceIds =
+        change.allowedDeviceIds === undefined
+          ? stored(id).allowedDeviceIds
+          : (change.allowedDeviceIds ?? undefined);
       const next: StoredApp = {
         ...current,
         ...(quota ? { quota } : {}),
+        ...(allowedDeviceIds ? { allowedDeviceIds } : {}),
         ...(change.incoming === undefined ? {} : { incoming: change.incoming }),
         ...(change.password === undefined
           ? {}

@@ -42,6 +42,11 @@ export interface SchedulerDeps {
   isOptedOut?: (phoneNumber: string) => boolean;
   /** Uniform in [0, 1): send pauses and Random SIM choice. */
   random?: () => number;
+  /**
+   * Whether routing lets this modem carry the message, given the modems online (routing rules,
+   * an app's allowed modems: server/routing/). Absent: every modem may.
+   */
+  mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
 }
 
 export interface SchedulerStatus {
@@ -78,6 +83,19 @@ export class Scheduler {
   private running = false;
   private unsubscribe: (() => void) | undefined;
   private hold: Hold | undefined;
+
+  /** `carries` (modemSelection.ts), then the routing hook. */
+  private mayTake(
+    message: MessageRecord,
+    modem: { deviceId: string; lastSeen: number },
+    now: number,
+    benched: ReadonlySet<string>,
+    online: readonly { deviceId: string }[],
+  ): boolean {
+    return (
+      carries(message, modem, now, benched) && (this.deps.mayRoute?.(message, modem.deviceId, online) ?? true)
+    );
+  }
 
   constructor(private readonly deps: SchedulerDeps) {
     this.logger = deps.logger.child('scheduler');
@@ -151,7 +169,8 @@ export class Scheduler {
     // When each idle modem that may carry it could take it; busy ones wake us when they finish.
     let takeableAt = Number.POSITIVE_INFINITY;
     for (const modem of online) {
-      if (this.pool.isSending(modem.deviceId) || !carries(message, modem, now, benched)) continue;
+      if (this.pool.isSending(modem.deviceId) || !this.mayTake(message, modem, now, benched, online))
+        continue;
       const limitsAt = isExpedited(message) ? now : this.limits.freeAt(modem.deviceId, now, limit);
       takeableAt = Math.min(
         takeableAt,
@@ -233,7 +252,7 @@ export class Scheduler {
         (message) =>
           !claimed.has(message.id) &&
           (limitsAllow || isExpedited(message)) &&
-          carries(message, candidate, now, benched),
+          this.mayTake(message, candidate, now, benched, online),
       );
       if (!best) continue;
       claimed.add(best.id);

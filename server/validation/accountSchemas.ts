@@ -96,6 +96,12 @@ export const appQuotaSchema = z
     path: ['perDay'],
   });
 
+const allowedDevices = z
+  .array(z.string().min(1).max(64))
+  .min(1)
+  .max(100)
+  .describe("the modems the app's messages may go through; absent: any");
+
 export const incomingChoiceSchema = z
   .discriminatedUnion('mode', [
     z.object({ mode: z.literal('all') }),
@@ -109,6 +115,7 @@ export const appAddSchema = z.object({
   password: staffPassword,
   quota: appQuotaSchema.optional(),
   incoming: incomingChoiceSchema.optional(),
+  allowedDeviceIds: allowedDevices.optional(),
 });
 
 export const appChangeSchema = z
@@ -116,14 +123,12 @@ export const appChangeSchema = z
     password: staffPassword.optional(),
     quota: appQuotaSchema.nullable().optional(),
     incoming: incomingChoiceSchema.optional(),
+    allowedDeviceIds: allowedDevices.nullable().optional(),
   })
-  .refine(
-    (change) => change.password !== undefined || change.quota !== undefined || change.incoming !== undefined,
-    {
-      message: 'name a password, a quota or an incoming rule to change',
-      path: ['password'],
-    },
-  );
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
+    message: 'name a password, a quota, an incoming rule or the allowed modems to change',
+    path: ['password'],
+  });
 
 export const appViewSchema = z.object({
   id: z.string(),
@@ -139,5 +144,6 @@ export const appViewSchema = z.object({
     })
     .optional(),
   incoming: incomingChoiceSchema.optional(),
+  allowedDeviceIds: z.array(z.string()).optional(),
 });
 export type AppView = z.infer<typeof appViewSchema>;

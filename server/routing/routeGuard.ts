@@ -1,0 +1,25 @@
+import type { MessageRecord } from '../domain/message.js';
+import type { RoutingBook } from './routingBook.js';
+import { decideRoute } from './routingRules.js';
+
+/**
+ * The scheduler's routing hook (`SchedulerDeps.mayRoute`): may this modem carry the message?
+ * An app's allowed modems bound everything its messages do; then the routing rules decide by
+ * the first recipient's number. A message pinned to a modem by its sender (`deviceId`) is the
+ * sender's choice and is not routed.
+ */
+export function createRouteGuard(deps: {
+  book: Pick<RoutingBook, 'list'>;
+  /** The modems an app may use; undefined: any. */
+  allowedDevices: (appId: string) => readonly string[] | undefined;
+}): (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean {
+  return (message, deviceId, online) => {
+    const allowed = message.appId === undefined ? undefined : deps.allowedDevices(message.appId);
+    if (allowed && !allowed.includes(deviceId)) return false;
+    if (message.requestedDeviceId !== undefined) return true;
+    const number = message.recipients[0]?.phoneNumber;
+    if (number === undefined) return true;
+    const decision = decideRoute(deps.book.list(), number, new Set(online.map((modem) => modem.deviceId)));
+    return decision.deviceIds === undefined || decision.deviceIds.includes(deviceId);
+  };
+}
