@@ -50,7 +50,10 @@ describe('people and roles in the window', () => {
     await form.getByLabel('Role').selectOption('viewer');
     await form.getByRole('button', { name: 'Add' }).click();
     await form.getByText('victor can sign in now, as viewer.').waitFor();
-    await page.getByRole('table', { name: 'People' }).getByRole('cell', { name: 'victor', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'People' })
+      .getByRole('cell', { name: 'victor', exact: true })
+      .waitFor();
     await page.context().close();
   });
 
