@@ -1,20 +1,20 @@
-import type { AppDirectory } from '../accounts/appDirectory.js';
-import { ownerId, type StaffDirectory, type StaffIdentity } from '../accounts/staffDirectory.js';
-import { roleAllows } from '../accounts/staffRoles.js';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import type { AppDirectory } from './appDirectory.js';
 import type { AttemptPacer } from './attemptPacer.js';
 import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials, PasswordCheck } from './credentials.js';
 import { clientIdentity, type LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
+import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirectory.js';
+import { roleAllows } from './staffRoles.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
 
 /**
  * Who is calling and what they may do (spec: Authentication). Basic holds every scope; a Bearer
  * access token holds its token's scopes; `all:any` holds every scope. Either is limited by the
- * role of the person it belongs to (accounts/staffRoles.ts). Credentials are read from the
+ * role of the person it belongs to (auth/staffRoles.ts). Credentials are read from the
  * Authorization header only, never from the query string (DESIGN §5): URLs end up in logs.
  */
 export interface Principal {
@@ -62,7 +62,7 @@ export interface AccessControlDependencies {
   credentials: BasicCredentials;
   /** Everyone's logins, the owner's included. */
   staff: StaffDirectory;
-  /** The apps' own logins (accounts/appDirectory.ts). */
+  /** The apps' own logins (auth/appDirectory.ts). */
   apps: Pick<AppDirectory, 'login' | 'identity' | 'onChange'>;
   tokens: TokenService;
   throttle: LoginThrottle;

@@ -19,7 +19,7 @@ export interface CredentialsDocumentData {
   basic?: StoredCredentials;
 }
 
-/** Checks a Basic pair against one login; the owner's and each staff user's (accounts/). */
+/** Checks a Basic pair against one login; the owner's and each staff user's (auth/). */
 export interface PasswordCheck {
   /**
    * Hashes with scrypt, a few at a time (`hashingGate.ts`); rejects with TooManyAttempts when

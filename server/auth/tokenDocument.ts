@@ -35,7 +35,7 @@ export interface StoredFamily {
   refreshedAt?: number;
   lastUsedAt?: number;
   /**
-   * The staff user (accounts/staffDirectory.ts) the family was issued to; absent: the owner,
+   * The staff user (auth/staffDirectory.ts) the family was issued to; absent: the owner,
    * the only person there is before staff users are added.
    */
   user?: string;

@@ -1,6 +1,6 @@
 /**
  * Periods that restart at a wall-clock time in a time zone: an app's daily or monthly quota
- * (accounts/), a SIM plan's caps (plans/). A day restarts at `resetAt` every day, a week on
+ * (auth/), a SIM plan's caps (plans/). A day restarts at `resetAt` every day, a week on
  * Monday at `resetAt`, a month on the 1st at `resetAt`, as the clock on the wall of `timeZone`
  * shows it; daylight-saving changes move the instant, not the wall time.
  */

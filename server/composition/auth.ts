@@ -1,17 +1,11 @@
+import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
 import {
   type AppDirectory,
   type AppDocumentData,
   appPrincipalPrefix,
   openAppDirectory,
-} from '../accounts/appDirectory.js';
-import { type AppQuotas, createAppQuotas } from '../accounts/appQuotas.js';
-import { auditRecorder } from '../accounts/auditRecorder.js';
-import {
-  openStaffDirectory,
-  type StaffDirectory,
-  type StaffDocumentData,
-} from '../accounts/staffDirectory.js';
-import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
+} from '../auth/appDirectory.js';
+import { type AppQuotas, createAppQuotas } from '../auth/appQuotas.js';
 import { createAttemptPacer } from '../auth/attemptPacer.js';
 import {
   type BasicCredentials,
@@ -22,8 +16,10 @@ import {
 import { createHashingGate } from '../auth/hashingGate.js';
 import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
 import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
+import { openStaffDirectory, type StaffDirectory, type StaffDocumentData } from '../auth/staffDirectory.js';
 import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
+import { auditRecorder } from '../http/auditRecorder.js';
 import type { RouteChange } from '../http/defineRoute.js';
 import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
 import { SqliteUsageCounts } from '../store/usageCounts.js';

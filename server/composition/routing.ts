@@ -1,4 +1,4 @@
-import type { AppDirectory } from '../accounts/appDirectory.js';
+import type { AppDirectory } from '../auth/appDirectory.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';

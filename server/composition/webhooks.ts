@@ -37,7 +37,7 @@ export async function startWebhookDispatcher(
     health: HealthService;
     post: WebhookPoster;
     devices: Pick<DeviceDirectory, 'get'>;
-    /** Whether an app's webhooks hear an incoming message on a device (accounts/appDirectory.ts). */
+    /** Whether an app's webhooks hear an incoming message on a device (auth/appDirectory.ts). */
     incomingFor: IncomingRule;
   },
 ): Promise<WebhookDispatcher> {

@@ -45,7 +45,7 @@ export interface MessageRecord {
   simulated?: true;
   /** Fetched from the private server in fleet mode (its id is the server's); absent: our own API. */
   source?: 'server';
-  /** The app (accounts/appDirectory.ts) whose credentials queued it; absent: the default app. */
+  /** The app (auth/appDirectory.ts) whose credentials queued it; absent: the default app. */
   appId?: string;
   content: MessageContent;
   recipients: RecipientRecord[];

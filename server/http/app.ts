@@ -1,9 +1,9 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
-import type { AppDirectory } from '../accounts/appDirectory.js';
-import type { AppQuotas } from '../accounts/appQuotas.js';
-import type { StaffDirectory } from '../accounts/staffDirectory.js';
 import type { AccessControl } from '../auth/accessControl.js';
+import type { AppDirectory } from '../auth/appDirectory.js';
+import type { AppQuotas } from '../auth/appQuotas.js';
+import type { StaffDirectory } from '../auth/staffDirectory.js';
 import type { TokenService } from '../auth/tokenService.js';
 import type { Clock } from '../clock/clock.js';
 import type { EventBus } from '../events/eventBus.js';

@@ -90,7 +90,7 @@ export interface ApiBuilder {
   openApi(): object;
 }
 
-/** A change a caller made through the API: what the audit trail records (accounts/auditRecorder.ts). */
+/** A change a caller made through the API: what the audit trail records (http/auditRecorder.ts). */
 export interface RouteChange {
   principal: Principal;
   /** Method and route, e.g. `POST /messages`. */

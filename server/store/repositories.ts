@@ -27,7 +27,7 @@ export interface TimeRange {
 export interface MessageQuery extends TimeRange {
   state?: MessageStateFilter;
   deviceId?: string;
-  /** Only the messages this app queued (accounts/appDirectory.ts); absent: everyone's. */
+  /** Only the messages this app queued (auth/appDirectory.ts); absent: everyone's. */
   appId?: string;
   /** Case-insensitive substring of text content or a phone number (UI search). */
   search?: string;

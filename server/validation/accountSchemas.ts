@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AccessRoles, StaffRoles } from '../accounts/staffRoles.js';
 import { Scopes } from '../auth/scopes.js';
+import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
 import { isKnownTimeZone } from '../clock/resetPeriods.js';
 import { pageQuery, timeRangeQuery } from './primitives.js';
 

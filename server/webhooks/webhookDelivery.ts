@@ -6,7 +6,7 @@ export interface WebhookTarget {
   url: string;
   event: string;
   deviceId?: string;
-  /** The app that registered it (accounts/appDirectory.ts); absent: the default app. */
+  /** The app that registered it (auth/appDirectory.ts); absent: the default app. */
   appId?: string;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import { defaultAppId } from '../accounts/appDirectory.js';
+import { defaultAppId } from '../auth/appDirectory.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
 import { describeError } from '../errors/gatewayError.js';

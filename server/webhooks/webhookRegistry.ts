@@ -17,7 +17,7 @@ export interface WebhookRecord {
   deviceId?: string;
   /** Set by the private server in fleet mode: it alone changes or removes the webhook. */
   source?: 'server';
-  /** The app that registered it (accounts/appDirectory.ts); absent: the default app. */
+  /** The app that registered it (auth/appDirectory.ts); absent: the default app. */
   appId?: string;
 }
 

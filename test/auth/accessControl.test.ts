@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AppDocumentData, openAppDirectory } from '../../server/accounts/appDirectory.js';
-import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/accounts/staffDirectory.js';
 import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
+import { type AppDocumentData, openAppDirectory } from '../../server/auth/appDirectory.js';
 import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
 import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
 import { createHashingGate } from '../../server/auth/hashingGate.js';
 import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { type Scope, Scopes } from '../../server/auth/scopes.js';
+import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/auth/staffDirectory.js';
 import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AppDirectory, type AppRecord, appPrincipalPrefix } from '../../accounts/appDirectory.js';
+import { type AppDirectory, type AppRecord, appPrincipalPrefix } from '../../auth/appDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import {

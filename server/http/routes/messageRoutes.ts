@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { appIdOf } from '../../accounts/appDirectory.js';
-import type { AppQuotas } from '../../accounts/appQuotas.js';
 import type { Principal } from '../../auth/accessControl.js';
+import { appIdOf } from '../../auth/appDirectory.js';
+import type { AppQuotas } from '../../auth/appQuotas.js';
 import type { MessageRecord } from '../../domain/message.js';
 import { messageViewSchema } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
@@ -16,13 +16,13 @@ import { authErrors, errorResponses } from '../responses.js';
 
 export interface MessageRouteDependencies {
   messages: MessageService;
-  /** Each app's quota: admits (counts) a message before it is queued (accounts/appQuotas.ts). */
+  /** Each app's quota: admits (counts) a message before it is queued (auth/appQuotas.ts). */
   quotas: Pick<AppQuotas, 'admit'>;
 }
 
 /**
  * POST/GET /messages, GET/DELETE /messages/{id} (spec: Endpoints), with the `/message` alias.
- * An app's credentials (accounts/appDirectory.ts) queue messages as that app, within its quota,
+ * An app's credentials (auth/appDirectory.ts) queue messages as that app, within its quota,
  * and see only those: another app's message is not found.
  */
 export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDependencies): void {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { StaffDirectory, StaffMember } from '../../accounts/staffDirectory.js';
 import { holdsScope } from '../../auth/accessControl.js';
 import { Scopes } from '../../auth/scopes.js';
+import type { StaffDirectory, StaffMember } from '../../auth/staffDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { AuditTrail } from '../../store/auditTrail.js';

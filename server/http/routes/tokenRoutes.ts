@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ownerId } from '../../accounts/staffDirectory.js';
 import { holdsScope } from '../../auth/accessControl.js';
 import { parseAuthorization } from '../../auth/authorizationHeader.js';
 import { Scopes } from '../../auth/scopes.js';
+import { ownerId } from '../../auth/staffDirectory.js';
 import type { TokenPair, TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';

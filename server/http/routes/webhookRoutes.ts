@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { appIdOf } from '../../accounts/appDirectory.js';
 import type { Principal } from '../../auth/accessControl.js';
+import { appIdOf } from '../../auth/appDirectory.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { webhookInputSchema, webhookSchema } from '../../validation/webhookSchemas.js';
 import type { WebhookRecord, WebhookRegistry } from '../../webhooks/webhookRegistry.js';

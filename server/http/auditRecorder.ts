@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
-import type { RouteChange } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { AuditTrail } from '../store/auditTrail.js';
+import type { RouteChange } from './defineRoute.js';
 
 /**
  * Turns each change made through the API into an audit event naming the person who made it

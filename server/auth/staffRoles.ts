@@ -1,4 +1,4 @@
-import { type Scope, Scopes } from '../auth/scopes.js';
+import { type Scope, Scopes } from './scopes.js';
 
 /**
  * What each person signing in to the window may do (docs/accounts-plans-routing.md). A role
@@ -8,7 +8,7 @@ import { type Scope, Scopes } from '../auth/scopes.js';
 export const StaffRoles = ['owner', 'operator', 'viewer'] as const;
 export type StaffRole = (typeof StaffRoles)[number];
 
-/** A person's role, or `app` for an app's own credentials (accounts/appDirectory.ts). */
+/** A person's role, or `app` for an app's own credentials (auth/appDirectory.ts). */
 export const AccessRoles = [...StaffRoles, 'app'] as const;
 export type AccessRole = (typeof AccessRoles)[number];
 

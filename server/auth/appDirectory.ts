@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, type ScryptCost } from '../auth/credentials.js';
-import type { HashingGate } from '../auth/hashingGate.js';
 import type { Clock } from '../clock/clock.js';
 import type { ResetRule } from '../clock/resetPeriods.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
+import { hashPassword, type ScryptCost } from './credentials.js';
+import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
 import type { StaffIdentity, StaffLogin } from './staffDirectory.js';
 

@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type BasicCredentials,
-  hashPassword,
-  type PasswordCheck,
-  type ScryptCost,
-} from '../auth/credentials.js';
-import type { HashingGate } from '../auth/hashingGate.js';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
+import { type BasicCredentials, hashPassword, type PasswordCheck, type ScryptCost } from './credentials.js';
+import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
 import type { AccessRole, StaffRole } from './staffRoles.js';
 
@@ -77,7 +72,7 @@ export function openStaffDirectory(options: {
   hashing: HashingGate;
   clock: Clock;
   scryptCost?: ScryptCost;
-  /** Whether an app's login has the name already (accounts/appDirectory.ts). */
+  /** Whether an app's login has the name already (auth/appDirectory.ts). */
   nameTaken?: (name: string) => boolean;
 }): StaffDirectory {
   const { document, owner, hashing, clock } = options;

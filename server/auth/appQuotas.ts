@@ -14,7 +14,7 @@ export class QuotaExceededError extends GatewayError {
 }
 
 /**
- * Each app's quota of messages per day and per month (accounts/appDirectory.ts). The count of a
+ * Each app's quota of messages per day and per month (auth/appDirectory.ts). The count of a
  * period is read once from what the app queued since the period began (`countSince`, the audit
  * trail's POST /messages of that app), then kept in memory. A message is counted when admitted,
  * before it is queued, so that concurrent requests cannot all pass the last free place; one

@@ -1,5 +1,5 @@
-import { createPasswordCheck, type PasswordCheck } from '../auth/credentials.js';
-import type { HashingGate } from '../auth/hashingGate.js';
+import { createPasswordCheck, type PasswordCheck } from './credentials.js';
+import type { HashingGate } from './hashingGate.js';
 
 /**
  * One password check per stored login (a person's or an app's), made when first needed and
