@@ -57,6 +57,34 @@ describe('people and roles in the window', () => {
     await page.context().close();
   });
 
+  it('lets the owner add an app with a daily quota, which the app then keeps to', async () => {
+    const page = await signedIn(ui);
+    await openScreen(page, 'People');
+    const form = page.getByRole('form', { name: 'Add an app' });
+    await form.getByLabel('App name').fill('shop');
+    await form.getByLabel('App password (8 characters or more)').fill('shop-secret-1');
+    await form.getByLabel('Messages a day').fill('1');
+    await form.getByLabel('Time zone').fill('UTC');
+    await form.getByRole('button', { name: 'Add app' }).click();
+    await form.getByText('shop can use the API now with its own name and password.').waitFor();
+    await page.getByRole('table', { name: 'Apps' }).getByText('1 a day (resets 00:00 UTC)').waitFor();
+    await page.context().close();
+
+    const send = () =>
+      fetch(`${ui.baseUrl}/message`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from('shop:shop-secret-1').toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ textMessage: { text: 'From the shop' }, phoneNumbers: ['+15551239002'] }),
+      });
+    expect((await send()).status).toBe(202);
+    const over = await send();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('shows a viewer neither People, API access nor the New message button', async () => {
     const page = await signedIn(victor);
     await page.getByText('victor (viewer)').waitFor();

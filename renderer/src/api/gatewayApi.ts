@@ -2,6 +2,7 @@ import { createDeskApi } from '../desk/deskApi.js';
 import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
+  AppView,
   AtLogLine,
   AuditEventView,
   ConversationRecord,
@@ -116,6 +117,15 @@ export function createGatewayApi(client: ApiClient) {
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
 
     me: () => client.get<MeView>('/gateway/v1/me'),
+    apps: () => client.get<AppView[]>('/gateway/v1/apps'),
+    addApp: (app: {
+      name: string;
+      password: string;
+      quota?: { perDay?: number; perMonth?: number; resetAt: string; timeZone: string };
+    }) => client.post<AppView>('/gateway/v1/apps', app),
+    removeApp: (appId: string) => client.delete<void>(`/gateway/v1/apps/${id(appId)}`),
+    /** Messages, parts and failures per day and sender, as CSV text. */
+    usageCsv: () => client.get<string>('/gateway/v1/usage', { format: 'csv' }),
     people: () => client.get<StaffView[]>('/gateway/v1/users'),
     addPerson: (person: { name: string; password: string; role: StaffRole }) =>
       client.post<StaffView>('/gateway/v1/users', person),

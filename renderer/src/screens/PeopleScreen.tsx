@@ -5,7 +5,9 @@ import { ExportButton } from '../components/ExportButton.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { AppsPanel } from '../people/AppsPanel.js';
 import { auditCsvColumns } from '../people/auditColumns.js';
+import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -24,6 +26,7 @@ const pageSize = 50;
  */
 export function PeopleScreen() {
   const { api } = useApp();
+  const { may } = usePerson();
   const people = useResource(() => api.people(), [api]);
   return (
     <>
@@ -45,6 +48,7 @@ export function PeopleScreen() {
           <PeopleTable people={people.data} onChanged={people.reload} />
         )}
       </section>
+      {may('apps:manage') && <AppsPanel />}
       <AuditPanel />
     </>
   );
