@@ -157,7 +157,7 @@ function routeMiddleware(
   onChange: RouteTableOptions['onChange'],
 ): Koa.Middleware {
   return async (ctx) => {
-    const principal = await checkAccess(spec.access, accessControl, ctx);
+    const principal = await checkAccess(spec, accessControl, ctx);
     // Answers behind credentials (tokens above all) must not sit in a browser or proxy cache.
     if (spec.access !== 'public') ctx.set('Cache-Control', 'no-store');
     const body = spec.body ? parseOrThrow(spec.body, requestBody(ctx), 'body') : undefined;
@@ -204,15 +204,30 @@ function answeredId(body: unknown): string {
   return typeof id === 'string' ? id : '';
 }
 
+/**
+ * An app's credentials (auth/appDirectory.ts) open the spec's routes and `me`, none of our
+ * extensions: those read or change the whole gateway (its status, the desk, scheduled messages
+ * of anyone), which is not one app's to see.
+ */
+const extensionsOpenToApps: ReadonlySet<string> = new Set([`${extensionPrefix}me`]);
+
 async function checkAccess(
-  access: RouteAccess,
+  spec: Pick<AnyRouteSpec, 'access' | 'path'>,
   accessControl: AccessControl,
   ctx: Koa.Context,
 ): Promise<Principal | undefined> {
+  const { access } = spec;
   if (access === 'public') return undefined;
   const request = callerOf(ctx);
   if (access === 'refresh-token') return accessControl.authenticate(request, 'refresh');
   const principal = await accessControl.authenticate(request, 'access');
+  if (
+    principal.user.role === 'app' &&
+    spec.path.startsWith(extensionPrefix) &&
+    !extensionsOpenToApps.has(spec.path)
+  ) {
+    throw new GatewayError(ErrorCode.Forbidden, "an app's credentials open the spec's routes only");
+  }
   if (access === 'authenticated') return principal;
   if (access.passwordSuffices && principal.kind === 'basic') return principal;
   accessControl.authorize(principal, access.scope);

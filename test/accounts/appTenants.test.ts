@@ -34,6 +34,31 @@ const send = (authorization: string, text: string, path = '/messages') =>
   harness.request(path, { method: 'POST', json: message(text), authorization });
 
 describe('apps as tenants', () => {
+  it("opens none of our extensions to an app's credentials, though it holds their scope", async () => {
+    // A stand-in for /gateway/v1/status, the desk's replies, anyone's scheduled messages…
+    await harness.close();
+    harness = await startHttpHarness({
+      extensions: [
+        (api) =>
+          api.route({
+            method: 'get',
+            path: '/gateway/v1/whole-gateway',
+            summary: 'A read of the whole gateway',
+            tag: 'Test',
+            access: { scope: 'messages:list' },
+            responses: { 200: { description: 'ok' } },
+            handle: async () => ({ status: 200, body: { ok: true } }),
+          }),
+      ],
+    });
+    await addApp('shop', 'shop-secret-1');
+    expect((await harness.request('/gateway/v1/whole-gateway')).status).toBe(200);
+    const refused = await harness.request('/gateway/v1/whole-gateway', { authorization: shop });
+    expect(refused.status).toBe(403);
+    expect((refused.body as { message: string }).message).toContain("spec's routes only");
+    expect((await harness.request('/messages', { authorization: shop })).status).toBe(200);
+  });
+
   it('lets each app use the spec API with its own login and token, and see only its own messages', async () => {
     await addApp('shop', 'shop-secret-1');
     await addApp('clinic', 'clinic-secret-1');
