@@ -17,9 +17,11 @@ export function createRouteGuard(deps: {
     const allowed = message.appId === undefined ? undefined : deps.allowedDevices(message.appId);
     if (allowed && !allowed.includes(deviceId)) return false;
     if (message.requestedDeviceId !== undefined) return true;
+    const rules = deps.book.list();
     const number = message.recipients[0]?.phoneNumber;
-    if (number === undefined) return true;
-    const decision = decideRoute(deps.book.list(), number, new Set(online.map((modem) => modem.deviceId)));
+    // Asked for every message a free modem looks at: without rules, nothing to build.
+    if (rules.length === 0 || number === undefined) return true;
+    const decision = decideRoute(rules, number, new Set(online.map((modem) => modem.deviceId)));
     return decision.deviceIds === undefined || decision.deviceIds.includes(deviceId);
   };
 }
