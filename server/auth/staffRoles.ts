@@ -12,8 +12,13 @@ export type StaffRole = (typeof StaffRoles)[number];
 export const AccessRoles = [...StaffRoles, 'app'] as const;
 export type AccessRole = (typeof AccessRoles)[number];
 
-/** Read-only: every list and read scope, the export of what can be read, and the audit trail. */
+/**
+ * Read-only: every list and read scope, the export of what can be read, and the audit trail.
+ * `all:any` here is a route's requirement, not a grant: the live event stream asks for it (a
+ * session of the window), and every person's window follows it.
+ */
 const viewerScopes: readonly Scope[] = [
+  'all:any',
   'messages:read',
   'messages:list',
   'messages:export',

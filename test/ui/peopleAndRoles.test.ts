@@ -88,6 +88,8 @@ describe('people and roles in the window', () => {
   it('shows a viewer neither People, API access nor the New message button', async () => {
     const page = await signedIn(victor);
     await page.getByText('victor (viewer)').waitFor();
+    // Every person's window follows the live event stream.
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const links = await sidebarLinks(page);
     expect(links).toContain('Messages');
     expect(links).not.toContain('People');
