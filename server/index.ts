@@ -15,6 +15,7 @@ import { composeModemPool } from './composition/modemPool.js';
 import { startModems } from './composition/modems.js';
 import { composeModemOperations, openModemOperations } from './composition/operations.js';
 import { readPackageVersion } from './composition/packageVersion.js';
+import { openRouting } from './composition/routing.js';
 import { composeScheduler } from './composition/scheduler.js';
 import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
@@ -186,6 +187,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
+      incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
     });
     attentionOfRun = () => {
       const webhooks = dispatcher.status();
@@ -201,13 +203,17 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const smppDeliveries = startSmppOutbox(context, () => smppServer);
     const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
+    const routing = await openRouting(context, { apps: auth.apps });
     const activeScheduler = composeScheduler(context, {
       options,
       paused: () => sendingPause.paused,
       lifecycle: records.lifecycle,
       devices: pool,
       optOuts: optOuts.list,
+      mayRoute: routing.mayRoute,
     });
+    routing.book.onChange(() => activeScheduler.wake());
+    auth.apps.onChange(() => activeScheduler.wake());
     scheduler = activeScheduler;
     const messaging = composeMessaging(context, {
       lifecycle: records.lifecycle,
@@ -271,6 +277,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       fleet,
       desk,
       login: auth.login,
+      routing: routing.book,
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });

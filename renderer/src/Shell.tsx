@@ -7,7 +7,7 @@ import { FleetIndicator } from './fleet/FleetIndicator.js';
 import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
-import { type ScreenId, screens } from './screenList.js';
+import { type ScreenId, screenScopes, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
 import { CampaignsScreen } from './screens/CampaignsScreen.js';
 import { ContactsScreen } from './screens/ContactsScreen.js';
@@ -18,11 +18,14 @@ import { LogsScreen } from './screens/LogsScreen.js';
 import { MessagesScreen } from './screens/MessagesScreen.js';
 import { ModemsScreen } from './screens/ModemsScreen.js';
 import { OptOutsScreen } from './screens/OptOutsScreen.js';
+import { PeopleScreen } from './screens/PeopleScreen.js';
 import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { TemplatesScreen } from './screens/TemplatesScreen.js';
 import { WebhooksScreen } from './screens/WebhooksScreen.js';
+import { PersonContext, personOf } from './session/person.js';
 import { StatusBar } from './status/StatusBar.js';
+import { useResource } from './useResource.js';
 
 const screenViews: Record<ScreenId, () => JSX.Element> = {
   dashboard: DashboardScreen,
@@ -39,6 +42,7 @@ const screenViews: Record<ScreenId, () => JSX.Element> = {
   logs: LogsScreen,
   settings: SettingsScreen,
   api: ApiAccessScreen,
+  people: PeopleScreen,
 };
 
 const streamLabels = {
@@ -50,7 +54,9 @@ const streamLabels = {
 
 export function Shell() {
   const screen = useScreen();
-  const { session, logOut } = useApp();
+  const { api, session, logOut } = useApp();
+  const me = useResource(() => api.me(), [api]);
+  const person = personOf(me.data);
   const stream = useStreamState();
   const View = screenViews[screen];
   const label = screens.find((entry) => entry.id === screen)?.label ?? '';
@@ -59,49 +65,61 @@ export function Shell() {
     document.title = `${label} — SMS Gateway`;
   }, [label]);
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <nav className="sidebar" aria-label="Screens">
-        <div className="brand">SMS Gateway</div>
-        <ul>
-          {screens.map((entry) => (
-            <li key={entry.id}>
-              <a href={`#/${entry.id}`} aria-current={entry.id === screen ? 'page' : undefined}>
-                {entry.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-        <div className="sidebar-foot">
-          <span className={`live-dot live-${stream}`} role="status" title="Live updates from the gateway">
-            {streamLabels[stream]}
-          </span>
-          <FleetIndicator />
-          {session.mode === 'browser' && (
-            <button type="button" className="link-button" onClick={logOut}>
-              Sign out{session.username ? ` ${session.username}` : ''}
-            </button>
-          )}
-        </div>
-      </nav>
-      <main
-        id="main"
-        className="content"
-        tabIndex={-1}
-        aria-label={label}
-        data-stale={staleSince === undefined ? undefined : 'true'}
-      >
-        <StatusBar key={`status-${freshness}`} staleSince={staleSince} />
-        <div className="screen-data" key={freshness}>
-          <FirstRunLoginPanel />
-          <NoModemChoice />
-          <ModemWarnings />
-          <View />
-        </div>
-      </main>
-    </div>
+    <PersonContext.Provider value={person}>
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <nav className="sidebar" aria-label="Screens">
+          <div className="brand">SMS Gateway</div>
+          <ul>
+            {screens
+              .filter((entry) => {
+                const scope = screenScopes[entry.id];
+                return scope === undefined || person.may(scope);
+              })
+              .map((entry) => (
+                <li key={entry.id}>
+                  <a href={`#/${entry.id}`} aria-current={entry.id === screen ? 'page' : undefined}>
+                    {entry.label}
+                  </a>
+                </li>
+              ))}
+          </ul>
+          <div className="sidebar-foot">
+            <span className={`live-dot live-${stream}`} role="status" title="Live updates from the gateway">
+              {streamLabels[stream]}
+            </span>
+            <FleetIndicator />
+            {session.mode === 'browser' && (
+              <button type="button" className="link-button" onClick={logOut}>
+                Sign out{session.username ? ` ${session.username}` : ''}
+              </button>
+            )}
+            {person.me && (
+              <span title="Signed in as">
+                {person.me.name} ({person.me.role})
+              </span>
+            )}
+          </div>
+        </nav>
+        <main
+          id="main"
+          className="content"
+          tabIndex={-1}
+          aria-label={label}
+          data-stale={staleSince === undefined ? undefined : 'true'}
+        >
+          <StatusBar key={`status-${freshness}`} staleSince={staleSince} />
+          <div className="screen-data" key={freshness}>
+            <FirstRunLoginPanel />
+            <NoModemChoice />
+            <ModemWarnings />
+            <View />
+          </div>
+        </main>
+      </div>
+    </PersonContext.Provider>
   );
 }
 

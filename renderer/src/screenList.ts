@@ -1,3 +1,5 @@
+import type { Scope } from '../../server/auth/scopes.js';
+
 /**
  * Hash routing (`/ui/#/messages`): reloads and deep links work with the server's plain
  * index.html fallback, and nothing depends on where the UI is mounted.
@@ -17,9 +19,22 @@ export const screens = [
   { id: 'logs', label: 'Logs' },
   { id: 'settings', label: 'Settings' },
   { id: 'api', label: 'API access' },
+  { id: 'people', label: 'People' },
 ] as const;
 
 export type ScreenId = (typeof screens)[number]['id'];
+
+/**
+ * The scope a screen needs before the sidebar offers it (the role of who is signed in, see
+ * session/person.ts); screens not named here show to everyone.
+ */
+export const screenScopes: Partial<Record<ScreenId, Scope>> = {
+  webhooks: 'webhooks:list',
+  logs: 'logs:read',
+  settings: 'settings:read',
+  api: 'tokens:manage',
+  people: 'users:manage',
+};
 
 export function screenFromHash(hash: string): ScreenId {
   const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';

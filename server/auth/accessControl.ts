@@ -1,22 +1,27 @@
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
+import type { AppDirectory } from './appDirectory.js';
 import type { AttemptPacer } from './attemptPacer.js';
 import { parseAuthorization } from './authorizationHeader.js';
-import type { BasicCredentials } from './credentials.js';
+import type { BasicCredentials, PasswordCheck } from './credentials.js';
 import { clientIdentity, type LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
+import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirectory.js';
+import { roleAllows } from './staffRoles.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
 
 /**
  * Who is calling and what they may do (spec: Authentication). Basic holds every scope; a Bearer
- * access token holds its token's scopes; `all:any` holds every scope. Credentials are read from the
- * Authorization header only, never from the query string (docs/decisions.md#security-defaults):
- * URLs end up in logs.
+ * access token holds its token's scopes; `all:any` holds every scope. Either is limited by the
+ * role of the person it belongs to (auth/staffRoles.ts). Credentials are read from the
+ * Authorization header only, never from the query string (docs/decisions.md#security-defaults): URLs end up in logs.
  */
 export interface Principal {
   kind: 'basic' | 'bearer';
   scopes: ReadonlySet<Scope>;
+  /** The person the login or token belongs to, as they are at this request. */
+  user: StaffIdentity;
   /** The Bearer token's jti. */
   tokenId?: string;
   /** The id its token family is listed by (GET /gateway/v1/tokens). */
@@ -53,7 +58,12 @@ export interface AccessControl {
 }
 
 export interface AccessControlDependencies {
+  /** The owner's login: the one `confirmPassword` checks. */
   credentials: BasicCredentials;
+  /** Everyone's logins, the owner's included. */
+  staff: StaffDirectory;
+  /** The apps' own logins (auth/appDirectory.ts). */
+  apps: Pick<AppDirectory, 'login' | 'identity' | 'onChange'>;
   tokens: TokenService;
   throttle: LoginThrottle;
   /** Spaces the checks of fresh clients while their user name is locked. */
@@ -65,7 +75,9 @@ export interface AccessControlDependencies {
 const everyScope: ReadonlySet<Scope> = new Set(Scopes.filter((scope) => scope !== 'tokens:refresh'));
 
 export function holdsScope(principal: Principal, scope: Scope): boolean {
-  return principal.scopes.has(scope) || (principal.scopes.has('all:any') && scope !== 'tokens:refresh');
+  const held = principal.scopes.has(scope) || (principal.scopes.has('all:any') && scope !== 'tokens:refresh');
+  // A refresh token's own scope is no person's to grant or withhold.
+  return held && (scope === 'tokens:refresh' || roleAllows(principal.user.role, scope));
 }
 
 export function createAccessControl(deps: AccessControlDependencies): AccessControl {
@@ -91,9 +103,18 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
    * the rightful user out (issue 36). Since a guesser can take a fresh identity per guess, those
    * clients are paced instead — one check a second while the name stays locked.
    */
-  const authenticateBasic = async (username: string, password: string, caller: CallerRequest) => {
-    const basic: Principal = { kind: 'basic', scopes: everyScope };
-    if (deps.credentials.recognises(username, password)) return basic;
+  const authenticateBasic = async (
+    username: string,
+    password: string,
+    caller: CallerRequest,
+  ): Promise<Principal> => {
+    // A name nobody has is checked against the owner's login, which refuses it after the same
+    // hashing: the time taken tells no one which names exist.
+    const login = deps.staff.login(username) ??
+      deps.apps.login(username) ?? { identity: undefined, check: deps.credentials };
+    if (login.identity && login.check.recognises(username, password)) {
+      return { kind: 'basic', scopes: everyScope, user: login.identity };
+    }
     const client = clientIdentity(caller.ip, caller.userAgent);
     // Cut so that 10,000 tracked names of 16 kB headers cannot hold 160 MB; a shared prefix only
     // makes the limit stricter.
@@ -106,22 +127,33 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
         await earlier.catch(() => undefined);
         return authenticateBasic(username, password, caller);
       }
-      const attempt = deps.pacer.turn().then(() => checkPassword(username, password, [client, user]));
+      const attempt = deps.pacer
+        .turn()
+        .then(() => checkPassword(username, password, login.check, login.identity, [client, user]));
       pacedAttempts.set(client, attempt);
       return attempt.finally(() => pacedAttempts.delete(client));
     }
-    return checkPassword(username, password, [client, user]);
+    return checkPassword(username, password, login.check, login.identity, [client, user]);
   };
 
-  const checkPassword = async (username: string, password: string, keys: string[]): Promise<Principal> => {
-    const basic: Principal = { kind: 'basic', scopes: everyScope };
+  const checkPassword = async (
+    username: string,
+    password: string,
+    check: PasswordCheck,
+    identity: StaffIdentity | undefined,
+    keys: string[],
+  ): Promise<Principal> => {
+    const answer = (matches: boolean): Principal =>
+      matches && identity
+        ? { kind: 'basic', scopes: everyScope, user: identity }
+        : refuse('wrong user name or password');
     // The same pair already being checked is the same guess: it waits for that answer uncounted.
-    const underway = deps.credentials.checking(username, password);
-    if (underway) return (await underway) ? basic : refuse('wrong user name or password');
+    const underway = check.checking(username, password);
+    if (underway) return answer(await underway);
     for (const key of keys) throttle.recordFailure(key);
     let matches: boolean;
     try {
-      matches = await deps.credentials.verify(username, password);
+      matches = await check.verify(username, password);
     } catch (error) {
       // Refused before hashing (too many checks waiting): nothing was tried.
       for (const key of keys) throttle.withdrawFailure(key);
@@ -129,7 +161,7 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     }
     if (!matches) return refuse('wrong user name or password');
     for (const key of keys) throttle.withdrawFailure(key);
-    return basic;
+    return answer(matches);
   };
 
   return {
@@ -150,9 +182,13 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       // and a valid token works while its address is locked out for wrong passwords.
       try {
         const token = await deps.tokens.verify(parsed.token, expect);
+        const holder = token.user ?? ownerId;
+        const user = deps.staff.identity(holder) ?? deps.apps.identity(holder);
+        if (!user) return refuse('the person or app this token was issued to has been removed');
         return {
           kind: 'bearer',
           scopes: token.scopes,
+          user,
           tokenId: token.jti,
           tokenFamily: token.family,
           expiresAt: token.expiresAt,
@@ -175,6 +211,12 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
 
     authorize(principal, scope) {
       if (holdsScope(principal, scope)) return;
+      if (!roleAllows(principal.user.role, scope)) {
+        throw new GatewayError(
+          ErrorCode.Forbidden,
+          `the role "${principal.user.role}" of ${principal.user.name} does not allow "${scope}"`,
+        );
+      }
       throw new GatewayError(ErrorCode.Forbidden, `this token lacks the scope "${scope}"`);
     },
 
@@ -190,10 +232,12 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
         stopWatching();
         end(reason);
       };
-      if (principal.kind === 'basic') {
-        stops.push(deps.credentials.onChange(() => finish('the login changed')));
-        return stopWatching;
-      }
+      const person = principal.user.id;
+      const changed = (id: string) => {
+        if (id === person) finish('the login changed');
+      };
+      stops.push(deps.staff.onChange(changed), deps.apps.onChange(changed));
+      if (principal.kind === 'basic') return stopWatching;
       const parsed = parseAuthorization(authorization);
       const jwt = parsed.scheme === 'bearer' ? parsed.token : '';
       const expiry = deps.clock.setTimer(

@@ -1,7 +1,7 @@
 import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
-import { createHashingGate } from './hashingGate.js';
+import { createHashingGate, type HashingGate } from './hashingGate.js';
 
 /**
  * Basic credentials (spec: Authentication, method 1). Either given by the user
@@ -19,12 +19,8 @@ export interface CredentialsDocumentData {
   basic?: StoredCredentials;
 }
 
-export interface BasicCredentials {
-  readonly username: string;
-  /** Set only when this run generated the credentials: print it once, then forget it. */
-  readonly generatedPassword?: string;
-  /** Where the credentials came from, for the start-up log and the UI. */
-  readonly source: 'options' | 'stored' | 'generated';
+/** Checks a Basic pair against one login; the owner's and each staff user's (auth/). */
+export interface PasswordCheck {
   /**
    * Hashes with scrypt, a few at a time (`hashingGate.ts`); rejects with TooManyAttempts when
    * too many checks already wait.
@@ -41,6 +37,14 @@ export interface BasicCredentials {
    * one (one pair, one guess) instead of each counting as a failed login.
    */
   checking(username: string, password: string): Promise<boolean> | undefined;
+}
+
+export interface BasicCredentials extends PasswordCheck {
+  readonly username: string;
+  /** Set only when this run generated the credentials: print it once, then forget it. */
+  readonly generatedPassword?: string;
+  /** Where the credentials came from, for the start-up log and the UI. */
+  readonly source: 'options' | 'stored' | 'generated';
   /**
    * Replaces the stored login (the first-run panel's "change it"). Refused with InvalidState
    * while `--username/--password` set it for this run: the change would not last.
@@ -56,6 +60,8 @@ export interface BasicCredentialsOptions {
   password?: string;
   /** Injected so tests can use cheap parameters; defaults to `defaultScryptCost`. */
   scryptCost?: ScryptCost;
+  /** Shared with the staff users' logins, so that all hashing together stays bounded. */
+  hashing?: HashingGate;
 }
 
 export interface ScryptCost {
@@ -73,6 +79,7 @@ export const generatedUsername = 'sms';
 
 export async function openBasicCredentials(options: BasicCredentialsOptions): Promise<BasicCredentials> {
   const cost = options.scryptCost ?? defaultScryptCost;
+  const hashing = options.hashing ?? createHashingGate();
   const store = async (basic: StoredCredentials) =>
     options.document.update((data) => {
       data.basic = basic;
@@ -85,7 +92,7 @@ export async function openBasicCredentials(options: BasicCredentialsOptions): Pr
   };
   if (options.username !== undefined || options.password !== undefined) {
     const { username, password } = checkConfigured(options.username, options.password);
-    return credentialsFrom(username, await hashPassword(password, cost), 'options', async () => {
+    return credentialsFrom(username, await hashPassword(password, cost), 'options', hashing, async () => {
       throw new GatewayError(
         ErrorCode.InvalidState,
         'the login was given with --username/--password (or their environment twins); change it there',
@@ -93,7 +100,7 @@ export async function openBasicCredentials(options: BasicCredentialsOptions): Pr
     });
   }
   const stored = options.document.data.basic;
-  if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored', changeStored);
+  if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored', hashing, changeStored);
   // 18 random bytes → 24 base64url characters (144 bits): typable, no padding, no quoting.
   const password = randomBytes(18).toString('base64url');
   const basic: StoredCredentials = {
@@ -101,7 +108,7 @@ export async function openBasicCredentials(options: BasicCredentialsOptions): Pr
     passwordHash: await hashPassword(password, cost),
   };
   await store(basic);
-  return credentialsFrom(basic.username, basic.passwordHash, 'generated', changeStored, password);
+  return credentialsFrom(basic.username, basic.passwordHash, 'generated', hashing, changeStored, password);
 }
 
 function checkConfigured(username: string | undefined, password: string | undefined) {
@@ -128,35 +135,13 @@ function credentialsFrom(
   initialUsername: string,
   initialHash: string,
   source: BasicCredentials['source'],
+  hashing: HashingGate,
   replace: (username: string, password: string) => Promise<StoredCredentials>,
   generatedPassword?: string,
 ): BasicCredentials {
   let username = initialUsername;
-  let passwordHash = initialHash;
-  let expectedUser = Buffer.from(username, 'utf8');
-  // Upstream clients send Basic on every request and scrypt is deliberately slow, so once a
-  // pair has verified, later requests compare a keyed digest of it instead (per-instance key,
-  // never stored). A wrong pair still pays the full scrypt cost. The key is a prefix of one
-  // SHA-256 call rather than an HMAC: the digests never leave the process, so length extension
-  // gives nobody anything, and the one-shot hash costs half an HMAC on every request.
-  const digestKey = randomBytes(32).toString('hex');
-  const digestOf = (user: string, password: string) =>
-    hash('sha256', `${digestKey}:${user}:${password.normalize('NFC')}`, 'buffer');
-  let verifiedDigest: Buffer | undefined;
-  const hashing = createHashingGate();
+  let check = createPasswordCheck({ username, passwordHash: initialHash }, hashing);
   const changeListeners = new Set<() => void>();
-  // A client opening many connections at once sends the same pair many times before the first
-  // check finishes: they share that one scrypt run instead of queueing one each.
-  const inFlight = new Map<string, Promise<boolean>>();
-
-  const check = async (candidateUser: string, candidatePassword: string, digest: Buffer) => {
-    // Both checks always run, so timing does not reveal whether the user name was right.
-    const passwordMatches = await hashing.run(() => verifyPassword(candidatePassword, passwordHash));
-    const matches = constantTimeEqual(Buffer.from(candidateUser, 'utf8'), expectedUser) && passwordMatches;
-    if (matches) verifiedDigest = digest;
-    return matches;
-  };
-
   return {
     get username() {
       return username;
@@ -166,17 +151,45 @@ function credentialsFrom(
     async change(newUsername, newPassword) {
       const stored = await replace(newUsername, newPassword);
       username = stored.username;
-      passwordHash = stored.passwordHash;
-      expectedUser = Buffer.from(username, 'utf8');
-      // The old pair must not pass the digest shortcut any more.
-      verifiedDigest = undefined;
-      inFlight.clear();
+      // A fresh check: the old pair must not pass the digest shortcut any more.
+      check = createPasswordCheck(stored, hashing);
       for (const listener of changeListeners) listener();
     },
     onChange(listener) {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
     },
+    recognises: (user, password) => check.recognises(user, password),
+    checking: (user, password) => check.checking(user, password),
+    verify: (user, password) => check.verify(user, password),
+  };
+}
+
+/** The check of one stored login; replaced, not changed, when the login changes. */
+export function createPasswordCheck(login: StoredCredentials, hashing: HashingGate): PasswordCheck {
+  const expectedUser = Buffer.from(login.username, 'utf8');
+  // Upstream clients send Basic on every request and scrypt is deliberately slow, so once a
+  // pair has verified, later requests compare a keyed digest of it instead (per-instance key,
+  // never stored). A wrong pair still pays the full scrypt cost. The key is a prefix of one
+  // SHA-256 call rather than an HMAC: the digests never leave the process, so length extension
+  // gives nobody anything, and the one-shot hash costs half an HMAC on every request.
+  const digestKey = randomBytes(32).toString('hex');
+  const digestOf = (user: string, password: string) =>
+    hash('sha256', `${digestKey}:${user}:${password.normalize('NFC')}`, 'buffer');
+  let verifiedDigest: Buffer | undefined;
+  // A client opening many connections at once sends the same pair many times before the first
+  // check finishes: they share that one scrypt run instead of queueing one each.
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  const check = async (candidateUser: string, candidatePassword: string, digest: Buffer) => {
+    // Both checks always run, so timing does not reveal whether the user name was right.
+    const passwordMatches = await hashing.run(() => verifyPassword(candidatePassword, login.passwordHash));
+    const matches = constantTimeEqual(Buffer.from(candidateUser, 'utf8'), expectedUser) && passwordMatches;
+    if (matches) verifiedDigest = digest;
+    return matches;
+  };
+
+  return {
     recognises(candidateUser, candidatePassword) {
       const digest = digestOf(candidateUser, candidatePassword);
       return verifiedDigest !== undefined && timingSafeEqual(digest, verifiedDigest);

@@ -40,6 +40,10 @@ export const Scopes = [
   'optouts:write',
   'rules:read',
   'rules:write',
+  // Ours (docs/accounts-plans-routing.md): the people who use the window, and who did what.
+  'users:manage',
+  'apps:manage',
+  'audit:read',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

@@ -34,6 +34,11 @@ export interface StoredFamily {
   generation: number;
   refreshedAt?: number;
   lastUsedAt?: number;
+  /**
+   * The staff user (auth/staffDirectory.ts) the family was issued to; absent: the owner,
+   * the only person there is before staff users are added.
+   */
+  user?: string;
 }
 
 /**

@@ -42,6 +42,8 @@ export interface VerifiedToken {
   use: TokenUse;
   scopes: ReadonlySet<Scope>;
   expiresAt: number;
+  /** The staff user it was issued to; absent: the owner. */
+  user?: string;
 }
 
 /** A live family as GET /gateway/v1/tokens lists it, by the id its first pair was given. */
@@ -54,6 +56,8 @@ export interface IssuedTokens {
   expiresAt: number;
   refreshedAt?: number;
   lastUsedAt?: number;
+  /** The staff user it was issued to; absent: the owner. */
+  user?: string;
 }
 
 export type TokenRejection = 'malformed' | 'bad-signature' | 'expired' | 'revoked' | 'wrong-use';
@@ -73,9 +77,10 @@ export interface TokenService {
    * Validates the requested scopes and ttl (400 naming `scopes`/`ttl`) and signs a new pair.
    * With `notAfter` (ms; the expiry of the token that asks), neither token of the pair, nor any
    * pair its refresh token is exchanged for, outlives that instant: a ttl reaching beyond it is
-   * refused (403 naming `ttl`), the default ttl is shortened to fit.
+   * refused (403 naming `ttl`), the default ttl is shortened to fit. `user` is the staff user
+   * it is issued to (absent: the owner); their role limits it on every use.
    */
-  issue(scopes: readonly string[], ttlSeconds?: number, notAfter?: number): Promise<TokenPair>;
+  issue(scopes: readonly string[], ttlSeconds?: number, notAfter?: number, user?: string): Promise<TokenPair>;
   /** A pair holding every scope with the short session lifetime, for the UI after it logs in. */
   issueSession(): Promise<TokenPair>;
   /** Throws TokenRejectedError (Unauthorized) unless the token is valid for `expect`. */
@@ -89,6 +94,8 @@ export interface TokenService {
   revoke(jti: string): Promise<void>;
   /** Revokes every token issued so far (a changed login, "revoke all"). */
   revokeAll(): Promise<void>;
+  /** Revokes every token issued to one staff user (removed, or given a new password). */
+  revokeUser(user: string): Promise<void>;
   /** The live families, newest first. */
   list(): IssuedTokens[];
   /**
@@ -259,6 +266,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
     issuedBy: TokenIssuer,
     lifetime: number,
     notAfter = Number.POSITIVE_INFINITY,
+    user?: string,
   ): Promise<TokenPair> => {
     const now = clock.now();
     const family: StoredFamily = {
@@ -269,6 +277,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       issuedAt: now,
       expiresAt: Math.min(Math.floor(now / 1000) + lifetime, notAfter) * 1000,
       generation: 0,
+      ...(user === undefined ? {} : { user }),
     };
     const pair = await signPair(family);
     await families.add(family);
@@ -352,7 +361,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
   };
 
   return {
-    async issue(scopes, ttlSeconds, notAfter) {
+    async issue(scopes, ttlSeconds, notAfter, user) {
       const granted = checkScopes(scopes);
       const ttl = checkTtl(ttlSeconds);
       const cap = notAfter === undefined ? undefined : Math.floor(notAfter / 1000);
@@ -364,7 +373,8 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
           { field: 'ttl' },
         );
       }
-      const pair = await startFamily(granted, ttl, cap === undefined ? 'password' : 'token', refreshTtl, cap);
+      const issuer = cap === undefined ? 'password' : 'token';
+      const pair = await startFamily(granted, ttl, issuer, refreshTtl, cap, user);
       logger.info('issued a token', { jti: pair.id, scopes: [...scopes] });
       return pair;
     },
@@ -375,14 +385,20 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
 
     async verify(jwt, expect) {
       const token = await checkToken(jwt, expect);
+      let user: string | undefined;
       if (token.generation === undefined) checkLegacy(token, expect);
-      else families.touch(currentFamily(token, expect));
+      else {
+        const family = currentFamily(token, expect);
+        families.touch(family);
+        user = family.user;
+      }
       return {
         jti: token.jti,
         family: token.generation === undefined ? token.family : tokenId(token.family, 0, 'access'),
         use: expect,
         scopes: new Set(token.scopes),
         expiresAt: token.expiresAt,
+        ...(user === undefined ? {} : { user }),
       };
     },
 
@@ -433,6 +449,13 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       logger.info('revoked every token');
     },
 
+    async revokeUser(user) {
+      const theirs = families.list().filter((family) => family.user === user);
+      for (const family of theirs) await families.remove(family.id);
+      if (theirs.length > 0) revoked();
+      logger.info("revoked a staff user's tokens", { user, families: theirs.length });
+    },
+
     list() {
       return families
         .list()
@@ -445,6 +468,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
           expiresAt: family.expiresAt,
           ...(family.refreshedAt === undefined ? {} : { refreshedAt: family.refreshedAt }),
           ...(family.lastUsedAt === undefined ? {} : { lastUsedAt: family.lastUsedAt }),
+          ...(family.user === undefined ? {} : { user: family.user }),
         }));
     },
 

@@ -1,4 +1,11 @@
 import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
+import {
+  type AppDirectory,
+  type AppDocumentData,
+  appPrincipalPrefix,
+  openAppDirectory,
+} from '../auth/appDirectory.js';
+import { type AppQuotas, createAppQuotas } from '../auth/appQuotas.js';
 import { createAttemptPacer } from '../auth/attemptPacer.js';
 import {
   type BasicCredentials,
@@ -6,10 +13,16 @@ import {
   openBasicCredentials,
   type ScryptCost,
 } from '../auth/credentials.js';
+import { createHashingGate } from '../auth/hashingGate.js';
 import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
 import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
+import { openStaffDirectory, type StaffDirectory, type StaffDocumentData } from '../auth/staffDirectory.js';
 import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
+import { auditRecorder } from '../http/auditRecorder.js';
+import type { RouteChange } from '../http/defineRoute.js';
+import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
+import { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { CompositionContext } from './context.js';
 
 export interface GatewayAuth {
@@ -17,11 +30,21 @@ export interface GatewayAuth {
   tokens: TokenService;
   accessControl: AccessControl;
   login: LoginChange;
+  /** The people who sign in, the owner's login first. */
+  staff: StaffDirectory;
+  /** The apps with logins of their own, and their quotas. */
+  apps: AppDirectory;
+  quotas: AppQuotas;
+  usage: SqliteUsageCounts;
+  audit: AuditTrail;
+  /** Records each change made through the API in `audit`, naming who made it. */
+  recordChange: (change: RouteChange) => void;
 }
 
 /**
  * Who may call the API. The Basic login (given by options, stored, or generated on a
- * first run), the JWT tokens, the access control with its login throttle, and changing the login.
+ * first run) is the owner's; the staff users an owner added; the JWT tokens, the access control
+ * with its login throttle, changing the login, and the audit trail of who changed what.
  */
 export async function composeAuth(
   context: CompositionContext,
@@ -34,11 +57,29 @@ export async function composeAuth(
   },
 ): Promise<GatewayAuth> {
   const { storage, clock, logger } = context;
+  // Every password check shares one gate, whoever's login it is.
+  const hashing = createHashingGate();
   const credentials = await openBasicCredentials({
     document: await storage.openDocument<CredentialsDocumentData>('credentials', {}),
     username: deps.login.username,
     password: deps.login.password,
     scryptCost: deps.scryptCost,
+    hashing,
+  });
+  const staff = openStaffDirectory({
+    document: await storage.openDocument<StaffDocumentData>('staff', {}),
+    owner: credentials,
+    hashing,
+    clock,
+    scryptCost: deps.scryptCost,
+    nameTaken: (name) => apps.login(name) !== undefined,
+  });
+  const apps = openAppDirectory({
+    document: await storage.openDocument<AppDocumentData>('apps', {}),
+    hashing,
+    clock,
+    scryptCost: deps.scryptCost,
+    nameTaken: (name) => staff.login(name) !== undefined,
   });
   const tokens = await openTokenService({
     document: await storage.openDocument<TokenDocumentData>('tokens', {}, tokenDocumentMigrations),
@@ -47,16 +88,30 @@ export async function composeAuth(
   });
   const accessControl = createAccessControl({
     credentials,
+    staff,
+    apps,
     tokens,
     throttle: createLoginThrottle({ ...deps.throttle, clock }),
     pacer: createAttemptPacer({ clock }),
     clock,
     logger,
   });
+  const audit = new SqliteAuditTrail(storage.sqlite.db, storage.sqlite.commits);
   return {
     credentials,
     tokens,
     accessControl,
     login: createLoginChange({ credentials, accessControl, tokens }),
+    staff,
+    apps,
+    quotas: createAppQuotas({
+      apps,
+      clock,
+      countSince: (appId, since) =>
+        audit.countSince(`${appPrincipalPrefix}${appId}`, 'POST /messages', since),
+    }),
+    audit,
+    usage: new SqliteUsageCounts(storage.sqlite.db),
+    recordChange: auditRecorder({ trail: audit, clock, logger }),
   };
 }

@@ -8,10 +8,12 @@ import type { HttpExtension } from '../http/app.js';
 import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../http/routes/modemOperationsRoutes.js';
+import { registerRoutingRoutes } from '../http/routes/routingRoutes.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { ModemOperationsSettingsStore } from '../operations/modemOperationsSettings.js';
 import { registerPhoneRoutes } from '../phone/phoneRoutes.js';
 import { registerPhoneHookRoutes } from '../phone/phoneWebhooks.js';
+import type { RoutingBook } from '../routing/routingBook.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import { dailyStats } from '../stats/dailyStats.js';
@@ -46,6 +48,7 @@ export function gatewayExtensions(
     fleet: FleetMode;
     desk: GatewayDesk;
     login: LoginChange;
+    routing: RoutingBook;
     sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   },
 ): HttpExtension[] {
@@ -142,6 +145,11 @@ export function gatewayExtensions(
           ),
         signalSince: (deviceId, from) => storage.modemRecords.signalSince(deviceId, from),
         now: () => clock.now(),
+      }),
+    (api) =>
+      registerRoutingRoutes(api, {
+        book: deps.routing,
+        online: () => new Set(pool.online().map((modem) => modem.deviceId)),
       }),
     (api) =>
       registerBackupRoutes(api, {

@@ -15,7 +15,7 @@ import type { StopList } from './stopList.js';
 
 /** What the API serves, from the other steps' results (the test harness too). */
 export function httpServicesFrom(
-  context: Pick<CompositionContext, 'storage' | 'settings' | 'events' | 'logger'>,
+  context: Pick<CompositionContext, 'storage' | 'settings' | 'events' | 'logger' | 'clock'>,
   parts: {
     auth: GatewayAuth;
     messaging: Messaging;
@@ -37,6 +37,13 @@ export function httpServicesFrom(
     settings,
     health: parts.health,
     tokens: parts.auth.tokens,
+    staff: parts.auth.staff,
+    apps: parts.auth.apps,
+    quotas: parts.auth.quotas,
+    usage: parts.auth.usage,
+    clock: context.clock,
+    audit: parts.auth.audit,
+    recordChange: parts.auth.recordChange,
     webhooks: parts.webhooks,
     logger: context.logger,
     extensions: parts.extensions,

@@ -3,7 +3,7 @@ import type { OptOutList } from '../desk/optOut/optOutList.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { createMessageDecryptor } from '../messages/e2eEncryption.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { Scheduler, type SchedulerDeps } from '../scheduler/scheduler.js';
 import type { CompositionContext } from './context.js';
 import { sendingPolicyFrom } from './policies.js';
 
@@ -21,6 +21,7 @@ export function composeScheduler(
     lifecycle: MessageLifecycle;
     devices: DeviceDirectory;
     optOuts: OptOutList;
+    mayRoute: SchedulerDeps['mayRoute'];
   },
 ): Scheduler {
   const { settings } = context;
@@ -37,6 +38,7 @@ export function composeScheduler(
       }),
     decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
     isOptedOut: (phoneNumber) => deps.optOuts.isOptedOut(phoneNumber),
+    mayRoute: deps.mayRoute,
     clock: context.clock,
     logger: context.logger,
   });

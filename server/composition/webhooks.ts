@@ -1,5 +1,6 @@
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { HealthService } from '../health/healthService.js';
+import type { IncomingRule } from '../webhooks/webhookAudience.js';
 import type { WebhookDelivery } from '../webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { WebhookPoster } from '../webhooks/webhookPoster.js';
@@ -36,6 +37,8 @@ export async function startWebhookDispatcher(
     health: HealthService;
     post: WebhookPoster;
     devices: Pick<DeviceDirectory, 'get'>;
+    /** Whether an app's webhooks hear an incoming message on a device (auth/appDirectory.ts). */
+    incomingFor: IncomingRule;
   },
 ): Promise<WebhookDispatcher> {
   const { storage, settings } = context;
@@ -48,6 +51,7 @@ export async function startWebhookDispatcher(
     clock: context.clock,
     logger: context.logger.child('webhooks'),
     health: async () => deps.health.report(),
+    incomingFor: deps.incomingFor,
     // Read when the event is raised, as the app reads its SIM's number then (EventsReceiver.kt).
     ownNumber: (deviceId, simNumber) =>
       deps.devices.get(deviceId)?.simCards.find((card) => card.simNumber === simNumber)?.phoneNumber,

@@ -81,6 +81,8 @@ export interface MessageRecord {
   simulated?: true;
   /** Fetched from the private server in fleet mode (its id is the server's); absent: our own API. */
   source?: 'server';
+  /** The app (auth/appDirectory.ts) whose credentials queued it; absent: the default app. */
+  appId?: string;
   content: MessageContent;
   recipients: RecipientRecord[];
   /** SIM slot 1..3 the client asked for. */

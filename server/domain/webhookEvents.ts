@@ -46,6 +46,12 @@ export interface WebhookEvent {
   event: WebhookEventName;
   deviceId: string;
   payload: Record<string, unknown>;
+  /**
+   * Set on an outgoing message's events: the app that queued it ('default' for the owner
+   * login's, the desk's and the private server's), whose webhooks alone hear them besides the
+   * default app's (webhooks/webhookAudience.ts).
+   */
+  owner?: string;
 }
 
 /**

@@ -15,6 +15,8 @@ export const ErrorCode = {
   DecryptionFailed: 108,
   /** A caller, or all callers together, hold as many event streams as they may. */
   TooManyStreams: 109,
+  /** An app has queued as many messages as its quota allows this day or month. */
+  QuotaExceeded: 110,
   // 2xx: authentication and authorisation
   Unauthorized: 200,
   Forbidden: 201,

@@ -1,7 +1,11 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AccessControl } from '../auth/accessControl.js';
+import type { AppDirectory } from '../auth/appDirectory.js';
+import type { AppQuotas } from '../auth/appQuotas.js';
+import type { StaffDirectory } from '../auth/staffDirectory.js';
 import type { TokenService } from '../auth/tokenService.js';
+import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { HealthService } from '../health/healthService.js';
@@ -10,12 +14,21 @@ import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { overdueReports } from '../messages/overdueReports.js';
 import type { SettingsService } from '../settings/settingsService.js';
+import type { AuditTrail } from '../store/auditTrail.js';
 import type { InboxRepository, LogRepository } from '../store/repositories.js';
+import type { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
 import { cors } from './cors.js';
 import { crossSiteGuard } from './crossSiteGuard.js';
-import { type ApiBuilder, callerOf, extensionPrefix, jsonBodyTypes, RouteTable } from './defineRoute.js';
+import {
+  type ApiBuilder,
+  callerOf,
+  extensionPrefix,
+  jsonBodyTypes,
+  type RouteChange,
+  RouteTable,
+} from './defineRoute.js';
 import { docsContentSecurityPolicy, docsPageHtml } from './docsPage.js';
 import { bodyParseError, errorMapper } from './errorMapper.js';
 import { hostCheck } from './hostCheck.js';
@@ -65,6 +78,18 @@ export interface HttpServices {
   settings: SettingsService;
   health: HealthService;
   tokens: TokenService;
+  /** The people who sign in, and the audit trail of what they changed. */
+  staff: StaffDirectory;
+  /** The apps with logins of their own, and their quotas. */
+  apps: AppDirectory;
+  quotas: AppQuotas;
+  /** The default range of a usage report ends now. */
+  clock: Clock;
+  /** Messages, parts and failures per day and sender. */
+  usage: Pick<SqliteUsageCounts, 'between'>;
+  audit: Pick<AuditTrail, 'list' | 'firstActors'>;
+  /** Told of every change made through the API (the audit trail's recorder). */
+  recordChange?: (change: RouteChange) => void;
   webhooks: WebhookRegistry;
   logger: Logger;
   /**
@@ -98,6 +123,7 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
   const routes = new RouteTable({
     accessControl: deps.accessControl,
+    onChange: deps.recordChange,
     bases: apiBases,
     info: {
       title: 'Desktop SMS Gateway',

@@ -12,7 +12,19 @@ import type { SegmentedRouter } from './segmentedRouter.js';
  * The one way to declare an API route: the same zod schemas validate the request, document it
  * in OpenAPI, and the access rule is checked before anything else runs.
  */
-export type RouteAccess = { scope: Scope } | 'refresh-token' | 'public';
+export type RouteAccess =
+  | {
+      scope: Scope;
+      /**
+       * Any person's password (Basic) opens it too, whatever their role allows: signing in to
+       * the window is asking for a token with one's own password (POST /auth/token).
+       */
+      passwordSuffices?: true;
+    }
+  /** Any valid access credentials, whatever they may do (GET /gateway/v1/me). */
+  | 'authenticated'
+  | 'refresh-token'
+  | 'public';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -78,8 +90,22 @@ export interface ApiBuilder {
   openApi(): object;
 }
 
+/** A change a caller made through the API: what the audit trail records (http/auditRecorder.ts). */
+export interface RouteChange {
+  principal: Principal;
+  /** Method and route, e.g. `POST /messages`. */
+  action: string;
+  summary: string;
+  /** The id the route changed: its `:id` (or `:jti`), else the `id` of what it answered. */
+  subject: string;
+  /** The top-level field names of the body it sent. */
+  fields: string[];
+}
+
 export interface RouteTableOptions {
   accessControl: AccessControl;
+  /** Told of every successful request to a route that changes something (`makesChanges`). */
+  onChange?: (change: RouteChange) => void;
   info: OpenApiInfo;
   /** Bases every route is served under ('' is the root), e.g. ['', '/3rdparty/v1']. */
   bases: readonly string[];
@@ -115,7 +141,7 @@ export class RouteTable implements ApiBuilder {
    */
   mount(router: Pick<SegmentedRouter, 'register'>): void {
     for (const spec of this.specs) {
-      const handler = routeMiddleware(spec, this.options.accessControl);
+      const handler = routeMiddleware(spec, this.options.accessControl, this.options.onChange);
       const bases = spec.path.startsWith(extensionPrefix) ? [''] : this.options.bases;
       for (const base of bases) {
         for (const path of [spec.path, ...(spec.aliases ?? [])]) {
@@ -126,9 +152,13 @@ export class RouteTable implements ApiBuilder {
   }
 }
 
-function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.Middleware {
+function routeMiddleware(
+  spec: AnyRouteSpec,
+  accessControl: AccessControl,
+  onChange: RouteTableOptions['onChange'],
+): Koa.Middleware {
   return async (ctx) => {
-    const principal = await checkAccess(spec.access, accessControl, ctx);
+    const principal = await checkAccess(spec, accessControl, ctx);
     // Answers behind credentials (tokens above all) must not sit in a browser or proxy cache.
     if (spec.access !== 'public') ctx.set('Cache-Control', 'no-store');
     const body = spec.body ? parseOrThrow(spec.body, requestBody(ctx), 'body') : undefined;
@@ -145,18 +175,62 @@ function routeMiddleware(spec: AnyRouteSpec, accessControl: AccessControl): Koa.
     else if (ctx.body === undefined || ctx.body === null) ctx.body = null;
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    if (onChange && principal && makesChanges(spec) && result.status < 400) {
+      onChange({
+        principal,
+        action: `${spec.method.toUpperCase()} ${spec.path}`,
+        summary: spec.summary,
+        subject: params.id ?? params.jti ?? answeredId(result.body),
+        fields: body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [],
+      });
+    }
   };
 }
 
+/**
+ * Whether a route changes something: not a GET, and behind a scope that is not for reading
+ * (a POST that looks names up, under `contacts:read`, changes nothing).
+ */
+function makesChanges(spec: AnyRouteSpec): boolean {
+  return (
+    spec.method !== 'get' &&
+    typeof spec.access === 'object' &&
+    !/:(read|list|export)$/.test(spec.access.scope)
+  );
+}
+
+function answeredId(body: unknown): string {
+  if (body === null || typeof body !== 'object' || body instanceof JsonText) return '';
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' ? id : '';
+}
+
+/**
+ * An app's credentials (auth/appDirectory.ts) open the spec's routes and `me`, none of our
+ * extensions: those read or change the whole gateway (its status, the desk, scheduled messages
+ * of anyone), which is not one app's to see.
+ */
+const extensionsOpenToApps: ReadonlySet<string> = new Set([`${extensionPrefix}me`]);
+
 async function checkAccess(
-  access: RouteAccess,
+  spec: Pick<AnyRouteSpec, 'access' | 'path'>,
   accessControl: AccessControl,
   ctx: Koa.Context,
 ): Promise<Principal | undefined> {
+  const { access } = spec;
   if (access === 'public') return undefined;
   const request = callerOf(ctx);
   if (access === 'refresh-token') return accessControl.authenticate(request, 'refresh');
   const principal = await accessControl.authenticate(request, 'access');
+  if (
+    principal.user.role === 'app' &&
+    spec.path.startsWith(extensionPrefix) &&
+    !extensionsOpenToApps.has(spec.path)
+  ) {
+    throw new GatewayError(ErrorCode.Forbidden, "an app's credentials open the spec's routes only");
+  }
+  if (access === 'authenticated') return principal;
+  if (access.passwordSuffices && principal.kind === 'basic') return principal;
   accessControl.authorize(principal, access.scope);
   return principal;
 }

@@ -18,6 +18,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.TooManyAttempts]: 429,
   [ErrorCode.TooManyStreams]: 429,
+  [ErrorCode.QuotaExceeded]: 429,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnsupportedMediaType]: 415,
   [ErrorCode.ModemUnavailable]: 503,

@@ -70,7 +70,7 @@ function operation(spec: AnyRouteSpec): object {
   if (spec.access === 'public') result.security = [];
   else {
     result.security = [{ basicAuth: [] }, { bearerAuth: [] }];
-    if (spec.access !== 'refresh-token') result['x-required-scope'] = spec.access.scope;
+    if (typeof spec.access === 'object') result['x-required-scope'] = spec.access.scope;
   }
   if (spec.aliases && spec.aliases.length > 0) result['x-aliases'] = spec.aliases.map(openApiPath);
   return result;

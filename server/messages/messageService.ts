@@ -56,6 +56,8 @@ export interface EnqueueRequest {
   deviceActiveWithinHours: number;
   /** Set by fleet mode for a message the private server handed us. */
   source?: MessageRecord['source'];
+  /** The app whose credentials queued it; absent: the default app. */
+  appId?: string;
 }
 
 const hourMs = 3_600_000;
@@ -137,6 +139,7 @@ export class MessageService {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
       ...(request.source ? { source: request.source } : {}),
+      ...(request.appId ? { appId: request.appId } : {}),
       content: content(message),
       recipients: message.phoneNumbers.map((phoneNumber) => ({
         phoneNumber,

@@ -40,6 +40,11 @@ export interface SchedulerDeps {
   isOptedOut?: (phoneNumber: string) => boolean;
   /** Uniform in [0, 1): send pauses and Random SIM choice. */
   random?: () => number;
+  /**
+   * Whether routing lets this modem carry the message, given the modems online (routing rules,
+   * an app's allowed modems: server/routing/). Absent: every modem may.
+   */
+  mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
 }
 
 export interface SchedulerStatus {
@@ -78,6 +83,19 @@ export class Scheduler {
   private hold: Hold | undefined;
   /** Whether each device is a simulator, from its view, read again after each change of it. */
   private readonly simulatedDevices = new Map<string, boolean>();
+
+  /** `carries` (modemSelection.ts), then the routing hook. */
+  private mayTake(
+    message: MessageRecord,
+    modem: { deviceId: string; lastSeen: number },
+    now: number,
+    benched: ReadonlySet<string>,
+    online: readonly { deviceId: string }[],
+  ): boolean {
+    return (
+      carries(message, modem, now, benched) && (this.deps.mayRoute?.(message, modem.deviceId, online) ?? true)
+    );
+  }
 
   constructor(private readonly deps: SchedulerDeps) {
     this.logger = deps.logger.child('scheduler');
@@ -152,7 +170,8 @@ export class Scheduler {
     // When each idle modem that may carry it could take it; busy ones wake us when they finish.
     let takeableAt = Number.POSITIVE_INFINITY;
     for (const modem of online) {
-      if (this.pool.isSending(modem.deviceId) || !carries(message, modem, now, benched)) continue;
+      if (this.pool.isSending(modem.deviceId) || !this.mayTake(message, modem, now, benched, online))
+        continue;
       const limitsAt = isExpedited(message) ? now : this.limits.freeAt(modem.deviceId, now, limit);
       takeableAt = Math.min(
         takeableAt,
@@ -234,7 +253,7 @@ export class Scheduler {
         (message) =>
           !claimed.has(message.id) &&
           (limitsAllow || isExpedited(message)) &&
-          carries(message, candidate, now, benched),
+          this.mayTake(message, candidate, now, benched, online),
       );
       if (!best) continue;
       claimed.add(best.id);

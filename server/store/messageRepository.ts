@@ -157,6 +157,7 @@ export class SqliteMessageRepository implements MessageRepository {
       .period(query.from, query.to)
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
+      .when('app', query.appId, "json_extract(body, '$.appId') = @app")
       .search(normaliseNeedle(query.search));
     return this.pages.read(
       pageRead(filter, {

@@ -27,6 +27,8 @@ export interface TimeRange {
 export interface MessageQuery extends TimeRange {
   state?: MessageStateFilter;
   deviceId?: string;
+  /** Only the messages this app queued (auth/appDirectory.ts); absent: everyone's. */
+  appId?: string;
   /** Case-insensitive substring of text content or a phone number (UI search). */
   search?: string;
   /** Oldest first instead of newest first. */

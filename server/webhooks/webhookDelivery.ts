@@ -6,6 +6,8 @@ export interface WebhookTarget {
   url: string;
   event: string;
   deviceId?: string;
+  /** The app that registered it (auth/appDirectory.ts); absent: the default app. */
+  appId?: string;
 }
 
 export interface DeliveryAttempt {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
+import { defaultAppId } from '../auth/appDirectory.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
 import { describeError } from '../errors/gatewayError.js';
@@ -14,6 +15,7 @@ import {
 import { payloadForLowBalance, payloadForMissedCall } from './modemEventPayloads.js';
 import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
+import { type IncomingRule, reachesTarget } from './webhookAudience.js';
 import {
   type DeliveryOutbox,
   type DeliveryState,
@@ -44,6 +46,8 @@ export interface WebhookDispatcherDeps {
   logger: Logger;
   /** Payload of system:ping: the health report. */
   health: () => Promise<Record<string, unknown>>;
+  /** Whether an app's webhooks hear an incoming message on a device; absent: every app's do. */
+  incomingFor?: IncomingRule;
   /** `sender` of the outgoing-message events; absent: no SIM's number is known. */
   ownNumber?: OwnNumberLookup;
   isOnline?: () => boolean;
@@ -103,6 +107,7 @@ export class WebhookDispatcher {
   private readonly isOnline: () => boolean;
   private readonly newId: () => string;
   private readonly ownNumber: OwnNumberLookup;
+  private readonly incomingFor: IncomingRule;
 
   constructor(private readonly deps: WebhookDispatcherDeps) {
     this.timeouts = deps.timeouts ?? { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000 };
@@ -111,6 +116,7 @@ export class WebhookDispatcher {
     this.isOnline = deps.isOnline ?? hasNetworkInterface;
     this.newId = deps.newId ?? randomUUID;
     this.ownNumber = deps.ownNumber ?? (() => undefined);
+    this.incomingFor = deps.incomingFor ?? (() => true);
   }
 
   async start(): Promise<void> {
@@ -129,7 +135,8 @@ export class WebhookDispatcher {
       ),
       events.onRecord('message:updated', ({ message, previous }) => {
         const raised = payloadsForUpdate(message, previous, this.ownNumber);
-        for (const event of raised) this.publishInBackground(event);
+        const owner = message.appId ?? defaultAppId;
+        for (const event of raised) this.publishInBackground({ ...event, owner });
       }),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
@@ -167,6 +174,7 @@ export class WebhookDispatcher {
         (target) =>
           target.event === event.event &&
           (onlyWebhookId === undefined || target.id === onlyWebhookId) &&
+          reachesTarget(target, event, this.incomingFor) &&
           (target.deviceId === undefined || target.deviceId === event.deviceId || event.deviceId === ''),
       );
     const now = this.deps.clock.now();

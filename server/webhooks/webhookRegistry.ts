@@ -17,6 +17,8 @@ export interface WebhookRecord {
   deviceId?: string;
   /** Set by the private server in fleet mode: it alone changes or removes the webhook. */
   source?: 'server';
+  /** The app that registered it (auth/appDirectory.ts); absent: the default app. */
+  appId?: string;
 }
 
 export interface WebhookInput {
@@ -25,6 +27,7 @@ export interface WebhookInput {
   url: string;
   event: string;
   deviceId?: string;
+  appId?: string;
 }
 
 export interface WebhookDocumentData {
@@ -167,6 +170,7 @@ function checkInput(input: WebhookInput, urlPolicy: WebhookUrlPolicy): WebhookRe
     }
     record.deviceId = deviceId;
   }
+  if (input.appId !== undefined) record.appId = input.appId;
   return record;
 }
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
+import { type AppDocumentData, openAppDirectory } from '../../server/auth/appDirectory.js';
 import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
 import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
+import { createHashingGate } from '../../server/auth/hashingGate.js';
 import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { type Scope, Scopes } from '../../server/auth/scopes.js';
+import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/auth/staffDirectory.js';
 import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
@@ -29,10 +32,32 @@ async function setup() {
   });
   const throttle = createLoginThrottle({ clock, maxFailures: 10, windowMs: 5 * 60_000 });
   const pacer = createAttemptPacer({ clock });
-  const access = createAccessControl({ credentials, tokens, throttle, pacer, clock, logger: silentLogger });
+  const staff = openStaffDirectory({
+    document: new JsonDisk<StaffDocumentData>({}).open(),
+    owner: credentials,
+    hashing: createHashingGate(),
+    clock,
+  });
+  const apps = openAppDirectory({
+    document: new JsonDisk<AppDocumentData>({}).open(),
+    hashing: createHashingGate(),
+    clock,
+    nameTaken: () => false,
+  });
+  const access = createAccessControl({
+    credentials,
+    staff,
+    apps,
+    tokens,
+    throttle,
+    pacer,
+    clock,
+    logger: silentLogger,
+  });
   return { clock, tokens, access };
 }
 
+const owner = { id: ownerId, name: 'admin', role: 'owner' } as const;
 const ip = '192.0.2.7';
 const good = basicHeader('admin', 'correct horse');
 const bad = basicHeader('admin', 'wrong horse');
@@ -88,7 +113,7 @@ describe('AccessControl.authorize', () => {
 
   it.each(table)('%s asking for %j → %s', async (_who, held, scope, expected) => {
     const { access } = await setup();
-    const principal: Principal = { kind: 'bearer', scopes: new Set(held), tokenId: 'x' };
+    const principal: Principal = { kind: 'bearer', scopes: new Set(held), tokenId: 'x', user: owner };
     expect(decision(access, principal, scope)).toBe(expected);
   });
 

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
 import type { AccessControl } from '../../server/auth/accessControl.js';
+import { ownerId } from '../../server/auth/staffDirectory.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { createLogger } from '../../server/logging/logger.js';
 import type { EnqueueRequest } from '../../server/messages/messageService.js';
@@ -14,7 +15,11 @@ import { pollUntil } from '../support/pollUntil.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
 
 const allowAll: AccessControl = {
-  authenticate: async () => ({ kind: 'basic', scopes: new Set(['all:any']) }),
+  authenticate: async () => ({
+    kind: 'basic',
+    scopes: new Set(['all:any']),
+    user: { id: ownerId, name: 'owner', role: 'owner' },
+  }),
   authorize: () => undefined,
   confirmPassword: async () => undefined,
   watch: () => () => undefined,

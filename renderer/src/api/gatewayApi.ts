@@ -2,7 +2,9 @@ import { createDeskApi } from '../desk/deskApi.js';
 import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
 import type {
+  AppView,
   AtLogLine,
+  AuditEventView,
   BridgeName,
   BridgeStatus,
   BridgeTestResult,
@@ -15,6 +17,7 @@ import type {
   IssuedTokenView,
   LogRecord,
   MessageRecord,
+  MeView,
   MissedCall,
   ModemFiguresRecord,
   ModemOperationsSettings,
@@ -29,6 +32,8 @@ import type {
   SerialPortInfo,
   SettingsDocument,
   SmsServicePreference,
+  StaffRole,
+  StaffView,
   ThreadMessageRecord,
   TokenResponse,
   UsbPhoneListing,
@@ -118,6 +123,30 @@ export function createGatewayApi(client: ApiClient) {
       client.post<string[]>('/gateway/v1/opt-outs/lookup', { phoneNumbers }),
     addOptOut: (phoneNumber: string) => client.post<OptOutRecord>('/gateway/v1/opt-outs', { phoneNumber }),
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
+
+    me: () => client.get<MeView>('/gateway/v1/me'),
+    apps: () => client.get<AppView[]>('/gateway/v1/apps'),
+    addApp: (app: {
+      name: string;
+      password: string;
+      quota?: { perDay?: number; perMonth?: number; resetAt: string; timeZone: string };
+    }) => client.post<AppView>('/gateway/v1/apps', app),
+    removeApp: (appId: string) => client.delete<void>(`/gateway/v1/apps/${id(appId)}`),
+    /** Messages, parts and failures per day and sender, as CSV text. */
+    usageCsv: () => client.get<string>('/gateway/v1/usage', { format: 'csv' }),
+    people: () => client.get<StaffView[]>('/gateway/v1/users'),
+    addPerson: (person: { name: string; password: string; role: StaffRole }) =>
+      client.post<StaffView>('/gateway/v1/users', person),
+    changePerson: (personId: string, change: { role?: StaffRole; password?: string }) =>
+      client
+        .request<StaffView>('PATCH', `/gateway/v1/users/${id(personId)}`, { body: change })
+        .then((response) => response.data),
+    removePerson: (personId: string) => client.delete<void>(`/gateway/v1/users/${id(personId)}`),
+    listAudit: (filter: { subject?: string; actorId?: string }, limit: number, offset: number) =>
+      listPage<AuditEventView>('/gateway/v1/audit', { ...filter, limit, offset }),
+    /** Who first acted on each id (sent the message…), for exports. */
+    firstActors: (subjects: string[]) =>
+      client.post<Record<string, string>>('/gateway/v1/audit/actors', { subjects }),
 
     rules: () => client.get<RuleRecord[]>('/gateway/v1/rules'),
     createRule: (rule: RuleInput) => client.post<RuleRecord>('/gateway/v1/rules', rule),

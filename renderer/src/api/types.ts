@@ -125,6 +125,15 @@ export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
 /** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */
 export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
+/** GET /gateway/v1/me, /gateway/v1/users and /gateway/v1/audit (docs/accounts-plans-routing.md). */
+export type { StaffRole } from '../../../server/auth/staffRoles.js';
+export type {
+  AppView,
+  AuditEventView,
+  MeView,
+  StaffView,
+} from '../../../server/validation/accountSchemas.js';
+
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
 export type { IssuedTokenView } from '../../../server/validation/tokenViewSchemas.js';
 

@@ -37,6 +37,9 @@ const scopeMeanings: Record<RequestableScope, string> = {
   'optouts:write': 'Change the opt-out list',
   'rules:read': 'Read and try auto-reply rules',
   'rules:write': 'Change auto-reply rules',
+  'users:manage': 'Add, change and remove people',
+  'apps:manage': 'Add, change and remove apps',
+  'audit:read': 'Read the audit trail',
 };
 
 /** The token form's choices, in the gateway's scope order. */

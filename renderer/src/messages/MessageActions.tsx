@@ -2,6 +2,7 @@ import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/typ
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { knownModem } from '../modems/modemLabel.js';
+import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
 
 /**
@@ -38,18 +39,20 @@ export function MessageActions(props: {
   onResent: (message: MessageRecord) => void;
 }) {
   const { api } = useApp();
+  const { may } = usePerson();
   const { message } = props;
   const { busy, result, run } = useAction();
   const resend =
-    message.state === 'Failed' || message.state === 'Cancelled'
+    may('messages:send') && (message.state === 'Failed' || message.state === 'Cancelled')
       ? resendRequest(message, props.devices)
       : undefined;
-  if (message.state !== 'Pending' && !resend) return null;
+  const cancel = may('messages:cancel') && message.state === 'Pending';
+  if (!cancel && !resend) return null;
   const recipients = message.recipients.map((recipient) => recipient.phoneNumber).join(', ');
 
   return (
     <span className="row-actions">
-      {message.state === 'Pending' && (
+      {cancel && (
         <button
           type="button"
           className="button-small danger-outline"

@@ -1,8 +1,11 @@
 import type { DeviceRecord, MessageRecord } from '../api/types.js';
+import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
+import { usePerson } from '../session/person.js';
+import { useResource } from '../useResource.js';
 import { plainFailure, scheduledFor } from './failureText.js';
 import { MessageActions } from './MessageActions.js';
 import { messageText, stateTimeline } from './messageRows.js';
@@ -37,6 +40,7 @@ export function MessageDetail(props: {
             <dd>
               <code>{message.id}</code>
             </dd>
+            <SentBy messageId={message.id} />
             {message.source === 'server' && (
               <>
                 <dt>Origin</dt>
@@ -112,5 +116,24 @@ export function MessageDetail(props: {
         />
       </div>
     </div>
+  );
+}
+
+/** Who sent it (the audit trail's first event for the message); nothing for a reply a rule sent. */
+function SentBy(props: { messageId: string }) {
+  const { api } = useApp();
+  const { may } = usePerson();
+  const allowed = may('audit:read');
+  const actors = useResource(
+    () => (allowed ? api.firstActors([props.messageId]) : Promise.resolve(undefined)),
+    [api, allowed, props.messageId],
+  );
+  const actor = actors.data?.[props.messageId];
+  if (actor === undefined) return null;
+  return (
+    <>
+      <dt>Sent by</dt>
+      <dd>{actor}</dd>
+    </>
   );
 }

@@ -18,6 +18,8 @@ import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
 import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
+import { withActorColumn } from '../people/auditColumns.js';
+import { usePerson } from '../session/person.js';
 import { useResource } from '../useResource.js';
 import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
@@ -26,6 +28,7 @@ const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
 
 export function MessagesScreen() {
   const { api } = useApp();
+  const { may } = usePerson();
   const devices = useResource(() => api.devices(), [api]);
   const filters = useSharedFilters();
   const { offset, setOffset } = filters;
@@ -70,21 +73,28 @@ export function MessagesScreen() {
           <ExportButton
             fileStem="messages"
             {...namedExport({
-              columns: messageCsvColumns(devices.data),
+              ...withActorColumn({
+                columns: messageCsvColumns(devices.data),
+                header: 'sent_by',
+                idOf: (message) => message.id,
+                fetchPage: (limit, pageOffset) => api.listMessages(filter, limit, pageOffset),
+                lookup: api.firstActors,
+              }),
               header: 'recipient_names',
               numbersOf: (message) => message.recipients.map((recipient) => recipient.phoneNumber),
-              fetchPage: (limit, pageOffset) => api.listMessages(filter, limit, pageOffset),
               lookup: api.contactNames,
             })}
           />
-          <button
-            type="button"
-            className="primary"
-            aria-expanded={composing}
-            onClick={() => setComposing(!composing)}
-          >
-            {composing ? 'Close' : 'New message'}
-          </button>
+          {may('messages:send') && (
+            <button
+              type="button"
+              className="primary"
+              aria-expanded={composing}
+              onClick={() => setComposing(!composing)}
+            >
+              {composing ? 'Close' : 'New message'}
+            </button>
+          )}
         </div>
       </header>
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { holdsScope } from '../../auth/accessControl.js';
 import { parseAuthorization } from '../../auth/authorizationHeader.js';
 import { Scopes } from '../../auth/scopes.js';
+import { ownerId } from '../../auth/staffDirectory.js';
 import type { TokenPair, TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
@@ -12,7 +13,9 @@ import { errorResponse } from '../responses.js';
 /**
  * Token lifecycle routes (spec: Endpoints, /auth/token*; Authentication, token lifecycle).
  * A Bearer caller holding `tokens:manage` may only hand out scopes it holds itself, so a
- * narrow management token cannot mint an `all:any` one.
+ * narrow management token cannot mint an `all:any` one. Any person may ask with their own
+ * password (that is signing in): for scopes their role allows, or `all:any`, which their role
+ * limits on every use. The token is theirs: it acts as them, and ends with their account.
  */
 export interface TokenRouteDependencies {
   tokens: TokenService;
@@ -71,7 +74,7 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
     path: '/auth/token',
     summary: 'Issue an access token and a refresh token (Basic, or Bearer with tokens:manage)',
     tag: 'Authentication',
-    access: { scope: 'tokens:manage' },
+    access: { scope: 'tokens:manage', passwordSuffices: true },
     body: tokenRequestSchema,
     responses: {
       201: { description: 'the new token pair', schema: tokenResponseSchema },
@@ -82,22 +85,21 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
       ),
     },
     async handle({ body, principal }) {
-      if (principal?.kind === 'bearer') {
-        const beyond = body.scopes.filter((scope) => !holdsScope(principal, scope));
-        if (beyond.length > 0) {
-          throw new GatewayError(
-            ErrorCode.Forbidden,
-            `scopes: the caller does not hold ${beyond.join(', ')}`,
-            {
-              field: 'scopes',
-            },
-          );
-        }
+      if (!principal) throw new Error('a scoped route without a principal');
+      const beyond = body.scopes.filter(
+        // With the password, `all:any` is the whole of what the role allows.
+        (scope) => !(principal.kind === 'basic' && scope === 'all:any') && !holdsScope(principal, scope),
+      );
+      if (beyond.length > 0) {
+        throw new GatewayError(ErrorCode.Forbidden, `scopes: the caller does not hold ${beyond.join(', ')}`, {
+          field: 'scopes',
+        });
       }
       // A token asking for a token: the new pair may not outlive it (a stolen short session
       // must not turn into a month of access). Basic credentials have no such end.
-      const notAfter = principal?.kind === 'bearer' ? principal.expiresAt : undefined;
-      const pair = await tokens.issue(body.scopes, body.ttl ?? undefined, notAfter);
+      const notAfter = principal.kind === 'bearer' ? principal.expiresAt : undefined;
+      const user = principal.user.id === ownerId ? undefined : principal.user.id;
+      const pair = await tokens.issue(body.scopes, body.ttl ?? undefined, notAfter, user);
       return { status: 201, body: tokenResponse(pair) };
     },
   });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import type { Principal } from '../../auth/accessControl.js';
+import { appIdOf } from '../../auth/appDirectory.js';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { webhookInputSchema, webhookSchema } from '../../validation/webhookSchemas.js';
-import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
+import type { WebhookRecord, WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { errorResponse } from '../responses.js';
 
@@ -33,8 +36,11 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       401: errorResponse('missing or wrong credentials'),
       403: errorResponse('the token lacks webhooks:list'),
     },
-    async handle() {
-      return { status: 200, body: webhooks.list() };
+    async handle({ principal }) {
+      return {
+        status: 200,
+        body: callersWebhooks(webhooks, principal).map(({ appId: _app, ...shown }) => shown),
+      };
     },
   });
 
@@ -52,12 +58,22 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       401: errorResponse('missing or wrong credentials'),
       403: errorResponse('the token lacks webhooks:write, or the id is managed by the private server'),
     },
-    async handle({ body }) {
-      const record = await webhooks.upsert({
-        id: body.id ?? undefined,
+    async handle({ body, principal }) {
+      const appId = principal && appIdOf(principal.user);
+      const id = body.id ?? undefined;
+      const existing = id === undefined ? undefined : webhooks.get(id.trim());
+      if (existing && appId !== undefined && existing.appId !== appId) {
+        throw new GatewayError(ErrorCode.Conflict, `id: webhook ${id} belongs to another app`, {
+          field: 'id',
+        });
+      }
+      const { appId: _app, ...record } = await webhooks.upsert({
+        id,
         url: body.url,
         event: body.event,
         deviceId: body.deviceId ?? body.device_id ?? undefined,
+        // Replacing a webhook keeps it with the app that registered it.
+        ...((existing?.appId ?? appId) === undefined ? {} : { appId: existing?.appId ?? appId }),
       });
       return { status: 201, body: record };
     },
@@ -75,9 +91,18 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       401: errorResponse('missing or wrong credentials'),
       403: errorResponse('the token lacks webhooks:delete, or the webhook is managed by the private server'),
     },
-    async handle({ params }) {
-      await webhooks.remove(params.id ?? '');
+    async handle({ params, principal }) {
+      const id = params.id ?? '';
+      // Another app's webhook is as good as not registered: 204, and it stays.
+      if (callersWebhooks(webhooks, principal).some((webhook) => webhook.id === id))
+        await webhooks.remove(id);
       return { status: 204 };
     },
   });
+}
+
+/** An app's own webhooks; the default app's credentials (the owner login, people) see all. */
+function callersWebhooks(webhooks: WebhookRegistry, principal: Principal | undefined): WebhookRecord[] {
+  const appId = principal && appIdOf(principal.user);
+  return appId === undefined ? webhooks.list() : webhooks.list().filter((webhook) => webhook.appId === appId);
 }

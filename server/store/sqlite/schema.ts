@@ -378,6 +378,22 @@ export const schemaSteps: readonly string[] = [
     ${countAwaiting('old', -1)}
   END;
   `,
+  // Who did what through the API (store/auditTrail.ts): one row per change a person or an app
+  // made, found by what it changed (a message, a contact, a campaign…) and listed newest first.
+  `
+  CREATE TABLE audit_events (
+    seq INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    actor_id TEXT NOT NULL,
+    actor_name TEXT NOT NULL,
+    action TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    fields TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_subject ON audit_events (subject, seq);
+  CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
+  `,
 ];
 
 /**

@@ -1,0 +1,184 @@
+import { type FormEvent, useState } from 'react';
+import type { AppView } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { downloadText } from '../components/fileDownload.js';
+import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { isoDay } from '../format/timeFormat.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+/**
+ * Apps with logins of their own (docs/accounts-plans-routing.md, "Apps"): add one with a name,
+ * a password and a daily or monthly quota, remove one, and download the usage of every app and
+ * person as CSV. The owner login is the default app and is not listed.
+ */
+export function AppsPanel() {
+  const { api } = useApp();
+  const apps = useResource(() => api.apps(), [api]);
+  const remove = useAction();
+  const usage = useAction();
+
+  const removeApp = async (app: AppView) => {
+    const done = await remove.run(async () => {
+      await api.removeApp(app.id);
+      return `${app.name} was removed with its tokens and webhooks.`;
+    });
+    if (done) apps.reload();
+  };
+  const downloadUsage = () =>
+    usage.run(async () => {
+      downloadText(`usage-${isoDay(Date.now())}.csv`, await api.usageCsv());
+      return undefined;
+    });
+
+  return (
+    <section className="panel" aria-labelledby="apps-title">
+      <div className="page-head">
+        <h2 id="apps-title">Apps</h2>
+        <span className="inline-action">
+          <button type="button" disabled={usage.busy} onClick={() => void downloadUsage()}>
+            Download usage (CSV)
+          </button>
+          <FormResult result={usage.result} />
+        </span>
+      </div>
+      <p className="hint">
+        An app signs in to the API with its own name and password, sees only its own messages and webhooks,
+        and may have a quota. The owner login is the default app and sees everything.
+      </p>
+      <AddAppForm onAdded={apps.reload} />
+      <FormResult result={remove.result} />
+      {apps.error !== undefined ? (
+        <ErrorNote error={apps.error} onRetry={apps.reload} />
+      ) : apps.data === undefined ? (
+        <Loading what="apps" />
+      ) : apps.data.length === 0 ? (
+        <p className="muted">No apps yet.</p>
+      ) : (
+        <table className="table" aria-label="Apps">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Quota</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {apps.data.map((app) => (
+              <tr key={app.id}>
+                <td>{app.name}</td>
+                <td>{quotaText(app)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={remove.busy}
+                    onClick={() => void removeApp(app)}
+                  >
+                    Remove {app.name}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function quotaText(app: AppView): string {
+  const { quota } = app;
+  if (!quota) return 'No quota';
+  const limits = [
+    quota.perDay === undefined ? undefined : `${quota.perDay} a day`,
+    quota.perMonth === undefined ? undefined : `${quota.perMonth} a month`,
+  ].filter((text) => text !== undefined);
+  return `${limits.join(', ')} (resets ${quota.resetAt} ${quota.timeZone})`;
+}
+
+function AddAppForm(props: { onAdded: () => void }) {
+  const { api } = useApp();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [perDay, setPerDay] = useState('');
+  const [perMonth, setPerMonth] = useState('');
+  const [resetAt, setResetAt] = useState('00:00');
+  const [timeZone, setTimeZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const add = useAction();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const limits = {
+      ...(perDay.trim() === '' ? {} : { perDay: Number(perDay) }),
+      ...(perMonth.trim() === '' ? {} : { perMonth: Number(perMonth) }),
+    };
+    const added = await add.run(async () => {
+      const app = await api.addApp({
+        name,
+        password,
+        ...(Object.keys(limits).length === 0 ? {} : { quota: { ...limits, resetAt, timeZone } }),
+      });
+      return `${app.name} can use the API now with its own name and password.`;
+    });
+    if (added) {
+      setName('');
+      setPassword('');
+      props.onAdded();
+    }
+  }
+
+  return (
+    <form aria-label="Add an app" onSubmit={(event) => void submit(event)}>
+      <div className="form-row">
+        <label>
+          App name
+          <input
+            name="appName"
+            autoComplete="off"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </label>
+        <label>
+          App password (8 characters or more)
+          <input
+            name="appPassword"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </label>
+        <label>
+          Messages a day
+          <input inputMode="numeric" value={perDay} onChange={(event) => setPerDay(event.target.value)} />
+        </label>
+        <label>
+          Messages a month
+          <input inputMode="numeric" value={perMonth} onChange={(event) => setPerMonth(event.target.value)} />
+        </label>
+        <label>
+          Resets at
+          <input type="time" value={resetAt} onChange={(event) => setResetAt(event.target.value)} />
+        </label>
+        <label>
+          Time zone
+          <input value={timeZone} onChange={(event) => setTimeZone(event.target.value)} />
+        </label>
+      </div>
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="primary"
+          disabled={add.busy || name.trim() === '' || password === ''}
+        >
+          Add app
+        </button>
+        <FormResult result={add.result} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { RoutingBook } from '../../routing/routingBook.js';
+import { decideRoute } from '../../routing/routingRules.js';
+import {
+  routeDecisionSchema,
+  routeTryQuerySchema,
+  routingRulesSchema,
+  routingRuleViewSchema,
+} from '../../validation/routingSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+
+/** The routing rules, and "Try": where a number would go now, and why. */
+export interface RoutingRouteDependencies {
+  book: RoutingBook;
+  /** The modems online now, by device id. */
+  online: () => ReadonlySet<string>;
+}
+
+const tag = 'Routing';
+
+export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDependencies): void {
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/routing',
+    summary: 'The routing rules, in order',
+    tag,
+    access: { scope: 'settings:read' },
+    responses: {
+      200: { description: 'the rules', schema: z.object({ rules: z.array(routingRuleViewSchema) }) },
+      ...errorResponses(...authErrors),
+    },
+    handle: async () => ({ status: 200, body: { rules: deps.book.list() } }),
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/routing',
+    summary: 'Replace the routing rules; the first rule whose prefix a number starts with wins',
+    tag,
+    access: { scope: 'settings:write' },
+    body: routingRulesSchema,
+    responses: {
+      200: {
+        description: 'the rules as stored',
+        schema: z.object({ rules: z.array(routingRuleViewSchema) }),
+      },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 200, body: { rules: await deps.book.replace(body.rules) } }),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/routing/try',
+    summary: 'Where a message to this number would go now, and why',
+    tag,
+    access: { scope: 'settings:read' },
+    query: routeTryQuerySchema,
+    responses: {
+      200: { description: 'the decision', schema: routeDecisionSchema },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ query }) => ({
+      status: 200,
+      body: decideRoute(deps.book.list(), query.phoneNumber, deps.online()),
+    }),
+  });
+}

@@ -1,0 +1,28 @@
+import type { WebhookEvent } from '../domain/webhookEvents.js';
+import type { WebhookTarget } from './webhookDelivery.js';
+
+/**
+ * Which apps' webhooks hear an event (docs/accounts-plans-routing.md). The default app's (the
+ * owner login's, registered before apps existed) hear everything, as they always did. An app's
+ * hear the events of the messages it queued and no other app's; incoming messages as its
+ * incoming rule says; and the gateway's own events (system:ping, modem events).
+ */
+export type IncomingRule = (appId: string, deviceId: string) => boolean;
+
+const incomingEvents: ReadonlySet<string> = new Set([
+  'sms:received',
+  'sms:data-received',
+  'mms:received',
+  'mms:downloaded',
+]);
+
+export function reachesTarget(
+  target: WebhookTarget,
+  event: WebhookEvent,
+  incomingFor: IncomingRule,
+): boolean {
+  if (target.appId === undefined) return true;
+  if (event.owner !== undefined) return event.owner === target.appId;
+  if (incomingEvents.has(event.event)) return incomingFor(target.appId, event.deviceId);
+  return true;
+}

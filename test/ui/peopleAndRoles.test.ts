@@ -1,0 +1,129 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import buildUi from '../support/buildUi.js';
+import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
+
+/**
+ * Issue 39, accounts in the window: an owner adds people, a viewer and an operator signed in
+ * side by side see and may do different things, and the audit trail names who sent what.
+ */
+let ui: UiGateway;
+let browser: Browser;
+
+const olga = { username: 'olga', password: 'operator-pass-1' };
+const victor = { username: 'victor', password: 'viewer-pass-12' };
+
+beforeAll(async () => {
+  await buildUi();
+  ui = await startUiGateway();
+  browser = await launchBrowser();
+  await apiCall(ui.baseUrl, 'POST', '/gateway/v1/users', {
+    name: olga.username,
+    password: olga.password,
+    role: 'operator',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.close();
+});
+
+async function signedIn(login: { username: string; password: string }): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await newTab(context);
+  await signIn(page, ui.baseUrl, login);
+  return page;
+}
+
+const sidebarLinks = (page: Page) =>
+  page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allTextContents();
+
+describe('people and roles in the window', () => {
+  it('lets the owner add a viewer from the People screen', async () => {
+    const page = await signedIn(ui);
+    await openScreen(page, 'People');
+    const form = page.getByRole('form', { name: 'Add a person' });
+    await form.getByLabel('Name').fill(victor.username);
+    await form.getByLabel('Password (8 characters or more)').fill(victor.password);
+    await form.getByLabel('Role').selectOption('viewer');
+    await form.getByRole('button', { name: 'Add' }).click();
+    await form.getByText('victor can sign in now, as viewer.').waitFor();
+    await page
+      .getByRole('table', { name: 'People' })
+      .getByRole('cell', { name: 'victor', exact: true })
+      .waitFor();
+    await page.context().close();
+  });
+
+  it('lets the owner add an app with a daily quota, which the app then keeps to', async () => {
+    const page = await signedIn(ui);
+    await openScreen(page, 'People');
+    const form = page.getByRole('form', { name: 'Add an app' });
+    await form.getByLabel('App name').fill('shop');
+    await form.getByLabel('App password (8 characters or more)').fill('shop-secret-1');
+    await form.getByLabel('Messages a day').fill('1');
+    await form.getByLabel('Time zone').fill('UTC');
+    await form.getByRole('button', { name: 'Add app' }).click();
+    await form.getByText('shop can use the API now with its own name and password.').waitFor();
+    await page.getByRole('table', { name: 'Apps' }).getByText('1 a day (resets 00:00 UTC)').waitFor();
+    await page.context().close();
+
+    const send = () =>
+      fetch(`${ui.baseUrl}/message`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from('shop:shop-secret-1').toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ textMessage: { text: 'From the shop' }, phoneNumbers: ['+15551239002'] }),
+      });
+    expect((await send()).status).toBe(202);
+    const over = await send();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('shows a viewer neither People, API access nor the New message button', async () => {
+    const page = await signedIn(victor);
+    await page.getByText('victor (viewer)').waitFor();
+    // Every person's window follows the live event stream.
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const links = await sidebarLinks(page);
+    expect(links).toContain('Messages');
+    expect(links).not.toContain('People');
+    expect(links).not.toContain('API access');
+    await openScreen(page, 'Messages');
+    await expect(page.getByRole('button', { name: 'New message' }).count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('lets an operator send, and names them in the message and the audit trail the owner reads', async () => {
+    const operator = await signedIn(olga);
+    await operator.getByText('olga (operator)').waitFor();
+    expect(await sidebarLinks(operator)).not.toContain('People');
+    await openScreen(operator, 'Messages');
+    await operator.getByRole('button', { name: 'New message' }).click();
+    await operator.getByLabel('Recipients').fill('+15551239001');
+    await operator.getByLabel('Message', { exact: true }).fill('Sent by the operator');
+    await operator.getByRole('button', { name: 'Send', exact: true }).click();
+    await operator.locator('tr[data-message-id]').filter({ hasText: 'Sent by the operator' }).waitFor();
+    await operator.context().close();
+
+    const owner = await signedIn(ui);
+    await openScreen(owner, 'Messages');
+    const row = owner.locator('tr[data-message-id]').filter({ hasText: 'Sent by the operator' });
+    await row.getByRole('button', { name: 'Sent by the operator' }).click();
+    const detail = owner.locator('.detail');
+    await detail.getByText('Sent by', { exact: true }).waitFor();
+    await expect(detail.locator('dt:text-is("Sent by") + dd').textContent()).resolves.toBe('olga');
+
+    await openScreen(owner, 'People');
+    const trail = owner.getByRole('table', { name: 'Audit trail' });
+    const sent = trail.getByRole('row').filter({ hasText: 'POST /messages' });
+    await sent.first().waitFor();
+    await expect(sent.first().getByRole('cell').nth(1).textContent()).resolves.toBe('olga');
+    await owner.context().close();
+  });
+});

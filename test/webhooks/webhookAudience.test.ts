@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { EventBus } from '../../server/events/eventBus.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { reachesTarget } from '../../server/webhooks/webhookAudience.js';
+import type {
+  DeliveryOutbox,
+  WebhookDelivery,
+  WebhookTarget,
+} from '../../server/webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
+import { pollUntil } from '../support/pollUntil.js';
+
+/**
+ * Issue 39: an app's webhooks hear only its own messages' events, incoming messages as its rule
+ * says, and the gateway's own events; the default app's hear everything, as before apps.
+ */
+const hook = (id: string, event: string, appId?: string): WebhookTarget => ({
+  id,
+  url: 'https://127.0.0.1:9/hook',
+  event,
+  ...(appId === undefined ? {} : { appId }),
+});
+
+describe('which webhooks hear an event', () => {
+  const onlyModemB = (appId: string, deviceId: string) => appId !== 'clinic' || deviceId === 'modem-b';
+  it.each([
+    ['the default app hears another app’s message', hook('d', 'sms:sent'), { owner: 'shop' }, true],
+    ['an app hears its own message', hook('s', 'sms:sent', 'shop'), { owner: 'shop' }, true],
+    ['an app never hears another app’s message', hook('c', 'sms:sent', 'clinic'), { owner: 'shop' }, false],
+    [
+      'an app never hears the default app’s message',
+      hook('c', 'sms:sent', 'clinic'),
+      { owner: 'default' },
+      false,
+    ],
+    ['an incoming message by the app’s rule: other modem', hook('c', 'sms:received', 'clinic'), {}, false],
+    [
+      'an incoming message by the app’s rule: its modem',
+      hook('c', 'sms:received', 'clinic'),
+      { deviceId: 'modem-b' },
+      true,
+    ],
+    ['the gateway’s own events', hook('c', 'system:ping', 'clinic'), {}, true],
+  ] as const)('%s', (_case, target, event, expected) => {
+    const raised = { event: target.event as 'sms:sent', deviceId: 'modem-a', payload: {}, ...event };
+    expect(reachesTarget(target, raised, onlyModemB)).toBe(expected);
+  });
+});
+
+class MemoryOutbox implements DeliveryOutbox {
+  readonly records = new Map<string, WebhookDelivery>();
+  async put(delivery: WebhookDelivery) {
+    this.records.set(delivery.id, structuredClone(delivery));
+  }
+  async delete(id: string) {
+    this.records.delete(id);
+  }
+  get(id: string) {
+    return this.records.get(id);
+  }
+  values() {
+    return this.records.values();
+  }
+}
+
+const dispatchers: WebhookDispatcher[] = [];
+afterEach(async () => {
+  await Promise.all(dispatchers.splice(0).map((dispatcher) => dispatcher.stop()));
+});
+
+function message(appId: string | undefined, state: 'Processed' | 'Sent'): MessageRecord {
+  return {
+    id: `msg-${appId ?? 'default'}`,
+    deviceId: 'modem-a',
+    ...(appId === undefined ? {} : { appId }),
+    content: { kind: 'text', text: 'hello' },
+    recipients: [{ phoneNumber: '+15551234567', state, updatedAt: Date.UTC(2026, 0, 1) }],
+    withDeliveryReport: false,
+    priority: 0,
+    isEncrypted: false,
+    createdAt: Date.UTC(2026, 0, 1),
+    sequence: 1,
+    states: {},
+    state,
+  };
+}
+
+describe('the dispatcher', () => {
+  it("delivers a message's sms:sent to its app's webhook and the default app's, never another app's", async () => {
+    const events = new EventBus();
+    const outbox = new MemoryOutbox();
+    const dispatcher = new WebhookDispatcher({
+      outbox,
+      targets: () => [
+        hook('default-hook', 'sms:sent'),
+        hook('shop-hook', 'sms:sent', 'shop'),
+        hook('clinic-hook', 'sms:sent', 'clinic'),
+      ],
+      policy: () => ({ retryCount: 1, internetRequired: false, pingIntervalSeconds: null }),
+      events,
+      // Who receives is decided when the deliveries are stored; each answer is a plain 200.
+      post: async () => ({ status: 200 }),
+      clock: new ManualClock(Date.UTC(2026, 0, 1)),
+      logger: silentLogger,
+      health: async () => ({}),
+    });
+    dispatchers.push(dispatcher);
+    await dispatcher.start();
+    events.record('message:updated', {
+      message: message('shop', 'Sent'),
+      previous: message('shop', 'Processed'),
+      previousState: 'Processed',
+    });
+    await pollUntil(() => outbox.records.size >= 2);
+    const heard = () => [...outbox.records.values()].map((delivery) => delivery.webhookId).sort();
+    expect(heard()).toEqual(['default-hook', 'shop-hook']);
+  });
+});
