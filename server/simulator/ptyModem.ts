@@ -82,12 +82,10 @@ export async function startPtyModem(options: PtyModemOptions): Promise<PtyModem>
     modem,
     close() {
       closing ??= (async () => {
-        // The link goes first, as udev removes a USB modem's device node: a gateway that
-        // reopens the path at once must find nothing there, not a pty number that another
-        // program may already have been given.
-        await rm(path, { force: true });
         await modem.stop();
         await ptys.stop();
+        // socat removes its link when it ends; a folder we made goes as well.
+        await rm(path, { force: true });
         await removeOwnedDirectory();
       })();
       return closing;
