@@ -63,13 +63,13 @@ describe('probing a port the OS refuses to this user', () => {
   /**
    * What the real transport rejects with: serialport's Linux binding answers "Permission denied,
    * cannot open <path>" (measured as an unprivileged user on a 0600 file), which
-   * serialTransport.ts wraps as TransportOpenFailed.
+   * serialTransport.ts reads as TransportAccessDenied (`openFailureCode`).
    */
   function refusedLink(path: string) {
     const link = createMemoryLink(path);
     link.host.open = async () => {
       throw new GatewayError(
-        ErrorCode.TransportOpenFailed,
+        ErrorCode.TransportAccessDenied,
         `cannot open ${path}: Error: Permission denied, cannot open ${path}`,
         { cause: new Error(`Error: Permission denied, cannot open ${path}`) },
       );
