@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+import { basicAuthFor, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 /**
  * Issue 39, apps as tenants: each app has its own Basic login and tokens for the spec's API,
@@ -15,10 +15,8 @@ afterEach(async () => {
   await harness.close();
 });
 
-const basic = (name: string, password: string) =>
-  `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
-const shop = basic('shop', 'shop-secret-1');
-const clinic = basic('clinic', 'clinic-secret-1');
+const shop = basicAuthFor('shop', 'shop-secret-1');
+const clinic = basicAuthFor('clinic', 'clinic-secret-1');
 const message = (text: string) => ({ textMessage: { text }, phoneNumbers: ['+15551234567'] });
 
 async function addApp(name: string, password: string, quota?: object): Promise<string> {
@@ -126,8 +124,8 @@ describe('apps as tenants', () => {
     expect(person.status).toBe(201);
     await send(shop, 'one');
     await send(shop, 'two');
-    await send(basic('olga', 'operator-pass-1'), 'three');
-    await send(basic('admin', 'correct horse battery'), 'four');
+    await send(basicAuthFor('olga', 'operator-pass-1'), 'three');
+    await send(basicAuthFor('admin', 'correct horse battery'), 'four');
     const usage = await harness.request('/gateway/v1/usage');
     expect(usage.status).toBe(200);
     expect(usage.body).toEqual([

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
+import { basicAuthFor, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 /**
  * Issue 39, accounts: people with roles sign in as themselves, the owner adds and removes them,
@@ -14,10 +14,8 @@ afterEach(async () => {
   await harness.close();
 });
 
-const basic = (name: string, password: string) =>
-  `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
-const operator = basic('olga', 'operator-pass-1');
-const viewer = basic('victor', 'viewer-pass-12');
+const operator = basicAuthFor('olga', 'operator-pass-1');
+const viewer = basicAuthFor('victor', 'viewer-pass-12');
 const message = { textMessage: { text: 'Hello' }, phoneNumbers: ['+15551234567'] };
 
 async function addPerson(name: string, password: string, role: string): Promise<string> {
@@ -144,7 +142,7 @@ describe('staff users', () => {
     expect((await harness.request('/messages', { authorization: bearer })).status).toBe(401);
     expect((await harness.request('/messages', { authorization: operator })).status).toBe(401);
     expect(
-      (await harness.request('/messages', { authorization: basic('olga', 'a-new-pass-99') })).status,
+      (await harness.request('/messages', { authorization: basicAuthFor('olga', 'a-new-pass-99') })).status,
     ).toBe(200);
   });
 
@@ -174,7 +172,7 @@ describe('staff users', () => {
     await addStaff();
     for (let attempt = 0; attempt < 5; attempt++) {
       const wrong = await harness.request('/messages', {
-        authorization: basic('olga', 'not-her-password'),
+        authorization: basicAuthFor('olga', 'not-her-password'),
         headers: { 'User-Agent': 'guesser' },
       });
       expect(wrong.status).toBe(401);

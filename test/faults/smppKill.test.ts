@@ -4,8 +4,8 @@
  * the commit, so a kill can cost a submit its answer (the client sends it again) but never an
  * acknowledged message.
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ import { createLogger } from '../../server/logging/logger.js';
 import type { HeldParts } from '../../server/smpp/smppSubmissions.js';
 import { openStorage } from '../../server/store/storage.js';
 import { connectSmpp } from '../smpp/support/smppClient.js';
+import { portAnswers } from '../support/portAnswers.js';
 import { scaled } from './support/scale.js';
 import { seededRandom } from './support/seededRandom.js';
 import { readStoredMessages } from './support/storeSnapshot.js';
@@ -30,17 +31,6 @@ import { waitFor } from './support/waitFor.js';
 
 const kills = scaled(3, 20);
 const submitters = 4;
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('kill -9 of the gateway during an SMPP submit burst', () => {
   const cleanups: (() => Promise<unknown>)[] = [];

@@ -2,7 +2,7 @@
  * The SMPP server's session rules and submit options (SMPP 3.4 §4), driven by the `smpp` npm
  * package's client against the real gateway with a simulated modem on a pty.
  */
-import { connect } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
 import { SmppStatus } from '../../server/smpp/smppStatus.js';
@@ -14,21 +14,11 @@ import {
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { portAnswers } from '../support/portAnswers.js';
 import { connectSmpp, type SmppClient } from './support/smppClient.js';
 
 const maxPendingMessages = 5;
 const login = { system_id: harnessUser, password: harnessPassword };
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('the SMPP server', () => {
   let harness: GatewayHarness;

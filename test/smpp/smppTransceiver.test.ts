@@ -3,7 +3,7 @@
  * as transceiver, submits a 3-part UCS-2 message that reaches a simulated modem on a pty
  * intact, and receives its delivery receipt and an incoming SMS as deliver_sm.
  */
-import { connect } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
 import { decodeGsm7 } from '../../server/pdu/gsm7.js';
@@ -15,21 +15,11 @@ import {
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { portAnswers } from '../support/portAnswers.js';
 import { runPerlClient } from './support/perlClient.js';
 
 // UCS-2 (TS 23.038 §6.2.3): 67 characters per concatenated part, so 150 need three parts.
 const threePartText = 'Съешь же ещё этих мягких французских булок, да выпей чаю. '.repeat(3).slice(0, 150);
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** `key=value` pairs of a line the Perl client printed. */
 function fieldsOf(line: string): Record<string, string> {

@@ -3,8 +3,8 @@
  * SMTP listener on loopback; the mail arrives as an SMS at a simulated modem behind a pty,
  * opened by the real serialport binding.
  */
+
 import { writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
@@ -17,6 +17,7 @@ import {
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { portAnswers } from '../support/portAnswers.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
 import { createTestCertificates } from '../support/webhookReceiver.js';
 
@@ -37,17 +38,6 @@ function textsTo(harness: GatewayHarness, phoneNumber: string): string[] {
     .acceptedBy(0)
     .filter((pdu) => pdu.decoded.recipient.number === phoneNumber)
     .map((pdu) => pdu.decoded.text ?? '');
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('e-mail to SMS through the SMTP listener', () => {

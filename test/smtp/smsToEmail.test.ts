@@ -4,7 +4,7 @@
  * retried while the relay refuses; a reply to that mail, sent through the gateway's SMTP
  * listener with swaks, goes back as an SMS to the sender.
  */
-import { connect } from 'node:net';
+
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { portAnswers } from '../support/portAnswers.js';
 import { sendWithSwaks } from '../support/swaks.js';
 
 interface Sink {
@@ -60,17 +61,6 @@ async function startSink(): Promise<Sink> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('SMS to e-mail through an SMTP relay', () => {

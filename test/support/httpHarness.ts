@@ -32,7 +32,12 @@ import type { Storage } from '../../server/store/storage.js';
  */
 export const basicUser = 'admin';
 export const basicPassword = 'correct horse battery';
-export const basicAuth = `Basic ${Buffer.from(`${basicUser}:${basicPassword}`).toString('base64')}`;
+/** An Authorization header for HTTP Basic with these credentials. */
+export function basicAuthFor(name: string, password: string): string {
+  return `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
+}
+
+export const basicAuth = basicAuthFor(basicUser, basicPassword);
 
 export interface HarnessResponse {
   status: number;
