@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CoreNotices, type Notice } from '../../electron/coreStatus.js';
-import { CoreSupervisor } from '../../electron/coreSupervisor.js';
 import { GatewayTray } from '../../electron/tray.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { silentLogger } from '../../server/logging/logger.js';
-import { FakeTray, fakeUtilityProcess } from './support/electronDouble.js';
+import { FakeTray } from './support/electronDouble.js';
+import { supervisedCore } from './support/supervisedCore.js';
 
 const ready = { type: 'ready', baseUrl: 'http://127.0.0.1:8080', sessionToken: 't', simulated: false };
 const clockTime = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 19);
 
 /** The shell as main.ts wires it: the supervisor's states drive the tray and the notifications. */
 function shell() {
-  const clock = new ManualClock(Date.UTC(2026, 0, 1, 9, 0, 0));
-  const electron = fakeUtilityProcess();
-  const core = new CoreSupervisor({
-    fork: electron.fork,
-    entry: 'coreProcess.js',
-    args: () => [],
-    clock,
-    logger: silentLogger,
-    output: () => undefined,
-  });
+  const { clock, electron, core } = supervisedCore({ clock: new ManualClock(Date.UTC(2026, 0, 1, 9, 0, 0)) });
   const trayIcon = new FakeTray();
   const asked: string[] = [];
   const tray = new GatewayTray(

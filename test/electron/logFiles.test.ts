@@ -2,12 +2,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CoreSupervisor } from '../../electron/coreSupervisor.js';
 import { failureDialog } from '../../electron/failureDialog.js';
 import { RotatingLogFile } from '../../electron/rotatingLogFile.js';
-import { ManualClock } from '../../server/clock/manualClock.js';
-import { consoleSink, createLogger, silentLogger } from '../../server/logging/logger.js';
-import { fakeUtilityProcess } from './support/electronDouble.js';
+import { consoleSink, createLogger } from '../../server/logging/logger.js';
+import { supervisedCore } from './support/supervisedCore.js';
 
 let folder: string;
 
@@ -56,15 +54,7 @@ describe('the desktop app’s log files', () => {
 
   it('keeps what a core that dies while loading prints, and the failure window shows it with the file', async () => {
     const log = new RotatingLogFile(folder, 'core');
-    const electron = fakeUtilityProcess();
-    const core = new CoreSupervisor({
-      fork: electron.fork,
-      entry: 'coreProcess.js',
-      args: () => [],
-      clock: new ManualClock(),
-      logger: silentLogger,
-      output: (chunk) => log.write(chunk),
-    });
+    const { electron, core } = supervisedCore({ output: (chunk) => log.write(chunk) });
     const failures: string[] = [];
     core.on('start-failed', (failure) => failures.push(failure.message));
     core.start();

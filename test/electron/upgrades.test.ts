@@ -3,7 +3,6 @@ import { handleCloseRequests } from '../../electron/closeRequest.js';
 import { coreHealthOf } from '../../electron/coreHealth.js';
 import { CoreNotices, coreStatusLine } from '../../electron/coreStatus.js';
 import type { CoreState } from '../../electron/coreSupervisor.js';
-import { CoreSupervisor } from '../../electron/coreSupervisor.js';
 import { failureDialog } from '../../electron/failureDialog.js';
 import { classifyStartFailure } from '../../electron/startFailure.js';
 import { UpdateInstaller } from '../../electron/updates.js';
@@ -11,7 +10,8 @@ import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import type { HealthReport } from '../../server/health/healthService.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { FakeAutoUpdater, FakeBrowserWindow, fakeUtilityProcess } from './support/electronDouble.js';
+import { FakeAutoUpdater, FakeBrowserWindow } from './support/electronDouble.js';
+import { supervisedCore } from './support/supervisedCore.js';
 
 function closable(options: { closeToTray?: boolean; quitting?: boolean } = {}) {
   const window = new FakeBrowserWindow();
@@ -142,16 +142,7 @@ describe('a downgrade', () => {
     expect(dialog.detail).toContain('Install the newer version again');
     expect(dialog.choices.map((choice) => choice.label)).toEqual(['Quit']);
 
-    const clock = new ManualClock();
-    const electron = fakeUtilityProcess();
-    const core = new CoreSupervisor({
-      fork: electron.fork,
-      entry: 'coreProcess.js',
-      args: () => [],
-      clock,
-      logger: silentLogger,
-      output: () => undefined,
-    });
+    const { clock, electron, core } = supervisedCore();
     const states: CoreState[] = [];
     core.on('state', (state) => states.push(state));
     core.start();
@@ -164,16 +155,7 @@ describe('a downgrade', () => {
 
 describe('a long schema migration', () => {
   it('shows in the tray’s status and in one notification naming the backup', () => {
-    const clock = new ManualClock();
-    const electron = fakeUtilityProcess();
-    const core = new CoreSupervisor({
-      fork: electron.fork,
-      entry: 'coreProcess.js',
-      args: () => [],
-      clock,
-      logger: silentLogger,
-      output: () => undefined,
-    });
+    const { electron, core } = supervisedCore();
     const notices = new CoreNotices();
     const seen: string[] = [];
     core.on('state', (state) => {
