@@ -3,8 +3,9 @@
  * autoOpen false so opening is an awaited step with a typed error, and a fresh SerialPort is
  * made per transport (a reopened port is a new object, see TransportFactory).
  */
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { hangupAwareBinding } from './hangupAwareBinding.js';
 import type { Transport } from './transport.js';
 import { TransportBase } from './transportBase.js';
 
@@ -18,8 +19,11 @@ export function createSerialTransport(options: SerialTransportOptions): Transpor
   return new SerialTransport(options.path, options.baudRate ?? 115_200);
 }
 
+/** One wrapped binding for every port: it only replaces each opened port's read. */
+const binding = hangupAwareBinding();
+
 class SerialTransport extends TransportBase {
-  private readonly port: SerialPort;
+  private readonly port: SerialPortStream;
   /** A background error that made us close the port: the reason reported with 'close'. */
   private failure?: Error;
 
@@ -28,7 +32,7 @@ class SerialTransport extends TransportBase {
     baudRate: number,
   ) {
     super();
-    this.port = new SerialPort({ path: description, baudRate, autoOpen: false });
+    this.port = new SerialPortStream({ binding, path: description, baudRate, autoOpen: false });
     this.port.on('data', (chunk: Buffer) => this.deliver(chunk));
     // serialport emits 'close' with a DisconnectedError (disconnected: true) when the device
     // vanishes (USB unplug, pty master gone), and with null after our own close().
