@@ -240,6 +240,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     await records.inbox.start();
     stops.add(() => records.inbox.stop());
     pool.onChange((deviceId) => events.emit('device:updated', { deviceId }));
+    pool.onRefusedPortsChange(() => events.emit('ports:refused-changed', {}));
     const operations = composeModemOperations(context, {
       pool,
       settings: operationSettings.settings,

@@ -85,6 +85,7 @@ export function gatewayExtensions(
           const inUse = new Set(pool.list().map((device) => device.modem.port));
           return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
         },
+        refusedPorts: () => pool.refusedPorts(),
         addHiLink: async (url) => {
           // The stick the gateway found on an adapter of this PC is the one private address
           // known to be a HiLink stick, and the status offers it: no setting needed for it.

@@ -1,4 +1,5 @@
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
+import type { RefusedPort } from '../domain/portRefusal.js';
 import { HealthService, type HealthThresholds } from '../health/healthService.js';
 import type { CompositionContext } from './context.js';
 import { releaseIdOf } from './packageVersion.js';
@@ -16,7 +17,7 @@ export function composeHealth(
     version: string;
     /** Default: the store's own probe of the data directory. */
     storageWritable?: () => Promise<boolean>;
-    refusedPorts?: () => readonly string[];
+    refusedPorts?: () => readonly RefusedPort[];
   },
 ): HealthService {
   return new HealthService({

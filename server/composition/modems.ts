@@ -117,6 +117,7 @@ export async function startModems(
     const probing = startPortProbing({
       listPorts: serial.listPorts,
       probe: (ports) => pool.discover(ports),
+      vanished: (paths) => pool.forgetPorts(paths),
       clock,
       logger,
     });

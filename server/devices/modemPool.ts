@@ -1,10 +1,12 @@
 import type { Clock } from '../clock/clock.js';
 import type { DeviceInfo, ModemDetails } from '../domain/device.js';
+import type { RefusedPort } from '../domain/portRefusal.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { describeError, ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { portRoleOf, probeOrder } from '../transport/portLayouts.js';
+import { portAccessFix } from '../transport/portPermission.js';
 import { capabilityNames, type DeviceCapabilities, type UssdAnswer } from './capabilities.js';
 import type { DeviceDirectory } from './deviceDirectory.js';
 import type { OutboundModem } from './outboundModem.js';
@@ -68,7 +70,8 @@ export class ModemPool implements DeviceDirectory {
   private readonly logger: Logger;
   private saving: Promise<void> = Promise.resolve();
   /** USB ports discovery could not open for lack of permission, with what to do, by path. */
-  private readonly refused = new Map<string, string>();
+  private readonly refused = new Map<string, RefusedPort>();
+  private readonly refusalListeners = new Set<() => void>();
 
   constructor(private readonly options: ModemPoolOptions) {
     this.logger = options.logger.child('pool');
@@ -96,9 +99,22 @@ export class ModemPool implements DeviceDirectory {
     for (const member of this.members) member.driver.recheck?.();
   }
 
-  /** Why discovery could not look at some USB ports, and the fix: for GET /health and the desktop. */
-  refusedPorts(): string[] {
+  /** USB ports discovery could not open for lack of permission, and the fix: for the API, GET /health, the desktop. */
+  refusedPorts(): RefusedPort[] {
     return [...this.refused.values()];
+  }
+
+  /** Calls `listener` when the refused ports change. */
+  onRefusedPortsChange(listener: () => void): () => void {
+    this.refusalListeners.add(listener);
+    return () => this.refusalListeners.delete(listener);
+  }
+
+  /** These ports are gone (unplugged): what discovery said about them no longer holds. */
+  forgetPorts(paths: readonly string[]): void {
+    let forgotten = false;
+    for (const path of paths) forgotten = this.refused.delete(path) || forgotten;
+    if (forgotten) this.refusedPortsChanged();
   }
 
   /**
@@ -110,8 +126,19 @@ export class ModemPool implements DeviceDirectory {
       this.logger.debug('probe failed', { path: port.path, error: describeError(error) });
       return;
     }
-    if (!this.refused.has(port.path)) this.logger.warn(error.message, { path: port.path });
-    this.refused.set(port.path, error.message);
+    if (this.refused.has(port.path)) return;
+    this.logger.warn(error.message, { path: port.path });
+    const fix = portAccessFix(port.path);
+    this.refused.set(port.path, { path: port.path, code: 'TransportAccessDenied', ...(fix ? { fix } : {}) });
+    this.refusedPortsChanged();
+  }
+
+  private noteOpened(path: string): void {
+    if (this.refused.delete(path)) this.refusedPortsChanged();
+  }
+
+  private refusedPortsChanged(): void {
+    for (const listener of this.refusalListeners) listener();
   }
 
   /** True when a member uses this port, or another port of the same USB device. */
@@ -147,7 +174,7 @@ export class ModemPool implements DeviceDirectory {
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
           .then(
             (answered) => {
-              this.refused.delete(port.path);
+              this.noteOpened(port.path);
               return answered;
             },
             (error: unknown) => {

@@ -7,6 +7,8 @@ export interface PortProbingDeps {
   listPorts: () => Promise<SerialPortInfo[]>;
   /** Probes these ports for a modem (skipping ports in use); resolves with those that stayed silent. */
   probe: (ports: SerialPortInfo[]) => Promise<SerialPortInfo[]>;
+  /** Told the paths of ports that left the list (unplugged). */
+  vanished?: (paths: string[]) => void;
   clock: Clock;
   logger: Logger;
   /** How often the port list is read, ms. Default 10 000. */
@@ -79,11 +81,14 @@ export function startPortProbing(deps: PortProbingDeps): PortProbing {
   const scan = async (): Promise<void> => {
     const ports = await deps.listPorts();
     const paths = new Set(ports.map((port) => port.path));
+    const gone: string[] = [];
     for (const [path, appearance] of present) {
       if (paths.has(path)) continue;
       appearance.timer?.cancel();
       present.delete(path);
+      gone.push(path);
     }
+    if (gone.length > 0) deps.vanished?.(gone);
     const appeared = ports
       .filter((port) => !present.has(port.path))
       .map((port): Appearance => ({ port, retries: 0 }));

@@ -21,6 +21,8 @@ export interface GatewayEvents {
   /** Stored messages of one device and type re-announced as one batch webhook, oldest first. */
   'inbox:batchReplayed': IncomingBatchEvent;
   'device:updated': { deviceId: string };
+  /** Port discovery was refused a port it found, or such a port opened or went away. */
+  'ports:refused-changed': Record<string, never>;
   /** A voice call rang on a modem and was recorded as missed (hung up or not). */
   'call:missed': MissedCallEvent;
   /** A scheduled balance check found the balance below the modem's threshold. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../domain/device.js';
+import { describePortRefusal, type RefusedPort } from '../domain/portRefusal.js';
 import type { MessageRepository } from '../store/repositories.js';
 
 /**
@@ -52,7 +53,7 @@ export interface HealthDependencies {
   releaseId: number;
   thresholds: HealthThresholds;
   /** Ports discovery could not open (permission), each with its fix; they explain "0 ready". */
-  refusedPorts?: () => readonly string[];
+  refusedPorts?: () => readonly RefusedPort[];
 }
 
 const hourMs = 3_600_000;
@@ -123,14 +124,14 @@ export class HealthService {
   }
 }
 
-function connectedCheck(devices: readonly DeviceInfo[], refusedPorts: readonly string[]): HealthCheck {
+function connectedCheck(devices: readonly DeviceInfo[], refusedPorts: readonly RefusedPort[]): HealthCheck {
   const ready = devices.filter((device) => device.modem.status === 'ready').length;
   const counted = `${ready} of ${devices.length} modems ready to send`;
   return {
     status: ready === 0 ? 'fail' : ready < devices.length || refusedPorts.length > 0 ? 'warn' : 'pass',
     observedValue: ready,
     observedUnit: 'modems',
-    description: [counted, ...refusedPorts].join('. '),
+    description: [counted, ...refusedPorts.map(describePortRefusal)].join('. '),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TrafficDirections } from '../at/trafficLine.js';
 import { HoldReasons } from '../domain/holdReasons.js';
+import { type RefusedPort, RefusedPortCodes } from '../domain/portRefusal.js';
 import { DeliveryStates } from '../webhooks/webhookDelivery.js';
 import { fleetStatusSchema } from './fleetStatusSchema.js';
 
@@ -68,6 +69,16 @@ export const serialPortViewSchema = z.object({
   pnpId: z.string().optional(),
   inUse: z.boolean(),
 });
+
+/** GET /gateway/v1/serial-ports/refused: built as `RefusedPort`, so the schema cannot drift from it. */
+export const refusedPortViewSchema = z.object({
+  path: z.string(),
+  code: z.enum(RefusedPortCodes).describe('the GatewayError code the open failed with'),
+  fix: z
+    .string()
+    .optional()
+    .describe('the shell command that lets this user open the port, then log out and back in (Linux only)'),
+}) satisfies z.ZodType<RefusedPort>;
 
 export const atLogLineViewSchema = z.object({
   at: z.string(),

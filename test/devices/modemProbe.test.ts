@@ -60,6 +60,9 @@ describe('probeForModem', () => {
 });
 
 describe('probing a port the OS refuses to this user', () => {
+  /** The fix names the group of this machine's serial ports (Debian: dialout, Arch: uucp). */
+  const joinGroupFix = /sudo usermod -aG (dialout|uucp) \$USER/;
+
   /**
    * What the real transport rejects with: serialport's Linux binding answers "Permission denied,
    * cannot open <path>" (measured as an unprivileged user on a 0600 file), which
@@ -92,7 +95,7 @@ describe('probing a port the OS refuses to this user', () => {
     await expect(outcome).rejects.toSatisfy((error) =>
       isGatewayError(error, ErrorCode.TransportAccessDenied),
     );
-    await expect(outcome).rejects.toThrow('sudo usermod -aG dialout $USER');
+    await expect(outcome).rejects.toThrow(joinGroupFix);
   });
 
   it('is reported by discovery for a USB port, and in the health check, until the port opens', async () => {
@@ -113,8 +116,14 @@ describe('probing a port the OS refuses to this user', () => {
     });
     const usbPort = { path: '/dev/ttyUSB2', vendorId: '12d1', productId: '1001' };
     const uart = { path: '/dev/ttyS0' };
+    let changes = 0;
+    pool.onRefusedPortsChange(() => changes++);
     await pool.discover([usbPort, uart]);
-    expect(pool.refusedPorts()).toEqual([expect.stringContaining('/dev/ttyUSB2 may be a modem')]);
+    await pool.discover([usbPort]);
+    expect(pool.refusedPorts()).toEqual([
+      { path: '/dev/ttyUSB2', code: 'TransportAccessDenied', fix: expect.stringMatching(joinGroupFix) },
+    ]);
+    expect(changes).toBe(1);
     const health = new HealthService({
       devices: pool,
       messages: { countInState: () => 0, countFailedSince: () => 0 } as unknown as MessageRepository,
@@ -127,11 +136,37 @@ describe('probing a port the OS refuses to this user', () => {
     });
     const connected = (await health.report()).checks['modems:connected'];
     expect(connected?.status).toBe('fail');
-    expect(connected?.description).toContain('sudo usermod -aG dialout $USER');
+    expect(connected?.description).toMatch(joinGroupFix);
 
     refused = false;
     await pool.discover([usbPort]);
     expect(pool.refusedPorts()).toEqual([]);
+    expect(changes).toBe(2);
+    await pool.stop();
+  });
+
+  it('forgets a refused port once it is unplugged', async () => {
+    const pool = new ModemPool({
+      clock: new ManualClock(),
+      logger: silentLogger,
+      knownDevices: { load: () => [], save: async () => undefined },
+      createDriver: () => {
+        throw new Error('no modem is started in this test');
+      },
+      serial: {
+        configured: [],
+        listPorts: async () => [],
+        createTransport: (port) => refusedLink(port.path).host,
+        probe: (factory) => probeForModem(factory, { timeoutMs: 100, clock: new ManualClock() }),
+      },
+    });
+    let changes = 0;
+    pool.onRefusedPortsChange(() => changes++);
+    await pool.discover([{ path: '/dev/ttyACM0', vendorId: '1e0e', productId: '9001' }]);
+    expect(pool.refusedPorts().map((port) => port.path)).toEqual(['/dev/ttyACM0']);
+    pool.forgetPorts(['/dev/ttyUSB7', '/dev/ttyACM0']);
+    expect(pool.refusedPorts()).toEqual([]);
+    expect(changes).toBe(2);
     await pool.stop();
   });
 });

@@ -43,10 +43,11 @@ afterEach(() => {
   for (const probing of running.splice(0)) probing.stop();
 });
 
-function start(machine: FakeMachine, clock: ManualClock): PortProbing {
+function start(machine: FakeMachine, clock: ManualClock, vanished?: (paths: string[]) => void): PortProbing {
   const probing = startPortProbing({
     listPorts: () => machine.listPorts(),
     probe: (ports) => machine.probe(ports),
+    ...(vanished ? { vanished } : {}),
     clock,
     logger: silentLogger,
     intervalMs: 1_000,
@@ -102,6 +103,19 @@ describe('probing serial ports in the background', () => {
     await clock.advance(1_000);
     await clock.advance(30_000);
     expect(machine.probes).toEqual(['/dev/ttyS0', '/dev/ttyACM0']);
+  });
+
+  it('says which ports left the list, once, so what was learnt about them is dropped', async () => {
+    const clock = new ManualClock();
+    const machine = new FakeMachine();
+    machine.paths = ['/dev/ttyS0', '/dev/ttyUSB0', '/dev/ttyUSB1'];
+    const vanished: string[][] = [];
+    await start(machine, clock, (paths) => vanished.push(paths)).firstRound;
+    machine.unplug('/dev/ttyUSB0');
+    machine.unplug('/dev/ttyUSB1');
+    await clock.advance(1_000);
+    await clock.advance(1_000);
+    expect(vanished).toEqual([['/dev/ttyUSB0', '/dev/ttyUSB1']]);
   });
 
   it('stops probing and retrying when stopped', async () => {

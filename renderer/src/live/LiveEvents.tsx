@@ -14,7 +14,7 @@ import { openEventStream, type StreamState } from '../api/eventStream.js';
 
 /**
  * One live connection to GET /gateway/v1/events for the whole window; screens subscribe to the
- * event kinds they show (the server's `LiveEventNames`: message, incoming, device, log).
+ * event kinds they show (the server's `LiveEventNames`: message, incoming, device, log, refused-ports).
  */
 export type { LiveEventName };
 

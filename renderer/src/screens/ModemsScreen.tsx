@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { defaultSerialGroup, joinGroupCommand } from '../../../server/domain/portRefusal.js';
 import type { DeviceCapabilityName, DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
@@ -17,7 +18,6 @@ import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
-import { dialoutFixCommand } from '../modems/portPermission.js';
 import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
@@ -133,10 +133,11 @@ function ModemPanel(props: {
         <div className="note note-error">
           <p>
             <strong>The gateway may not open this serial port.</strong> On Linux, serial ports belong to the
-            <code> dialout</code> group. Add your user to it, then log out and back in:
+            <code> {defaultSerialGroup}</code> group. Add your user to it, then log out and back in:
           </p>
           <p>
-            <code className="command">{dialoutFixCommand}</code> <CopyButton text={dialoutFixCommand} />
+            <code className="command">{joinGroupCommand(defaultSerialGroup)}</code>{' '}
+            <CopyButton text={joinGroupCommand(defaultSerialGroup)} />
           </p>
         </div>
       )}

@@ -91,7 +91,7 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
   api.route({
     method: 'get',
     path: '/gateway/v1/events',
-    summary: 'Live event stream (text/event-stream): message, incoming, device and log events',
+    summary: 'Live event stream (text/event-stream): message, incoming, device, log and refused-ports events',
     tag: 'Gateway extensions',
     access: { scope: 'all:any' },
     responses: {
@@ -122,6 +122,7 @@ export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDepe
         deps.events.on('message:updated', ({ message }) => send('message', deps.messageView(message))),
         deps.events.on('message:received', (incoming) => send('incoming', incoming)),
         deps.events.on('device:updated', ({ deviceId }) => send('device', { deviceId })),
+        deps.events.on('ports:refused-changed', () => send('refused-ports', {})),
         deps.events.on('log', (record) => send('log', record)),
       ];
       const heartbeat = setInterval(() => {

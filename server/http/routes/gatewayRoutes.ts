@@ -5,6 +5,7 @@ import type { LoginChangeRequest } from '../../auth/loginChange.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../../domain/device.js';
+import type { RefusedPort } from '../../domain/portRefusal.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { DailyCount } from '../../stats/dailyStats.js';
@@ -27,6 +28,7 @@ import {
   atLogLineViewSchema,
   type GatewayStatus,
   gatewayStatusSchema,
+  refusedPortViewSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
 } from '../../validation/gatewayViewSchemas.js';
@@ -53,6 +55,8 @@ export interface GatewayRouteDependencies {
   revealCreatedFleetUser(): { login: string; password: string } | undefined;
   dailyStats(days: number): DailyCount[];
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
+  /** USB ports port discovery found but may not open, with the fix (ModemPool.refusedPorts). */
+  refusedPorts(): RefusedPort[];
   /** A serial port path, or `tcp://host:port` for a modem behind a serial server (kept for next starts). */
   addSerialModem(path: string, baudRate: number): Promise<DeviceInfo>;
   addHiLink(url: string): Promise<DeviceInfo>;
@@ -155,6 +159,20 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(...authErrors),
     },
     handle: async () => ({ status: 200, body: await deps.serialPorts() }),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/serial-ports/refused',
+    summary:
+      'USB serial ports port discovery found but this user may not open (a modem, most likely), with the command that fixes it',
+    tag,
+    access: { scope: 'devices:list' },
+    responses: {
+      200: { description: 'Refused ports; empty when none', schema: z.array(refusedPortViewSchema) },
+      ...errorResponses(...authErrors),
+    },
+    handle: async () => ({ status: 200, body: deps.refusedPorts() }),
   });
 
   api.route({

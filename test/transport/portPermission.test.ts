@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { type PortFileFacts, portAccessFix, serialGroupFor } from '../../server/transport/portPermission.js';
+
+describe('the group a user joins to open a serial port', () => {
+  const debianGroups = ['root', 'uucp', 'dialout', 'plugdev'];
+  const archGroups = ['root', 'uucp', 'lock'];
+  it.each<[string, PortFileFacts, string]>([
+    // systemd's rules.d/50-udev-default.rules.in: SUBSYSTEM=="tty", KERNEL=="tty[A-Z]*[0-9]|…", GROUP="dialout".
+    [
+      'a Debian port (root:dialout 0660)',
+      { owningGroup: 'dialout', groupMayReadWrite: true, groupNames: debianGroups },
+      'dialout',
+    ],
+    // Arch's systemd package: 0001-Use-Arch-Linux-device-access-groups.patch maps dialout → uucp.
+    [
+      'an Arch port (root:uucp 0660)',
+      { owningGroup: 'uucp', groupMayReadWrite: true, groupNames: archGroups },
+      'uucp',
+    ],
+    [
+      'a port of an unknown file, on Debian',
+      { groupMayReadWrite: false, groupNames: debianGroups },
+      'dialout',
+    ],
+    ['a port of an unknown file, on Arch', { groupMayReadWrite: false, groupNames: archGroups }, 'uucp'],
+    [
+      'a root-only port (root:root 0600)',
+      { owningGroup: 'root', groupMayReadWrite: false, groupNames: debianGroups },
+      'dialout',
+    ],
+    [
+      'a port whose group may only read it',
+      { owningGroup: 'plugdev', groupMayReadWrite: false, groupNames: debianGroups },
+      'dialout',
+    ],
+  ])('%s: %s', (_name, facts, group) => {
+    expect(serialGroupFor(facts)).toBe(group);
+  });
+
+  it('is a command only on Linux: elsewhere "access denied" means another program holds the port', () => {
+    expect(portAccessFix('/dev/ttyUSB0', 'linux')).toMatch(/^sudo usermod -aG \w+ \$USER$/);
+    expect(portAccessFix('COM3', 'win32')).toBeUndefined();
+    expect(portAccessFix('/dev/cu.usbmodem1', 'darwin')).toBeUndefined();
+  });
+});
