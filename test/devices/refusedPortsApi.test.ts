@@ -3,27 +3,20 @@
  * `dialout`) is published as `{ path, code, fix }` at GET /gateway/v1/serial-ports/refused and
  * announced on the live stream, instead of being swallowed as "no modem". The whole gateway runs
  * as users run it (createGateway, the real Koa server on loopback, background port probing, the
- * REAL serialport binding); only the port listing is given, since udev lists no test file.
+ * REAL serialport binding: test/support/refusedUsbPort.ts).
  */
-import { mkdtemp, rename, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
-import { realSerialAccess } from '../../server/composition/serialAccess.js';
 import { defaultOptions } from '../../server/config/options.js';
-import { createGateway, type Gateway } from '../../server/index.js';
+import { createGateway } from '../../server/index.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { pollUntil } from '../support/pollUntil.js';
+import { createRefusedUsbPort, type RefusedUsbPort } from '../support/refusedUsbPort.js';
 
-/**
- * A file the kernel refuses to open for reading and writing to every user, root included
- * (proc_sys_permission: a read-only sysctl), so the binding's open(2) fails with EACCES as it
- * does for a /dev/ttyUSB0 of the dialout group — also when the suite runs as root, which no
- * file mode stops.
- */
-const refusedToEveryone = '/proc/sys/kernel/osrelease';
 const user = 'admin';
 const password = 'refused-ports-secret';
 const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -35,23 +28,18 @@ afterEach(async () => {
 
 interface Scene {
   baseUrl: string;
-  portPath: string;
-  /** The port appears in the list (the next scan, within 10 s, probes it). */
-  plugIn(): void;
-  /** Points the port at another file, as a fixed permission or a replugged modem would. */
-  pointPortAt(target: string): Promise<void>;
+  port: RefusedUsbPort;
 }
 
 async function startGatewayWithRefusedUsbPort(): Promise<Scene> {
-  const directory = await mkdtemp(join(tmpdir(), 'refused-port-'));
-  cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  const portPath = join(directory, 'ttyUSB0');
-  await symlink(refusedToEveryone, portPath);
-  let plugged = false;
-  const gateway: Gateway = createGateway(
+  const port = await createRefusedUsbPort();
+  cleanups.push(() => port.close());
+  const dataDir = await mkdtemp(join(tmpdir(), 'refused-port-data-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const gateway = createGateway(
     {
       ...defaultOptions(),
-      dataDir: join(directory, 'data'),
+      dataDir,
       listen: { host: '127.0.0.1', port: 0 },
       username: user,
       password,
@@ -59,30 +47,11 @@ async function startGatewayWithRefusedUsbPort(): Promise<Scene> {
       simulatorFallback: false,
       probeSerialPorts: true,
     },
-    {
-      logSinks: [],
-      serial: {
-        ...realSerialAccess(systemClock, silentLogger),
-        // What udev reports for a Huawei E3131 stick (serialport's list: vendor and product ids).
-        listPorts: async () =>
-          plugged ? [{ path: portPath, manufacturer: 'HUAWEI', vendorId: '12d1', productId: '1506' }] : [],
-      },
-    },
+    { logSinks: [], serial: port.serial },
   );
   const started = await gateway.start();
   cleanups.push(() => gateway.stop());
-  return {
-    baseUrl: started.url,
-    portPath,
-    plugIn() {
-      plugged = true;
-    },
-    async pointPortAt(target) {
-      const next = `${portPath}.next`;
-      await symlink(target, next);
-      await rename(next, portPath);
-    },
-  };
+  return { baseUrl: started.url, port };
 }
 
 async function get<T>(baseUrl: string, path: string): Promise<{ status: number; body: T }> {
@@ -117,7 +86,7 @@ describe('a USB port discovery may not open', () => {
   it('is published with its code and fix, announced live, and cleared once the modem opens', async () => {
     const scene = await startGatewayWithRefusedUsbPort();
     const events = await followEvents(scene.baseUrl);
-    scene.plugIn();
+    scene.port.plugIn();
 
     let refused: { status: number; body: unknown[] } = { status: 0, body: [] };
     await pollUntil(
@@ -131,7 +100,7 @@ describe('a USB port discovery may not open', () => {
       status: 200,
       body: [
         {
-          path: scene.portPath,
+          path: scene.port.path,
           code: 'TransportAccessDenied',
           fix: expect.stringMatching(/^sudo usermod -aG (dialout|uucp) \$USER$/),
         },
@@ -141,12 +110,12 @@ describe('a USB port discovery may not open', () => {
       what: 'the refused-ports live event',
     });
     const health = await get<{ checks: Record<string, { description: string }> }>(scene.baseUrl, '/health');
-    expect(health.body.checks['modems:connected']?.description).toContain(scene.portPath);
+    expect(health.body.checks['modems:connected']?.description).toContain(scene.port.path);
 
     // The user fixed it (here: the port now leads to a modem): the next probe opens it.
     const pty: PtyModem = await startPtyModem({ clock: systemClock, logger: silentLogger });
     cleanups.push(() => pty.close());
-    await scene.pointPortAt(pty.path);
+    await scene.port.pointAt(pty.path);
     await pollUntil(
       async () => (await get<unknown[]>(scene.baseUrl, '/gateway/v1/serial-ports/refused')).body.length === 0,
       { limitMs: 30_000, what: 'the refusal to clear once the port opens' },
@@ -155,7 +124,7 @@ describe('a USB port discovery may not open', () => {
       async () => {
         const devices = await get<{ modem: { port: string; status: string } }[]>(scene.baseUrl, '/devices');
         return devices.body.some(
-          (device) => device.modem.port === scene.portPath && device.modem.status === 'ready',
+          (device) => device.modem.port === scene.port.path && device.modem.status === 'ready',
         );
       },
       { limitMs: 20_000, what: 'the modem on the port to be ready' },
