@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
-import { createGateway, type Gateway } from '../../server/index.js';
+import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
 import { signIn as signInWith } from '../support/browser.js';
 
 /**
@@ -28,11 +28,13 @@ export interface UiGateway {
 
 /**
  * `generatedLogin`: no `--username/--password`, so the gateway generates and stores a login that
- * can be changed from the window (a login given on the command line cannot).
+ * can be changed from the window (a login given on the command line cannot). `deps`: what the
+ * host injects, e.g. the serial port listing.
  */
 export async function startUiGateway(
   options: Partial<GatewayOptions> = {},
   generatedLogin = false,
+  deps: Omit<GatewayDependencies, 'logSinks'> = {},
 ): Promise<UiGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ui-e2e-'));
   const start = async (port: number) => {
@@ -47,7 +49,7 @@ export async function startUiGateway(
         ...(generatedLogin ? {} : { username: uiUser, password: uiPassword }),
         uiDirectory: 'dist/ui',
       },
-      { logSinks: [] },
+      { ...deps, logSinks: [] },
     );
     const started = await gateway.start();
     return { gateway, url: started.url, username: started.username, password: started.generatedPassword };

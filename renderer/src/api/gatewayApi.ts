@@ -25,6 +25,7 @@ import type {
   OptOutRecord,
   PhonePacing,
   PhoneRecord,
+  RefusedPortInfo,
   RuleInput,
   RuleRecord,
   RuleVerdict,
@@ -169,6 +170,7 @@ export function createGatewayApi(client: ApiClient) {
     devices: () => client.get<DeviceRecord[]>('/devices'),
     removeDevice: (deviceId: string) => client.delete<void>(`/devices/${id(deviceId)}`),
     serialPorts: () => client.get<SerialPortInfo[]>('/gateway/v1/serial-ports'),
+    refusedPorts: () => client.get<RefusedPortInfo[]>('/gateway/v1/serial-ports/refused'),
     addModem: (path: string, baudRate?: number) =>
       client.post<DeviceRecord>('/gateway/v1/modems', baudRate ? { path, baudRate } : { path }),
     addHiLink: (url: string) => client.post<DeviceRecord>('/gateway/v1/hilink', { url }),

@@ -26,6 +26,7 @@ import type { fleetStatusSchema } from '../../../server/validation/fleetStatusSc
 import type {
   atLogLineViewSchema,
   GatewayStatus,
+  refusedPortViewSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
 } from '../../../server/validation/gatewayViewSchemas.js';
@@ -122,6 +123,8 @@ export type BridgeName = keyof BridgeStatus | 'email';
 export type BridgeTestResult = z.output<typeof bridgeTestResultSchema>;
 
 export type SerialPortInfo = z.output<typeof serialPortViewSchema>;
+/** A USB port discovery found but may not open, with the fix (GET /gateway/v1/serial-ports/refused). */
+export type RefusedPortInfo = z.output<typeof refusedPortViewSchema>;
 /** A line of a modem's AT log (GET /gateway/v1/devices/{id}/at-log). */
 export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 

@@ -3,16 +3,20 @@ import type { DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
+import { RefusedPortsNote } from './RefusedPortsNote.js';
 
 /**
  * In the desktop app the simulated modem is a choice, not a fallback: while no modem or phone is
- * connected and the simulator is off, say so and offer it. A modem plugged in later is found by
- * itself and this panel goes away.
+ * connected and the simulator is off, say so and offer it — or, when discovery found a port this
+ * user may not open, say that and how to fix it. A modem plugged in later is found by itself and
+ * this panel goes away.
  */
 export function NoModemChoice() {
   const { api, desktop } = useApp();
   const devices = useResource(() => api.devices(), [api]);
   useLiveEvent('device', devices.reload);
+  const refused = useResource(() => api.refusedPorts(), [api]);
+  useLiveEvent('refused-ports', refused.reload);
   const [useSimulator, setUseSimulator] = useState<boolean | undefined>(undefined);
   useEffect(() => {
     desktop?.getPreferences().then(
@@ -24,6 +28,9 @@ export function NoModemChoice() {
   async function chooseSimulator() {
     const updated = await desktop?.setPreference('useSimulator', true);
     setUseSimulator(updated?.useSimulator);
+  }
+  if (refused.data && refused.data.length > 0) {
+    return <RefusedPortsNote ports={refused.data} onUseSimulator={() => void chooseSimulator()} />;
   }
   return (
     <section className="panel note note-info" aria-labelledby="no-modem-title">
