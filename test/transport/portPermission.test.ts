@@ -4,36 +4,36 @@ import { type PortFileFacts, portAccessFix, serialGroupFor } from '../../server/
 describe('the group a user joins to open a serial port', () => {
   const debianGroups = ['root', 'uucp', 'dialout', 'plugdev'];
   const archGroups = ['root', 'uucp', 'lock'];
-  it.each<[string, PortFileFacts, string]>([
+  it.each<[string, string, PortFileFacts]>([
     // systemd's rules.d/50-udev-default.rules.in: SUBSYSTEM=="tty", KERNEL=="tty[A-Z]*[0-9]|…", GROUP="dialout".
     [
       'a Debian port (root:dialout 0660)',
-      { owningGroup: 'dialout', groupMayReadWrite: true, groupNames: debianGroups },
       'dialout',
+      { owningGroup: 'dialout', groupMayReadWrite: true, groupNames: debianGroups },
     ],
     // Arch's systemd package: 0001-Use-Arch-Linux-device-access-groups.patch maps dialout → uucp.
     [
       'an Arch port (root:uucp 0660)',
-      { owningGroup: 'uucp', groupMayReadWrite: true, groupNames: archGroups },
       'uucp',
+      { owningGroup: 'uucp', groupMayReadWrite: true, groupNames: archGroups },
     ],
     [
       'a port of an unknown file, on Debian',
-      { groupMayReadWrite: false, groupNames: debianGroups },
       'dialout',
+      { groupMayReadWrite: false, groupNames: debianGroups },
     ],
-    ['a port of an unknown file, on Arch', { groupMayReadWrite: false, groupNames: archGroups }, 'uucp'],
+    ['a port of an unknown file, on Arch', 'uucp', { groupMayReadWrite: false, groupNames: archGroups }],
     [
       'a root-only port (root:root 0600)',
-      { owningGroup: 'root', groupMayReadWrite: false, groupNames: debianGroups },
       'dialout',
+      { owningGroup: 'root', groupMayReadWrite: false, groupNames: debianGroups },
     ],
     [
       'a port whose group may only read it',
-      { owningGroup: 'plugdev', groupMayReadWrite: false, groupNames: debianGroups },
       'dialout',
+      { owningGroup: 'plugdev', groupMayReadWrite: false, groupNames: debianGroups },
     ],
-  ])('%s: %s', (_name, facts, group) => {
+  ])('%s: %s', (_name, group, facts) => {
     expect(serialGroupFor(facts)).toBe(group);
   });
 
