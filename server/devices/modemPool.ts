@@ -170,19 +170,17 @@ export class ModemPool implements DeviceDirectory {
     for (const group of groups.values()) {
       for (const port of probeOrder(group)) {
         const baudRate = serial.defaultBaudRate ?? 115_200;
-        const answers = await serial
+        const outcome = await serial
           .probe(() => serial.createTransport({ path: port.path, baudRate }))
           .then(
-            (answered) => {
-              this.noteOpened(port.path);
-              return answered;
-            },
+            (answered) => (answered ? 'modem' : 'silent'),
             (error: unknown) => {
               this.noteRefusal(port, error);
-              return false;
+              return 'refused';
             },
           );
-        if (!answers) {
+        if (outcome !== 'modem') {
+          if (outcome === 'silent') this.noteOpened(port.path);
           silent.push(port);
           continue;
         }
@@ -193,6 +191,8 @@ export class ModemPool implements DeviceDirectory {
         if (role) initial.role = role;
         this.logger.info('modem found', { path: port.path, role, ...usb });
         await this.addModem(serialModemSource(serial, initial));
+        // Only now: the window goes from "may not open" straight to the modem, never "plug it in".
+        this.noteOpened(port.path);
         added++;
         break;
       }
