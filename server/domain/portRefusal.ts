@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../errors/gatewayError.js';
+
 /**
  * A serial port that port discovery found but this user may not open: most likely the modem just
  * plugged in (GET /gateway/v1/serial-ports/refused, the desktop's first-run panel). Pure.
@@ -13,7 +15,9 @@ export interface RefusedPort {
   fix?: string;
 }
 
-export const RefusedPortCodes = ['TransportAccessDenied'] as const;
+export const RefusedPortCodes = [
+  'TransportAccessDenied',
+] as const satisfies readonly (keyof typeof ErrorCode)[];
 export type RefusedPortCode = (typeof RefusedPortCodes)[number];
 
 /**

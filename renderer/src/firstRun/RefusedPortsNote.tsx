@@ -20,12 +20,15 @@ export function RefusedPortsNote(props: { ports: readonly RefusedPortInfo[]; onU
             <code>{path}</code>
           </span>
         ))}
-        , but the system does not let this user open {paths.length === 1 ? 'it' : 'them'} (permission denied).
-        Messages wait in the queue until it can.
+        , but the system does not let the gateway open {paths.length === 1 ? 'it' : 'them'}. Messages wait in
+        the queue until it can.
       </p>
       {fixes.length > 0 ? (
         <>
-          <p>Run this in a terminal, then log out and back in (or restart the computer):</p>
+          <p>
+            This user may not use serial ports (permission denied). Run this in a terminal, then log out and
+            back in (or restart the computer):
+          </p>
           {fixes.map((fix) => (
             <p key={fix}>
               <code className="command">{fix}</code> <CopyButton text={fix} label="Copy command" />
