@@ -229,9 +229,13 @@ async function startCampaign(page: Page, name: string, numbers: readonly string[
 }
 
 describe('failures that hide (items 6–9)', () => {
-  it('warns in Compose of an opted-out number and shows its failure on a message that stays Sent', async () => {
+  it('warns in Compose of an opted-out number, and counts and lists its failure on a message that stays Sent', async () => {
     await harness.api.post('/gateway/v1/opt-outs', { phoneNumber: '+491705550001' });
     const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/dashboard`);
+    const failedToday = page.locator('.tile', { hasText: 'Failed today' }).locator('.tile-value');
+    await expect.poll(() => failedToday.textContent(), { timeout: 15_000 }).toMatch(/^\d+$/);
+    const failedBefore = Number(await failedToday.textContent());
     await page.goto(`${harness.url}/ui/#/messages`);
     await page.getByRole('button', { name: 'New message' }).click();
     const compose = page.getByRole('form', { name: 'Compose message' });
@@ -242,7 +246,17 @@ describe('failures that hide (items 6–9)', () => {
     );
     await compose.getByRole('button', { name: 'Send to 2 recipients' }).click();
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'Doors open at 9' });
-    await row.getByText('1 of 2 failed').waitFor({ timeout: 30_000 });
+    await row.getByText('1 of 2 recipients failed: +491705550001').waitFor({ timeout: 30_000 });
+    await row.getByText('Sent', { exact: true }).waitFor({ timeout: 30_000 });
+
+    await page.getByLabel('State').selectOption({ label: 'Failed (any recipient)' });
+    await expect
+      .poll(() => page.locator('tr[data-message-id]').allTextContents(), { timeout: 15_000 })
+      .toContainEqual(expect.stringContaining('Doors open at 9'));
+    await page.goto(`${harness.url}/ui/#/dashboard`);
+    await expect
+      .poll(async () => Number(await failedToday.textContent()), { timeout: 15_000 })
+      .toBe(failedBefore + 1);
     await page.close();
   });
 

@@ -32,6 +32,7 @@ export function messageText(message: MessageRecord): string {
  */
 export function matchesMessageFilter(message: MessageRecord, filter: MessageFilter): boolean {
   if (filter.state && message.state !== filter.state) return false;
+  if (filter.anyRecipientFailed && failedRecipients(message).length === 0) return false;
   if (filter.deviceId && message.deviceId !== filter.deviceId) return false;
   const accepted = acceptedAt(message);
   const acceptedMs = accepted === undefined ? undefined : toEpochMs(accepted);
@@ -43,6 +44,11 @@ export function matchesMessageFilter(message: MessageRecord, filter: MessageFilt
     if (!haystack.some((value) => value.toLowerCase().includes(search))) return false;
   }
   return true;
+}
+
+/** The recipients that failed: on a message that stays Sent, those the state does not show. */
+export function failedRecipients(message: MessageRecord): MessageRecord['recipients'] {
+  return message.recipients.filter((recipient) => recipient.state === 'Failed');
 }
 
 /** How the Messages list takes live updates (see `live/livePage.ts`). */

@@ -11,6 +11,12 @@ export class QueryFilter {
     return this;
   }
 
+  /** Adds `clause`, which has no parameter, when `applies`. */
+  provided(applies: boolean, clause: string): this {
+    if (applies) this.clauses.push(clause);
+    return this;
+  }
+
   get where(): string {
     return whereOf(this.clauses);
   }

@@ -1,6 +1,7 @@
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { recipientFailuresStep } from './recipientFailures.js';
 import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 
@@ -394,6 +395,10 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX audit_events_subject ON audit_events (subject, seq);
   CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
   `,
+  // A message's failed recipients are counted in its row, so the desk's Failed filter finds a
+  // Sent message with one through an index, and the dashboard counts its failure
+  // (recipientFailures.ts). The step reads the records that mention "Failed".
+  recipientFailuresStep(mayHoldCountedState),
 ];
 
 /**
