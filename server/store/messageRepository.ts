@@ -1,5 +1,6 @@
 import type { MessageRecord, MessageState } from '../domain/message.js';
 import { assignedDeviceId, storedMessageView } from '../domain/messageView.js';
+import { foldText } from '../domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type {
   AwaitingReports,
@@ -353,7 +354,7 @@ export function messageRow(record: MessageRecord): MessageRow {
     device_id: assignedDeviceId(record) ?? null,
     failed_recipients: failedRecipientCount(record.recipients),
     // What ?search= looks in (UI search): the text and every recipient's number.
-    search: `${text}\n${numbers}`.toLowerCase(),
+    search: foldText(`${text}\n${numbers}`),
     body: JSON.stringify(record),
     view,
     view_content: content,

@@ -1,3 +1,4 @@
+import { foldText } from '../../../server/domain/textFold.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
@@ -38,10 +39,10 @@ export function matchesMessageFilter(message: MessageRecord, filter: MessageFilt
   const acceptedMs = accepted === undefined ? undefined : toEpochMs(accepted);
   if (filter.from && acceptedMs !== undefined && acceptedMs < toEpochMs(filter.from)) return false;
   if (filter.to && acceptedMs !== undefined && acceptedMs > toEpochMs(filter.to)) return false;
-  const search = filter.search?.trim().toLowerCase();
+  const search = foldText(filter.search?.trim() ?? '');
   if (search) {
     const haystack = [messageText(message), ...message.recipients.map((recipient) => recipient.phoneNumber)];
-    if (!haystack.some((value) => value.toLowerCase().includes(search))) return false;
+    if (!haystack.some((value) => foldText(value).includes(search))) return false;
   }
   return true;
 }
