@@ -12,8 +12,9 @@ export interface DailyCount {
 const dayMs = 24 * 60 * 60_000;
 
 /**
- * Per-day counts for the dashboard chart: a message counts on the day it first reached Sent,
- * Delivered or Failed; an incoming message on the day it arrived. Days are local to the PC. The
+ * Per-day counts for the dashboard chart: a message counts on the day it first reached Sent or
+ * Delivered, and as failed on the day its first recipient failed (also when it stays Sent, its
+ * other recipients sent); an incoming message on the day it arrived. Days are local to the PC. The
  * store keeps the counts per quarter hour as messages change, so this never reads the history.
  */
 export function dailyStats(counts: EventCounts, now: number, days: number): DailyCount[] {

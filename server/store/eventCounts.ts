@@ -2,7 +2,10 @@ import type { Database, Statement } from './sqlite/sqlite.js';
 
 export type CountedEvent = 'sent' | 'delivered' | 'failed' | 'received';
 
-/** How many messages first reached Sent, Delivered or Failed, or arrived, in one quarter hour. */
+/**
+ * How many messages first reached Sent or Delivered, had their first recipient fail, or
+ * arrived, in one quarter hour.
+ */
 export interface EventCount {
   /** Start of the quarter hour, ms since epoch. */
   at: number;

@@ -1,4 +1,5 @@
 import type { IncomingRecord } from '../domain/incoming.js';
+import { foldText } from '../domain/textFold.js';
 import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
@@ -108,7 +109,7 @@ export function incomingRow(record: IncomingRecord): InboxRow {
     received_at: record.receivedAt,
     type: record.type,
     device_id: record.deviceId,
-    search: `${record.sender}\n${text}`.toLowerCase(),
+    search: foldText(`${record.sender}\n${text}`),
     body: JSON.stringify(record),
   };
 }

@@ -1,5 +1,6 @@
 import type { MessageRecord, MessageState } from '../domain/message.js';
 import { assignedDeviceId, storedMessageView } from '../domain/messageView.js';
+import { foldText } from '../domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type {
   AwaitingReports,
@@ -15,6 +16,7 @@ import { HistoryFilter } from './sqlite/historyFilter.js';
 import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
+import { failedRecipientCount } from './sqlite/recipientFailures.js';
 import { type Database, isUniqueViolation, type Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -37,12 +39,14 @@ interface MessageRow {
   body: string;
   view: string;
   view_content: string;
+  failed_recipients: number;
 }
 
 type Changed = [
   state: MessageState,
   stateAt: number | null,
   deviceId: string | null,
+  failedRecipients: number,
   search: string,
   body: string,
   view: string,
@@ -52,7 +56,16 @@ type InsertedRow = [id: string, createdAt: number, seq: number, ...changed: Chan
 type UpdatedRow = [...changed: Changed, id: string];
 
 function changedColumns(row: MessageRow): Changed {
-  return [row.state, row.state_at, row.device_id, row.search, row.body, row.view, row.view_content];
+  return [
+    row.state,
+    row.state_at,
+    row.device_id,
+    row.failed_recipients,
+    row.search,
+    row.body,
+    row.view,
+    row.view_content,
+  ];
 }
 
 function insertedRow(row: MessageRow): InsertedRow {
@@ -84,14 +97,15 @@ export class SqliteMessageRepository implements MessageRepository {
   ) {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
-      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body, view, view_content)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, failed_recipients, search, body,
+         view, view_content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // A scheduled message's text can be edited: `search` is written again, and its indexes
     // follow only when it changed (schema step 10).
     this.updateRow = db.prepare(
-      `UPDATE messages SET state = ?, state_at = ?, device_id = ?, search = ?, body = ?, view = ?,
-         view_content = ?
+      `UPDATE messages SET state = ?, state_at = ?, device_id = ?, failed_recipients = ?, search = ?,
+         body = ?, view = ?, view_content = ?
        WHERE id = ?`,
     );
     this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
@@ -158,6 +172,8 @@ export class SqliteMessageRepository implements MessageRepository {
       .when('state', query.state, 'state = @state')
       .when('device', query.deviceId, 'device_id = @device')
       .when('app', query.appId, "json_extract(body, '$.appId') = @app")
+      // A literal bound, so that the partial index of these rows serves it (schema step 15).
+      .provided(query.anyRecipientFailed === true, 'failed_recipients > 0')
       .search(normaliseNeedle(query.search));
     return this.pages.read(
       pageRead(filter, {
@@ -336,8 +352,9 @@ export function messageRow(record: MessageRecord): MessageRow {
     state_at: record.states[record.state] ?? null,
     // Null exactly when the stored view has no deviceId: a page gives it the gateway's.
     device_id: assignedDeviceId(record) ?? null,
+    failed_recipients: failedRecipientCount(record.recipients),
     // What ?search= looks in (UI search): the text and every recipient's number.
-    search: `${text}\n${numbers}`.toLowerCase(),
+    search: foldText(`${text}\n${numbers}`),
     body: JSON.stringify(record),
     view,
     view_content: content,

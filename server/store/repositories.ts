@@ -31,6 +31,8 @@ export interface MessageQuery extends TimeRange {
   appId?: string;
   /** Case-insensitive substring of text content or a phone number (UI search). */
   search?: string;
+  /** Only messages with at least one Failed recipient, whatever their state. */
+  anyRecipientFailed?: boolean;
   /** Oldest first instead of newest first. */
   oldestFirst?: boolean;
   limit: number;

@@ -124,6 +124,9 @@ export const messageListQuerySchema = z.object({
   state: z.enum(MessageStateFilters).optional(),
   deviceId: z.string().min(1).optional(),
   ...searchQuery,
+  anyRecipientFailed: queryBoolean
+    .optional()
+    .describe('Our extension: only messages with a Failed recipient, also those that stay Sent'),
   includeContent: queryBoolean.default(false),
   /** Upstream's order (client-php ListMessages, client-rs MessagesSortOrder): `created_at` is oldest first. */
   sort: z

@@ -35,7 +35,7 @@ function message(id: string, createdAt: number, states: MessageRecord['states'])
 }
 
 describe('daily statistics', () => {
-  it('counts each message on the local day it first reached Sent, Delivered or Failed', async () => {
+  it('counts each message on the local day it first reached Sent or Delivered, or a recipient failed', async () => {
     const clock = new ManualClock(new Date(2026, 10, 22, 12, 0).getTime());
     const dir = await mkdtemp(join(tmpdir(), 'smsgw-stats-'));
     const storage = await openStorage({ dataDir: dir, clock, logger: silentLogger });
@@ -49,9 +49,11 @@ describe('daily statistics', () => {
         Delivered: now - 2 * hour,
       }),
     );
-    await storage.messages.insert(
-      message('b', now - 2 * day, { Pending: now - 2 * day, Failed: now - 2 * day }),
-    );
+    await storage.messages.insert({
+      ...message('b', now - 2 * day, { Pending: now - 2 * day, Failed: now - 2 * day }),
+      recipients: [{ phoneNumber: '+15550000000', state: 'Failed', updatedAt: now - 2 * day }],
+      state: 'Failed',
+    });
     await storage.messages.insert(
       message('old', now - 40 * day, { Pending: now - 40 * day, Sent: now - 40 * day }),
     );

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
-import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
+import {
+  message,
+  openTestDatabase,
+  rollBackSchema,
+  type TestDatabase,
+  temporaryDirectory,
+} from './storeTestKit.js';
 
 /**
  * The messages still waiting for their delivery report, per modem (GET /devices, every screen of
@@ -82,9 +88,7 @@ describe('SqliteMessageRepository.awaitingReports', () => {
 
   it('counts what a database stored before it kept the counts (schema step 13)', async () => {
     await repository.insert(sent('old', 'a', start + hour + 5));
-    database.db.exec(`DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
-      DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
-      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; PRAGMA user_version = 12;`);
+    rollBackSchema(database.db, 12);
     await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.awaitingReports(start, start + 2 * hour)).toEqual([

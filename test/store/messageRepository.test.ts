@@ -11,6 +11,7 @@ import {
   listForm,
   message,
   openTestDatabase,
+  rollBackSchema,
   type TestDatabase,
   temporaryDirectory,
 } from './storeTestKit.js';
@@ -185,10 +186,7 @@ describe('SqliteMessageRepository', () => {
       await repository.insert(message({ id: `failed-${index}`, state: 'Failed', states: { Failed: at } }));
     }
     // Back to schema 11: the later steps' tables and triggers go too, to be made again.
-    database.db.exec(`DROP TRIGGER messages_failed_insert; DROP TRIGGER messages_failed_update;
-      DROP TABLE failed_minutes; DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
-      DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
-      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; PRAGMA user_version = 11;`);
+    rollBackSchema(database.db, 11);
     await reopen();
     expect(repository.countFailedSince(start + 40 * minute)).toBe(2);
   });

@@ -12,6 +12,7 @@ import type {
 } from '../../server/store/repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
 import { PageReader } from '../../server/store/sqlite/pageReader.js';
+import type { Database } from '../../server/store/sqlite/sqlite.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned `remove`. */
 export async function temporaryDirectory(): Promise<{ path: string; remove: () => Promise<void> }> {
@@ -78,6 +79,29 @@ export function message(overrides: Partial<MessageRecord> & { id: string }): Mes
     state,
     ...overrides,
   };
+}
+
+/**
+ * SQL that undoes each later schema step, by the version it brings a database to: a test turns
+ * a database back to an older version, with its rows, to see what the steps make of them. Steps
+ * whose SQL can run again as it is (they drop what they make first) need none.
+ */
+const undoSteps: Readonly<Record<number, string>> = {
+  12: 'DROP TRIGGER messages_failed_insert; DROP TRIGGER messages_failed_update; DROP TABLE failed_minutes;',
+  13: `DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
+    DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
+    DROP TABLE awaiting_report_minutes;`,
+  14: 'DROP TABLE audit_events;',
+  // The count triggers stay as this step made them: the step makes them again.
+  15: `DROP TRIGGER messages_failure_count_insert; DROP TRIGGER messages_failure_count_update;
+    DROP INDEX messages_with_failures; ALTER TABLE messages DROP COLUMN failed_recipients;`,
+};
+
+/** Turns `db` back to schema `version`: the steps after it run again at the next open. */
+export function rollBackSchema(db: Database, version: number): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  for (let step = found; step > version; step--) db.exec(undoSteps[step] ?? '');
+  db.pragma(`user_version = ${version}`);
 }
 
 /** How the store's tests list messages: with their content, as the UI asks for them. */

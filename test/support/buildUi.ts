@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * vitest globalSetup: builds the React UI into dist/ui when it is missing or older than any
- * source it is made from (renderer/, and the PDU planner and desk helpers it imports from server/), so the
+ * source it is made from (renderer/, and the PDU planner, desk helpers and shared records it imports from server/), so the
  * browser tests always drive the current code without rebuilding on every run.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const builtIndex = join(repoRoot, 'dist/ui/index.html');
-const sourceFolders = ['renderer', 'server/pdu', 'server/desk'].map((folder) => join(repoRoot, folder));
+const sourceFolders = ['renderer', 'server/pdu', 'server/desk', 'server/domain'].map((folder) =>
+  join(repoRoot, folder),
+);
 
 function newestModification(folder: string): number {
   let newest = 0;

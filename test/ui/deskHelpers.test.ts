@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { campaignSeconds } from '../../renderer/src/desk/campaignEstimate.js';
 import { searchNeedle } from '../../renderer/src/desk/typedNumbers.js';
 import { plainNetworkError } from '../../renderer/src/format/networkErrors.js';
-import { foldText } from '../../server/desk/textFold.js';
+import { foldText } from '../../server/domain/textFold.js';
 
 describe('searchNeedle', () => {
   it.each([
@@ -23,6 +23,10 @@ describe('foldText', () => {
     ['Müller', 'muller'],
     ['JOSÉ', 'jose'],
     ['Ångström', 'angstrom'],
+    ['İSTANBUL', 'istanbul'],
+    ['Søren Łukasz Straße', 'soren lukasz strasse'],
+    ['한국어', '한국어'],
+    ['+49 160\nline', '+49 160\nline'],
   ])('folds %s to %s', (text, folded) => {
     expect(foldText(text)).toBe(folded);
   });

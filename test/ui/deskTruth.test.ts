@@ -229,9 +229,13 @@ async function startCampaign(page: Page, name: string, numbers: readonly string[
 }
 
 describe('failures that hide (items 6–9)', () => {
-  it('warns in Compose of an opted-out number and shows its failure on a message that stays Sent', async () => {
+  it('warns in Compose of an opted-out number, and counts and lists its failure on a message that stays Sent', async () => {
     await harness.api.post('/gateway/v1/opt-outs', { phoneNumber: '+491705550001' });
     const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/dashboard`);
+    const failedToday = page.locator('.tile', { hasText: 'Failed today' }).locator('.tile-value');
+    await expect.poll(() => failedToday.textContent(), { timeout: 15_000 }).toMatch(/^\d+$/);
+    const failedBefore = Number(await failedToday.textContent());
     await page.goto(`${harness.url}/ui/#/messages`);
     await page.getByRole('button', { name: 'New message' }).click();
     const compose = page.getByRole('form', { name: 'Compose message' });
@@ -242,7 +246,17 @@ describe('failures that hide (items 6–9)', () => {
     );
     await compose.getByRole('button', { name: 'Send to 2 recipients' }).click();
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'Doors open at 9' });
-    await row.getByText('1 of 2 failed').waitFor({ timeout: 30_000 });
+    await row.getByText('1 of 2 recipients failed: +491705550001').waitFor({ timeout: 30_000 });
+    await row.getByText('Sent', { exact: true }).waitFor({ timeout: 30_000 });
+
+    await page.getByLabel('State').selectOption({ label: 'Failed (any recipient)' });
+    await expect
+      .poll(() => page.locator('tr[data-message-id]').allTextContents(), { timeout: 15_000 })
+      .toContainEqual(expect.stringContaining('Doors open at 9'));
+    await page.goto(`${harness.url}/ui/#/dashboard`);
+    await expect
+      .poll(async () => Number(await failedToday.textContent()), { timeout: 15_000 })
+      .toBe(failedBefore + 1);
     await page.close();
   });
 
@@ -334,12 +348,17 @@ describe('failures that hide (items 6–9)', () => {
 });
 
 describe('finding things (item 10)', () => {
-  it('finds numbers as typed, names without regard to accents, and received messages by contact name', async () => {
+  it('finds numbers as typed, text without regard to accents and case, and received messages by contact name', async () => {
     await harness.api.post('/gateway/v1/contacts', { name: 'Jürgen Müller', phoneNumber: '0170 7000001' });
     modem().injectIncoming({ sender: '+491707000001', text: 'Is the shop open on Saturday?' });
+    modem().injectIncoming({ sender: '+491707000002', text: 'Gruß von Frau Müller' });
     await harness.api.post('/messages', {
       phoneNumbers: ['+491601111111'],
       textMessage: { text: 'Find me later' },
+    });
+    await harness.api.post('/messages', {
+      phoneNumbers: ['+491601111111'],
+      textMessage: { text: 'Grüße an Frau Müller' },
     });
     const page = await signedInPage();
     await page.goto(`${harness.url}/ui/#/contacts`);
@@ -355,9 +374,14 @@ describe('finding things (item 10)', () => {
     await page.goto(`${harness.url}/ui/#/messages`);
     await page.getByRole('searchbox').fill('0160 1111111');
     await page.locator('tr[data-message-id]').filter({ hasText: 'Find me later' }).waitFor();
+    await page.getByRole('searchbox').fill('MULLER');
+    await expect
+      .poll(() => page.locator('tr[data-message-id]').allTextContents(), { timeout: 15_000 })
+      .toEqual([expect.stringContaining('Grüße an Frau Müller')]);
 
     await page.goto(`${harness.url}/ui/#/inbox`);
     await page.getByRole('searchbox').fill('muller');
+    await page.getByRole('table', { name: 'Received messages' }).getByText('Gruß von Frau Müller').waitFor();
     await page.getByRole('button', { name: 'Messages from Jürgen Müller (+491707000001)' }).click();
     await page
       .getByRole('table', { name: 'Received messages' })

@@ -50,6 +50,25 @@ describe('message rows', () => {
     expect(matchesMessageFilter(pending, { search: 'invoice' })).toBe(false);
   });
 
+  it('matches a live message by its text without regard to accents, as the server searches', () => {
+    const accented = message({ textMessage: { text: 'Grüße an Frau Müller' } });
+    expect(matchesMessageFilter(accented, { search: 'MULLER' })).toBe(true);
+    expect(matchesMessageFilter(accented, { search: 'grusse' })).toBe(true);
+    expect(matchesMessageFilter(message(), { search: 'órdér' })).toBe(true);
+  });
+
+  it('matches a live message with a failed recipient under the Failed filter, also when it stays Sent', () => {
+    const partly = message({
+      state: 'Sent',
+      recipients: [
+        { phoneNumber: '+15551230001', state: 'Failed', error: 'opted out' },
+        { phoneNumber: '+15551230002', state: 'Sent' },
+      ],
+    });
+    expect(matchesMessageFilter(partly, { anyRecipientFailed: true })).toBe(true);
+    expect(matchesMessageFilter(message({ state: 'Sent' }), { anyRecipientFailed: true })).toBe(false);
+  });
+
   /** The Messages screen's live merge: `applyLiveItem` with the Messages rules. */
   function merge(rows: MessageRecord[], update: MessageRecord, filter = {}, onFirstPage = true) {
     return applyLiveItem(

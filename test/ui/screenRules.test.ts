@@ -36,6 +36,7 @@ describe('the inbox rules', () => {
 
   it('shows a live SMS only when it matches the filter', () => {
     expect(matchesInboxFilter(record, { search: 'hello' })).toBe(true);
+    expect(matchesInboxFilter(record, { search: 'HÉLLO' })).toBe(true);
     expect(matchesInboxFilter(record, { search: '7654321' })).toBe(true);
     expect(matchesInboxFilter(record, { type: 'DATA_SMS' })).toBe(false);
     expect(matchesInboxFilter(record, { deviceId: 'modem-b' })).toBe(false);

@@ -59,6 +59,8 @@ function totalOf(headers: Headers): number | undefined {
 
 export interface MessageFilter {
   state?: string;
+  /** Our extension: messages with a Failed recipient, also those that stay Sent. */
+  anyRecipientFailed?: boolean;
   deviceId?: string;
   from?: string;
   to?: string;

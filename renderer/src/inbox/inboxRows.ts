@@ -1,3 +1,4 @@
+import { foldText } from '../../../server/domain/textFold.js';
 import type { InboxFilter } from '../api/gatewayApi.js';
 import type { DeviceRecord, InboxRecord, IncomingEvent } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
@@ -24,8 +25,8 @@ export function matchesInboxFilter(record: InboxRecord, filter: InboxFilter): bo
   const at = toEpochMs(record.createdAt);
   if (filter.from && at < toEpochMs(filter.from)) return false;
   if (filter.to && at > toEpochMs(filter.to)) return false;
-  const search = filter.search?.trim().toLowerCase();
-  if (search && !`${record.sender}\n${record.contentPreview}`.toLowerCase().includes(search)) return false;
+  const search = foldText(filter.search?.trim() ?? '');
+  if (search && !foldText(`${record.sender}\n${record.contentPreview}`).includes(search)) return false;
   return true;
 }
 

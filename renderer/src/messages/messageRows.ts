@@ -1,3 +1,4 @@
+import { foldText } from '../../../server/domain/textFold.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
@@ -32,17 +33,23 @@ export function messageText(message: MessageRecord): string {
  */
 export function matchesMessageFilter(message: MessageRecord, filter: MessageFilter): boolean {
   if (filter.state && message.state !== filter.state) return false;
+  if (filter.anyRecipientFailed && failedRecipients(message).length === 0) return false;
   if (filter.deviceId && message.deviceId !== filter.deviceId) return false;
   const accepted = acceptedAt(message);
   const acceptedMs = accepted === undefined ? undefined : toEpochMs(accepted);
   if (filter.from && acceptedMs !== undefined && acceptedMs < toEpochMs(filter.from)) return false;
   if (filter.to && acceptedMs !== undefined && acceptedMs > toEpochMs(filter.to)) return false;
-  const search = filter.search?.trim().toLowerCase();
+  const search = foldText(filter.search?.trim() ?? '');
   if (search) {
     const haystack = [messageText(message), ...message.recipients.map((recipient) => recipient.phoneNumber)];
-    if (!haystack.some((value) => value.toLowerCase().includes(search))) return false;
+    if (!haystack.some((value) => foldText(value).includes(search))) return false;
   }
   return true;
+}
+
+/** The recipients that failed: on a message that stays Sent, those the state does not show. */
+export function failedRecipients(message: MessageRecord): MessageRecord['recipients'] {
+  return message.recipients.filter((recipient) => recipient.state === 'Failed');
 }
 
 /** How the Messages list takes live updates (see `live/livePage.ts`). */

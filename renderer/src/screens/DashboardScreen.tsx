@@ -69,6 +69,7 @@ export function DashboardScreen() {
         <Tile
           label="Failed today"
           value={stats.data ? (today?.failed ?? 0) : undefined}
+          hint="messages with a failed recipient"
           tone={today && today.failed > 0 ? 'error' : undefined}
         />
         <Tile label="Received today" value={stats.data ? (today?.received ?? 0) : undefined} />

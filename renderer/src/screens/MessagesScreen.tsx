@@ -16,7 +16,13 @@ import { ComposeForm } from '../messages/ComposeForm.js';
 import { scheduledFor } from '../messages/failureText.js';
 import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
-import { acceptedAt, messageCsvColumns, messageLiveRules, messageText } from '../messages/messageRows.js';
+import {
+  acceptedAt,
+  failedRecipients,
+  messageCsvColumns,
+  messageLiveRules,
+  messageText,
+} from '../messages/messageRows.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { withActorColumn } from '../people/auditColumns.js';
 import { usePerson } from '../session/person.js';
@@ -24,7 +30,20 @@ import { useResource } from '../useResource.js';
 import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 const pageSize = 50;
-const stateChoices = MessageStates.map((state) => ({ id: state, name: state }));
+/**
+ * Failed lists the messages with any Failed recipient: one to several numbers stays Sent when
+ * only some failed (the upstream rule), and the filter must not hide those.
+ */
+const stateChoices = MessageStates.map((state) => ({
+  id: state,
+  name: state === 'Failed' ? 'Failed (any recipient)' : state,
+}));
+
+/** The list's filter for the chosen state (see `stateChoices`). */
+function stateFilter(state: string): MessageFilter {
+  if (state === 'Failed') return { anyRecipientFailed: true };
+  return state ? { state } : {};
+}
 
 export function MessagesScreen() {
   const { api } = useApp();
@@ -36,10 +55,7 @@ export function MessagesScreen() {
   const [composing, setComposing] = useState(false);
   const openRow = useRevealOnOpen<HTMLTableRowElement>(openId);
 
-  const filter: MessageFilter = {
-    state: filters.values.kind || undefined,
-    ...filters.query,
-  };
+  const filter: MessageFilter = { ...stateFilter(filters.values.kind), ...filters.query };
   const page = usePagedLiveList({
     filter,
     offset,
@@ -143,7 +159,7 @@ export function MessagesScreen() {
                     <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
                       <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
                       <td>
-                        <MessageStatus message={message} />{' '}
+                        <MessageStatus message={message} nameOf={nameOf} />{' '}
                         {message.source === 'server' && <ServerOriginBadge />}
                         <MessageActions
                           message={message}
@@ -192,14 +208,9 @@ export function MessagesScreen() {
   );
 }
 
-/** Recipients that failed: a message to several numbers stays Sent when only some of them did. */
-function failedRecipients(message: MessageRecord): number {
-  return message.recipients.filter((recipient) => recipient.state === 'Failed').length;
-}
-
 /** The state badge; a Pending message held for its send time says Scheduled and when. */
-function MessageStatus(props: { message: MessageRecord }) {
-  const { message } = props;
+function MessageStatus(props: { message: MessageRecord; nameOf: (number: string) => string | undefined }) {
+  const { message, nameOf } = props;
   const scheduled = scheduledFor(message, Date.now());
   const failed = failedRecipients(message);
   const reportLost = message.recipients.some(
@@ -222,12 +233,24 @@ function MessageStatus(props: { message: MessageRecord }) {
           report may be lost
         </span>
       )}{' '}
-      {failed > 0 && message.state !== 'Failed' && (
+      {failed.length > 0 && message.state !== 'Failed' && (
         <span className="badge badge-error">
-          {failed} of {message.recipients.length} failed
+          {failed.length} of {message.recipients.length} recipients failed:{' '}
+          {namedNumbers(
+            failed.map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber))),
+          )}
         </span>
       )}{' '}
       {message.simulated && <SimulatedBadge />}
     </>
   );
+}
+
+/** Shown failed numbers: a few, then how many more (the details list every recipient). */
+const namedFailures = 2;
+
+function namedNumbers(numbers: readonly string[]): string {
+  const named = numbers.slice(0, namedFailures).join(', ');
+  const more = numbers.length - namedFailures;
+  return more > 0 ? `${named} and ${more} more` : named;
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
+import { foldText } from '../../domain/textFold.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from '../../store/sqlite/queryFilter.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import { StatementCache } from '../../store/sqlite/statementCache.js';
-import { foldText, foldTextSql } from '../textFold.js';
 import type { Contact, ContactInput, ContactQuery } from './model.js';
 
 interface ContactRow {
@@ -41,9 +41,6 @@ export class ContactRepository {
     private readonly clock: Clock,
   ) {
     this.queries = new StatementCache(db);
-    db.function(foldTextSql, { deterministic: true }, (value: unknown) =>
-      foldText(typeof value === 'string' ? value : ''),
-    );
     this.insertRow = db.prepare(
       `INSERT INTO desk_contacts (id, phone_number, name, notes, search, updated_at)
        VALUES (@id, @phone_number, @name, @notes, @search, @updated_at)`,
@@ -64,7 +61,7 @@ export class ContactRepository {
   list(query: ContactQuery): Page<Contact> {
     const needle = foldText(query.search?.trim() ?? '') || undefined;
     const filter = new QueryFilter()
-      .when('search', needle, `instr(${foldTextSql}(c.search), @search) > 0`)
+      .when('search', needle, 'instr(c.search, @search) > 0')
       .when(
         'group',
         query.groupId,
@@ -233,7 +230,7 @@ function rowOf(id: string, input: ContactInput, now: number): Omit<ContactRow, '
     phone_number: input.phoneNumber,
     name: input.name,
     notes,
-    search: `${input.name}\n${input.phoneNumber}\n${notes}`.toLowerCase(),
+    search: foldText(`${input.name}\n${input.phoneNumber}\n${notes}`),
     updated_at: now,
   };
 }

@@ -90,6 +90,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
           state: query.state,
           deviceId: query.deviceId,
           search: query.search,
+          ...(query.anyRecipientFailed && { anyRecipientFailed: true }),
           oldestFirst: query.sort === 'created_at',
           limit: query.limit,
           offset: query.offset,

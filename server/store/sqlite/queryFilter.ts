@@ -1,3 +1,5 @@
+import { foldText } from '../../domain/textFold.js';
+
 /** One SQL WHERE clause built from the filters a query actually has, with named parameters. */
 export class QueryFilter {
   protected readonly clauses: string[] = [];
@@ -11,6 +13,12 @@ export class QueryFilter {
     return this;
   }
 
+  /** Adds `clause`, which has no parameter, when `applies`. */
+  provided(applies: boolean, clause: string): this {
+    if (applies) this.clauses.push(clause);
+    return this;
+  }
+
   get where(): string {
     return whereOf(this.clauses);
   }
@@ -21,9 +29,9 @@ export function whereOf(clauses: readonly string[]): string {
   return clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
 }
 
-/** The trimmed, lowercased needle of a `search` query parameter; undefined when blank. */
+/** The trimmed needle of a `search` query parameter, folded as `search` columns are; undefined when blank. */
 export function normaliseNeedle(search: string | undefined): string | undefined {
-  return search?.trim().toLowerCase() || undefined;
+  return foldText(search?.trim() ?? '') || undefined;
 }
 
 /** SQLite takes LIMIT -1 for "no limit"; callers ask for "everything" with huge numbers. */

@@ -1,7 +1,8 @@
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
+import { recipientFailuresStep } from './recipientFailures.js';
+import { digitsIndexStep, foldedSearchStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 
 /**
@@ -11,7 +12,7 @@ import type { Database } from './sqlite.js';
  * Rows keep the whole record as JSON in `body` (read back as it was written), and a message
  * also its API view (`view`, `view_content`, since version 11), which pages list as they are;
  * the other columns exist only to be filtered and ordered by, each with an index for the
- * queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
+ * queries the API makes. `search` holds the folded text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
 /** True for every body whose `states` has a key the chart counts (see schema step 6). */
@@ -394,6 +395,13 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX audit_events_subject ON audit_events (subject, seq);
   CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
   `,
+  // A message's failed recipients are counted in its row, so the desk's Failed filter finds a
+  // Sent message with one through an index, and the dashboard counts its failure
+  // (recipientFailures.ts). The step reads the records that mention "Failed".
+  recipientFailuresStep(mayHoldCountedState),
+  // Searches ignore accents as well as case: the stored searched texts are folded as the needle
+  // is (`foldText`), and the indexes follow (searchIndex.ts).
+  foldedSearchStep(),
 ];
 
 /**

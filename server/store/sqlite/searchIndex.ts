@@ -1,11 +1,13 @@
+import { foldText } from '../../domain/textFold.js';
 import type { Database } from './sqlite.js';
 
 /**
  * How `?search=` finds its matches without reading the rows (schema version 8; 9 for the number
  * indexes' column lists; 10 for a message whose text was edited).
  *
- * Each searched table (`messages`, `inbox`) has two contentless FTS5 indexes over its lowercased
- * `search` column:
+ * Each searched table (`messages`, `inbox`) has two contentless FTS5 indexes over its `search`
+ * column, which holds the row's text folded (`foldText`: lowercased, without accents, since
+ * version 16) as the needle is:
  * - `<table>_digits`: every run of digits, as one token per suffix ("4477" gives "4477 477 77 7",
  *   and "p4477" when a "+" leads it). A needle of digits (with or without a leading "+") is then a
  *   prefix query: a number contains it exactly when one of its suffixes starts with it (with a
@@ -98,6 +100,9 @@ export function registerSearchFunctions(db: Database): void {
   db.function('search_text', { deterministic: true }, (search: unknown) =>
     typeof search === 'string' ? textTrigramSource(search) : '',
   );
+  db.function('search_fold', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldText(text) : '',
+  );
 }
 
 /** How one needle is looked up. */
@@ -106,7 +111,7 @@ export type SearchPlan =
   /** Shorter than a trigram and not a number, or across lines: `instr` over the rows. */
   | { kind: 'scan' };
 
-/** The plan for a needle (already trimmed and lowercased by `normaliseNeedle`). */
+/** The plan for a needle (already trimmed and folded by `normaliseNeedle`). */
 export function searchPlan(needle: string): SearchPlan {
   const number = wholeNumber.exec(needle);
   if (number) {
@@ -123,6 +128,15 @@ export function searchPlan(needle: string): SearchPlan {
   return { kind: 'index', index: 'text', probe: `"${needle.replaceAll('"', '""')}"`, checkRows: false };
 }
 
+/** SQL that makes the text index of `table` and fills it from the table's rows. */
+function textIndex(table: SearchedTable): string {
+  return `
+  CREATE VIRTUAL TABLE ${table}_text USING fts5 (text, content = '', contentless_delete = 1, tokenize = 'trigram');
+  INSERT INTO ${table}_text (${table}_text, rank) VALUES ('automerge', 16);
+  INSERT INTO ${table}_text (rowid, text)
+    SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_text(search) FROM ${table};`;
+}
+
 /** The schema step to version 8 for one table: the two indexes, filled from its rows, and triggers. */
 export function searchIndexStep(table: SearchedTable): string {
   const key = (row: 'new' | 'old') => searchKey(`${row}.${searchedTimeColumn[table]}`, `${row}.rowid`);
@@ -130,12 +144,9 @@ export function searchIndexStep(table: SearchedTable): string {
   DROP TRIGGER ${table}_search_insert;
   DROP TRIGGER ${table}_search_delete;
   DROP TABLE ${table}_search;
-  CREATE VIRTUAL TABLE ${table}_text USING fts5 (text, content = '', contentless_delete = 1, tokenize = 'trigram');
+  ${textIndex(table)}
   CREATE VIRTUAL TABLE ${table}_digits USING fts5 (digits, content = '', contentless_delete = 1, detail = none);
-  INSERT INTO ${table}_text (${table}_text, rank) VALUES ('automerge', 16);
   INSERT INTO ${table}_digits (${table}_digits, rank) VALUES ('automerge', 16);
-  INSERT INTO ${table}_text (rowid, text)
-    SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_text(search) FROM ${table};
   INSERT INTO ${table}_digits (rowid, digits)
     SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_digits(search) FROM ${table};
   CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
@@ -180,5 +191,27 @@ export function searchUpdateStep(table: SearchedTable): string {
     INSERT INTO ${table}_text (rowid, text) VALUES (${key('new')}, search_text(new.search));
     INSERT INTO ${table}_digits (rowid, digits) VALUES (${key('new')}, search_digits(new.search));
   END;
+  `;
+}
+
+/**
+ * The schema step to version 16: the searched text of every stored message, received message
+ * and contact is folded (`foldText`) as new rows' is, so a search finds it without regard to
+ * accents. Only the rows whose text folding changes are written, with the messages' update
+ * trigger (version 10) off: row by row it tombstoned and added each row in both indexes, and
+ * took a while for tens of thousands. The text indexes are made again from the folded rows
+ * instead; the number indexes stay, as folding leaves the digits as they are.
+ */
+export function foldedSearchStep(): string {
+  return `
+  DROP TRIGGER messages_search_update;
+  UPDATE messages SET search = search_fold(search) WHERE search_fold(search) <> search;
+  UPDATE inbox SET search = search_fold(search) WHERE search_fold(search) <> search;
+  UPDATE desk_contacts SET search = search_fold(search) WHERE search_fold(search) <> search;
+  ${searchUpdateStep('messages')}
+  DROP TABLE messages_text;
+  DROP TABLE inbox_text;
+  ${textIndex('messages')}
+  ${textIndex('inbox')}
   `;
 }
