@@ -20,6 +20,7 @@ import {
   type AtResponse,
   type CommandRequest,
   CommandRunner,
+  type PduWaits,
 } from './commandRunner.js';
 import { escapeControls, redactSecrets } from './commandText.js';
 import { type FramerEvent, LineFramer } from './lineFramer.js';
@@ -32,7 +33,7 @@ import {
   urcAssemblyTransition,
 } from './urcAssembly.js';
 
-export type { AtCommandOptions, AtResponse } from './commandRunner.js';
+export type { AtCommandOptions, AtResponse, PduWaits } from './commandRunner.js';
 export { redactSecrets } from './commandText.js';
 export type { UnsolicitedCode } from './urcAssembly.js';
 
@@ -41,8 +42,6 @@ export interface AtSessionOptions {
   logger: Logger;
   /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
   defaultTimeoutMs?: number;
-  promptTimeoutMs?: number;
-  pduResultTimeoutMs?: number;
   resyncTimeoutMs?: number;
   resyncAttempts?: number;
   resyncQuietMs?: number;
@@ -61,12 +60,8 @@ export interface AtSessionOptions {
 export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus'>>;
 
 export const defaultAtSessionTiming: AtSessionTiming = {
-  /** A command that names no timeout. */
+  /** A command that names no timeout (a send names its waits: `PduWaits`). */
   defaultTimeoutMs: 10_000,
-  /** `AT+CMGS` until its "> " prompt. */
-  promptTimeoutMs: 10_000,
-  /** After Ctrl-Z, until the network accepts the PDU (`+CMGS:`). */
-  pduResultTimeoutMs: 60_000,
   /** Each step of resynchronising by sequence after a timeout or on a take-over (`resyncMachine.ts`). */
   resyncTimeoutMs: 2_000,
   /** Probes a take-over tries before it settles for a quiet wait (a count, not ms; `lineHold.ts`). */
@@ -104,8 +99,6 @@ export class AtSession {
       opened: () => this.opened,
       started: (command) => this.assemble({ type: 'commandStarted', command }),
       defaultTimeoutMs: options.defaultTimeoutMs ?? defaults.defaultTimeoutMs,
-      promptTimeoutMs: options.promptTimeoutMs ?? defaults.promptTimeoutMs,
-      pduResultTimeoutMs: options.pduResultTimeoutMs ?? defaults.pduResultTimeoutMs,
       completeOnLineGraceMs: options.completeOnLineGraceMs ?? defaults.completeOnLineGraceMs,
       resyncTimeoutMs: options.resyncTimeoutMs ?? defaults.resyncTimeoutMs,
       resyncAttempts: options.resyncAttempts ?? defaults.resyncAttempts,
@@ -152,8 +145,8 @@ export class AtSession {
    * TS 27.005 §3.5.1: writes `command` (e.g. 'AT+CMGS=23'), waits for the "> " prompt, writes
    * the PDU hex and Ctrl-Z, and resolves with the information lines ("+CMGS: <mr>").
    */
-  sendPdu(command: string, pduHex: string, options: AtCommandOptions = {}): Promise<AtResponse> {
-    return this.enqueue({ command, pdu: pduHex, options });
+  sendPdu(command: string, pduHex: string, waits: PduWaits): Promise<AtResponse> {
+    return this.enqueue({ command, pdu: { hex: pduHex, waits }, options: {} });
   }
 
   /**

@@ -26,8 +26,6 @@ const quickGiveUp = {
     simulatorFallback: false,
     atSession: {
       defaultTimeoutMs: 500,
-      promptTimeoutMs: 500,
-      pduResultTimeoutMs: 500,
       resyncTimeoutMs: 100,
       resyncAttempts: 1,
       resyncQuietMs: 50,
