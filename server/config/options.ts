@@ -1,14 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
+import { serverUrlProblem } from '../domain/serverUrl.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
 import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
+import { hilinkUrlPattern } from '../schemas/gatewaySchemas.js';
 import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
-import { hilinkUrlPattern } from '../validation/gatewaySchemas.js';
-import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by

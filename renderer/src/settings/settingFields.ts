@@ -1,5 +1,6 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { serverUrlProblem } from '../../../server/domain/serverUrl.js';
 import {
   LimitPeriods,
   MailTextSources,
@@ -8,7 +9,6 @@ import {
   settingDefaults,
   settingGroups,
 } from '../../../server/settings/settingsSchema.js';
-import { serverUrlProblem } from '../../../server/validation/serverUrl.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**

@@ -7,9 +7,7 @@ import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { DailyCount } from '../../stats/dailyStats.js';
-import type { SerialPortInfo } from '../../transport/portDiscovery.js';
-import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
+import { deviceViewSchema } from '../../schemas/deviceViewSchema.js';
 import {
   atLogQuerySchema,
   credentialsSchema,
@@ -22,15 +20,17 @@ import {
   simPinSchema,
   simulatedIncomingSchema,
   smsServiceSchema,
-} from '../../validation/gatewaySchemas.js';
+} from '../../schemas/gatewaySchemas.js';
 import {
   atLogLineViewSchema,
   type GatewayStatus,
   gatewayStatusSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
-} from '../../validation/gatewayViewSchemas.js';
-import { dailyCountViewSchema } from '../../validation/modemOperationsSchemas.js';
+} from '../../schemas/gatewayViewSchemas.js';
+import { dailyCountViewSchema } from '../../schemas/modemOperationsSchemas.js';
+import type { DailyCount } from '../../stats/dailyStats.js';
+import type { SerialPortInfo } from '../../transport/portDiscovery.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery } from '../../webhooks/webhookDispatcher.js';
 import { type ApiBuilder, callerOf } from '../defineRoute.js';
