@@ -38,7 +38,6 @@ import { overdueReports } from './messages/overdueReports.js';
 import type { PhoneTiming } from './phone/phoneRegistry.js';
 import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
-import type { SmppServer } from './smpp/smppServer.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
@@ -199,8 +198,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         overdueReports: overdue,
       };
     };
-    let smppServer: SmppServer | undefined;
-    const smppDeliveries = startSmppOutbox(context, () => smppServer);
+    const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const routing = await openRouting(context, { apps: auth.apps });
@@ -284,10 +282,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const smpp = startSmpp(context, {
       accessControl: auth.accessControl,
       messages,
-      deliveries: smppDeliveries,
-      serving: (server) => {
-        smppServer = server;
-      },
+      outbox: smppOutbox,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
     const app = createHttpApp(
