@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { DeviceInfo } from '../domain/device.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
-import { authErrors, errorBodySchema, errorResponses } from '../http/responses.js';
+import { authErrors, errorResponses } from '../http/responses.js';
 import { toDeviceView } from '../http/routes/deviceRoutes.js';
 import { deviceViewSchema } from '../schemas/deviceViewSchema.js';
+import { errorBodySchema } from '../schemas/errorBodySchema.js';
 import {
   newPhoneSchema,
   pacingPatchSchema,

@@ -8,6 +8,7 @@ import type { DeviceInfo } from '../../domain/device.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { deviceViewSchema } from '../../schemas/deviceViewSchema.js';
+import { errorBodySchema } from '../../schemas/errorBodySchema.js';
 import {
   atLogQuerySchema,
   credentialsSchema,
@@ -34,7 +35,7 @@ import type { SerialPortInfo } from '../../transport/portDiscovery.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery } from '../../webhooks/webhookDispatcher.js';
 import { type ApiBuilder, callerOf } from '../defineRoute.js';
-import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
+import { authErrors, errorResponses } from '../responses.js';
 import { toDeviceView } from './deviceRoutes.js';
 
 /**
