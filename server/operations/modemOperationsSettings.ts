@@ -1,8 +1,8 @@
+import type { PatternDisabled } from '../domain/userPatterns.js';
 import {
   type ModemOperationsSettings,
   modemOperationsSettingsSchema,
 } from '../schemas/modemOperationsSchemas.js';
-import type { PatternDisabled } from '../schemas/patternSchemas.js';
 import type { Document } from '../store/documentStore.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { ConversationDirection } from '../../domain/desk.js';
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
-import type { ConversationDirection } from '../../schemas/deskSchemas.js';
 import type { CoreReads } from '../../store/sqlite/coreReads.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';

@@ -1,4 +1,4 @@
-import type { ConversationDirection } from '../../schemas/deskSchemas.js';
+import type { ConversationDirection } from '../../domain/desk.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { OptOutSource } from '../../domain/desk.js';
 import type { EventBus } from '../../events/eventBus.js';
-import type { OptOutSource } from '../../schemas/deskSchemas.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';

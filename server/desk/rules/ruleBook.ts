@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { PatternDisabled } from '../../domain/userPatterns.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { MaxRegexRules, type RuleInput } from '../../schemas/deskSchemas.js';
-import type { PatternDisabled } from '../../schemas/patternSchemas.js';
 import type { KeyedCollection } from '../../store/keyedCollection.js';
 
 export interface AutoReplyRule extends RuleInput {
