@@ -40,8 +40,12 @@ export type { UnsolicitedCode } from './urcAssembly.js';
 export interface AtSessionOptions {
   clock: Clock;
   logger: Logger;
-  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
+  /**
+   * A command that names no timeout (default `defaultCommandTimeoutMs`). The modem driver names
+   * one on every command (`ModemTimingOptions.commandTimeoutMs`); port probing sets its own here.
+   */
   defaultTimeoutMs?: number;
+  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
   resyncTimeoutMs?: number;
   resyncAttempts?: number;
   resyncQuietMs?: number;
@@ -57,11 +61,11 @@ export interface AtSessionOptions {
  * The waits of a session (ms) and its take-over probes: the one place their defaults are set.
  * `GatewayOptions.atSession` (server/config/options.ts) carries them to every session the pool opens.
  */
-export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus'>>;
+export type AtSessionTiming = Required<
+  Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus' | 'defaultTimeoutMs'>
+>;
 
 export const defaultAtSessionTiming: AtSessionTiming = {
-  /** A command that names no timeout (a send names its waits: `PduWaits`). */
-  defaultTimeoutMs: 10_000,
   /** Each step of resynchronising by sequence after a timeout or on a take-over (`resyncMachine.ts`). */
   resyncTimeoutMs: 2_000,
   /** Probes a take-over tries before it settles for a quiet wait (a count, not ms; `lineHold.ts`). */
@@ -71,6 +75,9 @@ export const defaultAtSessionTiming: AtSessionTiming = {
   /** Quiet after a `completeOnLine` match, for a trailing OK. */
   completeOnLineGraceMs: 300,
 };
+
+/** The wait of a command that names none, for sessions that set no `defaultTimeoutMs`. */
+export const defaultCommandTimeoutMs = 10_000;
 
 export class AtSession {
   private readonly log: Logger;
@@ -98,7 +105,7 @@ export class AtSession {
       framer: this.framer,
       opened: () => this.opened,
       started: (command) => this.assemble({ type: 'commandStarted', command }),
-      defaultTimeoutMs: options.defaultTimeoutMs ?? defaults.defaultTimeoutMs,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? defaultCommandTimeoutMs,
       completeOnLineGraceMs: options.completeOnLineGraceMs ?? defaults.completeOnLineGraceMs,
       resyncTimeoutMs: options.resyncTimeoutMs ?? defaults.resyncTimeoutMs,
       resyncAttempts: options.resyncAttempts ?? defaults.resyncAttempts,

@@ -71,8 +71,9 @@ export interface GatewayOptions {
    */
   modemTiming: ModemTimingOptions;
   /**
-   * Every AT session's waits when a command names none, each 1 ms..24 h, and its take-over
-   * probes (1..10): documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default.
+   * Every AT session's resync and grace waits, each 1 ms..24 h, and its take-over probes (1..10):
+   * documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default. A command's own
+   * wait is the modem timing's (`commandTimeoutMs`).
    */
   atSession: AtSessionTiming;
   /** Longest wait for one request to a HiLink stick's web API, in ms, 100..120 000. Default 5 000. */

@@ -25,7 +25,6 @@ const quickGiveUp = {
   options: {
     simulatorFallback: false,
     atSession: {
-      defaultTimeoutMs: 500,
       resyncTimeoutMs: 100,
       resyncAttempts: 1,
       resyncQuietMs: 50,
