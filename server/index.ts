@@ -17,7 +17,7 @@ import { composeModemOperations, openModemOperations } from './composition/opera
 import { readPackageVersion } from './composition/packageVersion.js';
 import { openRouting } from './composition/routing.js';
 import { composeScheduler } from './composition/scheduler.js';
-import { openSendingPause, type SendingPause } from './composition/sendingPause.js';
+import { openSendingPause } from './composition/sendingPause.js';
 import { realSerialAccess } from './composition/serialAccess.js';
 import { startSmpp, startSmppOutbox } from './composition/smpp.js';
 import { startMailForwarding, startSmtp } from './composition/smtp.js';
@@ -36,9 +36,7 @@ import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
 import { overdueReports } from './messages/overdueReports.js';
 import type { PhoneTiming } from './phone/phoneRegistry.js';
-import type { Scheduler } from './scheduler/scheduler.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
-import type { SmppServer } from './smpp/smppServer.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
@@ -93,6 +91,16 @@ export interface Gateway {
   attention(): GatewayAttention;
 }
 
+/** The parts of one start that the `Gateway`'s methods reach. */
+interface GatewayRun {
+  /** A person's pause of sending, kept in the data directory; setting it wakes the scheduler. */
+  sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
+  tokens: TokenService;
+  health: HealthService;
+  pool: ModemPool;
+  attention(): GatewayAttention;
+}
+
 export interface GatewayAttention {
   webhookFailuresLastHour: number;
   /** The latest failure's error text (its webhook by id only: a URL may hold a secret). */
@@ -115,21 +123,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
   const stops = new StopList();
   /** Set once stopping began: background work (probing, the simulator fallback) starts nothing new. */
   let stopping = false;
-  /** A person's pause of sending, kept in the data directory (opened at start). */
-  let pause: SendingPause | undefined;
-  let tokens: TokenService | undefined;
-  let scheduler: Scheduler | undefined;
-  let healthService: HealthService | undefined;
-  let modemPoolOfRun: ModemPool | undefined;
-  let attentionOfRun: (() => GatewayAttention) | undefined;
-
-  /** Pauses or resumes at once and wakes the scheduler; resolves once the choice is on disk. */
-  const setSendingPaused = (value: boolean): Promise<void> => {
-    if (!pause) return Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is not started'));
-    const saved = pause.set(value);
-    scheduler?.wake();
-    return saved;
-  };
+  /** What the host reaches of a start, published by `start` once all of it exists. */
+  let run: GatewayRun | undefined;
+  const notStarted = () => new GatewayError(ErrorCode.InvalidState, 'the gateway is not started');
 
   /**
    * The steps in order (server/composition/, ARCHITECTURE.md "The composition root"). Each
@@ -155,11 +151,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       login: { username: options.username, password: options.password },
       throttle: deps.loginThrottle,
     });
-    tokens = auth.tokens;
     const webhooks = await openWebhookRegistry(context);
     const records = composeMessageRecords(context);
     const sendingPause = await openSendingPause(context);
-    pause = sendingPause;
 
     // The modems, built (not started) before the services that route work to them.
     const operationSettings = await openModemOperations(context);
@@ -171,7 +165,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       operations: operationSettings,
     });
     const { pool } = modemPool;
-    modemPoolOfRun = pool;
     const health = composeHealth(context, {
       devices: pool,
       refusedPorts: () => pool.refusedPorts(),
@@ -179,7 +172,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       maxPendingMessages: options.maxPendingMessages,
       version,
     });
-    healthService = health;
 
     // Everything that listens to events, before anything can raise one.
     const dispatcher = await startWebhookDispatcher(context, {
@@ -189,18 +181,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       devices: pool,
       incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
     });
-    attentionOfRun = () => {
-      const webhooks = dispatcher.status();
-      let overdue = 0;
-      for (const { count } of overdueReports(storage.messages, clock).values()) overdue += count;
-      return {
-        webhookFailuresLastHour: webhooks.failedLastHour,
-        ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
-        overdueReports: overdue,
-      };
-    };
-    let smppServer: SmppServer | undefined;
-    const smppDeliveries = startSmppOutbox(context, () => smppServer);
+    const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const routing = await openRouting(context, { apps: auth.apps });
@@ -214,7 +195,30 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
     routing.book.onChange(() => activeScheduler.wake());
     auth.apps.onChange(() => activeScheduler.wake());
-    scheduler = activeScheduler;
+    const sending: GatewayRun['sending'] = {
+      paused: () => sendingPause.paused,
+      setPaused: (value) => {
+        const saved = sendingPause.set(value);
+        activeScheduler.wake();
+        return saved;
+      },
+    };
+    run = {
+      sending,
+      tokens: auth.tokens,
+      health,
+      pool,
+      attention: () => {
+        const webhooks = dispatcher.status();
+        let overdue = 0;
+        for (const { count } of overdueReports(storage.messages, clock).values()) overdue += count;
+        return {
+          webhookFailuresLastHour: webhooks.failedLastHour,
+          ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
+          overdueReports: overdue,
+        };
+      },
+    };
     const messaging = composeMessaging(context, {
       lifecycle: records.lifecycle,
       devices: pool,
@@ -279,16 +283,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       desk,
       login: auth.login,
       routing: routing.book,
-      sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
+      sending,
     });
     const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });
     const smpp = startSmpp(context, {
       accessControl: auth.accessControl,
       messages,
-      deliveries: smppDeliveries,
-      serving: (server) => {
-        smppServer = server;
-      },
+      outbox: smppOutbox,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
     const app = createHttpApp(
@@ -319,7 +320,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     events,
     simulatedModems,
     get sendingPaused() {
-      return pause?.paused ?? false;
+      return run?.sending.paused() ?? false;
     },
     start: async () => {
       try {
@@ -335,24 +336,23 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       return stops.stopAll(logger);
     },
     setSendingPaused(value) {
-      void setSendingPaused(value).catch((error: unknown) =>
+      const saved = run ? run.sending.setPaused(value) : Promise.reject(notStarted());
+      void saved.catch((error: unknown) =>
         logger.error('the pause of sending could not be saved', { error }),
       );
     },
     async issueSessionToken() {
-      if (!tokens) throw new Error('the gateway is not started');
-      return (await tokens.issueSession()).accessToken;
+      if (!run) throw notStarted();
+      return (await run.tokens.issueSession()).accessToken;
     },
     attention() {
-      return attentionOfRun?.() ?? { webhookFailuresLastHour: 0, overdueReports: 0 };
+      return run?.attention() ?? { webhookFailuresLastHour: 0, overdueReports: 0 };
     },
     recheckModems() {
-      modemPoolOfRun?.recheck();
+      run?.pool.recheck();
     },
     healthReport() {
-      if (!healthService)
-        return Promise.reject(new GatewayError(ErrorCode.InvalidState, 'the gateway is not started'));
-      return healthService.report();
+      return run ? run.health.report() : Promise.reject(notStarted());
     },
   };
   return gateway;

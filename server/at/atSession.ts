@@ -20,6 +20,7 @@ import {
   type AtResponse,
   type CommandRequest,
   CommandRunner,
+  type PduWaits,
 } from './commandRunner.js';
 import { escapeControls, redactSecrets } from './commandText.js';
 import { type FramerEvent, LineFramer } from './lineFramer.js';
@@ -32,17 +33,19 @@ import {
   urcAssemblyTransition,
 } from './urcAssembly.js';
 
-export type { AtCommandOptions, AtResponse } from './commandRunner.js';
+export type { AtCommandOptions, AtResponse, PduWaits } from './commandRunner.js';
 export { redactSecrets } from './commandText.js';
 export type { UnsolicitedCode } from './urcAssembly.js';
 
 export interface AtSessionOptions {
   clock: Clock;
   logger: Logger;
-  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
+  /**
+   * A command that names no timeout (default `defaultCommandTimeoutMs`). The modem driver names
+   * one on every command (`ModemTimingOptions.commandTimeoutMs`); port probing sets its own here.
+   */
   defaultTimeoutMs?: number;
-  promptTimeoutMs?: number;
-  pduResultTimeoutMs?: number;
+  /** The fields below: see `defaultAtSessionTiming`, which fills in any left out. */
   resyncTimeoutMs?: number;
   resyncAttempts?: number;
   resyncQuietMs?: number;
@@ -58,15 +61,11 @@ export interface AtSessionOptions {
  * The waits of a session (ms) and its take-over probes: the one place their defaults are set.
  * `GatewayOptions.atSession` (server/config/options.ts) carries them to every session the pool opens.
  */
-export type AtSessionTiming = Required<Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus'>>;
+export type AtSessionTiming = Required<
+  Omit<AtSessionOptions, 'clock' | 'logger' | 'showPdus' | 'defaultTimeoutMs'>
+>;
 
 export const defaultAtSessionTiming: AtSessionTiming = {
-  /** A command that names no timeout. */
-  defaultTimeoutMs: 10_000,
-  /** `AT+CMGS` until its "> " prompt. */
-  promptTimeoutMs: 10_000,
-  /** After Ctrl-Z, until the network accepts the PDU (`+CMGS:`). */
-  pduResultTimeoutMs: 60_000,
   /** Each step of resynchronising by sequence after a timeout or on a take-over (`resyncMachine.ts`). */
   resyncTimeoutMs: 2_000,
   /** Probes a take-over tries before it settles for a quiet wait (a count, not ms; `lineHold.ts`). */
@@ -76,6 +75,9 @@ export const defaultAtSessionTiming: AtSessionTiming = {
   /** Quiet after a `completeOnLine` match, for a trailing OK. */
   completeOnLineGraceMs: 300,
 };
+
+/** The wait of a command that names none, for sessions that set no `defaultTimeoutMs`. */
+export const defaultCommandTimeoutMs = 10_000;
 
 export class AtSession {
   private readonly log: Logger;
@@ -103,9 +105,7 @@ export class AtSession {
       framer: this.framer,
       opened: () => this.opened,
       started: (command) => this.assemble({ type: 'commandStarted', command }),
-      defaultTimeoutMs: options.defaultTimeoutMs ?? defaults.defaultTimeoutMs,
-      promptTimeoutMs: options.promptTimeoutMs ?? defaults.promptTimeoutMs,
-      pduResultTimeoutMs: options.pduResultTimeoutMs ?? defaults.pduResultTimeoutMs,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? defaultCommandTimeoutMs,
       completeOnLineGraceMs: options.completeOnLineGraceMs ?? defaults.completeOnLineGraceMs,
       resyncTimeoutMs: options.resyncTimeoutMs ?? defaults.resyncTimeoutMs,
       resyncAttempts: options.resyncAttempts ?? defaults.resyncAttempts,
@@ -152,8 +152,8 @@ export class AtSession {
    * TS 27.005 §3.5.1: writes `command` (e.g. 'AT+CMGS=23'), waits for the "> " prompt, writes
    * the PDU hex and Ctrl-Z, and resolves with the information lines ("+CMGS: <mr>").
    */
-  sendPdu(command: string, pduHex: string, options: AtCommandOptions = {}): Promise<AtResponse> {
-    return this.enqueue({ command, pdu: pduHex, options });
+  sendPdu(command: string, pduHex: string, waits: PduWaits): Promise<AtResponse> {
+    return this.enqueue({ command, pdu: { hex: pduHex, waits }, options: {} });
   }
 
   /**

@@ -36,12 +36,21 @@ export interface AtResponse {
 }
 
 export interface AtCommandOptions {
-  /** For `execute`: the whole command. For `sendPdu`: the wait for the result after Ctrl-Z. */
+  /** The wait for the final result (default: the session's `defaultTimeoutMs`). */
   timeoutMs?: number;
-  /** For `sendPdu`: the wait for the "> " prompt (default: the session's `promptTimeoutMs`). */
-  promptTimeoutMs?: number;
   /** Some modems omit the final OK (Wavecom AT+CPIN?): complete when a line matches. */
   completeOnLine?: RegExp;
+}
+
+/**
+ * The two waits of an `AT+CMGS` exchange, in ms. The session keeps no default for them: the
+ * caller's settings decide (the modem driver's, `ModemTimingOptions` in server/modem/modemTiming.ts).
+ */
+export interface PduWaits {
+  /** `AT+CMGS` until its "> " prompt. */
+  promptTimeoutMs: number;
+  /** After Ctrl-Z, until the network's result (`+CMGS:`). */
+  resultTimeoutMs: number;
 }
 
 export interface CommandRunnerOptions {
@@ -57,8 +66,6 @@ export interface CommandRunnerOptions {
   started(command: string): void;
   /** The waits, in ms (see `defaultAtSessionTiming`). */
   defaultTimeoutMs: number;
-  promptTimeoutMs: number;
-  pduResultTimeoutMs: number;
   completeOnLineGraceMs: number;
   resyncTimeoutMs: number;
   resyncAttempts: number;
@@ -75,7 +82,8 @@ interface Job {
   command: string;
   /** The command as any message or log may show it: secrets masked (`redactSecrets`). */
   label: string;
-  pdu?: string;
+  /** Present for a send: the PDU's hex and the waits of its exchange. */
+  pdu?: { hex: string; waits: PduWaits };
   options: AtCommandOptions;
   /** Runs while the job waits behind a hold (see `timeHeldJob`). */
   heldTimer?: TimerHandle;
@@ -221,14 +229,12 @@ export class CommandRunner {
 
   /** A send first waits for its prompt, any other command for its final result. */
   private firstTimeout(job: Job): number {
-    return job.pdu !== undefined
-      ? (job.options.promptTimeoutMs ?? this.options.promptTimeoutMs)
-      : (job.options.timeoutMs ?? this.options.defaultTimeoutMs);
+    return job.pdu ? job.pdu.waits.promptTimeoutMs : (job.options.timeoutMs ?? this.options.defaultTimeoutMs);
   }
 
   private start(job: Job): void {
     const exchange: Exchange = { job, lines: [] };
-    if (job.pdu !== undefined) {
+    if (job.pdu) {
       exchange.pduState = initialSendPduState;
       this.options.framer.expectPrompt = true;
     }
@@ -273,7 +279,7 @@ export class CommandRunner {
     for (const action of step.actions) {
       if (action === 'writePdu') this.writePdu(exchange);
       else if (action === 'writeEscape') this.writeOrWarn(ESC);
-      else this.armTimer(exchange, exchange.job.options.timeoutMs ?? this.options.pduResultTimeoutMs);
+      else if (exchange.job.pdu) this.armTimer(exchange, exchange.job.pdu.waits.resultTimeoutMs);
     }
     const state = step.state;
     if (!isTerminal(state)) return;
@@ -316,7 +322,7 @@ export class CommandRunner {
 
   private writePdu(exchange: Exchange): void {
     this.options.framer.expectPrompt = false;
-    this.options.write(`${exchange.job.pdu ?? ''}${CTRL_Z}`).then(
+    this.options.write(`${exchange.job.pdu?.hex ?? ''}${CTRL_Z}`).then(
       () => {
         if (this.active === exchange) this.feed(exchange, { type: 'pduWritten' });
       },
@@ -356,7 +362,7 @@ export class CommandRunner {
     const text = line.trim();
     if (text.toUpperCase() === exchange.job.command.trim().toUpperCase()) return true;
     // With ATE1 many modems also echo the PDU they were given, Ctrl-Z included.
-    const pdu = exchange.job.pdu;
+    const pdu = exchange.job.pdu?.hex;
     return pdu !== undefined && text.replace(CTRL_Z, '').toUpperCase() === pdu.toUpperCase();
   }
 

@@ -3,25 +3,30 @@ import { createMessageIdGenerator } from '../messages/messageId.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { SubmitMemo } from '../smpp/deliveryReceipt.js';
 import { type HeldDelivery, SmppDeliveries } from '../smpp/smppDeliveries.js';
-import { type SmppServer, startSmppServer } from '../smpp/smppServer.js';
+import { startSmppServer } from '../smpp/smppServer.js';
+import type { SmppSession } from '../smpp/smppSession.js';
 import { type HeldParts, SmppSubmissions } from '../smpp/smppSubmissions.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
 import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
 
+/** The deliver_sm outbox and the sessions it delivers to, which the SMPP server, once on, fills. */
+export interface SmppOutbox {
+  deliveries: SmppDeliveries;
+  sessions: Set<SmppSession>;
+}
+
 /**
  * The deliver_sm outbox, a listener: started with the webhooks, before anything can raise an
  * incoming SMS or a message update, so that none is missed while the SMPP server is on.
  */
-export function startSmppOutbox(
-  context: CompositionContext,
-  receivers: () => SmppServer | undefined,
-): SmppDeliveries {
+export function startSmppOutbox(context: CompositionContext): SmppOutbox {
   const { storage, settings } = context;
+  const sessions = new Set<SmppSession>();
   const deliveries = new SmppDeliveries({
     outbox: storage.openCollection<HeldDelivery>('smpp-outbox'),
     memos: storage.openCollection<SubmitMemo>('smpp-memos'),
-    receivers: () => [...(receivers()?.sessions ?? [])],
+    receivers: () => [...sessions],
     // MO messages are kept for receivers only while the server is on; receipts for every submit.
     forwardIncoming: () => settings.current().smpp.enabled === true,
     incomingAsParts: () => settings.current().smpp.mo_as_parts === true,
@@ -31,7 +36,7 @@ export function startSmppOutbox(
   });
   deliveries.start();
   context.stops.add(() => deliveries.stop());
-  return deliveries;
+  return { deliveries, sessions };
 }
 
 /** The SMPP server (server/smpp/): off by default; 127.0.0.1:2775, every interface only with `smpp.allow_lan`. */
@@ -40,8 +45,7 @@ export function startSmpp(
   deps: {
     accessControl: AccessControl;
     messages: MessageService;
-    deliveries: SmppDeliveries;
-    serving: (server: SmppServer | undefined) => void;
+    outbox: SmppOutbox;
   },
 ): SwitchedListener {
   const { storage, settings, clock } = context;
@@ -49,7 +53,7 @@ export function startSmpp(
   const submissions = new SmppSubmissions({
     messages: deps.messages,
     heldParts: storage.openCollection<HeldParts>('smpp-held-parts'),
-    rememberSubmit: (memo) => deps.deliveries.rememberSubmit(memo),
+    rememberSubmit: (memo) => deps.outbox.deliveries.rememberSubmit(memo),
     newMessageId: createMessageIdGenerator(() => clock.now()),
     defaultCountry: () => settings.current().desk.default_country ?? undefined,
     clock,
@@ -64,18 +68,12 @@ export function startSmpp(
         accessControl: deps.accessControl,
         clock,
         submissions,
-        receiverBound: () => deps.deliveries.pump(),
+        receiverBound: () => deps.outbox.deliveries.pump(),
+        sessions: deps.outbox.sessions,
         logger,
         listenError: (error) => listenError(error, config),
       });
-      deps.serving(server);
-      return {
-        port: server.port,
-        close: async () => {
-          deps.serving(undefined);
-          await server.close();
-        },
-      };
+      return server;
     },
   });
 }

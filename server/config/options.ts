@@ -1,14 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
+import { serverUrlProblem } from '../domain/serverUrl.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
 import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
+import { hilinkUrlPattern } from '../schemas/gatewaySchemas.js';
 import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
-import { hilinkUrlPattern } from '../validation/gatewaySchemas.js';
-import { serverUrlProblem } from '../validation/serverUrl.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by
@@ -71,8 +71,9 @@ export interface GatewayOptions {
    */
   modemTiming: ModemTimingOptions;
   /**
-   * Every AT session's waits when a command names none, each 1 ms..24 h, and its take-over
-   * probes (1..10): documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default.
+   * Every AT session's resync and grace waits, each 1 ms..24 h, and its take-over probes (1..10):
+   * documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default. A command's own
+   * wait is the modem timing's (`commandTimeoutMs`).
    */
   atSession: AtSessionTiming;
   /** Longest wait for one request to a HiLink stick's web API, in ms, 100..120 000. Default 5 000. */

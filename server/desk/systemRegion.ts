@@ -1,6 +1,6 @@
+import { isCountryCode } from '../domain/countryCode.js';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsService } from '../settings/settingsService.js';
-import { isCountryCode } from '../validation/countryCode.js';
 
 /**
  * The country of this computer's locale, for the `desk.default_country` setting at first run:

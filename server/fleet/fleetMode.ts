@@ -1,13 +1,13 @@
 import type { Clock } from '../clock/clock.js';
 import type { DeviceInfo } from '../domain/device.js';
 import type { MessageRecord } from '../domain/message.js';
+import { serverUrlProblem } from '../domain/serverUrl.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { serverUrlProblem } from '../validation/serverUrl.js';
 import { FleetLink, type LinkDependencies, type LinkStatus } from './fleetLink.js';
 import { MessageIntake } from './messageIntake.js';
 import type { FleetDeviceDocument } from './registration.js';

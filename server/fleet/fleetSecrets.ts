@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { fleetStatusSchema } from '../validation/fleetStatusSchema.js';
+import type { fleetStatusSchema } from '../schemas/fleetStatusSchema.js';
 import type { FleetStatus } from './fleetMode.js';
 
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;

@@ -4,8 +4,8 @@ import type { AccessControl, CallerRequest, Principal } from '../auth/accessCont
 import type { Scope } from '../auth/scopes.js';
 import { omitNulls } from '../domain/apiJson.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { parseOrThrow } from '../validation/issues.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
+import { parseOrThrow } from './requestParsing.js';
 import type { SegmentedRouter } from './segmentedRouter.js';
 
 /**

@@ -4,8 +4,9 @@ import type { Logger } from '../logging/logger.js';
 
 /**
  * The first middleware: every failure becomes a status and the upstream error body
- * `{"message": "..."}`. Only GatewayErrors speak to the client; anything else is a bug,
- * logged with its stack and answered with a generic 500.
+ * `{"message": "..."}`, with our `field` beside it when the error names the request field or
+ * setting at fault. Only GatewayErrors speak to the client; anything else is a bug, logged with
+ * its stack and answered with a generic 500.
  */
 const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.ValidationFailed]: 400,
@@ -45,7 +46,7 @@ export function errorMapper(logger: Logger): Koa.Middleware {
         ctx.status = status;
       }
     } catch (error) {
-      const { status, message, headers } = describe(error);
+      const { status, message, field, headers } = describe(error);
       // A 500 is a bug or a broken dependency (storage, modem): the client gets a generic text,
       // the log gets everything. 503s (queue full, no device) are expected and not logged here.
       if (status === 500) {
@@ -57,7 +58,7 @@ export function errorMapper(logger: Logger): Koa.Middleware {
       }
       ctx.status = status;
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
-      ctx.body = { message };
+      ctx.body = field === undefined ? { message } : { message, field };
     }
   };
 }
@@ -65,6 +66,7 @@ export function errorMapper(logger: Logger): Koa.Middleware {
 interface Answer {
   status: number;
   message: string;
+  field?: string;
   headers: Record<string, string>;
 }
 
@@ -78,7 +80,8 @@ function describe(error: unknown): Answer {
     const headers: Record<string, string> = {};
     if (status === 401) headers['WWW-Authenticate'] = authenticateChallenge;
     if (status === 429) headers['Retry-After'] = String(retryAfterSeconds(error));
-    return { status, message: status === 500 ? 'internal server error' : error.message, headers };
+    if (status === 500) return { status, message: 'internal server error', headers };
+    return { status, message: error.message, ...(error.field ? { field: error.field } : {}), headers };
   }
   return { status: 500, message: 'internal server error', headers: {} };
 }

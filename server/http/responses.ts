@@ -1,8 +1,5 @@
-import { z } from 'zod';
+import { errorBodySchema } from '../schemas/errorBodySchema.js';
 import type { RouteResponseSpec } from './defineRoute.js';
-
-/** The upstream error body (docs/decisions.md#errors-and-json): `{"message": "..."}`. */
-export const errorBodySchema = z.object({ message: z.string() });
 
 const errorMeanings: Record<number, string> = {
   400: 'Invalid request; the message names the field',

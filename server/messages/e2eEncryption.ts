@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { encryptedFieldScheme, type MessageRecord } from '../domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { dataPayloadProblem } from '../validation/dataPayload.js';
+import { dataPayloadProblem } from '../schemas/dataPayload.js';
 
 /**
  * End-to-end encryption of the upstream project (docs/decisions.md#end-to-end-encryption), in a

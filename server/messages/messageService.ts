@@ -5,14 +5,14 @@ import { type MessageView, toMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
+import type { MessageRequest } from '../schemas/messageSchemas.js';
+import { e164Pattern } from '../schemas/primitives.js';
 import type {
   ListedMessages,
   MessageListForm,
   MessageQuery,
   MessageRepository,
 } from '../store/repositories.js';
-import type { MessageRequest } from '../validation/messageSchemas.js';
-import { e164Pattern } from '../validation/primitives.js';
 import { createMessageIdGenerator } from './messageId.js';
 import type { MessageLifecycle } from './messageLifecycle.js';
 

@@ -144,8 +144,8 @@ export class ModemDriver implements PoolMember {
     this.sending = new SmsSending({
       clock,
       logger,
-      promptTimeoutMs: commandTimeoutMs,
-      sendTimeoutMs: timing.sendTimeoutMs,
+      // The prompt is the modem's own answer, due as fast as any command's; +CMGS waits on the network.
+      waits: { promptTimeoutMs: commandTimeoutMs, resultTimeoutMs: timing.sendTimeoutMs },
       initialConcatReference: options.initialConcatReference,
       onSilence: recoverByProbe,
       onSent: () => this.polling.soon(),

@@ -17,8 +17,8 @@ export function trackAnswers(session: ModemSession, answered: () => void): Modem
       answered();
       return response;
     },
-    sendPdu: async (command, pdu, options) => {
-      const response = await session.sendPdu(command, pdu, options);
+    sendPdu: async (command, pdu, waits) => {
+      const response = await session.sendPdu(command, pdu, waits);
       answered();
       return response;
     },

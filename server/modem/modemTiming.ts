@@ -2,7 +2,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /** Tunables of one driver. Every duration is in milliseconds. */
 export interface ModemTimingOptions {
-  /** Timeout of an ordinary command. Default 10 000. */
+  /** Timeout of an ordinary command, and of the `> ` prompt that `AT+CMGS` awaits. Default 10 000. */
   commandTimeoutMs: number;
   /** How many `AT` tries to synchronise after opening (1..20). Default 5. */
   syncAttempts: number;

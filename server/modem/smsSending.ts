@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { PduWaits } from '../at/atSession.js';
 import { parseCmgs } from '../at/parsers.js';
 import type { Clock } from '../clock/clock.js';
 import type { SendRequest, SendResult } from '../devices/outboundModem.js';
@@ -12,10 +13,8 @@ import type { RelayLinkKeeper } from './relayLinkKeeper.js';
 export interface SmsSendingOptions {
   clock: Clock;
   logger: Logger;
-  /** The wait for the `> ` prompt: the modem's own answer, due as fast as any command's. */
-  promptTimeoutMs: number;
-  /** The wait for `+CMGS` after the PDU, which waits on the network. */
-  sendTimeoutMs: number;
+  /** The waits of each part's `AT+CMGS` exchange. */
+  waits: PduWaits;
   /** First concatenation reference (0..255). Default random, so a restart does not reuse one. */
   initialConcatReference?: number;
   /** A part went unanswered: the driver checks whether the modem is still there. */
@@ -60,10 +59,7 @@ export class SmsSending {
       await relayLink.beforePart(session);
       let lines: string[];
       try {
-        ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, {
-          promptTimeoutMs: this.options.promptTimeoutMs,
-          timeoutMs: this.options.sendTimeoutMs,
-        }));
+        ({ lines } = await session.sendPdu(`AT+CMGS=${part.tpduLength}`, part.hex, this.options.waits));
       } catch (error) {
         const failure = this.failure(error, request, index, parts.length);
         if (failure.code === ErrorCode.CmsError) relayLink.partAnswered();

@@ -4,8 +4,8 @@ import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { EnqueueRequest } from '../messages/messageService.js';
+import type { ModemOperationsSettings } from '../schemas/modemOperationsSchemas.js';
 import type { CallRecord } from '../store/modemRecords.js';
-import type { ModemOperationsSettings } from '../validation/modemOperationsSchemas.js';
 
 export interface CallRecorderOptions {
   /** Stores the call; `inCommit` runs inside the commit that stores it. */

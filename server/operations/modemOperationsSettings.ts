@@ -1,14 +1,14 @@
-import type { Document } from '../store/documentStore.js';
+import type { PatternDisabled } from '../domain/userPatterns.js';
 import {
   type ModemOperationsSettings,
   modemOperationsSettingsSchema,
-} from '../validation/modemOperationsSchemas.js';
-import type { PatternDisabled } from '../validation/patternSchemas.js';
+} from '../schemas/modemOperationsSchemas.js';
+import type { Document } from '../store/documentStore.js';
 
 /**
  * Per-modem settings of the modem operations (docs/modems.md "Modem operations"): the scheduled balance
  * check and what happens to incoming calls. Kept in the `modem-operations` document by device id,
- * with the last balance answer. The settings' schema is in `validation/modemOperationsSchemas.ts`.
+ * with the last balance answer. The settings' schema is in `schemas/modemOperationsSchemas.ts`.
  */
 export const defaultOperationsSettings: ModemOperationsSettings = modemOperationsSettingsSchema.parse({});
 

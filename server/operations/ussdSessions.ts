@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { UssdAnswer } from '../devices/capabilities.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { UssdStatus } from '../modem/ussdCodec.js';
-import type { UssdExchangeState } from '../validation/modemOperationsSchemas.js';
+import type { UssdExchangeState } from '../schemas/modemOperationsSchemas.js';
 
 /** What the USSD requests need from the modem pool. */
 export interface UssdModems {

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import type { DeviceInfo } from '../domain/device.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
-import { authErrors, errorBodySchema, errorResponses } from '../http/responses.js';
+import { authErrors, errorResponses } from '../http/responses.js';
 import { toDeviceView } from '../http/routes/deviceRoutes.js';
-import { deviceViewSchema } from '../validation/deviceViewSchema.js';
+import { deviceViewSchema } from '../schemas/deviceViewSchema.js';
+import { errorBodySchema } from '../schemas/errorBodySchema.js';
 import {
   newPhoneSchema,
   pacingPatchSchema,
   phoneViewSchema,
   type UsbPhoneListing,
   usbListingSchema,
-} from '../validation/phoneSchemas.js';
+} from '../schemas/phoneSchemas.js';
 import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
 
 /** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */

@@ -1,5 +1,5 @@
+import { withoutLogin } from '../domain/serverUrl.js';
 import type { DocumentMigration } from '../store/documentStore.js';
-import { withoutLogin } from '../validation/serverUrl.js';
 
 /**
  * Steps of the stored settings (`StoredSettings` in `settings.json`): `settingsMigrations[n]`

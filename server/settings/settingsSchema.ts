@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isCountryCode } from '../validation/countryCode.js';
-import { serverUrlProblem } from '../validation/serverUrl.js';
+import { isCountryCode } from '../domain/countryCode.js';
+import { serverUrlProblem } from '../domain/serverUrl.js';
 
 /**
  * Every setting the API knows (spec "Settings", docs/decisions.md#settings), by group and snake_case key.

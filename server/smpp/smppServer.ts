@@ -14,13 +14,17 @@ export interface SmppServerDeps {
   submissions: SmppSubmissions;
   /** A receiver bound: the deliveries that wait for one may go. */
   receiverBound: () => void;
+  /**
+   * The live sessions, kept by the caller: the deliver_sm outbox reads them, and exists before
+   * and after any one server. The server adds each connection and removes it when it closes.
+   */
+  sessions: Set<SmppSession>;
   logger: Logger;
   listenError: (error: NodeJS.ErrnoException) => Error;
 }
 
 export interface SmppServer {
   readonly port: number;
-  readonly sessions: ReadonlySet<SmppSession>;
   close(): Promise<void>;
 }
 
@@ -33,8 +37,7 @@ export async function startSmppServer(
   address: { host: string; port: number },
   deps: SmppServerDeps,
 ): Promise<SmppServer> {
-  const { logger } = deps;
-  const sessions = new Set<SmppSession>();
+  const { logger, sessions } = deps;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -86,9 +89,10 @@ export async function startSmppServer(
   logger.info(`SMPP listening on ${address.host}:${port}`);
   return {
     port,
-    sessions,
     close: () =>
       new Promise<void>((resolve) => {
+        // Gone from the outbox's view at once, not when each socket's close event comes.
+        sessions.clear();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),

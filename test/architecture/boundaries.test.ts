@@ -15,6 +15,12 @@ const foundations = ['domain', 'errors', 'logging', 'clock'] as const;
  * implements: below the kinds (`modem/`, `hilink/`, `phone/`, `simulator/`), above the wire.
  */
 const deviceLayer = 'devices';
+/**
+ * The API's request and response shapes, which the UI imports too: they may draw on lists from
+ * other folders (scopes, log levels, delivery states), but on no module that reaches past its own
+ * folder and the foundations, so no service, store or route comes along.
+ */
+const schemaLayer = 'schemas';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = readImportGraph(repoRoot, ['server', 'renderer/src', 'electron']);
@@ -66,6 +72,22 @@ describe('the import graph', () => {
         .map((edge) => chain([file, edge.target ?? ''])),
     );
     expect(files).toContain('server/devices/modemPool.ts');
+    expect(offenders).toEqual([]);
+  });
+
+  it('has the API schemas (schemas) reaching only themselves, the foundations and lists', () => {
+    const files = filesIn(`server/${schemaLayer}/`);
+    const ownOrFoundation = (from: string, to: string | undefined) =>
+      to === undefined || to === from || (foundations as readonly string[]).includes(to);
+    // A list: a module that leaves its own folder only for the foundations.
+    const offenders = modulesReachedFrom(graph, files).flatMap(({ file, via }) => {
+      const folder = serverFolder(file);
+      if (folder === undefined || folder === schemaLayer) return [];
+      return (graph.get(file)?.imports ?? [])
+        .filter((edge) => !ownOrFoundation(folder, edge.target && serverFolder(edge.target)))
+        .map((edge) => chain([...via, edge.target ?? '']));
+    });
+    expect(files).toContain('server/schemas/messageSchemas.ts');
     expect(offenders).toEqual([]);
   });
 

@@ -10,6 +10,9 @@ import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gat
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
+/** The waits the modem driver gives a send by default (`defaultModemTiming`). */
+const sendWaits = { promptTimeoutMs: 10_000, resultTimeoutMs: 60_000 };
+
 async function setup(options: Partial<AtSessionOptions> = {}) {
   const clock = new ManualClock();
   const link = createMemoryLink('test-modem');
@@ -179,7 +182,7 @@ describe('AtSession', () => {
     const { session, written, reply, flush } = await setup();
     // A refusal owed to a command nobody waits for any more, while the line is idle.
     await reply('\r\n+CMS ERROR: 321\r\n\r\nERROR\r\n');
-    const send = session.sendPdu('AT+CMGS=18', '0011000B91');
+    const send = session.sendPdu('AT+CMGS=18', '0011000B91', sendWaits);
     await flush();
     expect(written).toEqual(['AT+CMGS=18\r']);
     await reply('\r\n> ');
@@ -212,7 +215,7 @@ describe('AtSession', () => {
 
   it('sends a PDU after the prompt and resolves with the +CMGS reference line', async () => {
     const { session, written, reply, flush } = await setup();
-    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476');
+    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476', sendWaits);
     await flush();
     expect(written).toEqual(['AT+CMGS=23\r']);
     await reply('\r\n> ');
@@ -223,7 +226,7 @@ describe('AtSession', () => {
 
   it('routes URCs that arrive between the PDU and the +CMGS result', async () => {
     const { session, urcs, reply, flush } = await setup();
-    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476');
+    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476', sendWaits);
     await flush();
     await reply('> ');
     await reply('+ZPASR: "UMTS"\r\n+CDSI: "SM",2\r\n+CMGS: 0\r\nOK\r\n');
@@ -233,7 +236,7 @@ describe('AtSession', () => {
 
   it('drops the echo of the PDU with echo on', async () => {
     const { session, reply, flush } = await setup();
-    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476');
+    const response = session.sendPdu('AT+CMGS=23', '0001010A9110325476', sendWaits);
     await flush();
     await reply('AT+CMGS=23\r\r\n> ');
     await reply('0001010A9110325476\x1a\r\n+CMGS: 5\r\nOK\r\n');
@@ -242,7 +245,7 @@ describe('AtSession', () => {
 
   it('fails without writing the PDU when +CMS ERROR comes instead of the prompt', async () => {
     const { session, written, reply, flush } = await setup();
-    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476'));
+    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', sendWaits));
     await flush();
     await reply('+CMS ERROR: 330\r\n');
     const error = await outcome;
@@ -253,7 +256,7 @@ describe('AtSession', () => {
 
   it('marks the send failed with the modem code when the network answers +CMS ERROR 500', async () => {
     const { session, reply, flush } = await setup();
-    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476'));
+    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', sendWaits));
     await flush();
     await reply('> ');
     await reply('+CMS ERROR: 500\r\n');
@@ -262,18 +265,10 @@ describe('AtSession', () => {
     expect(error.modemCode).toBe(500);
   });
 
-  it('writes ESC to abort when the prompt does not come in time', async () => {
-    const { session, clock, written, flush } = await setup({ promptTimeoutMs: 2_000 });
-    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476'));
-    await flush();
-    await clock.advance(2_000);
-    expect((await outcome).code).toBe(ErrorCode.AtTimeout);
-    expect(written).toEqual(['AT+CMGS=23\r', '\x1b']);
-  });
-
-  it('lets one send wait less for the prompt than the session default', async () => {
-    const { session, clock, flush } = await setup({ promptTimeoutMs: 10_000 });
-    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', { promptTimeoutMs: 500 }));
+  it("writes ESC to abort when the prompt does not come within the send's promptTimeoutMs", async () => {
+    const { session, clock, written, flush } = await setup();
+    const waits = { promptTimeoutMs: 500, resultTimeoutMs: 60_000 };
+    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', waits));
     await flush();
     await clock.advance(499);
     let settled = false;
@@ -283,21 +278,24 @@ describe('AtSession', () => {
     await flush();
     expect(settled).toBe(false);
     await clock.advance(1);
-    expect((await outcome).message).toContain('no "> " prompt within 500 ms');
+    const error = await outcome;
+    expect(error.code).toBe(ErrorCode.AtTimeout);
+    expect(error.message).toContain('no "> " prompt within 500 ms');
+    expect(written).toEqual(['AT+CMGS=23\r', '\x1b']);
   });
 
-  it('waits pduResultTimeoutMs for the network after the PDU, then times out', async () => {
-    const { session, clock, reply, flush } = await setup({
-      promptTimeoutMs: 2_000,
-      pduResultTimeoutMs: 60_000,
-    });
-    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476'));
+  it("waits the send's resultTimeoutMs for the network after the PDU, then times out", async () => {
+    const { session, clock, reply, flush } = await setup();
+    const waits = { promptTimeoutMs: 2_000, resultTimeoutMs: 60_000 };
+    const outcome = rejection(session.sendPdu('AT+CMGS=23', '0001010A9110325476', waits));
     await flush();
     await reply('> ');
     await clock.advance(59_000);
     expect(clock.pendingTimers).toBe(1);
     await clock.advance(1_000);
-    expect((await outcome).code).toBe(ErrorCode.AtTimeout);
+    const error = await outcome;
+    expect(error.code).toBe(ErrorCode.AtTimeout);
+    expect(error.message).toContain('no result for the PDU within 60000 ms');
   });
 
   it('rejects the command in flight and the queued ones with AtSessionClosed on unplug', async () => {
@@ -319,7 +317,7 @@ describe('AtSession', () => {
     const { session, link, flush } = await setup();
     const closes: Array<Error | undefined> = [];
     session.onClose((error) => closes.push(error));
-    const inFlight = rejection(session.sendPdu('AT+CMGS=23', '00'));
+    const inFlight = rejection(session.sendPdu('AT+CMGS=23', '00', sendWaits));
     await flush();
     await session.close();
     expect((await inFlight).code).toBe(ErrorCode.AtSessionClosed);

@@ -69,7 +69,9 @@ describe('a final result that comes after its command timed out (review 11)', ()
       await line.clock.advance(1_000);
       expect(await storage).toMatchObject({ code: ErrorCode.AtTimeout });
 
-      const send = outcome(line.session.sendPdu('AT+CMGS=18', pdu, { promptTimeoutMs: 30_000 }));
+      const send = outcome(
+        line.session.sendPdu('AT+CMGS=18', pdu, { promptTimeoutMs: 30_000, resultTimeoutMs: 60_000 }),
+      );
       for (let elapsed = 0; elapsed < lateByMs; elapsed += 500) {
         line.modem.inject(elapsed % 1_000 === 0 ? '+CMTI: "SM",3' : '+CREG: 1');
         await line.clock.advance(500);

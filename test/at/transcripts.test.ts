@@ -44,6 +44,8 @@ interface Outcome {
 
 /** Stands in for "<PDU>" in transcripts that do not record the SMS-SUBMIT they sent. */
 const SAMPLE_PDU = '0031000B916407281553F80000AA0AE8329BFD4697D9EC37';
+/** The waits the modem driver gives a send by default (`defaultModemTiming`). */
+const SEND_WAITS = { promptTimeoutMs: 10_000, resultTimeoutMs: 60_000 };
 
 /** What a driver passes: Wavecom answers AT+CPIN? without a final OK. */
 function optionsFor(command: string): AtCommandOptions {
@@ -63,7 +65,7 @@ async function replay(exchange: TranscriptExchange, chunkSize: number | undefine
   const results: StepResult[] = [];
   for (const step of stepsOf(exchange)) {
     const pending = step.sendsPdu
-      ? session.sendPdu(step.command, step.pdu ?? SAMPLE_PDU)
+      ? session.sendPdu(step.command, step.pdu ?? SAMPLE_PDU, SEND_WAITS)
       : session.execute(step.command, optionsFor(step.command));
     let result: StepResult | undefined;
     pending.then(

@@ -820,10 +820,14 @@ describe.each(mounts)('the endpoint table at base "%s"', (base) => {
         it(`answers ${statusCase.status} when ${statusCase.when}`, async () => {
           const response = await statusCase.send(api);
           expect(response.status, response.text).toBe(statusCase.status);
-          // Errors carry upstream's body (docs/decisions.md#errors-and-json); the health probes
-          // answer 503 with their report.
+          // Errors carry upstream's body (docs/decisions.md#errors-and-json), with our `field`
+          // where the error names one; the health probes answer 503 with their report.
           if (response.status >= 400 && !row.route.startsWith('GET /health')) {
-            expect(response.body).toEqual({ message: expect.any(String) });
+            const named = (response.body as { field?: unknown }).field !== undefined;
+            expect(response.body).toEqual({
+              message: expect.any(String),
+              ...(named ? { field: expect.any(String) } : {}),
+            });
           }
           await statusCase.verify?.(response, api);
         });

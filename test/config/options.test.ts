@@ -28,7 +28,7 @@ describe('the options object', () => {
     ['a back-off cap below its start', (options) => (options.modemTiming.backoffMaxMs = 10), 'modemTiming'],
     [
       'an AT wait longer than a day',
-      (options) => (options.atSession.promptTimeoutMs = 2 * 86_400_000),
+      (options) => (options.atSession.resyncTimeoutMs = 2 * 86_400_000),
       'atSession',
     ],
     ['a take-over with no probe', (options) => (options.atSession.resyncAttempts = 0), 'atSession'],

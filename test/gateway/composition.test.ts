@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import type { SerialAccess } from '../../server/devices/serialModemSource.js';
+import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
 import { silentLogger } from '../../server/logging/logger.js';
@@ -62,6 +63,15 @@ function api(url: string, auth: string) {
 }
 
 describe('the composition root', () => {
+  it('answers a host before start with InvalidState, zero attention and sending not paused', async () => {
+    const gateway = createGateway({ ...defaultOptions(), dataDir: join(tmpdir(), 'smsgw-never-started') });
+    await expect(gateway.issueSessionToken()).rejects.toMatchObject({ code: ErrorCode.InvalidState });
+    await expect(gateway.healthReport()).rejects.toMatchObject({ code: ErrorCode.InvalidState });
+    expect(gateway.attention()).toEqual({ webhookFailuresLastHour: 0, overdueReports: 0 });
+    expect(gateway.sendingPaused).toBe(false);
+    expect(() => gateway.recheckModems()).not.toThrow();
+  });
+
   it('starts a simulated modem when no real modem answers, and says so loudly', async () => {
     const logs: LogRecord[] = [];
     const { gateway } = await start({}, logs);

@@ -46,7 +46,7 @@ describe('GET /messages/{id}', () => {
   it('answers 404 for an unknown id', async () => {
     const response = await harness.request('/messages/nope');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ message: expect.any(String) });
+    expect(response.body).toEqual({ message: expect.any(String), field: 'id' });
   });
 
   it('shows per-recipient states, errors and the time each aggregate state was reached', async () => {

@@ -123,7 +123,7 @@ describe('POST /messages', () => {
     await post(text({ id: 'dup' }));
     const response = await post({ ...text({ id: 'dup' }), textMessage: { text: 'other' } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ message: expect.stringMatching(/^id: /) });
+    expect(response.body).toEqual({ message: expect.stringMatching(/^id: /), field: 'id' });
     expect(harness.storage.messages.get('dup')?.content).toEqual({
       kind: 'text',
       text: 'Hello from the gateway',

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceView } from '../../server/validation/deviceViewSchema.js';
+import type { DeviceView } from '../../server/schemas/deviceViewSchema.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';
@@ -25,9 +25,6 @@ const quickGiveUp = {
   options: {
     simulatorFallback: false,
     atSession: {
-      defaultTimeoutMs: 500,
-      promptTimeoutMs: 500,
-      pduResultTimeoutMs: 500,
       resyncTimeoutMs: 100,
       resyncAttempts: 1,
       resyncQuietMs: 50,

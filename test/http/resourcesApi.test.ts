@@ -164,10 +164,10 @@ describe('inbox', () => {
     await harness.storage.inbox.insert(incoming('plain-sms', harness.clock.now() - hour));
     const unknown = await harness.request('/inbox/nope/attachments/1');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ message: expect.stringContaining('nope') });
+    expect(unknown.body).toEqual({ message: expect.stringContaining('nope'), field: 'id' });
     const noPart = await harness.request('/inbox/plain-sms/attachments/1');
     expect(noPart.status).toBe(404);
-    expect(noPart.body).toEqual({ message: expect.stringContaining('attachment 1') });
+    expect(noPart.body).toEqual({ message: expect.stringContaining('attachment 1'), field: 'partId' });
     expect((await harness.request('/inbox/plain-sms/attachments/1', { authorization: null })).status).toBe(
       401,
     );

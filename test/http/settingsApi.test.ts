@@ -144,6 +144,8 @@ describe('settings', () => {
     const response = await patch(body);
     expect(response.status).toBe(400);
     expect((response.body as { message: string }).message.startsWith(`${key}: `)).toBe(true);
+    // The Settings screen marks the input from `field`, not from the text.
+    expect((response.body as { field?: string }).field).toBe(key);
     expect((await harness.request('/settings')).body).toEqual(before);
   });
 

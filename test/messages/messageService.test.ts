@@ -10,8 +10,8 @@ import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
 import { MessageService } from '../../server/messages/messageService.js';
+import type { MessageRequest } from '../../server/schemas/messageSchemas.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
-import type { MessageRequest } from '../../server/validation/messageSchemas.js';
 import { deviceInfo, InMemoryDeviceDirectory } from '../support/httpHarness.js';
 
 let dataDir: string;

@@ -353,12 +353,19 @@ describe('ModemDriver send', () => {
     expect(test.modem.pdus).toHaveLength(0);
   });
 
-  it('rejects with SendInterrupted when no result follows the PDU', async () => {
+  it('rejects with SendInterrupted when no result follows the PDU within sendTimeoutMs', async () => {
     const test = harness({ driver: { timing: { sendTimeoutMs: 5_000 } } });
     await test.start();
-    test.onPdu = () => [];
-    const error = await errorOf(test.settle(test.driver.send(textRequest())));
+    let written = 0;
+    test.onPdu = () => {
+      written = test.clock.now();
+      return [];
+    };
+    const error = await errorOf(test.settle(test.driver.send(textRequest()), 100));
     expect(error.code).toBe(ErrorCode.SendInterrupted);
+    // The driver's timing is the one setting of this wait: the session keeps none of its own.
+    expect(test.clock.now() - written).toBeGreaterThanOrEqual(5_000);
+    expect(test.clock.now() - written).toBeLessThanOrEqual(5_100);
   });
 
   it('rejects with SendInterrupted when the modem is unplugged mid-send', async () => {

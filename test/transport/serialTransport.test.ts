@@ -90,7 +90,10 @@ describe('serialTransport on a pty pair', () => {
     const session = await openSession();
     const urcs: string[] = [];
     session.onUnsolicited((code) => urcs.push(code.line));
-    const response = await session.sendPdu('AT+CMGS=18', '0011000B916407281553F80000AA05E8329BFD06');
+    const response = await session.sendPdu('AT+CMGS=18', '0011000B916407281553F80000AA05E8329BFD06', {
+      promptTimeoutMs: 5_000,
+      resultTimeoutMs: 5_000,
+    });
     expect(parseCmgs(response.lines)).toBe(42);
     expect(urcs).toEqual(['+CMTI: "SM",4']);
     expect(modem.received).toEqual(['AT+CMGS=18\r', '0011000B916407281553F80000AA05E8329BFD06\x1a']);

@@ -43,13 +43,23 @@ describe('the API client', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ phoneNumbers: ['+1555'] });
   });
 
-  it('turns a 400 into an "invalid" error carrying the server message', async () => {
-    server = await answer(400, '{"message":"messages.limit_value: Too small"}');
+  it('turns a 400 into an "invalid" error carrying the server message and field', async () => {
+    server = await answer(
+      400,
+      '{"message":"messages.limit_value: Too small","field":"messages.limit_value"}',
+    );
     const client = createApiClient({ baseUrl: server.url, authorization: () => undefined });
     const error = await failureOf(client.patch('/settings', {}));
     expect(error.kind).toBe('invalid');
     expect(error.status).toBe(400);
     expect(error.message).toBe('messages.limit_value: Too small');
+    expect(error.field).toBe('messages.limit_value');
+  });
+
+  it('names no field when the error body has none (upstream\'s `{"message"}` alone)', async () => {
+    server = await answer(400, '{"message":"messages.limit_value: Too small"}');
+    const client = createApiClient({ baseUrl: server.url, authorization: () => undefined });
+    expect((await failureOf(client.patch('/settings', {}))).field).toBeUndefined();
   });
 
   it.each([

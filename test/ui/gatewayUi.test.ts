@@ -459,6 +459,24 @@ describe('the gateway UI in Chromium', () => {
     await page.close();
   });
 
+  it('marks the setting the refusal names in its field, not another one its text mentions', async () => {
+    const page = await signedInPage();
+    await openScreen(page, 'settings', 'Settings');
+    // Only the server refuses a period with no count: "messages.limit_value: is required when
+    // messages.limit_period is PerDay" names both settings in its text, the count in `field`.
+    await page.getByLabel('Sending limit period').selectOption('PerDay');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const errorOf = (label: string) =>
+      page
+        .locator('.setting')
+        .filter({ has: page.getByLabel(label) })
+        .locator('.field-error');
+    await errorOf('Messages allowed per period').waitFor();
+    await expect(errorOf('Messages allowed per period').textContent()).resolves.toContain('is required');
+    await expect(errorOf('Sending limit period').count()).resolves.toBe(0);
+    await page.close();
+  });
+
   it('adds a webhook and lists it', async () => {
     const page = await signedInPage();
     await openScreen(page, 'webhooks', 'Webhooks');

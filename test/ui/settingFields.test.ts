@@ -3,10 +3,10 @@ import {
   allSettingFields,
   buildSettingsPatch,
   crossFieldProblems,
-  fieldNamedIn,
   fieldPath,
   fieldProblem,
   formValue,
+  settingNamed,
   settingsWithoutEffectHere,
 } from '../../renderer/src/settings/settingFields.js';
 import { settingDefaults } from '../../server/settings/settingsSchema.js';
@@ -78,11 +78,12 @@ describe('the settings form', () => {
     });
   });
 
-  it('finds the field a 400 message names', () => {
-    expect(fieldNamedIn('messages.limit_value: Too small: expected number to be >=1')).toBe(
-      'messages.limit_value',
-    );
-    expect(fieldNamedIn('retry_count must be at most 100')).toBe('webhooks.retry_count');
-    expect(fieldNamedIn('something else broke')).toBeUndefined();
+  it('takes the setting an error body names from its field, never from its text', () => {
+    expect(settingNamed('messages.limit_value')).toBe('messages.limit_value');
+    expect(settingNamed('webhooks.retry_count')).toBe('webhooks.retry_count');
+    // A field that is no setting of the screen (the whole body, an unknown key) marks none.
+    expect(settingNamed('body')).toBeUndefined();
+    expect(settingNamed('messages.limit_perod')).toBeUndefined();
+    expect(settingNamed(undefined)).toBeUndefined();
   });
 });

@@ -1,7 +1,10 @@
+import type { ErrorBody } from '../../../server/schemas/errorBodySchema.js';
+
 /**
  * The one way the UI talks to the gateway: JSON over fetch with the session's Authorization
  * header. Every failure becomes an ApiError whose `kind` the screens branch on; the text is the
- * server's own `{"message"}` (the API names the bad field there), so it can be shown as is.
+ * server's own `{"message"}`, so it can be shown as is, and `field` the setting or request field
+ * the server named, for a screen to mark.
  */
 
 export type ApiErrorKind =
@@ -19,6 +22,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     readonly status: number,
     message: string,
+    /** The request field or setting the server named as at fault (`messages.limit_value`). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -128,7 +133,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ) {
         return send<T>(method, path, init, true);
       }
-      throw new ApiError(errorKindForStatus(response.status), response.status, errorText(response, data));
+      throw new ApiError(
+        errorKindForStatus(response.status),
+        response.status,
+        errorText(response, data),
+        fieldNamedBy(data),
+      );
     }
     return { status: response.status, data: data as T, headers: response.headers };
   }
@@ -162,6 +172,13 @@ function errorText(response: Response, data: unknown): string {
   }
   if (typeof data === 'string' && data.trim() !== '' && data.length < 300) return data.trim();
   return `The gateway answered ${response.status} ${response.statusText}`.trim();
+}
+
+/** The `field` of an error body (`ErrorBody`, server/schemas/errorBodySchema.ts), if it names one. */
+function fieldNamedBy(data: unknown): ErrorBody['field'] {
+  if (typeof data !== 'object' || data === null || !('field' in data)) return undefined;
+  const { field } = data as { field: unknown };
+  return typeof field === 'string' && field !== '' ? field : undefined;
 }
 
 /** A human sentence for any error a screen caught. */

@@ -8,8 +8,8 @@ import type { MessageView } from '../../../server/domain/messageView.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
 import type { LogLevel } from '../../../server/logging/levels.js';
-import type { bridgeStatusSchema, bridgeTestResultSchema } from '../../../server/validation/bridgeSchemas.js';
-import type { databaseViewSchema } from '../../../server/validation/databaseViewSchema.js';
+import type { bridgeStatusSchema, bridgeTestResultSchema } from '../../../server/schemas/bridgeSchemas.js';
+import type { databaseViewSchema } from '../../../server/schemas/databaseViewSchema.js';
 import type {
   conversationViewSchema,
   openingHoursSchema,
@@ -20,31 +20,31 @@ import type {
   ruleVerdictViewSchema,
   ruleViewSchema,
   threadMessageViewSchema,
-} from '../../../server/validation/deskSchemas.js';
-import type { DeviceView } from '../../../server/validation/deviceViewSchema.js';
-import type { fleetStatusSchema } from '../../../server/validation/fleetStatusSchema.js';
+} from '../../../server/schemas/deskSchemas.js';
+import type { DeviceView } from '../../../server/schemas/deviceViewSchema.js';
+import type { fleetStatusSchema } from '../../../server/schemas/fleetStatusSchema.js';
 import type {
   atLogLineViewSchema,
   GatewayStatus,
   refusedPortViewSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
-} from '../../../server/validation/gatewayViewSchemas.js';
-import type { incomingViewSchema } from '../../../server/validation/inboxSchemas.js';
-import type { messageRequestSchema, textContentSchema } from '../../../server/validation/messageSchemas.js';
+} from '../../../server/schemas/gatewayViewSchemas.js';
+import type { incomingViewSchema } from '../../../server/schemas/inboxSchemas.js';
+import type { messageRequestSchema, textContentSchema } from '../../../server/schemas/messageSchemas.js';
 import type {
   dailyCountViewSchema,
   missedCallViewSchema,
   modemFiguresViewSchema,
   modemOperationsViewSchema,
   ussdExchangeViewSchema,
-} from '../../../server/validation/modemOperationsSchemas.js';
+} from '../../../server/schemas/modemOperationsSchemas.js';
 import type {
   newPhoneSchema,
   phoneViewSchema,
   usbListingSchema,
-} from '../../../server/validation/phoneSchemas.js';
-import type { webhookSchema } from '../../../server/validation/webhookSchemas.js';
+} from '../../../server/schemas/phoneSchemas.js';
+import type { webhookSchema } from '../../../server/schemas/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
 // The server's own lists, records and schemas (server/domain/ and other modules without Node
@@ -135,10 +135,10 @@ export type {
   AuditEventView,
   MeView,
   StaffView,
-} from '../../../server/validation/accountSchemas.js';
+} from '../../../server/schemas/accountSchemas.js';
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
-export type { IssuedTokenView } from '../../../server/validation/tokenViewSchemas.js';
+export type { IssuedTokenView } from '../../../server/schemas/tokenViewSchemas.js';
 
 export interface TokenResponse {
   id: string;

@@ -1,5 +1,5 @@
 import { csvSeparators } from '../../../server/desk/csv/csvTable.js';
-import { MaxPageSize } from '../../../server/validation/primitives.js';
+import { MaxPageSize } from '../../../server/schemas/primitives.js';
 
 /**
  * Client-side CSV export (RFC 4180: comma separated, CRLF rows, fields with a comma, quote or

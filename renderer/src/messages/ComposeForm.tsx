@@ -7,7 +7,7 @@ import {
 } from '../../../server/desk/templates/placeholders.js';
 import { planText } from '../../../server/pdu/index.js';
 import { EXPEDITED_PRIORITY } from '../../../server/scheduler/messageOrder.js';
-import { PriorityRange } from '../../../server/validation/messageSchemas.js';
+import { PriorityRange } from '../../../server/schemas/messageSchemas.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';

@@ -19,12 +19,12 @@ import {
   buildSettingsPatch,
   crossFieldProblems,
   differsFromDefault,
-  fieldNamedIn,
   fieldPath,
   fieldProblem,
   fleetSectionTitle,
   formValue,
   type SettingField,
+  settingNamed,
   settingSections,
 } from '../settings/settingFields.js';
 import { useAction } from '../useAction.js';
@@ -69,7 +69,7 @@ export function SettingsScreen() {
       } catch (error) {
         // The server names the offending setting: show its reason next to that field as well.
         const named =
-          error instanceof ApiError && error.kind === 'invalid' ? fieldNamedIn(error.message) : undefined;
+          error instanceof ApiError && error.kind === 'invalid' ? settingNamed(error.field) : undefined;
         if (named) setServerErrors({ [named]: describeError(error) });
         throw error;
       }

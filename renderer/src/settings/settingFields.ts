@@ -1,5 +1,6 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { serverUrlProblem } from '../../../server/domain/serverUrl.js';
 import {
   LimitPeriods,
   MailTextSources,
@@ -8,7 +9,6 @@ import {
   settingDefaults,
   settingGroups,
 } from '../../../server/settings/settingsSchema.js';
-import { serverUrlProblem } from '../../../server/validation/serverUrl.js';
 import type { SettingsDocument } from '../api/types.js';
 
 /**
@@ -679,14 +679,9 @@ export function buildSettingsPatch(
   return patch;
 }
 
-/** The field a 400 `{message}` names (“messages.limit_value: …” or just “limit_value”). */
-export function fieldNamedIn(message: string): string | undefined {
-  const byPath = allSettingFields.find((field) => message.includes(fieldPath(field)));
-  if (byPath) return fieldPath(byPath);
-  const byKey = allSettingFields
-    .filter((field) => new RegExp(`\\b${field.key}\\b`).test(message))
-    .sort((a, b) => b.key.length - a.key.length)[0];
-  return byKey ? fieldPath(byKey) : undefined;
+/** The setting an error body's `field` names (`messages.limit_value`), if the screen shows it. */
+export function settingNamed(field: string | undefined): string | undefined {
+  return allSettingFields.some((setting) => fieldPath(setting) === field) ? field : undefined;
 }
 
 /**

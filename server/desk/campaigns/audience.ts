@@ -1,5 +1,5 @@
 import { planText } from '../../pdu/index.js';
-import { MaxTextLength } from '../../validation/messageSchemas.js';
+import { MaxTextLength } from '../../schemas/messageSchemas.js';
 import { chunksInTurns, rowPacer } from '../bulkPacing.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { NumberReader } from '../numberReader.js';

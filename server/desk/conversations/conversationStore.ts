@@ -1,7 +1,7 @@
+import type { ConversationDirection } from '../../domain/desk.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
-import type { ConversationDirection } from '../../validation/deskSchemas.js';
 
 export interface ConversationSummary {
   peer: string;

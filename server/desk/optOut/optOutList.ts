@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { OptOutSource } from '../../domain/desk.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
-import type { OptOutSource } from '../../validation/deskSchemas.js';
 import type { RecipientFilter } from '../campaigns/audience.js';
 import { raiseDeskFact } from '../deskEvents.js';
 import type { PeerKey } from '../peerKey.js';

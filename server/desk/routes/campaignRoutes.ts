@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MessageStates } from '../../domain/message.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { accessErrors, errorResponse } from '../../http/responses.js';
-import { MaxTextLength } from '../../validation/messageSchemas.js';
-import { dateTime, pageQuery } from '../../validation/primitives.js';
+import { MaxTextLength } from '../../schemas/messageSchemas.js';
+import { dateTime, pageQuery } from '../../schemas/primitives.js';
 import {
   type CampaignService,
   MaxCampaignIdLength,

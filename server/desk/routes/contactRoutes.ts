@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { accessErrors, errorResponse } from '../../http/responses.js';
-import { pageQuery } from '../../validation/primitives.js';
+import { pageQuery } from '../../schemas/primitives.js';
 import { contactFields, groupName } from '../contacts/contactFields.js';
 import { type ContactImport, ImportErrorsListed, MaxImportRows } from '../contacts/contactImport.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';

@@ -11,7 +11,7 @@ import {
   conversationViewSchema,
   threadMessageViewSchema,
   threadQuerySchema,
-} from '../../validation/deskSchemas.js';
+} from '../../schemas/deskSchemas.js';
 import type { ConversationService, ThreadMessage } from '../conversations/conversationService.js';
 import type { ConversationSummary } from '../conversations/conversationStore.js';
 

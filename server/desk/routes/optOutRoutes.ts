@@ -3,7 +3,7 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { authErrors, errorResponses } from '../../http/responses.js';
-import { optOutAddSchema, optOutListQuerySchema, optOutViewSchema } from '../../validation/deskSchemas.js';
+import { optOutAddSchema, optOutListQuerySchema, optOutViewSchema } from '../../schemas/deskSchemas.js';
 import type { OptOut, OptOutList } from '../optOut/optOutList.js';
 
 const tag = 'Opt-outs (extension)';

@@ -10,7 +10,7 @@ import {
   ruleTestSchema,
   ruleVerdictViewSchema,
   ruleViewSchema,
-} from '../../validation/deskSchemas.js';
+} from '../../schemas/deskSchemas.js';
 import type { RuleActions } from '../rules/ruleActions.js';
 import type { AutoReplyRule, RuleBook } from '../rules/ruleBook.js';
 import { judgeRules, type RuleVerdict } from '../rules/ruleEngine.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { accessErrors, errorResponse } from '../../http/responses.js';
-import { MaxTextLength } from '../../validation/messageSchemas.js';
+import { MaxTextLength } from '../../schemas/messageSchemas.js';
 import { placeholdersOf } from '../templates/placeholders.js';
 import type { Template, TemplateRepository } from '../templates/templateRepository.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { openingHoursSchema } from '../../validation/deskSchemas.js';
+import type { openingHoursSchema } from '../../schemas/deskSchemas.js';
 
 export type OpeningHours = z.output<typeof openingHoursSchema>;
 

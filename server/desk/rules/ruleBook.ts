@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { PatternDisabled } from '../../domain/userPatterns.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { MaxRegexRules, type RuleInput } from '../../schemas/deskSchemas.js';
 import type { KeyedCollection } from '../../store/keyedCollection.js';
-import { MaxRegexRules, type RuleInput } from '../../validation/deskSchemas.js';
-import type { PatternDisabled } from '../../validation/patternSchemas.js';
 
 export interface AutoReplyRule extends RuleInput {
   id: string;

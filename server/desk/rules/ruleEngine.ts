@@ -1,5 +1,5 @@
+import type { RulePatternState } from '../../domain/userPatterns.js';
 import type { PatternMatching, PatternOutcome } from '../../patterns/patternMatcher.js';
-import type { RulePatternState } from '../../validation/deskSchemas.js';
 import { isOpen } from './openingHours.js';
 import type { AutoReplyRule } from './ruleBook.js';
 import { matchText, ruleRegexFlags } from './textMatch.js';

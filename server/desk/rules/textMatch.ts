@@ -1,4 +1,4 @@
-import type { RuleInput } from '../../validation/deskSchemas.js';
+import type { RuleInput } from '../../schemas/deskSchemas.js';
 
 /** The kinds of match decided here, at once; a regular expression runs on the pattern thread. */
 export type PlainMatch = RuleInput['match'] & { kind: 'any' | 'startsWith' | 'contains' };

@@ -2,12 +2,7 @@ import { z } from 'zod';
 import { type AppDirectory, type AppRecord, appPrincipalPrefix } from '../../auth/appDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import {
-  type AppView,
-  appAddSchema,
-  appChangeSchema,
-  appViewSchema,
-} from '../../validation/accountSchemas.js';
+import { type AppView, appAddSchema, appChangeSchema, appViewSchema } from '../../schemas/accountSchemas.js';
 import type { WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { bridgeStatusSchema, bridgeTestResultSchema } from '../../validation/bridgeSchemas.js';
+import { bridgeStatusSchema, bridgeTestResultSchema } from '../../schemas/bridgeSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

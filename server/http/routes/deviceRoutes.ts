@@ -3,8 +3,8 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { type DeviceView, deviceViewSchema } from '../../schemas/deviceViewSchema.js';
 import type { AwaitingReports } from '../../store/repositories.js';
-import { type DeviceView, deviceViewSchema } from '../../validation/deviceViewSchema.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

@@ -6,8 +6,9 @@ import type { MessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
+import { errorBodySchema } from '../../schemas/errorBodySchema.js';
 import type { ApiBuilder } from '../defineRoute.js';
-import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
+import { authErrors, errorResponses } from '../responses.js';
 
 export interface EventStreamDependencies {
   events: EventBus;

@@ -8,9 +8,8 @@ import type { DeviceInfo } from '../../domain/device.js';
 import type { RefusedPort } from '../../domain/portRefusal.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { DailyCount } from '../../stats/dailyStats.js';
-import type { SerialPortInfo } from '../../transport/portDiscovery.js';
-import { deviceViewSchema } from '../../validation/deviceViewSchema.js';
+import { deviceViewSchema } from '../../schemas/deviceViewSchema.js';
+import { errorBodySchema } from '../../schemas/errorBodySchema.js';
 import {
   atLogQuerySchema,
   credentialsSchema,
@@ -23,7 +22,7 @@ import {
   simPinSchema,
   simulatedIncomingSchema,
   smsServiceSchema,
-} from '../../validation/gatewaySchemas.js';
+} from '../../schemas/gatewaySchemas.js';
 import {
   atLogLineViewSchema,
   type GatewayStatus,
@@ -31,12 +30,14 @@ import {
   refusedPortViewSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
-} from '../../validation/gatewayViewSchemas.js';
-import { dailyCountViewSchema } from '../../validation/modemOperationsSchemas.js';
+} from '../../schemas/gatewayViewSchemas.js';
+import { dailyCountViewSchema } from '../../schemas/modemOperationsSchemas.js';
+import type { DailyCount } from '../../stats/dailyStats.js';
+import type { SerialPortInfo } from '../../transport/portDiscovery.js';
 import type { WebhookDelivery } from '../../webhooks/webhookDelivery.js';
 import type { DeliveryQuery } from '../../webhooks/webhookDispatcher.js';
 import { type ApiBuilder, callerOf } from '../defineRoute.js';
-import { authErrors, errorBodySchema, errorResponses } from '../responses.js';
+import { authErrors, errorResponses } from '../responses.js';
 import { toDeviceView } from './deviceRoutes.js';
 
 /**

@@ -3,13 +3,13 @@ import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { IncomingRecord } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { deliveryMode, type InboxReplay } from '../../inbox/inboxReplay.js';
-import type { InboxRepository } from '../../store/repositories.js';
 import {
   inboxExportSchema,
   inboxListQuerySchema,
   inboxRefreshSchema,
   incomingViewSchema,
-} from '../../validation/inboxSchemas.js';
+} from '../../schemas/inboxSchemas.js';
+import type { InboxRepository } from '../../store/repositories.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

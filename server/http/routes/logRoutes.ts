@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { LogLevels } from '../../logging/levels.js';
+import { logQuerySchema } from '../../schemas/logSchemas.js';
 import type { LogRepository, StoredLogEntry } from '../../store/repositories.js';
-import { logQuerySchema } from '../../validation/logSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

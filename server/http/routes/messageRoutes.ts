@@ -10,7 +10,7 @@ import {
   messageListQuerySchema,
   messageRequestSchema,
   sendQuerySchema,
-} from '../../validation/messageSchemas.js';
+} from '../../schemas/messageSchemas.js';
 import { type ApiBuilder, JsonText } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

@@ -8,8 +8,6 @@ import type {
   ModemOperationsSettingsStore,
 } from '../../operations/modemOperationsSettings.js';
 import type { UssdExchange, UssdSessions } from '../../operations/ussdSessions.js';
-import type { DailyCount } from '../../stats/dailyStats.js';
-import type { CallQuery, CallRecord, SignalSample } from '../../store/modemRecords.js';
 import {
   balanceViewSchema,
   missedCallViewSchema,
@@ -18,8 +16,10 @@ import {
   modemOperationsViewSchema,
   ussdCodePattern,
   ussdExchangeViewSchema,
-} from '../../validation/modemOperationsSchemas.js';
-import { pageQuery, queryInteger, timeRangeQuery } from '../../validation/primitives.js';
+} from '../../schemas/modemOperationsSchemas.js';
+import { pageQuery, queryInteger, timeRangeQuery } from '../../schemas/primitives.js';
+import type { DailyCount } from '../../stats/dailyStats.js';
+import type { CallQuery, CallRecord, SignalSample } from '../../store/modemRecords.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

@@ -6,7 +6,7 @@ import {
   routeTryQuerySchema,
   routingRulesSchema,
   routingRuleViewSchema,
-} from '../../validation/routingSchemas.js';
+} from '../../schemas/routingSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

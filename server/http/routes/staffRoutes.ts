@@ -4,7 +4,6 @@ import { Scopes } from '../../auth/scopes.js';
 import type { StaffDirectory, StaffMember } from '../../auth/staffDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { AuditTrail } from '../../store/auditTrail.js';
 import {
   type AuditEventView,
   auditActorsRequestSchema,
@@ -15,7 +14,8 @@ import {
   staffAddSchema,
   staffChangeSchema,
   staffViewSchema,
-} from '../../validation/accountSchemas.js';
+} from '../../schemas/accountSchemas.js';
+import type { AuditTrail } from '../../store/auditTrail.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

@@ -6,7 +6,7 @@ import { ownerId } from '../../auth/staffDirectory.js';
 import type { TokenPair, TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { type IssuedTokenView, issuedTokenViewSchema } from '../../validation/tokenViewSchemas.js';
+import { type IssuedTokenView, issuedTokenViewSchema } from '../../schemas/tokenViewSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { errorResponse } from '../responses.js';
 

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import { z } from 'zod';
 import type { Clock } from '../../clock/clock.js';
+import { dateTime } from '../../schemas/primitives.js';
 import type { UsageRow } from '../../store/usageCounts.js';
-import { dateTime } from '../../validation/primitives.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/accessControl.js';
 import { appIdOf } from '../../auth/appDirectory.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { webhookInputSchema, webhookSchema } from '../../validation/webhookSchemas.js';
+import { webhookInputSchema, webhookSchema } from '../../schemas/webhookSchemas.js';
 import type { WebhookRecord, WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { errorResponse } from '../responses.js';

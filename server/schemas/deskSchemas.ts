@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ConversationDirections, OptOutSources } from '../domain/desk.js';
 import { MessageStates } from '../domain/message.js';
+import { RulePatternStates } from '../domain/userPatterns.js';
 import { MaxTextLength } from './messageSchemas.js';
 import { patternDisabledViewSchema } from './patternSchemas.js';
 import { dateTime, pageQuery, queryBoolean } from './primitives.js';
@@ -31,10 +33,6 @@ export const optOutAddSchema = z.object({
 
 export const optOutListQuerySchema = z.object({ ...pageQuery });
 
-/** A conversation's messages either came in from the number or went out to it. */
-export const ConversationDirections = ['in', 'out'] as const;
-export type ConversationDirection = (typeof ConversationDirections)[number];
-
 /** The views GET /gateway/v1/conversations… answers with (server/desk/routes/conversationRoutes.ts). */
 export const conversationViewSchema = z.object({
   number: z.string(),
@@ -60,10 +58,6 @@ export const threadMessageViewSchema = z.object({
   error: z.string().optional(),
   scheduleAt: z.string().optional(),
 });
-
-/** Who put a number on the opt-out list: the person by texting a keyword, or staff/API by hand. */
-export const OptOutSources = ['keyword', 'manual'] as const;
-export type OptOutSource = (typeof OptOutSources)[number];
 
 export const optOutViewSchema = z.object({
   phoneNumber: z.string(),
@@ -206,14 +200,6 @@ export const ruleViewSchema = z.object({
   /** Present while the rule's regular expression is not run (the rule applies to nothing). */
   patternDisabled: patternDisabledViewSchema.optional(),
 });
-
-/**
- * What became of a rule's regular expression on a text, when not a plain match or no match.
- * 'timed-out': it ran out of the message's time (on an incoming SMS it is then disabled);
- * 'not-run': the rules before it used the time up; 'disabled': it timed out before and is off.
- */
-export const RulePatternStates = ['timed-out', 'not-run', 'disabled'] as const;
-export type RulePatternState = (typeof RulePatternStates)[number];
 
 /** What a rule would make of a sample text (POST /gateway/v1/rules/test). */
 export const ruleVerdictViewSchema = z.object({
