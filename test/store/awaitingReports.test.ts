@@ -81,10 +81,13 @@ describe('SqliteMessageRepository.awaitingReports', () => {
   });
 
   it('counts what a database stored before it kept the counts (schema step 13)', async () => {
-    await repository.insert(sent('old', 'a', start + hour + 5));
+    const old = sent('old', 'a', start + hour + 5);
+    await repository.insert(old);
+    // The row as version 12 wrote it: the whole record in its body.
     database.db.exec(`DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
       DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
       DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; PRAGMA user_version = 12;`);
+    database.db.prepare('UPDATE messages SET body = ? WHERE id = ?').run(JSON.stringify(old), old.id);
     await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.awaitingReports(start, start + 2 * hour)).toEqual([

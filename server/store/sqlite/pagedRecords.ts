@@ -43,7 +43,8 @@ export interface PageRead {
 }
 
 /**
- * What a page lists: the rows' stored records (`body`), or the API's views of messages as
+ * What a page lists: the received messages' stored records (`body`; a message's row spreads its
+ * record over its columns, messageRecordColumns.ts), or the API's views of messages as
  * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
  * here with the gateway's device id and, when asked, the content.
  */
@@ -120,6 +121,9 @@ export function pageRead(
   page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset' | 'items'>,
 ): PageRead {
   const { indexedSearch, rowClauses, keyRange } = filter;
+  if (page.items.kind === 'records' && filter.table !== 'inbox') {
+    throw new TypeError(`a page of ${filter.table} lists views, not records`);
+  }
   return {
     table: filter.table,
     where: filter.where,

@@ -1,6 +1,7 @@
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { recordOwnFields } from './messageRecordColumns.js';
 import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 
@@ -8,10 +9,11 @@ import type { Database } from './sqlite.js';
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
  * by a newer build (higher version) is refused rather than written with wrong assumptions.
  *
- * Rows keep the whole record as JSON in `body` (read back as it was written), and a message
- * also its API view (`view`, `view_content`, since version 11), which pages list as they are;
- * the other columns exist only to be filtered and ordered by, each with an index for the
- * queries the API makes. `search` holds the lowercased text that `?search=` looks in, indexed
+ * A received message's row keeps its whole record as JSON in `body`. A message's row keeps its
+ * API view (`view`, `view_content`, since version 11), which pages list as they are, and in
+ * `body` what only its record holds (since version 15, messageRecordColumns.ts). The other
+ * columns exist only to be filtered and ordered by, each with an index for the queries the API
+ * makes. `search` holds the lowercased text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
 /** True for every body whose `states` has a key the chart counts (see schema step 6). */
@@ -365,18 +367,7 @@ export const schemaSteps: readonly string[] = [
   INSERT INTO awaiting_report_minutes (minute, device_id, count)
     SELECT ${minuteOf('state_at')}, device_id, count(*) FROM messages
     WHERE ${awaitsReport('messages')} GROUP BY 1, 2;
-  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new')} BEGIN
-    ${countAwaiting('new', 1)}
-  END;
-  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new')} BEGIN
-    ${countAwaiting('new', 1)}
-  END;
-  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old')} BEGIN
-    ${countAwaiting('old', -1)}
-  END;
-  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old')} BEGIN
-    ${countAwaiting('old', -1)}
-  END;
+  ${awaitingTriggers('body')}
   `,
   // Who did what through the API (store/auditTrail.ts): one row per change a person or an app
   // made, found by what it changed (a message, a contact, a campaign…) and listed newest first.
@@ -394,15 +385,44 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX audit_events_subject ON audit_events (subject, seq);
   CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
   `,
+  // Each fact of a message is stored once: `body` keeps only what the columns and the stored
+  // view do not hold (messageRecordColumns.ts), a third of what it held. The waiting-for-report
+  // triggers read the flag from the view; the step rewrites every stored message's body.
+  `
+  DROP TRIGGER messages_awaiting_insert;
+  DROP TRIGGER messages_awaiting_enter;
+  DROP TRIGGER messages_awaiting_leave;
+  DROP TRIGGER messages_awaiting_delete;
+  ${awaitingTriggers('view')}
+  UPDATE messages SET body = message_own_fields(body);
+  `,
 ];
 
 /**
  * A row that waits for its delivery report: Sent by a modem, asked for one. The state comes
- * first, so the record's JSON is read only for Sent rows.
+ * first, so the JSON that holds the flag (the record in `body` up to schema step 15, the
+ * stored `view` since) is read only for Sent rows.
  */
-function awaitsReport(row: string): string {
+function awaitsReport(row: string, flagIn: 'body' | 'view' = 'body'): string {
   return `(${row}.state = 'Sent' AND ${row}.device_id IS NOT NULL AND ${row}.state_at IS NOT NULL
-    AND json_extract(${row}.body, '$.withDeliveryReport') = 1)`;
+    AND json_extract(${row}.${flagIn}, '$.withDeliveryReport') = 1)`;
+}
+
+/** The triggers that keep `awaiting_report_minutes`, reading the flag from `flagIn`. */
+function awaitingTriggers(flagIn: 'body' | 'view'): string {
+  return `
+  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+    ${countAwaiting('old', -1)}
+  END;
+  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+    ${countAwaiting('old', -1)}
+  END;`;
 }
 
 /** Adds `delta` to the count of `row`'s minute and modem; a count that reaches 0 goes. */
@@ -432,8 +452,9 @@ function countFailureTrigger(name: string, event: string, condition = ''): strin
 export const schemaVersion = schemaSteps.length;
 
 /**
- * The SQL functions that schema step 11 writes the stored views with, from each row's record.
- * Registered on the gateway's connection before the schema is brought up to date.
+ * The SQL functions that schema step 11 writes the stored views with, and step 15 the bodies,
+ * from each row's whole record. Registered on the gateway's connection before the schema is
+ * brought up to date.
  */
 export function registerStoredViewFunctions(db: Database): void {
   // The step asks for a row's two columns in turn: its record is parsed once for both.
@@ -445,6 +466,10 @@ export function registerStoredViewFunctions(db: Database): void {
   };
   db.function('message_view', (body: unknown) => storedOf(body).view);
   db.function('message_view_content', (body: unknown) => storedOf(body).content);
+  db.function('message_own_fields', (body: unknown) => {
+    if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
+    return recordOwnFields(JSON.parse(body) as MessageRecord);
+  });
 }
 
 /** The schema version `db` is at (0 for a new file). */

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { messageRow } from '../../server/store/messageRepository.js';
+import { recordOfColumns } from '../../server/store/sqlite/messageRecordColumns.js';
+import { message } from './storeTestKit.js';
+
+const at = Date.UTC(2026, 5, 1, 12);
+
+/** Records that use every field a message can have, each way the view shows or hides it. */
+const records: [name: string, record: MessageRecord][] = [
+  ['a queued text message', message({ id: 'queued' })],
+  [
+    'a delivered message taken by a modem, with its parts and report times',
+    message({
+      id: 'delivered',
+      deviceId: 'modem-1',
+      state: 'Delivered',
+      withDeliveryReport: true,
+      simNumber: 2,
+      priority: 100,
+      recipients: [
+        {
+          phoneNumber: '+15550000001',
+          state: 'Delivered',
+          parts: [{ reference: 7, reportStatus: 0 }, { reference: 8 }],
+          updatedAt: at + 4_000,
+        },
+        {
+          phoneNumber: '+15550000002',
+          state: 'Failed',
+          error: 'CMS ERROR 500',
+          failure: { code: 'modem-refused', modemCode: 500 },
+          parts: [{}],
+          updatedAt: at + 900,
+        },
+      ],
+      states: { Pending: at, Processed: at + 50, Sent: at + 900, Delivered: at + 4_000 },
+    }),
+  ],
+  [
+    'a message asked for one modem that none has taken yet',
+    message({
+      id: 'requested',
+      requestedDeviceId: 'modem-2',
+      scheduleAt: at + 60_000,
+      validUntil: at + 3_600_000,
+    }),
+  ],
+  [
+    'a message asked for one modem and taken by it',
+    message({ id: 'requested-taken', requestedDeviceId: 'modem-2', deviceId: 'modem-2', state: 'Processed' }),
+  ],
+  [
+    'a data message of an app, through the simulated modem, from the fleet server',
+    message({
+      id: 'data',
+      content: { kind: 'data', data: 'AAEC', port: 2948 },
+      deviceId: 'simulated',
+      simulated: true,
+      source: 'server',
+      appId: 'shop',
+      isEncrypted: true,
+      ignoreOptOut: true,
+      deviceActiveWithinHours: 12,
+      batchSequence: 40,
+      sequence: 41,
+    }),
+  ],
+  ['an empty text', message({ id: 'empty', content: { kind: 'text', text: '' } })],
+];
+
+describe("a message's row", () => {
+  it.each(records)('gives back %s as it was written', (_name, record) => {
+    expect(recordOfColumns(messageRow(record))).toEqual(record);
+  });
+
+  it('keeps in its body none of what the columns and the view hold', () => {
+    const [, record] = records[1] as [string, MessageRecord];
+    const { body } = messageRow(record);
+    for (const shown of [
+      'delivered',
+      'modem-1',
+      '+15550000001',
+      'hello',
+      'CMS ERROR',
+      'modem-refused',
+      '"priority"',
+    ]) {
+      expect(body).not.toContain(shown);
+    }
+    expect(JSON.parse(body)).toEqual({
+      states: record.states,
+      recipients: [
+        { parts: [{ reference: 7, reportStatus: 0 }, { reference: 8 }], updatedAt: at + 4_000 },
+        { parts: [{}], updatedAt: at + 900 },
+      ],
+    });
+  });
+});
