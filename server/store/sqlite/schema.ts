@@ -396,6 +396,23 @@ export const schemaSteps: readonly string[] = [
   ${awaitingTriggers('view')}
   UPDATE messages SET body = message_own_fields(body);
   `,
+  // A thread's items are keyed by the order a thread is read in (peer, newest first), so the
+  // table needs no second index by peer: each item is stored once instead of twice. An item's
+  // time never changes (a message's creation, a received one's arrival), so the key still
+  // files an item under a party once. The step copies the items into the new table.
+  `
+  CREATE TABLE desk_thread_items_by_time (
+    peer TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    direction TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    PRIMARY KEY (peer, at DESC, direction, item_id)
+  ) WITHOUT ROWID;
+  INSERT INTO desk_thread_items_by_time (peer, at, direction, item_id)
+    SELECT peer, at, direction, item_id FROM desk_thread_items;
+  DROP TABLE desk_thread_items;
+  ALTER TABLE desk_thread_items_by_time RENAME TO desk_thread_items;
+  `,
 ];
 
 /**
