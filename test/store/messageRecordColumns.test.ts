@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { messageRow } from '../../server/store/messageRepository.js';
-import { recordOfColumns } from '../../server/store/sqlite/messageRecordColumns.js';
+import { isoTimeMs, recordOfColumns } from '../../server/store/sqlite/messageRecordColumns.js';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { message } from './storeTestKit.js';
 
 const at = Date.UTC(2026, 5, 1, 12);
@@ -89,11 +90,27 @@ describe("a message's row", () => {
       expect(body).not.toContain(shown);
     }
     expect(JSON.parse(body)).toEqual({
-      states: record.states,
       recipients: [
         { parts: [{ reference: 7, reportStatus: 0 }, { reference: 8 }], updatedAt: at + 4_000 },
         { parts: [{}], updatedAt: at + 900 },
       ],
     });
+  });
+});
+
+describe('the state times the schema reads from a view', () => {
+  it.each([
+    '2026-11-22T05:03:01.123+01:00',
+    '2026-11-22T00:30:00.999-09:30',
+    '2026-03-29T01:59:59.001+00:00',
+    '1969-12-31T23:59:59.999+00:00',
+    '2026-11-22T05:03:01.000+05:45',
+  ])('are the milliseconds of %s', (iso) => {
+    const db = openSqlite(':memory:');
+    try {
+      expect(db.prepare(`SELECT ${isoTimeMs('?')} AS ms`).get(iso)).toEqual({ ms: Date.parse(iso) });
+    } finally {
+      db.close();
+    }
   });
 });

@@ -3,14 +3,15 @@ import type { MessageView } from '../../domain/messageView.js';
 
 /**
  * How a message's record is spread over its row, so that each fact is stored once (schema
- * step 15): the columns hold its id, times, sequence, state and device; the stored view
- * (`view`, `view_content`, messageView.ts) what the API shows; `body` only what neither holds
- * (`recordOwnFields`): the raw state times, each recipient's parts and report times, the
- * requested device, the app, the schedule and expiry as numbers, and any field the view does
- * not show. `recordOfColumns` merges the three back into the record as it was written.
+ * steps 15 and 17): the columns hold its id, creation time, sequence, state and device; the
+ * stored view (`view`, `view_content`, messageView.ts) what the API shows, the state times among
+ * it; `body` only what neither holds (`recordOwnFields`): each recipient's parts and report
+ * times, the requested device, the app, the schedule and expiry as numbers, and any field the
+ * view does not show. `recordOfColumns` merges the three back into the record as it was written.
  *
- * The schema's triggers and queries read from `body` only `states`, `appId` and the `deviceId`
- * marker below; `withDeliveryReport` is read from the view.
+ * The schema's triggers and queries read from `body` only `appId`, the recipients' parts and the
+ * `deviceId` marker below; the state times (`isoTimeMs`) and `withDeliveryReport` come from the
+ * view.
  */
 
 /** The columns a record is read back from, in the order `recordColumns` selects them. */
@@ -52,6 +53,7 @@ type OwnFields = Omit<
   | 'priority'
   | 'simNumber'
   | 'withDeliveryReport'
+  | 'states'
 > & {
   deviceId?: null;
   recipients: Omit<RecipientRecord, 'phoneNumber' | 'state' | 'error' | 'failure'>[];
@@ -73,6 +75,7 @@ export function recordOwnFields(record: MessageRecord): string {
     priority: _priority,
     simNumber: _simNumber,
     withDeliveryReport: _withDeliveryReport,
+    states: _states,
     ...own
   } = record;
   const fields: OwnFields = {
@@ -107,10 +110,19 @@ export function recordOfColumns(row: MessageRecordColumns): MessageRecord {
     withDeliveryReport: view.withDeliveryReport ?? false,
     priority: view.priority ?? 0,
     isEncrypted: view.isEncrypted,
+    states: Object.fromEntries(Object.entries(view.states).map(([state, at]) => [state, Date.parse(at)])),
     ...own,
     createdAt: row.created_at,
     sequence: row.seq,
     state: row.state,
   };
   return record;
+}
+
+/**
+ * SQL for the time in ms of an ISO time of a view (`iso`, an SQL expression; NULL for NULL).
+ * SQLite keeps times in whole milliseconds, so the rounding only drops the binary fraction.
+ */
+export function isoTimeMs(iso: string): string {
+  return `CAST(round(unixepoch(${iso}, 'subsec') * 1000) AS INTEGER)`;
 }
