@@ -353,7 +353,7 @@ export function messageRow(record: MessageRecord): MessageRow {
     seq: record.sequence,
     state: record.state,
     state_at: record.states[record.state] ?? null,
-    // Null exactly when the stored view has no deviceId: a page gives it the gateway's.
+    // Null while no modem took it or was asked for: a page gives it the gateway's stand-in.
     device_id: assignedDeviceId(record) ?? null,
     // What ?search= looks in (UI search): the text and every recipient's number.
     search: `${text}\n${numbers}`.toLowerCase(),

@@ -1,9 +1,14 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../server/domain/message.js';
-import { messageRow } from '../../server/store/messageRepository.js';
+import { toMessageView } from '../../server/domain/messageView.js';
+import { messageRow, SqliteMessageRepository } from '../../server/store/messageRepository.js';
+import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { isoTimeMs, recordOfColumns } from '../../server/store/sqlite/messageRecordColumns.js';
+import { registerStoredViewFunctions, schemaSteps } from '../../server/store/sqlite/schema.js';
+import { registerSearchFunctions } from '../../server/store/sqlite/searchIndex.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import { message } from './storeTestKit.js';
+import { listedPage, listForm, message, openTestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 const at = Date.UTC(2026, 5, 1, 12);
 
@@ -75,6 +80,13 @@ describe("a message's row", () => {
     expect(recordOfColumns(messageRow(record))).toEqual(record);
   });
 
+  it('keeps in its view neither the id nor the device, which its columns hold', () => {
+    const [, record] = records[1] as [string, MessageRecord];
+    const { view } = messageRow(record);
+    expect(JSON.parse(view)).not.toHaveProperty('id');
+    expect(view).not.toContain('modem-1');
+  });
+
   it('keeps in its body none of what the columns and the view hold', () => {
     const [, record] = records[1] as [string, MessageRecord];
     const { body } = messageRow(record);
@@ -111,6 +123,50 @@ describe('the state times the schema reads from a view', () => {
       expect(db.prepare(`SELECT ${isoTimeMs('?')} AS ms`).get(iso)).toEqual({ ms: Date.parse(iso) });
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('a database whose views held the id and the device', () => {
+  /** The schema step that leaves them to the columns. */
+  const viewsWithoutIdStep = schemaSteps.findIndex((step) => step.includes("json_remove(view, '$.id'"));
+
+  it('lists its messages as before, from views without them', async () => {
+    expect(viewsWithoutIdStep).toBeGreaterThan(0);
+    const dir = await temporaryDirectory();
+    try {
+      const [, taken] = records[1] as [string, MessageRecord];
+      const [, unassigned] = records[0] as [string, MessageRecord];
+      const older = openSqlite(join(dir.path, databaseFileName));
+      registerStoredViewFunctions(older);
+      registerSearchFunctions(older);
+      for (const step of schemaSteps.slice(0, viewsWithoutIdStep)) older.exec(step);
+      older.pragma(`user_version = ${viewsWithoutIdStep}`);
+      const insert = older.prepare(
+        `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body, view, view_content)
+         VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body, @view, @view_content)`,
+      );
+      for (const record of [taken, unassigned]) {
+        const row = messageRow(record);
+        const { deviceId } = toMessageView(record, false, undefined);
+        insert.run({ ...row, view: JSON.stringify({ id: record.id, ...JSON.parse(row.view), deviceId }) });
+      }
+      older.close();
+
+      const database = openTestDatabase(dir.path);
+      try {
+        const repository = new SqliteMessageRepository(database.db, database.commits, database.pages);
+        const page = await listedPage(repository, { limit: 5, offset: 0, oldestFirst: true });
+        expect(page.items).toEqual(
+          [taken, unassigned].map((record) => toMessageView(record, true, listForm.unassignedDeviceId)),
+        );
+        const views = database.db.prepare('SELECT view FROM messages').all() as { view: string }[];
+        for (const { view } of views) expect(view).not.toMatch(/"id"|"deviceId"/);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await dir.remove();
     }
   });
 });

@@ -395,6 +395,11 @@ export const schemaSteps: readonly string[] = [
   ${countTriggers('view')}
   UPDATE messages SET body = json_remove(body, '$.states');
   `,
+  // A message's stored view leaves its id and device to the row's columns, which a page adds
+  // as it lists the view (pagedRecords.ts). The step removes them from every stored view.
+  `
+  UPDATE messages SET view = json_remove(view, '$.id', '$.deviceId');
+  `,
 ];
 
 /**
