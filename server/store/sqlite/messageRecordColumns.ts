@@ -3,9 +3,9 @@ import type { MessageView } from '../../domain/messageView.js';
 
 /**
  * How a message's record is spread over its row, so that each fact is stored once (schema
- * steps 15 and 17): the columns hold its id, creation time, sequence, state and device; the
- * stored view (`view`, `view_content`, messageView.ts) what the API shows, the state times among
- * it; `body` only what neither holds (`recordOwnFields`): each recipient's parts and report
+ * steps 15, 17 and 18): the columns hold its id, creation time, sequence, state and device; the
+ * stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows, the state
+ * times among it; `body` only what neither holds (`recordOwnFields`): each recipient's parts and report
  * times, the requested device, the app, the schedule and expiry as numbers, and any field the
  * view does not show. `recordOfColumns` merges the three back into the record as it was written.
  *
