@@ -75,7 +75,7 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
  * them is answered without parsing records and rendering views.
  * `view` leaves out the content, the `id` and the `deviceId`, which the row's columns hold
- * (schema step 18); `content` holds what `includeContent` adds, as a JSON object.
+ * (schema step 17); `content` holds what `includeContent` adds, as a JSON object.
  * `pagedRecords` adds the id before the view's members, and the device and the content after
  * them, as it lists them. Times carry the UTC offset of the zone in force when the view was
  * written.

@@ -13,7 +13,6 @@ import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
 import {
-  isoTimeMs,
   type MessageRecordColumns,
   recordColumns,
   recordOfColumns,
@@ -205,7 +204,7 @@ export class SqliteMessageRepository implements MessageRepository {
       .get(
         `SELECT deviceId, at FROM (
            SELECT iif(json_type(body, '$.deviceId') IS NULL, device_id, NULL) AS deviceId,
-             ${isoTimeMs("json_extract(view, '$.states.Processed')")} AS at
+             json_extract(body, '$.states.Processed') AS at
            FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @after)
          WHERE deviceId IS NOT NULL AND at > @after AND at < @before`,
       )

@@ -250,8 +250,11 @@ describe('openStorage', () => {
     }
     await reopened.close();
     opened.pop();
-    // Version 17 left the state times to the view.
-    expect(storedMessageBodies()).toEqual(['m1', 'm2', 'm3'].map(() => JSON.stringify({ recipients: [{}] })));
+    expect(storedMessageBodies()).toEqual(
+      ['m1', 'm2', 'm3'].map(() =>
+        JSON.stringify({ states: { Sent: Date.UTC(2026, 0, 1) }, recipients: [{ state: 'Sent' }] }),
+      ),
+    );
     // Version 7: the search indexes merge 16 segments at a time.
     expect(searchAutomerge()).toEqual(everyIndexMergingBy16);
     // Version 9: the number indexes were made again with column lists ("in2", found above by

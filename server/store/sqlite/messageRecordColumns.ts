@@ -3,15 +3,16 @@ import type { MessageView } from '../../domain/messageView.js';
 
 /**
  * How a message's record is spread over its row, so that each fact is stored once (schema
- * steps 15, 17 and 18): the columns hold its id, creation time, sequence, state and device; the
- * stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows, the state
- * times among it; `body` only what neither holds (`recordOwnFields`): each recipient's parts and report
- * times, the requested device, the app, the schedule and expiry as numbers, and any field the
- * view does not show. `recordOfColumns` merges the three back into the record as it was written.
+ * steps 15 and 17): the columns hold its id, creation time, sequence, state and device; the
+ * stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows; `body`
+ * only what neither holds (`recordOwnFields`), and what the schema's triggers and queries read
+ * from it: the raw state times (the chart's counts), each recipient's state (the failure counts),
+ * parts and report times, the requested device, the app, the schedule and expiry as numbers, and
+ * any field the view does not show. `recordOfColumns` merges the three back into the record as
+ * it was written.
  *
- * The schema's triggers and queries read from `body` only `appId`, the recipients' parts and the
- * `deviceId` marker below; the state times (`isoTimeMs`) and `withDeliveryReport` come from the
- * view.
+ * The view's `withDeliveryReport` is read by the schema from the view; the `deviceId` marker
+ * below tells a requested device from a taking one.
  */
 
 /** The columns a record is read back from, in the order `recordColumns` selects them. */
@@ -53,10 +54,9 @@ type OwnFields = Omit<
   | 'priority'
   | 'simNumber'
   | 'withDeliveryReport'
-  | 'states'
 > & {
   deviceId?: null;
-  recipients: Omit<RecipientRecord, 'phoneNumber' | 'state' | 'error' | 'failure'>[];
+  recipients: Omit<RecipientRecord, 'phoneNumber' | 'error' | 'failure'>[];
 };
 
 /** The `body` of a message's row: the record without what its columns and view hold. */
@@ -75,14 +75,12 @@ export function recordOwnFields(record: MessageRecord): string {
     priority: _priority,
     simNumber: _simNumber,
     withDeliveryReport: _withDeliveryReport,
-    states: _states,
     ...own
   } = record;
   const fields: OwnFields = {
     ...own,
     recipients: recipients.map(
-      ({ phoneNumber: _phoneNumber, state: _recipientState, error: _error, failure: _failure, ...kept }) =>
-        kept,
+      ({ phoneNumber: _phoneNumber, error: _error, failure: _failure, ...kept }) => kept,
     ),
   };
   if (deviceId === undefined && record.requestedDeviceId !== undefined) fields.deviceId = null;
@@ -110,19 +108,10 @@ export function recordOfColumns(row: MessageRecordColumns): MessageRecord {
     withDeliveryReport: view.withDeliveryReport ?? false,
     priority: view.priority ?? 0,
     isEncrypted: view.isEncrypted,
-    states: Object.fromEntries(Object.entries(view.states).map(([state, at]) => [state, Date.parse(at)])),
     ...own,
     createdAt: row.created_at,
     sequence: row.seq,
     state: row.state,
   };
   return record;
-}
-
-/**
- * SQL for the time in ms of an ISO time of a view (`iso`, an SQL expression; NULL for NULL).
- * SQLite keeps times in whole milliseconds, so the rounding only drops the binary fraction.
- */
-export function isoTimeMs(iso: string): string {
-  return `CAST(round(unixepoch(${iso}, 'subsec') * 1000) AS INTEGER)`;
 }

@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { isoTimeMs, recordOwnFields } from './messageRecordColumns.js';
+import { recordOwnFields } from './messageRecordColumns.js';
 import { digitsIndexStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 
@@ -16,6 +16,8 @@ import type { Database } from './sqlite.js';
  * makes. `search` holds the lowercased text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
+/** True for every body whose `states` has a key the chart counts (see schema step 6). */
+const mayHoldCountedState = `(instr(new.body, '"Sent"') > 0 OR instr(new.body, '"Delivered"') > 0 OR instr(new.body, '"Failed"') > 0)`;
 
 export const schemaSteps: readonly string[] = [
   `
@@ -274,7 +276,34 @@ export const schemaSteps: readonly string[] = [
   DROP TRIGGER messages_count_update;
   DROP TRIGGER messages_device_count_insert;
   DROP TRIGGER messages_device_count_update;
-  ${countTriggers('body')}
+  CREATE TRIGGER messages_count_insert AFTER INSERT ON messages
+  WHEN ${mayHoldCountedState} BEGIN
+    INSERT INTO event_counts (bucket, event, count)
+      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed')
+      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER messages_count_update AFTER UPDATE OF body ON messages
+  WHEN ${mayHoldCountedState} BEGIN
+    INSERT INTO event_counts (bucket, event, count)
+      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
+      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER messages_device_count_insert AFTER INSERT ON messages
+  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
+    INSERT INTO device_event_counts (device_id, bucket, event, count)
+      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed')
+      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER messages_device_count_update AFTER UPDATE OF body ON messages
+  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
+    INSERT INTO device_event_counts (device_id, bucket, event, count)
+      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
+      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
+      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
+  END;
   `,
   `
   -- The search indexes merge their segments 16 at a time instead of FTS5's default 4. Each group
@@ -384,64 +413,12 @@ export const schemaSteps: readonly string[] = [
   DROP TABLE desk_thread_items;
   ALTER TABLE desk_thread_items_by_time RENAME TO desk_thread_items;
   `,
-  // A message's state times are stored once, in its view (ISO times with the offset, exact to
-  // the millisecond): the chart's count triggers read them from there, and `body` loses its
-  // copy in ms. The step removes it from every stored body.
-  `
-  DROP TRIGGER messages_count_insert;
-  DROP TRIGGER messages_count_update;
-  DROP TRIGGER messages_device_count_insert;
-  DROP TRIGGER messages_device_count_update;
-  ${countTriggers('view')}
-  UPDATE messages SET body = json_remove(body, '$.states');
-  `,
   // A message's stored view leaves its id and device to the row's columns, which a page adds
   // as it lists the view (pagedRecords.ts). The step removes them from every stored view.
   `
   UPDATE messages SET view = json_remove(view, '$.id', '$.deviceId');
   `,
 ];
-
-/**
- * The chart's count triggers (event_counts, device_event_counts), reading a message's state
- * times from `statesIn`: the record in `body` (raw ms) up to schema step 17, the stored `view`
- * (ISO times) since. The WHEN skips the JSON when the column cannot hold a counted state (schema
- * step 6): both are JSON.stringify's, which writes a key as "Sent" verbatim, so a column without
- * any of the three strings has none of the keys; one with them (elsewhere in it, say) runs the
- * exact statement.
- */
-function countTriggers(statesIn: 'body' | 'view'): string {
-  const mayHoldCountedState = `(instr(new.${statesIn}, '"Sent"') > 0 OR instr(new.${statesIn}, '"Delivered"') > 0 OR instr(new.${statesIn}, '"Failed"') > 0)`;
-  const at = statesIn === 'body' ? 'value' : isoTimeMs('value');
-  const counted = `${at} - ${at} % 900000, lower(key), 1 FROM json_each(new.${statesIn}, '$.states')
-      WHERE key IN ('Sent', 'Delivered', 'Failed')`;
-  const newlyReached = `AND json_extract(old.${statesIn}, '$.states.' || key) IS NULL`;
-  return `
-  CREATE TRIGGER messages_count_insert AFTER INSERT ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT ${counted}
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_count_update AFTER UPDATE OF ${statesIn} ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT ${counted} ${newlyReached}
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_insert AFTER INSERT ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, ${counted}
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_update AFTER UPDATE OF ${statesIn} ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, ${counted} ${newlyReached}
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;`;
-}
 
 /**
  * A row that waits for its delivery report: Sent by a modem, asked for one. The state comes
