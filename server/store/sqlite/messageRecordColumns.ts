@@ -2,17 +2,16 @@ import type { MessageRecord, RecipientRecord } from '../../domain/message.js';
 import type { MessageView } from '../../domain/messageView.js';
 
 /**
- * How a message's record is spread over its row, so that each fact is stored once (schema
- * steps 15 and 17): the columns hold its id, creation time, sequence, state and device; the
- * stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows; `body`
- * only what neither holds (`recordOwnFields`), and what the schema's triggers and queries read
- * from it: the raw state times (the chart's counts), each recipient's state (the failure counts),
- * parts and report times, the requested device, the app, the schedule and expiry as numbers, and
- * any field the view does not show. `recordOfColumns` merges the three back into the record as
- * it was written.
+ * How a message's record is spread over its row (schema steps 15 and 17), so that it is not
+ * stored three times over: the columns hold its id, creation time, sequence, state and device;
+ * the stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows; and
+ * `body` what neither holds, plus what SQL reads from the record (`recordOwnFields`): the state
+ * times in ms (the chart's count triggers), each recipient's state beside its parts and report
+ * times, the requested device, the app, the schedule and expiry as numbers, and any field the
+ * view does not show. `recordOfColumns` merges the three back into the record as it was written.
  *
- * The view's `withDeliveryReport` is read by the schema from the view; the `deviceId` marker
- * below tells a requested device from a taking one.
+ * The schema reads `withDeliveryReport` from the view; the `deviceId` marker below tells a
+ * requested device from a taking one.
  */
 
 /** The columns a record is read back from, in the order `recordColumns` selects them. */
