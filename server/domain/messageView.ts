@@ -74,9 +74,11 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
 /**
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
  * them is answered without parsing records and rendering views.
- * `view` leaves out the content, and `deviceId` while `assignedDeviceId` has none; `content`
- * holds what `includeContent` adds, as a JSON object. `pagedRecords` adds both as it lists them.
- * Times carry the UTC offset of the zone in force when the view was written.
+ * `view` leaves out the content, the `id` and the `deviceId`, which the row's columns hold
+ * (schema step 19); `content` holds what `includeContent` adds, as a JSON object.
+ * `pagedRecords` adds the id before the view's members, and the device and the content after
+ * them, as it lists them. Times carry the UTC offset of the zone in force when the view was
+ * written.
  */
 export interface StoredMessageView {
   view: string;
@@ -84,11 +86,9 @@ export interface StoredMessageView {
 }
 
 export function storedMessageView(message: MessageRecord): StoredMessageView {
-  const deviceId = assignedDeviceId(message);
-  const view =
-    deviceId === undefined ? viewWithoutContent(message) : { ...viewWithoutContent(message), deviceId };
+  const { id: _id, ...shown } = viewWithoutContent(message);
   return {
-    view: JSON.stringify(omitNulls(view)),
+    view: JSON.stringify(omitNulls(shown)),
     content: JSON.stringify(omitNulls(contentMembers(message))),
   };
 }

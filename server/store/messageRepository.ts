@@ -13,6 +13,12 @@ import type {
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
+import {
+  type MessageRecordColumns,
+  recordColumns,
+  recordOfColumns,
+  recordOwnFields,
+} from './sqlite/messageRecordColumns.js';
 import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
@@ -84,7 +90,7 @@ export class SqliteMessageRepository implements MessageRepository {
   /** Positional: the binding reads a named parameter from its object one property at a time. */
   private readonly insertRow: Statement<InsertedRow>;
   private readonly updateRow: Statement<UpdatedRow>;
-  private readonly selectBody: Statement<[string], { body: string }>;
+  private readonly selectRecord: Statement<[string], MessageRecordColumns>;
   private readonly countState: Statement<[string], { total: number }>;
   private readonly selectHighestSequence: Statement<[]>;
   /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
@@ -108,7 +114,7 @@ export class SqliteMessageRepository implements MessageRepository {
          body = ?, view = ?, view_content = ?
        WHERE id = ?`,
     );
-    this.selectBody = db.prepare('SELECT body FROM messages WHERE id = ?');
+    this.selectRecord = db.prepare(`SELECT ${recordColumns()} FROM messages WHERE id = ?`);
     this.countState = db.prepare('SELECT count(*) AS total FROM messages WHERE state = ?');
     this.selectHighestSequence = db.prepare(
       `SELECT max(seq) AS seq FROM (
@@ -135,8 +141,8 @@ export class SqliteMessageRepository implements MessageRepository {
       return Promise.reject(error);
     }
     this.total++;
-    // Only a message in flight is held; JSON gives a copy detached from the caller's object.
-    if (this.inFlight.has(record.state)) this.remember(JSON.parse(row.body) as MessageRecord);
+    // Only a message in flight is held, as a copy detached from the caller's object.
+    if (this.inFlight.has(record.state)) this.remember(detachedCopy(record));
     return durable;
   }
 
@@ -152,7 +158,7 @@ export class SqliteMessageRepository implements MessageRepository {
       return Promise.reject(new GatewayError(ErrorCode.NotFound, `message ${record.id} not found`));
     }
     this.forget(record.id);
-    this.remember(JSON.parse(row.body) as MessageRecord);
+    this.remember(detachedCopy(record));
     inCommit?.();
     return written.durable;
   }
@@ -162,8 +168,8 @@ export class SqliteMessageRepository implements MessageRepository {
       const record = records.get(id);
       if (record) return record;
     }
-    const row = this.selectBody.get(id);
-    return row && (JSON.parse(row.body) as MessageRecord);
+    const row = this.selectRecord.get(id);
+    return row && recordOfColumns(row);
   }
 
   async list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages> {
@@ -199,20 +205,22 @@ export class SqliteMessageRepository implements MessageRepository {
     }
     const rows = (
       since === undefined
-        ? this.queries.get('SELECT body FROM messages WHERE state = @state').all({ state })
+        ? this.queries.get(`SELECT ${recordColumns()} FROM messages WHERE state = @state`).all({ state })
         : this.queries
-            .get('SELECT body FROM messages WHERE state = @state AND state_at >= @since')
+            .get(`SELECT ${recordColumns()} FROM messages WHERE state = @state AND state_at >= @since`)
             .all({ state, since })
-    ) as { body: string }[];
-    return rows.map((row) => JSON.parse(row.body) as MessageRecord);
+    ) as MessageRecordColumns[];
+    return rows.map(recordOfColumns);
   }
 
   handOversBetween(after: number, before: number): HandOver[] {
     // A message's latest state is no older than its hand-over: `state_at` bounds the rows read.
+    // `device_id` is the modem that took it unless `body` marks it as only asked for.
     return this.queries
       .get(
         `SELECT deviceId, at FROM (
-           SELECT json_extract(body, '$.deviceId') AS deviceId, json_extract(body, '$.states.Processed') AS at
+           SELECT iif(json_type(body, '$.deviceId') IS NULL, device_id, NULL) AS deviceId,
+             json_extract(body, '$.states.Processed') AS at
            FROM messages WHERE state IN ('Processed', 'Sent', 'Delivered', 'Failed') AND state_at > @after)
          WHERE deviceId IS NOT NULL AND at > @after AND at < @before`,
       )
@@ -269,7 +277,7 @@ export class SqliteMessageRepository implements MessageRepository {
         `SELECT device_id AS deviceId, count(*) AS count, min(state_at) AS oldestSentAt FROM messages
          WHERE state = 'Sent' AND state_at >= @sentFrom AND state_at < @sentBefore
            AND device_id IS NOT NULL AND (@deviceId IS NULL OR device_id = @deviceId)
-           AND json_extract(body, '$.withDeliveryReport') = 1
+           AND json_extract(view, '$.withDeliveryReport') = 1
          GROUP BY device_id`,
       )
       .all({ sentFrom, sentBefore, deviceId: deviceId ?? null }) as AwaitingReports[];
@@ -325,9 +333,11 @@ export class SqliteMessageRepository implements MessageRepository {
     this.total = keptRowCount(this.queries, 'messages');
     for (const records of this.inFlight.values()) records.clear();
     const rows = this.db
-      .prepare(`SELECT body FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`)
-      .all(...inFlightStates) as { body: string }[];
-    for (const row of rows) this.remember(JSON.parse(row.body) as MessageRecord);
+      .prepare(
+        `SELECT ${recordColumns()} FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`,
+      )
+      .all(...inFlightStates) as MessageRecordColumns[];
+    for (const row of rows) this.remember(recordOfColumns(row));
   }
 
   private remember(record: MessageRecord): void {
@@ -339,7 +349,15 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 }
 
-/** The row of a message: its JSON, its API view, and the columns queries filter and order by. */
+/** A copy of `record` that shares no object with it, as reading it back from its row gives. */
+function detachedCopy(record: MessageRecord): MessageRecord {
+  return JSON.parse(JSON.stringify(record)) as MessageRecord;
+}
+
+/**
+ * The row of a message: the columns queries filter and order by, its API view, and what only
+ * its record holds (messageRecordColumns.ts).
+ */
 export function messageRow(record: MessageRecord): MessageRow {
   const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
   const text = record.content.kind === 'text' ? record.content.text : '';
@@ -350,12 +368,12 @@ export function messageRow(record: MessageRecord): MessageRow {
     seq: record.sequence,
     state: record.state,
     state_at: record.states[record.state] ?? null,
-    // Null exactly when the stored view has no deviceId: a page gives it the gateway's.
+    // Null while no modem took it or was asked for: a page gives it the gateway's stand-in.
     device_id: assignedDeviceId(record) ?? null,
     failed_recipients: failedRecipientCount(record.recipients),
     // What ?search= looks in (UI search): the text and every recipient's number.
     search: foldText(`${text}\n${numbers}`),
-    body: JSON.stringify(record),
+    body: recordOwnFields(record),
     view,
     view_content: content,
   };

@@ -87,8 +87,11 @@ describe('SqliteMessageRepository.awaitingReports', () => {
   });
 
   it('counts what a database stored before it kept the counts (schema step 13)', async () => {
-    await repository.insert(sent('old', 'a', start + hour + 5));
+    const old = sent('old', 'a', start + hour + 5);
+    await repository.insert(old);
     rollBackSchema(database.db, 12);
+    // The row as version 12 wrote it: the whole record in its body.
+    database.db.prepare('UPDATE messages SET body = ? WHERE id = ?').run(JSON.stringify(old), old.id);
     await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.awaitingReports(start, start + 2 * hour)).toEqual([

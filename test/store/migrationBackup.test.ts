@@ -4,13 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { messageRow } from '../../server/store/messageRepository.js';
 import { migrationBackupFolder, type SchemaUpgrade } from '../../server/store/migrationBackup.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps, schemaVersion } from '../../server/store/sqlite/schema.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { openStorage } from '../../server/store/storage.js';
-import { message, temporaryDirectory } from './storeTestKit.js';
+import { message, schemaOneMessageRow, temporaryDirectory } from './storeTestKit.js';
 
 let dir: { path: string; remove: () => Promise<void> };
 let dataDir: string;
@@ -34,7 +33,7 @@ function writeSchemaOneDatabase(): void {
     `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
      VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
   );
-  for (const id of ['m1', 'm2']) insert.run(messageRow(message({ id, state: 'Sent' })));
+  for (const id of ['m1', 'm2']) insert.run(schemaOneMessageRow(message({ id, state: 'Sent' })));
   older.close();
 }
 

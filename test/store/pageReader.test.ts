@@ -8,6 +8,12 @@ import { type PageRead, pageRead } from '../../server/store/sqlite/pagedRecords.
 import { PageReader } from '../../server/store/sqlite/pageReader.js';
 import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
 
+const viewsWithoutContent: PageRead['items'] = {
+  kind: 'messageViews',
+  withContent: false,
+  unassignedDeviceId: undefined,
+};
+
 /** The whole `messages` table, newest first: what `GET /messages` without a filter reads. */
 function everyMessage(keptTotal: number): PageRead {
   return pageRead(new HistoryFilter('messages'), {
@@ -16,14 +22,14 @@ function everyMessage(keptTotal: number): PageRead {
     keptTotal,
     limit: 100,
     offset: 0,
-    items: { kind: 'records' },
+    items: viewsWithoutContent,
   });
 }
 
 /** A time after `message()`'s default one, so a message made with it comes first on a page. */
 const later = message({ id: 'default' }).createdAt + 1;
 
-/** The ids of a page's records, which come as one JSON array. */
+/** The ids of a page's messages, which come as one JSON array. */
 const idsOf = (page: { json: string }) =>
   (JSON.parse(page.json) as { id: string }[]).map((record) => record.id);
 
@@ -70,7 +76,7 @@ describe('PageReader (pages read on a worker thread)', () => {
       keptTotal: count,
       limit: 50,
       offset: 0,
-      items: { kind: 'records' },
+      items: viewsWithoutContent,
     });
     const answered: string[] = [];
     await Promise.all([

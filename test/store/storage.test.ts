@@ -11,12 +11,11 @@ import { createLogger, type LogRecord, silentLogger } from '../../server/logging
 import { lockFileName } from '../../server/store/dataDirLock.js';
 import { nodeFileSystem, type StoreFileSystem } from '../../server/store/fileSystem.js';
 import { incomingRow } from '../../server/store/inboxRepository.js';
-import { messageRow } from '../../server/store/messageRepository.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
-import { listedPage, listForm, message, temporaryDirectory } from './storeTestKit.js';
+import { listedPage, listForm, message, schemaOneMessageRow, temporaryDirectory } from './storeTestKit.js';
 
 let dir: { path: string; remove: () => Promise<void> };
 let dataDir: string;
@@ -41,6 +40,18 @@ async function open(): Promise<Storage> {
 const everyIndexMergingBy16 = { messages_text: 16, messages_digits: 16, inbox_text: 16, inbox_digits: 16 };
 
 const inboxTotal = async (storage: Storage) => (await storage.inbox.list({ limit: 1, offset: 0 })).total;
+
+/** The `body` column of every stored message, in id order. */
+function storedMessageBodies(): string[] {
+  const db = openSqlite(join(dataDir, databaseFileName), { readOnly: true });
+  try {
+    return (db.prepare('SELECT body FROM messages ORDER BY id').all() as { body: string }[]).map(
+      (row) => row.body,
+    );
+  } finally {
+    db.close();
+  }
+}
 
 /** The FTS5 `automerge` setting each search index has stored (absent: FTS5's default). */
 function searchAutomerge(): Record<string, number | undefined> {
@@ -200,7 +211,8 @@ describe('openStorage', () => {
       `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, search, body)
        VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @search, @body)`,
     );
-    for (const id of ['m1', 'm2', 'm3']) insertMessage.run(messageRow(message({ id, state: 'Sent' })));
+    for (const id of ['m1', 'm2', 'm3'])
+      insertMessage.run(schemaOneMessageRow(message({ id, state: 'Sent' })));
     older
       .prepare(
         `INSERT INTO inbox (id, received_at, type, device_id, search, body)
@@ -232,8 +244,17 @@ describe('openStorage', () => {
       ),
     );
     expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);
+    // Version 15 kept in each body only what the record alone holds; the records read back whole.
+    for (const id of ['m1', 'm2', 'm3']) {
+      expect(reopened.messages.get(id)).toEqual(message({ id, state: 'Sent' }));
+    }
     await reopened.close();
     opened.pop();
+    expect(storedMessageBodies()).toEqual(
+      ['m1', 'm2', 'm3'].map(() =>
+        JSON.stringify({ states: { Sent: Date.UTC(2026, 0, 1) }, recipients: [{ state: 'Sent' }] }),
+      ),
+    );
     // Version 7: the search indexes merge 16 segments at a time.
     expect(searchAutomerge()).toEqual(everyIndexMergingBy16);
     // Version 9: the number indexes were made again with column lists ("in2", found above by

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { MessageRecord, MessageState } from '../../server/domain/message.js';
 import type { MessageView } from '../../server/domain/messageView.js';
 import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
+import { messageRow } from '../../server/store/messageRepository.js';
 import type {
   MessageListForm,
   MessageQuery,
@@ -102,6 +103,15 @@ export function rollBackSchema(db: Database, version: number): void {
   const found = db.pragma('user_version', { simple: true }) as number;
   for (let step = found; step > version; step--) db.exec(undoSteps[step] ?? '');
   db.pragma(`user_version = ${version}`);
+}
+
+/**
+ * The row of `record` as the builds of schema 1 to 16 wrote it, the whole record in `body`, for
+ * the tests that upgrade an older database (`INSERT` with the first eight named columns).
+ */
+export function schemaOneMessageRow(record: MessageRecord): Record<string, string | number | null> {
+  const { id, created_at, seq, state, state_at, device_id, search } = messageRow(record);
+  return { id, created_at, seq, state, state_at, device_id, search, body: JSON.stringify(record) };
 }
 
 /** How the store's tests list messages: with their content, as the UI asks for them. */

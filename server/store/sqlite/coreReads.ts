@@ -1,5 +1,6 @@
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord, MessageState } from '../../domain/message.js';
+import { type MessageRecordColumns, recordColumns, recordOfColumns } from './messageRecordColumns.js';
 import type { Database, Statement } from './sqlite.js';
 
 /** A stored record with the rowid it was written under (a cursor to read on from). */
@@ -17,7 +18,7 @@ export class CoreReads {
   private readonly newest: Record<'messages' | 'inbox', Statement<[], { rowid: number | null }>>;
   private readonly messagesAfterRowid: Statement<
     { after: number; limit: number },
-    { rowid: number; body: string }
+    { rowid: number } & MessageRecordColumns
   >;
   private readonly smsAfterRowid: Statement<
     { after: number; limit: number },
@@ -31,7 +32,7 @@ export class CoreReads {
       inbox: db.prepare('SELECT max(rowid) AS rowid FROM inbox'),
     };
     this.messagesAfterRowid = db.prepare(
-      'SELECT rowid, body FROM messages WHERE rowid > @after ORDER BY rowid LIMIT @limit',
+      `SELECT rowid, ${recordColumns()} FROM messages WHERE rowid > @after ORDER BY rowid LIMIT @limit`,
     );
     // NOT INDEXED: by the type equality SQLite would pick inbox_by_type, read every SMS ever
     // received and sort them by rowid, at every step; by rowid it reads only the rows after the
@@ -53,7 +54,7 @@ export class CoreReads {
   messagesAfter(rowid: number, limit: number): StoredRow<MessageRecord>[] {
     return this.messagesAfterRowid
       .all({ after: rowid, limit })
-      .map((row) => ({ rowid: row.rowid, record: JSON.parse(row.body) as MessageRecord }));
+      .map((row) => ({ rowid: row.rowid, record: recordOfColumns(row) }));
   }
 
   /** Received SMS (no other type) written after `rowid`, oldest first, at most `limit`. */

@@ -43,7 +43,8 @@ export interface PageRead {
 }
 
 /**
- * What a page lists: the rows' stored records (`body`), or the API's views of messages as
+ * What a page lists: the received messages' stored records (`body`; a message's row spreads its
+ * record over its columns, messageRecordColumns.ts), or the API's views of messages as
  * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
  * here with the gateway's device id and, when asked, the content.
  */
@@ -65,13 +66,13 @@ export interface JsonPage {
  */
 type RecordRow = [body: string];
 /** `content` is selected only when the page lists content. */
-type ViewRow = [view: string, deviceId: string | null, content?: string];
+type ViewRow = [id: string, view: string, deviceId: string | null, content?: string];
 
 /** The columns of `table` (aliased `alias`, if given) that `items` are made of, in a row's order. */
 function itemColumns(items: PageItems, alias = ''): string {
   if (items.kind === 'records') return `${alias}body`;
   const content = items.withContent ? `, ${alias}view_content` : '';
-  return `${alias}view, ${alias}device_id${content}`;
+  return `${alias}id, ${alias}view, ${alias}device_id${content}`;
 }
 
 /** The page's rows, read by `sql` as `itemColumns` selects them. */
@@ -99,9 +100,11 @@ function listedViews(
     items.unassignedDeviceId === undefined
       ? undefined
       : JSON.stringify({ deviceId: items.unassignedDeviceId });
-  return rows.map(([stored, deviceId, content]) => {
-    // device_id is null exactly when the stored view has no deviceId (messageRow).
-    const view = deviceId === null && standIn ? withMembers(stored, standIn) : stored;
+  return rows.map(([id, stored, deviceId, content]) => {
+    // The view's members follow the id, and the device follows them, as toMessageView orders them.
+    const identified = `{"id":${JSON.stringify(id)},${stored.slice(1)}`;
+    const device = deviceId === null ? standIn : JSON.stringify({ deviceId });
+    const view = device === undefined ? identified : withMembers(identified, device);
     return content === undefined ? view : withMembers(view, content);
   });
 }
@@ -120,6 +123,9 @@ export function pageRead(
   page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset' | 'items'>,
 ): PageRead {
   const { indexedSearch, rowClauses, keyRange } = filter;
+  if (page.items.kind === 'records' && filter.table !== 'inbox') {
+    throw new TypeError(`a page of ${filter.table} lists views, not records`);
+  }
   return {
     table: filter.table,
     where: filter.where,

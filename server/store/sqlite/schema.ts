@@ -1,6 +1,7 @@
 import type { MessageRecord } from '../../domain/message.js';
 import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { recordOwnFields } from './messageRecordColumns.js';
 import { recipientFailuresStep } from './recipientFailures.js';
 import { digitsIndexStep, foldedSearchStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
@@ -9,10 +10,11 @@ import type { Database } from './sqlite.js';
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
  * by a newer build (higher version) is refused rather than written with wrong assumptions.
  *
- * Rows keep the whole record as JSON in `body` (read back as it was written), and a message
- * also its API view (`view`, `view_content`, since version 11), which pages list as they are;
- * the other columns exist only to be filtered and ordered by, each with an index for the
- * queries the API makes. `search` holds the folded text that `?search=` looks in, indexed
+ * A received message's row keeps its whole record as JSON in `body`. A message's row keeps its
+ * API view (`view`, `view_content`, since version 11), which pages list as they are, and in
+ * `body` what only its record holds (since version 17, messageRecordColumns.ts). The other
+ * columns exist only to be filtered and ordered by, each with an index for the queries the API
+ * makes. `search` holds the folded text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
 /** True for every body whose `states` has a key the chart counts (see schema step 6). */
@@ -366,18 +368,7 @@ export const schemaSteps: readonly string[] = [
   INSERT INTO awaiting_report_minutes (minute, device_id, count)
     SELECT ${minuteOf('state_at')}, device_id, count(*) FROM messages
     WHERE ${awaitsReport('messages')} GROUP BY 1, 2;
-  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new')} BEGIN
-    ${countAwaiting('new', 1)}
-  END;
-  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new')} BEGIN
-    ${countAwaiting('new', 1)}
-  END;
-  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old')} BEGIN
-    ${countAwaiting('old', -1)}
-  END;
-  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old')} BEGIN
-    ${countAwaiting('old', -1)}
-  END;
+  ${awaitingTriggers('body')}
   `,
   // Who did what through the API (store/auditTrail.ts): one row per change a person or an app
   // made, found by what it changed (a message, a contact, a campaign…) and listed newest first.
@@ -402,15 +393,66 @@ export const schemaSteps: readonly string[] = [
   // Searches ignore accents as well as case: the stored searched texts are folded as the needle
   // is (`foldText`), and the indexes follow (searchIndex.ts).
   foldedSearchStep(),
+  // Each fact of a message is stored once: `body` keeps only what the columns and the stored
+  // view do not hold (messageRecordColumns.ts), a third of what it held. The waiting-for-report
+  // triggers read the flag from the view; the step rewrites every stored message's body.
+  `
+  DROP TRIGGER messages_awaiting_insert;
+  DROP TRIGGER messages_awaiting_enter;
+  DROP TRIGGER messages_awaiting_leave;
+  DROP TRIGGER messages_awaiting_delete;
+  ${awaitingTriggers('view')}
+  UPDATE messages SET body = message_own_fields(body);
+  `,
+  // A thread's items are keyed by the order a thread is read in (peer, newest first), so the
+  // table needs no second index by peer: each item is stored once instead of twice. An item's
+  // time never changes (a message's creation, a received one's arrival), so the key still
+  // files an item under a party once. The step copies the items into the new table.
+  `
+  CREATE TABLE desk_thread_items_by_time (
+    peer TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    direction TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    PRIMARY KEY (peer, at DESC, direction, item_id)
+  ) WITHOUT ROWID;
+  INSERT INTO desk_thread_items_by_time (peer, at, direction, item_id)
+    SELECT peer, at, direction, item_id FROM desk_thread_items;
+  DROP TABLE desk_thread_items;
+  ALTER TABLE desk_thread_items_by_time RENAME TO desk_thread_items;
+  `,
+  // A message's stored view leaves its id and device to the row's columns, which a page adds
+  // as it lists the view (pagedRecords.ts). The step removes them from every stored view.
+  `
+  UPDATE messages SET view = json_remove(view, '$.id', '$.deviceId');
+  `,
 ];
 
 /**
  * A row that waits for its delivery report: Sent by a modem, asked for one. The state comes
- * first, so the record's JSON is read only for Sent rows.
+ * first, so the JSON that holds the flag (the record in `body` up to schema step 17, the
+ * stored `view` since) is read only for Sent rows.
  */
-function awaitsReport(row: string): string {
+function awaitsReport(row: string, flagIn: 'body' | 'view' = 'body'): string {
   return `(${row}.state = 'Sent' AND ${row}.device_id IS NOT NULL AND ${row}.state_at IS NOT NULL
-    AND json_extract(${row}.body, '$.withDeliveryReport') = 1)`;
+    AND json_extract(${row}.${flagIn}, '$.withDeliveryReport') = 1)`;
+}
+
+/** The triggers that keep `awaiting_report_minutes`, reading the flag from `flagIn`. */
+function awaitingTriggers(flagIn: 'body' | 'view'): string {
+  return `
+  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+    ${countAwaiting('new', 1)}
+  END;
+  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+    ${countAwaiting('old', -1)}
+  END;
+  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+    ${countAwaiting('old', -1)}
+  END;`;
 }
 
 /** Adds `delta` to the count of `row`'s minute and modem; a count that reaches 0 goes. */
@@ -440,8 +482,9 @@ function countFailureTrigger(name: string, event: string, condition = ''): strin
 export const schemaVersion = schemaSteps.length;
 
 /**
- * The SQL functions that schema step 11 writes the stored views with, from each row's record.
- * Registered on the gateway's connection before the schema is brought up to date.
+ * The SQL functions that schema step 11 writes the stored views with, and step 17 the bodies,
+ * from each row's whole record. Registered on the gateway's connection before the schema is
+ * brought up to date.
  */
 export function registerStoredViewFunctions(db: Database): void {
   // The step asks for a row's two columns in turn: its record is parsed once for both.
@@ -453,6 +496,10 @@ export function registerStoredViewFunctions(db: Database): void {
   };
   db.function('message_view', (body: unknown) => storedOf(body).view);
   db.function('message_view_content', (body: unknown) => storedOf(body).content);
+  db.function('message_own_fields', (body: unknown) => {
+    if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
+    return recordOwnFields(JSON.parse(body) as MessageRecord);
+  });
 }
 
 /** The schema version `db` is at (0 for a new file). */
