@@ -99,6 +99,8 @@ export interface GatewayAttention {
   lastWebhookError?: string;
   /** Sent messages that asked for a delivery report and have none after an hour. */
   overdueReports: number;
+  /** SIMs at 80 % or more of a plan's cap, and those at it: one line each. */
+  planCaps?: { near: string[]; reached: string[] };
 }
 
 /**
@@ -197,6 +199,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
         webhookFailuresLastHour: webhooks.failedLastHour,
         ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
         overdueReports: overdue,
+        planCaps: routing.planAlerts(),
       };
     };
     let smppServer: SmppServer | undefined;
@@ -210,9 +213,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       lifecycle: records.lifecycle,
       devices: pool,
       optOuts: optOuts.list,
-      mayRoute: routing.mayRoute,
+      routing: routing.scheduling,
     });
     routing.book.onChange(() => activeScheduler.wake());
+    routing.plans.onChange(() => activeScheduler.wake());
+    routing.planUsage.onReset(() => activeScheduler.wake());
     auth.apps.onChange(() => activeScheduler.wake());
     scheduler = activeScheduler;
     const messaging = composeMessaging(context, {
@@ -278,6 +283,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       desk,
       login: auth.login,
       routing: routing.book,
+      plans: { plans: routing.plans, usage: routing.planUsage },
       sending: { paused: () => sendingPause.paused, setPaused: setSendingPaused },
     });
     const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });

@@ -34,6 +34,9 @@ export const WebhookEventNames = [
   'optout:added',
   'optout:removed',
   'autoreply:sent',
+  // Ours: a SIM's use reached 80 % or 100 % of a cap of its plan (server/plans/).
+  'plan:cap-warning',
+  'plan:cap-reached',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];

@@ -12,6 +12,9 @@ import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
 import { describeHold, type Hold } from './holdReason.js';
+
+export type { Hold } from './holdReason.js';
+
 import { MessageDelivery } from './messageDelivery.js';
 import { firstInOrder, isExpedited } from './messageOrder.js';
 import { ModemAvailability, ownLimitsAt } from './modemAvailability.js';
@@ -45,6 +48,16 @@ export interface SchedulerDeps {
    * an app's allowed modems: server/routing/). Absent: every modem may.
    */
   mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
+  /**
+   * Why routing keeps a message off every online modem that could otherwise carry it (a SIM
+   * plan's cap: server/plans/), for the hold reason. Absent or undefined: "no modem".
+   */
+  routeHold?: (message: MessageRecord, online: readonly { deviceId: string }[]) => Hold | undefined;
+  /**
+   * A message was handed to a modem's SIM slot, in the turn (and so the commit) of its
+   * Processed mark: SIM plans count it. `message` is the plain copy.
+   */
+  handedOver?: (message: MessageRecord, deviceId: string, simNumber: number) => void;
 }
 
 export interface SchedulerStatus {
@@ -192,7 +205,7 @@ export class Scheduler {
           online,
           startsLater ? startsAt : Number.POSITIVE_INFINITY,
           policy.processingOrder,
-          this.holdContext(limit, now),
+          this.holdContext(limit, now, online),
         );
   }
 
@@ -264,7 +277,13 @@ export class Scheduler {
     this.hold =
       policy.paused && waiting.length > 0
         ? { reason: 'paused' }
-        : explainHold(waiting, online, nextScheduled, policy.processingOrder, this.holdContext(limit, now));
+        : explainHold(
+            waiting,
+            online,
+            nextScheduled,
+            policy.processingOrder,
+            this.holdContext(limit, now, online),
+          );
     let nextWake = Math.min(nextExpiry, nextScheduled);
     if (waiting.length > 0) {
       for (const modem of online) {
@@ -310,6 +329,7 @@ export class Scheduler {
     this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
     const viaSimulator = this.isSimulated(modem.deviceId);
     const processed = lifecycle.markProcessed(messageId, modem.deviceId, viaSimulator);
+    this.deps.handedOver?.(plain, modem.deviceId, simNumber);
     this.track(this.delivery.deliver(modem, stored, plain, simNumber, processed));
   }
 
@@ -337,8 +357,15 @@ export class Scheduler {
     this.wake();
   }
 
-  private holdContext(limit: Limits, now: number): HoldContext {
-    return { pool: this.pool, limits: this.limits, limit, now };
+  private holdContext(limit: Limits, now: number, online: readonly OutboundModem[]): HoldContext {
+    return {
+      pool: this.pool,
+      limits: this.limits,
+      limit,
+      now,
+      mayRoute: (message, deviceId) => this.deps.mayRoute?.(message, deviceId, online) ?? true,
+      routeHold: (message) => this.deps.routeHold?.(message, online),
+    };
   }
 
   private track(work: Promise<void>): void {

@@ -73,8 +73,8 @@ export type AuditEventView = z.infer<typeof auditEventViewSchema>;
 
 export const auditActorsRequestSchema = z.object({ subjects: z.array(z.string().max(128)).max(1000) });
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
-const timeZone = z
+export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
+export const timeZone = z
   .string()
   .max(64)
   .refine(isKnownTimeZone, 'must be an IANA time zone, e.g. "Europe/Berlin"');

@@ -394,6 +394,19 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX audit_events_subject ON audit_events (subject, seq);
   CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
   `,
+  // What each SIM sent, for its plan's caps (store/simPlanUses.ts): one row per recipient handed
+  // to a modem, so a period's count reads only that period's rows.
+  `
+  CREATE TABLE sim_plan_uses (
+    device_id TEXT NOT NULL,
+    sim INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    recipient TEXT NOT NULL,
+    parts INTEGER NOT NULL
+  );
+  CREATE INDEX sim_plan_uses_by_sim ON sim_plan_uses (device_id, sim, at);
+  CREATE INDEX sim_plan_uses_by_time ON sim_plan_uses (at);
+  `,
 ];
 
 /**

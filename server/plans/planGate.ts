@@ -1,0 +1,52 @@
+import type { MessageRecord } from '../domain/message.js';
+import type { Hold } from '../scheduler/scheduler.js';
+import type { PlanBook } from './planBook.js';
+import type { SimRef } from './simPlan.js';
+import type { CapUse, SimPlanUsage } from './simPlanUsage.js';
+
+/**
+ * What routing asks of the SIM plans (routing/routeGuard.ts) and what the scheduler's hold
+ * says of them. A message uses the SIM slot it names, else slot 1 (the modem's default); a
+ * recipient already sent is not counted again.
+ */
+export interface PlanGate {
+  /** Whether the SIM of this modem the message would use has reached a cap for it. */
+  capped(message: MessageRecord, deviceId: string): boolean;
+  /** Whether that SIM's plan lets a message routed only to it go through another SIM. */
+  spills(message: MessageRecord, deviceId: string): boolean;
+  /** The hold of a message every online modem's SIM is capped for: the earliest reset. */
+  hold(message: MessageRecord, online: readonly { deviceId: string }[]): Hold | undefined;
+}
+
+export function createPlanGate(deps: { book: Pick<PlanBook, 'get'>; usage: SimPlanUsage }): PlanGate {
+  const simOf = (message: MessageRecord, deviceId: string): SimRef => ({
+    deviceId,
+    sim: message.simNumber ?? 1,
+  });
+  const waiting = (message: MessageRecord) =>
+    message.recipients.filter((recipient) => recipient.state === 'Pending').map((r) => r.phoneNumber);
+  const blocking = (message: MessageRecord, deviceId: string) =>
+    deps.usage.blockingCap(simOf(message, deviceId), waiting(message));
+
+  return {
+    capped: (message, deviceId) => blocking(message, deviceId) !== undefined,
+    spills: (message, deviceId) => deps.book.get(simOf(message, deviceId))?.whenCapped === 'spill',
+    hold(message, online) {
+      let earliest: { deviceId: string; use: CapUse } | undefined;
+      for (const { deviceId } of online) {
+        const use = blocking(message, deviceId);
+        if (use && (!earliest || use.resetsAt < earliest.use.resetsAt)) earliest = { deviceId, use };
+      }
+      if (!earliest) return undefined;
+      const { deviceId, use } = earliest;
+      const unit = deps.book.get(simOf(message, deviceId))?.unit ?? 'messages';
+      const counted = use.cap.name === 'recipients' ? 'recipients' : unit;
+      return {
+        reason: 'plan-cap',
+        deviceId,
+        nextAttemptAt: use.resetsAt,
+        plan: { sim: simOf(message, deviceId).sim, cap: `${use.cap.limit} ${counted} per ${use.cap.period}` },
+      };
+    },
+  };
+}

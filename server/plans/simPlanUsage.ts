@@ -1,0 +1,187 @@
+import type { Clock, TimerHandle } from '../clock/clock.js';
+import { type Period, type PeriodKind, periodAt } from '../clock/resetPeriods.js';
+import type { SimPlanTally, SimPlanUse } from '../store/simPlanUses.js';
+import type { PlanBook } from './planBook.js';
+import {
+  type PlanCap,
+  type PlanNoticeLevel,
+  PlanNoticeLevels,
+  planCaps,
+  type SimPlan,
+  type SimRef,
+  simKey,
+} from './simPlan.js';
+
+/** One cap of a SIM's plan against what the SIM sent in the cap's period. */
+export interface CapUse {
+  cap: PlanCap;
+  used: number;
+  /** When the period ends and the count starts again (ms). */
+  resetsAt: number;
+}
+
+/** A SIM's use reached 80 % or 100 % of one of its caps. */
+export interface PlanNotice {
+  sim: SimRef;
+  use: CapUse;
+  level: PlanNoticeLevel;
+  unit: SimPlan['unit'];
+}
+
+export interface SimPlanUsage {
+  /** Each cap of the SIM's plan with its use now; empty without a plan. */
+  usage(sim: SimRef): CapUse[];
+  /**
+   * The cap that keeps the SIM from taking a message to these recipients now: a count that
+   * reached its limit, or the distinct recipients' cap reached by a recipient not yet counted.
+   * Asking arms a wake-up at its reset.
+   */
+  blockingCap(sim: SimRef, recipients: readonly string[]): CapUse | undefined;
+  /** A message went to these recipients through the SIM, each in `parts` SMS parts. */
+  record(sim: SimRef, recipients: readonly string[], parts: number): void;
+  /** A capped SIM's period ended: messages it held may move. */
+  onReset(listener: () => void): () => void;
+  stop(): void;
+}
+
+/** What the usage needs of the store (store/simPlanUses.ts). */
+export interface PlanUseStore {
+  record(uses: readonly SimPlanUse[]): Promise<void>;
+  tallySince(deviceId: string, sim: number, since: number): SimPlanTally;
+  pruneBefore(before: number): Promise<void>;
+}
+
+interface PeriodTally {
+  period: Period;
+  messages: number;
+  parts: number;
+  recipients: Set<string>;
+}
+
+const DAY_MS = 86_400_000;
+/** Longer than any period (a month, with a daylight-saving hour to spare). */
+const keptUsesMs = 40 * DAY_MS;
+
+/**
+ * What each SIM sent in each of its plan's periods. A period's tally is read from the store
+ * once, the first time it is asked for (so counts survive a restart), then kept in memory and
+ * added to as messages go out; a message's uses are written in the commit of its hand-over.
+ */
+export function createSimPlanUsage(deps: {
+  book: Pick<PlanBook, 'get' | 'onChange'>;
+  store: PlanUseStore;
+  clock: Clock;
+  notify: (notice: PlanNotice) => void;
+  onWriteFailed: (error: unknown) => void;
+}): SimPlanUsage {
+  const { book, store, clock } = deps;
+  // SIM key and period kind → the tally of the period last read.
+  const tallies = new Map<string, PeriodTally>();
+  const resetListeners = new Set<() => void>();
+  let resetTimer: { at: number; handle: TimerHandle } | undefined;
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  // A changed reset time or zone moves every period: read them again.
+  const unsubscribe = book.onChange(() => tallies.clear());
+
+  const tallyOf = (plan: SimPlan, kind: PeriodKind, now: number): PeriodTally => {
+    const key = `${simKey(plan)} ${kind}`;
+    const known = tallies.get(key);
+    if (known && now >= known.period.start && now < known.period.end) return known;
+    if (now - prunedAt >= DAY_MS) {
+      prunedAt = now;
+      store.pruneBefore(now - keptUsesMs).catch(deps.onWriteFailed);
+    }
+    const period = periodAt(kind, plan, now);
+    const read = store.tallySince(plan.deviceId, plan.sim, period.start);
+    const fresh = {
+      period,
+      messages: read.messages,
+      parts: read.parts,
+      recipients: new Set(read.recipients),
+    };
+    tallies.set(key, fresh);
+    return fresh;
+  };
+
+  const usageOf = (plan: SimPlan, now: number): CapUse[] =>
+    planCaps(plan).map((cap) => {
+      const tally = tallyOf(plan, cap.period, now);
+      const used =
+        cap.name === 'recipients'
+          ? tally.recipients.size
+          : plan.unit === 'parts'
+            ? tally.parts
+            : tally.messages;
+      return { cap, used, resetsAt: tally.period.end };
+    });
+
+  const wakeAt = (at: number, now: number) => {
+    if (resetTimer && resetTimer.at <= at) return;
+    resetTimer?.handle.cancel();
+    resetTimer = {
+      at,
+      handle: clock.setTimer(() => {
+        resetTimer = undefined;
+        for (const listener of resetListeners) listener();
+      }, at - now),
+    };
+  };
+
+  return {
+    usage(sim) {
+      const plan = book.get(sim);
+      return plan ? usageOf(plan, clock.now()) : [];
+    },
+
+    blockingCap(sim, recipients) {
+      const plan = book.get(sim);
+      if (!plan) return undefined;
+      const now = clock.now();
+      const blocking = usageOf(plan, now).find(({ cap, used }) => {
+        if (used < cap.limit) return false;
+        if (cap.name !== 'recipients') return true;
+        const known = tallyOf(plan, cap.period, now).recipients;
+        return recipients.some((recipient) => !known.has(recipient));
+      });
+      if (blocking) wakeAt(blocking.resetsAt, now);
+      return blocking;
+    },
+
+    record(sim, recipients, parts) {
+      const now = clock.now();
+      const plan = book.get(sim);
+      const before = plan ? usageOf(plan, now) : [];
+      const uses = recipients.map((recipient) => ({ ...sim, at: now, recipient, parts }));
+      store.record(uses).catch(deps.onWriteFailed);
+      if (!plan) return;
+      const kinds = new Set(planCaps(plan).map((cap) => cap.period));
+      for (const kind of kinds) {
+        const tally = tallyOf(plan, kind, now);
+        tally.messages += recipients.length;
+        tally.parts += recipients.length * parts;
+        for (const recipient of recipients) tally.recipients.add(recipient);
+      }
+      const after = usageOf(plan, now);
+      after.forEach((use, index) => {
+        const was = before[index]?.used ?? 0;
+        // One notice for the highest mark crossed: a long message may pass both at once.
+        const crossed = PlanNoticeLevels.filter((level) => {
+          const mark = (use.cap.limit * level) / 100;
+          return was < mark && use.used >= mark;
+        }).at(-1);
+        if (crossed !== undefined) deps.notify({ sim, use, level: crossed, unit: plan.unit });
+      });
+    },
+
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => resetListeners.delete(listener);
+    },
+
+    stop() {
+      unsubscribe();
+      resetTimer?.handle.cancel();
+      resetTimer = undefined;
+    },
+  };
+}
