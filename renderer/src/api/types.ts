@@ -43,6 +43,7 @@ import type {
   phoneViewSchema,
   usbListingSchema,
 } from '../../../server/validation/phoneSchemas.js';
+import type { simPlanSchema } from '../../../server/validation/planSchemas.js';
 import type { webhookSchema } from '../../../server/validation/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
@@ -133,6 +134,10 @@ export type {
   MeView,
   StaffView,
 } from '../../../server/validation/accountSchemas.js';
+
+/** GET /gateway/v1/plans: a SIM's plan with its use against each cap. */
+export type { SimPlanView } from '../../../server/validation/planSchemas.js';
+export type SimPlanTermsInput = z.input<typeof simPlanSchema>;
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
 export type { IssuedTokenView } from '../../../server/validation/tokenViewSchemas.js';
