@@ -14,8 +14,8 @@ export interface PlanGate {
   capped(message: MessageRecord, deviceId: string): boolean;
   /** Whether that SIM's plan lets a message routed only to it go through another SIM. */
   spills(message: MessageRecord, deviceId: string): boolean;
-  /** The hold of a message every online modem's SIM is capped for: the earliest reset. */
-  hold(message: MessageRecord, online: readonly { deviceId: string }[]): Hold | undefined;
+  /** The hold of a message these modems' SIMs are capped for: the earliest reset. */
+  hold(message: MessageRecord, able: readonly { deviceId: string }[]): Hold | undefined;
 }
 
 export function createPlanGate(deps: { book: Pick<PlanBook, 'get'>; usage: SimPlanUsage }): PlanGate {
@@ -25,15 +25,18 @@ export function createPlanGate(deps: { book: Pick<PlanBook, 'get'>; usage: SimPl
   });
   const waiting = (message: MessageRecord) =>
     message.recipients.filter((recipient) => recipient.state === 'Pending').map((r) => r.phoneNumber);
-  const blocking = (message: MessageRecord, deviceId: string) =>
-    deps.usage.blockingCap(simOf(message, deviceId), waiting(message));
+  // Asked for every message each free modem looks at: most SIMs have no plan.
+  const blocking = (message: MessageRecord, deviceId: string) => {
+    const sim = simOf(message, deviceId);
+    return deps.book.get(sim) ? deps.usage.blockingCap(sim, waiting(message)) : undefined;
+  };
 
   return {
     capped: (message, deviceId) => blocking(message, deviceId) !== undefined,
     spills: (message, deviceId) => deps.book.get(simOf(message, deviceId))?.whenCapped === 'spill',
-    hold(message, online) {
+    hold(message, able) {
       let earliest: { deviceId: string; use: CapUse } | undefined;
-      for (const { deviceId } of online) {
+      for (const { deviceId } of able) {
         const use = blocking(message, deviceId);
         if (use && (!earliest || use.resetsAt < earliest.use.resetsAt)) earliest = { deviceId, use };
       }

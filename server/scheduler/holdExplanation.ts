@@ -14,8 +14,8 @@ export interface HoldContext {
   now: number;
   /** Whether routing lets the modem carry the message (`SchedulerDeps.mayRoute`). */
   mayRoute: (message: MessageRecord, deviceId: string) => boolean;
-  /** Why routing keeps the message off every modem that could carry it (`SchedulerDeps.routeHold`). */
-  routeHold: (message: MessageRecord) => Hold | undefined;
+  /** Why routing keeps the message off these modems, which could carry it (`SchedulerDeps.routeHold`). */
+  routeHold: (message: MessageRecord, able: readonly OutboundModem[]) => Hold | undefined;
 }
 
 /**
@@ -40,7 +40,7 @@ export function explainHold(
   const able = online.filter((modem) => carries(head, modem, now, benched));
   const carriers = able.filter((modem) => context.mayRoute(head, modem.deviceId));
   if (carriers.length === 0) {
-    const routed = able.length > 0 ? context.routeHold(head) : undefined;
+    const routed = able.length > 0 ? context.routeHold(head, able) : undefined;
     if (routed) return routed;
     return head.requestedDeviceId === undefined
       ? { reason: 'no-modem' }

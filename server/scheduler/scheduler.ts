@@ -49,10 +49,10 @@ export interface SchedulerDeps {
    */
   mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
   /**
-   * Why routing keeps a message off every online modem that could otherwise carry it (a SIM
-   * plan's cap: server/plans/), for the hold reason. Absent or undefined: "no modem".
+   * Why routing keeps a message off the online modems that could otherwise carry it (`able`;
+   * a SIM plan's cap: server/plans/), for the hold reason. Absent or undefined: "no modem".
    */
-  routeHold?: (message: MessageRecord, online: readonly { deviceId: string }[]) => Hold | undefined;
+  routeHold?: (message: MessageRecord, able: readonly { deviceId: string }[]) => Hold | undefined;
   /**
    * A message was handed to a modem's SIM slot, in the turn (and so the commit) of its
    * Processed mark: SIM plans count it. `message` is the plain copy.
@@ -364,7 +364,7 @@ export class Scheduler {
       limit,
       now,
       mayRoute: (message, deviceId) => this.deps.mayRoute?.(message, deviceId, online) ?? true,
-      routeHold: (message) => this.deps.routeHold?.(message, online),
+      routeHold: (message, able) => this.deps.routeHold?.(message, able),
     };
   }
 

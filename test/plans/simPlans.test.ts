@@ -93,6 +93,12 @@ describe('a SIM plan with a daily cap of 5', () => {
       resetsAt: '2026-01-01T12:10:00.000Z',
     });
 
+    // The desktop shell's notification reads the same through the core's attention.
+    expect(under.gateway.attention().planCaps).toEqual({
+      near: [],
+      reached: [`SIM 1 of modem ${modem} used 5 of 5 messages per day; resets at 2026-01-01T12:10:00.000Z`],
+    });
+
     await under.clock.advance(resetAt - under.clock.now());
     await under.runUntil(
       async () => (await states(under, [sixth]))[0]?.state === 'Sent',
@@ -100,6 +106,7 @@ describe('a SIM plan with a daily cap of 5', () => {
     );
     const after = (await under.request('GET', '/gateway/v1/plans')).body as { plans: PlanView[] };
     expect(after.plans[0]?.usage[0]).toMatchObject({ used: 1, resetsAt: '2026-01-02T12:10:00.000Z' });
+    expect(under.gateway.attention().planCaps).toEqual({ near: [], reached: [] });
   });
 
   it('spills the 6th to a second SIM when the plan says spill', async () => {
