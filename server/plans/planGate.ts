@@ -28,7 +28,7 @@ export function createPlanGate(deps: { book: Pick<PlanBook, 'get'>; usage: SimPl
   // Asked for every message each free modem looks at: most SIMs have no plan.
   const blocking = (message: MessageRecord, deviceId: string) => {
     const sim = simOf(message, deviceId);
-    return deps.book.get(sim) ? deps.usage.blockingCap(sim, waiting(message)) : undefined;
+    return deps.book.get(sim) ? deps.usage.blockingCap(sim, () => waiting(message)) : undefined;
   };
 
   return {

@@ -9,7 +9,6 @@ import {
   planCaps,
   type SimPlan,
   type SimRef,
-  simKey,
 } from './simPlan.js';
 
 /** One cap of a SIM's plan against what the SIM sent in the cap's period. */
@@ -33,10 +32,10 @@ export interface SimPlanUsage {
   usage(sim: SimRef): CapUse[];
   /**
    * The cap that keeps the SIM from taking a message to these recipients now: a count that
-   * reached its limit, or the distinct recipients' cap reached by a recipient not yet counted.
-   * Asking arms a wake-up at its reset.
+   * reached its limit, or the distinct recipients' cap reached by a recipient not yet counted
+   * (`recipients` is asked only then). Asking arms a wake-up at its reset.
    */
-  blockingCap(sim: SimRef, recipients: readonly string[]): CapUse | undefined;
+  blockingCap(sim: SimRef, recipients: () => readonly string[]): CapUse | undefined;
   /** A message went to these recipients through the SIM, each in `parts` SMS parts. */
   record(sim: SimRef, recipients: readonly string[], parts: number): void;
   /** A capped SIM's period ended: messages it held may move. */
@@ -75,17 +74,30 @@ export function createSimPlanUsage(deps: {
   onWriteFailed: (error: unknown) => void;
 }): SimPlanUsage {
   const { book, store, clock } = deps;
-  // SIM key and period kind → the tally of the period last read.
-  const tallies = new Map<string, PeriodTally>();
+  // Per plan (the book's object, replaced on a change): its caps and the tally of each period
+  // kind last read. Asked for every message a free modem looks at, so nothing here allocates
+  // unless a period turns over.
+  let states = new WeakMap<SimPlan, { caps: PlanCap[]; tallies: Map<PeriodKind, PeriodTally> }>();
   const resetListeners = new Set<() => void>();
   let resetTimer: { at: number; handle: TimerHandle } | undefined;
   let prunedAt = Number.NEGATIVE_INFINITY;
   // A changed reset time or zone moves every period: read them again.
-  const unsubscribe = book.onChange(() => tallies.clear());
+  const unsubscribe = book.onChange(() => {
+    states = new WeakMap();
+  });
+
+  const stateOf = (plan: SimPlan) => {
+    let state = states.get(plan);
+    if (!state) {
+      state = { caps: planCaps(plan), tallies: new Map() };
+      states.set(plan, state);
+    }
+    return state;
+  };
 
   const tallyOf = (plan: SimPlan, kind: PeriodKind, now: number): PeriodTally => {
-    const key = `${simKey(plan)} ${kind}`;
-    const known = tallies.get(key);
+    const { tallies } = stateOf(plan);
+    const known = tallies.get(kind);
     if (known && now >= known.period.start && now < known.period.end) return known;
     if (now - prunedAt >= DAY_MS) {
       prunedAt = now;
@@ -99,20 +111,17 @@ export function createSimPlanUsage(deps: {
       parts: read.parts,
       recipients: new Set(read.recipients),
     };
-    tallies.set(key, fresh);
+    tallies.set(kind, fresh);
     return fresh;
   };
 
+  const usedOf = (plan: SimPlan, cap: PlanCap, tally: PeriodTally): number =>
+    cap.name === 'recipients' ? tally.recipients.size : plan.unit === 'parts' ? tally.parts : tally.messages;
+
   const usageOf = (plan: SimPlan, now: number): CapUse[] =>
-    planCaps(plan).map((cap) => {
+    stateOf(plan).caps.map((cap) => {
       const tally = tallyOf(plan, cap.period, now);
-      const used =
-        cap.name === 'recipients'
-          ? tally.recipients.size
-          : plan.unit === 'parts'
-            ? tally.parts
-            : tally.messages;
-      return { cap, used, resetsAt: tally.period.end };
+      return { cap, used: usedOf(plan, cap, tally), resetsAt: tally.period.end };
     });
 
   const wakeAt = (at: number, now: number) => {
@@ -137,14 +146,17 @@ export function createSimPlanUsage(deps: {
       const plan = book.get(sim);
       if (!plan) return undefined;
       const now = clock.now();
-      const blocking = usageOf(plan, now).find(({ cap, used }) => {
-        if (used < cap.limit) return false;
-        if (cap.name !== 'recipients') return true;
-        const known = tallyOf(plan, cap.period, now).recipients;
-        return recipients.some((recipient) => !known.has(recipient));
-      });
-      if (blocking) wakeAt(blocking.resetsAt, now);
-      return blocking;
+      for (const cap of stateOf(plan).caps) {
+        const tally = tallyOf(plan, cap.period, now);
+        const used = usedOf(plan, cap, tally);
+        if (used < cap.limit) continue;
+        if (cap.name === 'recipients' && recipients().every((recipient) => tally.recipients.has(recipient))) {
+          continue;
+        }
+        wakeAt(tally.period.end, now);
+        return { cap, used, resetsAt: tally.period.end };
+      }
+      return undefined;
     },
 
     record(sim, recipients, parts) {
@@ -154,7 +166,7 @@ export function createSimPlanUsage(deps: {
       const uses = recipients.map((recipient) => ({ ...sim, at: now, recipient, parts }));
       store.record(uses).catch(deps.onWriteFailed);
       if (!plan) return;
-      const kinds = new Set(planCaps(plan).map((cap) => cap.period));
+      const kinds = new Set(stateOf(plan).caps.map((cap) => cap.period));
       for (const kind of kinds) {
         const tally = tallyOf(plan, kind, now);
         tally.messages += recipients.length;

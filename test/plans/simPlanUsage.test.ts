@@ -63,14 +63,14 @@ describe('SIM plan use', () => {
 
     const second = await openAt(dir, clock);
     cleanups.push(second.close);
-    const blocking = second.usage.blockingCap(sim, ['+15550000009']);
+    const blocking = second.usage.blockingCap(sim, () => ['+15550000009']);
     expect(blocking).toMatchObject({ used: 3, cap: { name: 'day', limit: 3 } });
     expect(blocking?.resetsAt).toBe(Date.UTC(2026, 2, 11, 5));
     // Another slot of the same modem has its own count.
-    expect(second.usage.blockingCap({ deviceId: 'modem-a', sim: 1 }, ['+15550000009'])).toBeUndefined();
+    expect(second.usage.blockingCap({ deviceId: 'modem-a', sim: 1 }, () => ['+15550000009'])).toBeUndefined();
 
     await clock.advance(Date.UTC(2026, 2, 11, 5) - clock.now());
-    expect(second.usage.blockingCap(sim, ['+15550000009'])).toBeUndefined();
+    expect(second.usage.blockingCap(sim, () => ['+15550000009'])).toBeUndefined();
     expect(second.usage.usage(sim).map((use) => [use.cap.name, use.used])).toEqual([
       ['day', 0],
       ['month', 3],
@@ -89,8 +89,8 @@ describe('SIM plan use', () => {
     });
     opened.usage.record(sim, ['+15550000001'], 3);
     opened.usage.record(sim, ['+15550000002'], 3);
-    expect(opened.usage.blockingCap(sim, ['+15550000001'])).toBeUndefined();
-    expect(opened.usage.blockingCap(sim, ['+15550000003'])).toMatchObject({
+    expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toBeUndefined();
+    expect(opened.usage.blockingCap(sim, () => ['+15550000003'])).toMatchObject({
       cap: { name: 'recipients' },
       used: 2,
     });
@@ -99,9 +99,9 @@ describe('SIM plan use', () => {
       ['recipients', 2],
     ]);
     opened.usage.record(sim, ['+15550000001'], 3);
-    expect(opened.usage.blockingCap(sim, ['+15550000001'])).toBeUndefined();
+    expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toBeUndefined();
     opened.usage.record(sim, ['+15550000001'], 1);
-    expect(opened.usage.blockingCap(sim, ['+15550000001'])).toMatchObject({
+    expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toMatchObject({
       cap: { name: 'week' },
       used: 10,
     });
