@@ -1,4 +1,5 @@
-import type { AppDirectory } from '../auth/appDirectory.js';
+import { type AppDirectory, defaultAppId } from '../auth/appDirectory.js';
+import { formattedNumberKey } from '../desk/peerKey.js';
 import { describeError } from '../errors/gatewayError.js';
 import { partsPerRecipient } from '../plans/messageParts.js';
 import { openPlanBook, type PlanBook, type PlanDocumentData } from '../plans/planBook.js';
@@ -9,7 +10,7 @@ import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js'
 import { createRouteGuard } from '../routing/routeGuard.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';
-import { SqliteSimPlanUses } from '../store/simPlanUses.js';
+import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
 import type { CompositionContext } from './context.js';
 
 export interface GatewayRouting {
@@ -20,6 +21,8 @@ export interface GatewayRouting {
   scheduling: Required<Pick<SchedulerDeps, 'mayRoute' | 'routeHold' | 'handedOver'>>;
   /** The SIMs at or near a cap now, one line each, for the desktop's notifications. */
   planAlerts(): { near: string[]; reached: string[] };
+  /** The app whose message this number received last (within the send log's days), if any. */
+  lastAppTo(phoneNumber: string): string | undefined;
 }
 
 /**
@@ -35,9 +38,10 @@ export async function openRouting(
   const logger = context.logger.child('plans');
   const book = openRoutingBook(await storage.openDocument<RoutingDocumentData>('routing', {}));
   const plans = openPlanBook(await storage.openDocument<PlanDocumentData>('sim-plans', {}));
+  const sendLog = new SqliteSendLog(storage.sqlite.db, storage.sqlite.commits);
   const planUsage = createSimPlanUsage({
     book: plans,
-    store: new SqliteSimPlanUses(storage.sqlite.db, storage.sqlite.commits),
+    store: sendLog,
     clock,
     notify: (notice) => {
       logger.info(describePlanNotice(notice), { deviceId: notice.sim.deviceId, percent: notice.level });
@@ -46,7 +50,7 @@ export async function openRouting(
     onWriteFailed: (error) => logger.error('cannot store a SIM plan use', { error: describeError(error) }),
   });
   context.stops.add(async () => planUsage.stop());
-  const gate = createPlanGate({ book: plans, usage: planUsage });
+  const gate = createPlanGate({ book: plans, usage: planUsage, numberKey: formattedNumberKey });
   return {
     book,
     plans,
@@ -61,8 +65,13 @@ export async function openRouting(
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },
-          message.recipients.filter((r) => r.state === 'Pending').map((r) => r.phoneNumber),
-          partsPerRecipient(message.content),
+          {
+            recipients: message.recipients
+              .filter((recipient) => recipient.state === 'Pending')
+              .map((recipient) => formattedNumberKey(recipient.phoneNumber)),
+            parts: partsPerRecipient(message.content),
+            appId: message.appId ?? defaultAppId,
+          },
         ),
     },
     planAlerts() {
@@ -79,5 +88,6 @@ export async function openRouting(
       }
       return { near, reached };
     },
+    lastAppTo: (phoneNumber) => sendLog.lastAppTo(formattedNumberKey(phoneNumber), clock.now() - keptSendsMs),
   };
 }

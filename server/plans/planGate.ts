@@ -18,13 +18,20 @@ export interface PlanGate {
   hold(message: MessageRecord, able: readonly { deviceId: string }[]): Hold | undefined;
 }
 
-export function createPlanGate(deps: { book: Pick<PlanBook, 'get'>; usage: SimPlanUsage }): PlanGate {
+export function createPlanGate(deps: {
+  book: Pick<PlanBook, 'get'>;
+  usage: SimPlanUsage;
+  /** How the send log keys a number (the same person written with or without spaces). */
+  numberKey: (phoneNumber: string) => string;
+}): PlanGate {
   const simOf = (message: MessageRecord, deviceId: string): SimRef => ({
     deviceId,
     sim: message.simNumber ?? 1,
   });
   const waiting = (message: MessageRecord) =>
-    message.recipients.filter((recipient) => recipient.state === 'Pending').map((r) => r.phoneNumber);
+    message.recipients
+      .filter((recipient) => recipient.state === 'Pending')
+      .map((recipient) => deps.numberKey(recipient.phoneNumber));
   // Asked for every message each free modem looks at: most SIMs have no plan.
   const blocking = (message: MessageRecord, deviceId: string) => {
     const sim = simOf(message, deviceId);

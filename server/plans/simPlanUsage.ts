@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { type Period, type PeriodKind, periodAt } from '../clock/resetPeriods.js';
-import type { SimPlanTally, SimPlanUse } from '../store/simPlanUses.js';
+import type { SendRecord, SendTally } from '../store/sendLog.js';
 import type { PlanBook } from './planBook.js';
 import {
   type PlanCap,
@@ -36,18 +36,20 @@ export interface SimPlanUsage {
    * (`recipients` is asked only then). Asking arms a wake-up at its reset.
    */
   blockingCap(sim: SimRef, recipients: () => readonly string[]): CapUse | undefined;
-  /** A message went to these recipients through the SIM, each in `parts` SMS parts. */
-  record(sim: SimRef, recipients: readonly string[], parts: number): void;
+  /**
+   * A message of `appId` went to these recipients through the SIM, each in `parts` SMS parts:
+   * stored in the send log, and counted.
+   */
+  record(sim: SimRef, send: { recipients: readonly string[]; parts: number; appId: string }): void;
   /** A capped SIM's period ended: messages it held may move. */
   onReset(listener: () => void): () => void;
   stop(): void;
 }
 
-/** What the usage needs of the store (store/simPlanUses.ts). */
+/** What the usage needs of the store (store/sendLog.ts). */
 export interface PlanUseStore {
-  record(uses: readonly SimPlanUse[]): Promise<void>;
-  tallySince(deviceId: string, sim: number, since: number): SimPlanTally;
-  pruneBefore(before: number): Promise<void>;
+  record(sends: readonly SendRecord[]): Promise<void>;
+  tallySince(deviceId: string, sim: number, since: number): SendTally;
 }
 
 interface PeriodTally {
@@ -57,14 +59,10 @@ interface PeriodTally {
   recipients: Set<string>;
 }
 
-const DAY_MS = 86_400_000;
-/** Longer than any period (a month, with a daylight-saving hour to spare). */
-const keptUsesMs = 40 * DAY_MS;
-
 /**
- * What each SIM sent in each of its plan's periods. A period's tally is read from the store
+ * What each SIM sent in each of its plan's periods. A period's tally is read from the send log
  * once, the first time it is asked for (so counts survive a restart), then kept in memory and
- * added to as messages go out; a message's uses are written in the commit of its hand-over.
+ * added to as messages go out; a message's sends are written in the commit of its hand-over.
  */
 export function createSimPlanUsage(deps: {
   book: Pick<PlanBook, 'get' | 'onChange'>;
@@ -80,7 +78,6 @@ export function createSimPlanUsage(deps: {
   let states = new WeakMap<SimPlan, { caps: PlanCap[]; tallies: Map<PeriodKind, PeriodTally> }>();
   const resetListeners = new Set<() => void>();
   let resetTimer: { at: number; handle: TimerHandle } | undefined;
-  let prunedAt = Number.NEGATIVE_INFINITY;
   // A changed reset time or zone moves every period: read them again.
   const unsubscribe = book.onChange(() => {
     states = new WeakMap();
@@ -99,10 +96,6 @@ export function createSimPlanUsage(deps: {
     const { tallies } = stateOf(plan);
     const known = tallies.get(kind);
     if (known && now >= known.period.start && now < known.period.end) return known;
-    if (now - prunedAt >= DAY_MS) {
-      prunedAt = now;
-      store.pruneBefore(now - keptUsesMs).catch(deps.onWriteFailed);
-    }
     const period = periodAt(kind, plan, now);
     const read = store.tallySince(plan.deviceId, plan.sim, period.start);
     const fresh = {
@@ -159,12 +152,13 @@ export function createSimPlanUsage(deps: {
       return undefined;
     },
 
-    record(sim, recipients, parts) {
+    record(sim, { recipients, parts, appId }) {
       const now = clock.now();
       const plan = book.get(sim);
+      // Read before the rows are written, which the same connection would count at once.
       const before = plan ? usageOf(plan, now) : [];
-      const uses = recipients.map((recipient) => ({ ...sim, at: now, recipient, parts }));
-      store.record(uses).catch(deps.onWriteFailed);
+      const sends = recipients.map((recipient) => ({ ...sim, at: now, recipient, parts, appId }));
+      store.record(sends).catch(deps.onWriteFailed);
       if (!plan) return;
       const kinds = new Set(stateOf(plan).caps.map((cap) => cap.period));
       for (const kind of kinds) {

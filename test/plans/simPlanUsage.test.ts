@@ -7,7 +7,7 @@ import { silentLogger } from '../../server/logging/logger.js';
 import { openPlanBook, type PlanBook, type PlanDocumentData } from '../../server/plans/planBook.js';
 import type { SimPlanTerms } from '../../server/plans/simPlan.js';
 import { createSimPlanUsage, type PlanNotice, type SimPlanUsage } from '../../server/plans/simPlanUsage.js';
-import { SqliteSimPlanUses } from '../../server/store/simPlanUses.js';
+import { SqliteSendLog } from '../../server/store/sendLog.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 
 /** The use counts of SIM plans on the real store, with a ManualClock. */
@@ -30,7 +30,7 @@ async function openAt(dataDir: string, clock: ManualClock) {
   const notices: PlanNotice[] = [];
   const usage: SimPlanUsage = createSimPlanUsage({
     book,
-    store: new SqliteSimPlanUses(storage.sqlite.db, storage.sqlite.commits),
+    store: new SqliteSendLog(storage.sqlite.db, storage.sqlite.commits),
     clock,
     notify: (notice) => notices.push(notice),
     onWriteFailed: (error) => {
@@ -57,8 +57,8 @@ describe('SIM plan use', () => {
     const dir = await freshDirectory();
     const first = await openAt(dir, clock);
     await first.book.put(sim, { ...terms, perDay: 3, perMonth: 100 });
-    first.usage.record(sim, ['+15550000001', '+15550000002'], 1);
-    first.usage.record(sim, ['+15550000003'], 1);
+    first.usage.record(sim, { recipients: ['+15550000001', '+15550000002'], parts: 1, appId: 'default' });
+    first.usage.record(sim, { recipients: ['+15550000003'], parts: 1, appId: 'default' });
     await first.close();
 
     const second = await openAt(dir, clock);
@@ -87,8 +87,8 @@ describe('SIM plan use', () => {
       perWeek: 10,
       recipients: { limit: 2, period: 'month' },
     });
-    opened.usage.record(sim, ['+15550000001'], 3);
-    opened.usage.record(sim, ['+15550000002'], 3);
+    opened.usage.record(sim, { recipients: ['+15550000001'], parts: 3, appId: 'default' });
+    opened.usage.record(sim, { recipients: ['+15550000002'], parts: 3, appId: 'default' });
     expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toBeUndefined();
     expect(opened.usage.blockingCap(sim, () => ['+15550000003'])).toMatchObject({
       cap: { name: 'recipients' },
@@ -98,9 +98,9 @@ describe('SIM plan use', () => {
       ['week', 6],
       ['recipients', 2],
     ]);
-    opened.usage.record(sim, ['+15550000001'], 3);
+    opened.usage.record(sim, { recipients: ['+15550000001'], parts: 3, appId: 'default' });
     expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toBeUndefined();
-    opened.usage.record(sim, ['+15550000001'], 1);
+    opened.usage.record(sim, { recipients: ['+15550000001'], parts: 1, appId: 'default' });
     expect(opened.usage.blockingCap(sim, () => ['+15550000001'])).toMatchObject({
       cap: { name: 'week' },
       used: 10,

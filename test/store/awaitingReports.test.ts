@@ -84,7 +84,7 @@ describe('SqliteMessageRepository.awaitingReports', () => {
     await repository.insert(sent('old', 'a', start + hour + 5));
     database.db.exec(`DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
       DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
-      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; DROP TABLE sim_plan_uses; PRAGMA user_version = 12;`);
+      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; DROP TABLE sends; PRAGMA user_version = 12;`);
     await database.close();
     ({ database, repository } = openAt(dir.path));
     expect(repository.awaitingReports(start, start + 2 * hour)).toEqual([

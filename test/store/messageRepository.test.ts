@@ -188,7 +188,7 @@ describe('SqliteMessageRepository', () => {
     database.db.exec(`DROP TRIGGER messages_failed_insert; DROP TRIGGER messages_failed_update;
       DROP TABLE failed_minutes; DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
       DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
-      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; DROP TABLE sim_plan_uses; PRAGMA user_version = 11;`);
+      DROP TABLE awaiting_report_minutes; DROP TABLE audit_events; DROP TABLE sends; PRAGMA user_version = 11;`);
     await reopen();
     expect(repository.countFailedSince(start + 40 * minute)).toBe(2);
   });

@@ -394,18 +394,20 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX audit_events_subject ON audit_events (subject, seq);
   CREATE INDEX audit_events_actor ON audit_events (actor_id, seq);
   `,
-  // What each SIM sent, for its plan's caps (store/simPlanUses.ts): one row per recipient handed
-  // to a modem, so a period's count reads only that period's rows.
+  // What each SIM sent, for whom (store/sendLog.ts): one row per recipient handed to a modem, so
+  // a SIM plan's period reads only that period's rows, and a reply finds the app that last wrote.
   `
-  CREATE TABLE sim_plan_uses (
+  CREATE TABLE sends (
     device_id TEXT NOT NULL,
     sim INTEGER NOT NULL,
     at INTEGER NOT NULL,
     recipient TEXT NOT NULL,
-    parts INTEGER NOT NULL
+    parts INTEGER NOT NULL,
+    app_id TEXT NOT NULL
   );
-  CREATE INDEX sim_plan_uses_by_sim ON sim_plan_uses (device_id, sim, at);
-  CREATE INDEX sim_plan_uses_by_time ON sim_plan_uses (at);
+  CREATE INDEX sends_by_sim ON sends (device_id, sim, at);
+  CREATE INDEX sends_by_recipient ON sends (recipient, at);
+  CREATE INDEX sends_by_time ON sends (at);
   `,
 ];
 
