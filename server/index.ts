@@ -189,7 +189,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
+      // `routing` is opened below, before anything can receive an SMS.
+      incomingFor: (appId, deviceId, sender) =>
+        auth.apps.hearsIncoming(appId, {
+          deviceId,
+          ...(sender === undefined ? {} : { sender }),
+          lastAppTo: (phoneNumber) => routing.lastAppTo(phoneNumber),
+        }),
     });
     attentionOfRun = () => {
       const webhooks = dispatcher.status();
