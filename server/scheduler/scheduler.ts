@@ -12,9 +12,6 @@ import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
 import { describeHold, type Hold } from './holdReason.js';
-
-export type { Hold } from './holdReason.js';
-
 import { MessageDelivery } from './messageDelivery.js';
 import { firstInOrder, isExpedited } from './messageOrder.js';
 import { ModemAvailability, ownLimitsAt } from './modemAvailability.js';
@@ -24,6 +21,7 @@ import type { SendingPolicy } from './sendingPolicy.js';
 import { type Limits, SendLimits } from './sendLimits.js';
 import { SimSelector } from './simSelection.js';
 
+export type { Hold } from './holdReason.js';
 export type { SendingPolicy } from './sendingPolicy.js';
 
 export interface SchedulerDeps {
