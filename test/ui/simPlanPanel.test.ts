@@ -6,10 +6,12 @@ import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } f
 
 /**
  * Issue 39, SIM plans in the window: the owner sets a SIM's plan on its modem's panel, sees the
- * API's refusal of a bad field, and sees the SIM's use against each cap.
+ * API's refusal of a bad field, and sees the SIM's use against each cap; a viewer sees the use
+ * and no form.
  */
 let ui: UiGateway;
 let browser: Browser;
+const viewer = { name: 'vera', password: 'viewer-pass-12' };
 
 beforeAll(async () => {
   await buildUi();
@@ -87,5 +89,16 @@ describe('the SIM plan panel', () => {
       'spill',
     );
     await context.close();
+
+    // A viewer sees the use, and no form to change the plan.
+    await apiCall(ui.baseUrl, 'POST', '/gateway/v1/users', { ...viewer, role: 'viewer' });
+    const viewerContext = await browser.newContext();
+    const viewerPage = await newTab(viewerContext);
+    await signIn(viewerPage, ui.baseUrl, { username: viewer.name, password: viewer.password });
+    await openScreen(viewerPage, 'Modems');
+    await openPlan(viewerPage);
+    await viewerPage.getByRole('table', { name: 'Use of SIM 1' }).getByText('2 of 5 messages').waitFor();
+    expect(await viewerPage.getByRole('form', { name: 'SIM 1 plan' }).count()).toBe(0);
+    await viewerContext.close();
   });
 });

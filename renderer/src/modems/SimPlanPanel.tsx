@@ -3,6 +3,7 @@ import type { SimPlanTermsInput, SimPlanView } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -63,8 +64,8 @@ const capNames: Record<SimPlanView['usage'][number]['cap'], string> = {
 
 /**
  * A SIM's carrier plan on its modem's panel (docs/accounts-plans-routing.md, "SIM plans"): the
- * use against each cap in its period, and the form that sets the caps, their reset, and whether
- * a capped SIM's messages wait or go through another SIM.
+ * use against each cap in its period, and, for those who may change settings, the form that
+ * sets the caps, their reset, and whether a capped SIM's messages wait or go through another SIM.
  */
 export function SimPlanPanel(props: { deviceId: string; simNumbers: readonly number[] }) {
   const { api } = useApp();
@@ -93,6 +94,7 @@ function SimPlanForm(props: {
   onChanged: () => void;
 }) {
   const { api } = useApp();
+  const { may } = usePerson();
   const { plan, sim } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(plan));
   const save = useAction();
@@ -156,72 +158,74 @@ function SimPlanForm(props: {
       ) : (
         <p className="muted">No plan: this SIM sends without caps.</p>
       )}
-      <form aria-label={`SIM ${sim} plan`} onSubmit={(event) => void submit(event)}>
-        <p className="hint">Leave a cap empty for none. Weeks start on Monday, months on the 1st.</p>
-        <div className="form-row">
-          {countField('Per day', 'perDay')}
-          {countField('Per week', 'perWeek')}
-          {countField('Per month', 'perMonth')}
-          <label>
-            Counted in
-            <select
-              value={draft.unit}
-              onChange={(event) => set({ unit: event.target.value as Draft['unit'] })}
-            >
-              <option value="messages">SMS</option>
-              <option value="parts">SMS parts</option>
-            </select>
-          </label>
-        </div>
-        <div className="form-row">
-          {countField('Distinct recipients', 'recipients')}
-          <label>
-            per
-            <select
-              value={draft.recipientsPeriod}
-              onChange={(event) => set({ recipientsPeriod: event.target.value as Period })}
-            >
-              <option value="day">day</option>
-              <option value="week">week</option>
-              <option value="month">month</option>
-            </select>
-          </label>
-          <label>
-            Resets at
-            <input
-              type="time"
-              value={draft.resetAt}
-              onChange={(event) => set({ resetAt: event.target.value })}
-            />
-          </label>
-          <label>
-            Time zone
-            <input value={draft.timeZone} onChange={(event) => set({ timeZone: event.target.value })} />
-          </label>
-          <label>
-            When capped
-            <select
-              value={draft.whenCapped}
-              onChange={(event) => set({ whenCapped: event.target.value as Draft['whenCapped'] })}
-            >
-              <option value="hold">its messages wait for the reset</option>
-              <option value="spill">its messages go through another SIM</option>
-            </select>
-          </label>
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save plan
-          </button>
-          {plan && (
-            <button type="button" disabled={removal.busy} onClick={() => void remove()}>
-              Remove plan
+      {may('settings:write') && (
+        <form aria-label={`SIM ${sim} plan`} onSubmit={(event) => void submit(event)}>
+          <p className="hint">Leave a cap empty for none. Weeks start on Monday, months on the 1st.</p>
+          <div className="form-row">
+            {countField('Per day', 'perDay')}
+            {countField('Per week', 'perWeek')}
+            {countField('Per month', 'perMonth')}
+            <label>
+              Counted in
+              <select
+                value={draft.unit}
+                onChange={(event) => set({ unit: event.target.value as Draft['unit'] })}
+              >
+                <option value="messages">SMS</option>
+                <option value="parts">SMS parts</option>
+              </select>
+            </label>
+          </div>
+          <div className="form-row">
+            {countField('Distinct recipients', 'recipients')}
+            <label>
+              per
+              <select
+                value={draft.recipientsPeriod}
+                onChange={(event) => set({ recipientsPeriod: event.target.value as Period })}
+              >
+                <option value="day">day</option>
+                <option value="week">week</option>
+                <option value="month">month</option>
+              </select>
+            </label>
+            <label>
+              Resets at
+              <input
+                type="time"
+                value={draft.resetAt}
+                onChange={(event) => set({ resetAt: event.target.value })}
+              />
+            </label>
+            <label>
+              Time zone
+              <input value={draft.timeZone} onChange={(event) => set({ timeZone: event.target.value })} />
+            </label>
+            <label>
+              When capped
+              <select
+                value={draft.whenCapped}
+                onChange={(event) => set({ whenCapped: event.target.value as Draft['whenCapped'] })}
+              >
+                <option value="hold">its messages wait for the reset</option>
+                <option value="spill">its messages go through another SIM</option>
+              </select>
+            </label>
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="primary" disabled={save.busy}>
+              Save plan
             </button>
-          )}
-          <FormResult result={save.result} />
-          <FormResult result={removal.result} />
-        </div>
-      </form>
+            {plan && (
+              <button type="button" disabled={removal.busy} onClick={() => void remove()}>
+                Remove plan
+              </button>
+            )}
+            <FormResult result={save.result} />
+            <FormResult result={removal.result} />
+          </div>
+        </form>
+      )}
     </section>
   );
 }
