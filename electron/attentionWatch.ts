@@ -11,6 +11,8 @@ const notified = new Set([
   'reports:overdue',
   'webhooks:failed',
   'storage:writable',
+  'plans:near-cap',
+  'plans:cap-reached',
 ]);
 
 const titles: Record<string, string> = {
@@ -22,6 +24,8 @@ const titles: Record<string, string> = {
   'reports:overdue': 'Delivery reports stopped',
   'webhooks:failed': 'Webhook deliveries are failing',
   'storage:writable': 'The gateway cannot write its data',
+  'plans:near-cap': "A SIM is near its plan's cap",
+  'plans:cap-reached': "A SIM reached its plan's cap",
 };
 
 export interface Attention {

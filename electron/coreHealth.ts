@@ -38,6 +38,13 @@ export function coreHealthOf(
       description: `${attention.overdueReports} sent messages have had no delivery report for over an hour`,
     });
   }
+  const plans = attention.planCaps;
+  if (plans && plans.reached.length > 0) {
+    problems.push({ check: 'plans:cap-reached', status: 'warn', description: plans.reached.join('\n') });
+  }
+  if (plans && plans.near.length > 0) {
+    problems.push({ check: 'plans:near-cap', status: 'warn', description: plans.near.join('\n') });
+  }
   return { pending: report.checks['messages:queue']?.observedValue ?? 0, problems };
 }
 

@@ -107,6 +107,8 @@ export interface GatewayAttention {
   lastWebhookError?: string;
   /** Sent messages that asked for a delivery report and have none after an hour. */
   overdueReports: number;
+  /** SIMs at 80 % or more of a plan's cap, and those at it: one line each. */
+  planCaps?: { near: string[]; reached: string[] };
 }
 
 /**
@@ -179,7 +181,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      incomingFor: (appId, deviceId) => auth.apps.hearsIncoming(appId, deviceId),
+      // `routing` is opened below, before anything can receive an SMS.
+      incomingFor: (appId, deviceId, sender) =>
+        auth.apps.hearsIncoming(appId, {
+          deviceId,
+          ...(sender === undefined ? {} : { sender }),
+          lastAppTo: (phoneNumber) => routing.lastAppTo(phoneNumber),
+        }),
     });
     const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);
@@ -191,9 +199,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       lifecycle: records.lifecycle,
       devices: pool,
       optOuts: optOuts.list,
-      mayRoute: routing.mayRoute,
+      routing: routing.scheduling,
     });
     routing.book.onChange(() => activeScheduler.wake());
+    routing.plans.onChange(() => activeScheduler.wake());
+    routing.planUsage.onReset(() => activeScheduler.wake());
     auth.apps.onChange(() => activeScheduler.wake());
     const sending: GatewayRun['sending'] = {
       paused: () => sendingPause.paused,
@@ -216,6 +226,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
           webhookFailuresLastHour: webhooks.failedLastHour,
           ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
           overdueReports: overdue,
+          planCaps: routing.planAlerts(),
         };
       },
     };
@@ -283,6 +294,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       desk,
       login: auth.login,
       routing: routing.book,
+      plans: { plans: routing.plans, usage: routing.planUsage },
       sending,
     });
     const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });

@@ -22,10 +22,23 @@ export interface AppQuota extends ResetRule {
 }
 
 /**
- * Which incoming messages an app's webhooks hear: all, none, or those that arrive on the
- * listed modems.
+ * Which incoming messages an app's webhooks hear: all, none, those that arrive on the listed
+ * modems, or replies: those from a number whose last message from the gateway was the app's.
  */
-export type IncomingChoice = { mode: 'all' } | { mode: 'none' } | { mode: 'devices'; deviceIds: string[] };
+export type IncomingChoice =
+  | { mode: 'all' }
+  | { mode: 'none' }
+  | { mode: 'devices'; deviceIds: string[] }
+  | { mode: 'replies' };
+
+/** An incoming message as an app's incoming rule sees it. */
+export interface IncomingOrigin {
+  deviceId: string;
+  /** The sender's number, when the event names one. */
+  sender?: string;
+  /** The app whose message `sender` received last (the send log), if any. */
+  lastAppTo: (phoneNumber: string) => string | undefined;
+}
 
 export interface AppRecord {
   id: string;
@@ -84,8 +97,8 @@ export interface AppDirectory {
     },
     by: StaffIdentity,
   ): Promise<AppRecord>;
-  /** Whether the app's webhooks hear an incoming message that arrived on `deviceId`. */
-  hearsIncoming(appId: string, deviceId: string): boolean;
+  /** Whether the app's webhooks hear this incoming message. */
+  hearsIncoming(appId: string, origin: IncomingOrigin): boolean;
   update(id: string, change: AppChange): Promise<AppRecord>;
   remove(id: string): Promise<void>;
   /** Called with the identity id of an app whose password changed or that was removed. */
@@ -187,10 +200,18 @@ export function openAppDirectory(options: {
       });
       changed(id);
     },
-    hearsIncoming(appId, deviceId) {
+    hearsIncoming(appId, origin) {
       const incoming = apps()[appId]?.incoming ?? { mode: 'all' };
-      if (incoming.mode === 'devices') return incoming.deviceIds.includes(deviceId);
-      return incoming.mode === 'all';
+      switch (incoming.mode) {
+        case 'all':
+          return true;
+        case 'none':
+          return false;
+        case 'devices':
+          return incoming.deviceIds.includes(origin.deviceId);
+        case 'replies':
+          return origin.sender !== undefined && origin.lastAppTo(origin.sender) === appId;
+      }
     },
     onChange(listener) {
       listeners.add(listener);

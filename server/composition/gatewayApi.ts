@@ -8,6 +8,7 @@ import type { HttpExtension } from '../http/app.js';
 import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../http/routes/modemOperationsRoutes.js';
+import { type PlanRouteDependencies, registerPlanRoutes } from '../http/routes/planRoutes.js';
 import { registerRoutingRoutes } from '../http/routes/routingRoutes.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { ModemOperationsSettingsStore } from '../operations/modemOperationsSettings.js';
@@ -49,6 +50,7 @@ export function gatewayExtensions(
     desk: GatewayDesk;
     login: LoginChange;
     routing: RoutingBook;
+    plans: PlanRouteDependencies;
     sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   },
 ): HttpExtension[] {
@@ -152,6 +154,7 @@ export function gatewayExtensions(
         book: deps.routing,
         online: () => new Set(pool.online().map((modem) => modem.deviceId)),
       }),
+    (api) => registerPlanRoutes(api, deps.plans),
     (api) =>
       registerBackupRoutes(api, {
         backup: (path) => storage.backup(path),

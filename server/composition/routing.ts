@@ -1,23 +1,93 @@
-import type { AppDirectory } from '../auth/appDirectory.js';
+import { type AppDirectory, defaultAppId } from '../auth/appDirectory.js';
+import { formattedNumberKey } from '../desk/peerKey.js';
+import { describeError } from '../errors/gatewayError.js';
+import { partsPerRecipient } from '../plans/messageParts.js';
+import { openPlanBook, type PlanBook, type PlanDocumentData } from '../plans/planBook.js';
+import { createPlanGate } from '../plans/planGate.js';
+import { describePlanNotice, planNoticeEvent } from '../plans/planNotices.js';
+import { PlanNoticeLevels } from '../plans/simPlan.js';
+import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';
+import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
 import type { CompositionContext } from './context.js';
 
 export interface GatewayRouting {
   book: RoutingBook;
-  /** The scheduler's hook: routing rules and each app's allowed modems. */
-  mayRoute: NonNullable<SchedulerDeps['mayRoute']>;
+  plans: PlanBook;
+  planUsage: SimPlanUsage;
+  /** The scheduler's hooks: routing rules, each app's allowed modems and the SIM plans. */
+  scheduling: Required<Pick<SchedulerDeps, 'mayRoute' | 'routeHold' | 'handedOver'>>;
+  /** The SIMs at or near a cap now, one line each, for the desktop's notifications. */
+  planAlerts(): { near: string[]; reached: string[] };
+  /** The app whose message this number received last (within the send log's days), if any. */
+  lastAppTo(phoneNumber: string): string | undefined;
 }
 
-/** The routing rules (the `routing` document) and the hook the scheduler asks. */
+/**
+ * The routing rules (the `routing` document), the SIM plans (`sim-plans`, their uses in the
+ * database) and the hooks the scheduler asks. A plan's notices at 80 % and 100 % of a cap go
+ * out as webhooks.
+ */
 export async function openRouting(
   context: CompositionContext,
   deps: { apps: Pick<AppDirectory, 'get'> },
 ): Promise<GatewayRouting> {
-  const book = openRoutingBook(await context.storage.openDocument<RoutingDocumentData>('routing', {}));
+  const { storage, clock, events } = context;
+  const logger = context.logger.child('plans');
+  const book = openRoutingBook(await storage.openDocument<RoutingDocumentData>('routing', {}));
+  const plans = openPlanBook(await storage.openDocument<PlanDocumentData>('sim-plans', {}));
+  const sendLog = new SqliteSendLog(storage.sqlite.db, storage.sqlite.commits);
+  const planUsage = createSimPlanUsage({
+    book: plans,
+    store: sendLog,
+    clock,
+    notify: (notice) => {
+      logger.info(describePlanNotice(notice), { deviceId: notice.sim.deviceId, percent: notice.level });
+      events.emit('gateway:fact', planNoticeEvent(notice));
+    },
+    onWriteFailed: (error) => logger.error('cannot store a SIM plan use', { error: describeError(error) }),
+  });
+  context.stops.add(async () => planUsage.stop());
+  const gate = createPlanGate({ book: plans, usage: planUsage, numberKey: formattedNumberKey });
   return {
     book,
-    mayRoute: createRouteGuard({ book, allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds }),
+    plans,
+    planUsage,
+    scheduling: {
+      mayRoute: createRouteGuard({
+        book,
+        allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
+        plans: gate,
+      }),
+      routeHold: gate.hold,
+      handedOver: (message, deviceId, simNumber) =>
+        planUsage.record(
+          { deviceId, sim: simNumber },
+          {
+            recipients: message.recipients
+              .filter((recipient) => recipient.state === 'Pending')
+              .map((recipient) => formattedNumberKey(recipient.phoneNumber)),
+            parts: partsPerRecipient(message.content),
+            appId: message.appId ?? defaultAppId,
+          },
+        ),
+    },
+    planAlerts() {
+      const near: string[] = [];
+      const reached: string[] = [];
+      const [warning, full] = PlanNoticeLevels;
+      for (const plan of plans.list()) {
+        for (const use of planUsage.usage(plan)) {
+          const percent = use.cap.limit === 0 ? 100 : (use.used * 100) / use.cap.limit;
+          const line = describePlanNotice({ sim: plan, use, level: full, unit: plan.unit });
+          if (percent >= full) reached.push(line);
+          else if (percent >= warning) near.push(line);
+        }
+      }
+      return { near, reached };
+    },
+    lastAppTo: (phoneNumber) => sendLog.lastAppTo(formattedNumberKey(phoneNumber), clock.now() - keptSendsMs),
   };
 }

@@ -21,7 +21,8 @@ export function composeScheduler(
     lifecycle: MessageLifecycle;
     devices: DeviceDirectory;
     optOuts: OptOutList;
-    mayRoute: SchedulerDeps['mayRoute'];
+    /** Routing and the SIM plans (composition/routing.ts). */
+    routing: Pick<SchedulerDeps, 'mayRoute' | 'routeHold' | 'handedOver'>;
   },
 ): Scheduler {
   const { settings } = context;
@@ -38,7 +39,7 @@ export function composeScheduler(
       }),
     decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
     isOptedOut: (phoneNumber) => deps.optOuts.isOptedOut(phoneNumber),
-    mayRoute: deps.mayRoute,
+    ...deps.routing,
     clock: context.clock,
     logger: context.logger,
   });

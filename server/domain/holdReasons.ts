@@ -9,5 +9,6 @@ export const HoldReasons = [
   'scheduled',
   'paused',
   'work-hours',
+  'plan-cap',
 ] as const;
 export type HoldReason = (typeof HoldReasons)[number];

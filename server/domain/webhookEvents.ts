@@ -11,7 +11,8 @@
  *
  * Our own names (not in the upstream lists; docs/decisions.md "Webhook events"): `call:missed` for each
  * voice call that rang on a modem, `modem:low-balance` when a scheduled balance check finds the
- * balance below the modem's threshold.
+ * balance below the modem's threshold, `plan:cap-warning` / `plan:cap-reached` when a SIM's use
+ * reaches 80 % / 100 % of a cap of its plan.
  */
 export const WebhookEventNames = [
   'sms:received',
@@ -34,6 +35,9 @@ export const WebhookEventNames = [
   'optout:added',
   'optout:removed',
   'autoreply:sent',
+  // Ours: a SIM's use reached 80 % or 100 % of a cap of its plan (server/plans/).
+  'plan:cap-warning',
+  'plan:cap-reached',
 ] as const;
 
 export type WebhookEventName = (typeof WebhookEventNames)[number];

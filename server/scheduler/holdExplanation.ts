@@ -12,6 +12,10 @@ export interface HoldContext {
   limits: SendLimits;
   limit: Limits;
   now: number;
+  /** Whether routing lets the modem carry the message (`SchedulerDeps.mayRoute`). */
+  mayRoute: (message: MessageRecord, deviceId: string) => boolean;
+  /** Why routing keeps the message off these modems, which could carry it (`SchedulerDeps.routeHold`). */
+  routeHold: (message: MessageRecord, able: readonly OutboundModem[]) => Hold | undefined;
 }
 
 /**
@@ -33,8 +37,11 @@ export function explainHold(
   }
   const head = first;
   const benched = pool.benchedSimulators(online);
-  const carriers = online.filter((modem) => carries(head, modem, now, benched));
+  const able = online.filter((modem) => carries(head, modem, now, benched));
+  const carriers = able.filter((modem) => context.mayRoute(head, modem.deviceId));
   if (carriers.length === 0) {
+    const routed = able.length > 0 ? context.routeHold(head, able) : undefined;
+    if (routed) return routed;
     return head.requestedDeviceId === undefined
       ? { reason: 'no-modem' }
       : { reason: 'no-modem', deviceId: head.requestedDeviceId };

@@ -1,12 +1,21 @@
 import type { HoldReason } from '../domain/holdReasons.js';
 
-export interface Hold {
-  reason: HoldReason;
-  /** When the scheduler will look again on its own (ms since epoch); absent: on an event. */
-  nextAttemptAt?: number;
-  /** Which modem the hold is about, when one is. */
-  deviceId?: string;
-}
+export type Hold =
+  | {
+      reason: Exclude<HoldReason, 'plan-cap'>;
+      /** When the scheduler will look again on its own (ms since epoch); absent: on an event. */
+      nextAttemptAt?: number;
+      /** Which modem the hold is about, when one is. */
+      deviceId?: string;
+    }
+  | {
+      /** A SIM plan's cap (plans/): the SIM slot of `deviceId`, and the cap. */
+      reason: 'plan-cap';
+      /** The cap's reset. */
+      nextAttemptAt: number;
+      deviceId: string;
+      plan: { sim: number; cap: string };
+    };
 
 /** "rate limit: next send in 42 s" — seconds rounded up, so "0 s" never shows while waiting. */
 export function describeHold(hold: Hold, now: number): string {
@@ -25,6 +34,8 @@ export function describeHold(hold: Hold, now: number): string {
       return 'paused: sending was paused by the user';
     case 'work-hours':
       return `outside working hours: ${wait}`;
+    case 'plan-cap':
+      return `plan cap reached on SIM ${hold.plan.sim} of modem ${hold.deviceId} (${hold.plan.cap}), resets at ${new Date(hold.nextAttemptAt).toISOString()}`;
     case 'no-modem':
       return hold.deviceId === undefined
         ? 'no modem: waiting for a modem able to send'

@@ -21,6 +21,7 @@ import type { SendingPolicy } from './sendingPolicy.js';
 import { type Limits, SendLimits } from './sendLimits.js';
 import { SimSelector } from './simSelection.js';
 
+export type { Hold } from './holdReason.js';
 export type { SendingPolicy } from './sendingPolicy.js';
 
 export interface SchedulerDeps {
@@ -45,6 +46,16 @@ export interface SchedulerDeps {
    * an app's allowed modems: server/routing/). Absent: every modem may.
    */
   mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
+  /**
+   * Why routing keeps a message off the online modems that could otherwise carry it (`able`;
+   * a SIM plan's cap: server/plans/), for the hold reason. Absent or undefined: "no modem".
+   */
+  routeHold?: (message: MessageRecord, able: readonly { deviceId: string }[]) => Hold | undefined;
+  /**
+   * A message was handed to a modem's SIM slot, in the turn (and so the commit) of its
+   * Processed mark: SIM plans count it. `message` is the plain copy.
+   */
+  handedOver?: (message: MessageRecord, deviceId: string, simNumber: number) => void;
 }
 
 export interface SchedulerStatus {
@@ -192,7 +203,7 @@ export class Scheduler {
           online,
           startsLater ? startsAt : Number.POSITIVE_INFINITY,
           policy.processingOrder,
-          this.holdContext(limit, now),
+          this.holdContext(limit, now, online),
         );
   }
 
@@ -264,7 +275,13 @@ export class Scheduler {
     this.hold =
       policy.paused && waiting.length > 0
         ? { reason: 'paused' }
-        : explainHold(waiting, online, nextScheduled, policy.processingOrder, this.holdContext(limit, now));
+        : explainHold(
+            waiting,
+            online,
+            nextScheduled,
+            policy.processingOrder,
+            this.holdContext(limit, now, online),
+          );
     let nextWake = Math.min(nextExpiry, nextScheduled);
     if (waiting.length > 0) {
       for (const modem of online) {
@@ -310,6 +327,7 @@ export class Scheduler {
     this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
     const viaSimulator = this.isSimulated(modem.deviceId);
     const processed = lifecycle.markProcessed(messageId, modem.deviceId, viaSimulator);
+    this.deps.handedOver?.(plain, modem.deviceId, simNumber);
     this.track(this.delivery.deliver(modem, stored, plain, simNumber, processed));
   }
 
@@ -337,8 +355,15 @@ export class Scheduler {
     this.wake();
   }
 
-  private holdContext(limit: Limits, now: number): HoldContext {
-    return { pool: this.pool, limits: this.limits, limit, now };
+  private holdContext(limit: Limits, now: number, online: readonly OutboundModem[]): HoldContext {
+    return {
+      pool: this.pool,
+      limits: this.limits,
+      limit,
+      now,
+      mayRoute: (message, deviceId) => this.deps.mayRoute?.(message, deviceId, online) ?? true,
+      routeHold: (message, able) => this.deps.routeHold?.(message, able),
+    };
   }
 
   private track(work: Promise<void>): void {

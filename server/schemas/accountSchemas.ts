@@ -73,8 +73,8 @@ export type AuditEventView = z.infer<typeof auditEventViewSchema>;
 
 export const auditActorsRequestSchema = z.object({ subjects: z.array(z.string().max(128)).max(1000) });
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
-const timeZone = z
+export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
+export const timeZone = z
   .string()
   .max(64)
   .refine(isKnownTimeZone, 'must be an IANA time zone, e.g. "Europe/Berlin"');
@@ -107,8 +107,11 @@ export const incomingChoiceSchema = z
     z.object({ mode: z.literal('all') }),
     z.object({ mode: z.literal('none') }),
     z.object({ mode: z.literal('devices'), deviceIds: z.array(z.string().min(1).max(64)).min(1).max(100) }),
+    z.object({ mode: z.literal('replies') }),
   ])
-  .describe("which incoming messages the app's webhooks hear: all, none, or those arriving on these modems");
+  .describe(
+    "which incoming messages the app's webhooks hear: all, none, those arriving on these modems, or replies (from numbers the app's message reached last)",
+  );
 
 export const appAddSchema = z.object({
   name: staffName.describe("the app's Basic user name"),

@@ -103,6 +103,21 @@ describe('failures nobody would see', () => {
     expect(trayIcon.toolTip).toContain('7 sent messages have had no delivery report for over an hour');
   });
 
+  it("notify when a SIM nears its plan's cap, and again when it reaches it", () => {
+    const { see, titles, trayIcon } = setup();
+    const near = 'SIM 1 of modem m1 used 4 of 5 messages per day; resets at 2026-01-02T00:00:00.000Z';
+    const reached = 'SIM 1 of modem m1 used 5 of 5 messages per day; resets at 2026-01-02T00:00:00.000Z';
+    const attention = { webhookFailuresLastHour: 0, overdueReports: 0 };
+    see(coreHealthOf(healthy, { ...attention, planCaps: { near: [near], reached: [] } }));
+    see(coreHealthOf(healthy, { ...attention, planCaps: { near: [near], reached: [] } }));
+    expect(titles).toEqual(["A SIM is near its plan's cap"]);
+    see(coreHealthOf(healthy, { ...attention, planCaps: { near: [], reached: [reached] } }));
+    expect(titles).toEqual(["A SIM is near its plan's cap", "A SIM reached its plan's cap"]);
+    expect(trayIcon.toolTip).toContain(reached);
+    see(coreHealthOf(healthy, { ...attention, planCaps: { near: [], reached: [] } }));
+    expect(trayIcon.alert).toBe(false);
+  });
+
   it('call a queue stuck when messages wait and none left for a quarter of an hour', () => {
     const { see, titles, pass } = setup();
     see(coreHealthOf(withChecks({}, 5)));

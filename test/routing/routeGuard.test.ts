@@ -60,3 +60,31 @@ describe('the scheduler hook', () => {
     expect(guard(message({ requestedDeviceId: 'modem-b' }), 'modem-b', online)).toBe(true);
   });
 });
+
+describe('the scheduler hook with SIM plans', () => {
+  const online = [{ deviceId: 'modem-a' }, { deviceId: 'modem-b' }, { deviceId: 'modem-c' }];
+  const guardWith = (capped: readonly string[], spilling: readonly string[]) =>
+    createRouteGuard({
+      book: { list: () => rules },
+      allowedDevices: (appId) => (appId === 'shop' ? ['modem-a', 'modem-b'] : undefined),
+      plans: {
+        capped: (_message, deviceId) => capped.includes(deviceId),
+        spills: (_message, deviceId) => spilling.includes(deviceId),
+      },
+    });
+
+  it('keeps a message off a capped SIM, even one its sender pinned there', () => {
+    const guard = guardWith(['modem-a'], []);
+    expect(guard(message({}), 'modem-a', online)).toBe(false);
+    expect(guard(message({ requestedDeviceId: 'modem-a' }), 'modem-a', online)).toBe(false);
+  });
+
+  it('holds a message its rule sends only to capped SIMs, unless their plan spills', () => {
+    expect(guardWith(['modem-a'], [])(message({}), 'modem-b', online)).toBe(false);
+    expect(guardWith(['modem-a'], ['modem-a'])(message({}), 'modem-b', online)).toBe(true);
+    expect(guardWith(['modem-a'], ['modem-a'])(message({}), 'modem-c', online)).toBe(true);
+    // Spilled, an app's message still keeps to the app's allowed modems.
+    expect(guardWith(['modem-a'], ['modem-a'])(message({ appId: 'shop' }), 'modem-c', online)).toBe(false);
+    expect(guardWith(['modem-a'], ['modem-a'])(message({ appId: 'shop' }), 'modem-b', online)).toBe(true);
+  });
+});

@@ -96,6 +96,7 @@ const undoSteps: Readonly<Record<number, string>> = {
   // The count triggers stay as this step made them: the step makes them again.
   15: `DROP TRIGGER messages_failure_count_insert; DROP TRIGGER messages_failure_count_update;
     DROP INDEX messages_with_failures; ALTER TABLE messages DROP COLUMN failed_recipients;`,
+  20: 'DROP TABLE sends;',
 };
 
 /** Turns `db` back to schema `version`: the steps after it run again at the next open. */

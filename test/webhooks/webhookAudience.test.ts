@@ -47,6 +47,24 @@ describe('which webhooks hear an event', () => {
     const raised = { event: target.event as 'sms:sent', deviceId: 'modem-a', payload: {}, ...event };
     expect(reachesTarget(target, raised, onlyModemB)).toBe(expected);
   });
+
+  it("asks an app's incoming rule with the sender the event names", () => {
+    const asked: (string | undefined)[] = [];
+    const rule = (_appId: string, _deviceId: string, sender: string | undefined) => {
+      asked.push(sender);
+      return sender === '+15551234567';
+    };
+    const received = (payload: Record<string, unknown>) => ({
+      event: 'sms:received' as const,
+      deviceId: 'modem-a',
+      payload,
+    });
+    const target = hook('s', 'sms:received', 'shop');
+    expect(reachesTarget(target, received({ sender: '+15551234567' }), rule)).toBe(true);
+    expect(reachesTarget(target, received({ sender: '+15550000000' }), rule)).toBe(false);
+    expect(reachesTarget(target, received({}), rule)).toBe(false);
+    expect(asked).toEqual(['+15551234567', '+15550000000', undefined]);
+  });
 });
 
 class MemoryOutbox implements DeliveryOutbox {

@@ -32,6 +32,8 @@ import type {
   SendMessageRequest,
   SerialPortInfo,
   SettingsDocument,
+  SimPlanTermsInput,
+  SimPlanView,
   SmsServicePreference,
   StaffRole,
   StaffView,
@@ -135,6 +137,13 @@ export function createGatewayApi(client: ApiClient) {
       quota?: { perDay?: number; perMonth?: number; resetAt: string; timeZone: string };
     }) => client.post<AppView>('/gateway/v1/apps', app),
     removeApp: (appId: string) => client.delete<void>(`/gateway/v1/apps/${id(appId)}`),
+    plans: () => client.get<{ plans: SimPlanView[] }>('/gateway/v1/plans').then((answer) => answer.plans),
+    setPlan: (deviceId: string, sim: number, terms: SimPlanTermsInput) =>
+      client
+        .request<SimPlanView>('PUT', `/gateway/v1/plans/${id(deviceId)}/${sim}`, { body: terms })
+        .then((response) => response.data),
+    removePlan: (deviceId: string, sim: number) =>
+      client.delete<void>(`/gateway/v1/plans/${id(deviceId)}/${sim}`),
     /** Messages, parts and failures per day and sender, as CSV text. */
     usageCsv: () => client.get<string>('/gateway/v1/usage', { format: 'csv' }),
     people: () => client.get<StaffView[]>('/gateway/v1/users'),

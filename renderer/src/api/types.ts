@@ -44,6 +44,7 @@ import type {
   phoneViewSchema,
   usbListingSchema,
 } from '../../../server/schemas/phoneSchemas.js';
+import type { simPlanSchema } from '../../../server/schemas/planSchemas.js';
 import type { webhookSchema } from '../../../server/schemas/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
@@ -136,6 +137,10 @@ export type {
   MeView,
   StaffView,
 } from '../../../server/schemas/accountSchemas.js';
+
+/** GET /gateway/v1/plans: a SIM's plan with its use against each cap. */
+export type { SimPlanView } from '../../../server/schemas/planSchemas.js';
+export type SimPlanTermsInput = z.input<typeof simPlanSchema>;
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
 export type { IssuedTokenView } from '../../../server/schemas/tokenViewSchemas.js';

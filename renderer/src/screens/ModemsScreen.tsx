@@ -18,6 +18,7 @@ import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
+import { SimPlanPanel } from '../modems/SimPlanPanel.js';
 import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
@@ -69,7 +70,7 @@ export function ModemsScreen() {
   );
 }
 
-type Section = 'none' | 'test' | 'at-log' | 'operations' | 'name' | 'simulate';
+type Section = 'none' | 'test' | 'at-log' | 'operations' | 'plan' | 'name' | 'simulate';
 
 function ModemPanel(props: {
   device: DeviceRecord;
@@ -209,6 +210,9 @@ function ModemPanel(props: {
             Balance &amp; calls
           </button>
         )}
+        <button type="button" aria-expanded={section === 'plan'} onClick={() => toggle('plan')}>
+          SIM plan
+        </button>
         <button type="button" aria-expanded={section === 'name'} onClick={() => toggle('name')}>
           Rename
         </button>
@@ -248,6 +252,12 @@ function ModemPanel(props: {
       )}
       {section === 'at-log' && <AtLogView deviceId={device.id} />}
       {section === 'operations' && <ModemOperationsForm deviceId={device.id} onSaved={props.onChanged} />}
+      {section === 'plan' && (
+        <SimPlanPanel
+          deviceId={device.id}
+          simNumbers={sims.length > 0 ? sims.map((sim) => sim.simNumber) : [1]}
+        />
+      )}
       {can('ussd') && (
         <UssdPanel deviceId={device.id} modemName={modemLabel(device)} balance={modem?.balance} />
       )}

@@ -43,4 +43,6 @@ export const webhookEventHelp: Record<WebhookEventName, string> = {
   'app:started': 'The gateway started',
   'call:missed': 'A voice call rang on a modem',
   'modem:low-balance': 'A balance check found the balance below its threshold',
+  'plan:cap-warning': 'A SIM used 80 % of a cap of its plan',
+  'plan:cap-reached': 'A SIM reached a cap of its plan',
 };

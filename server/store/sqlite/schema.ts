@@ -426,6 +426,21 @@ export const schemaSteps: readonly string[] = [
   `
   UPDATE messages SET view = json_remove(view, '$.id', '$.deviceId');
   `,
+  // What each SIM sent, for whom (store/sendLog.ts): one row per recipient handed to a modem, so
+  // a SIM plan's period reads only that period's rows, and a reply finds the app that last wrote.
+  `
+  CREATE TABLE sends (
+    device_id TEXT NOT NULL,
+    sim INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    recipient TEXT NOT NULL,
+    parts INTEGER NOT NULL,
+    app_id TEXT NOT NULL
+  );
+  CREATE INDEX sends_by_sim ON sends (device_id, sim, at);
+  CREATE INDEX sends_by_recipient ON sends (recipient, at);
+  CREATE INDEX sends_by_time ON sends (at);
+  `,
 ];
 
 /**
