@@ -8,6 +8,8 @@
  * failed on the day its first recipient failed, whatever its state.
  */
 
+import { stateCountTriggers } from './stateCountTriggers.js';
+
 /** SQL: how many of the recipients in `body` (a message record's JSON) are Failed. */
 function failedIn(body: string): string {
   return `(SELECT count(*) FROM json_each(${body}, '$.recipients') WHERE json_extract(value, '$.state') = 'Failed')`;
@@ -33,44 +35,6 @@ function countFailure(row: string): string {
       ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;`;
 }
 
-/** The count triggers of schema step 6 for Sent and Delivered; Failed is counted apart. */
-function stateCountTriggers(mayHoldCountedState: string): string {
-  const counted = `key IN ('Sent', 'Delivered')`;
-  const firstReached = `AND json_extract(old.body, '$.states.' || key) IS NULL`;
-  return `
-  DROP TRIGGER messages_count_insert;
-  DROP TRIGGER messages_count_update;
-  DROP TRIGGER messages_device_count_insert;
-  DROP TRIGGER messages_device_count_update;
-  CREATE TRIGGER messages_count_insert AFTER INSERT ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states') WHERE ${counted}
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_count_update AFTER UPDATE OF body ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE ${counted} ${firstReached}
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_insert AFTER INSERT ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE ${counted}
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_update AFTER UPDATE OF body ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE ${counted} ${firstReached}
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;`;
-}
-
 /**
  * The schema step that adds `failed_recipients`, fills it from the stored records, and counts a
  * message as failed when its first recipient fails instead of when all of them have. The
@@ -91,7 +55,7 @@ export function recipientFailuresStep(mayHoldCountedState: string): string {
     SELECT device_id, ${firstFailureBucket('messages')} AS bucket, 'failed', count(*) FROM messages
     WHERE failed_recipients > 0 AND state <> 'Failed' AND device_id IS NOT NULL GROUP BY 1, 2
     ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + excluded.count;
-  ${stateCountTriggers(mayHoldCountedState)}
+  ${stateCountTriggers(mayHoldCountedState, ['Sent', 'Delivered'])}
   CREATE TRIGGER messages_failure_count_insert AFTER INSERT ON messages
   WHEN new.failed_recipients > 0 BEGIN ${countFailure('new')}
   END;

@@ -3,6 +3,7 @@ import { type StoredMessageView, storedMessageView } from '../../domain/messageV
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { recordOwnFields } from './messageRecordColumns.js';
 import { recipientFailuresStep } from './recipientFailures.js';
+import { stateCountTriggers } from './stateCountTriggers.js';
 import { digitsIndexStep, foldedSearchStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 
@@ -266,46 +267,11 @@ export const schemaSteps: readonly string[] = [
     PRIMARY KEY (rule_id, sender)
   ) WITHOUT ROWID;
   `,
-  `
-  -- The chart's count triggers, unchanged except for a WHEN that skips the JSON when the body
-  -- cannot hold a counted state: a queued message ({"states":{"Pending":…}}) was parsed by
-  -- json_each at every insert, a large part of the insert's cost.
-  -- Bodies are JSON.stringify's, which writes a key as "Sent" verbatim, so a body without any
-  -- of the three strings has none of the keys; a body with one (in its text, say) runs the
-  -- exact statement as before.
-  DROP TRIGGER messages_count_insert;
-  DROP TRIGGER messages_count_update;
-  DROP TRIGGER messages_device_count_insert;
-  DROP TRIGGER messages_device_count_update;
-  CREATE TRIGGER messages_count_insert AFTER INSERT ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE key IN ('Sent', 'Delivered', 'Failed')
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_count_update AFTER UPDATE OF body ON messages
-  WHEN ${mayHoldCountedState} BEGIN
-    INSERT INTO event_counts (bucket, event, count)
-      SELECT value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
-      ON CONFLICT (bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_insert AFTER INSERT ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE key IN ('Sent', 'Delivered', 'Failed')
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  CREATE TRIGGER messages_device_count_update AFTER UPDATE OF body ON messages
-  WHEN new.device_id IS NOT NULL AND ${mayHoldCountedState} BEGIN
-    INSERT INTO device_event_counts (device_id, bucket, event, count)
-      SELECT new.device_id, value - value % 900000, lower(key), 1 FROM json_each(new.body, '$.states')
-      WHERE key IN ('Sent', 'Delivered', 'Failed') AND json_extract(old.body, '$.states.' || key) IS NULL
-      ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
-  END;
-  `,
+  // The chart's count triggers, unchanged except for a WHEN that skips the JSON when the body
+  // cannot hold a counted state. Bodies are JSON.stringify's, which writes a key as "Sent"
+  // verbatim, so a body without any of the three strings has none of the keys; a body with one
+  // (in its text, say) runs the exact statement as before.
+  stateCountTriggers(mayHoldCountedState, ['Sent', 'Delivered', 'Failed']),
   `
   -- The search indexes merge their segments 16 at a time instead of FTS5's default 4. Each group
   -- commit writes a small segment, and merging them four by four rewrote every posting at each
