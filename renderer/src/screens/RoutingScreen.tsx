@@ -1,8 +1,9 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { ApiError, describeError } from '../api/apiClient.js';
 import type { DeviceRecord, RouteDecision, RoutingRuleInput, RoutingRuleView } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ModemChoice } from '../modems/ModemChoice.js';
 import { modemLabelById } from '../modems/modemLabel.js';
 import { moveRule, type RuleField, refusedField, rulesWith } from '../routing/ruleList.js';
 import { usePerson } from '../session/person.js';
@@ -219,37 +220,6 @@ function RuleForm(props: {
         {refused === undefined && <FormResult result={save.result} />}
       </div>
     </form>
-  );
-}
-
-/** A checkbox per modem; a modem a rule names that the gateway no longer knows stays listed by id. */
-function ModemChoice(props: {
-  legend: string;
-  devices: readonly DeviceRecord[];
-  chosen: readonly string[];
-  onChange: (ids: string[]) => void;
-  error: ReactNode;
-}) {
-  const known = props.devices.map((device) => device.id);
-  const ids = [...known, ...props.chosen.filter((id) => !known.includes(id))];
-  const toggle = (id: string, on: boolean) =>
-    props.onChange(on ? [...props.chosen, id] : props.chosen.filter((chosen) => chosen !== id));
-  return (
-    <fieldset>
-      <legend>{props.legend}</legend>
-      {ids.length === 0 && <p className="muted">No modems yet.</p>}
-      {ids.map((id) => (
-        <label key={id} className="checkbox">
-          <input
-            type="checkbox"
-            checked={props.chosen.includes(id)}
-            onChange={(event) => toggle(id, event.target.checked)}
-          />
-          {modemLabelById(props.devices, id)}
-        </label>
-      ))}
-      {props.error}
-    </fieldset>
   );
 }
 
