@@ -62,11 +62,10 @@ function describeRoutingHold(hold: Extract<Hold, { reason: 'routing' }>): string
   const modems = (ids: readonly string[]) => `${ids.length === 1 ? 'modem' : 'modems'} ${ids.join(', ')}`;
   const fallback = hold.fallbackDeviceIds.length === 0 ? '' : `, then ${modems(hold.fallbackDeviceIds)}`;
   const count = hold.deviceIds.length + hold.fallbackDeviceIds.length;
-  const state = hold.offline
-    ? count === 1
-      ? 'which is offline'
-      : 'which are offline'
-    : 'none of which can send now';
+  const [one, several] = hold.offline
+    ? ['which is offline', 'which are offline']
+    : ['which cannot send now', 'none of which can send now'];
+  const state = count === 1 ? one : several;
   return `routing rule ${hold.rule.position} (${hold.rule.prefix}) allows only ${modems(hold.deviceIds)}${fallback}, ${state}`;
 }
 

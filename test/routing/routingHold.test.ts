@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 
 /**
@@ -75,5 +76,23 @@ describe('a message held by its routing rule', () => {
     expect((await holdingNow(under))?.detail).toBe(
       'routing rule 3 (+49) allows only modem modem-a-gone, then modem modem-b-gone, which are offline',
     );
+  });
+});
+
+describe('the routing hold in words', () => {
+  const hold = (deviceIds: string[], offline: boolean): Hold => ({
+    reason: 'routing',
+    rule: { position: 1, prefix: '+49' },
+    deviceIds,
+    fallbackDeviceIds: [],
+    offline,
+  });
+
+  it.each([
+    [['a'], true, 'routing rule 1 (+49) allows only modem a, which is offline'],
+    [['a'], false, 'routing rule 1 (+49) allows only modem a, which cannot send now'],
+    [['a', 'b'], false, 'routing rule 1 (+49) allows only modems a, b, none of which can send now'],
+  ] as const)('says %j (offline: %s) as %j', (ids, offline, text) => {
+    expect(describeHold(hold([...ids], offline), 0)).toBe(text);
   });
 });
