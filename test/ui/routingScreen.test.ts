@@ -6,7 +6,7 @@ import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } f
 
 /**
  * Issue 39, routing in the window: the owner adds a rule (and sees the API's refusal at the field
- * it names), moves it, and tries a number; a viewer sees the rules and tries numbers, and has no
+ * it names), moves it, tries numbers, edits a rule and deletes one; a viewer sees the rules and tries numbers, and has no
  * form nor buttons to change them.
  */
 let ui: UiGateway;
@@ -75,6 +75,23 @@ describe('the Routing screen', () => {
     await tryForm.getByLabel('Phone number').fill('+15551230000');
     await tryForm.getByRole('button', { name: 'Try' }).click();
     await answer.getByText(`rule +: ${second}`).waitFor();
+
+    // Edit the +49 rule to fall back to the second modem, then delete the catch-all.
+    await page.getByRole('button', { name: 'Edit rule 1' }).click();
+    const edit = page.getByRole('form', { name: 'Edit rule 1' });
+    expect(await edit.getByLabel('Numbers starting with').inputValue()).toBe('+49');
+    await edit
+      .getByRole('group', { name: /^Fallback modems/ })
+      .getByRole('checkbox')
+      .nth(1)
+      .check();
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByRole('form', { name: 'Add a rule' }).waitFor();
+    await page.getByRole('button', { name: 'Delete rule 2' }).click();
+    await table.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+    const edited = await apiCall<{ rules: unknown[] }>(ui.baseUrl, 'GET', '/gateway/v1/routing');
+    expect(edited.rules).toMatchObject([{ prefix: '+49', deviceIds: [first], fallbackDeviceIds: [second] }]);
+    expect(edited.rules).toHaveLength(1);
     await context.close();
 
     await apiCall(ui.baseUrl, 'POST', '/gateway/v1/users', { ...viewer, role: 'viewer' });

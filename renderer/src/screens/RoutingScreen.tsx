@@ -21,7 +21,10 @@ export function RoutingScreen() {
   const { may } = usePerson();
   const rules = useResource(() => api.routingRules(), [api]);
   const devices = useResource(() => api.devices(), [api]);
-  const [editing, setEditing] = useState<number>();
+  // By id: a rule moved or deleted meanwhile must not turn the form onto another rule.
+  const [editingId, setEditingId] = useState<string>();
+  const editingIndex = rules.data?.findIndex((rule) => rule.id === editingId);
+  const editing = editingIndex === undefined || editingIndex < 0 ? undefined : editingIndex;
   const change = useAction();
   const editable = may('settings:write');
 
@@ -100,7 +103,7 @@ export function RoutingScreen() {
                         >
                           Move rule {index + 1} down
                         </button>
-                        <button type="button" className="link-button" onClick={() => setEditing(index)}>
+                        <button type="button" className="link-button" onClick={() => setEditingId(rule.id)}>
                           Edit rule {index + 1}
                         </button>
                         <button
@@ -128,12 +131,12 @@ export function RoutingScreen() {
       </section>
       {editable && rules.data !== undefined && (
         <RuleForm
-          key={editing ?? 'new'}
+          key={editing === undefined ? 'new' : editingId}
           rules={rules.data}
           index={editing}
           devices={devices.data ?? []}
           onDone={() => {
-            setEditing(undefined);
+            setEditingId(undefined);
             rules.reload();
           }}
         />
