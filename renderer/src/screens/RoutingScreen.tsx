@@ -84,6 +84,7 @@ export function RoutingScreen() {
                     <td>
                       <span className="inline-action">
                         <button
+                          aria-label={`Move rule ${index + 1} up`}
                           type="button"
                           className="link-button"
                           disabled={change.busy || index === 0}
@@ -91,9 +92,10 @@ export function RoutingScreen() {
                             void store(moveRule(all, index, -1), `Rule ${rule.prefix} moved up.`)
                           }
                         >
-                          Move rule {index + 1} up
+                          Up
                         </button>
                         <button
+                          aria-label={`Move rule ${index + 1} down`}
                           type="button"
                           className="link-button"
                           disabled={change.busy || index === all.length - 1}
@@ -101,12 +103,18 @@ export function RoutingScreen() {
                             void store(moveRule(all, index, 1), `Rule ${rule.prefix} moved down.`)
                           }
                         >
-                          Move rule {index + 1} down
-                        </button>
-                        <button type="button" className="link-button" onClick={() => setEditingId(rule.id)}>
-                          Edit rule {index + 1}
+                          Down
                         </button>
                         <button
+                          aria-label={`Edit rule ${index + 1}`}
+                          type="button"
+                          className="link-button"
+                          onClick={() => setEditingId(rule.id)}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          aria-label={`Delete rule ${index + 1}`}
                           type="button"
                           className="link-button"
                           disabled={change.busy}
@@ -117,7 +125,7 @@ export function RoutingScreen() {
                             )
                           }
                         >
-                          Delete rule {index + 1}
+                          Delete
                         </button>
                       </span>
                     </td>
