@@ -19,6 +19,7 @@ import { MessagesScreen } from './screens/MessagesScreen.js';
 import { ModemsScreen } from './screens/ModemsScreen.js';
 import { OptOutsScreen } from './screens/OptOutsScreen.js';
 import { PeopleScreen } from './screens/PeopleScreen.js';
+import { RoutingScreen } from './screens/RoutingScreen.js';
 import { RulesScreen } from './screens/RulesScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { TemplatesScreen } from './screens/TemplatesScreen.js';
@@ -38,6 +39,7 @@ const screenViews: Record<ScreenId, () => JSX.Element> = {
   templates: TemplatesScreen,
   campaigns: CampaignsScreen,
   modems: ModemsScreen,
+  routing: RoutingScreen,
   webhooks: WebhooksScreen,
   logs: LogsScreen,
   settings: SettingsScreen,

@@ -15,6 +15,7 @@ export const screens = [
   { id: 'rules', label: 'Auto-reply' },
   { id: 'optouts', label: 'Opt-outs' },
   { id: 'modems', label: 'Modems' },
+  { id: 'routing', label: 'Routing' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'logs', label: 'Logs' },
   { id: 'settings', label: 'Settings' },
@@ -32,6 +33,7 @@ export const screenScopes: Partial<Record<ScreenId, Scope>> = {
   webhooks: 'webhooks:list',
   logs: 'logs:read',
   settings: 'settings:read',
+  routing: 'settings:read',
   api: 'tokens:manage',
   people: 'users:manage',
 };

@@ -8,6 +8,7 @@ import { describePlanNotice, planNoticeEvent } from '../plans/planNotices.js';
 import { PlanNoticeLevels } from '../plans/simPlan.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
+import { routingHold } from '../routing/routeHold.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';
 import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
@@ -61,7 +62,9 @@ export async function openRouting(
         allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
         plans: gate,
       }),
-      routeHold: gate.hold,
+      // The rule's own modems gone come first: a cap on some other modem is not why it waits.
+      routeHold: (message, able, online) =>
+        routingHold(book, message, able, online) ?? gate.hold(message, able),
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },

@@ -10,5 +10,6 @@ export const HoldReasons = [
   'paused',
   'work-hours',
   'plan-cap',
+  'routing',
 ] as const;
 export type HoldReason = (typeof HoldReasons)[number];

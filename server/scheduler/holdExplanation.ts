@@ -15,7 +15,11 @@ export interface HoldContext {
   /** Whether routing lets the modem carry the message (`SchedulerDeps.mayRoute`). */
   mayRoute: (message: MessageRecord, deviceId: string) => boolean;
   /** Why routing keeps the message off these modems, which could carry it (`SchedulerDeps.routeHold`). */
-  routeHold: (message: MessageRecord, able: readonly OutboundModem[]) => Hold | undefined;
+  routeHold: (
+    message: MessageRecord,
+    able: readonly OutboundModem[],
+    online: readonly OutboundModem[],
+  ) => Hold | undefined;
 }
 
 /**
@@ -40,7 +44,7 @@ export function explainHold(
   const able = online.filter((modem) => carries(head, modem, now, benched));
   const carriers = able.filter((modem) => context.mayRoute(head, modem.deviceId));
   if (carriers.length === 0) {
-    const routed = able.length > 0 ? context.routeHold(head, able) : undefined;
+    const routed = able.length > 0 ? context.routeHold(head, able, online) : undefined;
     if (routed) return routed;
     return head.requestedDeviceId === undefined
       ? { reason: 'no-modem' }

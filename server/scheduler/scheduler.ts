@@ -48,9 +48,14 @@ export interface SchedulerDeps {
   mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
   /**
    * Why routing keeps a message off the online modems that could otherwise carry it (`able`;
-   * a SIM plan's cap: server/plans/), for the hold reason. Absent or undefined: "no modem".
+   * a routing rule, a SIM plan's cap: server/routing/, server/plans/), given the modems
+   * online, for the hold reason. Absent or undefined: "no modem".
    */
-  routeHold?: (message: MessageRecord, able: readonly { deviceId: string }[]) => Hold | undefined;
+  routeHold?: (
+    message: MessageRecord,
+    able: readonly { deviceId: string }[],
+    online: readonly { deviceId: string }[],
+  ) => Hold | undefined;
   /**
    * A message was handed to a modem's SIM slot, in the turn (and so the commit) of its
    * Processed mark: SIM plans count it. `message` is the plain copy.
@@ -362,7 +367,7 @@ export class Scheduler {
       limit,
       now,
       mayRoute: (message, deviceId) => this.deps.mayRoute?.(message, deviceId, online) ?? true,
-      routeHold: (message, able) => this.deps.routeHold?.(message, able),
+      routeHold: (message, able, online) => this.deps.routeHold?.(message, able, online),
     };
   }
 

@@ -85,6 +85,32 @@ describe('people and roles in the window', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it("lets the owner choose which incoming SMS the app's webhooks hear", async () => {
+    const [modem] = await apiCall<{ id: string }[]>(ui.baseUrl, 'GET', '/devices');
+    const incomingOf = async () =>
+      (await apiCall<{ name: string; incoming?: unknown }[]>(ui.baseUrl, 'GET', '/gateway/v1/apps')).find(
+        (app) => app.name === 'shop',
+      )?.incoming;
+    const page = await signedIn(ui);
+    await openScreen(page, 'People');
+    const form = page.getByRole('form', { name: 'Incoming SMS for shop' });
+    await form.getByLabel('Incoming SMS its webhooks hear').selectOption('devices');
+    await form.getByRole('group', { name: 'Modems' }).getByRole('checkbox').first().check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('shop hears: those arriving on chosen modems.').waitFor();
+    expect(await incomingOf()).toEqual({ mode: 'devices', deviceIds: [modem?.id] });
+
+    await form.getByLabel('Incoming SMS its webhooks hear').selectOption('replies');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('shop hears: replies to this app.').waitFor();
+    expect(await incomingOf()).toEqual({ mode: 'replies' });
+    // Reopened, the form shows the rule as stored.
+    await openScreen(page, 'Dashboard');
+    await openScreen(page, 'People');
+    expect(await form.getByLabel('Incoming SMS its webhooks hear').inputValue()).toBe('replies');
+    await page.context().close();
+  });
+
   it('shows a viewer neither People, API access nor the New message button', async () => {
     const page = await signedIn(victor);
     await page.getByText('victor (viewer)').waitFor();

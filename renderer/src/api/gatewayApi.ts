@@ -26,6 +26,9 @@ import type {
   PhonePacing,
   PhoneRecord,
   RefusedPortInfo,
+  RouteDecision,
+  RoutingRuleInput,
+  RoutingRuleView,
   RuleInput,
   RuleRecord,
   RuleVerdict,
@@ -136,6 +139,8 @@ export function createGatewayApi(client: ApiClient) {
       password: string;
       quota?: { perDay?: number; perMonth?: number; resetAt: string; timeZone: string };
     }) => client.post<AppView>('/gateway/v1/apps', app),
+    changeApp: (appId: string, change: { incoming?: AppView['incoming'] }) =>
+      client.patch<AppView>(`/gateway/v1/apps/${id(appId)}`, change),
     removeApp: (appId: string) => client.delete<void>(`/gateway/v1/apps/${id(appId)}`),
     plans: () => client.get<{ plans: SimPlanView[] }>('/gateway/v1/plans').then((answer) => answer.plans),
     setPlan: (deviceId: string, sim: number, terms: SimPlanTermsInput) =>
@@ -144,6 +149,14 @@ export function createGatewayApi(client: ApiClient) {
         .then((response) => response.data),
     removePlan: (deviceId: string, sim: number) =>
       client.delete<void>(`/gateway/v1/plans/${id(deviceId)}/${sim}`),
+    routingRules: () =>
+      client.get<{ rules: RoutingRuleView[] }>('/gateway/v1/routing').then((answer) => answer.rules),
+    /** Replaces every rule, in the order given; the API names a refused rule's field as `rules[i].…`. */
+    setRoutingRules: (rules: readonly RoutingRuleInput[]) =>
+      client
+        .request<{ rules: RoutingRuleView[] }>('PUT', '/gateway/v1/routing', { body: { rules } })
+        .then((response) => response.data.rules),
+    tryRoute: (phoneNumber: string) => client.get<RouteDecision>('/gateway/v1/routing/try', { phoneNumber }),
     /** Messages, parts and failures per day and sender, as CSV text. */
     usageCsv: () => client.get<string>('/gateway/v1/usage', { format: 'csv' }),
     people: () => client.get<StaffView[]>('/gateway/v1/users'),

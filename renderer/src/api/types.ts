@@ -45,6 +45,11 @@ import type {
   usbListingSchema,
 } from '../../../server/schemas/phoneSchemas.js';
 import type { simPlanSchema } from '../../../server/schemas/planSchemas.js';
+import type {
+  routeDecisionSchema,
+  routingRuleSchema,
+  routingRuleViewSchema,
+} from '../../../server/schemas/routingSchemas.js';
 import type { webhookSchema } from '../../../server/schemas/webhookSchemas.js';
 
 export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
@@ -141,6 +146,11 @@ export type {
 /** GET /gateway/v1/plans: a SIM's plan with its use against each cap. */
 export type { SimPlanView } from '../../../server/schemas/planSchemas.js';
 export type SimPlanTermsInput = z.input<typeof simPlanSchema>;
+
+/** GET and PUT /gateway/v1/routing, GET /gateway/v1/routing/try (docs/accounts-plans-routing.md). */
+export type RoutingRuleView = z.output<typeof routingRuleViewSchema>;
+export type RoutingRuleInput = z.input<typeof routingRuleSchema>;
+export type RouteDecision = z.output<typeof routeDecisionSchema>;
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
 export type { IssuedTokenView } from '../../../server/schemas/tokenViewSchemas.js';

@@ -6,15 +6,17 @@ import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { isoDay } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
+import { IncomingRuleForm } from './IncomingRuleForm.js';
 
 /**
  * Apps with logins of their own (docs/accounts-plans-routing.md, "Apps"): add one with a name,
- * a password and a daily or monthly quota, remove one, and download the usage of every app and
- * person as CSV. The owner login is the default app and is not listed.
+ * a password and a daily or monthly quota, choose which incoming SMS its webhooks hear, remove
+ * one, and download the usage of every app and person as CSV. The owner login is the default app and is not listed.
  */
 export function AppsPanel() {
   const { api } = useApp();
   const apps = useResource(() => api.apps(), [api]);
+  const devices = useResource(() => api.devices(), [api]);
   const remove = useAction();
   const usage = useAction();
 
@@ -60,6 +62,7 @@ export function AppsPanel() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Quota</th>
+              <th scope="col">Incoming SMS</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -70,6 +73,9 @@ export function AppsPanel() {
               <tr key={app.id}>
                 <td>{app.name}</td>
                 <td>{quotaText(app)}</td>
+                <td>
+                  <IncomingRuleForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
+                </td>
                 <td>
                   <button
                     type="button"

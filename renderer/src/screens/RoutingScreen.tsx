@@ -1,0 +1,289 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, describeError } from '../api/apiClient.js';
+import type { DeviceRecord, RouteDecision, RoutingRuleInput, RoutingRuleView } from '../api/types.js';
+import { useApp } from '../appContext.js';
+import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ModemChoice } from '../modems/ModemChoice.js';
+import { modemLabelById } from '../modems/modemLabel.js';
+import { moveRule, type RuleField, refusedField, rulesWith } from '../routing/ruleList.js';
+import { usePerson } from '../session/person.js';
+import { useAction } from '../useAction.js';
+import { useResource } from '../useResource.js';
+
+/**
+ * The routing rules (docs/accounts-plans-routing.md, "Routing"): in order, a number prefix and
+ * the modems that may carry messages to it, with fallback modems; "Try" asks the gateway where a
+ * number would go now, and why. Those who may change settings add, edit, move and delete rules;
+ * everyone else sees them and may try numbers.
+ */
+export function RoutingScreen() {
+  const { api } = useApp();
+  const { may } = usePerson();
+  const rules = useResource(() => api.routingRules(), [api]);
+  const devices = useResource(() => api.devices(), [api]);
+  // By id: a rule moved or deleted meanwhile must not turn the form onto another rule.
+  const [editingId, setEditingId] = useState<string>();
+  const editingIndex = rules.data?.findIndex((rule) => rule.id === editingId);
+  const editing = editingIndex === undefined || editingIndex < 0 ? undefined : editingIndex;
+  const change = useAction();
+  const editable = may('settings:write');
+
+  async function store(next: readonly RoutingRuleInput[], done: string) {
+    const stored = await change.run(async () => {
+      await api.setRoutingRules(next);
+      return done;
+    });
+    if (stored) rules.reload();
+  }
+
+  return (
+    <>
+      <header className="page-head">
+        <h1>Routing</h1>
+      </header>
+      <p className="hint">
+        Rules are checked in order; the first whose prefix a number starts with chooses the modems. A number
+        no rule matches goes through any modem. Fallback modems are used only while none of the rule’s modems
+        is online; without them, the message waits.
+      </p>
+      <section className="panel" aria-labelledby="routing-rules-title">
+        <h2 id="routing-rules-title">Rules</h2>
+        {rules.error !== undefined ? (
+          <ErrorNote error={rules.error} onRetry={rules.reload} />
+        ) : rules.data === undefined ? (
+          <Loading what="routing rules" />
+        ) : rules.data.length === 0 ? (
+          <EmptyState title="No rules: every message may go through any modem." />
+        ) : (
+          <table className="table" aria-label="Routing rules">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Numbers starting with</th>
+                <th scope="col">Modems</th>
+                <th scope="col">Fallback</th>
+                {editable && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {rules.data.map((rule, index, all) => (
+                <tr key={rule.id}>
+                  <td>{index + 1}</td>
+                  <td>{rule.prefix === '+' ? '+ (every number)' : rule.prefix}</td>
+                  <td>{modemsText(devices.data, rule.deviceIds)}</td>
+                  <td>
+                    {rule.fallbackDeviceIds.length === 0
+                      ? 'none: wait'
+                      : modemsText(devices.data, rule.fallbackDeviceIds)}
+                  </td>
+                  {editable && (
+                    <td>
+                      <span className="inline-action">
+                        <button
+                          aria-label={`Move rule ${index + 1} up`}
+                          type="button"
+                          className="link-button"
+                          disabled={change.busy || index === 0}
+                          onClick={() =>
+                            void store(moveRule(all, index, -1), `Rule ${rule.prefix} moved up.`)
+                          }
+                        >
+                          Up
+                        </button>
+                        <button
+                          aria-label={`Move rule ${index + 1} down`}
+                          type="button"
+                          className="link-button"
+                          disabled={change.busy || index === all.length - 1}
+                          onClick={() =>
+                            void store(moveRule(all, index, 1), `Rule ${rule.prefix} moved down.`)
+                          }
+                        >
+                          Down
+                        </button>
+                        <button
+                          aria-label={`Edit rule ${index + 1}`}
+                          type="button"
+                          className="link-button"
+                          onClick={() => setEditingId(rule.id)}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          aria-label={`Delete rule ${index + 1}`}
+                          type="button"
+                          className="link-button"
+                          disabled={change.busy}
+                          onClick={() =>
+                            void store(
+                              all.filter((_, at) => at !== index),
+                              `Rule ${rule.prefix} deleted.`,
+                            )
+                          }
+                        >
+                          Delete
+                        </button>
+                      </span>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <FormResult result={change.result} />
+      </section>
+      {editable && rules.data !== undefined && (
+        <RuleForm
+          key={editing === undefined ? 'new' : editingId}
+          rules={rules.data}
+          index={editing}
+          devices={devices.data ?? []}
+          onDone={() => {
+            setEditingId(undefined);
+            rules.reload();
+          }}
+        />
+      )}
+      <TryPanel devices={devices.data} />
+    </>
+  );
+}
+
+function modemsText(devices: readonly DeviceRecord[] | undefined, ids: readonly string[]): string {
+  return ids.map((id) => modemLabelById(devices, id)).join(', ');
+}
+
+/** Adds a rule at the end, or edits the rule at `index`; the API checks the fields. */
+function RuleForm(props: {
+  rules: readonly RoutingRuleView[];
+  index: number | undefined;
+  devices: readonly DeviceRecord[];
+  onDone: () => void;
+}) {
+  const { api } = useApp();
+  const { index } = props;
+  const editedRule = index === undefined ? undefined : props.rules[index];
+  const [prefix, setPrefix] = useState(editedRule?.prefix ?? '+');
+  const [deviceIds, setDeviceIds] = useState<string[]>(editedRule?.deviceIds ?? []);
+  const [fallbackDeviceIds, setFallbackDeviceIds] = useState<string[]>(editedRule?.fallbackDeviceIds ?? []);
+  const save = useAction();
+  const position = index ?? props.rules.length;
+  const failed = save.result?.ok === false ? save.result.error : undefined;
+  const refused = refusedField(failed, position);
+  const fieldError = (field: RuleField) =>
+    refused === field ? (
+      <p className="field-error" role="alert">
+        {describeError(failed)}
+      </p>
+    ) : null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const saved = await save.run(async () => {
+      await api.setRoutingRules(rulesWith(props.rules, { prefix, deviceIds, fallbackDeviceIds }, index));
+      return undefined;
+    });
+    if (saved) props.onDone();
+  }
+
+  const title = index === undefined ? 'Add a rule' : `Edit rule ${index + 1}`;
+  return (
+    <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)}>
+      <h2>{title}</h2>
+      <label>
+        Numbers starting with
+        <input
+          value={prefix}
+          aria-invalid={refused === 'prefix'}
+          onChange={(event) => setPrefix(event.target.value)}
+        />
+      </label>
+      <p className="hint">A country (+49), a range (+4917), or + alone for every number.</p>
+      {fieldError('prefix')}
+      <ModemChoice
+        legend="Modems"
+        devices={props.devices}
+        chosen={deviceIds}
+        onChange={setDeviceIds}
+        error={fieldError('deviceIds')}
+      />
+      <ModemChoice
+        legend="Fallback modems (while none of those is online)"
+        devices={props.devices}
+        chosen={fallbackDeviceIds}
+        onChange={setFallbackDeviceIds}
+        error={fieldError('fallbackDeviceIds')}
+      />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={save.busy}>
+          {index === undefined ? 'Add rule' : 'Save rule'}
+        </button>
+        {index !== undefined && (
+          <button type="button" onClick={props.onDone}>
+            Cancel
+          </button>
+        )}
+        {refused === undefined && <FormResult result={save.result} />}
+      </div>
+    </form>
+  );
+}
+
+/** "Try": where a message to a number would go now, and why, as the gateway decides it. */
+function TryPanel(props: { devices: readonly DeviceRecord[] | undefined }) {
+  const { api } = useApp();
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [decision, setDecision] = useState<RouteDecision>();
+  const attempt = useAction();
+  const failed = attempt.result?.ok === false ? attempt.result.error : undefined;
+  const numberRefused = failed instanceof ApiError && failed.field === 'phoneNumber';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setDecision(undefined);
+    await attempt.run(async () => {
+      setDecision(await api.tryRoute(phoneNumber));
+      return undefined;
+    });
+  }
+
+  return (
+    <form className="panel" aria-label="Try a number" onSubmit={(event) => void submit(event)}>
+      <h2>Try a number</h2>
+      <div className="form-row">
+        <label>
+          Phone number
+          <input
+            inputMode="tel"
+            value={phoneNumber}
+            aria-invalid={numberRefused}
+            onChange={(event) => setPhoneNumber(event.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={attempt.busy}>
+          Try
+        </button>
+      </div>
+      {numberRefused ? (
+        <p className="field-error" role="alert">
+          {describeError(failed)}
+        </p>
+      ) : (
+        <FormResult result={attempt.result} />
+      )}
+      {decision && (
+        <p role="status" aria-label="Where it goes">
+          {decision.deviceIds === undefined
+            ? 'Any modem'
+            : `Through ${modemsText(props.devices, decision.deviceIds)}`}
+          <span className="muted"> — {decision.why}</span>
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
+import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
+
+/**
+ * Issue 39, a message its routing rule holds, on the whole gateway (one built-in simulated modem,
+ * real storage, the real server on loopback): the status names the rule and its modems, as the
+ * Dashboard and the health check show it, while numbers of other rules keep going out.
+ */
+let gateway: GatewayUnderTest | undefined;
+
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+});
+
+interface Holding {
+  reason: string;
+  detail: string;
+}
+
+async function holdingNow(under: GatewayUnderTest): Promise<Holding | undefined> {
+  const status = (await under.request('GET', '/gateway/v1/status')).body as {
+    scheduler: { holding?: Holding };
+  };
+  return status.scheduler.holding;
+}
+
+describe('a message held by its routing rule', () => {
+  it('names the rule and the offline modems it allows', async () => {
+    const under = await startGatewayUnderTest();
+    gateway = under;
+    const devices = (await under.request('GET', '/devices')).body as { id: string }[];
+    const modem = devices[0]?.id as string;
+    const stored = await under.request('PUT', '/gateway/v1/routing', {
+      json: {
+        rules: [
+          { prefix: '+1', deviceIds: [modem] },
+          { prefix: '+4917', deviceIds: ['modem-unplugged'] },
+          { prefix: '+49', deviceIds: ['modem-a-gone'], fallbackDeviceIds: ['modem-b-gone'] },
+        ],
+      },
+    });
+    expect(stored.status).toBe(200);
+
+    const held = await under.request('POST', '/messages', {
+      json: { textMessage: { text: 'routed to a modem that is gone' }, phoneNumbers: ['+4917012345678'] },
+    });
+    const other = await under.request('POST', '/messages', {
+      json: { textMessage: { text: 'routed to the modem there is' }, phoneNumbers: ['+15550001111'] },
+    });
+    const heldId = (held.body as { id: string }).id;
+    const otherId = (other.body as { id: string }).id;
+    let holding: Holding | undefined;
+    await under.runUntil(async () => {
+      holding = await holdingNow(under);
+      const sent = (await under.request('GET', `/messages/${otherId}`)).body as { state: string };
+      return sent.state !== 'Pending' && holding?.reason === 'routing';
+    }, 'the +1 message sent and the +4917 one held by its rule');
+    expect(holding?.detail).toBe(
+      'routing rule 2 (+4917) allows only modem modem-unplugged, which is offline',
+    );
+    expect(((await under.request('GET', `/messages/${heldId}`)).body as { state: string }).state).toBe(
+      'Pending',
+    );
+
+    // With a fallback, the hold names both.
+    await under.request('DELETE', `/messages/${heldId}`);
+    await under.request('POST', '/messages', {
+      json: { textMessage: { text: 'routed to two modems that are gone' }, phoneNumbers: ['+4930123456'] },
+    });
+    await under.runUntil(
+      async () => (await holdingNow(under))?.detail.startsWith('routing rule 3') === true,
+      'the +49 message held by its rule',
+    );
+    expect((await holdingNow(under))?.detail).toBe(
+      'routing rule 3 (+49) allows only modem modem-a-gone, then modem modem-b-gone, which are offline',
+    );
+  });
+});
+
+describe('the routing hold in words', () => {
+  const hold = (deviceIds: string[], offline: boolean): Hold => ({
+    reason: 'routing',
+    rule: { position: 1, prefix: '+49' },
+    deviceIds,
+    fallbackDeviceIds: [],
+    offline,
+  });
+
+  it.each([
+    [['a'], true, 'routing rule 1 (+49) allows only modem a, which is offline'],
+    [['a'], false, 'routing rule 1 (+49) allows only modem a, which cannot send now'],
+    [['a', 'b'], false, 'routing rule 1 (+49) allows only modems a, b, none of which can send now'],
+  ] as const)('says %j (offline: %s) as %j', (ids, offline, text) => {
+    expect(describeHold(hold([...ids], offline), 0)).toBe(text);
+  });
+});
