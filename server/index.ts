@@ -154,7 +154,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       throttle: deps.loginThrottle,
     });
     const webhooks = await openWebhookRegistry(context);
-    const records = composeMessageRecords(context);
+    // `routing` is opened below, before anything can receive an SMS.
+    const records = composeMessageRecords(context, (phoneNumber) => routing.lastAppTo(phoneNumber));
     const sendingPause = await openSendingPause(context);
 
     // The modems, built (not started) before the services that route work to them.

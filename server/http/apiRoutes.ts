@@ -17,7 +17,11 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
   registerMessageRoutes(api, { messages: services.messages, quotas: services.quotas });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
-  registerInboxRoutes(api, { inbox: services.inbox.records, replay: services.inbox.replay });
+  registerInboxRoutes(api, {
+    inbox: services.inbox.records,
+    replay: services.inbox.replay,
+    apps: services.apps,
+  });
   registerSettingsRoutes(api, { settings: services.settings });
   registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });
