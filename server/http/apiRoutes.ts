@@ -26,7 +26,12 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
-  registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
+  registerStaffRoutes(api, {
+    staff: services.staff,
+    login: services.login,
+    tokens: services.tokens,
+    audit: services.audit,
+  });
   registerUsageRoutes(api, { usage: services.usage, clock: services.clock });
   registerAppRoutes(api, { apps: services.apps, tokens: services.tokens, webhooks: services.webhooks });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
