@@ -126,4 +126,37 @@ describe('people and roles in the window', () => {
     await expect(sent.first().getByRole('cell').nth(1).textContent()).resolves.toBe('olga');
     await owner.context().close();
   });
+
+  it('lets a person change their own password and stay signed in', async () => {
+    const petra = { username: 'petra', password: 'petra-first-1' };
+    await apiCall(ui.baseUrl, 'POST', '/gateway/v1/users', {
+      name: petra.username,
+      password: petra.password,
+      role: 'viewer',
+    });
+    const page = await signedIn(petra);
+    await page.getByText('Change my password').click();
+    const form = page.getByRole('form', { name: 'Change my password' });
+    await form.getByLabel('Current password').fill('not-her-password');
+    await form.getByLabel('New password (8 characters or more)').fill('petra-second-2');
+    await form.getByLabel('Repeat the new password').fill('petra-second-2');
+    await form.getByRole('button', { name: 'Change' }).click();
+    await page.getByText(/currentPassword: not the current password/).waitFor();
+
+    await form.getByLabel('Current password').fill(petra.password);
+    await form.getByRole('button', { name: 'Change' }).click();
+    await page.getByText('Your password is changed.').waitFor();
+    // Signed in again with the new password: the window keeps working.
+    await openScreen(page, 'Messages');
+    await page.getByTitle('Signed in as').getByText('petra (viewer)').waitFor();
+    const answers = async (password: string) =>
+      (
+        await fetch(`${ui.baseUrl}/gateway/v1/me`, {
+          headers: { Authorization: `Basic ${Buffer.from(`petra:${password}`).toString('base64')}` },
+        })
+      ).status;
+    expect(await answers(petra.password)).toBe(401);
+    expect(await answers('petra-second-2')).toBe(200);
+    await page.context().close();
+  });
 });
