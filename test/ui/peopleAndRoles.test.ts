@@ -159,4 +159,29 @@ describe('people and roles in the window', () => {
     expect(await answers('petra-second-2')).toBe(200);
     await page.context().close();
   });
+
+  it('asks each person to sign in to the desktop window once people other than the owner exist', async () => {
+    const context = await browser.newContext();
+    const page = await newTab(context);
+    // Electron's binary is absent here: this stands in for the preload's window.desktop facade,
+    // whose core hands out no owner session once there are other people (electron/ipcChannels.ts).
+    await page.addInitScript(`
+      window.desktop = {
+        getConnection: async () => ({ baseUrl: ${JSON.stringify(ui.baseUrl)} }),
+        getPreferences: async () => ({}),
+        setPreference: async () => ({}),
+        openApiDocs: async () => undefined,
+        getFirstRunLogin: async () => undefined,
+        confirmFirstRunLoginSaved: async () => undefined,
+      };
+    `);
+    await page.goto(`${ui.baseUrl}/ui/`);
+    await page.getByLabel('Username').fill(olga.username);
+    await page.getByLabel('Password').fill(olga.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTitle('Signed in as').getByText('olga (operator)').waitFor();
+    await page.getByRole('button', { name: 'Sign out olga' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await context.close();
+  });
 });
