@@ -189,13 +189,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      // `routing` is opened below, before anything can receive an SMS.
-      incomingFor: (appId, deviceId, sender) =>
-        auth.apps.hearsIncoming(appId, {
-          deviceId,
-          ...(sender === undefined ? {} : { sender }),
-          lastAppTo: (phoneNumber) => routing.lastAppTo(phoneNumber),
-        }),
+      incomingFor: (appId, deviceId, repliesTo) => auth.apps.hearsIncoming(appId, { deviceId, repliesTo }),
     });
     const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);

@@ -32,15 +32,6 @@ export type IncomingChoice =
   | { mode: 'devices'; deviceIds: string[] }
   | { mode: 'replies' };
 
-/** An incoming message as an app's incoming rule sees it. */
-export interface IncomingOrigin {
-  deviceId: string;
-  /** The sender's number, when the event names one. */
-  sender?: string;
-  /** The app whose message `sender` received last (the send log), if any. */
-  lastAppTo: (phoneNumber: string) => string | undefined;
-}
-
 export interface AppRecord {
   id: string;
   name: string;
@@ -108,7 +99,7 @@ export interface AppDirectory {
     by: StaffIdentity,
   ): Promise<AppRecord>;
   /** Whether the app's webhooks hear this incoming message. */
-  hearsIncoming(appId: string, origin: IncomingOrigin): boolean;
+  hearsIncoming(appId: string, origin: { deviceId: string; repliesTo?: string | undefined }): boolean;
   /** The received messages the app's incoming rule gives it: its inbox and its events. */
   incomingAudience(appId: string): IncomingAudience;
   update(id: string, change: AppChange): Promise<AppRecord>;
@@ -225,12 +216,7 @@ export function openAppDirectory(options: {
       });
       changed(id);
     },
-    hearsIncoming(appId, origin) {
-      return audienceHears(audienceOf(appId), {
-        deviceId: origin.deviceId,
-        repliesTo: origin.sender === undefined ? undefined : origin.lastAppTo(origin.sender),
-      });
-    },
+    hearsIncoming: (appId, origin) => audienceHears(audienceOf(appId), origin),
     incomingAudience: audienceOf,
     onChange(listener) {
       listeners.add(listener);

@@ -58,6 +58,8 @@ export interface IncomingMessageEvent {
   content: string;
   port?: number;
   receivedAt: number;
+  /** The app the message replies to, as recorded when it arrived (IncomingRecord.repliesTo). */
+  repliesTo?: string;
 }
 
 export interface IncomingBatchEvent {

@@ -128,6 +128,7 @@ function incomingEventOf(record: IncomingRecord): IncomingMessageEvent {
     receivedAt: record.receivedAt,
   };
   if (record.port !== undefined) event.port = record.port;
+  if (record.repliesTo !== undefined) event.repliesTo = record.repliesTo;
   return event;
 }
 

@@ -7,7 +7,7 @@ import type { WebhookTarget } from './webhookDelivery.js';
  * hear the events of the messages it queued and no other app's; incoming messages as its
  * incoming rule says; and the gateway's own events (system:ping, modem events).
  */
-export type IncomingRule = (appId: string, deviceId: string, sender: string | undefined) => boolean;
+export type IncomingRule = (appId: string, deviceId: string, repliesTo: string | undefined) => boolean;
 
 const incomingEvents: ReadonlySet<string> = new Set([
   'sms:received',
@@ -23,9 +23,6 @@ export function reachesTarget(
 ): boolean {
   if (target.appId === undefined) return true;
   if (event.owner !== undefined) return event.owner === target.appId;
-  if (incomingEvents.has(event.event)) {
-    const { sender } = event.payload;
-    return incomingFor(target.appId, event.deviceId, typeof sender === 'string' ? sender : undefined);
-  }
+  if (incomingEvents.has(event.event)) return incomingFor(target.appId, event.deviceId, event.repliesTo);
   return true;
 }

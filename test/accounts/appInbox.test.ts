@@ -96,4 +96,58 @@ describe("an app's inbox", () => {
     expect(changed.status).toBe(200);
     expect((await inboxOf(under, clinic.authorization)).total).toBe('3');
   });
+
+  it('replays a reply to the app it replied to when it arrived, whoever wrote to the number since', async () => {
+    const under = await startGatewayUnderTest();
+    gateway = under;
+    const hookOf: Record<string, string> = {};
+    const sendTo = async (authorization: string, phoneNumber: string) => {
+      const sent = await under.request('POST', '/message', {
+        json: { textMessage: { text: 'Hello' }, phoneNumbers: [phoneNumber] },
+        authorization,
+      });
+      expect(sent.status).toBe(202);
+      const id = (sent.body as { id: string }).id;
+      await under.runUntil(async () => {
+        const state = (await under.request('GET', `/messages/${id}`, { authorization })).body as {
+          state: string;
+        };
+        return state.state !== 'Pending' && state.state !== 'Processed';
+      }, `the message to ${phoneNumber} sent`);
+    };
+    for (const [name, app] of Object.entries({ shop, clinic })) {
+      const added = await under.request('POST', '/gateway/v1/apps', {
+        json: { name, password: `${name}-secret-1`, incoming: { mode: 'replies' } },
+      });
+      expect(added.status).toBe(201);
+      const hook = await under.request('POST', '/webhooks', {
+        json: { url: `https://hooks.example.com/${name}`, event: 'sms:received' },
+        authorization: app.authorization,
+      });
+      expect(hook.status).toBe(201);
+      hookOf[name] = (hook.body as { id: string }).id;
+    }
+    const deliveriesTo = async (name: string) =>
+      (
+        (await under.request('GET', `/gateway/v1/webhooks/deliveries?webhookId=${hookOf[name]}`))
+          .body as unknown[]
+      ).length;
+
+    await sendTo(shop.authorization, shop.customer);
+    await under.receiveSms(shop.customer, 'Thanks, shop');
+    await under.runUntil(async () => (await deliveriesTo('shop')) === 1, "the reply's delivery to the shop");
+    // The clinic writes to the same number later: the reply stays the shop's.
+    await sendTo(clinic.authorization, shop.customer);
+    expect(await inboxOf(under, clinic.authorization)).toMatchObject({ total: '0' });
+
+    const exported = await under.request('POST', '/messages/inbox/export', {
+      json: {
+        since: new Date(under.clock.now() - 3_600_000).toISOString(),
+        until: new Date(under.clock.now() + 1000).toISOString(),
+      },
+    });
+    expect(exported.status).toBe(202);
+    await under.runUntil(async () => (await deliveriesTo('shop')) === 2, 'the replay delivered to the shop');
+    expect(await deliveriesTo('clinic')).toBe(0);
+  });
 });
