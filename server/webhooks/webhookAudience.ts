@@ -9,11 +9,19 @@ import type { WebhookTarget } from './webhookDelivery.js';
  */
 export type IncomingRule = (appId: string, deviceId: string, repliesTo: string | undefined) => boolean;
 
+/**
+ * A batch (an inbox replay) comes from one modem and names no app per message: an app hears it
+ * only when its rule takes every message of that modem (all, or by modem), never in part.
+ */
 const incomingEvents: ReadonlySet<string> = new Set([
   'sms:received',
   'sms:data-received',
   'mms:received',
   'mms:downloaded',
+  'sms:batch:received',
+  'sms:batch:data-received',
+  'mms:batch:received',
+  'mms:batch:downloaded',
 ]);
 
 export function reachesTarget(

@@ -42,6 +42,13 @@ describe('which webhooks hear an event', () => {
       { deviceId: 'modem-b' },
       true,
     ],
+    ['a batch of another modem’s messages', hook('c', 'sms:batch:received', 'clinic'), {}, false],
+    [
+      'a batch of its modem’s messages',
+      hook('c', 'sms:batch:received', 'clinic'),
+      { deviceId: 'modem-b' },
+      true,
+    ],
     ['the gateway’s own events', hook('c', 'system:ping', 'clinic'), {}, true],
   ] as const)('%s', (_case, target, event, expected) => {
     const raised = { event: target.event as 'sms:sent', deviceId: 'modem-a', payload: {}, ...event };
