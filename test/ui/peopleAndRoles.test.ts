@@ -171,7 +171,7 @@ describe('people and roles in the window', () => {
         getPreferences: async () => ({}),
         setPreference: async () => ({}),
         openApiDocs: async () => undefined,
-        getFirstRunLogin: async () => undefined,
+        getFirstRunLogin: async () => ({ username: 'sms', password: 'generated-once-123' }),
         confirmFirstRunLoginSaved: async () => undefined,
       };
     `);
@@ -180,6 +180,9 @@ describe('people and roles in the window', () => {
     await page.getByLabel('Password').fill(olga.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTitle('Signed in as').getByText('olga (operator)').waitFor();
+    // The owner's generated login is the owner's to see, not hers.
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByText('generated-once-123').count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out olga' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await context.close();
