@@ -6,13 +6,13 @@ export type CoreToMain =
   | {
       type: 'ready';
       baseUrl: string;
-      sessionToken: string;
       simulated: boolean;
       username: string;
       /** Only on the run that generated it: shown once in the window (firstRunLogin.ts). */
       generatedPassword?: string;
     }
-  | { type: 'session-token'; requestId: number; sessionToken: string }
+  /** No `sessionToken`: people other than the owner exist, and each signs in as themselves. */
+  | { type: 'session-token'; requestId: number; sessionToken?: string }
   | { type: 'session-token-failed'; requestId: number; message: string }
   | { type: 'incoming'; sender: string; preview: string }
   /** Sending was paused or resumed, from any side: the tray shows it. */

@@ -52,8 +52,13 @@ async function run(): Promise<void> {
         break;
       case 'renew-session-token': {
         const { requestId } = message;
-        gateway.issueSessionToken().then(
-          (sessionToken) => post({ type: 'session-token', requestId, sessionToken }),
+        gateway.windowSessionToken().then(
+          (sessionToken) =>
+            post({
+              type: 'session-token',
+              requestId,
+              ...(sessionToken === undefined ? {} : { sessionToken }),
+            }),
           (error: unknown) =>
             post({ type: 'session-token-failed', requestId, message: describeError(error) }),
         );
@@ -72,7 +77,6 @@ async function run(): Promise<void> {
   post({
     type: 'ready',
     baseUrl: started.url,
-    sessionToken: await gateway.issueSessionToken(),
     simulated: started.simulated,
     username: started.username,
     ...(started.generatedPassword === undefined ? {} : { generatedPassword: started.generatedPassword }),

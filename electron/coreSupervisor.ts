@@ -9,7 +9,6 @@ import { isStartFailure, needsAPerson, type StartFailure } from './startFailure.
 
 export interface CoreReady {
   baseUrl: string;
-  sessionToken: string;
   simulated: boolean;
   username: string;
   generatedPassword?: string;
@@ -67,7 +66,7 @@ export type CoreState =
   | { kind: 'stopped'; reason: 'retries-stopped' | 'needs-a-person' | 'quit'; detail?: string };
 
 interface TokenRequest {
-  resolve(token: string): void;
+  resolve(token: string | undefined): void;
   reject(error: Error): void;
   timer: TimerHandle;
 }
@@ -163,8 +162,11 @@ export class CoreSupervisor extends EventEmitter<{
     this.child?.postMessage(message);
   }
 
-  /** A fresh short-lived token for the window (the one from start-up may have expired). */
-  requestSessionToken(): Promise<string> {
+  /**
+   * A fresh short-lived owner token for the window; undefined once people other than the owner
+   * exist, who sign in to the window as themselves.
+   */
+  requestSessionToken(): Promise<string | undefined> {
     if (!this.child || !this.latest) return Promise.reject(unavailable('the gateway core is not running'));
     const requestId = this.nextRequestId++;
     return new Promise((resolve, reject) => {
@@ -240,13 +242,14 @@ export class CoreSupervisor extends EventEmitter<{
     this.emit('state', state);
   }
 
-  private settle(requestId: number, outcome: string | Error): void {
+  /** A token, none (people sign in as themselves), or why there is none. */
+  private settle(requestId: number, outcome: string | undefined | Error): void {
     const request = this.tokenRequests.get(requestId);
     if (!request) return;
     this.tokenRequests.delete(requestId);
     request.timer.cancel();
-    if (typeof outcome === 'string') request.resolve(outcome);
-    else request.reject(outcome);
+    if (outcome instanceof Error) request.reject(outcome);
+    else request.resolve(outcome);
   }
 
   private handle(message: CoreToMain): void {
@@ -255,7 +258,6 @@ export class CoreSupervisor extends EventEmitter<{
         this.policy.ready(this.options.clock.now());
         this.latest = {
           baseUrl: message.baseUrl,
-          sessionToken: message.sessionToken,
           simulated: message.simulated,
           username: message.username,
           ...(message.generatedPassword === undefined
@@ -266,7 +268,6 @@ export class CoreSupervisor extends EventEmitter<{
         this.changeState({ kind: 'running' });
         break;
       case 'session-token':
-        if (this.latest) this.latest = { ...this.latest, sessionToken: message.sessionToken };
         this.settle(message.requestId, message.sessionToken);
         break;
       case 'session-token-failed':

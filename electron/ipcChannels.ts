@@ -17,8 +17,11 @@ export const IpcChannel = {
 /** What the renderer needs to talk to the core: the same HTTP API every client uses. */
 export interface CoreConnection {
   baseUrl: string;
-  /** A short-lived access token holding every scope, for this window only. */
-  token: string;
+  /**
+   * A short-lived owner token holding every scope, for this window only, while the owner is the
+   * only person. Absent once there are others: the window shows the sign-in form.
+   */
+  token?: string;
 }
 
 export interface DesktopPreferences {

@@ -81,8 +81,13 @@ export interface Gateway {
   readonly simulatedModems: readonly SimulatedModem[];
   setSendingPaused(paused: boolean): void;
   readonly sendingPaused: boolean;
-  /** A short-lived all-scopes token for the desktop window. */
+  /** A short-lived all-scopes token of the owner (tests; the window asks `windowSessionToken`). */
   issueSessionToken(): Promise<string>;
+  /**
+   * The desktop window's owner session while the owner is the only person; undefined once
+   * there are others: then each signs in to the window as themselves.
+   */
+  windowSessionToken(): Promise<string | undefined>;
   /** The readiness report of GET /health (modems, queue, storage…), for the desktop tray. */
   healthReport(): Promise<HealthReport>;
   /** Every modem checks at once that it still answers: the PC woke from sleep. */
@@ -96,6 +101,8 @@ interface GatewayRun {
   /** A person's pause of sending, kept in the data directory; setting it wakes the scheduler. */
   sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   tokens: TokenService;
+  /** Whether people other than the owner sign in. */
+  onlyOwner(): boolean;
   health: HealthService;
   pool: ModemPool;
   attention(): GatewayAttention;
@@ -154,7 +161,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       throttle: deps.loginThrottle,
     });
     const webhooks = await openWebhookRegistry(context);
-    const records = composeMessageRecords(context);
+    // `routing` is opened below, before anything can receive an SMS.
+    const records = composeMessageRecords(context, (phoneNumber) => routing.lastAppTo(phoneNumber));
     const sendingPause = await openSendingPause(context);
 
     // The modems, built (not started) before the services that route work to them.
@@ -181,13 +189,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      // `routing` is opened below, before anything can receive an SMS.
-      incomingFor: (appId, deviceId, sender) =>
-        auth.apps.hearsIncoming(appId, {
-          deviceId,
-          ...(sender === undefined ? {} : { sender }),
-          lastAppTo: (phoneNumber) => routing.lastAppTo(phoneNumber),
-        }),
+      incomingFor: (appId, deviceId, repliesTo) => auth.apps.hearsIncoming(appId, { deviceId, repliesTo }),
     });
     const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);
@@ -216,6 +218,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     run = {
       sending,
       tokens: auth.tokens,
+      onlyOwner: () => auth.staff.list().length === 1,
       health,
       pool,
       attention: () => {
@@ -356,6 +359,10 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     async issueSessionToken() {
       if (!run) throw notStarted();
       return (await run.tokens.issueSession()).accessToken;
+    },
+    async windowSessionToken() {
+      if (!run) throw notStarted();
+      return run.onlyOwner() ? (await run.tokens.issueSession()).accessToken : undefined;
     },
     attention() {
       return run?.attention() ?? { webhookFailuresLastHour: 0, overdueReports: 0 };

@@ -25,6 +25,9 @@ export function App() {
     desktop ? undefined : readStoredSession(window.sessionStorage, Date.now()),
   );
   const [desktopError, setDesktopError] = useState<unknown>(undefined);
+  // The core's address while the desktop window asks a person to sign in: people other than the
+  // owner exist, so the window gets no owner session.
+  const [desktopSignIn, setDesktopSignIn] = useState<string | undefined>(undefined);
   // A new browser tab first asks the signed-in tabs for their session (see sessionSharing.ts).
   const [askingTabs, setAskingTabs] = useState(!desktop && session === undefined);
   // The token lives in a ref so renewing it (Electron) changes no state: screens keep their data.
@@ -45,6 +48,14 @@ export function App() {
     announceSignOut();
     end();
   }, [end]);
+
+  const signedIn = useCallback(
+    (next: Session) => {
+      if (!desktop) storeSession(window.sessionStorage, next);
+      begin(next);
+    },
+    [desktop, begin],
+  );
 
   useEffect(() => {
     if (!askingTabs) return;
@@ -67,6 +78,12 @@ export function App() {
     try {
       const connection = await desktop.getConnection();
       setDesktopError(undefined);
+      if (connection.token === undefined) {
+        end();
+        setDesktopSignIn(connection.baseUrl);
+        return false;
+      }
+      setDesktopSignIn(undefined);
       if (tokenRef.current === undefined) {
         begin({ mode: 'desktop', baseUrl: connection.baseUrl, token: connection.token });
       } else {
@@ -77,30 +94,29 @@ export function App() {
       setDesktopError(error);
       return false;
     }
-  }, [desktop, begin]);
+  }, [desktop, begin, end]);
 
   useEffect(() => {
     void connectDesktop();
   }, [connectDesktop]);
 
-  // In Electron a 401 means "the short-lived token ran out": fetch the renewed one and retry.
-  // In a browser it means the working-day token ended: back to the login form.
+  // With the window's owner session a 401 means "the short-lived token ran out": fetch the
+  // renewed one and retry. A person's signed-in token (browser or window) ended: sign in again.
   const onUnauthorized = useCallback(async () => {
-    if (desktop) return connectDesktop();
+    if (session?.mode === 'desktop') return connectDesktop();
     end();
+    if (desktop) void connectDesktop();
     return false;
-  }, [desktop, connectDesktop, end]);
+  }, [session, desktop, connectDesktop, end]);
 
   const authorization = useCallback(() => (tokenRef.current ? `Bearer ${tokenRef.current}` : undefined), []);
 
   const signInAgain = useCallback(
     async (username: string, password: string) => {
-      if (desktop || !session) return;
-      const next = await logIn(session.baseUrl, username, password);
-      storeSession(window.sessionStorage, next);
-      begin(next);
+      if (session?.mode !== 'browser') return;
+      signedIn(await logIn(session.baseUrl, username, password));
     },
-    [desktop, session, begin],
+    [session, signedIn],
   );
 
   const services = useMemo<AppServices | undefined>(() => {
@@ -110,6 +126,9 @@ export function App() {
   }, [session, authorization, onUnauthorized, desktop, signOut, signInAgain]);
 
   if (!services) {
+    if (desktop && desktopSignIn !== undefined) {
+      return <LoginScreen baseUrl={desktopSignIn} onLoggedIn={signedIn} />;
+    }
     if (desktop) {
       return (
         <main className="centered">
@@ -133,15 +152,7 @@ export function App() {
         </main>
       );
     }
-    return (
-      <LoginScreen
-        baseUrl={window.location.origin}
-        onLoggedIn={(next) => {
-          storeSession(window.sessionStorage, next);
-          begin(next);
-        }}
-      />
-    );
+    return <LoginScreen baseUrl={window.location.origin} onLoggedIn={signedIn} />;
   }
 
   return (

@@ -7,6 +7,7 @@ import { FleetIndicator } from './fleet/FleetIndicator.js';
 import { useScreen } from './hashRoute.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
+import { OwnPasswordPanel } from './people/OwnPasswordPanel.js';
 import { type ScreenId, screenScopes, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
 import { CampaignsScreen } from './screens/CampaignsScreen.js';
@@ -103,6 +104,7 @@ export function Shell() {
                 {person.me.name} ({person.me.role})
               </span>
             )}
+            {person.me && person.me.role !== 'app' && <OwnPasswordPanel />}
           </div>
         </nav>
         <main

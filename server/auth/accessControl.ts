@@ -44,11 +44,11 @@ export interface AccessControl {
   /** Throws GatewayError Forbidden unless the principal holds the scope. */
   authorize(principal: Principal, scope: Scope): void;
   /**
-   * Checks the current Basic password a caller typed to confirm a change, as a login attempt
-   * of that caller (throttled and counted alike). A wrong one is Forbidden naming `field`, not
+   * Checks the current password of the login `name` a caller typed to confirm a change, as a
+   * login attempt of that caller (throttled, counted and locked out alike). A wrong one is Forbidden naming `field`, not
    * Unauthorized: the caller's own credentials are good, and a 401 would end its session.
    */
-  confirmPassword(caller: CallerRequest, password: string, field: string): Promise<void>;
+  confirmPassword(caller: CallerRequest, name: string, password: string, field: string): Promise<void>;
   /**
    * For what outlives one request (the event stream): calls `end` once, with the reason, when
    * the credentials that made `principal` stop being valid — the token expires or is revoked, or
@@ -58,7 +58,7 @@ export interface AccessControl {
 }
 
 export interface AccessControlDependencies {
-  /** The owner's login: the one `confirmPassword` checks. */
+  /** The owner's login: what a name nobody has is checked against. */
   credentials: BasicCredentials;
   /** Everyone's logins, the owner's included. */
   staff: StaffDirectory;
@@ -200,9 +200,9 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
       }
     },
 
-    async confirmPassword(caller, password, field) {
+    async confirmPassword(caller, name, password, field) {
       try {
-        await authenticateBasic(deps.credentials.username, password, caller);
+        await authenticateBasic(name, password, caller);
       } catch (error) {
         if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
         throw new GatewayError(ErrorCode.Forbidden, `${field}: not the current password`, { field });

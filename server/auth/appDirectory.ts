@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { ResetRule } from '../clock/resetPeriods.js';
+import { audienceHears, type IncomingAudience } from '../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
 import { hashPassword, type ScryptCost } from './credentials.js';
@@ -30,15 +31,6 @@ export type IncomingChoice =
   | { mode: 'none' }
   | { mode: 'devices'; deviceIds: string[] }
   | { mode: 'replies' };
-
-/** An incoming message as an app's incoming rule sees it. */
-export interface IncomingOrigin {
-  deviceId: string;
-  /** The sender's number, when the event names one. */
-  sender?: string;
-  /** The app whose message `sender` received last (the send log), if any. */
-  lastAppTo: (phoneNumber: string) => string | undefined;
-}
 
 export interface AppRecord {
   id: string;
@@ -72,6 +64,15 @@ export function appIdOf(identity: Pick<StaffIdentity, 'id'>): string | undefined
     : undefined;
 }
 
+/** The received messages a caller sees: an app's, by its incoming rule; staff's, every one. */
+export function incomingAudienceOf(
+  apps: Pick<AppDirectory, 'incomingAudience'>,
+  identity: Pick<StaffIdentity, 'id'> | undefined,
+): IncomingAudience {
+  const appId = identity && appIdOf(identity);
+  return appId === undefined ? { kind: 'everything' } : apps.incomingAudience(appId);
+}
+
 export interface AppChange {
   password?: string;
   /** null: no quota. */
@@ -98,7 +99,9 @@ export interface AppDirectory {
     by: StaffIdentity,
   ): Promise<AppRecord>;
   /** Whether the app's webhooks hear this incoming message. */
-  hearsIncoming(appId: string, origin: IncomingOrigin): boolean;
+  hearsIncoming(appId: string, origin: { deviceId: string; repliesTo?: string | undefined }): boolean;
+  /** The received messages the app's incoming rule gives it: its inbox and its events. */
+  incomingAudience(appId: string): IncomingAudience;
   update(id: string, change: AppChange): Promise<AppRecord>;
   remove(id: string): Promise<void>;
   /** Called with the identity id of an app whose password changed or that was removed. */
@@ -117,6 +120,19 @@ export function openAppDirectory(options: {
   const checks = createLoginChecks(options.hashing);
   const listeners = new Set<(principalId: string) => void>();
   const apps = () => document.data.apps ?? {};
+  const audienceOf = (appId: string): IncomingAudience => {
+    const incoming = apps()[appId]?.incoming ?? { mode: 'all' };
+    switch (incoming.mode) {
+      case 'all':
+        return { kind: 'everything' };
+      case 'none':
+        return { kind: 'nothing' };
+      case 'devices':
+        return { kind: 'devices', deviceIds: incoming.deviceIds };
+      case 'replies':
+        return { kind: 'replies', appId };
+    }
+  };
   const identityOf = (app: AppRecord): StaffIdentity => ({
     id: `${appPrincipalPrefix}${app.id}`,
     name: app.name,
@@ -200,19 +216,8 @@ export function openAppDirectory(options: {
       });
       changed(id);
     },
-    hearsIncoming(appId, origin) {
-      const incoming = apps()[appId]?.incoming ?? { mode: 'all' };
-      switch (incoming.mode) {
-        case 'all':
-          return true;
-        case 'none':
-          return false;
-        case 'devices':
-          return incoming.deviceIds.includes(origin.deviceId);
-        case 'replies':
-          return origin.sender !== undefined && origin.lastAppTo(origin.sender) === appId;
-      }
-    },
+    hearsIncoming: (appId, origin) => audienceHears(audienceOf(appId), origin),
+    incomingAudience: audienceOf,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

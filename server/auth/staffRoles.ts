@@ -52,8 +52,8 @@ const operatorScopes: readonly Scope[] = [
 ];
 
 /**
- * An app: the spec's API for its own messages and webhooks, and nothing of the gateway's
- * running (people, settings, logs, the desk).
+ * An app: the spec's API for its own messages, webhooks and inbox (what its incoming rule
+ * hears), and nothing of the gateway's running (people, settings, logs, the desk).
  */
 const appScopes: readonly Scope[] = [
   'messages:send',
@@ -61,6 +61,8 @@ const appScopes: readonly Scope[] = [
   'messages:list',
   'messages:cancel',
   'messages:export',
+  'inbox:list',
+  'inbox:read',
   'devices:list',
   'webhooks:list',
   'webhooks:write',

@@ -101,7 +101,7 @@ export async function composeAuth(
     credentials,
     tokens,
     accessControl,
-    login: createLoginChange({ credentials, accessControl, tokens }),
+    login: createLoginChange({ credentials, staff, accessControl, tokens }),
     staff,
     apps,
     quotas: createAppQuotas({

@@ -38,6 +38,7 @@ export function httpServicesFrom(
     health: parts.health,
     tokens: parts.auth.tokens,
     staff: parts.auth.staff,
+    login: parts.auth.login,
     apps: parts.auth.apps,
     quotas: parts.auth.quotas,
     usage: parts.auth.usage,

@@ -18,12 +18,11 @@ export interface MessageRecords {
  * reports and incoming SMS into them. The inbox is started later (`inbox.start()`), once the
  * webhook dispatcher listens: restored parts may complete at once.
  */
-export function composeMessageRecords({
-  storage,
-  events,
-  clock,
-  logger,
-}: CompositionContext): MessageRecords {
+export function composeMessageRecords(
+  { storage, events, clock, logger }: CompositionContext,
+  /** The app whose message a number received last: the app a received message replies to. */
+  lastAppTo?: (phoneNumber: string) => string | undefined,
+): MessageRecords {
   return {
     lifecycle: new MessageLifecycle(storage.messages, events, clock, logger.child('messages')),
     inbox: new InboxService({
@@ -32,6 +31,7 @@ export function composeMessageRecords({
       pendingParts: storage.pendingParts,
       clock,
       logger,
+      ...(lastAppTo === undefined ? {} : { lastAppTo }),
     }),
   };
 }

@@ -58,6 +58,8 @@ export interface IncomingMessageEvent {
   content: string;
   port?: number;
   receivedAt: number;
+  /** The app the message replies to, as recorded when it arrived (IncomingRecord.repliesTo). */
+  repliesTo?: string;
 }
 
 export interface IncomingBatchEvent {
@@ -90,6 +92,38 @@ export interface IncomingRecord {
   receivedAt: number;
   /** Multipart message whose missing parts never arrived: stored with what we have. */
   incomplete?: boolean;
+  /**
+   * The app whose message the sender received last when this arrived (the send log): the app
+   * whose incoming rule "replies" hears it, in its inbox too. Absent: no app wrote to the sender.
+   */
+  repliesTo?: string;
+}
+
+/**
+ * Which received messages a caller sees and hears (an app's incoming rule): all of them, none,
+ * those that arrived on the listed modems, or the replies to one app's messages.
+ */
+export type IncomingAudience =
+  | { kind: 'everything' }
+  | { kind: 'nothing' }
+  | { kind: 'devices'; deviceIds: readonly string[] }
+  | { kind: 'replies'; appId: string };
+
+/** Whether a received message is the audience's: its modem and the app it replies to. */
+export function audienceHears(
+  audience: IncomingAudience,
+  message: { deviceId: string; repliesTo?: string | undefined },
+): boolean {
+  switch (audience.kind) {
+    case 'everything':
+      return true;
+    case 'nothing':
+      return false;
+    case 'devices':
+      return audience.deviceIds.includes(message.deviceId);
+    case 'replies':
+      return message.repliesTo === audience.appId;
+  }
 }
 
 /** The parts of one multipart message still being reassembled (server/inbox/reassembly.ts). */

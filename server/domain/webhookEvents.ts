@@ -56,6 +56,11 @@ export interface WebhookEvent {
    * default app's (webhooks/webhookAudience.ts).
    */
   owner?: string;
+  /**
+   * Set on a received message's event: the app it replies to, as recorded when it arrived, which
+   * an app's incoming rule "replies" hears (webhooks/webhookAudience.ts).
+   */
+  repliesTo?: string;
 }
 
 /**

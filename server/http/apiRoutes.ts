@@ -17,12 +17,21 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
   registerMessageRoutes(api, { messages: services.messages, quotas: services.quotas });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
-  registerInboxRoutes(api, { inbox: services.inbox.records, replay: services.inbox.replay });
+  registerInboxRoutes(api, {
+    inbox: services.inbox.records,
+    replay: services.inbox.replay,
+    apps: services.apps,
+  });
   registerSettingsRoutes(api, { settings: services.settings });
   registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });
   registerTokenRoutes(api, { tokens: services.tokens });
-  registerStaffRoutes(api, { staff: services.staff, tokens: services.tokens, audit: services.audit });
+  registerStaffRoutes(api, {
+    staff: services.staff,
+    login: services.login,
+    tokens: services.tokens,
+    audit: services.audit,
+  });
   registerUsageRoutes(api, { usage: services.usage, clock: services.clock });
   registerAppRoutes(api, { apps: services.apps, tokens: services.tokens, webhooks: services.webhooks });
   registerWebhookRoutes(api, { webhooks: services.webhooks });

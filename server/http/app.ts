@@ -3,6 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AppDirectory } from '../auth/appDirectory.js';
 import type { AppQuotas } from '../auth/appQuotas.js';
+import type { LoginChange } from '../auth/loginChange.js';
 import type { StaffDirectory } from '../auth/staffDirectory.js';
 import type { TokenService } from '../auth/tokenService.js';
 import type { Clock } from '../clock/clock.js';
@@ -80,6 +81,8 @@ export interface HttpServices {
   tokens: TokenService;
   /** The people who sign in, and the audit trail of what they changed. */
   staff: StaffDirectory;
+  /** A person's own new password. */
+  login: Pick<LoginChange, 'changeOwnPassword'>;
   /** The apps with logins of their own, and their quotas. */
   apps: AppDirectory;
   quotas: AppQuotas;

@@ -135,6 +135,7 @@ function toIncomingEvent(record: IncomingRecord): IncomingMessageEvent | undefin
     content: record.content,
     port: record.port,
     receivedAt: record.receivedAt,
+    repliesTo: record.repliesTo,
   };
 }
 

@@ -21,6 +21,8 @@ export interface InboxServiceOptions {
   logger: Logger;
   /** How long to wait for the missing parts of a multipart message, in ms. Default 24 h. */
   partTimeoutMs?: number;
+  /** The app whose message the number received last (the send log); absent: no apps. */
+  lastAppTo?: (phoneNumber: string) => string | undefined;
 }
 
 /**
@@ -93,6 +95,8 @@ export class InboxService {
    */
   private async store(message: AssembledSms): Promise<boolean> {
     const record = toIncomingRecord(message, this.options.clock.now());
+    const repliesTo = this.options.lastAppTo?.(record.sender);
+    if (repliesTo !== undefined) record.repliesTo = repliesTo;
     const event = incomingEventOf(record);
     const stored = await this.options.repository.insert(record, () =>
       this.options.events.record('message:received', event),
@@ -124,6 +128,7 @@ function incomingEventOf(record: IncomingRecord): IncomingMessageEvent {
     receivedAt: record.receivedAt,
   };
   if (record.port !== undefined) event.port = record.port;
+  if (record.repliesTo !== undefined) event.repliesTo = record.repliesTo;
   return event;
 }
 

@@ -35,6 +35,12 @@ export const staffChangeSchema = z
     path: ['role'],
   });
 
+/** PUT /gateway/v1/me/password body: the same rules as a password an owner sets. */
+export const ownPasswordSchema = z.object({
+  currentPassword: z.string().min(1, 'required').max(256),
+  password: staffPassword,
+});
+
 export const staffViewSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,4 +1,4 @@
-import type { IncomingRecord } from '../domain/incoming.js';
+import type { IncomingAudience, IncomingRecord } from '../domain/incoming.js';
 import { foldText } from '../domain/textFold.js';
 import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
@@ -70,6 +70,7 @@ export class SqliteInboxRepository implements InboxRepository {
       .when('type', query.type, 'type = @type')
       .when('device', query.deviceId, 'device_id = @device')
       .search(normaliseNeedle(query.search));
+    if (query.audience) heardBy(filter, query.audience);
     const { total, json } = await this.pages.read(
       pageRead(filter, {
         orderBy: 'received_at DESC, rowid DESC',
@@ -97,6 +98,28 @@ export class SqliteInboxRepository implements InboxRepository {
 
   count(): number {
     return this.total;
+  }
+}
+
+/** Narrows the filter to the messages the audience sees (`audienceHears`, in SQL). */
+function heardBy(filter: HistoryFilter, audience: IncomingAudience): void {
+  switch (audience.kind) {
+    case 'everything':
+      return;
+    case 'nothing':
+      filter.provided(true, '0');
+      return;
+    case 'devices':
+      filter.when(
+        'audienceDevices',
+        JSON.stringify(audience.deviceIds),
+        'device_id IN (SELECT value FROM json_each(@audienceDevices))',
+      );
+      return;
+    case 'replies':
+      // The app's replies are few next to the inbox: read from the rows, no column of their own.
+      filter.when('repliesTo', audience.appId, "json_extract(body, '$.repliesTo') = @repliesTo");
+      return;
   }
 }
 

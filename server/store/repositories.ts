@@ -1,4 +1,4 @@
-import type { IncomingRecord, IncomingType } from '../domain/incoming.js';
+import type { IncomingAudience, IncomingRecord, IncomingType } from '../domain/incoming.js';
 import type { MessageRecord, MessageState, MessageStateFilter } from '../domain/message.js';
 import type { LogRecord } from '../logging/logger.js';
 
@@ -115,6 +115,8 @@ export interface MessageRepository {
 
 export interface InboxQuery extends TimeRange {
   type?: IncomingType;
+  /** Only the messages this audience sees (an app's incoming rule); absent: every message. */
+  audience?: IncomingAudience;
   deviceId?: string;
   search?: string;
   limit: number;

@@ -12,6 +12,7 @@ export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent
     event: incoming.type === 'DATA_SMS' ? 'sms:data-received' : 'sms:received',
     deviceId: incoming.deviceId,
     payload: incomingPayload(incoming),
+    ...(incoming.repliesTo === undefined ? {} : { repliesTo: incoming.repliesTo }),
   };
 }
 

@@ -7,13 +7,21 @@ import type { WebhookTarget } from './webhookDelivery.js';
  * hear the events of the messages it queued and no other app's; incoming messages as its
  * incoming rule says; and the gateway's own events (system:ping, modem events).
  */
-export type IncomingRule = (appId: string, deviceId: string, sender: string | undefined) => boolean;
+export type IncomingRule = (appId: string, deviceId: string, repliesTo: string | undefined) => boolean;
 
+/**
+ * A batch (an inbox replay) comes from one modem and names no app per message: an app hears it
+ * only when its rule takes every message of that modem (all, or by modem), never in part.
+ */
 const incomingEvents: ReadonlySet<string> = new Set([
   'sms:received',
   'sms:data-received',
   'mms:received',
   'mms:downloaded',
+  'sms:batch:received',
+  'sms:batch:data-received',
+  'mms:batch:received',
+  'mms:batch:downloaded',
 ]);
 
 export function reachesTarget(
@@ -23,9 +31,6 @@ export function reachesTarget(
 ): boolean {
   if (target.appId === undefined) return true;
   if (event.owner !== undefined) return event.owner === target.appId;
-  if (incomingEvents.has(event.event)) {
-    const { sender } = event.payload;
-    return incomingFor(target.appId, event.deviceId, typeof sender === 'string' ? sender : undefined);
-  }
+  if (incomingEvents.has(event.event)) return incomingFor(target.appId, event.deviceId, event.repliesTo);
   return true;
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
+import type { InboxQuery } from '../../server/store/repositories.js';
 import { openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';
 
 function incoming(overrides: Partial<IncomingRecord> & { id: string; receivedAt: number }): IncomingRecord {
@@ -50,6 +51,32 @@ describe('SqliteInboxRepository', () => {
     await Promise.resolve();
     expect(secondSettled).toBe(false);
     expect(await Promise.all([first, second])).toEqual([true, false]);
+  });
+
+  it("lists only an audience's messages (an app's incoming rule), with a search too", async () => {
+    await inbox.insert(incoming({ id: 'a', receivedAt: 10, content: 'order thanks', repliesTo: 'shop' }));
+    await inbox.insert(incoming({ id: 'b', receivedAt: 20, deviceId: 'modem-2', content: 'order where' }));
+    await inbox.insert(incoming({ id: 'c', receivedAt: 30, content: 'see you', repliesTo: 'clinic' }));
+    const ids = async (query: Omit<InboxQuery, 'limit' | 'offset'>) => {
+      const page = await inbox.list({ limit: 10, offset: 0, ...query });
+      return { total: page.total, ids: page.items.map((item) => item.id) };
+    };
+    expect(await ids({ audience: { kind: 'everything' } })).toEqual({ total: 3, ids: ['c', 'b', 'a'] });
+    expect(await ids({ audience: { kind: 'nothing' } })).toEqual({ total: 0, ids: [] });
+    expect(await ids({ audience: { kind: 'replies', appId: 'shop' } })).toEqual({ total: 1, ids: ['a'] });
+    expect(await ids({ audience: { kind: 'devices', deviceIds: ['modem-2'] } })).toEqual({
+      total: 1,
+      ids: ['b'],
+    });
+    // A search long enough for the index, and one short enough for a scan.
+    expect(await ids({ audience: { kind: 'replies', appId: 'shop' }, search: 'order' })).toEqual({
+      total: 1,
+      ids: ['a'],
+    });
+    expect(await ids({ audience: { kind: 'devices', deviceIds: ['modem-1'] }, search: 'or' })).toEqual({
+      total: 1,
+      ids: ['a'],
+    });
   });
 
   it('lists newest first by receivedAt, filtered by type, device, time and search', async () => {

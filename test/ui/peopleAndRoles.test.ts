@@ -152,4 +152,65 @@ describe('people and roles in the window', () => {
     await expect(sent.first().getByRole('cell').nth(1).textContent()).resolves.toBe('olga');
     await owner.context().close();
   });
+
+  it('lets a person change their own password and stay signed in', async () => {
+    const petra = { username: 'petra', password: 'petra-first-1' };
+    await apiCall(ui.baseUrl, 'POST', '/gateway/v1/users', {
+      name: petra.username,
+      password: petra.password,
+      role: 'viewer',
+    });
+    const page = await signedIn(petra);
+    await page.getByText('Change my password').click();
+    const form = page.getByRole('form', { name: 'Change my password' });
+    await form.getByLabel('Current password').fill('not-her-password');
+    await form.getByLabel('New password (8 characters or more)').fill('petra-second-2');
+    await form.getByLabel('Repeat the new password').fill('petra-second-2');
+    await form.getByRole('button', { name: 'Change' }).click();
+    await page.getByText(/currentPassword: not the current password/).waitFor();
+
+    await form.getByLabel('Current password').fill(petra.password);
+    await form.getByRole('button', { name: 'Change' }).click();
+    await page.getByText('Your password is changed.').waitFor();
+    // Signed in again with the new password: the window keeps working.
+    await openScreen(page, 'Messages');
+    await page.getByTitle('Signed in as').getByText('petra (viewer)').waitFor();
+    const answers = async (password: string) =>
+      (
+        await fetch(`${ui.baseUrl}/gateway/v1/me`, {
+          headers: { Authorization: `Basic ${Buffer.from(`petra:${password}`).toString('base64')}` },
+        })
+      ).status;
+    expect(await answers(petra.password)).toBe(401);
+    expect(await answers('petra-second-2')).toBe(200);
+    await page.context().close();
+  });
+
+  it('asks each person to sign in to the desktop window once people other than the owner exist', async () => {
+    const context = await browser.newContext();
+    const page = await newTab(context);
+    // Electron's binary is absent here: this stands in for the preload's window.desktop facade,
+    // whose core hands out no owner session once there are other people (electron/ipcChannels.ts).
+    await page.addInitScript(`
+      window.desktop = {
+        getConnection: async () => ({ baseUrl: ${JSON.stringify(ui.baseUrl)} }),
+        getPreferences: async () => ({}),
+        setPreference: async () => ({}),
+        openApiDocs: async () => undefined,
+        getFirstRunLogin: async () => ({ username: 'sms', password: 'generated-once-123' }),
+        confirmFirstRunLoginSaved: async () => undefined,
+      };
+    `);
+    await page.goto(`${ui.baseUrl}/ui/`);
+    await page.getByLabel('Username').fill(olga.username);
+    await page.getByLabel('Password').fill(olga.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTitle('Signed in as').getByText('olga (operator)').waitFor();
+    // The owner's generated login is the owner's to see, not hers.
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByText('generated-once-123').count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out olga' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await context.close();
+  });
 });

@@ -42,28 +42,37 @@ describe('which webhooks hear an event', () => {
       { deviceId: 'modem-b' },
       true,
     ],
+    ['a batch of another modem’s messages', hook('c', 'sms:batch:received', 'clinic'), {}, false],
+    [
+      'a batch of its modem’s messages',
+      hook('c', 'sms:batch:received', 'clinic'),
+      { deviceId: 'modem-b' },
+      true,
+    ],
     ['the gateway’s own events', hook('c', 'system:ping', 'clinic'), {}, true],
   ] as const)('%s', (_case, target, event, expected) => {
     const raised = { event: target.event as 'sms:sent', deviceId: 'modem-a', payload: {}, ...event };
     expect(reachesTarget(target, raised, onlyModemB)).toBe(expected);
   });
 
-  it("asks an app's incoming rule with the sender the event names", () => {
+  it("asks an app's incoming rule with the app the message replies to, as recorded on arrival", () => {
     const asked: (string | undefined)[] = [];
-    const rule = (_appId: string, _deviceId: string, sender: string | undefined) => {
-      asked.push(sender);
-      return sender === '+15551234567';
+    const rule = (_appId: string, _deviceId: string, repliesTo: string | undefined) => {
+      asked.push(repliesTo);
+      return repliesTo === 'shop';
     };
-    const received = (payload: Record<string, unknown>) => ({
+    const received = (repliesTo?: string) => ({
       event: 'sms:received' as const,
       deviceId: 'modem-a',
-      payload,
+      // The sender is not what decides: the app it replies to is recorded with the message.
+      payload: { sender: '+15551234567' },
+      ...(repliesTo === undefined ? {} : { repliesTo }),
     });
     const target = hook('s', 'sms:received', 'shop');
-    expect(reachesTarget(target, received({ sender: '+15551234567' }), rule)).toBe(true);
-    expect(reachesTarget(target, received({ sender: '+15550000000' }), rule)).toBe(false);
-    expect(reachesTarget(target, received({}), rule)).toBe(false);
-    expect(asked).toEqual(['+15551234567', '+15550000000', undefined]);
+    expect(reachesTarget(target, received('shop'), rule)).toBe(true);
+    expect(reachesTarget(target, received('clinic'), rule)).toBe(false);
+    expect(reachesTarget(target, received(), rule)).toBe(false);
+    expect(asked).toEqual(['shop', 'clinic', undefined]);
   });
 });
 

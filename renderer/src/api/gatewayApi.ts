@@ -133,6 +133,10 @@ export function createGatewayApi(client: ApiClient) {
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
 
     me: () => client.get<MeView>('/gateway/v1/me'),
+    /** The signed-in person's own password; ends the tokens issued to them. */
+    changeOwnPassword: async (change: { currentPassword: string; password: string }) => {
+      await client.request('PUT', '/gateway/v1/me/password', { body: change });
+    },
     apps: () => client.get<AppView[]>('/gateway/v1/apps'),
     addApp: (app: {
       name: string;

@@ -5,15 +5,16 @@ import { CopyButton } from '../components/CopyButton.js';
 
 /**
  * The login generated on first run, shown in the desktop window until the user says they saved
- * it: the gateway keeps only its hash, and a packaged app has no console to print it to.
+ * it: the gateway keeps only its hash, and a packaged app has no console to print it to. Only
+ * on the window's owner session: a person signed in as themselves is not shown the owner's.
  */
 export function FirstRunLoginPanel() {
-  const { desktop } = useApp();
+  const { desktop, session } = useApp();
   const [login, setLogin] = useState<FirstRunLogin | undefined>(undefined);
   useEffect(() => {
     desktop?.getFirstRunLogin().then(setLogin, () => setLogin(undefined));
   }, [desktop]);
-  if (!desktop || !login) return null;
+  if (!desktop || session.mode !== 'desktop' || !login) return null;
   async function saved() {
     await desktop?.confirmFirstRunLoginSaved();
     setLogin(undefined);

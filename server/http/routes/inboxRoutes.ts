@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Principal } from '../../auth/accessControl.js';
+import { type AppDirectory, incomingAudienceOf } from '../../auth/appDirectory.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { IncomingRecord } from '../../domain/incoming.js';
+import { audienceHears, type IncomingRecord } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { deliveryMode, type InboxReplay } from '../../inbox/inboxReplay.js';
 import {
@@ -16,6 +18,8 @@ import { authErrors, errorResponses } from '../responses.js';
 export interface InboxRouteDependencies {
   inbox: Pick<InboxRepository, 'get' | 'list'>;
   replay: InboxReplay;
+  /** Whose received messages an app's credentials see (its incoming rule). */
+  apps: Pick<AppDirectory, 'incomingAudience'>;
 }
 
 export function toIncomingView(record: IncomingRecord): z.output<typeof incomingViewSchema> {
@@ -34,6 +38,19 @@ export function toIncomingView(record: IncomingRecord): z.output<typeof incoming
   };
 }
 
+/** The received message, when the caller sees it (an app: by its incoming rule); 404 otherwise. */
+function callersIncoming(
+  deps: InboxRouteDependencies,
+  id: string,
+  principal: Principal | undefined,
+): IncomingRecord {
+  const record = deps.inbox.get(id);
+  if (!record || !audienceHears(incomingAudienceOf(deps.apps, principal?.user), record)) {
+    throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
+  }
+  return record;
+}
+
 /** GET /inbox, GET /inbox/{id}, POST /inbox/refresh, POST /messages/inbox/export (and its aliases). */
 export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencies): void {
   api.route({
@@ -50,8 +67,11 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       },
       ...errorResponses(400, ...authErrors),
     },
-    async handle({ query }) {
-      const page = await deps.inbox.list(query);
+    async handle({ query, principal }) {
+      const page = await deps.inbox.list({
+        ...query,
+        audience: incomingAudienceOf(deps.apps, principal?.user),
+      });
       return {
         status: 200,
         body: page.items.map(toIncomingView),
@@ -70,13 +90,8 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       200: { description: 'The received message', schema: incomingViewSchema },
       ...errorResponses(400, 404, ...authErrors),
     },
-    async handle({ params }) {
-      const id = params.id ?? '';
-      const record = deps.inbox.get(id);
-      if (!record) {
-        throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
-      }
-      return { status: 200, body: toIncomingView(record) };
+    async handle({ params, principal }) {
+      return { status: 200, body: toIncomingView(callersIncoming(deps, params.id ?? '', principal)) };
     },
   });
 
@@ -87,13 +102,10 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
     tag: 'Inbox',
     access: { scope: 'inbox:read' },
     responses: { ...errorResponses(404, ...authErrors) },
-    async handle({ params }) {
+    async handle({ params, principal }) {
       // The app answers 404 for unknown ids and parts; every stored message here is an SMS
       // without attachments, so every part is unknown — the message's own 404 comes first.
-      const id = params.id ?? '';
-      if (!deps.inbox.get(id)) {
-        throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
-      }
+      const id = callersIncoming(deps, params.id ?? '', principal).id;
       throw new GatewayError(
         ErrorCode.NotFound,
         `received message ${id} has no attachment ${params.partId ?? ''}`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { holdsScope } from '../../auth/accessControl.js';
+import type { LoginChange } from '../../auth/loginChange.js';
 import { Scopes } from '../../auth/scopes.js';
 import type { StaffDirectory, StaffMember } from '../../auth/staffDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
@@ -10,13 +11,15 @@ import {
   auditEventViewSchema,
   auditQuerySchema,
   meViewSchema,
+  ownPasswordSchema,
   type StaffView,
   staffAddSchema,
   staffChangeSchema,
   staffViewSchema,
 } from '../../schemas/accountSchemas.js';
+import { errorBodySchema } from '../../schemas/errorBodySchema.js';
 import type { AuditTrail } from '../../store/auditTrail.js';
-import type { ApiBuilder } from '../defineRoute.js';
+import { type ApiBuilder, callerOf } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
 /**
@@ -26,6 +29,7 @@ import { authErrors, errorResponses } from '../responses.js';
  */
 export interface StaffRouteDependencies {
   staff: StaffDirectory;
+  login: Pick<LoginChange, 'changeOwnPassword'>;
   tokens: Pick<TokenService, 'revokeUser'>;
   audit: Pick<AuditTrail, 'list' | 'firstActors'>;
 }
@@ -57,6 +61,33 @@ export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencie
       const { user } = principal;
       const scopes = Scopes.filter((scope) => scope !== 'all:any' && holdsScope(principal, scope));
       return { status: 200, body: { id: user.id, name: user.name, role: user.role, scopes } };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/gateway/v1/me/password',
+    summary: 'Change your own password; needs the current one, and ends the tokens issued to you',
+    tag,
+    // A session or the Basic login, not a narrow API token; an app's role does not hold it.
+    access: { scope: 'all:any' },
+    body: ownPasswordSchema,
+    responses: {
+      204: { description: 'Changed; the old password and your tokens no longer work' },
+      ...errorResponses(400, ...authErrors),
+      403: {
+        description: 'currentPassword is not your current password, or these credentials may not',
+        schema: errorBodySchema,
+      },
+      429: {
+        description: 'Too many failed logins or wrong current passwords; see Retry-After',
+        schema: errorBodySchema,
+      },
+    },
+    handle: async ({ body, ctx, principal }) => {
+      if (!principal) throw new Error('a scoped route without a principal');
+      await deps.login.changeOwnPassword(callerOf(ctx), principal.user, body);
+      return { status: 204 };
     },
   });
 

@@ -1,0 +1,74 @@
+import { type FormEvent, useState } from 'react';
+import { useApp } from '../appContext.js';
+import { FormResult } from '../components/StatusViews.js';
+import { usePerson } from '../session/person.js';
+import { useAction } from '../useAction.js';
+
+/**
+ * The signed-in person's own password (PUT /gateway/v1/me/password), for every role. The change
+ * ends the tokens issued to them, this window's included, so it signs in again with the new one.
+ */
+export function OwnPasswordPanel() {
+  const { api, signInAgain } = useApp();
+  const { me } = usePerson();
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const { busy, result, run } = useAction();
+  const mismatch = repeated !== '' && repeated !== password;
+  const ready = me !== undefined && current !== '' && password.length >= 8 && repeated === password;
+  async function change(event: FormEvent) {
+    event.preventDefault();
+    if (!ready) return;
+    const changed = await run(async () => {
+      await api.changeOwnPassword({ currentPassword: current, password });
+      await signInAgain(me.name, password);
+      return 'Your password is changed.';
+    });
+    if (changed) {
+      setCurrent('');
+      setPassword('');
+      setRepeated('');
+    }
+  }
+  return (
+    <details className="own-password">
+      <summary>Change my password</summary>
+      <form aria-label="Change my password" onSubmit={(event) => void change(event)}>
+        <label>
+          Current password
+          <input
+            type="password"
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+            autoComplete="current-password"
+          />
+        </label>
+        <label>
+          New password (8 characters or more)
+          <input
+            type="password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            autoComplete="new-password"
+          />
+        </label>
+        <label>
+          Repeat the new password
+          <input
+            type="password"
+            value={repeated}
+            aria-invalid={mismatch}
+            onChange={(event) => setRepeated(event.target.value)}
+            autoComplete="new-password"
+          />
+          {mismatch && <span className="field-error">The two passwords differ.</span>}
+        </label>
+        <button type="submit" disabled={busy || !ready}>
+          Change
+        </button>
+      </form>
+      <FormResult result={result} />
+    </details>
+  );
+}
