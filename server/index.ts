@@ -81,8 +81,6 @@ export interface Gateway {
   readonly simulatedModems: readonly SimulatedModem[];
   setSendingPaused(paused: boolean): void;
   readonly sendingPaused: boolean;
-  /** A short-lived all-scopes token of the owner (tests; the window asks `windowSessionToken`). */
-  issueSessionToken(): Promise<string>;
   /**
    * The desktop window's owner session while the owner is the only person; undefined once
    * there are others: then each signs in to the window as themselves.
@@ -355,10 +353,6 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       void saved.catch((error: unknown) =>
         logger.error('the pause of sending could not be saved', { error }),
       );
-    },
-    async issueSessionToken() {
-      if (!run) throw notStarted();
-      return (await run.tokens.issueSession()).accessToken;
     },
     async windowSessionToken() {
       if (!run) throw notStarted();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 
 const running: Gateway[] = [];
 const directories: string[] = [];
@@ -58,7 +59,7 @@ async function call(url: string, authorization: string, method = 'GET', body?: u
 describe('changing the login (issue 36, review 3)', () => {
   it('needs the current password, even from the window’s own session', async () => {
     const core = await startCore();
-    const session = `Bearer ${await core.gateway.issueSessionToken()}`;
+    const session = `Bearer ${await ownerSessionToken(core.gateway)}`;
     const credentials = `${core.url}/gateway/v1/credentials`;
     const wanted = { username: 'thief', password: 'a-new-password' };
 
@@ -75,7 +76,7 @@ describe('changing the login (issue 36, review 3)', () => {
 
   it('counts wrong current passwords as failed logins of the caller', async () => {
     const core = await startCore();
-    const session = `Bearer ${await core.gateway.issueSessionToken()}`;
+    const session = `Bearer ${await ownerSessionToken(core.gateway)}`;
     const change = (currentPassword: string) =>
       call(`${core.url}/gateway/v1/credentials`, session, 'PUT', {
         username: 'thief',
@@ -89,7 +90,7 @@ describe('changing the login (issue 36, review 3)', () => {
 
   it('ends every token issued before, the window’s session included', async () => {
     const core = await startCore();
-    const session = `Bearer ${await core.gateway.issueSessionToken()}`;
+    const session = `Bearer ${await ownerSessionToken(core.gateway)}`;
     const issued = await call(`${core.url}/auth/token`, basic(core.username, core.password), 'POST', {
       scopes: ['devices:list'],
       ttl: 30 * 86_400,
@@ -112,7 +113,7 @@ describe('changing the login (issue 36, review 3)', () => {
     expect((await call(`${core.url}/devices`, basic('office', 'a-new-password'))).status).toBe(200);
     // The window signs in again with a new session, as it does after any 401.
     expect(
-      (await call(`${core.url}/devices`, `Bearer ${await core.gateway.issueSessionToken()}`)).status,
+      (await call(`${core.url}/devices`, `Bearer ${await ownerSessionToken(core.gateway)}`)).status,
     ).toBe(200);
   });
 });

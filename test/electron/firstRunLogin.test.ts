@@ -6,6 +6,7 @@ import { FirstRunLoginHolder } from '../../electron/firstRunLogin.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 
 const running: Gateway[] = [];
 const directories: string[] = [];
@@ -57,7 +58,7 @@ describe('the first-run login in the desktop app', () => {
     expect(JSON.stringify(logs)).not.toContain(password);
 
     // What the window does behind "Change it", with its session token.
-    const token = await first.gateway.issueSessionToken();
+    const token = await ownerSessionToken(first.gateway);
     const change = await fetch(`${first.started.url}/gateway/v1/credentials`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -85,7 +86,7 @@ describe('the first-run login in the desktop app', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'smsgw-first-run-'));
     directories.push(dataDir);
     const { gateway, started } = await startCore(dataDir, []);
-    const token = await gateway.issueSessionToken();
+    const token = await ownerSessionToken(gateway);
     for (const body of [
       { username: 'office', password: 'short', currentPassword: started.generatedPassword },
       { username: 'a:b', password: 'long-enough-1', currentPassword: started.generatedPassword },
@@ -110,7 +111,7 @@ describe('the first-run login in the desktop app', () => {
     const response = await fetch(`${started.url}/gateway/v1/credentials`, {
       method: 'PUT',
       headers: {
-        authorization: `Bearer ${await gateway.issueSessionToken()}`,
+        authorization: `Bearer ${await ownerSessionToken(gateway)}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 
 const running: Gateway[] = [];
 const directories: string[] = [];
@@ -35,7 +36,7 @@ async function newDataDir(): Promise<string> {
 
 async function sendingPausedIn(url: string, gateway: Gateway): Promise<boolean> {
   const response = await fetch(`${url}/gateway/v1/status`, {
-    headers: { authorization: `Bearer ${await gateway.issueSessionToken()}` },
+    headers: { authorization: `Bearer ${await ownerSessionToken(gateway)}` },
   });
   return ((await response.json()) as { sendingPaused: boolean }).sendingPaused;
 }
@@ -51,7 +52,7 @@ describe('the pause state the desktop tray shows', () => {
     const response = await fetch(`${started.url}/gateway/v1/sending`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${await gateway.issueSessionToken()}`,
+        authorization: `Bearer ${await ownerSessionToken(gateway)}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({ paused: true }),

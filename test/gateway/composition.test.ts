@@ -65,7 +65,7 @@ function api(url: string, auth: string) {
 describe('the composition root', () => {
   it('answers a host before start with InvalidState, zero attention and sending not paused', async () => {
     const gateway = createGateway({ ...defaultOptions(), dataDir: join(tmpdir(), 'smsgw-never-started') });
-    await expect(gateway.issueSessionToken()).rejects.toMatchObject({ code: ErrorCode.InvalidState });
+    await expect(gateway.windowSessionToken()).rejects.toMatchObject({ code: ErrorCode.InvalidState });
     await expect(gateway.healthReport()).rejects.toMatchObject({ code: ErrorCode.InvalidState });
     expect(gateway.attention()).toEqual({ webhookFailuresLastHour: 0, overdueReports: 0 });
     expect(gateway.sendingPaused).toBe(false);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
@@ -41,7 +42,7 @@ async function startWithSimulators(count: number) {
   );
   running.push(gateway);
   const { url } = await gateway.start();
-  const authorization = `Bearer ${await gateway.issueSessionToken()}`;
+  const authorization = `Bearer ${await ownerSessionToken(gateway)}`;
   const call = async <T>(method: string, path: string, body?: unknown) => {
     const response = await fetch(`${url}${path}`, {
       method,

@@ -6,6 +6,7 @@ import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.j
 import type { Gateway } from '../../server/index.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 import { startLoopbackServer } from './loopbackServer.js';
 import {
   newTab,
@@ -617,7 +618,7 @@ describe('the gateway UI in Chromium', () => {
   });
 
   it('runs in the Electron window on the bridge token, renewing it after a 401, with desktop preferences', async () => {
-    const token = await gateway.issueSessionToken();
+    const token = await ownerSessionToken(gateway);
     const page = await newPage();
     // Electron's binary is absent here: this stands in for the preload's window.desktop facade.
     // Its first token is stale, as after a long sleep; the UI must fetch the renewed one.

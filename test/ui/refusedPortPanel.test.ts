@@ -12,6 +12,7 @@ import { silentLogger } from '../../server/logging/logger.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
+import { ownerSessionToken } from '../support/ownerSession.js';
 import { createRefusedUsbPort, type RefusedUsbPort } from '../support/refusedUsbPort.js';
 import { newTab, startUiGateway, type UiGateway } from './uiGateway.js';
 
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 /** The window as the Electron shell opens it: the preload's facade, the simulator turned off. */
 async function desktopWindow(): Promise<Page> {
-  const token = await ui.gateway.issueSessionToken();
+  const token = await ownerSessionToken(ui.gateway);
   const page = await newTab(browser);
   // Electron's binary is absent here: this stands in for the preload's window.desktop facade.
   await page.addInitScript(`
