@@ -3,9 +3,9 @@ import { type StoredMessageView, storedMessageView } from '../../domain/messageV
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { recordOwnFields } from './messageRecordColumns.js';
 import { recipientFailuresStep } from './recipientFailures.js';
-import { stateCountTriggers } from './stateCountTriggers.js';
 import { digitsIndexStep, foldedSearchStep, searchIndexStep, searchUpdateStep } from './searchIndex.js';
 import type { Database } from './sqlite.js';
+import { stateCountTriggers } from './stateCountTriggers.js';
 
 /**
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
