@@ -3,7 +3,6 @@ import type { AccessControl } from '../auth/accessControl.js';
 import type { OptOutList } from '../desk/optOut/optOutList.js';
 import type { MessageService } from '../messages/messageService.js';
 import { type ForwardedMail, MailForwarding } from '../smtp/mailForwarding.js';
-import { startSmtpListener } from '../smtp/smtpListener.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
 import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
@@ -29,8 +28,9 @@ export function startSmtp(
             keyFile: smtp.tls_key_file,
           }
         : undefined,
+    // The listener's SMTP and MIME libraries load when it is first switched on, not at every start.
     start: async (config) =>
-      startSmtpListener(
+      (await import('../smtp/smtpListener.js')).startSmtpListener(
         {
           host: config.host,
           port: config.port,

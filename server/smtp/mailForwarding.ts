@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Clock } from '../clock/clock.js';
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
@@ -80,7 +79,7 @@ export class MailForwarding {
     const missing = (['relay_host', 'from', 'to'] as const).filter((key) => settings[key] === null);
     if (missing.length > 0)
       throw new Error(`set ${missing.map((key) => `email_forward.${key}`).join(', ')} first`);
-    const info = await transportOf(settings).sendMail({
+    const info = await (await transportOf(settings)).sendMail({
       from: settings.from ?? undefined,
       to: recipientsOf(settings),
       subject: 'Desktop SMS Gateway: test mail',
@@ -92,7 +91,7 @@ export class MailForwarding {
   private async send(mail: ForwardedMail): Promise<AttemptOutcome> {
     const settings = this.deps.settings();
     if (!settings.enabled) return { kind: 'no-taker' };
-    await transportOf(settings).sendMail({
+    await (await transportOf(settings)).sendMail({
       from: settings.from ?? undefined,
       to: recipientsOf(settings),
       subject: mail.subject,
@@ -151,7 +150,9 @@ function recipientsOf(settings: ForwardSettings): string[] {
     .filter((address) => address !== '');
 }
 
-function transportOf(settings: ForwardSettings) {
+/** Nodemailer is loaded at the first mail: a gateway that forwards none never loads it. */
+async function transportOf(settings: ForwardSettings) {
+  const { default: nodemailer } = await import('nodemailer');
   return nodemailer.createTransport({
     host: settings.relay_host ?? undefined,
     port: settings.relay_port ?? 587,
