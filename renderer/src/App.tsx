@@ -32,6 +32,8 @@ export function App() {
   const [askingTabs, setAskingTabs] = useState(!desktop && session === undefined);
   // The token lives in a ref so renewing it (Electron) changes no state: screens keep their data.
   const tokenRef = useRef(session?.token);
+  // A login change in flight (changeLogin): a 401 meanwhile waits for its new session.
+  const loginChange = useRef<Promise<void> | undefined>(undefined);
 
   const begin = useCallback((next: Session) => {
     tokenRef.current = next.token;
@@ -104,6 +106,11 @@ export function App() {
   // renewed one and retry. A person's signed-in token (browser or window) ended: sign in again.
   const onUnauthorized = useCallback(async () => {
     if (session?.mode === 'desktop') return connectDesktop();
+    const changing = loginChange.current;
+    if (changing !== undefined && (await succeeded(changing))) return true;
+    // A request sent with a token this window has since replaced (a login change signed it in
+    // again) is retried with the new one: it says nothing of the session that holds now.
+    if (session !== undefined && session.token !== tokenRef.current) return true;
     end();
     if (desktop) void connectDesktop();
     return false;
@@ -111,10 +118,18 @@ export function App() {
 
   const authorization = useCallback(() => (tokenRef.current ? `Bearer ${tokenRef.current}` : undefined), []);
 
-  const signInAgain = useCallback(
-    async (username: string, password: string) => {
-      if (session?.mode !== 'browser') return;
-      signedIn(await logIn(session.baseUrl, username, password));
+  const changeLogin = useCallback(
+    async (change: () => Promise<void>, username: string, password: string) => {
+      const changing = (async () => {
+        await change();
+        if (session?.mode === 'browser') signedIn(await logIn(session.baseUrl, username, password));
+      })();
+      loginChange.current = changing;
+      try {
+        await changing;
+      } finally {
+        if (loginChange.current === changing) loginChange.current = undefined;
+      }
     },
     [session, signedIn],
   );
@@ -122,8 +137,8 @@ export function App() {
   const services = useMemo<AppServices | undefined>(() => {
     if (!session) return undefined;
     const client = createApiClient({ baseUrl: session.baseUrl, authorization, onUnauthorized });
-    return { api: createGatewayApi(client), session, desktop, logOut: signOut, signInAgain };
-  }, [session, authorization, onUnauthorized, desktop, signOut, signInAgain]);
+    return { api: createGatewayApi(client), session, desktop, logOut: signOut, changeLogin };
+  }, [session, authorization, onUnauthorized, desktop, signOut, changeLogin]);
 
   if (!services) {
     if (desktop && desktopSignIn !== undefined) {
@@ -165,5 +180,13 @@ export function App() {
         <Shell />
       </LiveEventsProvider>
     </AppContext.Provider>
+  );
+}
+
+/** Whether `work` settles without an error. */
+function succeeded(work: Promise<unknown>): Promise<boolean> {
+  return work.then(
+    () => true,
+    () => false,
   );
 }

@@ -10,10 +10,12 @@ export interface AppServices {
   desktop: DesktopBridge | undefined;
   logOut(): void;
   /**
-   * After the login changed, every token has ended, this window's session too: a browser signs
-   * in again with the new login; the desktop window renews its session on the next 401 anyway.
+   * Runs `change`, a change of the login that ends this window's token, then signs in again
+   * with the new one (a browser, or a person's window; the owner's desktop session renews on
+   * its next 401). A screen's request that meets the ended token meanwhile waits for the new
+   * session instead of ending it.
    */
-  signInAgain(username: string, password: string): Promise<void>;
+  changeLogin(change: () => Promise<void>, username: string, password: string): Promise<void>;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

@@ -9,7 +9,7 @@ import { useAction } from '../useAction.js';
  * ends the tokens issued to them, this window's included, so it signs in again with the new one.
  */
 export function OwnPasswordPanel() {
-  const { api, signInAgain } = useApp();
+  const { api, changeLogin } = useApp();
   const { me } = usePerson();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
@@ -21,8 +21,11 @@ export function OwnPasswordPanel() {
     event.preventDefault();
     if (!ready) return;
     const changed = await run(async () => {
-      await api.changeOwnPassword({ currentPassword: current, password });
-      await signInAgain(me.name, password);
+      await changeLogin(
+        () => api.changeOwnPassword({ currentPassword: current, password }),
+        me.name,
+        password,
+      );
       return 'Your password is changed.';
     });
     if (changed) {

@@ -298,7 +298,7 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
  * in again with the new login.
  */
 function ChangeLoginPanel() {
-  const { api, session, signInAgain } = useApp();
+  const { api, session, changeLogin } = useApp();
   const [username, setUsername] = useState(session.username ?? 'sms');
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
@@ -311,8 +311,8 @@ function ChangeLoginPanel() {
     event.preventDefault();
     if (!ready) return;
     const changed = await run(async () => {
-      await api.changeLogin({ currentPassword: current, username: username.trim(), password });
-      await signInAgain(username.trim(), password);
+      const login = { currentPassword: current, username: username.trim(), password };
+      await changeLogin(() => api.changeLogin(login), login.username, password);
       return 'The password is changed. Every token made before is revoked: give apps the new password or new tokens. This window stays signed in.';
     });
     if (changed) {
