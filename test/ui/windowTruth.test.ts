@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeviceRecord } from '../../renderer/src/api/types.js';
 import { modemLabel } from '../../renderer/src/modems/modemLabel.js';
 import { screens } from '../../renderer/src/screenList.js';
@@ -253,10 +253,13 @@ describe('issue 14 in Chromium with two simulated modems', () => {
 
     // A tall page scrolled to its end: the sidebar still reaches the bottom of the window.
     await openScreen(page, 'Settings');
+    const viewportHeight = page.viewportSize()?.height ?? 0;
+    // The settings arrive after the screen opens: the page is tall once they are shown.
+    await vi.waitFor(async () =>
+      expect(await page.evaluate<number>('document.body.scrollHeight')).toBeGreaterThan(viewportHeight),
+    );
     await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
     const sidebar = await page.getByRole('navigation', { name: 'Screens' }).boundingBox();
-    const viewportHeight = page.viewportSize()?.height ?? 0;
-    expect(await page.evaluate<number>('document.body.scrollHeight')).toBeGreaterThan(viewportHeight);
     expect((sidebar?.y ?? 0) + (sidebar?.height ?? 0)).toBeGreaterThanOrEqual(viewportHeight - 1);
     await page.close();
   }, 60_000);
