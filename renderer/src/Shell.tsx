@@ -5,6 +5,7 @@ import { FirstRunLoginPanel } from './firstRun/FirstRunLoginPanel.js';
 import { NoModemChoice } from './firstRun/NoModemChoice.js';
 import { FleetIndicator } from './fleet/FleetIndicator.js';
 import { useScreen } from './hashRoute.js';
+import { FreshnessContext } from './live/freshness.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
 import { OwnPasswordPanel } from './people/OwnPasswordPanel.js';
@@ -114,13 +115,15 @@ export function Shell() {
           aria-label={label}
           data-stale={staleSince === undefined ? undefined : 'true'}
         >
-          <StatusBar key={`status-${freshness}`} staleSince={staleSince} />
-          <div className="screen-data" key={freshness}>
-            <FirstRunLoginPanel />
-            <NoModemChoice />
-            <ModemWarnings />
-            <View />
-          </div>
+          <FreshnessContext.Provider value={freshness}>
+            <StatusBar staleSince={staleSince} />
+            <div className="screen-data">
+              <FirstRunLoginPanel />
+              <NoModemChoice />
+              <ModemWarnings />
+              <View />
+            </div>
+          </FreshnessContext.Provider>
         </main>
       </div>
     </PersonContext.Provider>
@@ -129,8 +132,7 @@ export function Shell() {
 
 /**
  * While the live stream is down nothing on screen is kept current: `staleSince` says since when.
- * When it is back, `freshness` changes so the screens mount again and read everything afresh
- * (what changed meanwhile never came as live events).
+ * When it is back, `freshness` counts up and every read on screen runs again (`freshness.ts`).
  */
 function useStaleness(stream: StreamState): { staleSince: number | undefined; freshness: number } {
   const [staleSince, setStaleSince] = useState<number | undefined>(undefined);

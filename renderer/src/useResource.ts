@@ -1,9 +1,11 @@
 import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
+import { useFreshness } from './live/freshness.js';
 import { type DataUpdate, LoadReplay } from './loadReplay.js';
 
 /**
  * Loading / error / data of one API read, with reload; answers of superseded loads are dropped,
- * and changes made with `setData` while a load is in flight are applied to its answer too.
+ * and changes made with `setData` while a load is in flight are applied to its answer too. It
+ * reads again when the live stream is back after an outage (see `freshness.ts`).
  */
 export interface Resource<T> {
   data: T | undefined;
@@ -40,8 +42,9 @@ export function useResource<T>(load: () => Promise<T>, deps: DependencyList): Re
     );
   }, []);
 
+  const freshness = useFreshness();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to reload
-  useEffect(reload, deps);
+  useEffect(reload, [...deps, freshness]);
 
   const setData = useCallback((update: DataUpdate<T>) => {
     loads.current.changed(update);

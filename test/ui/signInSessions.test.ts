@@ -79,6 +79,11 @@ describe('signing in', () => {
     await panel.getByLabel('Repeat the new password').fill('a-new-password-42');
     await panel.getByRole('button', { name: 'Change password' }).click();
     await panel.getByText(/^The password is changed\./).waitFor();
+    // The change ended the live stream's token too; the window reads everything again once the
+    // stream is back, and the answer stays on screen.
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await expect(page.locator('main#main').getAttribute('data-stale')).resolves.toBeNull();
+    await expect(panel.getByText(/^The password is changed\./).isVisible()).resolves.toBe(true);
     await openScreen(page, 'Modems');
     await page.getByRole('region', { name: /^Modem / }).waitFor();
     const devices = await fetch(`${ui.baseUrl}/devices`, {

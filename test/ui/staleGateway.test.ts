@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screens } from '../../renderer/src/screenList.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
-import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
+import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
 
 /**
  * Issue 14 item 3: a stopped gateway must not look alive. A gateway of this file's own is
@@ -47,12 +47,23 @@ describe('a stopped gateway', () => {
         stale: 'true',
       });
     }
+    await openScreen(page, 'Messages');
+    await page.getByRole('button', { name: 'New message' }).click();
+    const draft = page.getByRole('region', { name: 'New message' }).getByLabel('Message', { exact: true });
+    await draft.fill('half-written while the gateway was away');
 
     await ui.restart();
-    // The stream retries with back-off (at most 30 s between attempts).
+    // Sent while the window's stream is still down (it retries with back-off, at most 30 s
+    // between attempts): no live event brings it, only reading the list again.
+    await apiCall(ui.baseUrl, 'POST', '/messages', {
+      textMessage: { text: 'sent during the outage' },
+      phoneNumbers: ['+15550001234'],
+    });
     await unreachable.waitFor({ state: 'detached', timeout: 40_000 });
     expect(await main.getAttribute('data-stale')).toBeNull();
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await page.getByRole('table', { name: 'Messages' }).getByText('+15550001234').first().waitFor();
+    await expect(draft.inputValue()).resolves.toBe('half-written while the gateway was away');
     await page.close();
   }, 90_000);
 });
