@@ -3,7 +3,7 @@
  * createSerialTransport on one end, a scripted modem (also serialport) on the other.
  */
 import { SerialPort } from 'serialport';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { parseCmgs } from '../../server/at/parsers.js';
 import { systemClock } from '../../server/clock/clock.js';
@@ -105,6 +105,9 @@ describe('serialTransport on a pty pair', () => {
     const session = await openSession();
     const closed = new Promise<Error | undefined>((resolve) => session.onClose(resolve));
     const inFlight = session.execute('AT+CSQ').catch((error: unknown) => error);
+    // The command is written and waiting for its reply when the port goes (a write that meets
+    // the gone port fails as a closed transport instead).
+    await vi.waitFor(() => expect(modem.received).toEqual(['AT+CSQ\r']));
     await pty.close();
     const error = await closed;
     expect(isGatewayError(error, ErrorCode.TransportClosed)).toBe(true);
