@@ -52,8 +52,8 @@ const operatorScopes: readonly Scope[] = [
 ];
 
 /**
- * An app: the spec's API for its own messages, webhooks and inbox (what its incoming rule
- * hears), and nothing of the gateway's running (people, settings, logs, the desk).
+ * An app: the spec's API for its own messages, webhooks, inbox (what its incoming rule hears)
+ * and tokens, and nothing of the gateway's running (people, settings, logs, the desk).
  */
 const appScopes: readonly Scope[] = [
   'messages:send',
@@ -67,6 +67,7 @@ const appScopes: readonly Scope[] = [
   'webhooks:list',
   'webhooks:write',
   'webhooks:delete',
+  'tokens:manage',
 ];
 
 const scopesByRole: Record<AccessRole, ReadonlySet<Scope>> = {

@@ -90,8 +90,12 @@ export interface TokenService {
    * A refresh token already used or revoked is refused, and its family revoked.
    */
   refresh(refreshJwt: string): Promise<TokenPair>;
-  /** Revokes the family of a token id (400 naming `jti` for an id of no shape we issue). Idempotent. */
-  revoke(jti: string): Promise<void>;
+  /**
+   * Revokes the family of a token id (400 naming `jti` for an id of no shape we issue). Idempotent.
+   * With `user`, only a family issued to that staff user or app is revoked: any other id is left
+   * as it is, as an unknown one would be.
+   */
+  revoke(jti: string, user?: string): Promise<void>;
   /** Revokes every token issued so far (a changed login, "revoke all"). */
   revokeAll(): Promise<void>;
   /** Revokes every token issued to one staff user (removed, or given a new password). */
@@ -431,14 +435,20 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
       return pair;
     },
 
-    async revoke(jti) {
+    async revoke(jti, user) {
       if (!jtiPattern.test(jti)) {
         throw new GatewayError(ErrorCode.ValidationFailed, 'jti: not a token id issued by this gateway', {
           field: 'jti',
         });
       }
-      // Not a live family's: it may be a token signed before families existed.
-      if (!(await families.remove(jti.slice(0, familyIdLength)))) await legacy.revoke([jti]);
+      const familyId = jti.slice(0, familyIdLength);
+      if (user !== undefined) {
+        if (families.get(familyId)?.user !== user) return;
+        await families.remove(familyId);
+      } else if (!(await families.remove(familyId))) {
+        // Not a live family's: it may be a token signed before families existed (the owner's).
+        await legacy.revoke([jti]);
+      }
       revoked();
       logger.info('revoked a token family', { jti });
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { holdsScope } from '../../auth/accessControl.js';
+import { holdsScope, type Principal } from '../../auth/accessControl.js';
 import { parseAuthorization } from '../../auth/authorizationHeader.js';
 import { Scopes } from '../../auth/scopes.js';
 import { ownerId } from '../../auth/staffDirectory.js';
@@ -16,6 +16,8 @@ import { errorResponse } from '../responses.js';
  * narrow management token cannot mint an `all:any` one. Any person may ask with their own
  * password (that is signing in): for scopes their role allows, or `all:any`, which their role
  * limits on every use. The token is theirs: it acts as them, and ends with their account.
+ * An owner revokes anyone's tokens; an app, which the spec's API lets revoke tokens, only its
+ * own (`tokenHolder`).
  */
 export interface TokenRouteDependencies {
   tokens: TokenService;
@@ -136,8 +138,8 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
       401: errorResponse('missing or wrong credentials'),
       403: errorResponse('the caller lacks tokens:manage'),
     },
-    async handle({ params }) {
-      await tokens.revoke(params.jti ?? '');
+    async handle({ params, principal }) {
+      await tokens.revoke(params.jti ?? '', principal && tokenHolder(principal));
       return { status: 204 };
     },
   });
@@ -184,4 +186,9 @@ export function registerTokenRoutes(api: ApiBuilder, deps: TokenRouteDependencie
       return { status: 204 };
     },
   });
+}
+
+/** Whose tokens the caller may revoke: undefined for everyone's (an owner), else its own id. */
+function tokenHolder(principal: Principal): string | undefined {
+  return principal.user.role === 'owner' ? undefined : principal.user.id;
 }
