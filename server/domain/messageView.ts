@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import { omitNulls } from './apiJson.js';
-import { type MessageRecord, type MessageState, MessageStates, RecipientFailureCodes } from './message.js';
+import { type MessageRecord, MessageStates, RecipientFailureCodes } from './message.js';
+import { stateTimes } from './stateTimes.js';
 
 /**
  * The API's "message state" record (docs/decisions.md#message-states), projected from the stored message.
@@ -75,10 +76,11 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
  * them is answered without parsing records and rendering views.
  * `view` leaves out the content, the `id` and the `deviceId`, which the row's columns hold
- * (schema step 19); `content` holds what `includeContent` adds, as a JSON object.
- * `pagedRecords` adds the id before the view's members, and the device and the content after
- * them, as it lists them. Times carry the UTC offset of the zone in force when the view was
- * written.
+ * (schema step 19), and the state times, which the record in `body` holds in ms (step 21);
+ * `content` holds what `includeContent` adds, as a JSON object. `pagedRecords` adds the id
+ * before the view's members, the state times before `priority` (`withStateTimes`), and the
+ * device and the content after them, as it lists them. The schedule and expiry carry the UTC
+ * offset of the zone in force when the view was written.
  */
 export interface StoredMessageView {
   view: string;
@@ -86,7 +88,7 @@ export interface StoredMessageView {
 }
 
 export function storedMessageView(message: MessageRecord): StoredMessageView {
-  const { id: _id, ...shown } = viewWithoutContent(message);
+  const { id: _id, states: _states, ...shown } = viewWithoutContent(message);
   return {
     view: JSON.stringify(omitNulls(shown)),
     content: JSON.stringify(omitNulls(contentMembers(message))),
@@ -94,11 +96,7 @@ export function storedMessageView(message: MessageRecord): StoredMessageView {
 }
 
 function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId'> {
-  const states: Partial<Record<MessageState, string>> = {};
-  for (const state of MessageStates) {
-    const reachedAt = message.states[state];
-    if (reachedAt !== undefined) states[state] = toIsoWithOffset(reachedAt);
-  }
+  const states = stateTimes(message.states);
   return {
     id: message.id,
     simulated: message.simulated,

@@ -191,6 +191,25 @@ describe('SqliteMessageRepository', () => {
     expect(repository.countFailedSince(start + 40 * minute)).toBe(2);
   });
 
+  it('lists the state times from the record once a stored view holds none (schema step 21)', async () => {
+    const delivered = message({
+      id: 'delivered',
+      state: 'Delivered',
+      states: { Pending: start, Processed: start + 1, Sent: start + 2, Delivered: start + 3 },
+    });
+    await repository.insert(delivered);
+    // Back to schema 20, whose stored views held the state times (here: stale ones).
+    rollBackSchema(database.db, 20);
+    database.db.exec(`UPDATE messages SET view = json_set(view, '$.states', json('{"Pending":"then"}'))`);
+    await reopen();
+    const rows = database.db.prepare('SELECT view FROM messages').all() as { view: string }[];
+    expect(rows.filter((row) => row.view.includes('"states"'))).toEqual([]);
+    const page = await repository.list({ limit: 10, offset: 0 }, listForm);
+    expect(JSON.parse(page.json)).toEqual([
+      JSON.parse(JSON.stringify(toMessageView(delivered, true, listForm.unassignedDeviceId))),
+    ]);
+  });
+
   it('finds a phone number by search only where all of it matches, not just its end', async () => {
     const to = (id: string, phoneNumber: string) =>
       message({ id, recipients: [{ phoneNumber, state: 'Pending' }], content: { kind: 'text', text: id } });

@@ -1,3 +1,5 @@
+import type { MessageRecord } from '../../domain/message.js';
+import { withStateTimes } from '../../domain/stateTimes.js';
 import type { MessageListForm } from '../repositories.js';
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
@@ -46,7 +48,7 @@ export interface PageRead {
  * What a page lists: the received messages' stored records (`body`; a message's row spreads its
  * record over its columns, messageRecordColumns.ts), or the API's views of messages as
  * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
- * here with the gateway's device id and, when asked, the content.
+ * here with the state times from `body`, the gateway's device id and, when asked, the content.
  */
 export type PageItems = { kind: 'records' } | ({ kind: 'messageViews' } & MessageListForm);
 
@@ -66,13 +68,13 @@ export interface JsonPage {
  */
 type RecordRow = [body: string];
 /** `content` is selected only when the page lists content. */
-type ViewRow = [id: string, view: string, deviceId: string | null, content?: string];
+type ViewRow = [id: string, view: string, deviceId: string | null, states: string, content?: string];
 
 /** The columns of `table` (aliased `alias`, if given) that `items` are made of, in a row's order. */
 function itemColumns(items: PageItems, alias = ''): string {
   if (items.kind === 'records') return `${alias}body`;
   const content = items.withContent ? `, ${alias}view_content` : '';
-  return `${alias}id, ${alias}view, ${alias}device_id${content}`;
+  return `${alias}id, ${alias}view, ${alias}device_id, json_extract(${alias}body, '$.states')${content}`;
 }
 
 /** The page's rows, read by `sql` as `itemColumns` selects them. */
@@ -100,9 +102,10 @@ function listedViews(
     items.unassignedDeviceId === undefined
       ? undefined
       : JSON.stringify({ deviceId: items.unassignedDeviceId });
-  return rows.map(([id, stored, deviceId, content]) => {
+  return rows.map(([id, stored, deviceId, states, content]) => {
     // The view's members follow the id, and the device follows them, as toMessageView orders them.
-    const identified = `{"id":${JSON.stringify(id)},${stored.slice(1)}`;
+    const timed = withStateTimes(stored, JSON.parse(states) as MessageRecord['states']);
+    const identified = `{"id":${JSON.stringify(id)},${timed.slice(1)}`;
     const device = deviceId === null ? standIn : JSON.stringify({ deviceId });
     const view = device === undefined ? identified : withMembers(identified, device);
     return content === undefined ? view : withMembers(view, content);

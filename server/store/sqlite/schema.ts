@@ -12,8 +12,9 @@ import { stateCountTriggers } from './stateCountTriggers.js';
  * by a newer build (higher version) is refused rather than written with wrong assumptions.
  *
  * A received message's row keeps its whole record as JSON in `body`. A message's row keeps its
- * API view (`view`, `view_content`, since version 11), which pages list as they are, and in
- * `body` what only its record holds (since version 17, messageRecordColumns.ts). The other
+ * API view (`view`, `view_content`, since version 11), which pages list completed with its
+ * columns and state times, and in `body` what only its record holds (since version 17,
+ * messageRecordColumns.ts). The other
  * columns exist only to be filtered and ordered by, each with an index for the queries the API
  * makes. `search` holds the folded text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
@@ -406,6 +407,12 @@ export const schemaSteps: readonly string[] = [
   CREATE INDEX sends_by_sim ON sends (device_id, sim, at);
   CREATE INDEX sends_by_recipient ON sends (recipient, at);
   CREATE INDEX sends_by_time ON sends (at);
+  `,
+  // A message's stored view leaves its state times to the record in \`body\`, which holds them in
+  // ms; a page adds them as it lists the view (\`withStateTimes\`, messageView.ts). The step
+  // removes them from every stored view.
+  `
+  UPDATE messages SET view = json_remove(view, '$.states');
   `,
 ];
 
