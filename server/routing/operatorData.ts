@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { type NumberOperator, operatorUnknown } from './routingRules.js';
 
 /**
  * The operator a number's range is allocated to, from Google libphonenumber's carrier data as the
@@ -15,10 +16,6 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
  * of its calling code, and a missing data directory is an error with a code. Reading is
  * synchronous because the scheduler's routing hook is; a file is at most a few tens of KB.
  */
-export type NumberOperator = { name: string; country: CountryCode } | { unknown: string };
-
-export const operatorUnknown = 'operator unknown for this number';
-
 export interface OperatorData {
   /** The operator of the range `phoneNumber` (E.164) belongs to, or why none is known. */
   operatorOf(phoneNumber: string): NumberOperator;

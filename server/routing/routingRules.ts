@@ -1,5 +1,3 @@
-import type { NumberOperator } from './operatorData.js';
-
 /**
  * Routing rules (docs/accounts-plans-routing.md, "Routing"): an ordered list, each matching a
  * number prefix (`+4917`, or a country's `+49`) or an operator in a country, and the modems that
@@ -24,6 +22,14 @@ export interface RuleMatch {
   /** ISO 3166 alpha-2 region of the operator rule's numbers ("DE"). */
   country?: string;
 }
+
+/**
+ * The operator a number's range is allocated to (operatorData.ts), with the number's country, or
+ * why none is known.
+ */
+export type NumberOperator = { name: string; country: string } | { unknown: string };
+
+export const operatorUnknown = 'operator unknown for this number';
 
 export interface RouteDecision {
   /** Absent: any modem. */

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import {
-  type NumberOperator,
-  openOperatorData,
-  operatorUnknown,
-  packagedOperatorDirectory,
-} from '../../server/routing/operatorData.js';
+import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
 import { createRouteGuard } from '../../server/routing/routeGuard.js';
-import { decideRoute, type RoutingRule } from '../../server/routing/routingRules.js';
+import {
+  decideRoute,
+  type NumberOperator,
+  operatorUnknown,
+  type RoutingRule,
+} from '../../server/routing/routingRules.js';
 import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
 
 /**
