@@ -6,12 +6,14 @@ import type { MessageRecord } from '../../server/domain/message.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
 import { createRouteGuard } from '../../server/routing/routeGuard.js';
+import { routingHold } from '../../server/routing/routeHold.js';
 import {
   decideRoute,
   type NumberOperator,
   operatorUnknown,
   type RoutingRule,
 } from '../../server/routing/routingRules.js';
+import { describeHold } from '../../server/scheduler/holdReason.js';
 import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
 
 /**
@@ -26,6 +28,21 @@ const rules: RoutingRule[] = [
 ];
 const online = new Set(['modem-a', 'modem-b', 'modem-c']);
 const vodafoneDe: NumberOperator = { name: 'Vodafone', country: 'DE' };
+
+function messageTo(phoneNumber: string): MessageRecord {
+  return {
+    id: 'm',
+    content: { kind: 'text', text: 'hi' },
+    recipients: [{ phoneNumber, state: 'Pending', updatedAt: 0 }],
+    withDeliveryReport: false,
+    priority: 0,
+    isEncrypted: false,
+    createdAt: 0,
+    sequence: 1,
+    states: {},
+    state: 'Pending',
+  };
+}
 
 describe('rules by operator', () => {
   it('sends a number of the operator in that country through the rule’s modems', () => {
@@ -66,24 +83,30 @@ describe('rules by operator', () => {
     };
     const guard = (list: RoutingRule[]) =>
       createRouteGuard({ book: { list: () => list }, operators, allowedDevices: () => undefined });
-    const message: MessageRecord = {
-      id: 'm',
-      content: { kind: 'text', text: 'hi' },
-      recipients: [{ phoneNumber: '+4917212345678', state: 'Pending', updatedAt: 0 }],
-      withDeliveryReport: false,
-      priority: 0,
-      isEncrypted: false,
-      createdAt: 0,
-      sequence: 1,
-      states: {},
-      state: 'Pending',
-    };
+    const message = messageTo('+4917212345678');
     const modems = [{ deviceId: 'modem-a' }, { deviceId: 'modem-b' }];
     expect(guard(rules)(message, 'modem-a', modems)).toBe(true);
     expect(guard(rules)(message, 'modem-b', modems)).toBe(false);
     expect(asked).toEqual(['+4917212345678', '+4917212345678']);
     expect(guard([rules[0] as RoutingRule])(message, 'modem-b', modems)).toBe(true);
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('the hold of a message its operator rule keeps waiting', () => {
+  it('names the rule by its operator and country', () => {
+    const message = messageTo('+4917212345678');
+    const gone = rules.map((rule) => ({ ...rule, deviceIds: ['modem-gone'] }));
+    const hold = routingHold(
+      { list: () => gone },
+      { operatorOf: () => vodafoneDe },
+      message,
+      [{ deviceId: 'modem-a' }],
+      [{ deviceId: 'modem-a' }],
+    );
+    expect(hold && describeHold(hold, 0)).toBe(
+      'routing rule 2 (Vodafone (DE)) allows only modem modem-gone, which is offline',
+    );
   });
 });
 
