@@ -41,7 +41,14 @@ export async function openRouting(
   const { storage, clock, events } = context;
   const logger = context.logger.child('plans');
   const book = openRoutingBook(await storage.openDocument<RoutingDocumentData>('routing', {}));
-  const operators = openOperatorData();
+  const operators = openOperatorData({
+    onUnreadable: (error) =>
+      context.logger
+        .child('routing')
+        .error('operator data cannot be read: no operator rule matches any number', {
+          error: describeError(error.cause ?? error),
+        }),
+  });
   const plans = openPlanBook(await storage.openDocument<PlanDocumentData>('sim-plans', {}));
   const sendLog = new SqliteSendLog(storage.sqlite.db, storage.sqlite.commits);
   const planUsage = createSimPlanUsage({

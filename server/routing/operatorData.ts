@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js';
-import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import { type NumberOperator, operatorUnknown } from './routingRules.js';
 
 /**
@@ -32,8 +32,16 @@ type PrefixTable = Readonly<Record<string, string>>;
 /** The scheduler asks about a queued message at every look: the last numbers' answers are kept. */
 const rememberedNumbers = 1000;
 
-/** `directory`: the folder of `<calling code>.bson` files; default: the installed package's. */
-export function openOperatorData(directory?: string): OperatorData {
+export interface OperatorDataOptions {
+  /** The folder of `<calling code>.bson` files; default: the installed package's. */
+  directory?: string;
+  /** Told the first time the data cannot be read for a number (its operator is then unknown). */
+  onUnreadable?: (error: GatewayError) => void;
+}
+
+export function openOperatorData(options: OperatorDataOptions = {}): OperatorData {
+  const { directory } = options;
+  let toldUnreadable = false;
   const tables = new Map<string, PrefixTable>();
   const recent = new Map<string, NumberOperator>();
   let decode: typeof import('bson').deserialize | undefined;
@@ -72,7 +80,10 @@ export function openOperatorData(directory?: string): OperatorData {
     try {
       names = table(parsed.countryCallingCode);
     } catch (error) {
-      return { unknown: error instanceof Error ? error.message : String(error) };
+      if (!isGatewayError(error, ErrorCode.OperatorDataMissing)) throw error;
+      if (!toldUnreadable) options.onUnreadable?.(error);
+      toldUnreadable = true;
+      return { unknown: error.message };
     }
     // The longest prefix the data lists decides, as in libphonenumber's PrefixFileReader.
     for (let length = parsed.nationalNumber.length; length > 0; length -= 1) {

@@ -164,14 +164,18 @@ describe('the operator data', () => {
     const only49 = await mkdtemp(join(tmpdir(), 'smsgw-carrier-'));
     directories.push(only49);
     await copyFile(join(packaged, '49.bson'), join(only49, '49.bson'));
-    const data = openOperatorData(only49);
+    const data = openOperatorData({ directory: only49 });
     expect(data.operatorOf('+447712345678')).toEqual({ unknown: operatorUnknown });
     expect(data.operatorsIn('GB')).toEqual([]);
     expect(data.operatorOf('+4917212345678')).toEqual({ name: 'Vodafone', country: 'DE' });
   });
 
   it('turns a missing data directory into an error with a code, and no operator', () => {
-    const data = openOperatorData(join(tmpdir(), 'smsgw-no-such-carrier-data'));
+    const told: unknown[] = [];
+    const data = openOperatorData({
+      directory: join(tmpdir(), 'smsgw-no-such-carrier-data'),
+      onUnreadable: (error) => told.push(error),
+    });
     expect(() => data.operatorsIn('DE')).toThrow(
       expect.objectContaining({ code: ErrorCode.OperatorDataMissing }),
     );
@@ -185,5 +189,7 @@ describe('the operator data', () => {
     const operator = data.operatorOf('+4917212345678');
     expect(operator).toMatchObject({ unknown: expect.stringContaining('operator data cannot be read') });
     expect(decideRoute(rules, '+4917212345678', online, operator).deviceIds).toBeUndefined();
+    data.operatorOf('+4917012345678');
+    expect(told).toEqual([expect.objectContaining({ code: ErrorCode.OperatorDataMissing })]);
   });
 });
