@@ -211,7 +211,7 @@ function RuleForm(props: {
       <h2>{title}</h2>
       <fieldset>
         <legend>Match numbers by</legend>
-        <label>
+        <label className="checkbox">
           <input
             type="radio"
             name={matchName}
@@ -220,7 +220,7 @@ function RuleForm(props: {
           />
           Number prefix
         </label>
-        <label>
+        <label className="checkbox">
           <input
             type="radio"
             name={matchName}
