@@ -294,7 +294,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       fleet,
       desk,
       login: auth.login,
-      routing: routing.book,
+      routing: { book: routing.book, operators: routing.operators },
       plans: { plans: routing.plans, usage: routing.planUsage },
       sending,
     });

@@ -14,6 +14,7 @@ import type { MessageService } from '../messages/messageService.js';
 import type { ModemOperationsSettingsStore } from '../operations/modemOperationsSettings.js';
 import { registerPhoneRoutes } from '../phone/phoneRoutes.js';
 import { registerPhoneHookRoutes } from '../phone/phoneWebhooks.js';
+import type { OperatorData } from '../routing/operatorData.js';
 import type { RoutingBook } from '../routing/routingBook.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
@@ -49,7 +50,7 @@ export function gatewayExtensions(
     fleet: FleetMode;
     desk: GatewayDesk;
     login: LoginChange;
-    routing: RoutingBook;
+    routing: { book: RoutingBook; operators: OperatorData };
     plans: PlanRouteDependencies;
     sending: { paused(): boolean; setPaused(paused: boolean): Promise<void> };
   },
@@ -151,7 +152,7 @@ export function gatewayExtensions(
       }),
     (api) =>
       registerRoutingRoutes(api, {
-        book: deps.routing,
+        ...deps.routing,
         online: () => new Set(pool.online().map((modem) => modem.deviceId)),
       }),
     (api) => registerPlanRoutes(api, deps.plans),

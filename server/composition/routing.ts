@@ -7,6 +7,7 @@ import { createPlanGate } from '../plans/planGate.js';
 import { describePlanNotice, planNoticeEvent } from '../plans/planNotices.js';
 import { PlanNoticeLevels } from '../plans/simPlan.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
+import { type OperatorData, openOperatorData } from '../routing/operatorData.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
 import { routingHold } from '../routing/routeHold.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
@@ -16,6 +17,8 @@ import type { CompositionContext } from './context.js';
 
 export interface GatewayRouting {
   book: RoutingBook;
+  /** The operator of a number's range, read at the first number an operator rule asks about. */
+  operators: OperatorData;
   plans: PlanBook;
   planUsage: SimPlanUsage;
   /** The scheduler's hooks: routing rules, each app's allowed modems and the SIM plans. */
@@ -38,6 +41,14 @@ export async function openRouting(
   const { storage, clock, events } = context;
   const logger = context.logger.child('plans');
   const book = openRoutingBook(await storage.openDocument<RoutingDocumentData>('routing', {}));
+  const operators = openOperatorData({
+    onUnreadable: (error) =>
+      context.logger
+        .child('routing')
+        .error('operator data cannot be read: no operator rule matches any number', {
+          error: describeError(error.cause ?? error),
+        }),
+  });
   const plans = openPlanBook(await storage.openDocument<PlanDocumentData>('sim-plans', {}));
   const sendLog = new SqliteSendLog(storage.sqlite.db, storage.sqlite.commits);
   const planUsage = createSimPlanUsage({
@@ -54,17 +65,19 @@ export async function openRouting(
   const gate = createPlanGate({ book: plans, usage: planUsage, numberKey: formattedNumberKey });
   return {
     book,
+    operators,
     plans,
     planUsage,
     scheduling: {
       mayRoute: createRouteGuard({
         book,
+        operators,
         allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
         plans: gate,
       }),
       // The rule's own modems gone come first: a cap on some other modem is not why it waits.
       routeHold: (message, able, online) =>
-        routingHold(book, message, able, online) ?? gate.hold(message, able),
+        routingHold(book, operators, message, able, online) ?? gate.hold(message, able),
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },

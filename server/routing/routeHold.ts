@@ -1,16 +1,18 @@
 import type { MessageRecord } from '../domain/message.js';
 import type { Hold } from '../scheduler/holdReason.js';
+import type { OperatorData } from './operatorData.js';
 import type { RoutingBook } from './routingBook.js';
-import { decideRoute } from './routingRules.js';
+import { decideRoute, describeMatch, needsOperator } from './routingRules.js';
 
 /**
  * The hold of a message its routing rule keeps off every modem that could carry it now: the
- * rule (by its place in the list and its prefix) and the modems it allows, the fallback ones
+ * rule (by its place in the list and what it matches) and the modems it allows, the fallback ones
  * included. Undefined when no rule decides (none matches, or the sender pinned a modem) or when
  * one of the modems the rule chose can carry it, so another hold (a plan's cap) is the reason.
  */
 export function routingHold(
   book: Pick<RoutingBook, 'list'>,
+  operators: Pick<OperatorData, 'operatorOf'>,
   message: MessageRecord,
   able: readonly { deviceId: string }[],
   online: readonly { deviceId: string }[],
@@ -19,7 +21,8 @@ export function routingHold(
   if (message.requestedDeviceId !== undefined || number === undefined) return undefined;
   const rules = book.list();
   const onlineIds = new Set(online.map((modem) => modem.deviceId));
-  const decision = decideRoute(rules, number, onlineIds);
+  const operator = needsOperator(rules) ? operators.operatorOf(number) : undefined;
+  const decision = decideRoute(rules, number, onlineIds, operator);
   const chosen = decision.deviceIds;
   if (chosen === undefined || chosen.some((id) => able.some((modem) => modem.deviceId === id)))
     return undefined;
@@ -29,7 +32,7 @@ export function routingHold(
   const allowed = [...rule.deviceIds, ...rule.fallbackDeviceIds];
   return {
     reason: 'routing',
-    rule: { position: position + 1, prefix: rule.prefix },
+    rule: { position: position + 1, match: describeMatch(rule) },
     deviceIds: rule.deviceIds,
     fallbackDeviceIds: rule.fallbackDeviceIds,
     offline: allowed.every((id) => !onlineIds.has(id)),

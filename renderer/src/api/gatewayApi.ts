@@ -161,6 +161,11 @@ export function createGatewayApi(client: ApiClient) {
         .request<{ rules: RoutingRuleView[] }>('PUT', '/gateway/v1/routing', { body: { rules } })
         .then((response) => response.data.rules),
     tryRoute: (phoneNumber: string) => client.get<RouteDecision>('/gateway/v1/routing/try', { phoneNumber }),
+    /** The operator names the data has for a country, as an operator rule names them. */
+    routingOperators: (country: string) =>
+      client
+        .get<{ operators: string[] }>('/gateway/v1/routing/operators', { country })
+        .then((answer) => answer.operators),
     /** Messages, parts and failures per day and sender, as CSV text. */
     usageCsv: () => client.get<string>('/gateway/v1/usage', { format: 'csv' }),
     people: () => client.get<StaffView[]>('/gateway/v1/users'),

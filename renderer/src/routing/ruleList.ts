@@ -2,7 +2,7 @@ import { ApiError } from '../api/apiClient.js';
 import type { RoutingRuleInput, RoutingRuleView } from '../api/types.js';
 
 /** The fields of a routing rule the form edits, as the API names them. */
-export type RuleField = 'prefix' | 'deviceIds' | 'fallbackDeviceIds';
+export type RuleField = 'prefix' | 'operator' | 'country' | 'deviceIds' | 'fallbackDeviceIds';
 
 /** The rules with the one at `index` moved by `step` places (-1: up); unchanged at either end. */
 export function moveRule<Rule>(rules: readonly Rule[], index: number, step: -1 | 1): Rule[] {
@@ -31,6 +31,6 @@ export function rulesWith(
  */
 export function refusedField(error: unknown, index: number): RuleField | undefined {
   if (!(error instanceof ApiError) || error.kind !== 'invalid' || error.field === undefined) return undefined;
-  const named = /^rules\[(\d+)\]\.(prefix|deviceIds|fallbackDeviceIds)\b/.exec(error.field);
+  const named = /^rules\[(\d+)\]\.(prefix|operator|country|deviceIds|fallbackDeviceIds)\b/.exec(error.field);
   return named && Number(named[1]) === index ? (named[2] as RuleField) : undefined;
 }

@@ -1,18 +1,20 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+import { describeMatch } from '../../../server/routing/routingRules.js';
 import { ApiError, describeError } from '../api/apiClient.js';
 import type { DeviceRecord, RouteDecision, RoutingRuleInput, RoutingRuleView } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { ModemChoice } from '../modems/ModemChoice.js';
 import { modemLabelById } from '../modems/modemLabel.js';
+import { OperatorChoice } from '../routing/OperatorChoice.js';
 import { moveRule, type RuleField, refusedField, rulesWith } from '../routing/ruleList.js';
 import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 /**
- * The routing rules (docs/accounts-plans-routing.md, "Routing"): in order, a number prefix and
- * the modems that may carry messages to it, with fallback modems; "Try" asks the gateway where a
+ * The routing rules (docs/accounts-plans-routing.md, "Routing"): in order, a number prefix or an
+ * operator in a country, and the modems that may carry messages to those numbers, with fallback modems; "Try" asks the gateway where a
  * number would go now, and why. Those who may change settings add, edit, move and delete rules;
  * everyone else sees them and may try numbers.
  */
@@ -42,9 +44,9 @@ export function RoutingScreen() {
         <h1>Routing</h1>
       </header>
       <p className="hint">
-        Rules are checked in order; the first whose prefix a number starts with chooses the modems. A number
-        no rule matches goes through any modem. Fallback modems are used only while none of the rule’s modems
-        is online; without them, the message waits.
+        Rules are checked in order; the first that matches a number (its prefix, or its operator) chooses the
+        modems. A number no rule matches goes through any modem. Fallback modems are used only while none of
+        the rule’s modems is online; without them, the message waits.
       </p>
       <section className="panel" aria-labelledby="routing-rules-title">
         <h2 id="routing-rules-title">Rules</h2>
@@ -59,7 +61,7 @@ export function RoutingScreen() {
             <thead>
               <tr>
                 <th scope="col">#</th>
-                <th scope="col">Numbers starting with</th>
+                <th scope="col">Numbers (prefix or operator)</th>
                 <th scope="col">Modems</th>
                 <th scope="col">Fallback</th>
                 {editable && (
@@ -73,7 +75,7 @@ export function RoutingScreen() {
               {rules.data.map((rule, index, all) => (
                 <tr key={rule.id}>
                   <td>{index + 1}</td>
-                  <td>{rule.prefix === '+' ? '+ (every number)' : rule.prefix}</td>
+                  <td>{matchText(rule)}</td>
                   <td>{modemsText(devices.data, rule.deviceIds)}</td>
                   <td>
                     {rule.fallbackDeviceIds.length === 0
@@ -89,7 +91,7 @@ export function RoutingScreen() {
                           className="link-button"
                           disabled={change.busy || index === 0}
                           onClick={() =>
-                            void store(moveRule(all, index, -1), `Rule ${rule.prefix} moved up.`)
+                            void store(moveRule(all, index, -1), `Rule ${describeMatch(rule)} moved up.`)
                           }
                         >
                           Up
@@ -100,7 +102,7 @@ export function RoutingScreen() {
                           className="link-button"
                           disabled={change.busy || index === all.length - 1}
                           onClick={() =>
-                            void store(moveRule(all, index, 1), `Rule ${rule.prefix} moved down.`)
+                            void store(moveRule(all, index, 1), `Rule ${describeMatch(rule)} moved down.`)
                           }
                         >
                           Down
@@ -121,7 +123,7 @@ export function RoutingScreen() {
                           onClick={() =>
                             void store(
                               all.filter((_, at) => at !== index),
-                              `Rule ${rule.prefix} deleted.`,
+                              `Rule ${describeMatch(rule)} deleted.`,
                             )
                           }
                         >
@@ -154,6 +156,11 @@ export function RoutingScreen() {
   );
 }
 
+function matchText(rule: RoutingRuleView): string {
+  if (rule.operator !== undefined) return `operator ${describeMatch(rule)}`;
+  return rule.prefix === '+' ? '+ (every number)' : describeMatch(rule);
+}
+
 function modemsText(devices: readonly DeviceRecord[] | undefined, ids: readonly string[]): string {
   return ids.map((id) => modemLabelById(devices, id)).join(', ');
 }
@@ -168,7 +175,13 @@ function RuleForm(props: {
   const { api } = useApp();
   const { index } = props;
   const editedRule = index === undefined ? undefined : props.rules[index];
+  const [matchBy, setMatchBy] = useState<'prefix' | 'operator'>(
+    editedRule?.operator === undefined ? 'prefix' : 'operator',
+  );
   const [prefix, setPrefix] = useState(editedRule?.prefix ?? '+');
+  const [country, setCountry] = useState(editedRule?.country ?? '');
+  const [operator, setOperator] = useState(editedRule?.operator ?? '');
+  const matchName = useId();
   const [deviceIds, setDeviceIds] = useState<string[]>(editedRule?.deviceIds ?? []);
   const [fallbackDeviceIds, setFallbackDeviceIds] = useState<string[]>(editedRule?.fallbackDeviceIds ?? []);
   const save = useAction();
@@ -185,7 +198,8 @@ function RuleForm(props: {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const saved = await save.run(async () => {
-      await api.setRoutingRules(rulesWith(props.rules, { prefix, deviceIds, fallbackDeviceIds }, index));
+      const match = matchBy === 'prefix' ? { prefix } : { operator, country };
+      await api.setRoutingRules(rulesWith(props.rules, { ...match, deviceIds, fallbackDeviceIds }, index));
       return undefined;
     });
     if (saved) props.onDone();
@@ -195,16 +209,50 @@ function RuleForm(props: {
   return (
     <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)}>
       <h2>{title}</h2>
-      <label>
-        Numbers starting with
-        <input
-          value={prefix}
-          aria-invalid={refused === 'prefix'}
-          onChange={(event) => setPrefix(event.target.value)}
+      <fieldset>
+        <legend>Match numbers by</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name={matchName}
+            checked={matchBy === 'prefix'}
+            onChange={() => setMatchBy('prefix')}
+          />
+          Number prefix
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name={matchName}
+            checked={matchBy === 'operator'}
+            onChange={() => setMatchBy('operator')}
+          />
+          Operator
+        </label>
+      </fieldset>
+      {matchBy === 'prefix' ? (
+        <>
+          <label>
+            Numbers starting with
+            <input
+              value={prefix}
+              aria-invalid={refused === 'prefix'}
+              onChange={(event) => setPrefix(event.target.value)}
+            />
+          </label>
+          <p className="hint">A country (+49), a range (+4917), or + alone for every number.</p>
+          {fieldError('prefix')}
+        </>
+      ) : (
+        <OperatorChoice
+          country={country}
+          operator={operator}
+          onCountry={setCountry}
+          onOperator={setOperator}
+          countryError={fieldError('country')}
+          operatorError={fieldError('operator')}
         />
-      </label>
-      <p className="hint">A country (+49), a range (+4917), or + alone for every number.</p>
-      {fieldError('prefix')}
+      )}
       <ModemChoice
         legend="Modems"
         devices={props.devices}
@@ -277,12 +325,20 @@ function TryPanel(props: { devices: readonly DeviceRecord[] | undefined }) {
         <FormResult result={attempt.result} />
       )}
       {decision && (
-        <p role="status" aria-label="Where it goes">
-          {decision.deviceIds === undefined
-            ? 'Any modem'
-            : `Through ${modemsText(props.devices, decision.deviceIds)}`}
-          <span className="muted"> — {decision.why}</span>
-        </p>
+        <div role="status" aria-label="Where it goes">
+          <p>
+            {decision.deviceIds === undefined
+              ? 'Any modem'
+              : `Through ${modemsText(props.devices, decision.deviceIds)}`}
+            <span className="muted"> — {decision.why}</span>
+          </p>
+          <p>
+            Operator:{' '}
+            {'name' in decision.operator
+              ? `${decision.operator.name} (${decision.operator.country})`
+              : decision.operator.unknown}
+          </p>
+        </div>
       )}
     </form>
   );

@@ -581,7 +581,7 @@ function optionsOf<V extends string>(
 }
 
 /** Every country with a calling code, by its name in the UI's language. */
-function countryOptions(): { value: string; label: string }[] {
+export function countryOptions(): { value: string; label: string }[] {
   const names = new Intl.DisplayNames(['en'], { type: 'region' });
   return getCountries()
     .map((code) => ({ value: code, label: `${names.of(code) ?? code} (+${getCountryCallingCode(code)})` }))

@@ -1,7 +1,12 @@
+import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { OperatorData } from '../../routing/operatorData.js';
 import type { RoutingBook } from '../../routing/routingBook.js';
-import { decideRoute } from '../../routing/routingRules.js';
+import { decideRoute, type RuleMatch } from '../../routing/routingRules.js';
 import {
+  operatorListQuerySchema,
+  operatorListSchema,
   routeDecisionSchema,
   routeTryQuerySchema,
   routingRulesSchema,
@@ -10,9 +15,13 @@ import {
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
 
-/** The routing rules, and "Try": where a number would go now, and why. */
+/**
+ * The routing rules, "Try" (where a number would go now, and why) and the operators the data
+ * knows in a country, for operator rules.
+ */
 export interface RoutingRouteDependencies {
   book: RoutingBook;
+  operators: OperatorData;
   /** The modems online now, by device id. */
   online: () => ReadonlySet<string>;
 }
@@ -36,7 +45,7 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
   api.route({
     method: 'put',
     path: '/gateway/v1/routing',
-    summary: 'Replace the routing rules; the first rule whose prefix a number starts with wins',
+    summary: 'Replace the routing rules; the first rule that matches a number (prefix or operator) wins',
     tag,
     access: { scope: 'settings:write' },
     body: routingRulesSchema,
@@ -45,9 +54,14 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
         description: 'the rules as stored',
         schema: z.object({ rules: z.array(routingRuleViewSchema) }),
       },
-      ...errorResponses(400, ...authErrors),
+      ...errorResponses(400, 503, ...authErrors),
     },
-    handle: async ({ body }) => ({ status: 200, body: { rules: await deps.book.replace(body.rules) } }),
+    handle: async ({ body }) => {
+      body.rules.forEach((rule, index) => {
+        checkOperatorKnown(deps.operators, rule, index);
+      });
+      return { status: 200, body: { rules: await deps.book.replace(body.rules) } };
+    },
   });
 
   api.route({
@@ -61,9 +75,39 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       200: { description: 'the decision', schema: routeDecisionSchema },
       ...errorResponses(400, ...authErrors),
     },
+    handle: async ({ query }) => {
+      // Looked up whatever the rules: "Try" shows the number's operator.
+      const operator = deps.operators.operatorOf(query.phoneNumber);
+      const decision = decideRoute(deps.book.list(), query.phoneNumber, deps.online(), operator);
+      return { status: 200, body: { ...decision, operator } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/routing/operators',
+    summary: "The operators the data knows for a country, as an operator rule's `operator` names them",
+    tag,
+    access: { scope: 'settings:read' },
+    query: operatorListQuerySchema,
+    responses: {
+      200: { description: 'the operators, sorted', schema: operatorListSchema },
+      ...errorResponses(400, 503, ...authErrors),
+    },
     handle: async ({ query }) => ({
       status: 200,
-      body: decideRoute(deps.book.list(), query.phoneNumber, deps.online()),
+      body: { country: query.country, operators: deps.operators.operatorsIn(query.country as CountryCode) },
     }),
   });
+}
+
+/** An operator rule names an operator the data has for its country: else it could never match. */
+function checkOperatorKnown(operators: OperatorData, rule: RuleMatch, index: number): void {
+  if (rule.operator === undefined || rule.country === undefined) return;
+  if (operators.operatorsIn(rule.country as CountryCode).includes(rule.operator)) return;
+  throw new GatewayError(
+    ErrorCode.ValidationFailed,
+    `the operator data has no "${rule.operator}" for ${rule.country} (GET /gateway/v1/routing/operators?country=${rule.country} lists those it has)`,
+    { field: `rules[${index}].operator` },
+  );
 }
