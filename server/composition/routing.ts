@@ -8,7 +8,7 @@ import { describePlanNotice, planNoticeEvent } from '../plans/planNotices.js';
 import { PlanNoticeLevels } from '../plans/simPlan.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
-import { routingHold } from '../routing/routeHold.js';
+import { appHold, routingHold } from '../routing/routeHold.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';
 import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
@@ -59,12 +59,19 @@ export async function openRouting(
     scheduling: {
       mayRoute: createRouteGuard({
         book,
-        allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
+        allowedTargets: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
         plans: gate,
       }),
       // The rule's own modems gone come first: a cap on some other modem is not why it waits.
       routeHold: (message, able, online) =>
-        routingHold(book, message, able, online) ?? gate.hold(message, able),
+        routingHold(book, message, able, online) ??
+        appHold(
+          message.appId === undefined ? undefined : deps.apps.get(message.appId),
+          message,
+          able,
+          online,
+        ) ??
+        gate.hold(message, able),
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },

@@ -1,19 +1,38 @@
 import type { MessageRecord } from '../domain/message.js';
+import { type SimTarget, type SimTargetForm, toSimTarget } from '../domain/simTarget.js';
 import type { Hold } from '../scheduler/holdReason.js';
 import type { RoutingBook } from './routingBook.js';
 import { decideRoute } from './routingRules.js';
 
+type Modem = { deviceId: string };
+
 /**
- * The hold of a message its routing rule keeps off every modem that could carry it now: the
- * rule (by its place in the list and its prefix) and the modems it allows, the fallback ones
- * included. Undefined when no rule decides (none matches, or the sender pinned a modem) or when
- * one of the modems the rule chose can carry it, so another hold (a plan's cap) is the reason.
+ * Whether the targets let one of these modems carry the message: the targets name the modem
+ * and, when the message asks for a slot, that slot. `namesModem` alone: the slot is the trouble.
+ */
+function reach(targets: readonly SimTarget[], message: MessageRecord, able: readonly Modem[]) {
+  const named = targets.filter((target) => able.some((modem) => modem.deviceId === target.deviceId));
+  const usable = named.some(
+    (target) =>
+      message.simNumber === undefined ||
+      target.simNumber === undefined ||
+      target.simNumber === message.simNumber,
+  );
+  return { usable, namesModem: named.length > 0 };
+}
+
+/**
+ * The hold of a message its routing rule keeps off every modem or SIM slot that could carry it
+ * now: the rule (by its place in the list and its prefix) and the targets it allows, the
+ * fallback ones included. Undefined when no rule decides (none matches, or the sender pinned a
+ * modem) or when one of the targets the rule chose can carry it, so another hold (a plan's cap)
+ * is the reason.
  */
 export function routingHold(
   book: Pick<RoutingBook, 'list'>,
   message: MessageRecord,
-  able: readonly { deviceId: string }[],
-  online: readonly { deviceId: string }[],
+  able: readonly Modem[],
+  online: readonly Modem[],
 ): Hold | undefined {
   const number = message.recipients[0]?.phoneNumber;
   if (message.requestedDeviceId !== undefined || number === undefined) return undefined;
@@ -21,8 +40,9 @@ export function routingHold(
   const onlineIds = new Set(online.map((modem) => modem.deviceId));
   const decision = decideRoute(rules, number, onlineIds);
   const chosen = decision.deviceIds;
-  if (chosen === undefined || chosen.some((id) => able.some((modem) => modem.deviceId === id)))
-    return undefined;
+  if (chosen === undefined) return undefined;
+  const { usable, namesModem } = reach(chosen, message, able);
+  if (usable) return undefined;
   const position = rules.findIndex((rule) => rule.id === decision.ruleId);
   const rule = rules[position];
   if (rule === undefined) return undefined;
@@ -32,6 +52,33 @@ export function routingHold(
     rule: { position: position + 1, prefix: rule.prefix },
     deviceIds: rule.deviceIds,
     fallbackDeviceIds: rule.fallbackDeviceIds,
-    offline: allowed.every((id) => !onlineIds.has(id)),
+    ...(namesModem && message.simNumber !== undefined ? { simNumber: message.simNumber } : {}),
+    offline: allowed.every((target) => !onlineIds.has(target.deviceId)),
+  };
+}
+
+/**
+ * The hold of a message its app's allowed modems and SIM slots keep off every modem that could
+ * carry it now (or off the slot it asks for). Undefined when the app may use any, or one of
+ * these modems.
+ */
+export function appHold(
+  app: { name: string; allowedDeviceIds?: readonly SimTargetForm[] } | undefined,
+  message: MessageRecord,
+  able: readonly Modem[],
+  online: readonly Modem[],
+): Hold | undefined {
+  if (app?.allowedDeviceIds === undefined) return undefined;
+  const allowed = app.allowedDeviceIds.map(toSimTarget);
+  const { usable, namesModem } = reach(allowed, message, able);
+  if (usable) return undefined;
+  const onlineIds = new Set(online.map((modem) => modem.deviceId));
+  return {
+    reason: 'routing',
+    app: app.name,
+    deviceIds: allowed,
+    fallbackDeviceIds: [],
+    ...(namesModem && message.simNumber !== undefined ? { simNumber: message.simNumber } : {}),
+    offline: allowed.every((target) => !onlineIds.has(target.deviceId)),
   };
 }

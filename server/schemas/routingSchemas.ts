@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { simTargetSchema, simTargetsSchema } from './simTargetSchema.js';
 
 /** Routing rules (server/routing/, docs/accounts-plans-routing.md "Routing"). */
-const deviceIds = z.array(z.string().min(1).max(64)).max(100);
-
 export const routingRuleSchema = z.object({
   id: z.string().min(1).max(32).optional().describe('kept when given; a new rule gets one'),
   prefix: z
     .string()
     .regex(/^\+\d{0,15}$/, 'must be "+" and up to 15 digits, e.g. "+49" or "+4917" ("+" alone: every number)')
     .describe('the numbers it routes: those starting with this'),
-  deviceIds: deviceIds.min(1).describe('the modems that may carry them'),
-  fallbackDeviceIds: deviceIds.default([]).describe('used while none of deviceIds is online; empty: wait'),
+  deviceIds: simTargetsSchema.min(1).describe('the modems, or SIM slots of modems, that may carry them'),
+  fallbackDeviceIds: simTargetsSchema
+    .default([])
+    .describe("used while none of deviceIds' modems is online; empty: wait"),
 });
 
 export const routingRulesSchema = z.object({
@@ -24,7 +25,10 @@ export const routeTryQuerySchema = z.object({
 });
 
 export const routeDecisionSchema = z.object({
-  deviceIds: z.array(z.string()).optional().describe('the modems it may go through now; absent: any'),
+  deviceIds: z
+    .array(simTargetSchema)
+    .optional()
+    .describe('the modems or SIM slots it may go through now; absent: any'),
   ruleId: z.string().optional(),
   why: z.string(),
 });

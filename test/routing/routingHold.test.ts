@@ -83,7 +83,7 @@ describe('the routing hold in words', () => {
   const hold = (deviceIds: string[], offline: boolean): Hold => ({
     reason: 'routing',
     rule: { position: 1, prefix: '+49' },
-    deviceIds,
+    deviceIds: deviceIds.map((deviceId) => ({ deviceId })),
     fallbackDeviceIds: [],
     offline,
   });
@@ -94,5 +94,28 @@ describe('the routing hold in words', () => {
     [['a', 'b'], false, 'routing rule 1 (+49) allows only modems a, b, none of which can send now'],
   ] as const)('says %j (offline: %s) as %j', (ids, offline, text) => {
     expect(describeHold(hold([...ids], offline), 0)).toBe(text);
+  });
+
+  it('names SIM slots, and the slot a message asks for that its rule or app does not allow', () => {
+    const slotTwo = [{ deviceId: 'a', simNumber: 2 }];
+    expect(
+      describeHold(
+        { reason: 'routing', app: 'shop', deviceIds: slotTwo, fallbackDeviceIds: [], offline: false },
+        0,
+      ),
+    ).toBe('app shop may use only modem a (SIM 2), which cannot send now');
+    expect(
+      describeHold(
+        {
+          reason: 'routing',
+          rule: { position: 2, prefix: '+1' },
+          deviceIds: slotTwo,
+          fallbackDeviceIds: [],
+          simNumber: 1,
+          offline: false,
+        },
+        0,
+      ),
+    ).toBe('SIM 1 asked for, but routing rule 2 (+1) allows only modem a (SIM 2)');
   });
 });

@@ -1,10 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, describeError } from '../api/apiClient.js';
-import type { DeviceRecord, RouteDecision, RoutingRuleInput, RoutingRuleView } from '../api/types.js';
+import type {
+  DeviceRecord,
+  RouteDecision,
+  RoutingRuleInput,
+  RoutingRuleView,
+  SimTargetForm,
+} from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { ModemChoice } from '../modems/ModemChoice.js';
-import { modemLabelById } from '../modems/modemLabel.js';
+import { SimTargetChoice } from '../modems/SimTargetChoice.js';
+import { targetsText } from '../modems/simTargets.js';
 import { moveRule, type RuleField, refusedField, rulesWith } from '../routing/ruleList.js';
 import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
@@ -12,7 +18,7 @@ import { useResource } from '../useResource.js';
 
 /**
  * The routing rules (docs/accounts-plans-routing.md, "Routing"): in order, a number prefix and
- * the modems that may carry messages to it, with fallback modems; "Try" asks the gateway where a
+ * the modems, or SIM slots of modems, that may carry messages to it, with fallback ones; "Try" asks the gateway where a
  * number would go now, and why. Those who may change settings add, edit, move and delete rules;
  * everyone else sees them and may try numbers.
  */
@@ -74,11 +80,11 @@ export function RoutingScreen() {
                 <tr key={rule.id}>
                   <td>{index + 1}</td>
                   <td>{rule.prefix === '+' ? '+ (every number)' : rule.prefix}</td>
-                  <td>{modemsText(devices.data, rule.deviceIds)}</td>
+                  <td>{targetsText(devices.data, rule.deviceIds)}</td>
                   <td>
                     {rule.fallbackDeviceIds.length === 0
                       ? 'none: wait'
-                      : modemsText(devices.data, rule.fallbackDeviceIds)}
+                      : targetsText(devices.data, rule.fallbackDeviceIds)}
                   </td>
                   {editable && (
                     <td>
@@ -154,10 +160,6 @@ export function RoutingScreen() {
   );
 }
 
-function modemsText(devices: readonly DeviceRecord[] | undefined, ids: readonly string[]): string {
-  return ids.map((id) => modemLabelById(devices, id)).join(', ');
-}
-
 /** Adds a rule at the end, or edits the rule at `index`; the API checks the fields. */
 function RuleForm(props: {
   rules: readonly RoutingRuleView[];
@@ -169,8 +171,10 @@ function RuleForm(props: {
   const { index } = props;
   const editedRule = index === undefined ? undefined : props.rules[index];
   const [prefix, setPrefix] = useState(editedRule?.prefix ?? '+');
-  const [deviceIds, setDeviceIds] = useState<string[]>(editedRule?.deviceIds ?? []);
-  const [fallbackDeviceIds, setFallbackDeviceIds] = useState<string[]>(editedRule?.fallbackDeviceIds ?? []);
+  const [deviceIds, setDeviceIds] = useState<SimTargetForm[]>(editedRule?.deviceIds ?? []);
+  const [fallbackDeviceIds, setFallbackDeviceIds] = useState<SimTargetForm[]>(
+    editedRule?.fallbackDeviceIds ?? [],
+  );
   const save = useAction();
   const position = index ?? props.rules.length;
   const failed = save.result?.ok === false ? save.result.error : undefined;
@@ -205,14 +209,14 @@ function RuleForm(props: {
       </label>
       <p className="hint">A country (+49), a range (+4917), or + alone for every number.</p>
       {fieldError('prefix')}
-      <ModemChoice
+      <SimTargetChoice
         legend="Modems"
         devices={props.devices}
         chosen={deviceIds}
         onChange={setDeviceIds}
         error={fieldError('deviceIds')}
       />
-      <ModemChoice
+      <SimTargetChoice
         legend="Fallback modems (while none of those is online)"
         devices={props.devices}
         chosen={fallbackDeviceIds}
@@ -280,7 +284,7 @@ function TryPanel(props: { devices: readonly DeviceRecord[] | undefined }) {
         <p role="status" aria-label="Where it goes">
           {decision.deviceIds === undefined
             ? 'Any modem'
-            : `Through ${modemsText(props.devices, decision.deviceIds)}`}
+            : `Through ${targetsText(props.devices, decision.deviceIds)}`}
           <span className="muted"> — {decision.why}</span>
         </p>
       )}

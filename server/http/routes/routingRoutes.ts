@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { simTargetForm, toSimTarget } from '../../domain/simTarget.js';
 import type { RoutingBook } from '../../routing/routingBook.js';
-import { decideRoute } from '../../routing/routingRules.js';
+import { decideRoute, type RoutingRule } from '../../routing/routingRules.js';
 import {
   routeDecisionSchema,
   routeTryQuerySchema,
@@ -19,6 +20,15 @@ export interface RoutingRouteDependencies {
 
 const tag = 'Routing';
 
+/** A rule as the API shows it: a whole modem as its id, as clients that know only modems read it. */
+function ruleView(rule: RoutingRule) {
+  return {
+    ...rule,
+    deviceIds: rule.deviceIds.map(simTargetForm),
+    fallbackDeviceIds: rule.fallbackDeviceIds.map(simTargetForm),
+  };
+}
+
 export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDependencies): void {
   api.route({
     method: 'get',
@@ -30,7 +40,7 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       200: { description: 'the rules', schema: z.object({ rules: z.array(routingRuleViewSchema) }) },
       ...errorResponses(...authErrors),
     },
-    handle: async () => ({ status: 200, body: { rules: deps.book.list() } }),
+    handle: async () => ({ status: 200, body: { rules: deps.book.list().map(ruleView) } }),
   });
 
   api.route({
@@ -47,7 +57,14 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       },
       ...errorResponses(400, ...authErrors),
     },
-    handle: async ({ body }) => ({ status: 200, body: { rules: await deps.book.replace(body.rules) } }),
+    handle: async ({ body }) => {
+      const rules = body.rules.map((rule) => ({
+        ...rule,
+        deviceIds: rule.deviceIds.map(toSimTarget),
+        fallbackDeviceIds: rule.fallbackDeviceIds.map(toSimTarget),
+      }));
+      return { status: 200, body: { rules: (await deps.book.replace(rules)).map(ruleView) } };
+    },
   });
 
   api.route({
@@ -61,9 +78,10 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       200: { description: 'the decision', schema: routeDecisionSchema },
       ...errorResponses(400, ...authErrors),
     },
-    handle: async ({ query }) => ({
-      status: 200,
-      body: decideRoute(deps.book.list(), query.phoneNumber, deps.online()),
-    }),
+    handle: async ({ query }) => {
+      const decision = decideRoute(deps.book.list(), query.phoneNumber, deps.online());
+      const deviceIds = decision.deviceIds?.map(simTargetForm);
+      return { status: 200, body: { ...decision, ...(deviceIds ? { deviceIds } : {}) } };
+    },
   });
 }
