@@ -62,16 +62,16 @@ export async function openRouting(
         allowedTargets: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
         plans: gate,
       }),
-      // The rule's own modems gone come first: a cap on some other modem is not why it waits.
-      routeHold: (message, able, online) =>
-        routingHold(book, message, able, online) ??
-        appHold(
-          message.appId === undefined ? undefined : deps.apps.get(message.appId),
-          message,
-          able,
-          online,
-        ) ??
-        gate.hold(message, able),
+      // The app's own bounds first, then the rule within them: a cap on some other modem is not
+      // why it waits.
+      routeHold: (message, able, online) => {
+        const app = message.appId === undefined ? undefined : deps.apps.get(message.appId);
+        return (
+          appHold(app, message, able, online) ??
+          routingHold(book, message, able, online, app?.allowedDeviceIds) ??
+          gate.hold(message, able)
+        );
+      },
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },

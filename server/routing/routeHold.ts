@@ -7,32 +7,46 @@ import { decideRoute } from './routingRules.js';
 type Modem = { deviceId: string };
 
 /**
- * Whether the targets let one of these modems carry the message: the targets name the modem
- * and, when the message asks for a slot, that slot. `namesModem` alone: the slot is the trouble.
+ * Whether the targets let a slot of one of these modems carry the message: the slot it asks for
+ * (`simNumber`) or any, within what its app allows (`allowed`; undefined: any). `namesModem`:
+ * the targets name one of the modems, so when none is usable the slot is why.
  */
-function reach(targets: readonly SimTarget[], message: MessageRecord, able: readonly Modem[]) {
+function reach(
+  targets: readonly SimTarget[],
+  message: MessageRecord,
+  able: readonly Modem[],
+  allowed?: readonly SimTarget[],
+) {
   const named = targets.filter((target) => able.some((modem) => modem.deviceId === target.deviceId));
-  const usable = named.some(
-    (target) =>
-      message.simNumber === undefined ||
-      target.simNumber === undefined ||
-      target.simNumber === message.simNumber,
-  );
+  const usable = named.some((target) => {
+    const slot = message.simNumber ?? target.simNumber;
+    if (slot !== undefined && target.simNumber !== undefined && target.simNumber !== slot) return false;
+    return (
+      allowed === undefined ||
+      allowed.some(
+        (own) =>
+          own.deviceId === target.deviceId &&
+          (own.simNumber === undefined || slot === undefined || own.simNumber === slot),
+      )
+    );
+  });
   return { usable, namesModem: named.length > 0 };
 }
 
 /**
  * The hold of a message its routing rule keeps off every modem or SIM slot that could carry it
- * now: the rule (by its place in the list and its prefix) and the targets it allows, the
- * fallback ones included. Undefined when no rule decides (none matches, or the sender pinned a
- * modem) or when one of the targets the rule chose can carry it, so another hold (a plan's cap)
- * is the reason.
+ * now, within what its app allows: the rule (by its place in the list and its prefix) and the
+ * targets it allows, the fallback ones included. Undefined when no rule decides (none matches,
+ * or the sender pinned a modem) or when one of the targets the rule chose can carry it, so
+ * another hold (a plan's cap) is the reason.
  */
 export function routingHold(
   book: Pick<RoutingBook, 'list'>,
   message: MessageRecord,
   able: readonly Modem[],
   online: readonly Modem[],
+  /** The message's app's allowed modems and SIMs; undefined: any. */
+  appTargets?: readonly SimTargetForm[],
 ): Hold | undefined {
   const number = message.recipients[0]?.phoneNumber;
   if (message.requestedDeviceId !== undefined || number === undefined) return undefined;
@@ -41,19 +55,19 @@ export function routingHold(
   const decision = decideRoute(rules, number, onlineIds);
   const chosen = decision.deviceIds;
   if (chosen === undefined) return undefined;
-  const { usable, namesModem } = reach(chosen, message, able);
+  const { usable, namesModem } = reach(chosen, message, able, appTargets?.map(toSimTarget));
   if (usable) return undefined;
   const position = rules.findIndex((rule) => rule.id === decision.ruleId);
   const rule = rules[position];
   if (rule === undefined) return undefined;
-  const allowed = [...rule.deviceIds, ...rule.fallbackDeviceIds];
+  const ruleTargets = [...rule.deviceIds, ...rule.fallbackDeviceIds];
   return {
     reason: 'routing',
     rule: { position: position + 1, prefix: rule.prefix },
     deviceIds: rule.deviceIds,
     fallbackDeviceIds: rule.fallbackDeviceIds,
     ...(namesModem && message.simNumber !== undefined ? { simNumber: message.simNumber } : {}),
-    offline: allowed.every((target) => !onlineIds.has(target.deviceId)),
+    offline: ruleTargets.every((target) => !onlineIds.has(target.deviceId)),
   };
 }
 
