@@ -72,13 +72,33 @@ export function createRouteGuard(deps: {
     );
   };
 
+  /**
+   * The slots the targets allow (undefined: any) and, `checkPlans`, whose plan is not capped;
+   * the same array when all are, so the common answer allocates nothing.
+   */
+  const openSlots = (
+    message: MessageRecord,
+    deviceId: string,
+    slots: readonly number[],
+    allowed: readonly SimTarget[] | undefined,
+    checkPlans: boolean,
+  ): readonly number[] => {
+    let open: number[] | undefined;
+    for (let index = 0; index < slots.length; index++) {
+      const sim = slots[index] as number;
+      const passes =
+        (allowed === undefined || targetsAllow(allowed, deviceId, sim)) &&
+        (!checkPlans || plans === undefined || !plans.capped(message, { deviceId, sim }));
+      if (passes) open?.push(sim);
+      else open ??= slots.slice(0, index);
+    }
+    return open ?? slots;
+  };
+
   return (message, modem, online) => {
     const { deviceId } = modem;
-    const allowed = allowedOf(message);
-    let slots: readonly number[] =
-      message.simNumber === undefined ? slotsOf(modem.simSlots) : only(message.simNumber);
-    if (allowed) slots = keep(slots, (slot) => targetsAllow(allowed, deviceId, slot));
-    if (plans) slots = keep(slots, (sim) => !plans.capped(message, { deviceId, sim }));
+    const wanted = message.simNumber === undefined ? slotsOf(modem.simSlots) : only(message.simNumber);
+    const slots = openSlots(message, deviceId, wanted, allowedOf(message), true);
     if (slots.length === 0) return none;
     if (message.requestedDeviceId !== undefined) return slots;
     const rules = deps.book.list();
@@ -86,13 +106,8 @@ export function createRouteGuard(deps: {
     if (rules.length === 0 || number === undefined) return slots;
     const chosen = decideRoute(rules, number, new Set(online.map((each) => each.deviceId))).deviceIds;
     if (chosen === undefined) return slots;
-    const ruled = keep(slots, (slot) => targetsAllow(chosen, deviceId, slot));
+    const ruled = openSlots(message, deviceId, slots, chosen, false);
     if (ruled.length > 0) return ruled;
     return spillsPast(message, chosen, online) ? slots : none;
   };
-}
-
-/** The slots that pass, the same array when all do. */
-function keep(slots: readonly number[], passes: (slot: number) => boolean): readonly number[] {
-  return slots.every(passes) ? slots : slots.filter(passes);
 }
