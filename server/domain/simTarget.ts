@@ -9,6 +9,12 @@ export interface SimTarget {
   simNumber?: number;
 }
 
+/** A modem as routing sees it: its id and how many SIM slots it has. */
+export interface ModemSlots {
+  deviceId: string;
+  simSlots: number;
+}
+
 /**
  * How the API and the stored documents write a target: a modem's id alone (every slot), as
  * routing rules and apps named modems before slots could be named, or the object for one slot.

@@ -1,14 +1,14 @@
 import type { MessageRecord } from '../domain/message.js';
-import { type SimTarget, type SimTargetForm, targetsAllow, toSimTarget } from '../domain/simTarget.js';
+import {
+  type ModemSlots,
+  type SimTarget,
+  type SimTargetForm,
+  targetsAllow,
+  toSimTarget,
+} from '../domain/simTarget.js';
 import type { PlanGate } from '../plans/planGate.js';
 import type { RoutingBook } from './routingBook.js';
 import { decideRoute } from './routingRules.js';
-
-/** A modem as routing sees it: its id and how many SIM slots it has. */
-export interface ModemSlots {
-  deviceId: string;
-  simSlots: number;
-}
 
 /**
  * The scheduler's routing hook (`SchedulerDeps.mayRoute`): the SIM slots of this modem that may

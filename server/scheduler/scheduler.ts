@@ -3,12 +3,12 @@ import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { OutboundModem } from '../devices/outboundModem.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
+import type { ModemSlots } from '../domain/simTarget.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
 import { decryptionFailed, ttlExpired } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { ModemSlots } from '../routing/routeGuard.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';
 import { explainHold, type HoldContext } from './holdExplanation.js';
@@ -125,6 +125,7 @@ export class Scheduler {
     return this.deps.mayRoute?.(message, modem, online);
   }
 
+  /** Whether routing lets any slot of the modem carry the message. */
   private routes(message: MessageRecord, modem: OutboundModem, online: readonly OutboundModem[]): boolean {
     return (this.routedSlots(message, modem, online)?.length ?? 1) > 0;
   }
