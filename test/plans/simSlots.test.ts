@@ -123,3 +123,21 @@ describe('an app allowed only slot 2 of a dual-SIM phone', () => {
     expect(phone.messages.has(held)).toBe(false);
   });
 });
+
+describe('a routing rule that names one SIM of a dual-SIM phone', () => {
+  it('sends its numbers on that slot, and refuses a slot no modem has', async () => {
+    const { phone, harness, deviceId } = await dualSimGateway();
+    const refused = await harness.api.request<{ message: string }>('PUT', '/gateway/v1/routing', {
+      json: { rules: [{ prefix: '+1', deviceIds: [{ deviceId, simNumber: 4 }] }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('rules[0].deviceIds[0]');
+
+    const stored = await harness.api.request('PUT', '/gateway/v1/routing', {
+      json: { rules: [{ prefix: '+1', deviceIds: [{ deviceId, simNumber: 2 }] }] },
+    });
+    expect(stored.status).toBe(200);
+    const ids = [await send(harness, 'one'), await send(harness, 'two')];
+    expect(await slotsOnPhone(phone, ids)).toEqual([2, 2]);
+  });
+});
