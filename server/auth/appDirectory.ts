@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { ResetRule } from '../clock/resetPeriods.js';
 import { audienceHears, type IncomingAudience } from '../domain/incoming.js';
+import type { SimTargetForm } from '../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
 import { hashPassword, type ScryptCost } from './credentials.js';
@@ -40,8 +41,8 @@ export interface AppRecord {
   quota?: AppQuota;
   /** Absent: all. */
   incoming?: IncomingChoice;
-  /** The modems its messages may go through; absent: any (server/routing/routeGuard.ts). */
-  allowedDeviceIds?: string[];
+  /** The modems and SIM slots its messages may go through; absent: any (server/routing/routeGuard.ts). */
+  allowedDeviceIds?: SimTargetForm[];
 }
 
 interface StoredApp extends AppRecord {
@@ -79,7 +80,7 @@ export interface AppChange {
   quota?: AppQuota | null;
   incoming?: IncomingChoice;
   /** null: any modem. */
-  allowedDeviceIds?: string[] | null;
+  allowedDeviceIds?: SimTargetForm[] | null;
 }
 
 export interface AppDirectory {
@@ -94,7 +95,7 @@ export interface AppDirectory {
       password: string;
       quota?: AppQuota;
       incoming?: IncomingChoice;
-      allowedDeviceIds?: string[];
+      allowedDeviceIds?: SimTargetForm[];
     },
     by: StaffIdentity,
   ): Promise<AppRecord>;

@@ -9,7 +9,7 @@ import { PlanNoticeLevels } from '../plans/simPlan.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
 import { type OperatorData, openOperatorData } from '../routing/operatorData.js';
 import { createRouteGuard } from '../routing/routeGuard.js';
-import { routingHold } from '../routing/routeHold.js';
+import { appHold, routingHold } from '../routing/routeHold.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
 import type { SchedulerDeps } from '../scheduler/scheduler.js';
 import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
@@ -72,12 +72,19 @@ export async function openRouting(
       mayRoute: createRouteGuard({
         book,
         operators,
-        allowedDevices: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
+        allowedTargets: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
         plans: gate,
       }),
-      // The rule's own modems gone come first: a cap on some other modem is not why it waits.
-      routeHold: (message, able, online) =>
-        routingHold(book, operators, message, able, online) ?? gate.hold(message, able),
+      // The app's own bounds first, then the rule within them: a cap on some other modem is not
+      // why it waits.
+      routeHold: (message, able, online) => {
+        const app = message.appId === undefined ? undefined : deps.apps.get(message.appId);
+        return (
+          appHold(app, message, able, online) ??
+          routingHold(book, operators, message, able, online, app?.allowedDeviceIds) ??
+          gate.hold(message, able)
+        );
+      },
       handedOver: (message, deviceId, simNumber) =>
         planUsage.record(
           { deviceId, sim: simNumber },

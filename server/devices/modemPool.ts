@@ -351,7 +351,7 @@ export class ModemPool implements DeviceDirectory {
     return {
       ...record,
       lastSeen: Math.max(record.lastSeen, driver.lastSeen),
-      simCards: [driver.simCard()],
+      simCards: driver.simCards?.() ?? [driver.simCard()],
       modem: withBalance(detailsOf(driver)),
     };
   }
@@ -375,7 +375,7 @@ export class ModemPool implements DeviceDirectory {
       createdAt: previous?.createdAt ?? now,
       updatedAt: previous?.updatedAt ?? now,
       lastSeen: Math.max(previous?.lastSeen ?? 0, driver.lastSeen),
-      simCards: [driver.simCard()],
+      simCards: driver.simCards?.() ?? [driver.simCard()],
       modem: lasting(details),
     };
     if (previous?.name && deviceName(previous.modem) === previous.name && details.model) {

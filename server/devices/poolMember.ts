@@ -15,6 +15,8 @@ export interface PoolMember extends OutboundModem {
   stop(): Promise<void>;
   details(): ModemDetails;
   simCard(): SimCardInfo;
+  /** Every SIM of a member with several slots (a dual-SIM phone), in slot order; absent: `simCard()`. */
+  simCards?(): SimCardInfo[];
   /** Called on every status or detail change. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
   /** Checks at once that the modem still answers (after the PC slept); absent: nothing to check. */

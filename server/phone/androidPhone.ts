@@ -26,7 +26,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PhoneAddress } from './phoneAddress.js';
 import { cancelOnPhone } from './phoneCancel.js';
 import { PhoneClient, type PhoneDevice, type PhoneHealth } from './phoneClient.js';
-import { phoneDetails, phoneSimCard } from './phoneDetails.js';
+import { phoneDetails, phoneSimCards } from './phoneDetails.js';
 import { PhoneHandOvers } from './phoneHandOvers.js';
 import { PhoneInbox } from './phoneInbox.js';
 import type { OutstandingSend, PhoneLedger } from './phoneLedger.js';
@@ -193,7 +193,12 @@ export class AndroidPhone implements PoolMember {
   }
 
   simCard(): SimCardInfo {
-    return phoneSimCard(this.device);
+    const [first] = this.simCards();
+    return first ?? { slotIndex: 0, simNumber: 1 };
+  }
+
+  simCards(): SimCardInfo[] {
+    return phoneSimCards(this.device);
   }
 
   /**

@@ -40,13 +40,15 @@ export function phoneDetails(view: PhoneView): ModemDetails {
   return details;
 }
 
-/** The first SIM the app lists; slot 0, SIM 1 before the phone answered. */
-export function phoneSimCard(device: PhoneDevice | undefined): SimCardInfo {
-  const sim = device?.simCards?.[0];
-  const card: SimCardInfo = { slotIndex: sim?.slotIndex ?? 0, simNumber: sim?.simNumber ?? 1 };
-  if (sim?.phoneNumber) card.phoneNumber = sim.phoneNumber;
-  if (sim?.carrierName) card.carrierName = sim.carrierName;
-  return card;
+/** The SIMs the app lists, in its order; one (slot 0, SIM 1) before the phone answered. */
+export function phoneSimCards(device: PhoneDevice | undefined): SimCardInfo[] {
+  const listed = device?.simCards ?? [];
+  return (listed.length > 0 ? listed : [undefined]).map((sim) => {
+    const card: SimCardInfo = { slotIndex: sim?.slotIndex ?? 0, simNumber: sim?.simNumber ?? 1 };
+    if (sim?.phoneNumber) card.phoneNumber = sim.phoneNumber;
+    if (sim?.carrierName) card.carrierName = sim.carrierName;
+    return card;
+  });
 }
 
 /** modules/health: "battery:level" (percent), "battery:charging" (flags, bit 0 = charging), "connection:status". */

@@ -1,16 +1,18 @@
+import { type SimTarget, targetLabel } from '../domain/simTarget.js';
+
 /**
  * Routing rules (docs/accounts-plans-routing.md, "Routing"): an ordered list, each matching a
- * number prefix (`+4917`, or a country's `+49`) or an operator in a country, and the modems that
- * may carry messages to those numbers, with fallback modems used while none of those is online.
- * The first rule that matches the number wins; a number no rule matches may go through any
- * modem. Pure: the scheduler's hook and the "Try" route ask the same question, with the number's
- * operator looked up before.
+ * number prefix (`+4917`, or a country's `+49`) or an operator in a country, and the modems or
+ * SIM slots that may carry messages to those numbers, with fallback ones used while none of
+ * those modems is online. The first rule that matches the number wins; a number no rule matches
+ * may go through any modem. Pure: the scheduler's hook and the "Try" route ask the same
+ * question, with the number's operator looked up before.
  */
 export interface RoutingRule extends RuleMatch {
   id: string;
-  deviceIds: string[];
-  /** Used only while none of `deviceIds` is online; empty: the message waits for them. */
-  fallbackDeviceIds: string[];
+  deviceIds: SimTarget[];
+  /** Used only while none of `deviceIds`' modems is online; empty: the message waits for them. */
+  fallbackDeviceIds: SimTarget[];
 }
 
 /** What a rule matches: a `prefix`, or an `operator` with its `country`, never both. */
@@ -33,11 +35,13 @@ export const operatorUnknown = 'operator unknown for this number';
 
 export interface RouteDecision {
   /** Absent: any modem. */
-  deviceIds?: string[];
+  deviceIds?: SimTarget[];
   /** The rule that decided, if any. */
   ruleId?: string;
   why: string;
 }
+
+const labels = (targets: readonly SimTarget[]) => targets.map(targetLabel).join(', ');
 
 /**
  * `operator`: the number's operator, looked up by the caller only when some rule matches by
@@ -52,18 +56,18 @@ export function decideRoute(
   const rule = rules.find((candidate) => matches(candidate, phoneNumber, operator));
   if (!rule) return { why: `no rule matches${operatorNote(rules, operator)}: any modem` };
   const name = describeMatch(rule);
-  const anyOnline = rule.deviceIds.some((id) => online.has(id));
+  const anyOnline = rule.deviceIds.some((target) => online.has(target.deviceId));
   if (anyOnline || rule.fallbackDeviceIds.length === 0) {
     return {
       deviceIds: rule.deviceIds,
       ruleId: rule.id,
-      why: `rule ${name}: ${rule.deviceIds.join(', ')}${anyOnline ? '' : ' (none online: it waits)'}`,
+      why: `rule ${name}: ${labels(rule.deviceIds)}${anyOnline ? '' : ' (none online: it waits)'}`,
     };
   }
   return {
     deviceIds: rule.fallbackDeviceIds,
     ruleId: rule.id,
-    why: `rule ${name}: none of ${rule.deviceIds.join(', ')} online, so the fallback ${rule.fallbackDeviceIds.join(', ')}`,
+    why: `rule ${name}: none of ${labels(rule.deviceIds)} online, so the fallback ${labels(rule.fallbackDeviceIds)}`,
   };
 }
 

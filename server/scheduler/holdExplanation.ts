@@ -12,8 +12,8 @@ export interface HoldContext {
   limits: SendLimits;
   limit: Limits;
   now: number;
-  /** Whether routing lets the modem carry the message (`SchedulerDeps.mayRoute`). */
-  mayRoute: (message: MessageRecord, deviceId: string) => boolean;
+  /** Whether routing lets a slot of the modem carry the message (`SchedulerDeps.mayRoute`). */
+  mayRoute: (message: MessageRecord, modem: OutboundModem) => boolean;
   /** Why routing keeps the message off these modems, which could carry it (`SchedulerDeps.routeHold`). */
   routeHold: (
     message: MessageRecord,
@@ -42,7 +42,7 @@ export function explainHold(
   const head = first;
   const benched = pool.benchedSimulators(online);
   const able = online.filter((modem) => carries(head, modem, now, benched));
-  const carriers = able.filter((modem) => context.mayRoute(head, modem.deviceId));
+  const carriers = able.filter((modem) => context.mayRoute(head, modem));
   if (carriers.length === 0) {
     const routed = able.length > 0 ? context.routeHold(head, able, online) : undefined;
     if (routed) return routed;

@@ -1,4 +1,5 @@
 import type { HoldReason } from '../domain/holdReasons.js';
+import { type SimTarget, targetLabel } from '../domain/simTarget.js';
 
 export type Hold =
   | {
@@ -17,14 +18,23 @@ export type Hold =
       plan: { sim: number; cap: string };
     }
   | {
-      /** A routing rule (routing/) allows only modems none of which can carry the message now. */
+      /**
+       * A routing rule, or the message's app (routing/), allows only modems or SIM slots none
+       * of which can carry the message now.
+       */
       reason: 'routing';
       nextAttemptAt?: undefined;
       deviceId?: undefined;
-      /** The rule's place in the list (from 1) and what it matches: "+4917", "Vodafone (DE)". */
-      rule: { position: number; match: string };
-      deviceIds: string[];
-      fallbackDeviceIds: string[];
+      /**
+       * The rule's place in the list (from 1) and what it matches ("+4917", "Vodafone (DE)");
+       * absent: the app's name decides.
+       */
+      rule?: { position: number; match: string };
+      app?: string;
+      deviceIds: SimTarget[];
+      fallbackDeviceIds: SimTarget[];
+      /** The slot the message asks for, when those name its modem but not that slot. */
+      simNumber?: number;
       /** Whether every one of those modems is offline (else some are online but cannot send). */
       offline: boolean;
     };
@@ -57,16 +67,26 @@ export function describeHold(hold: Hold, now: number): string {
   }
 }
 
-/** "routing rule 2 (+4917) allows only modem A, then modem B, which are offline". */
+/**
+ * "routing rule 2 (+4917) allows only modem A, then modem B, which are offline"; "SIM 2 asked
+ * for, but app shop may use only modem A (SIM 1)".
+ */
 function describeRoutingHold(hold: Extract<Hold, { reason: 'routing' }>): string {
-  const modems = (ids: readonly string[]) => `${ids.length === 1 ? 'modem' : 'modems'} ${ids.join(', ')}`;
+  const modems = (targets: readonly SimTarget[]) =>
+    `${targets.length === 1 ? 'modem' : 'modems'} ${targets.map(targetLabel).join(', ')}`;
+  const who = hold.rule
+    ? `routing rule ${hold.rule.position} (${hold.rule.match}) allows`
+    : `app ${hold.app} may use`;
   const fallback = hold.fallbackDeviceIds.length === 0 ? '' : `, then ${modems(hold.fallbackDeviceIds)}`;
   const count = hold.deviceIds.length + hold.fallbackDeviceIds.length;
   const [one, several] = hold.offline
     ? ['which is offline', 'which are offline']
     : ['which cannot send now', 'none of which can send now'];
   const state = count === 1 ? one : several;
-  return `routing rule ${hold.rule.position} (${hold.rule.match}) allows only ${modems(hold.deviceIds)}${fallback}, ${state}`;
+  if (hold.simNumber !== undefined) {
+    return `SIM ${hold.simNumber} asked for, but ${who} only ${modems(hold.deviceIds)}${fallback}`;
+  }
+  return `${who} only ${modems(hold.deviceIds)}${fallback}, ${state}`;
 }
 
 function formatWait(ms: number): string {

@@ -3,6 +3,7 @@ import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { OutboundModem } from '../devices/outboundModem.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
+import type { ModemSlots } from '../domain/simTarget.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
@@ -42,10 +43,11 @@ export interface SchedulerDeps {
   /** Uniform in [0, 1): send pauses and Random SIM choice. */
   random?: () => number;
   /**
-   * Whether routing lets this modem carry the message, given the modems online (routing rules,
-   * an app's allowed modems: server/routing/). Absent: every modem may.
+   * The SIM slots of this modem that routing lets carry the message, given the modems online
+   * (routing rules, an app's allowed modems and SIMs, SIM plans: server/routing/); empty: none.
+   * The slot that sends is one of them. Absent: every slot of every modem may.
    */
-  mayRoute?: (message: MessageRecord, deviceId: string, online: readonly { deviceId: string }[]) => boolean;
+  mayRoute?: (message: MessageRecord, modem: ModemSlots, online: readonly ModemSlots[]) => readonly number[];
   /**
    * Why routing keeps a message off the online modems that could otherwise carry it (`able`;
    * a routing rule, a SIM plan's cap: server/routing/, server/plans/), given the modems
@@ -53,8 +55,8 @@ export interface SchedulerDeps {
    */
   routeHold?: (
     message: MessageRecord,
-    able: readonly { deviceId: string }[],
-    online: readonly { deviceId: string }[],
+    able: readonly ModemSlots[],
+    online: readonly ModemSlots[],
   ) => Hold | undefined;
   /**
    * A message was handed to a modem's SIM slot, in the turn (and so the commit) of its
@@ -103,14 +105,29 @@ export class Scheduler {
   /** `carries` (modemSelection.ts), then the routing hook. */
   private mayTake(
     message: MessageRecord,
-    modem: { deviceId: string; lastSeen: number },
+    modem: OutboundModem,
     now: number,
     benched: ReadonlySet<string>,
-    online: readonly { deviceId: string }[],
+    online: readonly OutboundModem[],
   ): boolean {
-    return (
-      carries(message, modem, now, benched) && (this.deps.mayRoute?.(message, modem.deviceId, online) ?? true)
-    );
+    return carries(message, modem, now, benched) && this.routes(message, modem, online);
+  }
+
+  /**
+   * The slots of the modem routing lets carry the message (`SchedulerDeps.mayRoute`);
+   * undefined without a routing hook: any slot.
+   */
+  private routedSlots(
+    message: MessageRecord,
+    modem: OutboundModem,
+    online: readonly OutboundModem[],
+  ): readonly number[] | undefined {
+    return this.deps.mayRoute?.(message, modem, online);
+  }
+
+  /** Whether routing lets any slot of the modem carry the message. */
+  private routes(message: MessageRecord, modem: OutboundModem, online: readonly OutboundModem[]): boolean {
+    return (this.routedSlots(message, modem, online)?.length ?? 1) > 0;
   }
 
   constructor(private readonly deps: SchedulerDeps) {
@@ -269,11 +286,11 @@ export class Scheduler {
         (message) =>
           !claimed.has(message.id) &&
           (limitsAllow || isExpedited(message)) &&
-          this.mayTake(message, candidate, now, benched, online),
+          this.mayTake(message, candidate.modem, now, benched, online),
       );
       if (!best) continue;
       claimed.add(best.id);
-      this.handOver(candidate.modem, best.id, policy, now);
+      this.handOver(candidate.modem, best.id, policy, now, this.routedSlots(best, candidate.modem, online));
     }
 
     const waiting = ready.filter((message) => !claimed.has(message.id));
@@ -308,7 +325,13 @@ export class Scheduler {
   }
 
   /** Synchronous up to `markProcessed`'s in-memory change, so the next scan cannot pick it again. */
-  private handOver(modem: OutboundModem, messageId: string, policy: SendingPolicy, now: number): void {
+  private handOver(
+    modem: OutboundModem,
+    messageId: string,
+    policy: SendingPolicy,
+    now: number,
+    slots: readonly number[] | undefined,
+  ): void {
     const { repository, lifecycle } = this.deps;
     // Re-read: the scan's copy must still be Pending (a cancel may have landed meanwhile).
     const stored = repository.get(messageId);
@@ -326,7 +349,7 @@ export class Scheduler {
         return;
       }
     }
-    const simNumber = this.sims.choose(stored, modem, policy.simSelectionMode);
+    const simNumber = this.sims.choose(stored, modem, policy.simSelectionMode, slots);
     this.limits.record(modem.deviceId, now);
     this.pool.taken(modem.deviceId, now);
     this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
@@ -366,7 +389,7 @@ export class Scheduler {
       limits: this.limits,
       limit,
       now,
-      mayRoute: (message, deviceId) => this.deps.mayRoute?.(message, deviceId, online) ?? true,
+      mayRoute: (message, modem) => this.routes(message, modem, online),
       routeHold: (message, able, online) => this.deps.routeHold?.(message, able, online),
     };
   }

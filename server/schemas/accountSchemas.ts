@@ -3,6 +3,7 @@ import { Scopes } from '../auth/scopes.js';
 import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
 import { isKnownTimeZone } from '../clock/resetPeriods.js';
 import { pageQuery, timeRangeQuery } from './primitives.js';
+import { simTargetsSchema } from './simTargetSchema.js';
 
 /** The people who sign in, the audit trail (docs/accounts-plans-routing.md). */
 
@@ -102,11 +103,9 @@ export const appQuotaSchema = z
     path: ['perDay'],
   });
 
-const allowedDevices = z
-  .array(z.string().min(1).max(64))
+const allowedDevices = simTargetsSchema
   .min(1)
-  .max(100)
-  .describe("the modems the app's messages may go through; absent: any");
+  .describe("the modems, or SIM slots of modems, the app's messages may go through; absent: any");
 
 export const incomingChoiceSchema = z
   .discriminatedUnion('mode', [
@@ -153,6 +152,6 @@ export const appViewSchema = z.object({
     })
     .optional(),
   incoming: incomingChoiceSchema.optional(),
-  allowedDeviceIds: z.array(z.string()).optional(),
+  allowedDeviceIds: simTargetsSchema.optional(),
 });
 export type AppView = z.infer<typeof appViewSchema>;

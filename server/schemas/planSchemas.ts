@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { clockTime, timeZone } from './accountSchemas.js';
+import { MaxSimSlot } from './simTargetSchema.js';
 
 /** SIM plans (server/plans/, docs/accounts-plans-routing.md "SIM plans"). */
 export const MaxPlanCap = 10_000_000;
-export const MaxSimSlot = 3;
 
 const periodKind = z.enum(['day', 'week', 'month']);
 const cap = (what: string) =>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isCountryCode } from '../domain/countryCode.js';
+import { simTargetSchema, simTargetsSchema } from './simTargetSchema.js';
 
 /** Routing rules (server/routing/, docs/accounts-plans-routing.md "Routing"). */
-const deviceIds = z.array(z.string().min(1).max(64)).max(100);
 const country = z
   .string()
   .refine(isCountryCode, 'must be a country as ISO 3166 alpha-2 code, e.g. "DE"')
@@ -26,8 +26,10 @@ const routingRuleFields = z.object({
   country: country
     .optional()
     .describe("the operator's country, ISO 3166 alpha-2 (names repeat across countries)"),
-  deviceIds: deviceIds.min(1).describe('the modems that may carry them'),
-  fallbackDeviceIds: deviceIds.default([]).describe('used while none of deviceIds is online; empty: wait'),
+  deviceIds: simTargetsSchema.min(1).describe('the modems, or SIM slots of modems, that may carry them'),
+  fallbackDeviceIds: simTargetsSchema
+    .default([])
+    .describe("used while none of deviceIds' modems is online; empty: wait"),
 });
 
 /** A rule matches a prefix, or an operator in a country: exactly one of the two. */
@@ -64,7 +66,10 @@ export const numberOperatorSchema = z
   .describe("the operator the number's range is allocated to (a ported number keeps it)");
 
 export const routeDecisionSchema = z.object({
-  deviceIds: z.array(z.string()).optional().describe('the modems it may go through now; absent: any'),
+  deviceIds: z
+    .array(simTargetSchema)
+    .optional()
+    .describe('the modems or SIM slots it may go through now; absent: any'),
   ruleId: z.string().optional(),
   operator: numberOperatorSchema,
   why: z.string(),

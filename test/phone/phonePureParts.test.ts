@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneDetails, phoneSimCard } from '../../server/phone/phoneDetails.js';
+import { phoneDetails, phoneSimCards } from '../../server/phone/phoneDetails.js';
 import { incomingKey } from '../../server/phone/phoneInbox.js';
 import { phoneSendRequestOf } from '../../server/phone/phoneMessages.js';
 
@@ -98,6 +98,21 @@ describe('how a phone shows in the pool', () => {
   });
 
   it('shows SIM 1 in slot 0 before the phone answered', () => {
-    expect(phoneSimCard(undefined)).toEqual({ slotIndex: 0, simNumber: 1 });
+    expect(phoneSimCards(undefined)).toEqual([{ slotIndex: 0, simNumber: 1 }]);
+  });
+
+  it('lists every SIM a dual-SIM phone reports', () => {
+    const device = {
+      id: 'p',
+      name: 'Google/Pixel 7',
+      simCards: [
+        { slotIndex: 0, simNumber: 1, carrierName: 'Tele' },
+        { slotIndex: 1, simNumber: 2, phoneNumber: '+4915112345678' },
+      ],
+    };
+    expect(phoneSimCards(device)).toEqual([
+      { slotIndex: 0, simNumber: 1, carrierName: 'Tele' },
+      { slotIndex: 1, simNumber: 2, phoneNumber: '+4915112345678' },
+    ]);
   });
 });

@@ -22,9 +22,21 @@ import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
  * with a code.
  */
 const rules: RoutingRule[] = [
-  { id: 'de-landline', prefix: '+4930', deviceIds: ['modem-c'], fallbackDeviceIds: [] },
-  { id: 'vodafone-de', operator: 'Vodafone', country: 'DE', deviceIds: ['modem-a'], fallbackDeviceIds: [] },
-  { id: 'vodafone-gb', operator: 'Vodafone', country: 'GB', deviceIds: ['modem-b'], fallbackDeviceIds: [] },
+  { id: 'de-landline', prefix: '+4930', deviceIds: [{ deviceId: 'modem-c' }], fallbackDeviceIds: [] },
+  {
+    id: 'vodafone-de',
+    operator: 'Vodafone',
+    country: 'DE',
+    deviceIds: [{ deviceId: 'modem-a' }],
+    fallbackDeviceIds: [],
+  },
+  {
+    id: 'vodafone-gb',
+    operator: 'Vodafone',
+    country: 'GB',
+    deviceIds: [{ deviceId: 'modem-b' }],
+    fallbackDeviceIds: [],
+  },
 ];
 const online = new Set(['modem-a', 'modem-b', 'modem-c']);
 const vodafoneDe: NumberOperator = { name: 'Vodafone', country: 'DE' };
@@ -47,7 +59,7 @@ function messageTo(phoneNumber: string): MessageRecord {
 describe('rules by operator', () => {
   it('sends a number of the operator in that country through the rule’s modems', () => {
     const decision = decideRoute(rules, '+4917212345678', online, vodafoneDe);
-    expect(decision).toMatchObject({ deviceIds: ['modem-a'], ruleId: 'vodafone-de' });
+    expect(decision).toMatchObject({ deviceIds: [{ deviceId: 'modem-a' }], ruleId: 'vodafone-de' });
     expect(decision.why).toBe('rule Vodafone (DE): modem-a');
   });
 
@@ -82,13 +94,17 @@ describe('rules by operator', () => {
       },
     };
     const guard = (list: RoutingRule[]) =>
-      createRouteGuard({ book: { list: () => list }, operators, allowedDevices: () => undefined });
+      createRouteGuard({ book: { list: () => list }, operators, allowedTargets: () => undefined });
     const message = messageTo('+4917212345678');
-    const modems = [{ deviceId: 'modem-a' }, { deviceId: 'modem-b' }];
-    expect(guard(rules)(message, 'modem-a', modems)).toBe(true);
-    expect(guard(rules)(message, 'modem-b', modems)).toBe(false);
+    const [modemA, modemB] = [
+      { deviceId: 'modem-a', simSlots: 1 },
+      { deviceId: 'modem-b', simSlots: 1 },
+    ];
+    const modems = [modemA, modemB];
+    expect(guard(rules)(message, modemA, modems)).toEqual([1]);
+    expect(guard(rules)(message, modemB, modems)).toEqual([]);
     expect(asked).toEqual(['+4917212345678', '+4917212345678']);
-    expect(guard([rules[0] as RoutingRule])(message, 'modem-b', modems)).toBe(true);
+    expect(guard([rules[0] as RoutingRule])(message, modemB, modems)).toEqual([1]);
     expect(asked).toHaveLength(2);
   });
 });
@@ -96,7 +112,7 @@ describe('rules by operator', () => {
 describe('the hold of a message its operator rule keeps waiting', () => {
   it('names the rule by its operator and country', () => {
     const message = messageTo('+4917212345678');
-    const gone = rules.map((rule) => ({ ...rule, deviceIds: ['modem-gone'] }));
+    const gone = rules.map((rule) => ({ ...rule, deviceIds: [{ deviceId: 'modem-gone' }] }));
     const hold = routingHold(
       { list: () => gone },
       { operatorOf: () => vodafoneDe },

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../server/domain/message.js';
+import { appHold, routingHold } from '../../server/routing/routeHold.js';
+import type { RoutingRule } from '../../server/routing/routingRules.js';
 import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 
@@ -83,7 +86,7 @@ describe('the routing hold in words', () => {
   const hold = (deviceIds: string[], offline: boolean): Hold => ({
     reason: 'routing',
     rule: { position: 1, match: '+49' },
-    deviceIds,
+    deviceIds: deviceIds.map((deviceId) => ({ deviceId })),
     fallbackDeviceIds: [],
     offline,
   });
@@ -94,5 +97,79 @@ describe('the routing hold in words', () => {
     [['a', 'b'], false, 'routing rule 1 (+49) allows only modems a, b, none of which can send now'],
   ] as const)('says %j (offline: %s) as %j', (ids, offline, text) => {
     expect(describeHold(hold([...ids], offline), 0)).toBe(text);
+  });
+
+  it('names SIM slots, and the slot a message asks for that its rule or app does not allow', () => {
+    const slotTwo = [{ deviceId: 'a', simNumber: 2 }];
+    expect(
+      describeHold(
+        { reason: 'routing', app: 'shop', deviceIds: slotTwo, fallbackDeviceIds: [], offline: false },
+        0,
+      ),
+    ).toBe('app shop may use only modem a (SIM 2), which cannot send now');
+    expect(
+      describeHold(
+        {
+          reason: 'routing',
+          rule: { position: 2, match: '+1' },
+          deviceIds: slotTwo,
+          fallbackDeviceIds: [],
+          simNumber: 1,
+          offline: false,
+        },
+        0,
+      ),
+    ).toBe('SIM 1 asked for, but routing rule 2 (+1) allows only modem a (SIM 2)');
+  });
+});
+
+const noOperators = { operatorOf: () => ({ unknown: 'operator unknown for this number' }) };
+
+describe('the hold of a message its rule and its app keep off every slot', () => {
+  const rules: RoutingRule[] = [
+    { id: 'all', prefix: '+', deviceIds: [{ deviceId: 'phone', simNumber: 1 }], fallbackDeviceIds: [] },
+  ];
+  const book = { list: () => rules };
+  const phone = [{ deviceId: 'phone' }];
+  const message = (overrides: Partial<MessageRecord>): MessageRecord => ({
+    id: 'm',
+    content: { kind: 'text', text: 'hi' },
+    recipients: [{ phoneNumber: '+4930123456', state: 'Pending', updatedAt: 0 }],
+    withDeliveryReport: false,
+    priority: 0,
+    isEncrypted: false,
+    createdAt: 0,
+    sequence: 1,
+    states: {},
+    state: 'Pending',
+    ...overrides,
+  });
+  const shop = { name: 'shop', allowedDeviceIds: [{ deviceId: 'phone', simNumber: 2 }] };
+
+  it('names the rule when the app may use the modem but not the slot the rule names', () => {
+    const hold = routingHold(
+      book,
+      noOperators,
+      message({ appId: 'shop' }),
+      phone,
+      phone,
+      shop.allowedDeviceIds,
+    );
+    expect(hold && describeHold(hold, 0)).toBe(
+      'routing rule 1 (+) allows only modem phone (SIM 1), which cannot send now',
+    );
+    expect(routingHold(book, noOperators, message({}), phone, phone)).toBeUndefined();
+  });
+
+  it('names the app, and the slot asked for, when the app allows none of it', () => {
+    const hold = appHold(shop, message({ appId: 'shop', simNumber: 1 }), phone, phone);
+    expect(hold && describeHold(hold, 0)).toBe(
+      'SIM 1 asked for, but app shop may use only modem phone (SIM 2)',
+    );
+    expect(appHold(shop, message({ appId: 'shop' }), phone, phone)).toBeUndefined();
+    const elsewhere = appHold(shop, message({ appId: 'shop' }), [{ deviceId: 'modem' }], phone);
+    expect(elsewhere && describeHold(elsewhere, 0)).toBe(
+      'app shop may use only modem phone (SIM 2), which cannot send now',
+    );
   });
 });

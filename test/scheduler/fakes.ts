@@ -8,7 +8,7 @@ import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import { Scheduler, type SendingPolicy } from '../../server/scheduler/scheduler.js';
+import { Scheduler, type SchedulerDeps, type SendingPolicy } from '../../server/scheduler/scheduler.js';
 import type {
   AwaitingReports,
   HandOver,
@@ -280,6 +280,7 @@ export class SchedulerHarness {
       repository?: MemoryMessageRepository;
       random?: () => number;
       decrypt?: (message: MessageRecord) => MessageRecord;
+      mayRoute?: SchedulerDeps['mayRoute'];
     } = {},
   ) {
     this.repository = options.repository ?? new MemoryMessageRepository();
@@ -295,6 +296,7 @@ export class SchedulerHarness {
       clock,
       logger: silentLogger,
       ...(options.random ? { random: options.random } : {}),
+      ...(options.mayRoute ? { mayRoute: options.mayRoute } : {}),
     });
   }
 

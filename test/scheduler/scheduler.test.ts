@@ -324,6 +324,39 @@ describe('Scheduler: modem and SIM choice', () => {
     await clock.advance(MINUTE);
     expect(modem.sent.map((entry) => entry.request.simNumber)).toEqual(slots);
   });
+
+  it.each([
+    ['OSDefault', [], [2, 2, 2, 2]],
+    ['RoundRobin', [], [2, 3, 2, 3]],
+    ['Random', [0.9, 0.1, 0.5, 0.34], [3, 2, 3, 2]],
+  ] as const)('chooses by the %s mode among the SIM slots routing allows', async (mode, draws, slots) => {
+    const clock = new ManualClock();
+    const queue = [...draws];
+    const harness = new SchedulerHarness(clock, {
+      policy: { simSelectionMode: mode, processingOrder: 'FIFO' },
+      random: () => queue.shift() ?? 0,
+      mayRoute: () => [2, 3],
+    });
+    const modem = harness.modem('m1', { simSlots: 3 });
+    await harness.enqueue({ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(modem.sent.map((entry) => entry.request.simNumber)).toEqual(slots);
+  });
+
+  it('keeps a message on a modem whose slots routing allows none of', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, {
+      mayRoute: (_message, modem) => (modem.deviceId === 'm2' ? [1] : []),
+    });
+    const first = harness.modem('m1', { simSlots: 2 });
+    const second = harness.modem('m2');
+    await harness.enqueue({ id: 'a' });
+    await started(harness);
+    await clock.advance(MINUTE);
+    expect(first.sent).toHaveLength(0);
+    expect(sentIds(second)).toEqual(['a']);
+  });
 });
 
 describe('Scheduler: sending', () => {

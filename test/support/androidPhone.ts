@@ -105,6 +105,8 @@ export class AndroidPhoneDouble {
   /** Every request's method and path. */
   readonly requests: { method: string; path: string }[] = [];
   batteryLevel = 87;
+  /** How many SIM cards GET /device lists (slots 1…n; the app's Device.simCards). */
+  simCardCount = 1;
   /** What PATCH /settings set as webhooks.signing_key; posts are signed while it is set. */
   signingKey: string | undefined;
   /** How far the phone's clock is off ours, seconds (its X-Timestamp follows it). */
@@ -540,7 +542,11 @@ export class AndroidPhoneDouble {
       createdAt: this.date(now - 86_400_000),
       updatedAt: this.date(now),
       lastSeen: this.date(now),
-      simCards: [{ slotIndex: 0, simNumber: 1, carrierName: 'Vodafone' }],
+      simCards: Array.from({ length: this.simCardCount }, (_, slotIndex) => ({
+        slotIndex,
+        simNumber: slotIndex + 1,
+        carrierName: slotIndex === 0 ? 'Vodafone' : 'O2',
+      })),
     };
   }
 

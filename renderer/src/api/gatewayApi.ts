@@ -143,8 +143,14 @@ export function createGatewayApi(client: ApiClient) {
       password: string;
       quota?: { perDay?: number; perMonth?: number; resetAt: string; timeZone: string };
     }) => client.post<AppView>('/gateway/v1/apps', app),
-    changeApp: (appId: string, change: { incoming?: AppView['incoming'] }) =>
-      client.patch<AppView>(`/gateway/v1/apps/${id(appId)}`, change),
+    changeApp: (
+      appId: string,
+      change: {
+        incoming?: AppView['incoming'];
+        quota?: AppView['quota'] | null;
+        allowedDeviceIds?: AppView['allowedDeviceIds'] | null;
+      },
+    ) => client.patch<AppView>(`/gateway/v1/apps/${id(appId)}`, change),
     removeApp: (appId: string) => client.delete<void>(`/gateway/v1/apps/${id(appId)}`),
     plans: () => client.get<{ plans: SimPlanView[] }>('/gateway/v1/plans').then((answer) => answer.plans),
     setPlan: (deviceId: string, sim: number, terms: SimPlanTermsInput) =>

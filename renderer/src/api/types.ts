@@ -151,6 +151,8 @@ export type SimPlanTermsInput = z.input<typeof simPlanSchema>;
 export type RoutingRuleView = z.output<typeof routingRuleViewSchema>;
 export type RoutingRuleInput = z.input<typeof routingRuleSchema>;
 export type RouteDecision = z.output<typeof routeDecisionSchema>;
+/** A modem (its id: every SIM slot) or one SIM slot of it, as routing rules and apps name them. */
+export type { SimTargetForm } from '../../../server/domain/simTarget.js';
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
 export type { IssuedTokenView } from '../../../server/schemas/tokenViewSchemas.js';

@@ -20,7 +20,8 @@ export function lastSeenText(device: DeviceRecord, nowMs: number): string {
  * the SIM's own number (when the network told it) are what tell them apart.
  */
 export function modemLabel(device: DeviceRecord): string {
-  const sim = neverSeen(device) ? undefined : device.simCards[0];
+  // A phone with several SIMs is not any one of them.
+  const sim = neverSeen(device) || device.simCards.length > 1 ? undefined : device.simCards[0];
   const simText = sim ? `SIM ${sim.simNumber}${sim.phoneNumber ? ` ${sim.phoneNumber}` : ''}` : undefined;
   return [device.name, simText, device.modem?.port].filter(Boolean).join(' · ');
 }

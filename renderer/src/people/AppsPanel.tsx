@@ -6,12 +6,14 @@ import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { isoDay } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
+import { AppLimitsForm } from './AppLimitsForm.js';
 import { IncomingRuleForm } from './IncomingRuleForm.js';
+import { QuotaFields, quotaDraft, quotaOf } from './QuotaFields.js';
 
 /**
  * Apps with logins of their own (docs/accounts-plans-routing.md, "Apps"): add one with a name,
- * a password and a daily or monthly quota, choose which incoming SMS its webhooks hear, remove
- * one, and download the usage of every app and person as CSV. The owner login is the default app and is not listed.
+ * a password and a daily or monthly quota, change its quota and the modems or SIM slots it may
+ * use, choose which incoming SMS its webhooks hear, remove one, and download the usage of every app and person as CSV. The owner login is the default app and is not listed.
  */
 export function AppsPanel() {
   const { api } = useApp();
@@ -62,6 +64,7 @@ export function AppsPanel() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Quota</th>
+              <th scope="col">Quota and modems</th>
               <th scope="col">Incoming SMS</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -73,6 +76,9 @@ export function AppsPanel() {
               <tr key={app.id}>
                 <td>{app.name}</td>
                 <td>{quotaText(app)}</td>
+                <td>
+                  <AppLimitsForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
+                </td>
                 <td>
                   <IncomingRuleForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
                 </td>
@@ -109,24 +115,14 @@ function AddAppForm(props: { onAdded: () => void }) {
   const { api } = useApp();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [perDay, setPerDay] = useState('');
-  const [perMonth, setPerMonth] = useState('');
-  const [resetAt, setResetAt] = useState('00:00');
-  const [timeZone, setTimeZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [quota, setQuota] = useState(() => quotaDraft(undefined));
   const add = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const limits = {
-      ...(perDay.trim() === '' ? {} : { perDay: Number(perDay) }),
-      ...(perMonth.trim() === '' ? {} : { perMonth: Number(perMonth) }),
-    };
+    const limits = quotaOf(quota);
     const added = await add.run(async () => {
-      const app = await api.addApp({
-        name,
-        password,
-        ...(Object.keys(limits).length === 0 ? {} : { quota: { ...limits, resetAt, timeZone } }),
-      });
+      const app = await api.addApp({ name, password, ...(limits ? { quota: limits } : {}) });
       return `${app.name} can use the API now with its own name and password.`;
     });
     if (added) {
@@ -158,22 +154,7 @@ function AddAppForm(props: { onAdded: () => void }) {
             onChange={(event) => setPassword(event.target.value)}
           />
         </label>
-        <label>
-          Messages a day
-          <input inputMode="numeric" value={perDay} onChange={(event) => setPerDay(event.target.value)} />
-        </label>
-        <label>
-          Messages a month
-          <input inputMode="numeric" value={perMonth} onChange={(event) => setPerMonth(event.target.value)} />
-        </label>
-        <label>
-          Resets at
-          <input type="time" value={resetAt} onChange={(event) => setResetAt(event.target.value)} />
-        </label>
-        <label>
-          Time zone
-          <input value={timeZone} onChange={(event) => setTimeZone(event.target.value)} />
-        </label>
+        <QuotaFields draft={quota} onChange={setQuota} />
       </div>
       <div className="form-actions">
         <button

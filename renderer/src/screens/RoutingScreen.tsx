@@ -1,11 +1,17 @@
 import { type FormEvent, useId, useState } from 'react';
 import { describeMatch } from '../../../server/routing/routingRules.js';
 import { ApiError, describeError } from '../api/apiClient.js';
-import type { DeviceRecord, RouteDecision, RoutingRuleInput, RoutingRuleView } from '../api/types.js';
+import type {
+  DeviceRecord,
+  RouteDecision,
+  RoutingRuleInput,
+  RoutingRuleView,
+  SimTargetForm,
+} from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
-import { ModemChoice } from '../modems/ModemChoice.js';
-import { modemLabelById } from '../modems/modemLabel.js';
+import { SimTargetChoice } from '../modems/SimTargetChoice.js';
+import { targetsText } from '../modems/simTargets.js';
 import { OperatorChoice } from '../routing/OperatorChoice.js';
 import { moveRule, type RuleField, refusedField, rulesWith } from '../routing/ruleList.js';
 import { usePerson } from '../session/person.js';
@@ -14,7 +20,8 @@ import { useResource } from '../useResource.js';
 
 /**
  * The routing rules (docs/accounts-plans-routing.md, "Routing"): in order, a number prefix or an
- * operator in a country, and the modems that may carry messages to those numbers, with fallback modems; "Try" asks the gateway where a
+ * operator in a country, and the modems, or SIM slots of modems, that may carry messages to
+ * those numbers, with fallback ones; "Try" asks the gateway where a
  * number would go now, and why. Those who may change settings add, edit, move and delete rules;
  * everyone else sees them and may try numbers.
  */
@@ -76,11 +83,11 @@ export function RoutingScreen() {
                 <tr key={rule.id}>
                   <td>{index + 1}</td>
                   <td>{matchText(rule)}</td>
-                  <td>{modemsText(devices.data, rule.deviceIds)}</td>
+                  <td>{targetsText(devices.data, rule.deviceIds)}</td>
                   <td>
                     {rule.fallbackDeviceIds.length === 0
                       ? 'none: wait'
-                      : modemsText(devices.data, rule.fallbackDeviceIds)}
+                      : targetsText(devices.data, rule.fallbackDeviceIds)}
                   </td>
                   {editable && (
                     <td>
@@ -161,10 +168,6 @@ function matchText(rule: RoutingRuleView): string {
   return rule.prefix === '+' ? '+ (every number)' : describeMatch(rule);
 }
 
-function modemsText(devices: readonly DeviceRecord[] | undefined, ids: readonly string[]): string {
-  return ids.map((id) => modemLabelById(devices, id)).join(', ');
-}
-
 /** Adds a rule at the end, or edits the rule at `index`; the API checks the fields. */
 function RuleForm(props: {
   rules: readonly RoutingRuleView[];
@@ -182,8 +185,10 @@ function RuleForm(props: {
   const [country, setCountry] = useState(editedRule?.country ?? '');
   const [operator, setOperator] = useState(editedRule?.operator ?? '');
   const matchName = useId();
-  const [deviceIds, setDeviceIds] = useState<string[]>(editedRule?.deviceIds ?? []);
-  const [fallbackDeviceIds, setFallbackDeviceIds] = useState<string[]>(editedRule?.fallbackDeviceIds ?? []);
+  const [deviceIds, setDeviceIds] = useState<SimTargetForm[]>(editedRule?.deviceIds ?? []);
+  const [fallbackDeviceIds, setFallbackDeviceIds] = useState<SimTargetForm[]>(
+    editedRule?.fallbackDeviceIds ?? [],
+  );
   const save = useAction();
   const position = index ?? props.rules.length;
   const failed = save.result?.ok === false ? save.result.error : undefined;
@@ -253,14 +258,14 @@ function RuleForm(props: {
           operatorError={fieldError('operator')}
         />
       )}
-      <ModemChoice
+      <SimTargetChoice
         legend="Modems"
         devices={props.devices}
         chosen={deviceIds}
         onChange={setDeviceIds}
         error={fieldError('deviceIds')}
       />
-      <ModemChoice
+      <SimTargetChoice
         legend="Fallback modems (while none of those is online)"
         devices={props.devices}
         chosen={fallbackDeviceIds}
@@ -329,7 +334,7 @@ function TryPanel(props: { devices: readonly DeviceRecord[] | undefined }) {
           <p>
             {decision.deviceIds === undefined
               ? 'Any modem'
-              : `Through ${modemsText(props.devices, decision.deviceIds)}`}
+              : `Through ${targetsText(props.devices, decision.deviceIds)}`}
             <span className="muted"> — {decision.why}</span>
           </p>
           <p>

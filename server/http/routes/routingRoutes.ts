@@ -1,9 +1,10 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { simTargetForm, toSimTarget } from '../../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { OperatorData } from '../../routing/operatorData.js';
 import type { RoutingBook } from '../../routing/routingBook.js';
-import { decideRoute, type RuleMatch } from '../../routing/routingRules.js';
+import { decideRoute, type RoutingRule, type RuleMatch } from '../../routing/routingRules.js';
 import {
   operatorListQuerySchema,
   operatorListSchema,
@@ -28,6 +29,15 @@ export interface RoutingRouteDependencies {
 
 const tag = 'Routing';
 
+/** A rule as the API shows it: a whole modem as its id, as clients that know only modems read it. */
+function ruleView(rule: RoutingRule) {
+  return {
+    ...rule,
+    deviceIds: rule.deviceIds.map(simTargetForm),
+    fallbackDeviceIds: rule.fallbackDeviceIds.map(simTargetForm),
+  };
+}
+
 export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDependencies): void {
   api.route({
     method: 'get',
@@ -39,7 +49,7 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       200: { description: 'the rules', schema: z.object({ rules: z.array(routingRuleViewSchema) }) },
       ...errorResponses(...authErrors),
     },
-    handle: async () => ({ status: 200, body: { rules: deps.book.list() } }),
+    handle: async () => ({ status: 200, body: { rules: deps.book.list().map(ruleView) } }),
   });
 
   api.route({
@@ -60,7 +70,12 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       body.rules.forEach((rule, index) => {
         checkOperatorKnown(deps.operators, rule, index);
       });
-      return { status: 200, body: { rules: await deps.book.replace(body.rules) } };
+      const rules = body.rules.map((rule) => ({
+        ...rule,
+        deviceIds: rule.deviceIds.map(toSimTarget),
+        fallbackDeviceIds: rule.fallbackDeviceIds.map(toSimTarget),
+      }));
+      return { status: 200, body: { rules: (await deps.book.replace(rules)).map(ruleView) } };
     },
   });
 
@@ -79,7 +94,8 @@ export function registerRoutingRoutes(api: ApiBuilder, deps: RoutingRouteDepende
       // Looked up whatever the rules: "Try" shows the number's operator.
       const operator = deps.operators.operatorOf(query.phoneNumber);
       const decision = decideRoute(deps.book.list(), query.phoneNumber, deps.online(), operator);
-      return { status: 200, body: { ...decision, operator } };
+      const deviceIds = decision.deviceIds?.map(simTargetForm);
+      return { status: 200, body: { ...decision, ...(deviceIds ? { deviceIds } : {}), operator } };
     },
   });
 
