@@ -156,7 +156,7 @@ export function pagedRecords(queries: StatementCache, read: PageRead): JsonPage 
  */
 const keysCountedAhead = 5_000;
 
-/** A listed match's place in page order (searchIndex.ts): its rowid, time and tie-break. */
+/** A match's place in page order (searchIndex.ts): its rowid, time and tie-break. */
 type Placed = [rowid: string, time: number, tieBreak: number];
 
 /** Whether `left` comes before `right` on a page newest first (or oldest first). */
@@ -179,6 +179,7 @@ interface SearchBounds {
   listed?: { firstListed: number; lastListed: number };
 }
 
+/** The bounds of `read`'s search for the period `bounds`: two steps of the time index, two of the list. */
 function searchBounds(
   queries: StatementCache,
   read: PageRead,
@@ -323,6 +324,17 @@ function orderedMatches(
   return { start, keys, total };
 }
 
+/** The places of the rows of `table` with rowids `keys`, in their order. */
+function placedMatches(queries: StatementCache, table: SearchedTable, keys: readonly string[]): Placed[] {
+  const { time, tieBreak } = searchedOrder[table];
+  const statement = queries.get(
+    `SELECT CAST(stored.rowid AS TEXT), stored.${time}, stored.${tieBreak} FROM json_each(@keys) AS listed
+     JOIN ${table} AS stored ON stored.rowid = listed.value ORDER BY listed.key`,
+  );
+  statement.setReturnArrays(true);
+  return statement.all({ keys: `[${keys.join(',')}]` }) as Placed[];
+}
+
 /**
  * The rowids of the page: the ordered matches with the listed ones merged in by their keys.
  * The ordered matches read start at most `listed.length` before the page, and the page ends
@@ -339,21 +351,19 @@ function mergedPage(
   const pageEnd = sqlLimit(limit) === -1 ? undefined : offset + limit;
   if (listed.length === 0) return ordered.keys.slice(0, limit);
   const window = sqlLimit(limit) === -1 ? ordered.keys : ordered.keys.slice(0, limit + listed.length);
-  if (window.length === 0)
+  // None read: there are none, or the page lies past the last match.
+  if (window.length === 0) {
     return ordered.start === 0 ? listed.slice(offset, pageEnd).map(([rowid]) => rowid) : [];
-  const placedStatement = queries.get(
-    `SELECT CAST(stored.rowid AS TEXT), stored.${searchedOrder[read.table].time}, stored.${searchedOrder[read.table].tieBreak}
-     FROM json_each(@keys) AS listed JOIN ${read.table} AS stored ON stored.rowid = listed.value ORDER BY listed.key`,
-  );
-  placedStatement.setReturnArrays(true);
-  const placed = placedStatement.all({ keys: `[${window.join(',')}]` }) as Placed[];
+  }
+  const placed = placedMatches(queries, read.table, window);
   const first = placed[0] as Placed;
   const before = listed.filter((match) => precedes(match, first, newestFirst));
   const merged: Placed[] = ordered.start === 0 ? [...before] : [];
   let next = before.length;
   for (const match of placed) {
-    while (next < listed.length && precedes(listed[next] as Placed, match, newestFirst))
+    while (next < listed.length && precedes(listed[next] as Placed, match, newestFirst)) {
       merged.push(listed[next++] as Placed);
+    }
     merged.push(match);
   }
   merged.push(...listed.slice(next));

@@ -27,13 +27,14 @@ import type { Database } from './sqlite.js';
  * rows stored one after the other give gaps of a byte. Rows are stored in the order of their
  * page key (time, then `seq` or rowid, `searchedOrder`) nearly always, since the gateway stamps
  * them as it stores them; a row that is not (a clock set back, a message moved in from older
- * files) is listed in `<table>_unordered`. The triggers list a new row there when a stored row
- * comes after it in page order; a row is never listed in the wrong place by the others, as
- * their keys grow with their rowids. So the rows not listed come in rowid order exactly as
- * they come in page order, the index's matches among them need no sort, and a period is a
- * rowid range of them, bounded through the time index (`unlistedRowidAt`). The listed rows
- * matching a search are read apart, sorted by their key, and merged in (pagedRecords.ts).
- * Their number is the disorder the clock made: a clock set back an hour lists an hour of rows.
+ * files) is listed in `<table>_unordered`. When a new row comes before stored rows not listed,
+ * the insert trigger lists it, or those rows if they are a few (a row stamped ahead); a row
+ * whose time or tie-break is changed is listed too. So every row not listed comes after each
+ * row not listed stored before it: those rows come in rowid order exactly as in page order,
+ * the index's matches among them need no sort, and a period is a rowid range of them, bounded
+ * through the time index (`unlistedRowidAt`). The listed rows matching a search are read
+ * apart, sorted by their key, and merged in (pagedRecords.ts). Their number is the disorder
+ * the clock made: a clock set back an hour lists about an hour of rows.
  */
 
 /** What a page of each searched table is ordered by: its time, then a tie-break unique to a row. */
@@ -315,7 +316,9 @@ const fewAfterNew = 16;
 
 /**
  * The schema step to version 21 for one table: both indexes keyed by the row's rowid, and the
- * rows stored out of page order listed (see above), as few as can be (`PageOrderRun`). From
+ * rows stored out of page order listed (see above), as few as can be (`PageOrderRun`). Each
+ * index is merged into one segment once filled ('optimize'): filled in one statement, it is
+ * left in as many segments as its buffer was flushed, and every search reads each of them. From
  * then on the insert trigger lists the rows that a new one comes before, when they are few, or
  * else the new one; a row whose time or tie-break is changed is listed too. So the rows not
  * listed always come in page order.
@@ -335,6 +338,8 @@ export function rowidKeyStep(table: SearchedTable): string {
       SELECT count(search_order_add(rowid, ${time}, ${tieBreak})) AS added FROM ${table})));
   ${textIndex(table, rowidKeyOf)}
   ${digitsIndex(table, rowidKeyOf)}
+  INSERT INTO ${table}_text (${table}_text) VALUES ('optimize');
+  INSERT INTO ${table}_digits (${table}_digits) VALUES ('optimize');
   CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
     ${indexNew(table, rowidKeyOf)}
     INSERT INTO ${table}_unordered (stored_rowid)
