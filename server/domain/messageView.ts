@@ -76,7 +76,7 @@ export function assignedDeviceId(message: MessageRecord): string | undefined {
  * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
  * them is answered without parsing records and rendering views.
  * `view` leaves out the content, the `id` and the `deviceId`, which the row's columns hold
- * (schema step 19), and the state times, which the record in `body` holds in ms (step 21);
+ * (schema step 19), and the state times, which the record in `body` holds in ms (step 22);
  * `content` holds what `includeContent` adds, as a JSON object. `pagedRecords` adds the id
  * before the view's members, the state times before `priority` (`withStateTimes`), and the
  * device and the content after them, as it lists them. The schedule and expiry carry the UTC

@@ -191,15 +191,15 @@ describe('SqliteMessageRepository', () => {
     expect(repository.countFailedSince(start + 40 * minute)).toBe(2);
   });
 
-  it('lists the state times from the record once a stored view holds none (schema step 21)', async () => {
+  it('lists the state times from the record once a stored view holds none (schema step 22)', async () => {
     const delivered = message({
       id: 'delivered',
       state: 'Delivered',
       states: { Pending: start, Processed: start + 1, Sent: start + 2, Delivered: start + 3 },
     });
     await repository.insert(delivered);
-    // Back to schema 20, whose stored views held the state times (here: stale ones).
-    rollBackSchema(database.db, 20);
+    // Back to schema 21, whose stored views held the state times (here: stale ones).
+    rollBackSchema(database.db, 21);
     database.db.exec(`UPDATE messages SET view = json_set(view, '$.states', json('{"Pending":"then"}'))`);
     await reopen();
     const rows = database.db.prepare('SELECT view FROM messages').all() as { view: string }[];

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  digitsTokens,
-  firstKeyAt,
-  searchPlan,
-  textTrigramSource,
-} from '../../server/store/sqlite/searchIndex.js';
+import { digitsTokens, searchPlan, textTrigramSource } from '../../server/store/sqlite/searchIndex.js';
 
 describe('digitsTokens', () => {
   it('gives every suffix of every digit run, and the whole run after "p" when a "+" leads it', () => {
@@ -66,14 +61,6 @@ describe('searchPlan', () => {
 
   it('scans for needles across a line break, which the indexes do not keep', () => {
     expect(searchPlan('noon\n+1555')).toEqual({ kind: 'scan' });
-  });
-});
-
-describe('firstKeyAt', () => {
-  it('puts the time above the 20 bits of rowid, clamped to what 63 bits hold', () => {
-    expect(firstKeyAt(1)).toBe(1n << 20n);
-    expect(firstKeyAt(-5)).toBe(0n);
-    expect(firstKeyAt(2 ** 50)).toBe((2n ** 43n - 1n) << 20n);
   });
 });
 

@@ -97,6 +97,21 @@ const undoSteps: Readonly<Record<number, string>> = {
   15: `DROP TRIGGER messages_failure_count_insert; DROP TRIGGER messages_failure_count_update;
     DROP INDEX messages_with_failures; ALTER TABLE messages DROP COLUMN failed_recipients;`,
   20: 'DROP TABLE sends;',
+  // The indexes stay keyed by rowid: the step makes them again from the rows.
+  21: (['messages', 'inbox'] as const)
+    .map(
+      (table) => `DROP TRIGGER ${table}_search_reorder; DROP TRIGGER ${table}_search_insert;
+        DROP TRIGGER ${table}_search_delete; DROP TABLE ${table}_unordered;
+        CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
+          INSERT INTO ${table}_text (rowid, text) VALUES (new.rowid, search_text(new.search));
+          INSERT INTO ${table}_digits (rowid, digits) VALUES (new.rowid, search_digits(new.search));
+        END;
+        CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table} BEGIN
+          DELETE FROM ${table}_text WHERE rowid = old.rowid;
+          DELETE FROM ${table}_digits WHERE rowid = old.rowid;
+        END;`,
+    )
+    .join('\n'),
 };
 
 /** Turns `db` back to schema `version`: the steps after it run again at the next open. */

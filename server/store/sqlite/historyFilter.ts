@@ -1,26 +1,20 @@
 import { QueryFilter, whereOf } from './queryFilter.js';
-import {
-  firstKeyAt,
-  type SearchedTable,
-  type SearchPlan,
-  searchedTimeColumn,
-  searchPlan,
-} from './searchIndex.js';
+import { type SearchedTable, type SearchPlan, searchedOrder, searchPlan } from './searchIndex.js';
 
 export type IndexedSearch = Extract<SearchPlan, { kind: 'index' }>;
 
 /**
  * The filter of a page of stored messages or received ones: a period of their time column,
  * other clauses on their columns, and a search. A search with an index (searchIndex.ts) is paged
- * from it by `pagedRecords`: the period becomes a range of the index's keys, and only the other
- * clauses need the rows.
+ * from it by `pagedRecords`: the period bounds the index's rowids, and only the other clauses
+ * need the rows.
  */
 export class HistoryFilter extends QueryFilter {
   /** Set when the search is looked up in an index rather than in the rows. */
   indexedSearch: IndexedSearch | undefined;
   private readonly periodClauses: string[] = [];
-  /** The period's bounds as index keys: from (inclusive) and to (exclusive). */
-  readonly keyRange: { from?: bigint; to?: bigint } = {};
+  /** The period's bounds (ms): from (inclusive) and to (exclusive). */
+  readonly bounds: { from?: number; to?: number } = {};
 
   constructor(readonly table: SearchedTable) {
     super();
@@ -28,16 +22,16 @@ export class HistoryFilter extends QueryFilter {
 
   /** Rows whose time is at or after `from` and before `to` (ms; either may be absent). */
   period(from: number | undefined, to: number | undefined): this {
-    const column = searchedTimeColumn[this.table];
+    const column = searchedOrder[this.table].time;
     if (from !== undefined) {
       this.periodClauses.push(`${column} >= @from`);
       this.params.from = from;
-      this.keyRange.from = firstKeyAt(from);
+      this.bounds.from = from;
     }
     if (to !== undefined) {
       this.periodClauses.push(`${column} < @to`);
       this.params.to = to;
-      this.keyRange.to = firstKeyAt(to);
+      this.bounds.to = to;
     }
     return this;
   }
@@ -63,7 +57,7 @@ export class HistoryFilter extends QueryFilter {
     return whereOf([...this.periodClauses, ...this.clauses]);
   }
 
-  /** The clauses an index's matches still need their rows for (no period: the keys have it). */
+  /** The clauses an index's matches still need their rows for (not the period: `bounds` has it). */
   get rowClauses(): readonly string[] {
     return this.clauses;
   }

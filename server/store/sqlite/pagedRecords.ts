@@ -3,7 +3,7 @@ import { withStateTimes } from '../../domain/stateTimes.js';
 import type { MessageListForm } from '../repositories.js';
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
-import { rowOfKey, type SearchedTable } from './searchIndex.js';
+import { type SearchedTable, searchedOrder, unlistedRowidAt } from './searchIndex.js';
 import type { StatementCache } from './statementCache.js';
 
 /** Rows matching `read`'s filter; `count(*)` reads every one, so an unfiltered page uses the kept total. */
@@ -32,7 +32,8 @@ export interface PageRead {
     index: IndexedSearch['index'];
     /** The clauses the index's matches still need their rows for (not the period). */
     rowClauses: readonly string[];
-    keyRange: { from?: bigint; to?: bigint };
+    /** The period (ms), whose values are also `params.from` and `params.to`. */
+    bounds: { from?: number; to?: number };
   };
   /** The table's order for a page without an indexed search (its time, then a tie-break). */
   orderBy: string;
@@ -125,7 +126,7 @@ export function pageRead(
   filter: HistoryFilter,
   page: Pick<PageRead, 'orderBy' | 'newestFirst' | 'keptTotal' | 'limit' | 'offset' | 'items'>,
 ): PageRead {
-  const { indexedSearch, rowClauses, keyRange } = filter;
+  const { indexedSearch, rowClauses, bounds } = filter;
   if (page.items.kind === 'records' && filter.table !== 'inbox') {
     throw new TypeError(`a page of ${filter.table} lists views, not records`);
   }
@@ -133,7 +134,7 @@ export function pageRead(
     table: filter.table,
     where: filter.where,
     params: filter.params,
-    ...(indexedSearch && { search: { index: indexedSearch.index, rowClauses, keyRange } }),
+    ...(indexedSearch && { search: { index: indexedSearch.index, rowClauses, bounds } }),
     ...page,
   };
 }
@@ -158,50 +159,219 @@ export function pagedRecords(queries: StatementCache, read: PageRead): JsonPage 
  */
 const keysCountedAhead = 5_000;
 
+/** A match's place in page order (searchIndex.ts): its rowid, time and tie-break. */
+type Placed = [rowid: string, time: number, tieBreak: number];
+
+/** Whether `left` comes before `right` on a page newest first (or oldest first). */
+function precedes(left: Placed, right: Placed, newestFirst: boolean): boolean {
+  const order = left[1] - right[1] || left[2] - right[2];
+  return newestFirst ? order > 0 : order < 0;
+}
+
 /**
- * The page of an indexed search (searchIndex.ts): its keys come from the index in time order,
- * exact, so no row is read unless a filter other than the period needs it. One statement reads
- * the page's keys and up to `keysCountedAhead` more, which give the total when the matches end
- * among them; else (or past the last match) a count takes it. The page's bodies are then read
- * by key through the table's time index.
+ * Where an indexed search's matches lie in its index's rowids (searchIndex.ts): the rows in
+ * page order of the period, from `first` (undefined: from the first) to before `end` (undefined:
+ * to the last), unless `empty`; and the rows listed as out of page order, `firstListed` to
+ * `lastListed`, none when undefined. FTS5 takes a NULL bound of its rowid as none at all, so a
+ * bound that does not exist is left out of the query, not passed as NULL.
+ */
+interface SearchBounds {
+  empty: boolean;
+  first?: number;
+  end?: number;
+  listed?: { firstListed: number; lastListed: number };
+}
+
+/** The bounds of `read`'s search for the period `bounds`: two steps of the time index, two of the list. */
+function searchBounds(
+  queries: StatementCache,
+  read: PageRead,
+  bounds: { from?: number; to?: number },
+): SearchBounds {
+  const { table } = read;
+  const row = queries
+    .get(
+      `SELECT ${bounds.from === undefined ? 'NULL' : unlistedRowidAt(table, '@from')} AS first,
+         ${bounds.to === undefined ? 'NULL' : unlistedRowidAt(table, '@to')} AS end,
+         (SELECT min(stored_rowid) FROM ${table}_unordered) AS firstListed,
+         (SELECT max(stored_rowid) FROM ${table}_unordered) AS lastListed`,
+    )
+    .get(read.params) as {
+    first: number | null;
+    end: number | null;
+    firstListed: number | null;
+    lastListed: number | null;
+  };
+  return {
+    empty: bounds.from !== undefined && row.first === null,
+    ...(row.first !== null && { first: row.first }),
+    ...(row.end !== null && { end: row.end }),
+    ...(row.firstListed !== null &&
+      row.lastListed !== null && { listed: { firstListed: row.firstListed, lastListed: row.lastListed } }),
+  };
+}
+
+/**
+ * The page of an indexed search (searchIndex.ts), read in one transaction. Its matches are the
+ * index's among the rows stored in page order, which come in rowid order, and the matches among
+ * the rows listed as stored out of it, few, read with their keys and sorted. No row is read
+ * unless a filter other than the period needs it, or listed matches are merged in.
  */
 function searchPage(
   queries: StatementCache,
   read: PageRead,
   search: NonNullable<PageRead['search']>,
 ): JsonPage {
-  const { table, limit, offset } = read;
-  const { keyRange, rowClauses } = search;
-  const index = `${table}_${search.index}`;
-  const clauses = [`${index} MATCH @probe`, ...rowClauses];
-  if (keyRange.from !== undefined) clauses.push(`${index}.rowid >= @fromKey`);
-  if (keyRange.to !== undefined) clauses.push(`${index}.rowid < @toKey`);
-  const join = rowClauses.length === 0 ? '' : `JOIN ${rowOfKey(table, `${index}.rowid`)}`;
-  const matches = `FROM ${index} ${join} ${whereOf(clauses)}`;
-  const params = { ...read.params, fromKey: keyRange.from, toKey: keyRange.to };
+  queries.get('BEGIN').run();
+  try {
+    const bounds = searchBounds(queries, read, search.bounds);
+    const listed = bounds.listed === undefined ? [] : listedMatches(queries, read, search, bounds.listed);
+    const ordered = bounds.empty
+      ? { start: 0, keys: [], total: 0 }
+      : orderedMatches(queries, read, search, bounds, listed.length);
+    const pageKeys = mergedPage(queries, read, ordered, listed);
+    const total = ordered.total + listed.length;
+    if (pageKeys.length === 0) return { total, json: '[]' };
+    const rows = pageRows(
+      queries,
+      `SELECT ${itemColumns(read.items, 'stored.')} FROM json_each(@keys) AS listed
+       JOIN ${read.table} AS stored ON stored.rowid = listed.value ORDER BY listed.key`,
+      { keys: `[${pageKeys.join(',')}]` },
+    );
+    return { total, json: jsonArrayOf(rows, read.items) };
+  } finally {
+    queries.get('COMMIT').run();
+  }
+}
 
-  const wanted = sqlLimit(limit) === -1 ? -1 : limit + keysCountedAhead;
+/** The matches of `search` among the rows listed as stored out of page order, in page order. */
+function listedMatches(
+  queries: StatementCache,
+  read: PageRead,
+  search: NonNullable<PageRead['search']>,
+  listed: NonNullable<SearchBounds['listed']>,
+): Placed[] {
+  const { table } = read;
+  const { time, tieBreak } = searchedOrder[table];
+  const index = `${table}_${search.index}`;
+  const clauses = [
+    `${index} MATCH @probe`,
+    `${index}.rowid BETWEEN @firstListed AND @lastListed`,
+    ...search.rowClauses,
+  ];
+  if (search.bounds.from !== undefined) clauses.push(`stored.${time} >= @from`);
+  if (search.bounds.to !== undefined) clauses.push(`stored.${time} < @to`);
+  const direction = read.newestFirst ? 'DESC' : 'ASC';
+  // The index first: each listed row probed in it would set its whole query up again.
+  const statement = queries.get(
+    `SELECT CAST(stored.rowid AS TEXT), stored.${time}, stored.${tieBreak}
+     FROM ${index} CROSS JOIN ${table}_unordered AS listed ON listed.stored_rowid = ${index}.rowid
+     CROSS JOIN ${table} AS stored ON stored.rowid = ${index}.rowid ${whereOf(clauses)}
+     ORDER BY stored.${time} ${direction}, stored.${tieBreak} ${direction}`,
+  );
+  statement.setReturnArrays(true);
+  return statement.all({ ...read.params, ...listed }) as Placed[];
+}
+
+/** The matches among the rows in page order that a page may hold, from `start` on, and their count. */
+interface OrderedMatches {
+  start: number;
+  keys: string[];
+  total: number;
+}
+
+/**
+ * The index's matches among the rows stored in page order, in rowid order: from the one at
+ * `offset` less the listed matches (each of which may come before it on the page), the page's
+ * worth and the listed matches' more, then up to `keysCountedAhead` more, which give the
+ * total when the matches end among them; else (or past the last match) a count takes it.
+ */
+function orderedMatches(
+  queries: StatementCache,
+  read: PageRead,
+  search: NonNullable<PageRead['search']>,
+  bounds: SearchBounds,
+  listedCount: number,
+): OrderedMatches {
+  const { table, limit } = read;
+  const index = `${table}_${search.index}`;
+  const clauses = [`${index} MATCH @probe`, ...search.rowClauses];
+  if (bounds.first !== undefined) clauses.push(`${index}.rowid >= @first`);
+  if (bounds.end !== undefined) clauses.push(`${index}.rowid < @end`);
+  if (bounds.listed !== undefined) {
+    clauses.push(
+      `NOT (${index}.rowid BETWEEN @firstListed AND @lastListed
+        AND ${index}.rowid IN (SELECT stored_rowid FROM ${table}_unordered))`,
+    );
+  }
+  const join =
+    search.rowClauses.length === 0 ? '' : `JOIN ${table} AS stored ON stored.rowid = ${index}.rowid`;
+  const matches = `FROM ${index} ${join} ${whereOf(clauses)}`;
+  const params = { ...read.params, first: bounds.first, end: bounds.end, ...bounds.listed };
+  const start = Math.max(0, read.offset - listedCount);
+  const wanted = sqlLimit(limit) === -1 ? -1 : limit + listedCount + keysCountedAhead;
   // The keys come as one text, "k1,k2,…", where thousands of rows would each cross into
-  // JavaScript; as digits they stay exact past 2^53 and go back into SQL as they are.
+  // JavaScript; as digits they go back into SQL as they are.
   const listed = queries
     .get(
       `SELECT group_concat(rowid, ',') AS keys FROM (SELECT ${index}.rowid ${matches}
-       ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @offset)`,
+       ORDER BY ${index}.rowid ${read.newestFirst ? 'DESC' : 'ASC'} LIMIT @wanted OFFSET @start)`,
     )
-    .get({ ...params, wanted, offset }) as { keys: string | null };
+    .get({ ...params, wanted, start }) as { keys: string | null };
   const keys = listed.keys === null ? [] : listed.keys.split(',');
   // Past the last match, the keys read say nothing of how many there were.
-  const counted = (wanted === -1 || keys.length < wanted) && (keys.length > 0 || offset === 0);
+  const counted = (wanted === -1 || keys.length < wanted) && (keys.length > 0 || start === 0);
   const total = counted
-    ? offset + keys.length
+    ? start + keys.length
     : (queries.get(`SELECT count(*) AS total ${matches}`).get(params) as { total: number }).total;
-  const pageKeys = keys.slice(0, limit);
-  if (pageKeys.length === 0) return { total, json: '[]' };
-  const rows = pageRows(
-    queries,
-    `SELECT ${itemColumns(read.items, 'stored.')} FROM json_each(@keys) AS listed
-     JOIN ${rowOfKey(table, 'listed.value')} ORDER BY listed.key`,
-    { keys: `[${pageKeys.join(',')}]` },
+  return { start, keys, total };
+}
+
+/** The places of the rows of `table` with rowids `keys`, in their order. */
+function placedMatches(queries: StatementCache, table: SearchedTable, keys: readonly string[]): Placed[] {
+  const { time, tieBreak } = searchedOrder[table];
+  const statement = queries.get(
+    `SELECT CAST(stored.rowid AS TEXT), stored.${time}, stored.${tieBreak} FROM json_each(@keys) AS listed
+     JOIN ${table} AS stored ON stored.rowid = listed.value ORDER BY listed.key`,
   );
-  return { total, json: jsonArrayOf(rows, read.items) };
+  statement.setReturnArrays(true);
+  return statement.all({ keys: `[${keys.join(',')}]` }) as Placed[];
+}
+
+/**
+ * The rowids of the page: the ordered matches with the listed ones merged in by their keys.
+ * The ordered matches read start at most `listed.length` before the page, and the page ends
+ * before the last of them read (or they end), so every match of the page is among them or
+ * listed; a listed match before the first one read is on the page only when they start at 0.
+ */
+function mergedPage(
+  queries: StatementCache,
+  read: PageRead,
+  ordered: OrderedMatches,
+  listed: Placed[],
+): string[] {
+  const { offset, limit, newestFirst } = read;
+  const pageEnd = sqlLimit(limit) === -1 ? undefined : offset + limit;
+  if (listed.length === 0) return ordered.keys.slice(0, limit);
+  const window = sqlLimit(limit) === -1 ? ordered.keys : ordered.keys.slice(0, limit + listed.length);
+  // None read: there are none, or the page lies past the last match.
+  if (window.length === 0) {
+    return ordered.start === 0 ? listed.slice(offset, pageEnd).map(([rowid]) => rowid) : [];
+  }
+  const placed = placedMatches(queries, read.table, window);
+  const first = placed[0] as Placed;
+  const before = listed.filter((match) => precedes(match, first, newestFirst));
+  const merged: Placed[] = ordered.start === 0 ? [...before] : [];
+  let next = before.length;
+  for (const match of placed) {
+    while (next < listed.length && precedes(listed[next] as Placed, match, newestFirst)) {
+      merged.push(listed[next++] as Placed);
+    }
+    merged.push(match);
+  }
+  merged.push(...listed.slice(next));
+  const mergedStart = ordered.start === 0 ? 0 : ordered.start + before.length;
+  return merged
+    .slice(offset - mergedStart, pageEnd === undefined ? undefined : pageEnd - mergedStart)
+    .map(([rowid]) => rowid);
 }

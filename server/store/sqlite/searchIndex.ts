@@ -3,7 +3,7 @@ import type { Database } from './sqlite.js';
 
 /**
  * How `?search=` finds its matches without reading the rows (schema version 8; 9 for the number
- * indexes' column lists; 10 for a message whose text was edited).
+ * indexes' column lists; 10 for a message whose text was edited; 21 for the rowid keys).
  *
  * Each searched table (`messages`, `inbox`) has two contentless FTS5 indexes over its `search`
  * column, which holds the row's text folded (`foldText`: lowercased, without accents, since
@@ -23,48 +23,43 @@ import type { Database } from './sqlite.js';
  * break in it (where `search` joins text and numbers, and where the text index joins what is
  * left) is scanned for instead.
  *
- * Their rowid is not the row's: it is the row's time and the low 20 bits of its rowid
- * (`searchKey`). FTS5 returns matches in rowid order, so they come newest first without a sort,
- * and a period is a rowid range of the index. The row behind a key is found through the
- * table's time index. Times are clamped to 1970–2248 so that the key fits 63 bits: a row
- * stamped outside that span is counted, but its place in the order is wrong and it is left
- * off the page. Within one millisecond, rows come in the order they were stored, as
- * the pages without a search (`seq`, `rowid`) do, except across a multiple of 2^20 rowids. Two
- * rows with one key (stored in the same millisecond, 2^20 rowids apart) share it: FTS5 takes
- * the second insert, and a match lists both rows.
+ * An index's rowid is the row's own: FTS5 stores each match as the gap to the one before, and
+ * rows stored one after the other give gaps of a byte. Rows are stored in the order of their
+ * page key (time, then `seq` or rowid, `searchedOrder`) nearly always, since the gateway stamps
+ * them as it stores them; a row that is not (a clock set back, a message moved in from older
+ * files) is listed in `<table>_unordered`. When a new row comes before stored rows not listed,
+ * the insert trigger lists it, or those rows if they are a few (a row stamped ahead); a row
+ * whose time or tie-break is changed is listed too. So every row not listed comes after each
+ * row not listed stored before it: those rows come in rowid order exactly as in page order,
+ * the index's matches among them need no sort, and a period is a rowid range of them, bounded
+ * through the time index (`unlistedRowidAt`). The listed rows matching a search are read
+ * apart, sorted by their key, and merged in (pagedRecords.ts). Their number is the disorder
+ * the clock made: a clock set back an hour lists about an hour of rows.
  */
 
-/** Bits of the key that hold the low bits of the rowid. */
-const rowidBits = 20;
-const rowidMask = 2 ** rowidBits - 1;
-/** The latest time a key can hold: 2^43 − 1 ms, in the year 2248. */
-const latestKeyTime = 2 ** (63 - rowidBits) - 1;
+/** What a page of each searched table is ordered by: its time, then a tie-break unique to a row. */
+export const searchedOrder: Record<SearchedTable, { time: string; tieBreak: string }> = {
+  messages: { time: 'created_at', tieBreak: 'seq' },
+  inbox: { time: 'received_at', tieBreak: 'rowid' },
+};
+
+/**
+ * Bits of the keys of schema versions 8 to 20 that held the low bits of the rowid, above the
+ * row's time: the steps of those versions still write them, and step 21 replaces them.
+ */
+const timeKeyRowidBits = 20;
+
+/** SQL for the index key that versions 8 to 20 gave a row with `time` and `rowid`. */
+function timeKey(time: string, rowid: string): string {
+  const latest = 2 ** (63 - timeKeyRowidBits) - 1;
+  const mask = 2 ** timeKeyRowidBits - 1;
+  return `((min(max(${time}, 0), ${latest}) << ${timeKeyRowidBits}) + (${rowid} & ${mask}))`;
+}
 
 /** Longest digits token: a longer needle is looked up by its first 32 digits, then checked. */
 const longestDigitsToken = 32;
 
 export type SearchedTable = 'messages' | 'inbox';
-
-/** The column each searched table is ordered and bounded by. */
-export const searchedTimeColumn: Record<SearchedTable, string> = {
-  messages: 'created_at',
-  inbox: 'received_at',
-};
-
-/** SQL for the index key of a row with `time` and `rowid` (SQL expressions). */
-export function searchKey(time: string, rowid: string): string {
-  return `((min(max(${time}, 0), ${latestKeyTime}) << ${rowidBits}) + (${rowid} & ${rowidMask}))`;
-}
-
-/** The first key at or after `time` (ms), for a period's bounds. */
-export function firstKeyAt(time: number): bigint {
-  return BigInt(Math.min(Math.max(Math.trunc(time), 0), latestKeyTime)) << BigInt(rowidBits);
-}
-
-/** SQL that joins `table` (alias `stored`) to the index key `key` (an SQL expression). */
-export function rowOfKey(table: SearchedTable, key: string): string {
-  return `${table} AS stored ON stored.${searchedTimeColumn[table]} = ${key} >> ${rowidBits} AND (stored.rowid & ${rowidMask}) = (${key} & ${rowidMask})`;
-}
 
 /** The digits index's text for one `search` column: its digit runs' suffixes (see above). */
 export function digitsTokens(search: string): string {
@@ -92,6 +87,7 @@ export function textTrigramSource(search: string): string {
 /**
  * Makes `search_digits` and `search_text` known to `db`: the schema's triggers call them on
  * every insert, so every connection that writes rows registers them before its first statement.
+ * `search_fold` serves schema step 16; `search_order_add` and `search_order_outside`, step 21.
  */
 export function registerSearchFunctions(db: Database): void {
   db.function('search_digits', { deterministic: true }, (search: unknown) =>
@@ -103,6 +99,65 @@ export function registerSearchFunctions(db: Database): void {
   db.function('search_fold', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? foldText(text) : '',
   );
+  // Step 21's, in two: each row in, then the rowids to list once all are in (an aggregate's
+  // state would cross into SQLite and back at every row).
+  let run = new PageOrderRun();
+  db.function('search_order_add', (rowid: number, time: number, tieBreak: number) => {
+    run.add(rowid, time, tieBreak);
+    return 1;
+  });
+  db.function('search_order_outside', (_added: number) => {
+    const outside = run.outside();
+    run = new PageOrderRun();
+    return JSON.stringify(outside);
+  });
+}
+
+/**
+ * Rows with their page keys (time, tie-break), and the fewest of them to list so that the
+ * others come in page order when read in rowid order: those outside a longest run, in rowid
+ * order, of rows whose keys grow. Patience sorting finds one: `ends[k]` is the row that ends
+ * the runs of k + 1 rows with the smallest key, `before[row]` the row before it in its run.
+ */
+class PageOrderRun {
+  private readonly rowids: number[] = [];
+  private readonly times: number[] = [];
+  private readonly tieBreaks: number[] = [];
+
+  add(rowid: number, time: number, tieBreak: number): void {
+    this.rowids.push(rowid);
+    this.times.push(time);
+    this.tieBreaks.push(tieBreak);
+  }
+
+  /** The rowids outside one longest growing run. */
+  outside(): number[] {
+    const rows = Array.from(this.rowids.keys()).sort(
+      (left, right) => (this.rowids[left] as number) - (this.rowids[right] as number),
+    );
+    const ends: number[] = [];
+    const before: number[] = [];
+    for (const row of rows) {
+      // The first run end above the row: the row ends a run one longer than the run before it.
+      let low = 0;
+      let high = ends.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (this.above(ends[middle] as number, row)) high = middle;
+        else low = middle + 1;
+      }
+      before[row] = low === 0 ? -1 : (ends[low - 1] as number);
+      ends[low] = row;
+    }
+    const inRun = new Set<number>();
+    for (let row = ends.at(-1) ?? -1; row !== -1; row = before[row] as number) inRun.add(row);
+    return rows.filter((row) => !inRun.has(row)).map((row) => this.rowids[row] as number);
+  }
+
+  private above(left: number, right: number): boolean {
+    const order = (this.times[left] as number) - (this.times[right] as number);
+    return order > 0 || (order === 0 && (this.tieBreaks[left] as number) > (this.tieBreaks[right] as number));
+  }
 }
 
 /** How one needle is looked up. */
@@ -128,34 +183,61 @@ export function searchPlan(needle: string): SearchPlan {
   return { kind: 'index', index: 'text', probe: `"${needle.replaceAll('"', '""')}"`, checkRows: false };
 }
 
+/**
+ * SQL for a row's index key: `row` is '' for the row a SELECT reads, 'new.' or 'old.' in a
+ * trigger.
+ */
+type KeyOf = (table: SearchedTable, row: '' | 'new.' | 'old.') => string;
+
+/** The key of versions 8 to 20 (`timeKey`). */
+const timeKeyOf: KeyOf = (table, row) => timeKey(`${row}${searchedOrder[table].time}`, `${row}rowid`);
+
+/** The key since version 21: the row's rowid. */
+const rowidKeyOf: KeyOf = (_table, row) => `${row}rowid`;
+
 /** SQL that makes the text index of `table` and fills it from the table's rows. */
-function textIndex(table: SearchedTable): string {
+function textIndex(table: SearchedTable, keyOf: KeyOf): string {
   return `
   CREATE VIRTUAL TABLE ${table}_text USING fts5 (text, content = '', contentless_delete = 1, tokenize = 'trigram');
   INSERT INTO ${table}_text (${table}_text, rank) VALUES ('automerge', 16);
-  INSERT INTO ${table}_text (rowid, text)
-    SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_text(search) FROM ${table};`;
+  INSERT INTO ${table}_text (rowid, text) SELECT ${keyOf(table, '')}, search_text(search) FROM ${table};`;
+}
+
+/** SQL that makes the number index of `table` with column lists (version 9) and fills it. */
+function digitsIndex(table: SearchedTable, keyOf: KeyOf): string {
+  return `
+  CREATE VIRTUAL TABLE ${table}_digits USING fts5 (digits, content = '', contentless_delete = 1, detail = column);
+  INSERT INTO ${table}_digits (${table}_digits, rank) VALUES ('automerge', 16);
+  INSERT INTO ${table}_digits (rowid, digits) SELECT ${keyOf(table, '')}, search_digits(search) FROM ${table};`;
+}
+
+/** The statements of a trigger that add the `new` row to both indexes of `table`. */
+function indexNew(table: SearchedTable, keyOf: KeyOf): string {
+  return `INSERT INTO ${table}_text (rowid, text) VALUES (${keyOf(table, 'new.')}, search_text(new.search));
+    INSERT INTO ${table}_digits (rowid, digits) VALUES (${keyOf(table, 'new.')}, search_digits(new.search));`;
+}
+
+/** The statements of a trigger that remove the `old` row from both indexes of `table`. */
+function unindexOld(table: SearchedTable, keyOf: KeyOf): string {
+  return `DELETE FROM ${table}_text WHERE rowid = ${keyOf(table, 'old.')};
+    DELETE FROM ${table}_digits WHERE rowid = ${keyOf(table, 'old.')};`;
 }
 
 /** The schema step to version 8 for one table: the two indexes, filled from its rows, and triggers. */
 export function searchIndexStep(table: SearchedTable): string {
-  const key = (row: 'new' | 'old') => searchKey(`${row}.${searchedTimeColumn[table]}`, `${row}.rowid`);
   return `
   DROP TRIGGER ${table}_search_insert;
   DROP TRIGGER ${table}_search_delete;
   DROP TABLE ${table}_search;
-  ${textIndex(table)}
+  ${textIndex(table, timeKeyOf)}
   CREATE VIRTUAL TABLE ${table}_digits USING fts5 (digits, content = '', contentless_delete = 1, detail = none);
   INSERT INTO ${table}_digits (${table}_digits, rank) VALUES ('automerge', 16);
-  INSERT INTO ${table}_digits (rowid, digits)
-    SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_digits(search) FROM ${table};
+  INSERT INTO ${table}_digits (rowid, digits) SELECT ${timeKeyOf(table, '')}, search_digits(search) FROM ${table};
   CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
-    INSERT INTO ${table}_text (rowid, text) VALUES (${key('new')}, search_text(new.search));
-    INSERT INTO ${table}_digits (rowid, digits) VALUES (${key('new')}, search_digits(new.search));
+    ${indexNew(table, timeKeyOf)}
   END;
   CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table} BEGIN
-    DELETE FROM ${table}_text WHERE rowid = ${key('old')};
-    DELETE FROM ${table}_digits WHERE rowid = ${key('old')};
+    ${unindexOld(table, timeKeyOf)}
   END;
   `;
 }
@@ -170,11 +252,18 @@ export function searchIndexStep(table: SearchedTable): string {
 export function digitsIndexStep(table: SearchedTable): string {
   return `
   DROP TABLE ${table}_digits;
-  CREATE VIRTUAL TABLE ${table}_digits USING fts5 (digits, content = '', contentless_delete = 1, detail = column);
-  INSERT INTO ${table}_digits (${table}_digits, rank) VALUES ('automerge', 16);
-  INSERT INTO ${table}_digits (rowid, digits)
-    SELECT ${searchKey(searchedTimeColumn[table], 'rowid')}, search_digits(search) FROM ${table};
+  ${digitsIndex(table, timeKeyOf)}
   `;
+}
+
+/** The trigger that keeps the indexes of `table` in step with a changed `search` column. */
+function searchUpdateTrigger(table: SearchedTable, keyOf: KeyOf): string {
+  return `
+  CREATE TRIGGER ${table}_search_update AFTER UPDATE OF search ON ${table}
+  WHEN old.search IS NOT new.search BEGIN
+    ${unindexOld(table, keyOf)}
+    ${indexNew(table, keyOf)}
+  END;`;
 }
 
 /**
@@ -182,16 +271,7 @@ export function digitsIndexStep(table: SearchedTable): string {
  * (a scheduled message whose text was edited). Before, they kept the first text's words.
  */
 export function searchUpdateStep(table: SearchedTable): string {
-  const key = (row: 'new' | 'old') => searchKey(`${row}.${searchedTimeColumn[table]}`, `${row}.rowid`);
-  return `
-  CREATE TRIGGER ${table}_search_update AFTER UPDATE OF search ON ${table}
-  WHEN old.search IS NOT new.search BEGIN
-    DELETE FROM ${table}_text WHERE rowid = ${key('old')};
-    DELETE FROM ${table}_digits WHERE rowid = ${key('old')};
-    INSERT INTO ${table}_text (rowid, text) VALUES (${key('new')}, search_text(new.search));
-    INSERT INTO ${table}_digits (rowid, digits) VALUES (${key('new')}, search_digits(new.search));
-  END;
-  `;
+  return searchUpdateTrigger(table, timeKeyOf);
 }
 
 /**
@@ -211,7 +291,80 @@ export function foldedSearchStep(): string {
   ${searchUpdateStep('messages')}
   DROP TABLE messages_text;
   DROP TABLE inbox_text;
-  ${textIndex('messages')}
-  ${textIndex('inbox')}
+  ${textIndex('messages', timeKeyOf)}
+  ${textIndex('inbox', timeKeyOf)}
   `;
+}
+
+/**
+ * Stored rows of `table` not listed as out of page order that come after the `new` row: as two
+ * ranges of the time index, since a row value's range seeks by its first column only and
+ * would step through every row of the new row's millisecond.
+ */
+function unlistedAfterNew(table: SearchedTable): string {
+  const { time, tieBreak } = searchedOrder[table];
+  const unlisted = `rowid NOT IN (SELECT stored_rowid FROM ${table}_unordered)`;
+  return `SELECT rowid FROM ${table} WHERE ${time} = new.${time} AND ${tieBreak} > new.${tieBreak} AND ${unlisted}
+      UNION ALL SELECT rowid FROM ${table} WHERE ${time} > new.${time} AND ${unlisted}`;
+}
+
+/**
+ * At most this many stored rows after a new one are listed in its stead: a row stamped ahead
+ * (a clock set forward, then put right) lists itself, not every row stored after it.
+ */
+const fewAfterNew = 16;
+
+/**
+ * The schema step to version 21 for one table: both indexes keyed by the row's rowid, and the
+ * rows stored out of page order listed (see above), as few as can be (`PageOrderRun`). Each
+ * index is merged into one segment once filled ('optimize'): filled in one statement, it is
+ * left in as many segments as its buffer was flushed, and every search reads each of them. From
+ * then on the insert trigger lists the rows that a new one comes before, when they are few, or
+ * else the new one; a row whose time or tie-break is changed is listed too. So the rows not
+ * listed always come in page order.
+ */
+export function rowidKeyStep(table: SearchedTable): string {
+  const { time, tieBreak } = searchedOrder[table];
+  const reordered = table === 'messages' ? `${time}, ${tieBreak}` : time;
+  return `
+  DROP TRIGGER ${table}_search_insert;
+  DROP TRIGGER ${table}_search_delete;
+  ${table === 'messages' ? 'DROP TRIGGER messages_search_update;' : ''}
+  DROP TABLE ${table}_text;
+  DROP TABLE ${table}_digits;
+  CREATE TABLE ${table}_unordered (stored_rowid INTEGER PRIMARY KEY);
+  INSERT INTO ${table}_unordered (stored_rowid)
+    SELECT value FROM json_each((SELECT search_order_outside(added) FROM (
+      SELECT count(search_order_add(rowid, ${time}, ${tieBreak})) AS added FROM ${table})));
+  ${textIndex(table, rowidKeyOf)}
+  ${digitsIndex(table, rowidKeyOf)}
+  INSERT INTO ${table}_text (${table}_text) VALUES ('optimize');
+  INSERT INTO ${table}_digits (${table}_digits) VALUES ('optimize');
+  CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
+    ${indexNew(table, rowidKeyOf)}
+    INSERT INTO ${table}_unordered (stored_rowid)
+      SELECT rowid FROM (${unlistedAfterNew(table)})
+      WHERE (SELECT count(*) FROM (${unlistedAfterNew(table)} LIMIT ${fewAfterNew + 1})) <= ${fewAfterNew};
+    INSERT INTO ${table}_unordered (stored_rowid) SELECT new.rowid WHERE EXISTS (${unlistedAfterNew(table)});
+  END;
+  CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table} BEGIN
+    ${unindexOld(table, rowidKeyOf)}
+    DELETE FROM ${table}_unordered WHERE stored_rowid = old.rowid;
+  END;
+  CREATE TRIGGER ${table}_search_reorder AFTER UPDATE OF ${reordered} ON ${table} BEGIN
+    INSERT OR IGNORE INTO ${table}_unordered (stored_rowid) VALUES (new.rowid);
+  END;
+  ${table === 'messages' ? searchUpdateTrigger(table, rowidKeyOf) : ''}
+  `;
+}
+
+/**
+ * SQL for the rowid of the first row of `table` in page order at or after the time `param`
+ * (an SQL parameter) among the rows not listed as stored out of it: through the time index,
+ * stepping over the listed rows. NULL when there is none.
+ */
+export function unlistedRowidAt(table: SearchedTable, param: string): string {
+  const { time, tieBreak } = searchedOrder[table];
+  return `(SELECT rowid FROM ${table} WHERE ${time} >= ${param}
+    AND rowid NOT IN (SELECT stored_rowid FROM ${table}_unordered) ORDER BY ${time}, ${tieBreak} LIMIT 1)`;
 }
