@@ -52,6 +52,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   const logger = deps.logger.child('desk');
   const { storage, events, key, clock } = deps;
   const { db, commits } = storage.sqlite;
+  const core = new CoreReads(db);
   const send = deskSenderOf(deps.messages);
   const { optOuts, book } = deps;
   const actions = new RuleActions({ book, send, key });
@@ -59,8 +60,8 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   // A thread of its own, not the balance check's: a flood of SMS only delays the rules.
   const patterns = new PatternMatcher({ name: 'rule pattern', logger });
   const conversations = new ConversationService({
-    index: new ConversationIndex(new CoreReads(db), db, commits, key),
-    store: new ConversationStore(db, commits),
+    index: new ConversationIndex(core, db, commits, key),
+    store: new ConversationStore(db, commits, core),
     messages: storage.messages,
     inbox: storage.inbox,
     send,

@@ -21,8 +21,6 @@ interface ItemRow {
 interface ConversationChange {
   peer: string;
   at: number;
-  direction: ConversationDirection;
-  text: string;
   device: string | null;
   sim: number | null;
   unread: number;
@@ -58,14 +56,12 @@ export class ConversationIndex {
       `INSERT OR IGNORE INTO desk_thread_items (peer, at, direction, item_id)
        VALUES (@peer, @at, @direction, @item_id)`,
     );
-    // SET expressions read the row as it was: the newer message's direction and text win.
+    // A conversation keeps its newest time; its last direction and text are its thread's newest
+    // item's (ConversationStore).
     this.upsertConversation = db.prepare(
-      `INSERT INTO desk_conversations
-         (peer, last_at, last_direction, last_text, reply_device_id, reply_sim_number, unread, archived)
-       VALUES (@peer, @at, @direction, @text, @device, @sim, @unread, 0)
+      `INSERT INTO desk_conversations (peer, last_at, reply_device_id, reply_sim_number, unread, archived)
+       VALUES (@peer, @at, @device, @sim, @unread, 0)
        ON CONFLICT (peer) DO UPDATE SET
-         last_direction = CASE WHEN excluded.last_at >= last_at THEN excluded.last_direction ELSE last_direction END,
-         last_text = CASE WHEN excluded.last_at >= last_at THEN excluded.last_text ELSE last_text END,
          last_at = max(last_at, excluded.last_at),
          reply_device_id = coalesce(excluded.reply_device_id, reply_device_id),
          reply_sim_number = coalesce(excluded.reply_sim_number, reply_sim_number),
@@ -113,20 +109,11 @@ export class ConversationIndex {
   private indexOutgoing(message: MessageRecord): void {
     // An end-to-end encrypted message's numbers are ciphertext: no party to file it under.
     if (message.isEncrypted) return;
-    const text = message.content.kind === 'text' ? message.content.text : '[data message]';
     for (const recipient of message.recipients) {
       const peer = this.key(recipient.phoneNumber);
       const item: ItemRow = { peer, at: message.createdAt, direction: 'out', item_id: message.id };
       if (this.insertItem.run(item).changes === 0) continue;
-      this.upsertConversation.run({
-        peer,
-        at: message.createdAt,
-        direction: 'out',
-        text,
-        device: null,
-        sim: null,
-        unread: 0,
-      });
+      this.upsertConversation.run({ peer, at: message.createdAt, device: null, sim: null, unread: 0 });
     }
   }
 
@@ -137,8 +124,6 @@ export class ConversationIndex {
     this.upsertConversation.run({
       peer,
       at: record.receivedAt,
-      direction: 'in',
-      text: record.content,
       device: record.deviceId,
       sim: record.simNumber,
       unread: 1,

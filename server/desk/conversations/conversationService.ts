@@ -8,7 +8,7 @@ import type { InboxRepository, MessageRepository, Page } from '../../store/repos
 import type { DeskSend } from '../deskSender.js';
 import type { PeerKey } from '../peerKey.js';
 import type { ConversationIndex } from './conversationIndex.js';
-import type { ConversationStore, ConversationSummary } from './conversationStore.js';
+import { type ConversationStore, type ConversationSummary, dataMessageText } from './conversationStore.js';
 
 /** One message of a thread, either direction. */
 export interface ThreadMessage {
@@ -180,7 +180,7 @@ export class ConversationService {
       direction: 'out',
       id,
       at: message.createdAt,
-      text: message.content.kind === 'text' ? message.content.text : '[data message]',
+      text: message.content.kind === 'text' ? message.content.text : dataMessageText,
       ...(message.deviceId === undefined ? {} : { deviceId: message.deviceId }),
       ...(message.simNumber === undefined ? {} : { simNumber: message.simNumber }),
       state: recipient?.state ?? message.state,

@@ -25,6 +25,10 @@ export class CoreReads {
     { rowid: number; body: string }
   >;
   private readonly statesOfIds: Statement<[string], { state: MessageState; count: number }>;
+  private readonly textsOfIds: Record<
+    'messages' | 'inbox',
+    Statement<[string], { id: string; text: string | null }>
+  >;
 
   constructor(db: Database) {
     this.newest = {
@@ -43,6 +47,17 @@ export class CoreReads {
     this.statesOfIds = db.prepare(
       'SELECT state, count(*) AS count FROM messages WHERE id IN (SELECT value FROM json_each(?)) GROUP BY state',
     );
+    // By id through each table's unique index; the text from the stored view (a data message has
+    // none) or the received record.
+    this.textsOfIds = {
+      messages: db.prepare(
+        `SELECT id, json_extract(view_content, '$.textMessage.text') AS text FROM messages
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ),
+      inbox: db.prepare(
+        "SELECT id, json_extract(body, '$.content') AS text FROM inbox WHERE id IN (SELECT value FROM json_each(?))",
+      ),
+    };
   }
 
   /** The newest rowid of a table; 0 when it is empty. */
@@ -62,6 +77,15 @@ export class CoreReads {
     return this.smsAfterRowid
       .all({ after: rowid, limit })
       .map((row) => ({ rowid: row.rowid, record: JSON.parse(row.body) as IncomingRecord }));
+  }
+
+  /**
+   * The texts of the outgoing messages (`messages`) or received messages (`inbox`) with these
+   * ids: null for a data message; ids no longer stored are left out.
+   */
+  textsOf(table: 'messages' | 'inbox', ids: readonly string[]): Map<string, string | null> {
+    if (ids.length === 0) return new Map();
+    return new Map(this.textsOfIds[table].all(JSON.stringify(ids)).map((row) => [row.id, row.text]));
   }
 
   /** How many of the messages with these ids are in each state (ids no longer stored count nowhere). */

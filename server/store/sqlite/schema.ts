@@ -424,6 +424,25 @@ export const schemaSteps: readonly string[] = [
   `
   UPDATE messages SET view = json_remove(view, '$.states');
   `,
+  // A conversation is keyed by its party alone (no rowid, so no second b-tree for the key), and
+  // keeps only what its thread does not hold: the direction and text of its last message are
+  // read from the thread's newest item and that message (ConversationStore), for the page of
+  // conversations shown. The step copies the conversations into the new table.
+  `
+  CREATE TABLE desk_conversations_by_peer (
+    peer TEXT PRIMARY KEY,
+    last_at INTEGER NOT NULL,
+    reply_device_id TEXT,
+    reply_sim_number INTEGER,
+    unread INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  INSERT INTO desk_conversations_by_peer (peer, last_at, reply_device_id, reply_sim_number, unread, archived)
+    SELECT peer, last_at, reply_device_id, reply_sim_number, unread, archived FROM desk_conversations;
+  DROP TABLE desk_conversations;
+  ALTER TABLE desk_conversations_by_peer RENAME TO desk_conversations;
+  CREATE INDEX desk_conversations_by_time ON desk_conversations (archived, last_at);
+  `,
 ];
 
 /**
