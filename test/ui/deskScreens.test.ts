@@ -57,7 +57,10 @@ describe('the desk screens in Chromium', () => {
     const compose = page.getByRole('form', { name: 'Compose message' });
     await compose.getByLabel('Recipients').fill('12');
     // Read with the default country once the window has it (a moment after the form opens).
-    await compose.getByRole('alert').getByText('12 is too short for a number in DE', { exact: true }).waitFor();
+    await compose
+      .getByRole('alert')
+      .getByText('12 is too short for a number in DE', { exact: true })
+      .waitFor();
     await compose.getByLabel('Recipients').fill('0160 1111111');
     await compose.getByLabel('Template').selectOption({ label: 'Open Sunday' });
     await expect(compose.getByLabel('Message', { exact: true }).inputValue()).resolves.toBe(
