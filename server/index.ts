@@ -187,7 +187,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      incomingFor: (appId, deviceId, repliesTo) => auth.apps.hearsIncoming(appId, { deviceId, repliesTo }),
+      incomingFor: (appId, origin) => auth.apps.hearsIncoming(appId, origin),
     });
     const smppOutbox = startSmppOutbox(context);
     const mailForwarding = startMailForwarding(context);

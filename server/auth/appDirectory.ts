@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { ResetRule } from '../clock/resetPeriods.js';
 import { audienceHears, type IncomingAudience } from '../domain/incoming.js';
-import type { SimTargetForm } from '../domain/simTarget.js';
+import { type SimTargetForm, toSimTarget } from '../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
 import { hashPassword, type ScryptCost } from './credentials.js';
@@ -30,7 +30,7 @@ export interface AppQuota extends ResetRule {
 export type IncomingChoice =
   | { mode: 'all' }
   | { mode: 'none' }
-  | { mode: 'devices'; deviceIds: string[] }
+  | { mode: 'devices'; deviceIds: SimTargetForm[] }
   | { mode: 'replies' };
 
 export interface AppRecord {
@@ -100,7 +100,10 @@ export interface AppDirectory {
     by: StaffIdentity,
   ): Promise<AppRecord>;
   /** Whether the app's webhooks hear this incoming message. */
-  hearsIncoming(appId: string, origin: { deviceId: string; repliesTo?: string | undefined }): boolean;
+  hearsIncoming(
+    appId: string,
+    origin: { deviceId: string; simNumber?: number | undefined; repliesTo?: string | undefined },
+  ): boolean;
   /** The received messages the app's incoming rule gives it: its inbox and its events. */
   incomingAudience(appId: string): IncomingAudience;
   update(id: string, change: AppChange): Promise<AppRecord>;
@@ -129,7 +132,7 @@ export function openAppDirectory(options: {
       case 'none':
         return { kind: 'nothing' };
       case 'devices':
-        return { kind: 'devices', deviceIds: incoming.deviceIds };
+        return { kind: 'devices', targets: incoming.deviceIds.map(toSimTarget) };
       case 'replies':
         return { kind: 'replies', appId };
     }

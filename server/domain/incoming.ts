@@ -1,3 +1,5 @@
+import { type SimTarget, targetsAllow } from './simTarget.js';
+
 /**
  * Incoming messages as every layer sees them: the decoded SMS the inbox reads, the parts it
  * reassembles (and the store keeps across restarts), the stored record and the event announcing it.
@@ -101,18 +103,22 @@ export interface IncomingRecord {
 
 /**
  * Which received messages a caller sees and hears (an app's incoming rule): all of them, none,
- * those that arrived on the listed modems, or the replies to one app's messages.
+ * those that arrived on the listed modems or SIM slots, or the replies to one app's messages.
  */
 export type IncomingAudience =
   | { kind: 'everything' }
   | { kind: 'nothing' }
-  | { kind: 'devices'; deviceIds: readonly string[] }
+  | { kind: 'devices'; targets: readonly SimTarget[] }
   | { kind: 'replies'; appId: string };
 
-/** Whether a received message is the audience's: its modem and the app it replies to. */
+/**
+ * Whether a received message is the audience's: its modem and SIM slot, and the app it replies
+ * to. A message of no one slot (a batch of a modem's messages) is heard only through a target
+ * of the whole modem.
+ */
 export function audienceHears(
   audience: IncomingAudience,
-  message: { deviceId: string; repliesTo?: string | undefined },
+  message: { deviceId: string; simNumber?: number | undefined; repliesTo?: string | undefined },
 ): boolean {
   switch (audience.kind) {
     case 'everything':
@@ -120,7 +126,11 @@ export function audienceHears(
     case 'nothing':
       return false;
     case 'devices':
-      return audience.deviceIds.includes(message.deviceId);
+      return message.simNumber === undefined
+        ? audience.targets.some(
+            (target) => target.deviceId === message.deviceId && target.simNumber === undefined,
+          )
+        : targetsAllow(audience.targets, message.deviceId, message.simNumber);
     case 'replies':
       return message.repliesTo === audience.appId;
   }

@@ -61,6 +61,8 @@ export interface WebhookEvent {
    * an app's incoming rule "replies" hears (webhooks/webhookAudience.ts).
    */
   repliesTo?: string;
+  /** Set on a single received message's event: the SIM slot it arrived on. */
+  simNumber?: number;
 }
 
 /**

@@ -111,11 +111,11 @@ export const incomingChoiceSchema = z
   .discriminatedUnion('mode', [
     z.object({ mode: z.literal('all') }),
     z.object({ mode: z.literal('none') }),
-    z.object({ mode: z.literal('devices'), deviceIds: z.array(z.string().min(1).max(64)).min(1).max(100) }),
+    z.object({ mode: z.literal('devices'), deviceIds: simTargetsSchema.min(1) }),
     z.object({ mode: z.literal('replies') }),
   ])
   .describe(
-    "which incoming messages the app's webhooks hear: all, none, those arriving on these modems, or replies (from numbers the app's message reached last)",
+    "which incoming messages the app's webhooks hear: all, none, those arriving on these modems or SIM slots, or replies (from numbers the app's message reached last)",
   );
 
 export const appAddSchema = z.object({

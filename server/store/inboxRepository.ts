@@ -110,10 +110,14 @@ function heardBy(filter: HistoryFilter, audience: IncomingAudience): void {
       filter.provided(true, '0');
       return;
     case 'devices':
+      // The modem narrows by its index; the slot, where a target names one, is read from the row.
       filter.when(
-        'audienceDevices',
-        JSON.stringify(audience.deviceIds),
-        'device_id IN (SELECT value FROM json_each(@audienceDevices))',
+        'audienceTargets',
+        JSON.stringify(audience.targets),
+        `device_id IN (SELECT value ->> '$.deviceId' FROM json_each(@audienceTargets))
+         AND EXISTS (SELECT 1 FROM json_each(@audienceTargets) AS target
+           WHERE target.value ->> '$.deviceId' = device_id
+             AND (target.value ->> '$.simNumber' IS NULL OR target.value ->> '$.simNumber' = body ->> '$.simNumber'))`,
       );
       return;
     case 'replies':

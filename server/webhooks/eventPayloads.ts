@@ -11,6 +11,7 @@ export function payloadForIncoming(incoming: IncomingMessageEvent): WebhookEvent
   return {
     event: incoming.type === 'DATA_SMS' ? 'sms:data-received' : 'sms:received',
     deviceId: incoming.deviceId,
+    simNumber: incoming.simNumber,
     payload: incomingPayload(incoming),
     ...(incoming.repliesTo === undefined ? {} : { repliesTo: incoming.repliesTo }),
   };

@@ -7,11 +7,15 @@ import type { WebhookTarget } from './webhookDelivery.js';
  * hear the events of the messages it queued and no other app's; incoming messages as its
  * incoming rule says; and the gateway's own events (system:ping, modem events).
  */
-export type IncomingRule = (appId: string, deviceId: string, repliesTo: string | undefined) => boolean;
+export type IncomingRule = (
+  appId: string,
+  origin: { deviceId: string; simNumber?: number | undefined; repliesTo?: string | undefined },
+) => boolean;
 
 /**
- * A batch (an inbox replay) comes from one modem and names no app per message: an app hears it
- * only when its rule takes every message of that modem (all, or by modem), never in part.
+ * A batch (an inbox replay) comes from one modem and names no app or SIM slot per message: an
+ * app hears it only when its rule takes every message of that modem (all, or by the whole
+ * modem), never in part.
  */
 const incomingEvents: ReadonlySet<string> = new Set([
   'sms:received',
@@ -31,6 +35,12 @@ export function reachesTarget(
 ): boolean {
   if (target.appId === undefined) return true;
   if (event.owner !== undefined) return event.owner === target.appId;
-  if (incomingEvents.has(event.event)) return incomingFor(target.appId, event.deviceId, event.repliesTo);
+  if (incomingEvents.has(event.event)) {
+    return incomingFor(target.appId, {
+      deviceId: event.deviceId,
+      simNumber: event.simNumber,
+      repliesTo: event.repliesTo,
+    });
+  }
   return true;
 }

@@ -64,7 +64,7 @@ describe('SqliteInboxRepository', () => {
     expect(await ids({ audience: { kind: 'everything' } })).toEqual({ total: 3, ids: ['c', 'b', 'a'] });
     expect(await ids({ audience: { kind: 'nothing' } })).toEqual({ total: 0, ids: [] });
     expect(await ids({ audience: { kind: 'replies', appId: 'shop' } })).toEqual({ total: 1, ids: ['a'] });
-    expect(await ids({ audience: { kind: 'devices', deviceIds: ['modem-2'] } })).toEqual({
+    expect(await ids({ audience: { kind: 'devices', targets: [{ deviceId: 'modem-2' }] } })).toEqual({
       total: 1,
       ids: ['b'],
     });
@@ -73,9 +73,27 @@ describe('SqliteInboxRepository', () => {
       total: 1,
       ids: ['a'],
     });
-    expect(await ids({ audience: { kind: 'devices', deviceIds: ['modem-1'] }, search: 'or' })).toEqual({
+    expect(
+      await ids({ audience: { kind: 'devices', targets: [{ deviceId: 'modem-1' }] }, search: 'or' }),
+    ).toEqual({
       total: 1,
       ids: ['a'],
+    });
+  });
+
+  it("lists an audience's SIM slot of a modem, and every slot of another", async () => {
+    await inbox.insert(incoming({ id: 'slot-1', receivedAt: 10, deviceId: 'phone', simNumber: 1 }));
+    await inbox.insert(incoming({ id: 'slot-2', receivedAt: 20, deviceId: 'phone', simNumber: 2 }));
+    await inbox.insert(incoming({ id: 'modem', receivedAt: 30, deviceId: 'modem-2', simNumber: 1 }));
+    await inbox.insert(incoming({ id: 'other', receivedAt: 40, deviceId: 'modem-3', simNumber: 2 }));
+    const audience = {
+      kind: 'devices',
+      targets: [{ deviceId: 'phone', simNumber: 2 }, { deviceId: 'modem-2' }],
+    } as const;
+    const page = await inbox.list({ limit: 10, offset: 0, audience });
+    expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
+      total: 2,
+      ids: ['modem', 'slot-2'],
     });
   });
 

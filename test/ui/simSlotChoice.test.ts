@@ -8,7 +8,8 @@ import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } f
 /**
  * Issue 39, SIM slots in the window, with a dual-SIM Android phone (the contract double) and a
  * single-SIM simulated modem: the Routing screen's rule form and an app's quota and modems on
- * the People screen choose whole modems or single slots of the phone, and the API stores them.
+ * the People screen, and an app's incoming rule, choose whole modems or single slots of the
+ * phone, and the API stores them.
  */
 let ui: UiGateway;
 let browser: Browser;
@@ -124,6 +125,25 @@ describe('choosing SIM slots in the window', () => {
     const [lifted] = await apiCall<Record<string, unknown>[]>(ui.baseUrl, 'GET', '/gateway/v1/apps');
     expect(lifted?.quota).toBeUndefined();
     expect(lifted?.allowedDeviceIds).toBeUndefined();
+    await page.context().close();
+  });
+
+  it('lets an app hear the incoming SMS of SIM 2 of the phone only', async () => {
+    const page = await newTab(await browser.newContext());
+    await signIn(page, ui.baseUrl, ui);
+    await openScreen(page, 'People');
+    const form = page.getByRole('form', { name: 'Incoming SMS for shop' });
+    await form.getByLabel('Incoming SMS its webhooks hear').selectOption('devices');
+    await form
+      .getByRole('group', { name: 'Modems' })
+      .getByRole('checkbox', { name: /SIM 2$/ })
+      .check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('shop hears: those arriving on chosen modems.').waitFor();
+    const [app] = await apiCall<unknown[]>(ui.baseUrl, 'GET', '/gateway/v1/apps');
+    expect(app).toMatchObject({
+      incoming: { mode: 'devices', deviceIds: [{ deviceId: phoneId, simNumber: 2 }] },
+    });
     await page.context().close();
   });
 });

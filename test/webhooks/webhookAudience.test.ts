@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { audienceHears, type IncomingAudience } from '../../server/domain/incoming.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { reachesTarget } from '../../server/webhooks/webhookAudience.js';
+import { type IncomingRule, reachesTarget } from '../../server/webhooks/webhookAudience.js';
 import type {
   DeliveryOutbox,
   WebhookDelivery,
@@ -24,7 +25,12 @@ const hook = (id: string, event: string, appId?: string): WebhookTarget => ({
 });
 
 describe('which webhooks hear an event', () => {
-  const onlyModemB = (appId: string, deviceId: string) => appId !== 'clinic' || deviceId === 'modem-b';
+  // The clinic hears modem B, and SIM 2 of modem C.
+  const clinicRule: IncomingAudience = {
+    kind: 'devices',
+    targets: [{ deviceId: 'modem-b' }, { deviceId: 'modem-c', simNumber: 2 }],
+  };
+  const onlyModemB: IncomingRule = (appId, origin) => appId !== 'clinic' || audienceHears(clinicRule, origin);
   it.each([
     ['the default app hears another app’s message', hook('d', 'sms:sent'), { owner: 'shop' }, true],
     ['an app hears its own message', hook('s', 'sms:sent', 'shop'), { owner: 'shop' }, true],
@@ -49,6 +55,24 @@ describe('which webhooks hear an event', () => {
       { deviceId: 'modem-b' },
       true,
     ],
+    [
+      'an incoming message by the app’s rule: its SIM slot',
+      hook('c', 'sms:received', 'clinic'),
+      { deviceId: 'modem-c', simNumber: 2 },
+      true,
+    ],
+    [
+      'an incoming message by the app’s rule: another SIM slot of that modem',
+      hook('c', 'sms:received', 'clinic'),
+      { deviceId: 'modem-c', simNumber: 1 },
+      false,
+    ],
+    [
+      'a batch of a modem it hears one SIM slot of',
+      hook('c', 'sms:batch:received', 'clinic'),
+      { deviceId: 'modem-c' },
+      false,
+    ],
     ['the gateway’s own events', hook('c', 'system:ping', 'clinic'), {}, true],
   ] as const)('%s', (_case, target, event, expected) => {
     const raised = { event: target.event as 'sms:sent', deviceId: 'modem-a', payload: {}, ...event };
@@ -57,7 +81,7 @@ describe('which webhooks hear an event', () => {
 
   it("asks an app's incoming rule with the app the message replies to, as recorded on arrival", () => {
     const asked: (string | undefined)[] = [];
-    const rule = (_appId: string, _deviceId: string, repliesTo: string | undefined) => {
+    const rule: IncomingRule = (_appId, { repliesTo }) => {
       asked.push(repliesTo);
       return repliesTo === 'shop';
     };

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import type { AppView, DeviceRecord } from '../api/types.js';
+import type { AppView, DeviceRecord, SimTargetForm } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
-import { ModemChoice } from '../modems/ModemChoice.js';
+import { SimTargetChoice } from '../modems/SimTargetChoice.js';
 import { useAction } from '../useAction.js';
 
 type IncomingChoice = NonNullable<AppView['incoming']>;
@@ -17,7 +17,7 @@ const modeLabels: Record<Mode, string> = {
 
 /**
  * Which incoming SMS an app's webhooks hear (docs/accounts-plans-routing.md, "Apps"): all (the
- * default), none, those arriving on chosen modems, or replies from numbers the app's message
+ * default), none, those arriving on chosen modems or SIM slots, or replies from numbers the app's message
  * reached last. Saved with PATCH /gateway/v1/apps/{id}; the API checks the choice.
  */
 export function IncomingRuleForm(props: {
@@ -29,7 +29,9 @@ export function IncomingRuleForm(props: {
   const { app } = props;
   const current = app.incoming ?? { mode: 'all' };
   const [mode, setMode] = useState<Mode>(current.mode);
-  const [deviceIds, setDeviceIds] = useState<string[]>(current.mode === 'devices' ? current.deviceIds : []);
+  const [deviceIds, setDeviceIds] = useState<SimTargetForm[]>(
+    current.mode === 'devices' ? current.deviceIds : [],
+  );
   const save = useAction();
 
   async function submit(event: FormEvent) {
@@ -55,7 +57,7 @@ export function IncomingRuleForm(props: {
         </select>
       </label>
       {mode === 'devices' && (
-        <ModemChoice legend="Modems" devices={props.devices} chosen={deviceIds} onChange={setDeviceIds} />
+        <SimTargetChoice legend="Modems" devices={props.devices} chosen={deviceIds} onChange={setDeviceIds} />
       )}
       <div className="form-actions">
         <button type="submit" disabled={save.busy}>
