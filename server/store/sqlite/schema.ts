@@ -440,14 +440,17 @@ export const schemaSteps: readonly string[] = [
   // recipients' numbers and failures, the content, the flags that are not at their default), and
   // pages render each view from the row on the page reader's threads (pagedRecords.ts). The
   // waiting-for-report triggers read the flag from `body`; the step rewrites every stored
-  // message's body and drops the view's columns, which no index or trigger reads then.
+  // message's body and drops the view's columns, which no index or trigger reads then. The
+  // columns are emptied by the same write: each row shrinks where it lies, where a longer body
+  // first would split pages that the drop then leaves part empty.
   `
   DROP TRIGGER messages_awaiting_insert;
   DROP TRIGGER messages_awaiting_enter;
   DROP TRIGGER messages_awaiting_leave;
   DROP TRIGGER messages_awaiting_delete;
   ${awaitingTriggers(flagInBody)}
-  UPDATE messages SET body = message_body(id, created_at, seq, state, device_id, body, view, view_content);
+  UPDATE messages SET body = message_body(id, created_at, seq, state, device_id, body, view, view_content),
+    view = '', view_content = '';
   ALTER TABLE messages DROP COLUMN view;
   ALTER TABLE messages DROP COLUMN view_content;
   `,
