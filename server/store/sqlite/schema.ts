@@ -312,9 +312,10 @@ export const schemaSteps: readonly string[] = [
   // A message's text can change (a scheduled one's, edited): its search indexes follow. Only
   // messages: a received message never changes.
   searchUpdateStep('messages'),
-  // Each message's API view is stored beside its record (`storedMessageView`, messageView.ts),
-  // so a page of messages is answered without parsing 50 records and writing 50 views, the
-  // larger part of a page's cost to the event loop. The step writes every stored message's view.
+  // Each message's API view is stored beside its record (`storedMessageView`,
+  // legacyMessageRows.ts), so that a page of messages is not rendered on the event loop; step
+  // 23 drops it again, once pages are read on threads of their own. The step writes every
+  // stored message's view.
   `
   ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
   ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';
