@@ -22,7 +22,7 @@ export interface MessageRecordColumns {
 }
 
 /** The names of `MessageRecordColumns`, in their select order. */
-export const recordColumnNames = ['id', 'created_at', 'seq', 'state', 'device_id', 'body'] as const;
+const recordColumnNames = ['id', 'created_at', 'seq', 'state', 'device_id', 'body'] as const;
 
 /** The select list of `MessageRecordColumns`, for a table aliased `alias` if given. */
 export function recordColumns(alias = ''): string {
