@@ -15,7 +15,7 @@ const TARGET_BYTES_PER_MESSAGE = 1024;
 
 /** Which part of the schema each b-tree belongs to, by name. */
 const groups: [label: string, matches: (name: string) => boolean][] = [
-  ['message rows (record, stored view, search text)', (name) => name === 'messages'],
+  ['message rows (record, search text)', (name) => name === 'messages'],
   ['search indexes (FTS5 trigrams and digits)', (name) => /^messages_(text|digits)/.test(name)],
   [
     'message indexes (id, time, state, device)',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../clock/isoTime.js';
-import { omitNulls } from './apiJson.js';
 import { type MessageRecord, MessageStates, RecipientFailureCodes } from './message.js';
 import { stateTimes } from './stateTimes.js';
 
@@ -70,29 +69,6 @@ export function toMessageView(
 /** The modem that took the message, else the one it was asked for; none while neither is known. */
 export function assignedDeviceId(message: MessageRecord): string | undefined {
   return message.deviceId ?? message.requestedDeviceId;
-}
-
-/**
- * A message's view as JSON text, stored beside its record (schema step 11) so that a page of
- * them is answered without parsing records and rendering views.
- * `view` leaves out the content, the `id` and the `deviceId`, which the row's columns hold
- * (schema step 19), and the state times, which the record in `body` holds in ms (step 22);
- * `content` holds what `includeContent` adds, as a JSON object. `pagedRecords` adds the id
- * before the view's members, the state times before `priority` (`withStateTimes`), and the
- * device and the content after them, as it lists them. The schedule and expiry carry the UTC
- * offset of the zone in force when the view was written.
- */
-export interface StoredMessageView {
-  view: string;
-  content: string;
-}
-
-export function storedMessageView(message: MessageRecord): StoredMessageView {
-  const { id: _id, states: _states, ...shown } = viewWithoutContent(message);
-  return {
-    view: JSON.stringify(omitNulls(shown)),
-    content: JSON.stringify(omitNulls(contentMembers(message))),
-  };
 }
 
 function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId'> {

@@ -1,5 +1,5 @@
 import type { MessageRecord, MessageState } from '../domain/message.js';
-import { assignedDeviceId, storedMessageView } from '../domain/messageView.js';
+import { assignedDeviceId } from '../domain/messageView.js';
 import { foldText } from '../domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type {
@@ -23,6 +23,7 @@ import { keptRowCount, pageRead } from './sqlite/pagedRecords.js';
 import type { PageReader } from './sqlite/pageReader.js';
 import { normaliseNeedle } from './sqlite/queryFilter.js';
 import { failedRecipientCount } from './sqlite/recipientFailures.js';
+import { flagInBody } from './sqlite/schema.js';
 import { type Database, isUniqueViolation, type Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
 
@@ -43,8 +44,6 @@ interface MessageRow {
   device_id: string | null;
   search: string;
   body: string;
-  view: string;
-  view_content: string;
   failed_recipients: number;
 }
 
@@ -55,23 +54,12 @@ type Changed = [
   failedRecipients: number,
   search: string,
   body: string,
-  view: string,
-  viewContent: string,
 ];
 type InsertedRow = [id: string, createdAt: number, seq: number, ...changed: Changed];
 type UpdatedRow = [...changed: Changed, id: string];
 
 function changedColumns(row: MessageRow): Changed {
-  return [
-    row.state,
-    row.state_at,
-    row.device_id,
-    row.failed_recipients,
-    row.search,
-    row.body,
-    row.view,
-    row.view_content,
-  ];
+  return [row.state, row.state_at, row.device_id, row.failed_recipients, row.search, row.body];
 }
 
 function insertedRow(row: MessageRow): InsertedRow {
@@ -103,15 +91,14 @@ export class SqliteMessageRepository implements MessageRepository {
   ) {
     this.queries = new StatementCache(db);
     this.insertRow = db.prepare(
-      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, failed_recipients, search, body,
-         view, view_content)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, failed_recipients, search, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // A scheduled message's text can be edited: `search` is written again, and its indexes
     // follow only when it changed (schema step 10).
     this.updateRow = db.prepare(
       `UPDATE messages SET state = ?, state_at = ?, device_id = ?, failed_recipients = ?, search = ?,
-         body = ?, view = ?, view_content = ?
+         body = ?
        WHERE id = ?`,
     );
     this.selectRecord = db.prepare(`SELECT ${recordColumns()} FROM messages WHERE id = ?`);
@@ -277,7 +264,7 @@ export class SqliteMessageRepository implements MessageRepository {
         `SELECT device_id AS deviceId, count(*) AS count, min(state_at) AS oldestSentAt FROM messages
          WHERE state = 'Sent' AND state_at >= @sentFrom AND state_at < @sentBefore
            AND device_id IS NOT NULL AND (@deviceId IS NULL OR device_id = @deviceId)
-           AND json_extract(view, '$.withDeliveryReport') = 1
+           AND ${flagInBody('messages')}
          GROUP BY device_id`,
       )
       .all({ sentFrom, sentBefore, deviceId: deviceId ?? null }) as AwaitingReports[];
@@ -355,13 +342,12 @@ function detachedCopy(record: MessageRecord): MessageRecord {
 }
 
 /**
- * The row of a message: the columns queries filter and order by, its API view, and what only
- * its record holds (messageRecordColumns.ts).
+ * The row of a message: the columns queries filter and order by, and in `body` the rest of its
+ * record (messageRecordColumns.ts).
  */
 export function messageRow(record: MessageRecord): MessageRow {
   const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
   const text = record.content.kind === 'text' ? record.content.text : '';
-  const { view, content } = storedMessageView(record);
   return {
     id: record.id,
     created_at: record.createdAt,
@@ -374,7 +360,5 @@ export function messageRow(record: MessageRecord): MessageRow {
     // What ?search= looks in (UI search): the text and every recipient's number.
     search: foldText(`${text}\n${numbers}`),
     body: recordOwnFields(record),
-    view,
-    view_content: content,
   };
 }

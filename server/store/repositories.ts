@@ -76,8 +76,8 @@ export interface MessageRepository {
   update(record: MessageRecord, inCommit?: () => void): Promise<void>;
   get(id: string): MessageRecord | undefined;
   /**
-   * Newest first (createdAt descending), as the API's message states (`toMessageView`, read
-   * from the views stored with the messages); includes every write made before the call.
+   * Newest first (createdAt descending), as the API's message states (`toMessageView`, rendered
+   * from the rows on a page reader's thread); includes every write made before the call.
    */
   list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages>;
   /** Every message whose aggregate state is Pending, in no particular order. */

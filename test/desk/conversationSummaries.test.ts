@@ -13,7 +13,13 @@ import { CoreReads } from '../../server/store/sqlite/coreReads.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from '../store/storeTestKit.js';
+import {
+  message,
+  openTestDatabase,
+  rollBackSchema,
+  type TestDatabase,
+  temporaryDirectory,
+} from '../store/storeTestKit.js';
 
 const customer = '+15550000001';
 const dataSender = '+15550000002';
@@ -212,7 +218,8 @@ describe('the conversations list', () => {
         archived: summary.archived ? 1 : 0,
       });
     }
-    older.pragma(`user_version = ${slimConversationsStep}`);
+    // The later steps are undone too, so that they run again after this one.
+    rollBackSchema(older, slimConversationsStep);
     const before = older
       .prepare(
         `SELECT peer, last_at, last_direction, last_text, reply_device_id, reply_sim_number, unread, archived

@@ -3,12 +3,13 @@ import { ManualClock } from '../../server/clock/manualClock.js';
 import { ContactRepository } from '../../server/desk/contacts/contactRepository.js';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { incomingRow, SqliteInboxRepository } from '../../server/store/inboxRepository.js';
-import { messageRow, SqliteMessageRepository } from '../../server/store/messageRepository.js';
+import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import {
   listedPage,
   message,
   openTestDatabase,
   rollBackSchema,
+  schemaTwentyThreeMessageRow,
   type TestDatabase,
   temporaryDirectory,
 } from './storeTestKit.js';
@@ -106,7 +107,7 @@ describe('text search without regard to accents and case', () => {
          VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @failed_recipients, @search, @body,
            @view, @view_content)`,
       )
-      .run({ ...messageRow(record), search: 'café crème für josé\n+15550000001' });
+      .run({ ...schemaTwentyThreeMessageRow(record), search: 'café crème für josé\n+15550000001' });
     database.db
       .prepare(
         `INSERT INTO inbox (id, received_at, type, device_id, search, body)

@@ -110,7 +110,7 @@ describe('messages with a failed recipient', () => {
   it('finds them through an index that holds only them, not by reading every message', () => {
     const plan = database.db
       .prepare(
-        `EXPLAIN QUERY PLAN SELECT view FROM messages WHERE failed_recipients > 0
+        `EXPLAIN QUERY PLAN SELECT id FROM messages WHERE failed_recipients > 0
          ORDER BY created_at DESC, seq DESC LIMIT 50`,
       )
       .all() as { detail: string }[];

@@ -244,15 +244,21 @@ describe('openStorage', () => {
       ),
     );
     expect((await reopened.inbox.list({ limit: 5, offset: 0, search: '5550001' })).total).toBe(1);
-    // Version 15 kept in each body only what the record alone holds; the records read back whole.
+    // Version 23 keeps in each body what the columns do not hold, a flag only off its default;
+    // the records read back whole.
     for (const id of ['m1', 'm2', 'm3']) {
       expect(reopened.messages.get(id)).toEqual(message({ id, state: 'Sent' }));
     }
     await reopened.close();
     opened.pop();
     expect(storedMessageBodies()).toEqual(
-      ['m1', 'm2', 'm3'].map(() =>
-        JSON.stringify({ states: { Sent: Date.UTC(2026, 0, 1) }, recipients: [{ state: 'Sent' }] }),
+      ['m1', 'm2', 'm3'].map((id) =>
+        JSON.stringify({
+          text: `hello ${id}`,
+          recipients: [{ phoneNumber: '+15550000001', state: 'Sent' }],
+          states: { Sent: Date.UTC(2026, 0, 1) },
+          withDeliveryReport: false,
+        }),
       ),
     );
     // Version 7: the search indexes merge 16 segments at a time.

@@ -12,7 +12,18 @@ import type {
   Page,
 } from '../../server/store/repositories.js';
 import { databaseFileName, type GatewayDatabase, openDatabase } from '../../server/store/sqlite/database.js';
+import {
+  type LegacyMessageColumns,
+  legacyOwnFields,
+  storedMessageView,
+} from '../../server/store/sqlite/legacyMessageRows.js';
+import {
+  type MessageRecordColumns,
+  recordColumns,
+  recordOfColumns,
+} from '../../server/store/sqlite/messageRecordColumns.js';
 import { PageReader } from '../../server/store/sqlite/pageReader.js';
+import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import type { Database } from '../../server/store/sqlite/sqlite.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned `remove`. */
@@ -87,7 +98,7 @@ export function message(overrides: Partial<MessageRecord> & { id: string }): Mes
  * a database back to an older version, with its rows, to see what the steps make of them. Steps
  * whose SQL can run again as it is (they drop what they make first) need none.
  */
-const undoSteps: Readonly<Record<number, string>> = {
+const undoSteps: Readonly<Record<number, string | ((db: Database) => void)>> = {
   12: 'DROP TRIGGER messages_failed_insert; DROP TRIGGER messages_failed_update; DROP TABLE failed_minutes;',
   13: `DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
     DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
@@ -112,12 +123,37 @@ const undoSteps: Readonly<Record<number, string>> = {
         END;`,
     )
     .join('\n'),
+  24: (db) => {
+    db.exec(`DROP TRIGGER messages_awaiting_insert; DROP TRIGGER messages_awaiting_enter;
+      DROP TRIGGER messages_awaiting_leave; DROP TRIGGER messages_awaiting_delete;
+      ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
+      ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';
+      ${viewFlagTriggers()}`);
+    const rewrite = db.prepare(
+      'UPDATE messages SET body = @body, view = @view, view_content = @view_content WHERE id = @id',
+    );
+    const rows = db.prepare(`SELECT ${recordColumns()} FROM messages`).all() as MessageRecordColumns[];
+    for (const row of rows) {
+      const { id, body, view, view_content } = schemaTwentyThreeMessageRow(recordOfColumns(row));
+      rewrite.run({ id, body, view, view_content });
+    }
+  },
 };
+
+/** The waiting-for-report triggers of schema 17 to 23, which read the flag from the stored view. */
+function viewFlagTriggers(): string {
+  const step = schemaSteps[16] ?? '';
+  return step.slice(step.indexOf('CREATE TRIGGER'), step.indexOf('UPDATE messages'));
+}
 
 /** Turns `db` back to schema `version`: the steps after it run again at the next open. */
 export function rollBackSchema(db: Database, version: number): void {
   const found = db.pragma('user_version', { simple: true }) as number;
-  for (let step = found; step > version; step--) db.exec(undoSteps[step] ?? '');
+  for (let step = found; step > version; step--) {
+    const undo = undoSteps[step] ?? '';
+    if (typeof undo === 'string') db.exec(undo);
+    else undo(db);
+  }
   db.pragma(`user_version = ${version}`);
 }
 
@@ -128,6 +164,17 @@ export function rollBackSchema(db: Database, version: number): void {
 export function schemaOneMessageRow(record: MessageRecord): Record<string, string | number | null> {
   const { id, created_at, seq, state, state_at, device_id, search } = messageRow(record);
   return { id, created_at, seq, state, state_at, device_id, search, body: JSON.stringify(record) };
+}
+
+/**
+ * The row of `record` as the builds of schema 17 to 23 wrote it: `body` without what the columns
+ * and the stored view held, the view and the content beside it (legacyMessageRows.ts).
+ */
+export function schemaTwentyThreeMessageRow(
+  record: MessageRecord,
+): LegacyMessageColumns & Omit<ReturnType<typeof messageRow>, 'body'> {
+  const { view, content } = storedMessageView(record);
+  return { ...messageRow(record), body: legacyOwnFields(record), view, view_content: content };
 }
 
 /** How the store's tests list messages: with their content, as the UI asks for them. */

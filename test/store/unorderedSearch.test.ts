@@ -18,6 +18,7 @@ import {
   listForm,
   message,
   openTestDatabase,
+  schemaTwentyThreeMessageRow,
   type TestDatabase,
   temporaryDirectory,
 } from './storeTestKit.js';
@@ -103,30 +104,34 @@ function history(): History {
   return { messages, inbox, deletedMessages, deletedInbox, editedMessages };
 }
 
-/** Stores `data` with plain SQL, the schema's triggers doing the rest, as the repositories' writes do. */
-function store(db: Database, data: History): void {
+/**
+ * Stores `data` with plain SQL, the schema's triggers doing the rest, as the repositories' writes
+ * do: in the rows of this build, or of schema 17 to 23 (`stored view`: the view beside `body`).
+ */
+function store(db: Database, data: History, layout: 'current' | 'stored view'): void {
+  const viewColumns = layout === 'current' ? [] : ['view', 'view_content'];
+  const columns = [
+    ...['id', 'created_at', 'seq', 'state', 'state_at', 'device_id', 'failed_recipients', 'search', 'body'],
+    ...viewColumns,
+  ];
   const insertMessage = db.prepare(
-    `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, failed_recipients, search, body,
-       view, view_content)
-     VALUES (@id, @created_at, @seq, @state, @state_at, @device_id, @failed_recipients, @search, @body,
-       @view, @view_content)`,
+    `INSERT INTO messages (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
   );
+  const rowOf = layout === 'current' ? messageRow : schemaTwentyThreeMessageRow;
   const insertIncoming = db.prepare(
     `INSERT INTO inbox (id, received_at, type, device_id, search, body)
      VALUES (@id, @received_at, @type, @device_id, @search, @body)`,
   );
+  const edited = ['search', 'body', ...viewColumns];
   const editMessage = db.prepare(
-    'UPDATE messages SET search = @search, view_content = @view_content WHERE id = @id',
+    `UPDATE messages SET ${edited.map((column) => `${column} = @${column}`).join(', ')} WHERE id = @id`,
   );
   db.transaction(() => {
-    for (const record of data.messages) insertMessage.run(messageRow(record));
+    for (const record of data.messages) insertMessage.run(rowOf(record));
     for (const record of data.inbox) insertIncoming.run(incomingRow(record));
     for (const id of data.deletedMessages) db.prepare('DELETE FROM messages WHERE id = ?').run(id);
     for (const id of data.deletedInbox) db.prepare('DELETE FROM inbox WHERE id = ?').run(id);
-    for (const record of data.editedMessages) {
-      const { id, search, view_content } = messageRow(record);
-      editMessage.run({ id, search, view_content });
-    }
+    for (const record of data.editedMessages) editMessage.run(rowOf(record));
   })();
 }
 
@@ -234,9 +239,9 @@ describe('searches over rows stored out of time order', () => {
     dir = await temporaryDirectory();
     await mkdir(join(dir.path, 'fresh'));
     fresh = openTestDatabase(join(dir.path, 'fresh'));
-    store(fresh.db, data);
+    store(fresh.db, data, 'current');
     const older = openVersion20(join(dir.path, 'gateway.db'));
-    store(older, data);
+    store(older, data, 'stored view');
     older.close();
     migrated = openTestDatabase(dir.path);
   }, 120_000);

@@ -47,11 +47,11 @@ export class CoreReads {
     this.statesOfIds = db.prepare(
       'SELECT state, count(*) AS count FROM messages WHERE id IN (SELECT value FROM json_each(?)) GROUP BY state',
     );
-    // By id through each table's unique index; the text from the stored view (a data message has
-    // none) or the received record.
+    // By id through each table's unique index; the text from the record (a data message has
+    // none: messageRecordColumns.ts) or the received record.
     this.textsOfIds = {
       messages: db.prepare(
-        `SELECT id, json_extract(view_content, '$.textMessage.text') AS text FROM messages
+        `SELECT id, json_extract(body, '$.text') AS text FROM messages
          WHERE id IN (SELECT value FROM json_each(?))`,
       ),
       inbox: db.prepare(

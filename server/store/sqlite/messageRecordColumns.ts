@@ -1,17 +1,14 @@
-import type { MessageRecord, RecipientRecord } from '../../domain/message.js';
-import type { MessageView } from '../../domain/messageView.js';
+import type { MessageRecord } from '../../domain/message.js';
 
 /**
- * How a message's record is spread over its row (schema steps 17 and 19), so that it is not
- * stored three times over: the columns hold its id, creation time, sequence, state and device;
- * the stored view (`view`, `view_content`, messageView.ts) the rest of what the API shows; and
- * `body` what neither holds, plus what SQL reads from the record (`recordOwnFields`): the state
- * times in ms (the chart's count triggers), each recipient's state beside its parts and report
- * times, the requested device, the app, the schedule and expiry as numbers, and any field the
- * view does not show. `recordOfColumns` merges the three back into the record as it was written.
- *
- * The schema reads `withDeliveryReport` from the view; the `deviceId` marker below tells a
- * requested device from a taking one.
+ * How a message's record is spread over its row (schema step 24), each fact stored once: the
+ * columns hold its id, creation time, sequence, state and device; `body` the rest, as JSON that
+ * the schema's SQL reads (the state times in ms for the chart's count triggers, the recipients'
+ * states, `withDeliveryReport` for the waiting-for-report counts, the app). The content is its
+ * text (`text`), or its data and port (`data`, `port`); a flag at its default is left out
+ * (`withDeliveryReport` true, `priority` 0, `isEncrypted` false), which the SQL that reads one
+ * knows. `recordOfColumns` gives the record back as it was written; pages and GET by id render
+ * the API view from it (`toMessageView`).
  */
 
 /** The columns a record is read back from, in the order `recordColumns` selects them. */
@@ -22,95 +19,90 @@ export interface MessageRecordColumns {
   state: MessageRecord['state'];
   device_id: string | null;
   body: string;
-  view: string;
-  view_content: string;
 }
+
+/** The names of `MessageRecordColumns`, in their select order. */
+const recordColumnNames = ['id', 'created_at', 'seq', 'state', 'device_id', 'body'] as const;
 
 /** The select list of `MessageRecordColumns`, for a table aliased `alias` if given. */
 export function recordColumns(alias = ''): string {
-  return ['id', 'created_at', 'seq', 'state', 'device_id', 'body', 'view', 'view_content']
-    .map((column) => `${alias}${column}`)
-    .join(', ');
+  return recordColumnNames.map((column) => `${alias}${column}`).join(', ');
 }
 
 /**
- * What only the record holds. `device_id` is the modem that took the message, else the one it
- * was asked for; `deviceId: null` marks the second case (no modem has taken it), so that it
- * reads back as a requested device only.
+ * `body`. `device_id` is the modem that took the message, else the one it was asked for;
+ * `deviceId: null` marks the second case (no modem has taken it), so that it reads back as a
+ * requested device only.
  */
-type OwnFields = Omit<
+type StoredBody = Omit<
   MessageRecord,
   | 'id'
   | 'createdAt'
   | 'sequence'
   | 'state'
   | 'content'
-  | 'recipients'
   | 'deviceId'
-  | 'simulated'
-  | 'source'
-  | 'isEncrypted'
-  | 'priority'
-  | 'simNumber'
   | 'withDeliveryReport'
+  | 'priority'
+  | 'isEncrypted'
 > & {
   deviceId?: null;
-  recipients: Omit<RecipientRecord, 'phoneNumber' | 'error' | 'failure'>[];
+  text?: string;
+  data?: string;
+  port?: number;
+  withDeliveryReport?: false;
+  priority?: number;
+  isEncrypted?: true;
 };
 
-/** The `body` of a message's row: the record without what its columns and view hold. */
+/** The `body` of a message's row: the record without what its columns hold. */
 export function recordOwnFields(record: MessageRecord): string {
   const {
     id: _id,
     createdAt: _createdAt,
     sequence: _sequence,
     state: _state,
-    content: _content,
-    recipients,
+    content,
     deviceId,
-    simulated: _simulated,
-    source: _source,
-    isEncrypted: _isEncrypted,
-    priority: _priority,
-    simNumber: _simNumber,
-    withDeliveryReport: _withDeliveryReport,
+    withDeliveryReport,
+    priority,
+    isEncrypted,
     ...own
   } = record;
-  const fields: OwnFields = {
+  const body: StoredBody = {
+    ...(content.kind === 'text' ? { text: content.text } : { data: content.data, port: content.port }),
     ...own,
-    recipients: recipients.map(
-      ({ phoneNumber: _phoneNumber, error: _error, failure: _failure, ...kept }) => kept,
-    ),
   };
-  if (deviceId === undefined && record.requestedDeviceId !== undefined) fields.deviceId = null;
-  return JSON.stringify(fields);
+  if (deviceId === undefined && record.requestedDeviceId !== undefined) body.deviceId = null;
+  if (!withDeliveryReport) body.withDeliveryReport = false;
+  if (priority !== 0) body.priority = priority;
+  if (isEncrypted) body.isEncrypted = true;
+  return JSON.stringify(body);
 }
 
-/** The record a row holds, merged from its columns, its stored view and `body`. */
+/** The record a row holds, merged from its columns and `body`. */
 export function recordOfColumns(row: MessageRecordColumns): MessageRecord {
-  const { deviceId: unassigned, recipients: ownRecipients, ...own } = JSON.parse(row.body) as OwnFields;
-  const view = JSON.parse(row.view) as MessageView;
-  const shown = JSON.parse(row.view_content) as Pick<MessageView, 'textMessage' | 'dataMessage'>;
-  const record: MessageRecord = {
+  const {
+    deviceId: unassigned,
+    text,
+    data,
+    port,
+    withDeliveryReport,
+    priority,
+    isEncrypted,
+    ...own
+  } = JSON.parse(row.body) as StoredBody;
+  return {
     id: row.id,
     ...(unassigned === null || row.device_id === null ? {} : { deviceId: row.device_id }),
-    ...(view.simulated && { simulated: view.simulated }),
-    ...(view.source && { source: view.source }),
-    content: shown.dataMessage
-      ? { kind: 'data', data: shown.dataMessage.data, port: shown.dataMessage.port }
-      : { kind: 'text', text: shown.textMessage?.text ?? '' },
-    recipients: view.recipients.map((shownRecipient, index) => ({
-      ...shownRecipient,
-      ...ownRecipients[index],
-    })),
-    ...(view.simNumber === undefined ? {} : { simNumber: view.simNumber }),
-    withDeliveryReport: view.withDeliveryReport ?? false,
-    priority: view.priority ?? 0,
-    isEncrypted: view.isEncrypted,
+    content:
+      data === undefined ? { kind: 'text', text: text ?? '' } : { kind: 'data', data, port: port ?? 0 },
     ...own,
+    withDeliveryReport: withDeliveryReport ?? true,
+    priority: priority ?? 0,
+    isEncrypted: isEncrypted ?? false,
     createdAt: row.created_at,
     sequence: row.seq,
     state: row.state,
   };
-  return record;
 }

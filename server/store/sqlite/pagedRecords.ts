@@ -1,7 +1,8 @@
-import type { MessageRecord } from '../../domain/message.js';
-import { withStateTimes } from '../../domain/stateTimes.js';
+import { omitNulls } from '../../domain/apiJson.js';
+import { toMessageView } from '../../domain/messageView.js';
 import type { MessageListForm } from '../repositories.js';
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
+import { type MessageRecordColumns, recordColumns, recordOfColumns } from './messageRecordColumns.js';
 import { sqlLimit, whereOf } from './queryFilter.js';
 import { type SearchedTable, searchedOrder, unlistedRowidAt } from './searchIndex.js';
 import type { StatementCache } from './statementCache.js';
@@ -46,10 +47,9 @@ export interface PageRead {
 }
 
 /**
- * What a page lists: the received messages' stored records (`body`; a message's row spreads its
- * record over its columns, messageRecordColumns.ts), or the API's views of messages as
- * stored beside them (`view`, `view_content`: `storedMessageView` in messageView.ts), completed
- * here with the state times from `body`, the gateway's device id and, when asked, the content.
+ * What a page lists: the received messages' stored records (`body`), or the API's views of
+ * messages, rendered on the reader's thread from their rows (messageRecordColumns.ts) as GET by
+ * id renders one (`toMessageView`), with the gateway's device id for those no modem has taken.
  */
 export type PageItems = { kind: 'records' } | ({ kind: 'messageViews' } & MessageListForm);
 
@@ -68,14 +68,18 @@ export interface JsonPage {
  * column, an array an element, and a page's rows are built 50 at a time on the reader's thread.
  */
 type RecordRow = [body: string];
-/** `content` is selected only when the page lists content. */
-type ViewRow = [id: string, view: string, deviceId: string | null, states: string, content?: string];
+type MessageRow = [
+  id: string,
+  createdAt: number,
+  seq: number,
+  state: MessageRecordColumns['state'],
+  deviceId: string | null,
+  body: string,
+];
 
 /** The columns of `table` (aliased `alias`, if given) that `items` are made of, in a row's order. */
 function itemColumns(items: PageItems, alias = ''): string {
-  if (items.kind === 'records') return `${alias}body`;
-  const content = items.withContent ? `, ${alias}view_content` : '';
-  return `${alias}id, ${alias}view, ${alias}device_id, json_extract(${alias}body, '$.states')${content}`;
+  return items.kind === 'records' ? `${alias}body` : recordColumns(alias);
 }
 
 /** The page's rows, read by `sql` as `itemColumns` selects them. */
@@ -90,35 +94,22 @@ function jsonArrayOf(rows: readonly unknown[], items: PageItems): string {
   const texts =
     items.kind === 'records'
       ? (rows as RecordRow[]).map(([body]) => body)
-      : listedViews(rows as ViewRow[], items);
+      : listedViews(rows as MessageRow[], items);
   return `[${texts.join(',')}]`;
 }
 
-/** Stored views completed as `toMessageView` gives them: the stand-in device id, the content. */
+/**
+ * Each row's API view, as GET by id answers it: `toMessageView`, without the null fields a
+ * record moved in from the journals may hold (`omitNulls`, as defineRoute.ts answers a body).
+ */
 function listedViews(
-  rows: readonly ViewRow[],
+  rows: readonly MessageRow[],
   items: Extract<PageItems, { kind: 'messageViews' }>,
 ): string[] {
-  const standIn =
-    items.unassignedDeviceId === undefined
-      ? undefined
-      : JSON.stringify({ deviceId: items.unassignedDeviceId });
-  return rows.map(([id, stored, deviceId, states, content]) => {
-    // The view's members follow the id, and the device follows them, as toMessageView orders them.
-    const timed = withStateTimes(stored, JSON.parse(states) as MessageRecord['states']);
-    const identified = `{"id":${JSON.stringify(id)},${timed.slice(1)}`;
-    const device = deviceId === null ? standIn : JSON.stringify({ deviceId });
-    const view = device === undefined ? identified : withMembers(identified, device);
-    return content === undefined ? view : withMembers(view, content);
+  return rows.map(([id, created_at, seq, state, device_id, body]) => {
+    const record = recordOfColumns({ id, created_at, seq, state, device_id, body });
+    return JSON.stringify(omitNulls(toMessageView(record, items.withContent, items.unassignedDeviceId)));
   });
-}
-
-/**
- * `object` with the members of `members` added after its own; both are non-empty JSON objects
- * as `JSON.stringify` writes them (no whitespace around the braces), so this is text only.
- */
-function withMembers(object: string, members: string): string {
-  return `${object.slice(0, -1)},${members.slice(1)}`;
 }
 
 /** The page read for `filter` in the given order and window. */

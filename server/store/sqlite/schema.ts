@@ -1,6 +1,12 @@
 import type { MessageRecord } from '../../domain/message.js';
-import { type StoredMessageView, storedMessageView } from '../../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import {
+  type LegacyMessageColumns,
+  legacyOwnFields,
+  recordOfLegacyColumns,
+  type StoredMessageView,
+  storedMessageView,
+} from './legacyMessageRows.js';
 import { recordOwnFields } from './messageRecordColumns.js';
 import { recipientFailuresStep } from './recipientFailures.js';
 import {
@@ -17,16 +23,23 @@ import { stateCountTriggers } from './stateCountTriggers.js';
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
  * by a newer build (higher version) is refused rather than written with wrong assumptions.
  *
- * A received message's row keeps its whole record as JSON in `body`. A message's row keeps its
- * API view (`view`, `view_content`, since version 11), which pages list completed with its
- * columns and state times, and in `body` what only its record holds (since version 17,
- * messageRecordColumns.ts). The other
- * columns exist only to be filtered and ordered by, each with an index for the queries the API
+ * A received message's row keeps its whole record as JSON in `body`. A message's row keeps in
+ * `body` what its columns do not hold of its record (messageRecordColumns.ts); pages render its
+ * API view from them. The other columns exist only to be filtered and ordered by, each with an index for the queries the API
  * makes. `search` holds the folded text that `?search=` looks in, indexed
  * by FTS5 tables so a substring search does not scan the history (searchIndex.ts since version 8).
  */
 /** True for every body whose `states` has a key the chart counts (see schema step 6). */
 const mayHoldCountedState = `(instr(new.body, '"Sent"') > 0 OR instr(new.body, '"Delivered"') > 0 OR instr(new.body, '"Failed"') > 0)`;
+
+/** Where a row's `withDeliveryReport` is read from: SQL true for a row that asked for a report. */
+type ReportFlag = (row: string) => string;
+/** The whole record in `body`, up to schema step 17. */
+const flagInRecord: ReportFlag = (row) => `json_extract(${row}.body, '$.withDeliveryReport') = 1`;
+/** The stored `view`, from step 17 to 23. */
+const flagInView: ReportFlag = (row) => `json_extract(${row}.view, '$.withDeliveryReport') = 1`;
+/** `body` since step 24, which holds the flag only when false (messageRecordColumns.ts). */
+export const flagInBody: ReportFlag = (row) => `json_extract(${row}.body, '$.withDeliveryReport') IS NOT 0`;
 
 export const schemaSteps: readonly string[] = [
   `
@@ -299,9 +312,10 @@ export const schemaSteps: readonly string[] = [
   // A message's text can change (a scheduled one's, edited): its search indexes follow. Only
   // messages: a received message never changes.
   searchUpdateStep('messages'),
-  // Each message's API view is stored beside its record (`storedMessageView`, messageView.ts),
-  // so a page of messages is answered without parsing 50 records and writing 50 views, the
-  // larger part of a page's cost to the event loop. The step writes every stored message's view.
+  // Each message's API view is stored beside its record (`storedMessageView`,
+  // legacyMessageRows.ts), so that a page of messages is not rendered on the event loop; step
+  // 23 drops it again, once pages are read on threads of their own. The step writes every
+  // stored message's view.
   `
   ALTER TABLE messages ADD COLUMN view TEXT NOT NULL DEFAULT '';
   ALTER TABLE messages ADD COLUMN view_content TEXT NOT NULL DEFAULT '';
@@ -340,8 +354,8 @@ export const schemaSteps: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT INTO awaiting_report_minutes (minute, device_id, count)
     SELECT ${minuteOf('state_at')}, device_id, count(*) FROM messages
-    WHERE ${awaitsReport('messages')} GROUP BY 1, 2;
-  ${awaitingTriggers('body')}
+    WHERE ${awaitsReport('messages', flagInRecord)} GROUP BY 1, 2;
+  ${awaitingTriggers(flagInRecord)}
   `,
   // Who did what through the API (store/auditTrail.ts): one row per change a person or an app
   // made, found by what it changed (a message, a contact, a campaign…) and listed newest first.
@@ -374,7 +388,7 @@ export const schemaSteps: readonly string[] = [
   DROP TRIGGER messages_awaiting_enter;
   DROP TRIGGER messages_awaiting_leave;
   DROP TRIGGER messages_awaiting_delete;
-  ${awaitingTriggers('view')}
+  ${awaitingTriggers(flagInView)}
   UPDATE messages SET body = message_own_fields(body);
   `,
   // A thread's items are keyed by the order a thread is read in (peer, newest first), so the
@@ -394,8 +408,8 @@ export const schemaSteps: readonly string[] = [
   DROP TABLE desk_thread_items;
   ALTER TABLE desk_thread_items_by_time RENAME TO desk_thread_items;
   `,
-  // A message's stored view leaves its id and device to the row's columns, which a page adds
-  // as it lists the view (pagedRecords.ts). The step removes them from every stored view.
+  // A message's stored view leaves its id and device to the row's columns. The step removes
+  // them from every stored view.
   `
   UPDATE messages SET view = json_remove(view, '$.id', '$.deviceId');
   `,
@@ -418,8 +432,7 @@ export const schemaSteps: readonly string[] = [
   // time and rowid took five or six; the few rows stored out of time order are listed beside
   // them (searchIndex.ts). The step indexes every stored row again (docs/storage.md).
   rowidKeyStep('messages') + rowidKeyStep('inbox'),
-  // A message's stored view leaves its state times to the record in \`body\`, which holds them in
-  // ms; a page adds them as it lists the view (\`withStateTimes\`, messageView.ts). The step
+  // The state times leave each stored view: the record in `body` holds them in ms. The step
   // removes them from every stored view.
   `
   UPDATE messages SET view = json_remove(view, '$.states');
@@ -443,31 +456,48 @@ export const schemaSteps: readonly string[] = [
   ALTER TABLE desk_conversations_by_peer RENAME TO desk_conversations;
   CREATE INDEX desk_conversations_by_time ON desk_conversations (archived, last_at);
   `,
+  // A message's row holds its record once: `body` takes in what the stored view held (the
+  // recipients' numbers and failures, the content, the flags that are not at their default), and
+  // pages render each view from the row on the page reader's threads (pagedRecords.ts). The
+  // waiting-for-report triggers read the flag from `body`; the step rewrites every stored
+  // message's body and drops the view's columns, which no index or trigger reads then. The
+  // columns are emptied by the same write: each row shrinks where it lies, where a longer body
+  // first would split pages that the drop then leaves part empty.
+  `
+  DROP TRIGGER messages_awaiting_insert;
+  DROP TRIGGER messages_awaiting_enter;
+  DROP TRIGGER messages_awaiting_leave;
+  DROP TRIGGER messages_awaiting_delete;
+  ${awaitingTriggers(flagInBody)}
+  UPDATE messages SET body = message_body(id, created_at, seq, state, device_id, body, view, view_content),
+    view = '', view_content = '';
+  ALTER TABLE messages DROP COLUMN view;
+  ALTER TABLE messages DROP COLUMN view_content;
+  `,
 ];
 
 /**
  * A row that waits for its delivery report: Sent by a modem, asked for one. The state comes
- * first, so the JSON that holds the flag (the record in `body` up to schema step 17, the
- * stored `view` since) is read only for Sent rows.
+ * first, so the JSON that holds the flag is read only for Sent rows.
  */
-function awaitsReport(row: string, flagIn: 'body' | 'view' = 'body'): string {
+function awaitsReport(row: string, flag: ReportFlag): string {
   return `(${row}.state = 'Sent' AND ${row}.device_id IS NOT NULL AND ${row}.state_at IS NOT NULL
-    AND json_extract(${row}.${flagIn}, '$.withDeliveryReport') = 1)`;
+    AND ${flag(row)})`;
 }
 
-/** The triggers that keep `awaiting_report_minutes`, reading the flag from `flagIn`. */
-function awaitingTriggers(flagIn: 'body' | 'view'): string {
+/** The triggers that keep `awaiting_report_minutes`, reading the flag as `flag` does. */
+function awaitingTriggers(flag: ReportFlag): string {
   return `
-  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+  CREATE TRIGGER messages_awaiting_insert AFTER INSERT ON messages WHEN ${awaitsReport('new', flag)} BEGIN
     ${countAwaiting('new', 1)}
   END;
-  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new', flagIn)} BEGIN
+  CREATE TRIGGER messages_awaiting_enter AFTER UPDATE OF state ON messages WHEN ${awaitsReport('new', flag)} BEGIN
     ${countAwaiting('new', 1)}
   END;
-  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+  CREATE TRIGGER messages_awaiting_leave AFTER UPDATE OF state ON messages WHEN ${awaitsReport('old', flag)} BEGIN
     ${countAwaiting('old', -1)}
   END;
-  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old', flagIn)} BEGIN
+  CREATE TRIGGER messages_awaiting_delete AFTER DELETE ON messages WHEN ${awaitsReport('old', flag)} BEGIN
     ${countAwaiting('old', -1)}
   END;`;
 }
@@ -498,25 +528,58 @@ function countFailureTrigger(name: string, event: string, condition = ''): strin
 
 export const schemaVersion = schemaSteps.length;
 
+/** A message row's `body` as a SQL function receives it. */
+function bodyText(body: unknown): string {
+  if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
+  return body;
+}
+
 /**
- * The SQL functions that schema step 11 writes the stored views with, and step 17 the bodies,
- * from each row's whole record. Registered on the gateway's connection before the schema is
+ * The SQL functions that schema step 11 writes the stored views with and step 17 the bodies,
+ * from each row's whole record, and that step 24 writes each body with from the row of steps
+ * 17 to 23 (legacyMessageRows.ts). Registered on the gateway's connection before the schema is
  * brought up to date.
  */
 export function registerStoredViewFunctions(db: Database): void {
   // The step asks for a row's two columns in turn: its record is parsed once for both.
   let last: { body: string; stored: StoredMessageView } | undefined;
   const storedOf = (body: unknown): StoredMessageView => {
-    if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
-    if (last?.body !== body) last = { body, stored: storedMessageView(JSON.parse(body) as MessageRecord) };
+    const text = bodyText(body);
+    if (last?.body !== text)
+      last = { body: text, stored: storedMessageView(JSON.parse(text) as MessageRecord) };
     return last.stored;
   };
   db.function('message_view', (body: unknown) => storedOf(body).view);
   db.function('message_view_content', (body: unknown) => storedOf(body).content);
-  db.function('message_own_fields', (body: unknown) => {
-    if (typeof body !== 'string') throw new TypeError('a message row without a JSON body');
-    return recordOwnFields(JSON.parse(body) as MessageRecord);
-  });
+  db.function('message_own_fields', (body: unknown) =>
+    legacyOwnFields(JSON.parse(bodyText(body)) as MessageRecord),
+  );
+  // SQLite takes a function's arity from its length: the eight columns, in the order above.
+  db.function(
+    'message_body',
+    (
+      id: unknown,
+      created_at: unknown,
+      seq: unknown,
+      state: unknown,
+      device_id: unknown,
+      body: unknown,
+      view: unknown,
+      view_content: unknown,
+    ) =>
+      recordOwnFields(
+        recordOfLegacyColumns({
+          id: String(id),
+          created_at: Number(created_at),
+          seq: Number(seq),
+          state: String(state) as LegacyMessageColumns['state'],
+          device_id: device_id === null ? null : String(device_id),
+          body: bodyText(body),
+          view: String(view),
+          view_content: String(view_content),
+        }),
+      ),
+  );
 }
 
 /** The schema version `db` is at (0 for a new file). */
