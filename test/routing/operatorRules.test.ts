@@ -2,7 +2,6 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
 import { createRouteGuard } from '../../server/routing/routeGuard.js';
@@ -15,6 +14,7 @@ import {
 } from '../../server/routing/routingRules.js';
 import { describeHold } from '../../server/scheduler/holdReason.js';
 import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
+import { messageTo } from './routedMessage.js';
 
 /**
  * Issue 39, rules by the recipient's operator: matching (pure, with the operator passed in), the
@@ -40,21 +40,6 @@ const rules: RoutingRule[] = [
 ];
 const online = new Set(['modem-a', 'modem-b', 'modem-c']);
 const vodafoneDe: NumberOperator = { name: 'Vodafone', country: 'DE' };
-
-function messageTo(phoneNumber: string): MessageRecord {
-  return {
-    id: 'm',
-    content: { kind: 'text', text: 'hi' },
-    recipients: [{ phoneNumber, state: 'Pending', updatedAt: 0 }],
-    withDeliveryReport: false,
-    priority: 0,
-    isEncrypted: false,
-    createdAt: 0,
-    sequence: 1,
-    states: {},
-    state: 'Pending',
-  };
-}
 
 describe('rules by operator', () => {
   it('sends a number of the operator in that country through the rule’s modems', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
 import type { SimTargetForm } from '../../server/domain/simTarget.js';
 import type { SimRef } from '../../server/plans/simPlan.js';
 import { createRouteGuard } from '../../server/routing/routeGuard.js';
 import { decideRoute, type RoutingRule } from '../../server/routing/routingRules.js';
+import { routedMessage } from './routedMessage.js';
 
 const noOperators = { operatorOf: () => ({ unknown: 'operator unknown for this number' }) };
 
@@ -37,21 +37,7 @@ describe('routing rules', () => {
   });
 });
 
-function message(overrides: Partial<MessageRecord>): MessageRecord {
-  return {
-    id: 'm',
-    content: { kind: 'text', text: 'hi' },
-    recipients: [{ phoneNumber: '+4930123456', state: 'Pending', updatedAt: 0 }],
-    withDeliveryReport: false,
-    priority: 0,
-    isEncrypted: false,
-    createdAt: 0,
-    sequence: 1,
-    states: {},
-    state: 'Pending',
-    ...overrides,
-  };
-}
+const message = routedMessage;
 
 const single = (deviceId: string) => ({ deviceId, simSlots: 1 });
 const dual = { deviceId: 'dual', simSlots: 2 };

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
 import { appHold, routingHold } from '../../server/routing/routeHold.js';
 import type { RoutingRule } from '../../server/routing/routingRules.js';
 import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
+import { routedMessage } from './routedMessage.js';
 
 /**
  * Issue 39, a message its routing rule holds, on the whole gateway (one built-in simulated modem,
@@ -131,19 +131,7 @@ describe('the hold of a message its rule and its app keep off every slot', () =>
   ];
   const book = { list: () => rules };
   const phone = [{ deviceId: 'phone' }];
-  const message = (overrides: Partial<MessageRecord>): MessageRecord => ({
-    id: 'm',
-    content: { kind: 'text', text: 'hi' },
-    recipients: [{ phoneNumber: '+4930123456', state: 'Pending', updatedAt: 0 }],
-    withDeliveryReport: false,
-    priority: 0,
-    isEncrypted: false,
-    createdAt: 0,
-    sequence: 1,
-    states: {},
-    state: 'Pending',
-    ...overrides,
-  });
+  const message = routedMessage;
   const shop = { name: 'shop', allowedDeviceIds: [{ deviceId: 'phone', simNumber: 2 }] };
 
   it('names the rule when the app may use the modem but not the slot the rule names', () => {
