@@ -1,11 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationIndex } from '../../server/desk/conversations/conversationIndex.js';
 import {
   ConversationStore,
   type ConversationSummary,
 } from '../../server/desk/conversations/conversationStore.js';
-import { e164PeerKey } from '../../server/desk/peerKey.js';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
@@ -13,13 +11,8 @@ import { CoreReads } from '../../server/store/sqlite/coreReads.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { schemaSteps } from '../../server/store/sqlite/schema.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import {
-  message,
-  openTestDatabase,
-  rollBackSchema,
-  type TestDatabase,
-  temporaryDirectory,
-} from '../store/storeTestKit.js';
+import { message, rollBackSchema, type TestDatabase, temporaryDirectory } from '../store/storeTestKit.js';
+import { fileConversations, openRecordingDatabase } from './deskDatabase.js';
 
 const customer = '+15550000001';
 const dataSender = '+15550000002';
@@ -91,12 +84,7 @@ describe('the conversations list', () => {
   const preparedTexts: string[] = [];
 
   function open(): void {
-    database = openTestDatabase(dir.path);
-    const prepare = database.db.prepare.bind(database.db);
-    database.db.prepare = ((sql: string) => {
-      preparedTexts.push(sql);
-      return prepare(sql);
-    }) as typeof database.db.prepare;
+    database = openRecordingDatabase(dir.path, preparedTexts);
   }
 
   function storeOf(): ConversationStore {
@@ -126,12 +114,7 @@ describe('the conversations list', () => {
         recipients: [{ phoneNumber: archivedPeer, state: 'Pending' }],
       }),
     );
-    await new ConversationIndex(
-      new CoreReads(db),
-      db,
-      commits,
-      e164PeerKey(() => null),
-    ).catchUp();
+    await fileConversations(database);
     const store = storeOf();
     await store.archive(archivedPeer, true);
     return store;

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationIndex } from '../../server/desk/conversations/conversationIndex.js';
 import { ConversationStore } from '../../server/desk/conversations/conversationStore.js';
-import { e164PeerKey } from '../../server/desk/peerKey.js';
 import type { IncomingRecord } from '../../server/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
@@ -11,7 +9,8 @@ import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { registerStoredViewFunctions, schemaSteps } from '../../server/store/sqlite/schema.js';
 import { registerSearchFunctions } from '../../server/store/sqlite/searchIndex.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import { message, openTestDatabase, type TestDatabase, temporaryDirectory } from '../store/storeTestKit.js';
+import { message, type TestDatabase, temporaryDirectory } from '../store/storeTestKit.js';
+import { fileConversations, openRecordingDatabase } from './deskDatabase.js';
 
 const peer = '+15550000001';
 const start = Date.UTC(2026, 0, 1);
@@ -29,12 +28,7 @@ describe("a conversation's thread items", () => {
   const preparedTexts: string[] = [];
 
   function open(): void {
-    database = openTestDatabase(dir.path);
-    const prepare = database.db.prepare.bind(database.db);
-    database.db.prepare = ((sql: string) => {
-      preparedTexts.push(sql);
-      return prepare(sql);
-    }) as typeof database.db.prepare;
+    database = openRecordingDatabase(dir.path, preparedTexts);
   }
 
   /** Stores two messages to `peer` and one from it, then files them as the desk does. */
@@ -45,12 +39,7 @@ describe("a conversation's thread items", () => {
     await messages.insert(message({ id: 'first', createdAt: start }));
     await messages.insert(message({ id: 'answered', createdAt: start + 60_000 }));
     await inbox.insert(received('reply', start + 60_000));
-    await new ConversationIndex(
-      new CoreReads(db),
-      db,
-      commits,
-      e164PeerKey(() => null),
-    ).catchUp();
+    await fileConversations(database);
     return new ConversationStore(db, commits, new CoreReads(db));
   }
 
