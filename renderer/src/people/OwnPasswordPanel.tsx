@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
+import { usePasswordChange } from './usePasswordChange.js';
 
 /**
  * The signed-in person's own password (PUT /gateway/v1/me/password), for every role. The change
@@ -11,12 +12,10 @@ import { useAction } from '../useAction.js';
 export function OwnPasswordPanel() {
   const { api, changeLogin } = useApp();
   const { me } = usePerson();
-  const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
+  const fields = usePasswordChange();
+  const { current, password, repeated, mismatch } = fields;
   const { busy, result, run } = useAction();
-  const mismatch = repeated !== '' && repeated !== password;
-  const ready = me !== undefined && current !== '' && password.length >= 8 && repeated === password;
+  const ready = me !== undefined && fields.complete;
   async function change(event: FormEvent) {
     event.preventDefault();
     if (!ready) return;
@@ -28,11 +27,7 @@ export function OwnPasswordPanel() {
       );
       return 'Your password is changed.';
     });
-    if (changed) {
-      setCurrent('');
-      setPassword('');
-      setRepeated('');
-    }
+    if (changed) fields.clear();
   }
   return (
     <details className="own-password">
@@ -43,7 +38,7 @@ export function OwnPasswordPanel() {
           <input
             type="password"
             value={current}
-            onChange={(event) => setCurrent(event.target.value)}
+            onChange={(event) => fields.setCurrent(event.target.value)}
             autoComplete="current-password"
           />
         </label>
@@ -52,7 +47,7 @@ export function OwnPasswordPanel() {
           <input
             type="password"
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onChange={(event) => fields.setPassword(event.target.value)}
             autoComplete="new-password"
           />
         </label>
@@ -62,7 +57,7 @@ export function OwnPasswordPanel() {
             type="password"
             value={repeated}
             aria-invalid={mismatch}
-            onChange={(event) => setRepeated(event.target.value)}
+            onChange={(event) => fields.setRepeated(event.target.value)}
             autoComplete="new-password"
           />
           {mismatch && <span className="field-error">The two passwords differ.</span>}

@@ -5,6 +5,7 @@ import { useApp } from '../appContext.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
+import { usePasswordChange } from '../people/usePasswordChange.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -300,13 +301,11 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
 function ChangeLoginPanel() {
   const { api, session, changeLogin } = useApp();
   const [username, setUsername] = useState(session.username ?? 'sms');
-  const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
+  const fields = usePasswordChange();
+  const { current, password, repeated, mismatch } = fields;
   const [shown, setShown] = useState(false);
   const { busy, result, run } = useAction();
-  const mismatch = repeated !== '' && repeated !== password;
-  const ready = current !== '' && password.length >= 8 && repeated === password && username.trim() !== '';
+  const ready = fields.complete && username.trim() !== '';
   async function change(event: FormEvent) {
     event.preventDefault();
     if (!ready) return;
@@ -315,11 +314,7 @@ function ChangeLoginPanel() {
       await changeLogin(() => api.changeLogin(login), login.username, password);
       return 'The password is changed. Every token made before is revoked: give apps the new password or new tokens. This window stays signed in.';
     });
-    if (changed) {
-      setCurrent('');
-      setPassword('');
-      setRepeated('');
-    }
+    if (changed) fields.clear();
   }
   return (
     <section className="panel" id="change-login" aria-labelledby="change-login-title">
@@ -338,7 +333,7 @@ function ChangeLoginPanel() {
           <input
             type={shown ? 'text' : 'password'}
             value={current}
-            onChange={(event) => setCurrent(event.target.value)}
+            onChange={(event) => fields.setCurrent(event.target.value)}
             autoComplete="current-password"
           />
         </label>
@@ -347,7 +342,7 @@ function ChangeLoginPanel() {
           <input
             type={shown ? 'text' : 'password'}
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onChange={(event) => fields.setPassword(event.target.value)}
             autoComplete="new-password"
           />
         </label>
@@ -357,7 +352,7 @@ function ChangeLoginPanel() {
             type={shown ? 'text' : 'password'}
             value={repeated}
             aria-invalid={mismatch}
-            onChange={(event) => setRepeated(event.target.value)}
+            onChange={(event) => fields.setRepeated(event.target.value)}
             autoComplete="new-password"
           />
           {mismatch && <span className="field-error">The two passwords differ.</span>}
