@@ -393,7 +393,7 @@ describe('the gateway UI in Chromium', () => {
     await modem.getByText('This is a simulated modem').waitFor();
     await expect(modem.locator('.facts').textContent()).resolves.toMatch(/IMEI\s*\d{15}/);
     await modem.getByRole('button', { name: 'AT log' }).click();
-    await expect(modem.locator('.terminal').textContent()).resolves.toMatch(/» AT/);
+    await expect.poll(() => modem.locator('.terminal').textContent()).toMatch(/» AT/);
     await page.screenshot({ path: join(screenshotDir, 'modems-at-log.png'), fullPage: true });
     await modem.getByRole('button', { name: 'Test send' }).click();
     await modem.getByLabel('Recipients').fill('+15551230004');

@@ -69,10 +69,10 @@ describe('delivery reports that stop arriving', () => {
     const page = await newTab(browser);
     await signIn(page, ui.baseUrl);
     const warning = page.getByRole('status', { name: 'Warnings' });
-    await expect(warning.textContent()).resolves.toContain('Delivery reports stopped arriving from');
-    await expect(warning.textContent()).resolves.toContain('3 messages sent over an hour ago have none');
+    await expect.poll(() => warning.textContent()).toContain('Delivery reports stopped arriving from');
+    await expect.poll(() => warning.textContent()).toContain('3 messages sent over an hour ago have none');
     await openScreen(page, 'Modems');
-    await expect(warning.textContent()).resolves.toContain(modem.modem?.port ?? 'no port');
+    await expect.poll(() => warning.textContent()).toContain(modem.modem?.port ?? 'no port');
     await page.close();
   });
 });

@@ -238,6 +238,8 @@ function ModemPanel(props: {
         )}
         <FormResult result={removal.result} />
       </div>
+      {/* Opened sections sit under the buttons, above the panels that fill in as they load, so
+          what a click opened and revealed is not pushed below the fold afterwards. */}
       {section === 'test' && (
         <div className="subpanel">
           <h3>Test send through {modemLabel(device)}</h3>
@@ -258,10 +260,6 @@ function ModemPanel(props: {
           simNumbers={sims.length > 0 ? sims.map((sim) => sim.simNumber) : [1]}
         />
       )}
-      {can('ussd') && (
-        <UssdPanel deviceId={device.id} modemName={modemLabel(device)} balance={modem?.balance} />
-      )}
-      <ModemFigures device={device} />
       {section === 'name' && (
         <div className="subpanel">
           <h3>Name of {modemLabel(device)}</h3>
@@ -274,6 +272,10 @@ function ModemPanel(props: {
           <SimulateIncomingForm deviceId={device.id} />
         </div>
       )}
+      {can('ussd') && (
+        <UssdPanel deviceId={device.id} modemName={modemLabel(device)} balance={modem?.balance} />
+      )}
+      <ModemFigures device={device} />
     </section>
   );
 }
