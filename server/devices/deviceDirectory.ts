@@ -7,6 +7,8 @@ import type { OutboundModem } from './outboundModem.js';
  */
 export interface DeviceDirectory {
   list(): DeviceInfo[];
+  /** The ids `list` would give, without building a view of each (read on every POST). */
+  ids(): string[];
   get(id: string): DeviceInfo | undefined;
   /** Modems able to send now, for the scheduler. */
   online(): OutboundModem[];

@@ -238,6 +238,10 @@ export class ModemPool implements DeviceDirectory {
     return devices.sort((left, right) => left.createdAt - right.createdAt || left.id.localeCompare(right.id));
   }
 
+  ids(): string[] {
+    return [...this.known.keys()];
+  }
+
   get(id: string): DeviceInfo | undefined {
     const record = this.known.get(id);
     return record ? this.view(record, this.driver(id)) : undefined;

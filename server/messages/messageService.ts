@@ -210,8 +210,8 @@ export class MessageService {
    * yet, and a client must never be given an id GET /devices does not list.
    */
   private unassignedDeviceId(): string | undefined {
-    const devices = this.deps.devices.list();
-    return devices.length === 1 ? devices[0]?.id : undefined;
+    const ids = this.deps.devices.ids();
+    return ids.length === 1 ? ids[0] : undefined;
   }
 
   /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */

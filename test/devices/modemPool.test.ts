@@ -232,6 +232,7 @@ describe('ModemPool directory', () => {
     const { pool } = createPool(bus, { known: new MemoryKnownDevices([remembered]) });
     await settle(pool.discover());
     expect(pool.list()).toMatchObject([{ id: 'abc', name: 'Old modem', modem: { status: 'offline' } }]);
+    expect(pool.ids()).toEqual(['abc']);
     expect(pool.online()).toHaveLength(0);
     const error = await pool.enterPin('abc', '1234').catch((caught: unknown) => caught);
     expect((error as GatewayError).code).toBe(ErrorCode.ModemUnavailable);
@@ -259,6 +260,7 @@ describe('ModemPool directory', () => {
     const id = pool.list()[0]?.id ?? '';
     expect(await settle(pool.forget(id))).toBe(true);
     expect(pool.list()).toEqual([]);
+    expect(pool.ids()).toEqual([]);
     expect(known.last).toEqual([]);
     expect(await pool.forget('nope')).toBe(false);
   });

@@ -187,6 +187,10 @@ export class FakeDeviceDirectory implements DeviceDirectory {
     }));
   }
 
+  ids(): string[] {
+    return [...this.modems.keys()];
+  }
+
   get(id: string): DeviceInfo | undefined {
     return this.list().find((device) => device.id === id);
   }

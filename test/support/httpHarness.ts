@@ -68,6 +68,9 @@ export class InMemoryDeviceDirectory implements DeviceDirectory {
   list(): DeviceInfo[] {
     return [...this.devices.values()];
   }
+  ids(): string[] {
+    return [...this.devices.keys()];
+  }
   get(id: string): DeviceInfo | undefined {
     return this.devices.get(id);
   }
