@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   allSettingFields,
+  fieldPath,
+  settingsWithoutEffectHere,
+} from '../../renderer/src/settings/settingCatalogue.js';
+import {
   buildSettingsPatch,
   crossFieldProblems,
-  fieldPath,
   fieldProblem,
   formValue,
   settingNamed,
-  settingsWithoutEffectHere,
 } from '../../renderer/src/settings/settingFields.js';
 import { settingDefaults } from '../../server/settings/settingsSchema.js';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { describeError } from '../api/apiClient.js';
 import { useApp } from '../appContext.js';
-import { countryOptions } from '../settings/settingFields.js';
+import { countryOptions } from '../settings/settingCatalogue.js';
 import { useResource } from '../useResource.js';
 
 const countries = countryOptions();

@@ -16,16 +16,18 @@ import { DatabasePanel } from '../settings/DatabasePanel.js';
 import {
   allSettingFields,
   bridgeOfSection,
+  fieldPath,
+  fleetSectionTitle,
+  type SettingField,
+  settingSections,
+} from '../settings/settingCatalogue.js';
+import {
   buildSettingsPatch,
   crossFieldProblems,
   differsFromDefault,
-  fieldPath,
   fieldProblem,
-  fleetSectionTitle,
   formValue,
-  type SettingField,
   settingNamed,
-  settingSections,
 } from '../settings/settingFields.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
