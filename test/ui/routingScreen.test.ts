@@ -25,23 +25,30 @@ afterAll(async () => {
   await ui?.close();
 });
 
+/**
+ * The two simulated modems, one rule sending every number through the second, and the Routing
+ * screen open on it in a fresh signed-in context.
+ */
+async function routingScreenWithCatchAll() {
+  const devices = await apiCall<{ id: string }[]>(ui.baseUrl, 'GET', '/devices');
+  const [first, second] = devices.map((device) => device.id);
+  if (first === undefined || second === undefined) throw new Error('two simulated modems expected');
+  await apiCall(ui.baseUrl, 'PUT', '/gateway/v1/routing', {
+    rules: [{ prefix: '+', deviceIds: [second] }],
+  });
+  const context = await browser.newContext();
+  const page = await newTab(context);
+  await signIn(page, ui.baseUrl, ui);
+  await openScreen(page, 'Routing');
+  const table = page.getByRole('table', { name: 'Routing rules' });
+  await table.getByText('+ (every number)').waitFor();
+  const form = page.getByRole('form', { name: 'Add a rule' });
+  return { first, second, context, page, table, form };
+}
+
 describe('the Routing screen', () => {
   it('adds and orders rules, names a refused field, and tries a number', async () => {
-    const devices = await apiCall<{ id: string; name: string }[]>(ui.baseUrl, 'GET', '/devices');
-    const [first, second] = devices.map((device) => device.id);
-    if (first === undefined || second === undefined) throw new Error('two simulated modems expected');
-    await apiCall(ui.baseUrl, 'PUT', '/gateway/v1/routing', {
-      rules: [{ prefix: '+', deviceIds: [second] }],
-    });
-
-    const context = await browser.newContext();
-    const page = await newTab(context);
-    await signIn(page, ui.baseUrl, ui);
-    await openScreen(page, 'Routing');
-    const table = page.getByRole('table', { name: 'Routing rules' });
-    await table.getByText('+ (every number)').waitFor();
-
-    const form = page.getByRole('form', { name: 'Add a rule' });
+    const { first, second, context, page, table, form } = await routingScreenWithCatchAll();
     await form.getByLabel('Numbers starting with').fill('49');
     await form.getByRole('group', { name: 'Modems', exact: true }).getByRole('checkbox').first().check();
     await form.getByRole('button', { name: 'Add rule' }).click();
@@ -114,21 +121,7 @@ describe('the Routing screen', () => {
   });
 
   it('adds a rule by operator from the country’s list, and Try shows the number’s operator', async () => {
-    const devices = await apiCall<{ id: string }[]>(ui.baseUrl, 'GET', '/devices');
-    const [first, second] = devices.map((device) => device.id);
-    if (first === undefined || second === undefined) throw new Error('two simulated modems expected');
-    await apiCall(ui.baseUrl, 'PUT', '/gateway/v1/routing', {
-      rules: [{ prefix: '+', deviceIds: [second] }],
-    });
-
-    const context = await browser.newContext();
-    const page = await newTab(context);
-    await signIn(page, ui.baseUrl, ui);
-    await openScreen(page, 'Routing');
-    const table = page.getByRole('table', { name: 'Routing rules' });
-    await table.getByText('+ (every number)').waitFor();
-
-    const form = page.getByRole('form', { name: 'Add a rule' });
+    const { first, second, context, page, table, form } = await routingScreenWithCatchAll();
     await form.getByRole('radio', { name: 'Operator' }).check();
     expect(await form.getByLabel('Numbers starting with').count()).toBe(0);
     await form.getByRole('combobox', { name: 'Country' }).selectOption('DE');

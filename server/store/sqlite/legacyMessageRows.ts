@@ -1,19 +1,14 @@
 import { omitNulls } from '../../domain/apiJson.js';
 import type { MessageRecord, RecipientRecord } from '../../domain/message.js';
 import { type MessageView, toMessageView } from '../../domain/messageView.js';
+import type { MessageRecordColumns } from './messageRecordColumns.js';
 
 /**
  * A message's row as schema steps 11 to 22 laid it out, for the steps that write it (11, 17)
  * and step 24, which reads it once to write the row of today (messageRecordColumns.ts). Beside
  * `body`, the row held the message's API view (`view`) and its content (`view_content`).
  */
-export interface LegacyMessageColumns {
-  id: string;
-  created_at: number;
-  seq: number;
-  state: MessageRecord['state'];
-  device_id: string | null;
-  body: string;
+export interface LegacyMessageColumns extends MessageRecordColumns {
   view: string;
   view_content: string;
 }
