@@ -11,10 +11,19 @@ describe('the test prerequisites message', () => {
     expect(installCommand('debian', ['socat', 'chromium'])).toBe(
       'sudo apt-get update && sudo apt-get install -y socat chromium',
     );
+    expect(installCommand('debian', ['swaks', 'net-smpp', 'kannel'])).toBe(
+      'sudo apt-get update && sudo apt-get install -y swaks libnet-ssleay-perl libio-socket-ssl-perl libnet-smpp-perl kannel',
+    );
+    expect(installCommand('ubuntu', ['socat', 'chromium', 'kannel'])).toBe(
+      'sudo apt-get update && sudo apt-get install -y socat kannel\n  sudo snap install chromium',
+    );
     expect(installCommand('ubuntu', ['chromium'])).toBe('sudo snap install chromium');
     expect(installCommand('fedora', ['socat'])).toBe('sudo dnf install -y socat');
     expect(installCommand('macos', ['socat', 'chromium'])).toBe(
       'brew install socat\n  brew install --cask chromium',
+    );
+    expect(installCommand('macos', ['swaks', 'kannel'])).toBe(
+      'brew install swaks\n  install kannel from source (no package here)',
     );
     const message = missingToolsMessage(['socat'], 'fedora');
     expect(message).toContain('socat (pseudo-terminal pairs');

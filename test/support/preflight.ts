@@ -1,5 +1,6 @@
 /**
- * First step of `npm test`: makes sure socat and Chromium are here before anything runs.
+ * First step of `npm test`: makes sure the system programs the tests drive (systemTools.ts:
+ * socat, Chromium, swaks, Net::SMPP, Kannel) are here before anything runs.
  *
  * Where the machine allows it without asking — root on Debian, as in CI and containers — the
  * missing packages are installed with apt-get. Anywhere else it stops at once with one message
@@ -7,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  debianPackages,
   detectHostSystem,
   type HostSystem,
   missingSystemTools,
@@ -21,11 +23,12 @@ function installableWithoutAsking(system: HostSystem, tools: readonly SystemTool
   if (!isRoot || !hasApt) return [];
   if (system === 'debian') return [...tools];
   // On Ubuntu the chromium package only installs a snap, which a container cannot run.
-  if (system === 'ubuntu') return tools.filter((tool) => tool === 'socat');
+  if (system === 'ubuntu') return tools.filter((tool) => tool !== 'chromium');
   return [];
 }
 
-function aptInstall(packages: readonly string[]): boolean {
+function aptInstall(tools: readonly SystemTool[]): boolean {
+  const packages = debianPackages(tools);
   console.log(`npm test: installing ${packages.join(', ')} with apt-get (running as root on Debian)`);
   const environment = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update'], { stdio: 'inherit', env: environment });

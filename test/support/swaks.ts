@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireSystemTool } from './systemTools.js';
 
 export interface SwaksRun {
   /** 0 when the server took the mail; swaks' own codes otherwise (24: no RCPT taken, 26: the mail refused after its data, 28: AUTH failed). */
@@ -25,6 +26,7 @@ export interface SwaksMail {
 }
 
 export async function sendWithSwaks(mail: SwaksMail): Promise<SwaksRun> {
+  const swaks = requireSystemTool('swaks');
   const folder = await mkdtemp(join(tmpdir(), 'smsgw-swaks-'));
   try {
     const dataFile = join(folder, 'mail.eml');
@@ -54,7 +56,7 @@ export async function sendWithSwaks(mail: SwaksMail): Promise<SwaksRun> {
     return await new Promise<SwaksRun>((resolve, reject) => {
       // Getopt::Long takes an argument starting with + (`--to +4477…`) for an option unless
       // POSIXLY_CORRECT is set (perldoc Getopt::Long, "Configuring Getopt::Long": prefix_pattern).
-      const child = spawn('swaks', args, {
+      const child = spawn(swaks, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, POSIXLY_CORRECT: '1' },
       });

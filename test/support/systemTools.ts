@@ -1,19 +1,26 @@
 /**
- * The two system programs the test suite needs beyond Node and npm, and how to get them.
+ * The system programs the test suite needs beyond Node and npm, and how to get them.
  *
  * - `socat` joins two pseudo-terminals like a serial cable, so the REAL serialport binding
  *   talks to the modem simulator. No npm package does this without a compiler (node-pty has no
  *   Linux prebuild), so it stays a system tool.
  * - Chromium runs the UI tests. Playwright's own browser download is not reachable everywhere,
  *   so the tests drive the system's Chromium (`CHROMIUM_PATH` names another one).
+ * - The real counterparts users bring, which no one here wrote: `swaks` (with Net::SSLeay, for
+ *   STARTTLS) as the mail client, Perl's Net::SMPP and Kannel's bearerbox/smsbox as SMPP clients.
  *
  * `npm test` checks them first (test/support/preflight.ts) and every suite that needs one
  * fails with the same message (never skips), so a missing tool is named, not a stack trace.
  */
+
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-export type SystemTool = 'socat' | 'chromium';
+export type SystemTool = 'socat' | 'chromium' | 'swaks' | 'net-smpp' | 'kannel';
+
+/** Every tool, in the order the messages name them. */
+export const systemTools: readonly SystemTool[] = ['socat', 'chromium', 'swaks', 'net-smpp', 'kannel'];
 
 /** Where the distributions and Homebrew put Chromium; the first that exists is used. */
 const chromiumCandidates = [
@@ -32,12 +39,20 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/** `command` on PATH, or in the sbin folders Debian puts daemons in (Kannel's boxes). */
 function onPath(command: string): string | undefined {
-  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
+  for (const folder of folders) {
     const candidate = join(folder, command);
     if (folder !== '' && isExecutable(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** Whether Perl loads every one of `modules`. */
+function perlHas(...modules: string[]): boolean {
+  const loads = modules.map((module) => `-M${module}`);
+  return spawnSync('perl', [...loads, '-e', '1'], { stdio: 'ignore' }).status === 0;
 }
 
 /** The Chromium the UI tests launch: `CHROMIUM_PATH` when set, else the first one installed. */
@@ -47,15 +62,21 @@ export function findChromium(): string | undefined {
   return chromiumCandidates.find(isExecutable) ?? onPath('chromium');
 }
 
-export function findSocat(): string | undefined {
-  return onPath('socat');
+/** Where each tool is (its program), or undefined when it is missing. */
+const finders: Record<SystemTool, () => string | undefined> = {
+  socat: () => onPath('socat'),
+  chromium: findChromium,
+  swaks: () => (perlHas('Net::SSLeay', 'IO::Socket::SSL') ? onPath('swaks') : undefined),
+  'net-smpp': () => (perlHas('Net::SMPP') ? onPath('perl') : undefined),
+  kannel: () => (onPath('smsbox') ? onPath('bearerbox') : undefined),
+};
+
+export function findSystemTool(tool: SystemTool): string | undefined {
+  return finders[tool]();
 }
 
 export function missingSystemTools(): SystemTool[] {
-  const missing: SystemTool[] = [];
-  if (findSocat() === undefined) missing.push('socat');
-  if (findChromium() === undefined) missing.push('chromium');
-  return missing;
+  return systemTools.filter((tool) => findSystemTool(tool) === undefined);
 }
 
 export type HostSystem = 'debian' | 'ubuntu' | 'fedora' | 'macos' | 'other';
@@ -73,26 +94,51 @@ export function detectHostSystem(): HostSystem {
   return 'other';
 }
 
+/** Each tool's packages on Debian and Ubuntu, Fedora, and Homebrew (undefined: none there). */
+const packages: Record<SystemTool, { apt: string[]; dnf?: string[]; brew?: string[] }> = {
+  socat: { apt: ['socat'], dnf: ['socat'], brew: ['socat'] },
+  chromium: { apt: ['chromium'], dnf: ['chromium'], brew: ['--cask chromium'] },
+  swaks: {
+    apt: ['swaks', 'libnet-ssleay-perl', 'libio-socket-ssl-perl'],
+    dnf: ['swaks', 'perl-Net-SSLeay', 'perl-IO-Socket-SSL'],
+    brew: ['swaks'],
+  },
+  'net-smpp': { apt: ['libnet-smpp-perl'] },
+  kannel: { apt: ['kannel'] },
+};
+
+/** The Debian packages that install `tools`. */
+export function debianPackages(tools: readonly SystemTool[]): string[] {
+  return tools.flatMap((tool) => packages[tool].apt);
+}
+
 /** The command that installs `tools` on `system`, as a person types it. */
 export function installCommand(system: HostSystem, tools: readonly SystemTool[]): string {
-  const wantsSocat = tools.includes('socat');
-  const wantsChromium = tools.includes('chromium');
   const lines: string[] = [];
+  const elsewhere = (wanted: readonly SystemTool[]) =>
+    wanted.length > 0 && lines.push(`install ${wanted.join(' and ')} from source (no package here)`);
   switch (system) {
     case 'debian':
-      lines.push(`sudo apt-get update && sudo apt-get install -y ${tools.join(' ')}`);
+      lines.push(`sudo apt-get update && sudo apt-get install -y ${debianPackages(tools).join(' ')}`);
       break;
-    case 'ubuntu':
+    case 'ubuntu': {
       // Ubuntu's "chromium" apt package is only a wrapper that installs the snap.
-      if (wantsSocat) lines.push('sudo apt-get update && sudo apt-get install -y socat');
-      if (wantsChromium) lines.push('sudo snap install chromium');
+      const apt = tools.filter((tool) => tool !== 'chromium');
+      if (apt.length > 0)
+        lines.push(`sudo apt-get update && sudo apt-get install -y ${debianPackages(apt).join(' ')}`);
+      if (tools.includes('chromium')) lines.push('sudo snap install chromium');
       break;
-    case 'fedora':
-      lines.push(`sudo dnf install -y ${tools.join(' ')}`);
+    }
+    case 'fedora': {
+      const dnf = tools.flatMap((tool) => packages[tool].dnf ?? []);
+      if (dnf.length > 0) lines.push(`sudo dnf install -y ${dnf.join(' ')}`);
+      elsewhere(tools.filter((tool) => !packages[tool].dnf));
       break;
+    }
     case 'macos':
-      if (wantsSocat) lines.push('brew install socat');
-      if (wantsChromium) lines.push('brew install --cask chromium');
+      for (const tool of tools)
+        for (const formula of packages[tool].brew ?? []) lines.push(`brew install ${formula}`);
+      elsewhere(tools.filter((tool) => !packages[tool].brew));
       break;
     case 'other':
       lines.push(`install ${tools.join(' and ')} with your system's package manager`);
@@ -104,6 +150,9 @@ export function installCommand(system: HostSystem, tools: readonly SystemTool[])
 const purpose: Record<SystemTool, string> = {
   socat: 'socat (pseudo-terminal pairs for the real-serialport tests)',
   chromium: 'Chromium (the UI tests; set CHROMIUM_PATH to use another Chromium or Chrome)',
+  swaks: 'swaks with Net::SSLeay (the real mail client of the e-mail → SMS tests, STARTTLS included)',
+  'net-smpp': "Perl's Net::SMPP (a real SMPP client of the SMPP tests)",
+  kannel: "Kannel's bearerbox and smsbox (the SMPP client users run against the gateway)",
 };
 
 /** One message naming each missing tool and the command that installs it here. */
@@ -119,7 +168,7 @@ export function missingToolsMessage(tools: readonly SystemTool[], system = detec
 
 /** Throws the install message when `tool` is missing: a suite that cannot run fails, never skips. */
 export function requireSystemTool(tool: SystemTool): string {
-  const found = tool === 'socat' ? findSocat() : findChromium();
+  const found = findSystemTool(tool);
   if (found === undefined) throw new Error(missingToolsMessage([tool]));
   return found;
 }

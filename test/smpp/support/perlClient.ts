@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '../../support/pollUntil.js';
+import { requireSystemTool } from '../../support/systemTools.js';
 
 /** A Perl client script of this folder, run with `perl`, its stdout read line by line. */
 export interface PerlClient {
@@ -16,7 +17,8 @@ export interface PerlClient {
 const folder = dirname(fileURLToPath(import.meta.url));
 
 export function runPerlClient(script: string, args: readonly string[]): PerlClient {
-  const child: ChildProcess = spawn('perl', [join(folder, script), ...args], {
+  const perl = requireSystemTool('net-smpp');
+  const child: ChildProcess = spawn(perl, [join(folder, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
