@@ -28,6 +28,7 @@ import type { GatewayOptions } from './config/options.js';
 import { systemRegion } from './desk/systemRegion.js';
 import type { ModemPool } from './devices/modemPool.js';
 import type { SerialAccess } from './devices/serialModemSource.js';
+import { gatewayCaller } from './domain/caller.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
 import type { HealthReport, HealthService } from './health/healthService.js';
@@ -39,6 +40,7 @@ import type { PhoneTiming } from './phone/phoneRegistry.js';
 import type { SimulatedModem } from './simulator/simulatedModem.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
+import type { IncomingRule } from './webhooks/webhookAudience.js';
 import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
@@ -182,14 +184,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     });
 
     // Everything that listens to events, before anything can raise one.
+    const incomingFor: IncomingRule = (appId, origin) => auth.apps.hearsIncoming(appId, origin);
     const dispatcher = await startWebhookDispatcher(context, {
       registry: webhooks,
       health,
       post: deps.webhookPoster ?? createNodePoster(),
       devices: pool,
-      incomingFor: (appId, origin) => auth.apps.hearsIncoming(appId, origin),
+      incomingFor,
     });
-    const smppOutbox = startSmppOutbox(context);
+    const smppOutbox = startSmppOutbox(context, { hearsIncoming: incomingFor });
     const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const routing = await openRouting(context, { apps: auth.apps });
@@ -235,6 +238,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       lifecycle: records.lifecycle,
       devices: pool,
       scheduler: activeScheduler,
+      quotas: auth.quotas,
       maxPendingMessages: options.maxPendingMessages,
     });
     const { messages } = messaging;
@@ -260,7 +264,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
     const operations = composeModemOperations(context, {
       pool,
       settings: operationSettings.settings,
-      enqueue: (request) => messages.enqueue(request),
+      enqueue: (request) => messages.enqueue(request, gatewayCaller),
     });
     const modems = await startModems(context, {
       options,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { ResetRule } from '../clock/resetPeriods.js';
+import type { Caller } from '../domain/caller.js';
 import { audienceHears, type IncomingAudience } from '../domain/incoming.js';
 import { type SimTargetForm, toSimTarget } from '../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -63,6 +64,12 @@ export function appIdOf(identity: Pick<StaffIdentity, 'id'>): string | undefined
   return identity.id.startsWith(appPrincipalPrefix)
     ? identity.id.slice(appPrincipalPrefix.length)
     : undefined;
+}
+
+/** The caller a login acts as, for the services (domain/caller.ts): an app, or a person. */
+export function callerOf(identity: Pick<StaffIdentity, 'id'>): Caller {
+  const appId = appIdOf(identity);
+  return appId === undefined ? { kind: 'person', id: identity.id } : { kind: 'app', appId };
 }
 
 /** The received messages a caller sees: an app's, by its incoming rule; staff's, every one. */

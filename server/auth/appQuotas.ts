@@ -14,23 +14,24 @@ export class QuotaExceededError extends GatewayError {
 }
 
 /**
- * Each app's quota of messages per day and per month (auth/appDirectory.ts). The count of a
- * period is read once from what the app queued since the period began (`countSince`, the audit
- * trail's POST /messages of that app), then kept in memory. A message is counted when admitted,
- * before it is queued, so that concurrent requests cannot all pass the last free place; one
- * that then fails to queue gives its place back.
+ * Each app's quota of SMS per day and per month (auth/appDirectory.ts), counted per recipient:
+ * a message to 100 numbers is 100 SMS, as SIM plans count them. The count of a period is read
+ * once from the messages the app queued since the period began (`countSince`), whichever way in
+ * they came by, then kept in memory. Messages are counted when admitted, before they are
+ * queued, so that concurrent requests cannot all pass the last free place; those that then fail
+ * to queue give their places back (`release`).
  */
 export interface AppQuotas {
-  /**
-   * Counts one message of the app, or throws QuotaExceededError when a period has none left.
-   * Returns the function that gives the place back.
-   */
-  admit(appId: string): () => void;
+  /** Counts `count` SMS of the app, or throws QuotaExceededError (counting none) when a period has not that many left. */
+  admit(appId: string, count: number): void;
+  /** Gives back places admitted for SMS that were not queued after all. */
+  release(appId: string, count: number): void;
 }
 
 export function createAppQuotas(deps: {
   apps: Pick<AppDirectory, 'get'>;
   clock: Clock;
+  /** The recipients of the app's messages created at or after `since`. */
   countSince: (appId: string, since: number) => number;
 }): AppQuotas {
   // app id and period kind → the period counted and its count.
@@ -53,28 +54,32 @@ export function createAppQuotas(deps: {
     return fresh;
   };
 
-  const nothing = () => {};
+  const periodsOf = (appId: string) => {
+    const quota = deps.apps.get(appId)?.quota;
+    if (!quota) return [];
+    return limits(quota).map(({ kind, limit }) => ({ kind, limit, count: countOf(appId, kind, quota) }));
+  };
+
   return {
-    admit(appId) {
-      const quota = deps.apps.get(appId)?.quota;
-      if (!quota) return nothing;
-      const periods = limits(quota).map(({ kind, limit }) => ({
-        kind,
-        limit,
-        count: countOf(appId, kind, quota),
-      }));
+    admit(appId, wanted) {
+      const periods = periodsOf(appId);
       for (const { kind, limit, count } of periods) {
-        if (count.used < limit) continue;
+        if (count.used + wanted <= limit) continue;
         const resetsAt = new Date(count.period.end).toISOString();
+        const left = Math.max(0, limit - count.used);
         throw new QuotaExceededError(
           Math.max(1, Math.ceil((count.period.end - deps.clock.now()) / 1000)),
-          `quota: this app has queued its ${limit} messages per ${kind}; it resets at ${resetsAt}`,
+          `quota: this app may send ${limit} SMS per ${kind} (one per recipient); ${left} are left ` +
+            `and this asks for ${wanted}; it resets at ${resetsAt}`,
         );
       }
-      for (const { count } of periods) count.used++;
-      return () => {
-        for (const { count } of periods) count.used = Math.max(0, count.used - 1);
-      };
+      for (const { count } of periods) count.used += wanted;
+    },
+    release(appId, count) {
+      for (const { kind } of periodsOf(appId)) {
+        const known = counts.get(`${appId} ${kind}`);
+        if (known) known.used = Math.max(0, known.used - count);
+      }
     },
   };
 }

@@ -1,10 +1,5 @@
 import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
-import {
-  type AppDirectory,
-  type AppDocumentData,
-  appPrincipalPrefix,
-  openAppDirectory,
-} from '../auth/appDirectory.js';
+import { type AppDirectory, type AppDocumentData, openAppDirectory } from '../auth/appDirectory.js';
 import { type AppQuotas, createAppQuotas } from '../auth/appQuotas.js';
 import { createAttemptPacer } from '../auth/attemptPacer.js';
 import {
@@ -107,8 +102,7 @@ export async function composeAuth(
     quotas: createAppQuotas({
       apps,
       clock,
-      countSince: (appId, since) =>
-        audit.countSince(`${appPrincipalPrefix}${appId}`, 'POST /messages', since),
+      countSince: (appId, since) => storage.messages.recipientsOfAppSince(appId, since),
     }),
     audit,
     usage: new SqliteUsageCounts(storage.sqlite.db),

@@ -1,3 +1,4 @@
+import type { AppQuotas } from '../auth/appQuotas.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { InboxReplay } from '../inbox/inboxReplay.js';
 import { InboxService } from '../inbox/inboxService.js';
@@ -55,6 +56,7 @@ export function composeMessaging(
     lifecycle: MessageLifecycle;
     devices: DeviceDirectory;
     scheduler: QueueWatcher;
+    quotas: AppQuotas;
     maxPendingMessages: number;
   },
 ): Messaging {
@@ -70,6 +72,7 @@ export function composeMessaging(
         clock,
         logger: logger.child('messages'),
         scheduler: deps.scheduler,
+        quotas: deps.quotas,
       },
       { maxPendingMessages: deps.maxPendingMessages },
     ),

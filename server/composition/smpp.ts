@@ -6,6 +6,7 @@ import { type HeldDelivery, SmppDeliveries } from '../smpp/smppDeliveries.js';
 import { startSmppServer } from '../smpp/smppServer.js';
 import type { SmppSession } from '../smpp/smppSession.js';
 import { type HeldParts, SmppSubmissions } from '../smpp/smppSubmissions.js';
+import type { IncomingRule } from '../webhooks/webhookAudience.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
 import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
@@ -20,13 +21,17 @@ export interface SmppOutbox {
  * The deliver_sm outbox, a listener: started with the webhooks, before anything can raise an
  * incoming SMS or a message update, so that none is missed while the SMPP server is on.
  */
-export function startSmppOutbox(context: CompositionContext): SmppOutbox {
+export function startSmppOutbox(
+  context: CompositionContext,
+  deps: { hearsIncoming: IncomingRule },
+): SmppOutbox {
   const { storage, settings } = context;
   const sessions = new Set<SmppSession>();
   const deliveries = new SmppDeliveries({
     outbox: storage.openCollection<HeldDelivery>('smpp-outbox'),
     memos: storage.openCollection<SubmitMemo>('smpp-memos'),
     receivers: () => [...sessions],
+    hearsIncoming: deps.hearsIncoming,
     // MO messages are kept for receivers only while the server is on; receipts for every submit.
     forwardIncoming: () => settings.current().smpp.enabled === true,
     incomingAsParts: () => settings.current().smpp.mo_as_parts === true,
@@ -68,7 +73,7 @@ export function startSmpp(
         accessControl: deps.accessControl,
         clock,
         submissions,
-        receiverBound: () => deps.outbox.deliveries.pump(),
+        receiverReady: () => deps.outbox.deliveries.pump(),
         sessions: deps.outbox.sessions,
         logger,
         listenError: (error) => listenError(error, config),

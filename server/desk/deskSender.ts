@@ -1,3 +1,4 @@
+import { gatewayCaller } from '../domain/caller.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { MessageService } from '../messages/messageService.js';
 
@@ -16,20 +17,24 @@ export type DeskSend = (text: DeskText) => Promise<MessageRecord>;
 
 /**
  * Queues through the same service as POST /messages, so every check, the queue limit and the
- * scheduler apply. Numbers go as the party wrote them (a national number or a short code is
- * still a number the modem can dial), hence no E.164 check.
+ * scheduler apply, as the gateway itself: the desk's answers belong to no app. Numbers go as the
+ * party wrote them (a national number or a short code is still a number the modem can dial),
+ * hence no E.164 check.
  */
 export function deskSenderOf(messages: MessageService): DeskSend {
   return (text) =>
-    messages.enqueue({
-      message: {
-        textMessage: { text: text.text },
-        phoneNumbers: [text.to],
-        deviceId: text.deviceId,
-        simNumber: text.simNumber,
-        ignoreOptOut: text.ignoreOptOut,
+    messages.enqueue(
+      {
+        message: {
+          textMessage: { text: text.text },
+          phoneNumbers: [text.to],
+          deviceId: text.deviceId,
+          simNumber: text.simNumber,
+          ignoreOptOut: text.ignoreOptOut,
+        },
+        skipPhoneValidation: true,
+        deviceActiveWithinHours: 0,
       },
-      skipPhoneValidation: true,
-      deviceActiveWithinHours: 0,
-    });
+      gatewayCaller,
+    );
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import { gatewayCaller } from '../domain/caller.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
@@ -71,7 +72,7 @@ export class MessageIntake {
    */
   private async cancelHeld(id: string): Promise<void> {
     try {
-      await this.deps.messages.cancel(id);
+      await this.deps.messages.cancel(id, gatewayCaller);
     } catch (error) {
       if (!isGatewayError(error, ErrorCode.InvalidState)) throw error;
     }
@@ -106,12 +107,10 @@ export class MessageIntake {
     }
     try {
       // As the app does (SendParams skipPhoneValidation = true): the server already checked.
-      await this.deps.messages.enqueue({
-        message: parsed.data,
-        skipPhoneValidation: true,
-        deviceActiveWithinHours: 0,
-        source: 'server',
-      });
+      await this.deps.messages.enqueue(
+        { message: parsed.data, skipPhoneValidation: true, deviceActiveWithinHours: 0, source: 'server' },
+        gatewayCaller,
+      );
       return false;
     } catch (error) {
       if (isGatewayError(error, ErrorCode.QueueFull)) {

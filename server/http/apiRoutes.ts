@@ -15,7 +15,7 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 
 /** Every API route module, registered on one builder, then the composition root's extensions. */
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
-  registerMessageRoutes(api, { messages: services.messages, quotas: services.quotas });
+  registerMessageRoutes(api, { messages: services.messages });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
   registerInboxRoutes(api, {
     inbox: services.inbox.records,

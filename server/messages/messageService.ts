@@ -1,5 +1,7 @@
+import type { AppQuotas } from '../auth/appQuotas.js';
 import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
+import { appOfCaller, type Caller } from '../domain/caller.js';
 import type { MessageContent, MessageRecord } from '../domain/message.js';
 import { type MessageView, toMessageView } from '../domain/messageView.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -44,6 +46,8 @@ export interface MessageServiceDependencies {
   clock: Clock;
   logger: Logger;
   scheduler: QueueWatcher;
+  /** Each app's quota, counted per recipient, whatever way in its messages came by. */
+  quotas: Pick<AppQuotas, 'admit' | 'release'>;
   /** Id for messages the client sent without one; default: upstream-style 21 characters. */
   generateId?: () => string;
 }
@@ -56,13 +60,15 @@ export interface EnqueueRequest {
   deviceActiveWithinHours: number;
   /** Set by fleet mode for a message the private server handed us. */
   source?: MessageRecord['source'];
-  /** The app whose credentials queued it; absent: the default app. */
-  appId?: string;
 }
 
 const hourMs = 3_600_000;
 
-/** Enqueue, read, list and cancel outgoing messages (the API's view of the queue). */
+/**
+ * Enqueue, read, list and cancel outgoing messages (the API's view of the queue), for a caller
+ * (domain/caller.ts): an app's messages are its own, counted on its quota per recipient, and
+ * another app's message is not found for it, whichever way in it asks by.
+ */
 export class MessageService {
   private lastSequence: number;
   private readonly generateId: () => string;
@@ -80,10 +86,12 @@ export class MessageService {
    * message durably before resolving: a client told 202 never loses its message. Nothing is
    * stored when any check fails.
    */
-  async enqueue(request: EnqueueRequest): Promise<MessageRecord> {
-    const record = this.prepare(request, this.deps.clock.now(), new Set());
+  async enqueue(request: EnqueueRequest, caller: Caller): Promise<MessageRecord> {
+    const appId = appOfCaller(caller);
+    const record = this.prepare(request, appId, this.deps.clock.now(), new Set());
     this.checkQueueCapacity(1);
-    await this.store([record]);
+    this.admit(appId, [record]);
+    await this.enqueuePrepared([record]);
     // As stored now: a modem that took it in the insert's turn is in its commit (see `store`).
     return this.deps.repository.get(record.id) ?? record;
   }
@@ -91,33 +99,53 @@ export class MessageService {
   /**
    * Many messages in one action (a campaign), first step: checks every request and returns the
    * records, storing nothing; a failure names the request by index
-   * (`messages[3].phoneNumbers[0]: …`). Hand the records to `enqueuePrepared` in the same turn
-   * of the event loop, together with whatever else must be durable with them.
+   * (`messages[3].phoneNumbers[0]: …`). The last check counts the recipients on an app's quota
+   * (QuotaExceeded, 429, when they do not fit). Hand the records to `enqueuePrepared` in the
+   * same turn of the event loop, together with whatever else must be durable with them.
    */
-  prepareAll(requests: readonly EnqueueRequest[]): MessageRecord[] {
+  prepareAll(requests: readonly EnqueueRequest[], caller: Caller): MessageRecord[] {
     const now = this.deps.clock.now();
     const ids = new Set<string>();
+    const appId = appOfCaller(caller);
     const records = requests.map((request, index) => {
       try {
-        return this.prepare(request, now, ids);
+        return this.prepare(request, appId, now, ids);
       } catch (error) {
         throw error instanceof GatewayError ? prefixed(error, `messages[${index}]`) : error;
       }
     });
     this.checkQueueCapacity(records.length);
+    this.admit(appId, records);
     return records;
+  }
+
+  /** Counts the records' recipients on the app's quota; throws QuotaExceeded when they do not fit. */
+  private admit(appId: string | undefined, records: readonly MessageRecord[]): void {
+    if (appId !== undefined) this.deps.quotas.admit(appId, recipientCount(records));
   }
 
   /**
    * Second step: stores the records of `prepareAll`. Inserted in this turn, they share one
-   * group commit with the caller's other writes of the turn: all are queued or none.
+   * group commit with the caller's other writes of the turn: all are queued or none, and an
+   * app's quota gets back the places of messages that were not stored.
    */
-  enqueuePrepared(records: readonly MessageRecord[]): Promise<void> {
-    return this.store(records);
+  async enqueuePrepared(records: readonly MessageRecord[]): Promise<void> {
+    try {
+      await this.store(records);
+    } catch (error) {
+      const appId = records[0]?.appId;
+      if (appId !== undefined) this.deps.quotas.release(appId, recipientCount(records));
+      throw error;
+    }
   }
 
   /** The stored form of one request, after every check; `ids` are those taken by this batch. */
-  private prepare(request: EnqueueRequest, now: number, ids: Set<string>): MessageRecord {
+  private prepare(
+    request: EnqueueRequest,
+    appId: string | undefined,
+    now: number,
+    ids: Set<string>,
+  ): MessageRecord {
     const { message } = request;
     const isEncrypted = message.isEncrypted ?? false;
     if (!request.skipPhoneValidation && !isEncrypted) checkPhoneNumbers(message.phoneNumbers);
@@ -139,7 +167,7 @@ export class MessageService {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
       ...(request.source ? { source: request.source } : {}),
-      ...(request.appId ? { appId: request.appId } : {}),
+      ...(appId !== undefined ? { appId } : {}),
       content: content(message),
       recipients: message.phoneNumbers.map((phoneNumber) => ({
         phoneNumber,
@@ -189,14 +217,27 @@ export class MessageService {
     this.deps.events.emit('message:enqueued', { message: record });
   }
 
-  get(id: string): MessageRecord {
+  /** The message, if the caller may see it: an app sees only its own (NotFound for another's, as for none). */
+  get(id: string, caller: Caller): MessageRecord {
     const message = this.deps.repository.get(id);
-    if (!message) throw new GatewayError(ErrorCode.NotFound, `message ${id} not found`, { field: 'id' });
+    const appId = appOfCaller(caller);
+    if (!message || (appId !== undefined && message.appId !== appId)) {
+      throw new GatewayError(ErrorCode.NotFound, `message ${id} not found`, { field: 'id' });
+    }
     return message;
   }
 
-  list(query: MessageQuery, form: Pick<MessageListForm, 'withContent'>): Promise<ListedMessages> {
-    return this.deps.repository.list(query, { ...form, unassignedDeviceId: this.unassignedDeviceId() });
+  /** A page of the messages the caller may see: an app's own, or everyone's. */
+  list(
+    query: Omit<MessageQuery, 'appId'>,
+    form: Pick<MessageListForm, 'withContent'>,
+    caller: Caller,
+  ): Promise<ListedMessages> {
+    const appId = appOfCaller(caller);
+    return this.deps.repository.list(appId === undefined ? query : { ...query, appId }, {
+      ...form,
+      unassignedDeviceId: this.unassignedDeviceId(),
+    });
   }
 
   /** The API's message state (the 202, GET /messages/{id}, the live stream): one view everywhere. */
@@ -221,9 +262,12 @@ export class MessageService {
     return message;
   }
 
-  /** Cancel rules live in MessageLifecycle: Pending → Cancelled, Cancelled again → same, else 400. */
-  cancel(id: string): Promise<MessageRecord> {
-    return this.deps.lifecycle.cancel(id);
+  /**
+   * Cancel rules live in MessageLifecycle: Pending → Cancelled, Cancelled again → same, else 400.
+   * A message the caller may not see is not found.
+   */
+  async cancel(id: string, caller: Caller): Promise<MessageRecord> {
+    return this.deps.lifecycle.cancel(this.get(id, caller).id);
   }
 
   /**
@@ -281,6 +325,10 @@ export class MessageService {
       );
     }
   }
+}
+
+function recipientCount(records: readonly MessageRecord[]): number {
+  return records.reduce((total, record) => total + record.recipients.length, 0);
 }
 
 /** The same error, its message and field under `prefix` (`messages[3].phoneNumbers[0]`). */

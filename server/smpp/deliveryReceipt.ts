@@ -6,7 +6,10 @@ import { receiptDate } from './smppTime.js';
 export interface SubmitMemo {
   /** The message id. */
   id: string;
-  systemId: string;
+  /** Who submitted it (domain/caller.ts `callerKey`): only a session of theirs gets the receipt. */
+  owner?: string;
+  /** Memos kept before `owner`: the system_id that submitted, which a session must bind with. */
+  systemId?: string;
   /** §5.2.17 bits 1–0: 1 a receipt on success or failure, 2 on failure only. */
   receiptWanted: 1 | 2;
   sourceAddr: string;
@@ -59,6 +62,15 @@ export function receiptText(memo: SubmitMemo, outcome: ReceiptOutcome, doneAt: n
     `done date:${receiptDate(doneAt)} stat:${outcome.stat} err:${String(outcome.err).padStart(3, '0')} ` +
     `text:${memo.textStart.replace(/[^\x20-\x7e]/g, '?')}`
   );
+}
+
+/**
+ * query_sm's error_code is one octet (§4.8.2). A +CMS code up to 255 is the network's own cause
+ * (TS 24.011 RP-cause, TS 23.040 TP-FCS) and fits; 300–500 are the modem's own errors (TS 27.005
+ * §3.2.5), told as 0xFF, TP-FCS "unspecified error cause".
+ */
+export function networkErrorOctet(code: number): number {
+  return Number.isInteger(code) && code >= 0 && code <= 0xff ? code : 0xff;
 }
 
 /** §5.2.28 message_state for query_sm: what the message is now. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import { type Caller, callerKey } from '../domain/caller.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
@@ -8,15 +9,24 @@ import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/
 import { toGsm7Characters } from '../pdu/gsm7.js';
 import { type Segment, segmentText } from '../pdu/segmenter.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
+import type { IncomingRule } from '../webhooks/webhookAudience.js';
 import { receiptOutcome, receiptText, type SubmitMemo } from './deliveryReceipt.js';
 import { addressOfPhoneNumber } from './smppAddress.js';
+import type { DeliveryAnswer } from './smppSession.js';
 import { SmppStatus } from './smppStatus.js';
+
+/** Where an incoming SMS came in: what an app's incoming rule is asked about. */
+export type IncomingOrigin = Parameters<IncomingRule>[1];
 
 /** A deliver_sm owed to a receiver, kept until one acknowledges it. */
 export interface HeldDelivery extends OutboxItem {
   kind: 'receipt' | 'mo';
-  /** Only a session bound with this system_id takes it (a receipt goes to whoever submitted). */
+  /** A receipt: only a session of the login that submitted (`callerKey`) takes it. */
+  owner?: string;
+  /** A receipt kept before `owner`: only a session bound with this system_id takes it. */
   systemId?: string;
+  /** An incoming SMS: only a session whose login hears it (its incoming rule) takes it. */
+  origin?: IncomingOrigin;
   /** deliver_sm fields; octet strings as Base64 under `base64Fields`. */
   fields: Record<string, string | number>;
   base64Fields: string[];
@@ -25,14 +35,17 @@ export interface HeldDelivery extends OutboxItem {
 /** A bound session that may receive, as the outbox sees it. */
 export interface SmppReceiver {
   readonly systemId: string;
+  readonly caller: Caller | undefined;
   readonly canReceive: boolean;
-  deliver(fields: Record<string, unknown>): Promise<number>;
+  deliver(fields: Record<string, unknown>): Promise<DeliveryAnswer>;
 }
 
 export interface SmppDeliveriesDeps {
   outbox: KeyedCollection<HeldDelivery>;
   memos: KeyedCollection<SubmitMemo>;
   receivers: () => readonly SmppReceiver[];
+  /** Whether an app's incoming rule gives it an incoming SMS (auth/appDirectory.ts). */
+  hearsIncoming: IncomingRule;
   /** Whether incoming SMS are kept for receivers now (the server is on). */
   forwardIncoming: () => boolean;
   /** A long incoming SMS as one deliver_sm per part (`smpp.mo_as_parts`) rather than whole. */
@@ -56,8 +69,10 @@ const maxShortMessage = 254;
 /**
  * deliver_sm to bound receivers: incoming SMS (MO) and delivery receipts. Each is a fact
  * recorded in the commit that stores what raised it (`EventBus.onRecord`, as the webhook
- * outbox), held while no receiver is bound, and retried with back-off until a receiver answers
- * deliver_sm_resp with ESME_ROK.
+ * outbox), held while no receiver that may have it is bound, and retried with back-off until
+ * one answers deliver_sm_resp with ESME_ROK. A receipt goes only to the login that submitted;
+ * an incoming SMS only to a person's login or an app whose incoming rule hears it, as the
+ * app's inbox and webhooks do.
  */
 export class SmppDeliveries {
   private readonly unsubscribe: (() => void)[] = [];
@@ -114,25 +129,42 @@ export class SmppDeliveries {
   private async attempt(delivery: HeldDelivery): Promise<AttemptOutcome> {
     const candidates = this.deps
       .receivers()
-      .filter(
-        (receiver) =>
-          receiver.canReceive && (delivery.systemId === undefined || receiver.systemId === delivery.systemId),
-      );
-    // Spread over the receivers bound with the same credentials.
+      .filter((receiver) => receiver.canReceive && this.mayHave(receiver, delivery));
+    // Spread over the receivers of the same login.
     const receiver = candidates[delivery.attempts % Math.max(1, candidates.length)];
     if (!receiver) return { kind: 'no-taker' };
     const fields: Record<string, unknown> = { ...delivery.fields };
     for (const name of delivery.base64Fields)
       fields[name] = Buffer.from(String(delivery.fields[name]), 'base64');
-    const status = await receiver.deliver(fields);
-    return status === SmppStatus.ESME_ROK
+    const answer = await receiver.deliver(fields);
+    // The session ended unanswered: it goes again on the next bind, not counted as a failure.
+    if (answer === 'closed') return { kind: 'no-taker' };
+    return answer === SmppStatus.ESME_ROK
       ? { kind: 'done' }
-      : { kind: 'failed', error: `deliver_sm_resp status 0x${status.toString(16)}` };
+      : { kind: 'failed', error: `deliver_sm_resp status 0x${answer.toString(16)}` };
+  }
+
+  private mayHave(receiver: SmppReceiver, delivery: HeldDelivery): boolean {
+    const { caller } = receiver;
+    if (!caller) return false;
+    if (delivery.owner !== undefined) return callerKey(caller) === delivery.owner;
+    if (delivery.systemId !== undefined) return receiver.systemId === delivery.systemId;
+    if (delivery.kind === 'mo' && caller.kind === 'app') {
+      // An app hears what its incoming rule gives it; an MO kept before origins were recorded,
+      // none (a person's login hears every one).
+      return delivery.origin !== undefined && this.deps.hearsIncoming(caller.appId, delivery.origin);
+    }
+    return true;
   }
 
   private moDeliveries(incoming: IncomingMessageEvent): HeldDelivery[] {
     const source = addressOfPhoneNumber(incoming.sender);
     const destination = addressOfPhoneNumber(incoming.recipient ?? '');
+    const origin: IncomingOrigin = {
+      deviceId: incoming.deviceId,
+      simNumber: incoming.simNumber,
+      ...(incoming.repliesTo !== undefined ? { repliesTo: incoming.repliesTo } : {}),
+    };
     const addressing = {
       source_addr_ton: source.ton,
       source_addr_npi: 1,
@@ -144,7 +176,7 @@ export class SmppDeliveries {
     };
     if (incoming.type === 'SMS' && this.deps.incomingAsParts()) {
       const segments = segmentText(incoming.content);
-      if (segments.length > 1) return this.partDeliveries(incoming, addressing, segments);
+      if (segments.length > 1) return this.partDeliveries(incoming, origin, addressing, segments);
     }
     const { dataCoding, bytes } =
       incoming.type === 'DATA_SMS'
@@ -164,6 +196,7 @@ export class SmppDeliveries {
         'mo',
         fields,
         long ? ['short_message', 'message_payload'] : ['short_message'],
+        { origin },
       ),
     ];
   }
@@ -174,6 +207,7 @@ export class SmppDeliveries {
    */
   private partDeliveries(
     incoming: IncomingMessageEvent,
+    origin: IncomingOrigin,
     addressing: Record<string, string | number>,
     segments: readonly Segment[],
   ): HeldDelivery[] {
@@ -197,6 +231,7 @@ export class SmppDeliveries {
           short_message: Buffer.concat([header, body]).toString('base64'),
         },
         ['short_message'],
+        { origin },
       );
     });
   }
@@ -226,7 +261,11 @@ export class SmppDeliveries {
         message_state: outcome.messageState,
       },
       ['short_message'],
-      memo.systemId,
+      memo.owner !== undefined
+        ? { owner: memo.owner }
+        : memo.systemId !== undefined
+          ? { systemId: memo.systemId }
+          : {},
     );
   }
 
@@ -235,7 +274,7 @@ export class SmppDeliveries {
     kind: HeldDelivery['kind'],
     fields: HeldDelivery['fields'],
     base64Fields: string[],
-    systemId?: string,
+    audience: Pick<HeldDelivery, 'owner' | 'systemId' | 'origin'>,
   ): HeldDelivery {
     const now = this.deps.clock.now();
     return {
@@ -243,7 +282,7 @@ export class SmppDeliveries {
       kind,
       fields,
       base64Fields,
-      ...(systemId !== undefined ? { systemId } : {}),
+      ...audience,
       createdAt: now,
       attempts: 0,
       nextAttemptAt: now,

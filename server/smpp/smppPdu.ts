@@ -79,6 +79,11 @@ export function encodePdu(
 export class PduFramer {
   private pending: Buffer = Buffer.alloc(0);
 
+  /** Whether part of a PDU has come and the rest has not. */
+  get holdsPart(): boolean {
+    return this.pending.length > 0;
+  }
+
   push(chunk: Buffer): { pdus: Buffer[]; badLength?: number } {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     const pdus: Buffer[] = [];

@@ -1,10 +1,16 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import type { AccessControl } from '../auth/accessControl.js';
+import { callerOf } from '../auth/appDirectory.js';
 import { authenticateSender } from '../auth/senderLogin.js';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { SmppSession } from './smppSession.js';
+import {
+  type BindOutcome,
+  defaultSessionLimits,
+  SmppSession,
+  type SmppSessionLimits,
+} from './smppSession.js';
 import { SmppStatus } from './smppStatus.js';
 import type { SmppSubmissions } from './smppSubmissions.js';
 
@@ -12,14 +18,18 @@ export interface SmppServerDeps {
   accessControl: AccessControl;
   clock: Clock;
   submissions: SmppSubmissions;
-  /** A receiver bound: the deliveries that wait for one may go. */
-  receiverBound: () => void;
+  /** A receiver bound, or one has room again: the deliveries that wait for one may go. */
+  receiverReady: () => void;
   /**
    * The live sessions, kept by the caller: the deliver_sm outbox reads them, and exists before
    * and after any one server. The server adds each connection and removes it when it closes.
    */
   sessions: Set<SmppSession>;
   logger: Logger;
+  /** Default: `defaultSessionLimits`. */
+  sessionLimits?: SmppSessionLimits;
+  /** Connections at once; past it a new one is closed at once. Default `maxSmppConnections`. */
+  maxConnections?: number;
   listenError: (error: NodeJS.ErrnoException) => Error;
 }
 
@@ -28,10 +38,18 @@ export interface SmppServer {
   close(): Promise<void>;
 }
 
+/** How long a stop waits for each client's unbind_resp: a stop must not hang on a silent client. */
+const unbindWaitMs = 2_000;
+
+/** Connections at once, bound or not: a few SMPP clients on this PC or the office LAN. */
+export const maxSmppConnections = 64;
+
 /**
  * The SMPP 3.4 server (docs/email-and-smpp.md): a TCP listener whose every connection is an
- * SmppSession, any number bound at once. The bind's system_id and password are the gateway's
- * login, or any system_id with an API token holding messages:send as the password.
+ * SmppSession, up to `maxSmppConnections` at once. The bind's system_id and password are a
+ * person's or an app's login, or any system_id with an API token holding messages:send as the
+ * password; the session then acts as that person or app (domain/caller.ts), not as the
+ * system_id it gave.
  */
 export async function startSmppServer(
   address: { host: string; port: number },
@@ -40,33 +58,41 @@ export async function startSmppServer(
   const { logger, sessions } = deps;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
+    // Past the cap, refused before any work: file descriptors are the HTTP API's too.
+    if (sockets.size >= (deps.maxConnections ?? maxSmppConnections)) {
+      logger.warn('SMPP connection refused: too many connections', { connections: sockets.size });
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.setNoDelay(true);
     const session = new SmppSession(
       socket,
       {
-        bind: async ({ systemId, password, ip }) => {
+        bind: async ({ systemId, password, ip }): Promise<BindOutcome> => {
           try {
-            await authenticateSender(deps.accessControl, {
+            const principal = await authenticateSender(deps.accessControl, {
               username: systemId,
               password,
               ip,
               protocol: 'smpp',
             });
-            return SmppStatus.ESME_ROK;
+            return { status: SmppStatus.ESME_ROK, caller: callerOf(principal.user) };
           } catch (error) {
             logger.info('SMPP bind refused', {
               systemId,
               reason: error instanceof Error ? error.message : String(error),
             });
             // §5.1.3: a wrong password is ESME_RINVPASWD; no right to send, or a lock-out, ESME_RBINDFAIL.
-            return isGatewayError(error, ErrorCode.Unauthorized)
-              ? SmppStatus.ESME_RINVPASWD
-              : SmppStatus.ESME_RBINDFAIL;
+            return {
+              status: isGatewayError(error, ErrorCode.Unauthorized)
+                ? SmppStatus.ESME_RINVPASWD
+                : SmppStatus.ESME_RBINDFAIL,
+            };
           }
         },
-        request: (pdu, from) => deps.submissions.request(pdu, from.systemId),
-        receiverBound: () => deps.receiverBound(),
+        request: (pdu, _session, caller) => deps.submissions.request(pdu, caller),
+        canTakeDeliveries: () => deps.receiverReady(),
         closed: (closed) => {
           sessions.delete(closed);
           sockets.delete(socket);
@@ -74,6 +100,7 @@ export async function startSmppServer(
       },
       deps.clock,
       logger,
+      deps.sessionLimits ?? defaultSessionLimits,
     );
     sessions.add(session);
   });
@@ -89,12 +116,15 @@ export async function startSmppServer(
   logger.info(`SMPP listening on ${address.host}:${port}`);
   return {
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Gone from the outbox's view at once, not when each socket's close event comes.
-        sessions.clear();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    close: async () => {
+      const ending = [...sessions];
+      // Gone from the outbox's view at once, not when each socket's close event comes.
+      sessions.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // §4.2: each client is told with unbind, so it rebinds later rather than see a broken line.
+      await Promise.all(ending.map((session) => session.unbindAndClose(unbindWaitMs)));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
   };
 }

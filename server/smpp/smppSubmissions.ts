@@ -1,10 +1,11 @@
 import type { Clock } from '../clock/clock.js';
+import { type Caller, callerKey } from '../domain/caller.js';
 import type { MessageRecord } from '../domain/message.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
-import { messageStateOf, receiptOutcome, type SubmitMemo } from './deliveryReceipt.js';
+import { messageStateOf, networkErrorOctet, receiptOutcome, type SubmitMemo } from './deliveryReceipt.js';
 import { contentOfParts, readSubmittedPart, type SmppEncoding, type SubmittedPart } from './shortMessage.js';
 import { phoneNumberOfAddress } from './smppAddress.js';
 import type { SmppPdu } from './smppPdu.js';
@@ -13,7 +14,7 @@ import { absoluteSmppTime, parseSmppTime } from './smppTime.js';
 
 /** The parts of a concatenated submit received so far, kept durably until the last arrives. */
 export interface HeldParts {
-  /** systemId|source|destination|reference */
+  /** caller|source|destination|reference (callerKey: one login's parts never join another's) */
   id: string;
   messageId: string;
   encoding: SmppEncoding;
@@ -48,6 +49,15 @@ export interface SmppSubmissionsDeps {
 
 type Answer = { status: number; fields?: Record<string, unknown> };
 
+/**
+ * How long the parts of a concatenated submit wait for the rest: clients send the parts of one
+ * message back to back, so what waits this long is never completed and is dropped.
+ */
+export const heldPartsTtlMs = 24 * 3_600_000;
+
+/** Concatenated submits waiting for parts, per login: past it a new one is ESME_RMSGQFUL. */
+export const maxHeldMessagesPerLogin = 1_000;
+
 const fail = (status: number, reason: string, logger: Logger): Answer => {
   logger.info('SMPP request refused', { status: `0x${status.toString(16)}`, reason });
   return { status };
@@ -62,20 +72,20 @@ const fail = (status: number, reason: string, logger: Logger): Answer => {
 export class SmppSubmissions {
   constructor(private readonly deps: SmppSubmissionsDeps) {}
 
-  async request(pdu: SmppPdu, systemId: string): Promise<Answer> {
+  async request(pdu: SmppPdu, caller: Caller): Promise<Answer> {
     switch (pdu.command) {
       case 'submit_sm':
-        return this.submit(pdu, systemId);
+        return this.submit(pdu, caller);
       case 'query_sm':
-        return this.query(pdu);
+        return this.query(pdu, caller);
       case 'cancel_sm':
-        return this.cancel(pdu);
+        return this.cancel(pdu, caller);
       default:
         return { status: SmppStatus.ESME_RINVCMDID };
     }
   }
 
-  private async submit(pdu: SmppPdu, systemId: string): Promise<Answer> {
+  private async submit(pdu: SmppPdu, caller: Caller): Promise<Answer> {
     const { fields, tlvs } = pdu;
     const { logger } = this.deps;
     const options = this.submitOptions(fields);
@@ -97,9 +107,8 @@ export class SmppSubmissions {
     });
     if (!read.ok) return fail(read.status, read.reason, logger);
     const { part } = read;
-    if (!part.concatenation)
-      return this.queue(this.deps.newMessageId(), part, [part.bytes], options, systemId);
-    return this.holdPart(part, options, systemId);
+    if (!part.concatenation) return this.queue(this.deps.newMessageId(), part, [part.bytes], options, caller);
+    return this.holdPart(part, options, caller);
   }
 
   private submitOptions(fields: Record<string, unknown>): SubmitOptions | { status: number; reason: string } {
@@ -139,11 +148,20 @@ export class SmppSubmissions {
    * will have) until the last one arrives, which queues the message and drops the parts in one
    * commit.
    */
-  private async holdPart(part: SubmittedPart, options: SubmitOptions, systemId: string): Promise<Answer> {
+  private async holdPart(part: SubmittedPart, options: SubmitOptions, caller: Caller): Promise<Answer> {
     const concatenation = part.concatenation;
     if (!concatenation) return { status: SmppStatus.ESME_RSYSERR };
-    const key = [systemId, options.sourceAddr, options.destinationAddr, concatenation.reference].join('|');
-    const held: HeldParts = this.deps.heldParts.get(key) ?? {
+    const owner = callerKey(caller);
+    const key = [owner, options.sourceAddr, options.destinationAddr, concatenation.reference].join('|');
+    const earlier = this.deps.heldParts.get(key);
+    if (!earlier && this.heldBy(owner) >= maxHeldMessagesPerLogin) {
+      return fail(
+        SmppStatus.ESME_RMSGQFUL,
+        `${maxHeldMessagesPerLogin} concatenated messages of this login wait for their parts`,
+        this.deps.logger,
+      );
+    }
+    const held: HeldParts = earlier ?? {
       id: key,
       messageId: this.deps.newMessageId(),
       encoding: part.encoding,
@@ -174,7 +192,20 @@ export class SmppSubmissions {
       bytes: new Uint8Array(),
       ...(held.port !== undefined ? { port: held.port } : {}),
     };
-    return this.queue(held.messageId, partial, bytes, held.first, systemId, key);
+    return this.queue(held.messageId, partial, bytes, held.first, caller, key);
+  }
+
+  /** The login's waiting concatenated messages, after dropping those that waited past their time. */
+  private heldBy(owner: string): number {
+    const expired = this.deps.clock.now() - heldPartsTtlMs;
+    let count = 0;
+    for (const held of [...this.deps.heldParts.values()]) {
+      if (held.receivedAt < expired) {
+        this.deps.logger.warn('SMPP parts never completed: dropped', { id: held.id, parts: held.total });
+        void this.deps.heldParts.delete(held.id);
+      } else if (held.id.startsWith(`${owner}|`)) count++;
+    }
+    return count;
   }
 
   private async queue(
@@ -182,7 +213,7 @@ export class SmppSubmissions {
     part: SubmittedPart,
     bytes: readonly Uint8Array[],
     options: SubmitOptions,
-    systemId: string,
+    caller: Caller,
     heldKey?: string,
   ): Promise<Answer> {
     const { logger } = this.deps;
@@ -190,22 +221,25 @@ export class SmppSubmissions {
     if (!content.ok) return fail(content.status, content.reason, logger);
     let records: MessageRecord[];
     try {
-      records = this.deps.messages.prepareAll([
-        {
-          message: {
-            id: messageId,
-            phoneNumbers: [options.phoneNumber],
-            ...(content.content.kind === 'text'
-              ? { textMessage: { text: content.content.text } }
-              : { dataMessage: { data: content.content.data, port: content.content.port } }),
-            withDeliveryReport: options.receiptWanted !== 0,
-            validUntil: options.validUntil,
-            scheduleAt: options.scheduleAt,
+      records = this.deps.messages.prepareAll(
+        [
+          {
+            message: {
+              id: messageId,
+              phoneNumbers: [options.phoneNumber],
+              ...(content.content.kind === 'text'
+                ? { textMessage: { text: content.content.text } }
+                : { dataMessage: { data: content.content.data, port: content.content.port } }),
+              withDeliveryReport: options.receiptWanted !== 0,
+              validUntil: options.validUntil,
+              scheduleAt: options.scheduleAt,
+            },
+            skipPhoneValidation: false,
+            deviceActiveWithinHours: 0,
           },
-          skipPhoneValidation: false,
-          deviceActiveWithinHours: 0,
-        },
-      ]);
+        ],
+        caller,
+      );
     } catch (error) {
       if (isGatewayError(error, ErrorCode.Conflict)) {
         return { status: SmppStatus.ESME_ROK, fields: { message_id: messageId } };
@@ -218,7 +252,7 @@ export class SmppSubmissions {
       writes.push(
         this.deps.rememberSubmit({
           id: messageId,
-          systemId,
+          owner: callerKey(caller),
           receiptWanted: options.receiptWanted,
           sourceAddr: options.sourceAddr,
           destinationAddr: options.destinationAddr,
@@ -233,11 +267,12 @@ export class SmppSubmissions {
     return { status: SmppStatus.ESME_ROK, fields: { message_id: messageId } };
   }
 
-  private query(pdu: SmppPdu): Answer {
+  /** Another login's message is not found for this one, as over HTTP. */
+  private query(pdu: SmppPdu, caller: Caller): Answer {
     const id = String(pdu.fields.message_id ?? '');
     let message: MessageRecord;
     try {
-      message = this.deps.messages.get(id);
+      message = this.deps.messages.get(id, caller);
     } catch {
       return { status: SmppStatus.ESME_RQUERYFAIL };
     }
@@ -249,15 +284,15 @@ export class SmppSubmissions {
         message_id: id,
         final_date: finalAt === undefined ? '' : absoluteSmppTime(finalAt),
         message_state: messageStateOf(message),
-        error_code: final?.err ?? 0,
+        error_code: networkErrorOctet(final?.err ?? 0),
       },
     };
   }
 
-  private async cancel(pdu: SmppPdu): Promise<Answer> {
+  private async cancel(pdu: SmppPdu, caller: Caller): Promise<Answer> {
     const id = String(pdu.fields.message_id ?? '');
     try {
-      await this.deps.messages.cancel(id);
+      await this.deps.messages.cancel(id, caller);
       return { status: SmppStatus.ESME_ROK };
     } catch (error) {
       return fail(
@@ -279,6 +314,7 @@ function asBytes(value: unknown): Uint8Array {
 function statusOf(error: unknown): number {
   if (isGatewayError(error, ErrorCode.QueueFull)) return SmppStatus.ESME_RTHROTTLED;
   if (isGatewayError(error, ErrorCode.MessageTooLong)) return SmppStatus.ESME_RINVMSGLEN;
+  if (isGatewayError(error, ErrorCode.QuotaExceeded)) return SmppStatus.ESME_RTHROTTLED;
   if (isGatewayError(error)) return SmppStatus.ESME_RSUBMITFAIL;
   return SmppStatus.ESME_RSYSERR;
 }

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AccessControl } from '../auth/accessControl.js';
+import { callerOf } from '../auth/appDirectory.js';
 import { authenticateSender } from '../auth/senderLogin.js';
 import type { OptOutList } from '../desk/optOut/optOutList.js';
+import { type Caller, callerKey } from '../domain/caller.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import { planText } from '../pdu/index.js';
+import { MaxRecipients } from '../schemas/messageSchemas.js';
+import { createMailParser, type MailParser } from './mailParser.js';
 import { recipientOfAddress } from './mailRecipient.js';
 import { type MailTextRule, smsTextOfMail } from './mailText.js';
 import { smtpReply, smtpReplyOf } from './smtpReplies.js';
@@ -28,10 +31,12 @@ export interface SmtpListenerConfig {
 
 export interface SmtpListenerDeps {
   accessControl: AccessControl;
-  messages: Pick<MessageService, 'enqueue' | 'get'>;
+  messages: Pick<MessageService, 'enqueue'>;
   optOuts: Pick<OptOutList, 'isOptedOut'>;
   policy: () => MailPolicy;
   logger: Logger;
+  /** Reads each mail off the event loop; default: within `defaultMailParserLimits`. */
+  mailParser?: MailParser;
   /** Turns a refused listen into the gateway's typed error (port in use, forbidden). */
   listenError: (error: NodeJS.ErrnoException) => Error;
 }
@@ -45,15 +50,31 @@ export interface SmtpListener {
 const mailIdPrefix = 'mail-';
 
 /**
- * The message id of a mail: the same Message-ID (RFC 5322 §3.6.4) always gives the same id, so
- * a client that sends a mail again after a lost 250 gets "already queued", not a second SMS.
+ * The message id of a mail: the same Message-ID (RFC 5322 §3.6.4) from the same login always
+ * gives the same id, so a client that sends a mail again after a lost 250 gets "already
+ * queued", not a second SMS. Another login's Message-ID is another id: no sender learns of, or
+ * is refused for, a mail of someone else's.
  */
-export function messageIdOfMail(messageId: string): string {
-  return mailIdPrefix + createHash('sha256').update(messageId).digest('base64url').slice(0, 31);
+export function messageIdOfMail(messageId: string, caller: Caller): string {
+  const key = `${callerKey(caller)}\n${messageId}`;
+  return mailIdPrefix + createHash('sha256').update(key).digest('base64url').slice(0, 31);
 }
 
-/** The largest mail taken (RFC 1870 SIZE): a text with its HTML twin and a signature logo. */
-const maxMailBytes = 10 * 1024 * 1024;
+/**
+ * The largest mail taken (RFC 1870 SIZE): a text with its HTML twin and a signature logo. An
+ * SMS is a few hundred characters; anything near this is attachments, which are not read.
+ */
+export const maxMailBytes = 4 * 1024 * 1024;
+
+/** Connections at once: a few mail programs on this PC or the office LAN. */
+export const maxSmtpClients = 32;
+
+/** The caller a mail is queued as: who logged in on its connection (set in onAuth). */
+function callerOfSession(session: SMTPServerSession): Caller {
+  const caller = session.user as Caller | undefined;
+  if (!caller) throw smtpReply(530, 'authentication required');
+  return caller;
+}
 
 /**
  * The SMTP side of e-mail → SMS (docs/email-and-smpp.md), on Nodemailer's smtp-server and
@@ -66,6 +87,7 @@ export async function startSmtpListener(
   deps: SmtpListenerDeps,
 ): Promise<SmtpListener> {
   const { logger } = deps;
+  const mailParser = deps.mailParser ?? createMailParser();
   const server = new SMTPServer({
     banner: 'Desktop SMS Gateway: e-mail to SMS',
     authMethods: ['PLAIN', 'LOGIN'],
@@ -76,6 +98,7 @@ export async function startSmtpListener(
     // RFC 3463 codes beside each reply (5.1.3 bad address, 4.3.1 full…): clients log them.
     hideENHANCEDSTATUSCODES: false,
     size: maxMailBytes,
+    maxClients: maxSmtpClients,
     disableReverseLookup: true,
     closeTimeout: 1_000,
     logger: false,
@@ -86,11 +109,15 @@ export async function startSmtpListener(
         ip: session.remoteAddress,
         protocol: 'smtp',
       }).then(
-        () => callback(null, { user: auth.username ?? '' }),
+        (principal) => callback(null, { user: callerOf(principal.user) }),
         (error: unknown) => callback(smtpReplyOf(error)),
       );
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
+      // RFC 5321 §4.5.3.1.10: 452 for one recipient too many; the client sends the rest apart.
+      if (session.envelope.rcptTo.length >= MaxRecipients) {
+        return callback(smtpReply(452, `at most ${MaxRecipients} recipients per mail`));
+      }
       const recipient = recipientOfAddress(address.address, deps.policy().defaultCountry);
       if (!recipient.ok) return callback(smtpReply(553, recipient.reason));
       if (deps.optOuts.isOptedOut(recipient.phoneNumber)) {
@@ -108,8 +135,10 @@ export async function startSmtpListener(
   });
 
   const queueMail = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> => {
-    const mail = await simpleParser(stream);
+    const caller = callerOfSession(session);
+    const bytes = await readMail(stream);
     if (stream.sizeExceeded) throw smtpReply(552, `the mail is larger than ${maxMailBytes} bytes`);
+    const mail = await mailParser.parse(bytes);
     const policy = deps.policy();
     const text = smsTextOfMail({ subject: mail.subject, text: mail.text }, policy);
     if (text === '') throw smtpReply(550, `the mail has no text for the SMS (text from: ${policy.source})`);
@@ -126,13 +155,16 @@ export async function startSmtpListener(
         }),
       ),
     ];
-    const id = mail.messageId ? messageIdOfMail(mail.messageId) : undefined;
+    const id = mail.messageId ? messageIdOfMail(mail.messageId, caller) : undefined;
     try {
-      const queued = await deps.messages.enqueue({
-        message: { id, textMessage: { text }, phoneNumbers },
-        skipPhoneValidation: false,
-        deviceActiveWithinHours: 0,
-      });
+      const queued = await deps.messages.enqueue(
+        {
+          message: { id, textMessage: { text }, phoneNumbers },
+          skipPhoneValidation: false,
+          deviceActiveWithinHours: 0,
+        },
+        caller,
+      );
       logger.info('mail queued as SMS', { id: queued.id, recipients: phoneNumbers.length, parts });
       return `queued as ${queued.id}`;
     } catch (error) {
@@ -156,4 +188,16 @@ export async function startSmtpListener(
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The mail's octets, kept only up to the size limit: past it smtp-server marks `sizeExceeded`. */
+async function readMail(stream: SMTPServerDataStream): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (kept + chunk.length > maxMailBytes) continue;
+    chunks.push(chunk);
+    kept += chunk.length;
+  }
+  return Buffer.concat(chunks);
 }

@@ -19,6 +19,9 @@ export function smtpReplyOf(error: unknown): SmtpReplyError {
   switch (error.code) {
     case ErrorCode.QueueFull:
       return smtpReply(452, `the SMS queue is full: ${error.message}`);
+    // The quota resets at a known time: a mail program that tries again later gets through.
+    case ErrorCode.QuotaExceeded:
+      return smtpReply(452, error.message);
     case ErrorCode.TooManyAttempts:
       return smtpReply(454, error.message);
     case ErrorCode.Unauthorized:

@@ -48,8 +48,6 @@ export interface AuditTrail {
   record(event: AuditEvent): Promise<void>;
   /** Newest first, with the total that matches. */
   list(query: AuditQuery): { total: number; items: StoredAuditEvent[] };
-  /** How many times `actorId` did `action` from `since` (ms) on. */
-  countSince(actorId: string, action: string, since: number): number;
   /** Who first acted on each subject that has events (who sent a message, made a contact…). */
   firstActors(subjects: readonly string[]): Record<string, string>;
 }
@@ -58,7 +56,6 @@ export class SqliteAuditTrail implements AuditTrail {
   private readonly queries: StatementCache;
   private readonly insert: Statement<AuditRow>;
   private readonly firstActor: Statement<[string], { actor_name: string }>;
-  private readonly countByActor: Statement<[string, string, number], { total: number }>;
 
   constructor(
     db: Database,
@@ -68,9 +65,6 @@ export class SqliteAuditTrail implements AuditTrail {
     this.insert = db.prepare(
       `INSERT INTO audit_events (at, actor_id, actor_name, action, summary, subject, fields)
        VALUES (@at, @actor_id, @actor_name, @action, @summary, @subject, @fields)`,
-    );
-    this.countByActor = db.prepare(
-      'SELECT count(*) AS total FROM audit_events WHERE actor_id = ? AND action = ? AND at >= ?',
     );
     this.firstActor = db.prepare(
       'SELECT actor_name FROM audit_events WHERE subject = ? ORDER BY seq LIMIT 1',
@@ -88,10 +82,6 @@ export class SqliteAuditTrail implements AuditTrail {
       fields: JSON.stringify(event.fields),
     };
     return this.commits.write(() => this.insert.run(row)).durable;
-  }
-
-  countSince(actorId: string, action: string, since: number): number {
-    return this.countByActor.get(actorId, action, since)?.total ?? 0;
   }
 
   firstActors(subjects: readonly string[]): Record<string, string> {

@@ -292,6 +292,17 @@ export class SqliteMessageRepository implements MessageRepository {
     return this.total;
   }
 
+  /** Read once per app and quota period (auth/appQuotas.ts): an index range on the creation time. */
+  recipientsOfAppSince(appId: string, since: number): number {
+    const row = this.queries
+      .get(
+        `SELECT coalesce(sum(json_array_length(body, '$.recipients')), 0) AS total FROM messages
+         WHERE created_at >= @since AND json_extract(body, '$.appId') = @appId`,
+      )
+      .get({ since, appId }) as { total: number };
+    return row.total;
+  }
+
   /**
    * Messages are inserted in sequence order, so the row inserted last holds the highest one,
    * even after the PC's clock was set back (when the newest by `createdAt` does not). The newest

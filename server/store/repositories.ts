@@ -107,6 +107,8 @@ export interface MessageRepository {
    */
   countFailedSince(since: number): number;
   count(): number;
+  /** How many recipients the app's messages created at or after `since` have: its quota's count. */
+  recipientsOfAppSince(appId: string, since: number): number;
   /** The highest `sequence` stored (0 for none): the next message's number follows it. */
   highestSequence(): number;
   /** Removes messages created before `before` that are in a final state; returns how many. */

@@ -160,12 +160,30 @@ describe('apps as tenants', () => {
     expect(over.status).toBe(429);
     expect(over.headers['retry-after']).toBe(String(12 * 3600));
     expect((over.body as { message: string }).message).toMatch(
-      /^quota: .*2 messages per day.*2026-01-02T00:00:00/,
+      /^quota: .*2 SMS per day.*2026-01-02T00:00:00/,
     );
     expect((await send(clinic, 'still sending')).status).toBe(202);
     // A refused request does not count: after the reset the app has its whole quota again.
     await harness.clock.advance(12 * 3600 * 1000);
     expect((await send(shop, 'next day')).status).toBe(202);
+  });
+
+  it('counts the quota per recipient: one call to three numbers does not fit a quota of two', async () => {
+    await addApp('shop', 'shop-secret-1', { perDay: 2, resetAt: '00:00', timeZone: 'UTC' });
+    const three = await harness.request('/messages', {
+      method: 'POST',
+      json: { textMessage: { text: 'x' }, phoneNumbers: ['+15550000001', '+15550000002', '+15550000003'] },
+      authorization: shop,
+    });
+    expect(three.status).toBe(429);
+    expect((three.body as { message: string }).message).toMatch(/2 are left and this asks for 3/);
+    const two = await harness.request('/messages', {
+      method: 'POST',
+      json: { textMessage: { text: 'x' }, phoneNumbers: ['+15550000001', '+15550000002'] },
+      authorization: shop,
+    });
+    expect(two.status).toBe(202);
+    expect((await send(shop, 'one more')).status).toBe(429);
   });
 
   it('gives a place back when the message is refused for another reason', async () => {

@@ -2,7 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AppRecord } from '../../server/auth/appDirectory.js';
+import { createAppQuotas } from '../../server/auth/appQuotas.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import type { Caller } from '../../server/domain/caller.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { toMessageView } from '../../server/domain/messageView.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
@@ -16,8 +19,27 @@ import { deviceInfo, InMemoryDeviceDirectory } from '../support/httpHarness.js';
 
 let dataDir: string;
 let storage: Storage;
-const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+let clock: ManualClock;
 const events = new EventBus();
+
+const owner: Caller = { kind: 'person', id: 'owner' };
+const shop: Caller = { kind: 'app', appId: 'shop' };
+const other: Caller = { kind: 'app', appId: 'other' };
+
+/** `shop` may send 5 SMS a day; `other` has no quota. */
+const shopRecord: AppRecord = {
+  id: 'shop',
+  name: 'shop',
+  createdAt: 0,
+  createdBy: 'owner',
+  quota: { perDay: 5, resetAt: '00:00', timeZone: 'UTC' },
+};
+const quotas = () =>
+  createAppQuotas({
+    apps: { get: (id) => (id === 'shop' ? shopRecord : undefined) },
+    clock,
+    countSince: (appId, since) => storage.messages.recipientsOfAppSince(appId, since),
+  });
 
 function service(
   options: { maxPendingMessages?: number; onEnqueued?: (message: MessageRecord) => void } = {},
@@ -33,6 +55,7 @@ function service(
       clock,
       logger: silentLogger,
       scheduler: { enqueued: options.onEnqueued ?? (() => {}) },
+      quotas: quotas(),
     },
     { maxPendingMessages: options.maxPendingMessages ?? 10 },
   );
@@ -55,6 +78,7 @@ async function codeOf(promise: Promise<unknown>): Promise<number | 'ok'> {
 }
 
 beforeEach(async () => {
+  clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   dataDir = await mkdtemp(join(tmpdir(), 'sms-gateway-messages-'));
   storage = await openStorage({ dataDir, clock, logger: silentLogger });
 });
@@ -69,7 +93,7 @@ describe('MessageService', () => {
     const stop = events.on('message:enqueued', () => order.push('event'));
     const messages = service({ onEnqueued: () => order.push('scheduler') });
     const durable = vi.spyOn(storage.sqlite.commits, 'flush');
-    const enqueued = messages.enqueue(request({ id: 'm' }));
+    const enqueued = messages.enqueue(request({ id: 'm' }), owner);
     expect(order).toEqual(['scheduler']);
     await enqueued;
     stop();
@@ -93,7 +117,7 @@ describe('MessageService', () => {
         }),
     });
     const commits = vi.spyOn(storage.sqlite.commits, 'flush');
-    await messages.enqueue(request({ id: 'm' }));
+    await messages.enqueue(request({ id: 'm' }), owner);
     await processed;
     for (const stop of stops) stop();
     // One commit (one fsync) for both writes; observers still hear "queued" first.
@@ -103,23 +127,23 @@ describe('MessageService', () => {
   });
 
   it('continues the sequence after a restart instead of starting again at 1', async () => {
-    await service().enqueue(request({ id: 'before' }));
+    await service().enqueue(request({ id: 'before' }), owner);
     const before = storage.messages.get('before')?.sequence ?? 0;
     await storage.close();
     storage = await openStorage({ dataDir, clock, logger: silentLogger });
-    await service().enqueue(request({ id: 'after' }));
+    await service().enqueue(request({ id: 'after' }), owner);
     expect(storage.messages.get('after')?.sequence).toBeGreaterThan(before);
   });
 
   it('refuses with stable codes: Conflict, NoDeviceAvailable, QueueFull, ValidationFailed', async () => {
     const messages = service({ maxPendingMessages: 1 });
-    expect(await codeOf(messages.enqueue(request({ id: 'one' })))).toBe('ok');
-    expect(await codeOf(messages.enqueue(request({ id: 'one' })))).toBe(ErrorCode.Conflict);
-    expect(await codeOf(messages.enqueue(request({ id: 'two', deviceId: 'ghost' })))).toBe(
+    expect(await codeOf(messages.enqueue(request({ id: 'one' }), owner))).toBe('ok');
+    expect(await codeOf(messages.enqueue(request({ id: 'one' }), owner))).toBe(ErrorCode.Conflict);
+    expect(await codeOf(messages.enqueue(request({ id: 'two', deviceId: 'ghost' }), owner))).toBe(
       ErrorCode.NoDeviceAvailable,
     );
-    expect(await codeOf(messages.enqueue(request({ id: 'two' })))).toBe(ErrorCode.QueueFull);
-    expect(await codeOf(messages.enqueue(request({ id: 'three', validUntil: clock.now() })))).toBe(
+    expect(await codeOf(messages.enqueue(request({ id: 'two' }), owner))).toBe(ErrorCode.QueueFull);
+    expect(await codeOf(messages.enqueue(request({ id: 'three', validUntil: clock.now() }), owner))).toBe(
       ErrorCode.ValidationFailed,
     );
     expect(storage.messages.count()).toBe(1);
@@ -127,15 +151,48 @@ describe('MessageService', () => {
 
   it('frees queue room when a pending message is cancelled', async () => {
     const messages = service({ maxPendingMessages: 1 });
-    await messages.enqueue(request({ id: 'first' }));
-    await messages.cancel('first');
-    expect(await codeOf(messages.enqueue(request({ id: 'second' })))).toBe('ok');
+    await messages.enqueue(request({ id: 'first' }), owner);
+    await messages.cancel('first', owner);
+    expect(await codeOf(messages.enqueue(request({ id: 'second' }), owner))).toBe('ok');
+  });
+
+  it("counts an app's quota per recipient, over single and batched calls, and across a restart", async () => {
+    const messages = service();
+    const three = ['+15551234561', '+15551234562', '+15551234563'];
+    await messages.enqueue(request({ id: 'a', phoneNumbers: three }), shop);
+    expect(await codeOf(messages.enqueue(request({ id: 'b', phoneNumbers: three }), shop))).toBe(
+      ErrorCode.QuotaExceeded,
+    );
+    // Refused whole: nothing of it was stored or counted, so two still fit.
+    expect(() => messages.prepareAll([request({ id: 'c', phoneNumbers: three })], shop)).toThrow(/quota/);
+    await messages.enqueuePrepared(
+      messages.prepareAll([request({ id: 'd', phoneNumbers: three.slice(0, 2) })], shop),
+    );
+    expect(await codeOf(messages.enqueue(request({ id: 'e' }), shop))).toBe(ErrorCode.QuotaExceeded);
+    // The person's and the other app's sends are not the shop's.
+    expect(await codeOf(messages.enqueue(request({ id: 'f', phoneNumbers: three }), owner))).toBe('ok');
+    expect(await codeOf(messages.enqueue(request({ id: 'g', phoneNumbers: three }), other))).toBe('ok');
+    // A new service reads the day's count back from the stored messages.
+    expect(await codeOf(service().enqueue(request({ id: 'h' }), shop))).toBe(ErrorCode.QuotaExceeded);
+    await clock.advance(24 * 3_600_000);
+    expect(await codeOf(service().enqueue(request({ id: 'i' }), shop))).toBe('ok');
+  });
+
+  it("hides an app's messages from every other app, but not from people", async () => {
+    const messages = service();
+    await messages.enqueue(request({ id: 'mine' }), shop);
+    expect(() => messages.get('mine', other)).toThrow(expect.objectContaining({ code: ErrorCode.NotFound }));
+    expect(await codeOf(messages.cancel('mine', other))).toBe(ErrorCode.NotFound);
+    expect(messages.get('mine', owner).appId).toBe('shop');
+    expect((await messages.list({ limit: 10, offset: 0 }, { withContent: false }, other)).total).toBe(0);
+    expect((await messages.list({ limit: 10, offset: 0 }, { withContent: false }, shop)).total).toBe(1);
+    expect((await messages.cancel('mine', shop)).state).toBe('Cancelled');
   });
 
   it('generates upstream-shaped ids: 21 URL-safe characters, all different', async () => {
     const messages = service({ maxPendingMessages: 50 });
     const ids = new Set<string>();
-    for (let index = 0; index < 20; index++) ids.add((await messages.enqueue(request())).id);
+    for (let index = 0; index < 20; index++) ids.add((await messages.enqueue(request(), owner)).id);
     expect(ids.size).toBe(20);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
   });
@@ -143,7 +200,7 @@ describe('MessageService', () => {
 
 describe('toMessageView', () => {
   it('formats state times with milliseconds and an offset, and leaves content out on request', async () => {
-    const record = await service().enqueue(request({ id: 'v', textMessage: { text: 'secret' } }));
+    const record = await service().enqueue(request({ id: 'v', textMessage: { text: 'secret' } }), owner);
     const view = toMessageView(record, false, 'only-device');
     expect(view.states.Pending).toMatch(/^2026-01-01T\d\d:00:00\.000[+-]\d\d:\d\d$/);
     expect(Date.parse(view.states.Pending ?? '')).toBe(clock.now());
@@ -152,7 +209,7 @@ describe('toMessageView', () => {
   });
 
   it('names the requested device of a message no modem has taken, else the stand-in, else none', async () => {
-    const unbound = await service().enqueue(request({ id: 'unbound' }));
+    const unbound = await service().enqueue(request({ id: 'unbound' }), owner);
     expect(toMessageView(unbound, false, 'only-device').deviceId).toBe('only-device');
     expect(toMessageView(unbound, false, undefined)).not.toHaveProperty('deviceId');
     expect(toMessageView({ ...unbound, requestedDeviceId: 'modem-a' }, false, 'only-device').deviceId).toBe(

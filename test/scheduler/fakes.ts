@@ -26,6 +26,13 @@ export class MemoryMessageRepository implements MessageRepository {
   private readonly records = new Map<string, MessageRecord>();
   private readonly pendingIds = new Set<string>();
 
+  recipientsOfAppSince(appId: string, since: number): number {
+    let total = 0;
+    for (const record of this.records.values())
+      if (record.appId === appId && record.createdAt >= since) total += record.recipients.length;
+    return total;
+  }
+
   insert(record: MessageRecord): Promise<void> {
     if (this.records.has(record.id)) {
       return Promise.reject(new GatewayError(ErrorCode.Conflict, 'id exists', { field: 'id' }));

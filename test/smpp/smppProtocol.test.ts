@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
+import { ourSystemId } from '../../server/smpp/smppSession.js';
 import { SmppStatus } from '../../server/smpp/smppStatus.js';
 import { type ApiMessage, waitForState } from '../integration/support/apiReads.js';
 import {
@@ -73,7 +74,9 @@ describe('the SMPP server', () => {
     ).body.accessToken;
     const taken = await client.request('bind_transmitter', { system_id: 'crm', password: sender });
     expect(taken?.command_status).toBe(SmppStatus.ESME_ROK);
-    expect(taken?.system_id).toBe('DesktopSMSGateway');
+    // §4.1.2: at most 15 characters and the NUL, which Kannel's 15-character buffer holds.
+    expect(taken?.system_id).toBe(ourSystemId);
+    expect(ourSystemId.length).toBeLessThanOrEqual(15);
   });
 
   it('answers submit_sm before a bind with ESME_RINVBNDSTS, a second bind with ESME_RALYBND, and enquire_link', async () => {

@@ -8,6 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
+import { ownerId } from '../../server/auth/staffDirectory.js';
+import type { Caller } from '../../server/domain/caller.js';
 import { messageIdOfMail } from '../../server/smtp/smtpListener.js';
 import { type ApiMessage, waitForState } from '../integration/support/apiReads.js';
 import {
@@ -20,6 +22,9 @@ import { pollUntil } from '../support/pollUntil.js';
 import { portAnswers } from '../support/portAnswers.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
 import { createTestCertificates } from '../support/webhookReceiver.js';
+
+/** The harness logs in as the owner: its mails are the owner's. */
+const owner: Caller = { kind: 'person', id: ownerId };
 
 const auth = { user: harnessUser, password: harnessPassword };
 const maxPendingMessages = 20;
@@ -77,7 +82,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
       ),
     });
     expect(run.exitCode, run.transcript).toBe(0);
-    const id = messageIdOfMail('<booking-1@example.com>');
+    const id = messageIdOfMail('<booking-1@example.com>', owner);
     expect(serverReplies(run.transcript)).toContain(`250 2.6.0 queued as ${id}`);
     // The 250 came after the commit: the message is there the moment the client has its answer.
     const stored = await harness.api.get<ApiMessage>(`/messages/${id}`);
@@ -105,7 +110,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
       ),
     });
     expect(run.exitCode, run.transcript).toBe(0);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<shift-7@example.com>')}`, 'Sent');
+    await waitForState(harness.api, `/messages/${messageIdOfMail('<shift-7@example.com>', owner)}`, 'Sent');
     expect(textsTo(harness, '+447700900302')).toEqual(['Grüße: Schicht ab 06:00 — bitte bestätigen.']);
     expect(textsTo(harness, '+447700900303')).toEqual(['Grüße: Schicht ab 06:00 — bitte bestätigen.']);
   });
@@ -126,7 +131,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
       ),
     });
     expect(run.exitCode, run.transcript).toBe(0);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<html-1@example.com>')}`, 'Sent');
+    await waitForState(harness.api, `/messages/${messageIdOfMail('<html-1@example.com>', owner)}`, 'Sent');
     expect(textsTo(harness, '+447700900304')).toEqual(['See you tomorrow.']);
   });
 
@@ -134,7 +139,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
     const data = mail({ Subject: 'once', 'Message-ID': '<retry-1@example.com>' }, 'Only once, please.');
     const first = await sendWithSwaks({ port, auth, to: ['+447700900305@sms'], data });
     const second = await sendWithSwaks({ port, auth, to: ['+447700900305@sms'], data });
-    const id = messageIdOfMail('<retry-1@example.com>');
+    const id = messageIdOfMail('<retry-1@example.com>', owner);
     expect(serverReplies(first.transcript)).toContain(`250 2.6.0 queued as ${id}`);
     expect(serverReplies(second.transcript)).toContain(`250 2.6.0 already queued as ${id}`);
     await waitForState(harness.api, `/messages/${id}`, 'Sent');
@@ -203,7 +208,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
       to: ['+447700900309@sms'],
       data: mail({ Subject: 'long' }, 'x'.repeat(3 * 153)),
     });
-    expect(run.exitCode).toBe(26);
+    expect(run.exitCode, run.transcript).toBe(26);
     expect(serverReplies(run.transcript).join('\n')).toMatch(/^552 .*needs 3 SMS parts; at most 2/m);
     expect((await harness.api.get<ApiMessage[]>('/messages?limit=500')).body.length).toBe(before);
   });
@@ -238,7 +243,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
     expect(overTls.transcript).toMatch(/TLS started/);
     const inClear = await sendWithSwaks({ port, auth, to: ['+447700900312@sms'], data });
     expect(inClear.exitCode).toBe(28);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<tls-1@example.com>')}`, 'Sent');
+    await waitForState(harness.api, `/messages/${messageIdOfMail('<tls-1@example.com>', owner)}`, 'Sent');
   });
 
   it('answers 452, a temporary refusal, while the queue is full', async () => {
@@ -261,7 +266,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
       // The case before gave the listener a certificate: AUTH now needs STARTTLS.
       extra: ['--tls'],
     });
-    expect(run.exitCode).toBe(26);
+    expect(run.exitCode, run.transcript).toBe(26);
     expect(serverReplies(run.transcript).join('\n')).toMatch(/^452 .*queue is full/m);
   });
 });

@@ -45,9 +45,6 @@ describe('the SMTP listener and the commit', () => {
               commit = () => resolve({ id: 'stored-1' } as MessageRecord);
             });
           },
-          get: () => {
-            throw new Error('not used');
-          },
         },
         optOuts: { isOptedOut: () => false },
         policy: () => ({ source: 'body', cutMarker: '-- ', maxParts: 10, defaultCountry: 'GB' }),

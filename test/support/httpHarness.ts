@@ -196,6 +196,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
         wakeups++;
       },
     },
+    quotas: auth.quotas,
     maxPendingMessages,
   });
   const { devices: _devices, logger: _logger, extensions, ...httpOptions } = options;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import type { Caller } from '../../domain/caller.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { generateMessageId } from '../../messages/messageId.js';
@@ -137,12 +138,12 @@ export class CampaignService {
    * has no message for: the client that lost its answer (a crash, a dropped connection) retries
    * without sending anything twice. The same id with another request is a 409.
    */
-  start(request: CampaignRequest): Promise<CampaignView> {
+  start(request: CampaignRequest, caller: Caller): Promise<CampaignView> {
     const id = request.id ?? generateMessageId();
     const before = this.starting.get(id) ?? Promise.resolve();
     const attempt = before.then(
-      () => this.startOnce(id, request),
-      () => this.startOnce(id, request),
+      () => this.startOnce(id, request, caller),
+      () => this.startOnce(id, request, caller),
     );
     this.starting.set(id, attempt);
     const forget = () => {
@@ -152,7 +153,7 @@ export class CampaignService {
     return attempt;
   }
 
-  private async startOnce(id: string, request: CampaignRequest): Promise<CampaignView> {
+  private async startOnce(id: string, request: CampaignRequest, caller: Caller): Promise<CampaignView> {
     const fingerprint = fingerprintOf(request);
     const stored = this.deps.campaigns.find(id);
     if (stored && stored.fingerprint !== fingerprint) {
@@ -193,7 +194,7 @@ export class CampaignService {
     const writtenParts = plan.messages
       .filter((message) => written.numbers.has(message.phoneNumber))
       .reduce((sum, message) => sum + message.parts, 0);
-    const added = await this.writeMessages(record, missing, written.count, request);
+    const added = await this.writeMessages(record, missing, written.count, request, caller);
     // Cancelled while queueing, it counts only the recipients it has a message for.
     const { queueing: _queueing, ...current } = this.deps.campaigns.get(id);
     const queued: CampaignRecord = {
@@ -220,6 +221,7 @@ export class CampaignService {
     messages: readonly PlannedMessage[],
     next: number,
     request: CampaignRequest,
+    caller: Caller,
   ): Promise<{ count: number; parts: number }> {
     const added = { count: 0, parts: 0 };
     for await (const chunk of chunksInTurns(messages)) {
@@ -229,6 +231,7 @@ export class CampaignService {
       const first = next + added.count;
       const prepared = this.deps.messages.prepareAll(
         chunk.map((message, index) => this.enqueueRequest(`${record.id}-${first + index}`, message, request)),
+        caller,
       );
       const ids = prepared.map((message) => message.id);
       const batchSequence = current?.sequence ?? prepared[0]?.sequence;

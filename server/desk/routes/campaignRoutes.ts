@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MessageStates } from '../../domain/message.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { accessErrors, errorResponse } from '../../http/responses.js';
+import { callerOfRequest } from '../../http/routeCaller.js';
 import { MaxTextLength } from '../../schemas/messageSchemas.js';
 import { dateTime, pageQuery } from '../../schemas/primitives.js';
 import {
@@ -150,8 +151,8 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
       503: errorResponse('the queue cannot take that many messages'),
       ...accessErrors('campaigns:send'),
     },
-    async handle({ body }) {
-      const campaign = await campaigns.start(body);
+    async handle({ body, principal }) {
+      const campaign = await campaigns.start(body, callerOfRequest(principal));
       return { status: 202, body: campaign, headers: { Location: `/gateway/v1/campaigns/${campaign.id}` } };
     },
   });

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../../auth/accessControl.js';
-import { appIdOf } from '../../auth/appDirectory.js';
-import type { AppQuotas } from '../../auth/appQuotas.js';
-import type { MessageRecord } from '../../domain/message.js';
 import { messageViewSchema } from '../../domain/messageView.js';
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { MessageService } from '../../messages/messageService.js';
 import {
   messageListQuerySchema,
@@ -13,17 +8,16 @@ import {
 } from '../../schemas/messageSchemas.js';
 import { type ApiBuilder, JsonText } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
+import { callerOfRequest } from '../routeCaller.js';
 
 export interface MessageRouteDependencies {
   messages: MessageService;
-  /** Each app's quota: admits (counts) a message before it is queued (auth/appQuotas.ts). */
-  quotas: Pick<AppQuotas, 'admit'>;
 }
 
 /**
  * POST/GET /messages, GET/DELETE /messages/{id} (spec: Endpoints), with the `/message` alias.
- * An app's credentials (auth/appDirectory.ts) queue messages as that app, within its quota,
- * and see only those: another app's message is not found.
+ * The service applies what the caller may do: an app's credentials (auth/appDirectory.ts) queue
+ * messages as that app, within its quota, and see only those.
  */
 export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDependencies): void {
   api.route({
@@ -38,23 +32,20 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     responses: {
       202: { description: 'Queued; Location names the state URL', schema: messageViewSchema },
       ...errorResponses(400, 409, 413, 415, 503, ...authErrors),
-      429: { description: "the app's quota for the day or month is used up; Retry-After says until when" },
+      429: {
+        description:
+          "the app's quota of SMS (one per recipient) for the day or month has not room for these; Retry-After says until when",
+      },
     },
     async handle({ body, query, ctx, principal }) {
-      const appId = principal && appIdOf(principal.user);
-      const giveBack = appId === undefined ? undefined : deps.quotas.admit(appId);
-      let message: MessageRecord;
-      try {
-        message = await deps.messages.enqueue({
+      const message = await deps.messages.enqueue(
+        {
           message: body,
           skipPhoneValidation: query.skipPhoneValidation,
           deviceActiveWithinHours: query.deviceActiveWithin,
-          ...(appId === undefined ? {} : { appId }),
-        });
-      } catch (error) {
-        giveBack?.();
-        throw error;
-      }
+        },
+        callerOfRequest(principal),
+      );
       // Relative to the path the client used, so every mount and alias points back at itself.
       const location = `${ctx.path.replace(/\/+$/, '')}/${encodeURIComponent(message.id)}`;
       return {
@@ -81,10 +72,8 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query, principal }) {
-      const appId = principal && appIdOf(principal.user);
       const page = await deps.messages.list(
         {
-          ...(appId === undefined ? {} : { appId }),
           from: query.from,
           to: query.to,
           state: query.state,
@@ -96,6 +85,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
           offset: query.offset,
         },
         { withContent: query.includeContent },
+        callerOfRequest(principal),
       );
       return {
         status: 200,
@@ -119,7 +109,7 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
     async handle({ params, principal }) {
       return {
         status: 200,
-        body: deps.messages.view(callersMessage(deps.messages, params.id ?? '', principal)),
+        body: deps.messages.view(deps.messages.get(params.id ?? '', callerOfRequest(principal))),
       };
     },
   });
@@ -136,24 +126,8 @@ export function registerMessageRoutes(api: ApiBuilder, deps: MessageRouteDepende
       ...errorResponses(400, 404, ...authErrors),
     },
     async handle({ params, principal }) {
-      const message = await deps.messages.cancel(
-        callersMessage(deps.messages, params.id ?? '', principal).id,
-      );
+      const message = await deps.messages.cancel(params.id ?? '', callerOfRequest(principal));
       return { status: 200, body: deps.messages.view(message) };
     },
   });
-}
-
-/** The message, if the caller may see it: an app sees only its own (404 for another's, as for none). */
-function callersMessage(
-  messages: MessageService,
-  id: string,
-  principal: Principal | undefined,
-): MessageRecord {
-  const message = messages.get(id);
-  const appId = principal && appIdOf(principal.user);
-  if (appId !== undefined && message.appId !== appId) {
-    throw new GatewayError(ErrorCode.NotFound, `message ${id} not found`);
-  }
-  return message;
 }
