@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
@@ -5,7 +6,7 @@ import type { AppDirectory } from './appDirectory.js';
 import type { AttemptPacer } from './attemptPacer.js';
 import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials, PasswordCheck } from './credentials.js';
-import { clientIdentity, type LoginThrottle } from './loginThrottle.js';
+import type { LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
 import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirectory.js';
 import { roleAllows } from './staffRoles.js';
@@ -34,8 +35,6 @@ export interface Principal {
 export interface CallerRequest {
   authorization?: string;
   ip: string;
-  /** Tells local programs apart: they all share the loopback address. */
-  userAgent?: string;
 }
 
 export interface AccessControl {
@@ -66,7 +65,7 @@ export interface AccessControlDependencies {
   apps: Pick<AppDirectory, 'login' | 'identity' | 'onChange'>;
   tokens: TokenService;
   throttle: LoginThrottle;
-  /** Spaces the checks of fresh clients while their user name is locked. */
+  /** Spaces the checks of a user name that has had too many wrong passwords. */
   pacer: AttemptPacer;
   clock: Clock;
   logger: Logger;
@@ -89,19 +88,20 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     throw new GatewayError(ErrorCode.Unauthorized, reason);
   };
 
-  // A fresh client's attempt waiting for its paced turn, so that its other connections with the
-  // same pair wait for that one answer instead of each taking a turn.
-  const pacedAttempts = new Map<string, Promise<unknown>>();
+  // A pair waiting for its paced turn (keyed by a hash of the pair), so that the same pair sent
+  // on other connections waits for that one answer instead of each taking a turn.
+  const pacedAttempts = new Map<string, Promise<Principal>>();
 
   /**
-   * A pair that verified before passes without the throttle (a client that logged in keeps
-   * working while guessers are locked out). Any other attempt is counted against its client and
-   * its user name before the slow hash, and the count taken back when the password was right.
+   * A pair that verified before passes at once (a client that logged in keeps working while
+   * someone guesses). Any other attempt is counted against its user name before the slow hash,
+   * and the count taken back when the password was right.
    *
-   * A locked client is refused. A locked user name refuses only clients with failures of their
-   * own: a client that never failed may hold the right password, and a guesser must not lock
-   * the rightful user out (issue 36). Since a guesser can take a fresh identity per guess, those
-   * clients are paced instead — one check a second while the name stays locked.
+   * Nothing is ever locked out: on loopback every local program is one address, and anything a
+   * client says of itself a guesser can say too, so a lock-out of a client or a name would lock
+   * the rightful user out with the guesser. Once a name has had too many wrong passwords, its
+   * checks are paced instead — one a second, whoever sends them — so that guessing is slow and
+   * a right password is still answered, at its turn.
    */
   const authenticateBasic = async (
     username: string,
@@ -115,25 +115,21 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     if (login.identity && login.check.recognises(username, password)) {
       return { kind: 'basic', scopes: everyScope, user: login.identity };
     }
-    const client = clientIdentity(caller.ip, caller.userAgent);
     // Cut so that 10,000 tracked names of 16 kB headers cannot hold 160 MB; a shared prefix only
     // makes the limit stricter.
     const user = `user:${username.slice(0, 128)}`;
-    throttle.check(client);
-    if (throttle.locked(user)) {
-      if (throttle.hasFailures(client)) throttle.check(user);
-      const earlier = pacedAttempts.get(client);
-      if (earlier) {
-        await earlier.catch(() => undefined);
-        return authenticateBasic(username, password, caller);
-      }
-      const attempt = deps.pacer
-        .turn()
-        .then(() => checkPassword(username, password, login.check, login.identity, [client, user]));
-      pacedAttempts.set(client, attempt);
-      return attempt.finally(() => pacedAttempts.delete(client));
-    }
-    return checkPassword(username, password, login.check, login.identity, [client, user]);
+    if (!throttle.locked(user)) return checkPassword(username, password, login.check, login.identity, user);
+    const pair = createHash('sha256').update(`${username}\0${password}`).digest('base64');
+    const earlier = pacedAttempts.get(pair);
+    if (earlier) return earlier;
+    logger.debug('paced login check', { caller: caller.ip });
+    const attempt = deps.pacer
+      .turn(user)
+      .then(() => checkPassword(username, password, login.check, login.identity, user));
+    pacedAttempts.set(pair, attempt);
+    const forget = () => pacedAttempts.delete(pair);
+    attempt.then(forget, forget);
+    return attempt;
   };
 
   const checkPassword = async (
@@ -141,7 +137,7 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     password: string,
     check: PasswordCheck,
     identity: StaffIdentity | undefined,
-    keys: string[],
+    user: string,
   ): Promise<Principal> => {
     const answer = (matches: boolean): Principal =>
       matches && identity
@@ -150,17 +146,17 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     // The same pair already being checked is the same guess: it waits for that answer uncounted.
     const underway = check.checking(username, password);
     if (underway) return answer(await underway);
-    for (const key of keys) throttle.recordFailure(key);
+    throttle.recordFailure(user);
     let matches: boolean;
     try {
       matches = await check.verify(username, password);
     } catch (error) {
       // Refused before hashing (too many checks waiting): nothing was tried.
-      for (const key of keys) throttle.withdrawFailure(key);
+      throttle.withdrawFailure(user);
       throw error;
     }
     if (!matches) return refuse('wrong user name or password');
-    for (const key of keys) throttle.withdrawFailure(key);
+    throttle.withdrawFailure(user);
     return answer(matches);
   };
 

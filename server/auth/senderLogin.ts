@@ -4,10 +4,8 @@ import type { AccessControl, Principal } from './accessControl.js';
 export interface SenderLogin {
   username: string;
   password: string;
-  /** The peer's address, for the login throttle. */
+  /** The peer's address, for the logs. */
   ip: string;
-  /** Which protocol asks ("smtp", "smpp"): tells local programs apart for the throttle. */
-  protocol: string;
 }
 
 /** A JWT's three base64url parts (RFC 7519 §3): such a password is an API token, not the login. */
@@ -25,10 +23,7 @@ export async function authenticateSender(
   const authorization = tokenShape.test(login.password)
     ? `Bearer ${login.password}`
     : `Basic ${Buffer.from(`${login.username}:${login.password}`, 'utf8').toString('base64')}`;
-  const principal = await accessControl.authenticate(
-    { authorization, ip: login.ip, userAgent: login.protocol },
-    'access',
-  );
+  const principal = await accessControl.authenticate({ authorization, ip: login.ip }, 'access');
   accessControl.authorize(principal, 'messages:send');
   return principal;
 }

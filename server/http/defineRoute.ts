@@ -240,7 +240,6 @@ export function callerOf(ctx: Koa.Context): CallerRequest {
   return {
     authorization: ctx.get('authorization') || undefined,
     ip: ctx.ip,
-    userAgent: ctx.get('user-agent') || undefined,
   };
 }
 

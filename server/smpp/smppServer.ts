@@ -75,7 +75,6 @@ export async function startSmppServer(
               username: systemId,
               password,
               ip,
-              protocol: 'smpp',
             });
             return { status: SmppStatus.ESME_ROK, caller: callerOf(principal.user) };
           } catch (error) {

@@ -7,5 +7,12 @@ export interface MailParseRequest {
 }
 
 export type MailParseReply =
-  | { kind: 'parsed'; subject?: string; text?: string; messageId?: string }
+  | {
+      kind: 'parsed';
+      subject?: string;
+      text?: string;
+      messageId?: string;
+      /** Why an HTML part was not turned into text (mailparser's `textConversionError`). */
+      htmlNotRead?: string;
+    }
   | { kind: 'failed'; message: string };

@@ -24,6 +24,7 @@ port.once('message', (request: MailParseRequest) => {
         ...(mail.subject !== undefined ? { subject: mail.subject } : {}),
         ...(mail.text !== undefined ? { text: mail.text } : {}),
         ...(mail.messageId !== undefined ? { messageId: mail.messageId } : {}),
+        ...(mail.textConversionError ? { htmlNotRead: mail.textConversionError.message } : {}),
       };
       port.postMessage(reply);
     },

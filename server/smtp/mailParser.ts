@@ -7,6 +7,8 @@ export interface ParsedMail {
   subject?: string;
   text?: string;
   messageId?: string;
+  /** Why an HTML part was not read as text (too long, nested too deep). */
+  htmlNotRead?: string;
 }
 
 export interface MailParserLimits {

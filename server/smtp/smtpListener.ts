@@ -107,7 +107,6 @@ export async function startSmtpListener(
         username: auth.username ?? '',
         password: auth.password ?? '',
         ip: session.remoteAddress,
-        protocol: 'smtp',
       }).then(
         (principal) => callback(null, { user: callerOf(principal.user) }),
         (error: unknown) => callback(smtpReplyOf(error)),
@@ -141,6 +140,12 @@ export async function startSmtpListener(
     const mail = await mailParser.parse(bytes);
     const policy = deps.policy();
     const text = smsTextOfMail({ subject: mail.subject, text: mail.text }, policy);
+    if (text === '' && mail.htmlNotRead !== undefined) {
+      throw smtpReply(
+        550,
+        `the mail's HTML could not be read as text (${mail.htmlNotRead}); add a plain-text part`,
+      );
+    }
     if (text === '') throw smtpReply(550, `the mail has no text for the SMS (text from: ${policy.source})`);
     const { parts } = planText(text);
     if (parts > policy.maxParts) {

@@ -303,17 +303,11 @@ describe('token routes on the real HTTP app', () => {
     expect(documented).not.toContain('"tokens:refresh"');
   });
 
-  it('answers 429 with Retry-After once an IP has failed too often, even for the right password', async () => {
+  it('lets the right password in after too many wrong ones, never locking the login out', async () => {
     const wrong = `Basic ${Buffer.from('admin:wrong-password').toString('base64')}`;
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await gateway.request('/webhooks', { authorization: wrong })).status).toBe(401);
     }
-
-    const locked = await gateway.request('/webhooks');
-    expect(locked.status).toBe(429);
-    expect(locked.headers['retry-after']).toBe('300');
-
-    await gateway.clock.advance(300_000);
     expect((await gateway.request('/webhooks')).status).toBe(200);
   });
 });

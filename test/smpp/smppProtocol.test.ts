@@ -211,6 +211,28 @@ describe('the SMPP server', () => {
     expect(nowhere?.command_status).toBe(SmppStatus.ESME_RINVDSTADR);
   });
 
+  it('answers query_sm of a message the modem refused with +CMS ERROR 500 with error_code 0xFF, and serves on', async () => {
+    harness.ptyModem(0).failSends(500);
+    try {
+      const client = await bound('bind_transmitter');
+      const submitted = await client.request('submit_sm', {
+        destination_addr: '447700900777',
+        dest_addr_ton: 1,
+        short_message: Buffer.from('refused', 'ascii'),
+      });
+      expect(submitted?.command_status).toBe(0);
+      const id = String(submitted?.message_id);
+      await waitForState(harness.api, `/messages/${id}`, 'Failed', 120_000);
+      // One octet (§4.8.2): 500 is the modem's own error, told as TP-FCS 0xFF "unspecified".
+      const query = await client.request('query_sm', { message_id: id });
+      expect(query).toMatchObject({ command_status: 0, message_state: 5, error_code: 0xff });
+      expect((await client.request('enquire_link'))?.command_status).toBe(0);
+      expect((await harness.api.get('/health/live')).status).toBe(200);
+    } finally {
+      harness.ptyModem(0).clearFailures();
+    }
+  }, 180_000);
+
   it('holds a receipt while no receiver is bound and delivers it to the next one', async () => {
     // The receivers bound by earlier cases would take it.
     for (const client of clients.splice(0)) {

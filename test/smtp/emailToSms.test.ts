@@ -88,7 +88,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
     const stored = await harness.api.get<ApiMessage>(`/messages/${id}`);
     expect(stored.status).toBe(200);
     expect(stored.body.recipients.map((recipient) => recipient.phoneNumber)).toEqual(['+447700900301']);
-    await waitForState(harness.api, `/messages/${id}`, 'Sent');
+    await waitForState(harness.api, `/messages/${id}`, 'Delivered');
     expect(textsTo(harness, '+447700900301')).toEqual(['Your table for 2 is booked for 19:30.']);
   });
 
@@ -110,7 +110,11 @@ describe('e-mail to SMS through the SMTP listener', () => {
       ),
     });
     expect(run.exitCode, run.transcript).toBe(0);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<shift-7@example.com>', owner)}`, 'Sent');
+    await waitForState(
+      harness.api,
+      `/messages/${messageIdOfMail('<shift-7@example.com>', owner)}`,
+      'Delivered',
+    );
     expect(textsTo(harness, '+447700900302')).toEqual(['Grüße: Schicht ab 06:00 — bitte bestätigen.']);
     expect(textsTo(harness, '+447700900303')).toEqual(['Grüße: Schicht ab 06:00 — bitte bestätigen.']);
   });
@@ -131,7 +135,11 @@ describe('e-mail to SMS through the SMTP listener', () => {
       ),
     });
     expect(run.exitCode, run.transcript).toBe(0);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<html-1@example.com>', owner)}`, 'Sent');
+    await waitForState(
+      harness.api,
+      `/messages/${messageIdOfMail('<html-1@example.com>', owner)}`,
+      'Delivered',
+    );
     expect(textsTo(harness, '+447700900304')).toEqual(['See you tomorrow.']);
   });
 
@@ -142,7 +150,7 @@ describe('e-mail to SMS through the SMTP listener', () => {
     const id = messageIdOfMail('<retry-1@example.com>', owner);
     expect(serverReplies(first.transcript)).toContain(`250 2.6.0 queued as ${id}`);
     expect(serverReplies(second.transcript)).toContain(`250 2.6.0 already queued as ${id}`);
-    await waitForState(harness.api, `/messages/${id}`, 'Sent');
+    await waitForState(harness.api, `/messages/${id}`, 'Delivered');
     expect(textsTo(harness, '+447700900305')).toEqual(['Only once, please.']);
   });
 
@@ -243,7 +251,11 @@ describe('e-mail to SMS through the SMTP listener', () => {
     expect(overTls.transcript).toMatch(/TLS started/);
     const inClear = await sendWithSwaks({ port, auth, to: ['+447700900312@sms'], data });
     expect(inClear.exitCode).toBe(28);
-    await waitForState(harness.api, `/messages/${messageIdOfMail('<tls-1@example.com>', owner)}`, 'Sent');
+    await waitForState(
+      harness.api,
+      `/messages/${messageIdOfMail('<tls-1@example.com>', owner)}`,
+      'Delivered',
+    );
   });
 
   it('answers 452, a temporary refusal, while the queue is full', async () => {

@@ -9,7 +9,11 @@ export interface PerlClient {
   readonly lines: readonly string[];
   /** Waits (generously) for a line matching `pattern` and returns it. */
   waitForLine(pattern: RegExp, what: string): Promise<string>;
+  /** Waits for `count` lines matching `pattern` and returns them all, in order. */
+  waitForLines(pattern: RegExp, count: number, what: string): Promise<string[]>;
   readonly exited: Promise<number | null>;
+  /** Writes one line to the script's stdin (session.pl's commands). */
+  send(line: string): void;
   output(): string;
   kill(): void;
 }
@@ -19,7 +23,7 @@ const folder = dirname(fileURLToPath(import.meta.url));
 export function runPerlClient(script: string, args: readonly string[]): PerlClient {
   const perl = requireSystemTool('net-smpp');
   const child: ChildProcess = spawn(perl, [join(folder, script), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   let stderr = '';
@@ -47,6 +51,19 @@ export function runPerlClient(script: string, args: readonly string[]): PerlClie
       const line = lines.find((candidate) => pattern.test(candidate));
       if (!line) throw new Error(`${what}: the client ended first\n${output()}`);
       return line;
+    },
+    async waitForLines(pattern, count, what) {
+      const matching = () => lines.filter((line) => pattern.test(line));
+      await pollUntil(() => matching().length >= count || child.exitCode !== null, {
+        what,
+        limitMs: 120_000,
+      });
+      const found = matching();
+      if (found.length < count) throw new Error(`${what}: the client ended first\n${output()}`);
+      return found;
+    },
+    send: (line) => {
+      child.stdin?.write(`${line}\n`);
     },
     kill: () => child.kill('SIGKILL'),
   };
