@@ -6,6 +6,7 @@ import { audienceHears, type IncomingAudience } from '../domain/incoming.js';
 import { type SimTargetForm, toSimTarget } from '../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
+import { ownEntry } from '../store/ownEntry.js';
 import { hashPassword, type ScryptCost } from './credentials.js';
 import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
@@ -132,7 +133,7 @@ export function openAppDirectory(options: {
   const listeners = new Set<(principalId: string) => void>();
   const apps = () => document.data.apps ?? {};
   const audienceOf = (appId: string): IncomingAudience => {
-    const incoming = apps()[appId]?.incoming ?? { mode: 'all' };
+    const incoming = ownEntry(apps(), appId)?.incoming ?? { mode: 'all' };
     switch (incoming.mode) {
       case 'all':
         return { kind: 'everything' };
@@ -151,7 +152,7 @@ export function openAppDirectory(options: {
   });
   const publicView = ({ passwordHash: _hash, ...app }: StoredApp): AppRecord => app;
   const stored = (id: string): StoredApp => {
-    const app = apps()[id];
+    const app = ownEntry(apps(), id);
     if (!app) throw new GatewayError(ErrorCode.NotFound, `no app with id ${id}`, { field: 'id' });
     return app;
   };
@@ -171,11 +172,11 @@ export function openAppDirectory(options: {
     },
     identity(principalId) {
       if (!principalId.startsWith(appPrincipalPrefix)) return undefined;
-      const app = apps()[principalId.slice(appPrincipalPrefix.length)];
+      const app = ownEntry(apps(), principalId.slice(appPrincipalPrefix.length));
       return app && identityOf(app);
     },
     get: (id) => {
-      const app = apps()[id];
+      const app = ownEntry(apps(), id);
       return app && publicView(app);
     },
     list: () =>

@@ -32,8 +32,15 @@ export function createLoginChange(deps: {
   staff: Pick<StaffDirectory, 'update'>;
   accessControl: AccessControl;
   tokens: Pick<TokenService, 'revokeAll' | 'revokeUser'>;
+  /** Whether a person or an app logs in with the name: the owner's login may not take it. */
+  nameTaken: (name: string) => boolean;
 }): LoginChange {
   const change: LoginChange['change'] = async (caller, request) => {
+    if (request.username !== deps.credentials.username && deps.nameTaken(request.username)) {
+      throw new GatewayError(ErrorCode.Conflict, `username: "${request.username}" is taken`, {
+        field: 'username',
+      });
+    }
     await deps.accessControl.confirmPassword(
       caller,
       deps.credentials.username,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
+import { ownEntry } from '../store/ownEntry.js';
 import { type BasicCredentials, hashPassword, type PasswordCheck, type ScryptCost } from './credentials.js';
 import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
@@ -88,7 +89,7 @@ export function openStaffDirectory(options: {
 
   const publicView = ({ passwordHash: _hash, ...member }: StoredStaffMember): StaffMember => member;
   const stored = (id: string): StoredStaffMember => {
-    const member = users()[id];
+    const member = ownEntry(users(), id);
     if (!member) throw new GatewayError(ErrorCode.NotFound, `no person with id ${id}`, { field: 'id' });
     return member;
   };
@@ -116,7 +117,7 @@ export function openStaffDirectory(options: {
     },
     identity(id) {
       if (id === ownerId) return ownerIdentity();
-      const member = users()[id];
+      const member = ownEntry(users(), id);
       return member && { id: member.id, name: member.name, role: member.role };
     },
     list() {

@@ -14,7 +14,10 @@ import type { StoredFamily, TokenDocumentData } from './tokenDocument.js';
 export interface TokenFamilies {
   /** The family while it lives; undefined once revoked, forgotten or over. */
   get(id: string): StoredFamily | undefined;
-  /** Beyond the limit, the family used least recently is forgotten (`onForget`). */
+  /**
+   * Beyond a holder's limit, that holder's family used least recently is forgotten; beyond the
+   * whole limit, anyone's (`onForget`).
+   */
   add(family: StoredFamily): Promise<void>;
   /** The next generation becomes the valid one. */
   rotate(family: StoredFamily): Promise<void>;
@@ -31,6 +34,11 @@ export interface TokenFamiliesOptions {
   clock: Clock;
   /** Most live families. A client that logs in on every call makes a family each time. */
   maxFamilies: number;
+  /**
+   * Most live families of one person or app: one that mints tokens without end forgets its own
+   * oldest, never another's.
+   */
+  maxFamiliesPerHolder: number;
   /** Told of a live family forgotten to stay within `maxFamilies`. */
   onForget(family: StoredFamily): void;
 }
@@ -52,6 +60,19 @@ export function openTokenFamilies(options: TokenFamiliesOptions): TokenFamilies 
       data.families = Object.fromEntries(families);
     });
 
+  const stalestOf = (candidates: Iterable<StoredFamily>): StoredFamily | undefined => {
+    let stalest: StoredFamily | undefined;
+    for (const candidate of candidates) {
+      if (!stalest || lastActive(candidate) < lastActive(stalest)) stalest = candidate;
+    }
+    return stalest;
+  };
+  const forget = (family: StoredFamily | undefined) => {
+    if (!family) return;
+    families.delete(family.id);
+    options.onForget(family);
+  };
+
   const get = (id: string) => {
     const family = families.get(id);
     return family && family.expiresAt > clock.now() ? family : undefined;
@@ -61,15 +82,9 @@ export function openTokenFamilies(options: TokenFamiliesOptions): TokenFamilies 
     get,
     add(family) {
       families.set(family.id, family);
-      while (families.size > options.maxFamilies) {
-        let stalest: StoredFamily | undefined;
-        for (const candidate of families.values()) {
-          if (!stalest || lastActive(candidate) < lastActive(stalest)) stalest = candidate;
-        }
-        if (!stalest) break;
-        families.delete(stalest.id);
-        options.onForget(stalest);
-      }
+      const holders = [...families.values()].filter((candidate) => candidate.user === family.user);
+      if (holders.length > options.maxFamiliesPerHolder) forget(stalestOf(holders));
+      while (families.size > options.maxFamilies) forget(stalestOf(families.values()));
       return save();
     },
     rotate(family) {

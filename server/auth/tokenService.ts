@@ -124,6 +124,8 @@ export interface TokenServiceOptions {
   sessionTtlSeconds?: number;
   /** Most live families; beyond, the one used least recently is forgotten. Default 1,000. */
   maxFamilies?: number;
+  /** Most live families of one person or app; beyond, their own used least recently is forgotten. Default 100. */
+  maxFamiliesPerHolder?: number;
 }
 
 export const tokenDefaults = {
@@ -133,6 +135,7 @@ export const tokenDefaults = {
   refreshTtlSeconds: 720 * 3_600,
   sessionTtlSeconds: 15 * 60,
   maxFamilies: 1_000,
+  maxFamiliesPerHolder: 100,
 } as const;
 
 /** 16 bytes as base64url: the only jti shape this gateway issues. */
@@ -191,6 +194,7 @@ export async function openTokenService(options: TokenServiceOptions): Promise<To
     document,
     clock,
     maxFamilies: options.maxFamilies ?? tokenDefaults.maxFamilies,
+    maxFamiliesPerHolder: options.maxFamiliesPerHolder ?? tokenDefaults.maxFamiliesPerHolder,
     onForget: (family) => {
       logger.warn('forgot the token family used least recently: too many live tokens', {
         family: family.id,

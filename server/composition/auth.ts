@@ -96,7 +96,13 @@ export async function composeAuth(
     credentials,
     tokens,
     accessControl,
-    login: createLoginChange({ credentials, staff, accessControl, tokens }),
+    login: createLoginChange({
+      credentials,
+      staff,
+      accessControl,
+      tokens,
+      nameTaken: (name) => staff.login(name) !== undefined || apps.login(name) !== undefined,
+    }),
     staff,
     apps,
     quotas: createAppQuotas({

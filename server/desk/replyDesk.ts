@@ -59,6 +59,9 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   const rules = new RuleBook(storage.openCollection<AutoReplyRule>('auto-reply-rules'));
   // A thread of its own, not the balance check's: a flood of SMS only delays the rules.
   const patterns = new PatternMatcher({ name: 'rule pattern', logger });
+  // Trying rules in the window runs apart from the rules that answer incoming SMS, with a short
+  // line: however often anyone presses "Try", a real SMS's auto-reply never waits behind it.
+  const trialPatterns = new PatternMatcher({ name: 'rule test pattern', logger, maxWaiting: 4 });
   const conversations = new ConversationService({
     index: new ConversationIndex(core, db, commits, key),
     store: new ConversationStore(db, commits, core),
@@ -92,7 +95,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
     async stop() {
       for (const stop of stops.splice(0)) stop();
       await incoming.settled();
-      await patterns.close();
+      await Promise.all([patterns.close(), trialPatterns.close()]);
       await conversations.caughtUp();
     },
     registerRoutes(api) {
@@ -103,7 +106,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
       });
       registerScheduledMessageRoutes(api, { messages: deps.messages });
       registerOptOutRoutes(api, { optOuts });
-      registerRuleRoutes(api, { rules, actions, patterns, now: () => clock.now() });
+      registerRuleRoutes(api, { rules, actions, patterns: trialPatterns, now: () => clock.now() });
     },
   };
 }

@@ -49,6 +49,8 @@ export interface PatternMatcherOptions {
   name: string;
   logger: Logger;
   idleMs?: number;
+  /** Batches that may wait for the thread; one more is refused (QueueFull). Default: no limit. */
+  maxWaiting?: number;
 }
 
 interface Batch {
@@ -105,6 +107,14 @@ export class PatternMatcher implements PatternMatching {
       );
     }
     if (patterns.length === 0) return Promise.resolve([]);
+    if (this.queue.length >= (this.options.maxWaiting ?? Number.POSITIVE_INFINITY)) {
+      return Promise.reject(
+        new GatewayError(
+          ErrorCode.QueueFull,
+          `the ${this.options.name} thread is busy; try again in a moment`,
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ patterns, text, budgetMs, resolve, reject });
       this.pump();

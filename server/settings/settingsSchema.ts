@@ -219,6 +219,20 @@ export const writeOnlySettings: readonly string[] = [
   'email_forward.relay_password',
 ];
 
+/**
+ * The secrets that leave this PC, and the settings that decide where to. Whoever may change
+ * settings must not learn a secret by pointing its destination at a server of theirs: a change
+ * of destination is taken only with the secret given again in the same change.
+ */
+export const secretDestinations: Readonly<Record<string, readonly string[]>> = {
+  'gateway.private_token': ['gateway.cloud_url'],
+  'email_forward.relay_password': [
+    'email_forward.relay_host',
+    'email_forward.relay_port',
+    'email_forward.relay_secure',
+  ],
+};
+
 /** `limit_period` → `limitPeriod`. */
 export function camelCaseKey(key: string): string {
   return key.replace(/_([a-z])/g, (_all, letter: string) => letter.toUpperCase());

@@ -4,6 +4,7 @@ import {
   type SettingGroup,
   type Settings,
   type SettingsPatch,
+  secretDestinations,
   settingDefaults,
   writeOnlySettings,
 } from './settingsSchema.js';
@@ -66,7 +67,7 @@ export class SettingsService {
   /** PATCH: sets the given keys; null resets a key to its default; other keys are kept. */
   patch(patch: SettingsPatch): Promise<Settings> {
     this.refuseManaged(patch);
-    return this.write((values) => mergeInto(values, patch));
+    return this.write((values) => mergeInto(values, patch), undefined, patch);
   }
 
   /** Keys the private server manages (fleet mode), refused to PATCH and PUT. */
@@ -94,11 +95,38 @@ export class SettingsService {
   replace(settings: SettingsPatch): Promise<Settings> {
     this.refuseManaged(settings);
     const kept = this.managedValues();
-    return this.write((values) => {
-      for (const group of Object.keys(values) as SettingGroup[]) delete values[group];
-      mergeInto(values, settings);
-      mergeInto(values, kept);
-    });
+    return this.write(
+      (values) => {
+        for (const group of Object.keys(values) as SettingGroup[]) delete values[group];
+        mergeInto(values, settings);
+        mergeInto(values, kept);
+      },
+      undefined,
+      settings,
+    );
+  }
+
+  /**
+   * Refuses a change that moves a stored secret's destination (`secretDestinations`) unless the
+   * change gives the secret too: otherwise a token with settings:write could send the relay
+   * password or the fleet token to a server of its choice.
+   */
+  private refuseSecretRedirect(
+    before: Settings,
+    after: Settings,
+    changed: readonly string[],
+    given: SettingsPatch,
+  ): void {
+    for (const [secret, destinations] of Object.entries(secretDestinations)) {
+      const moved = destinations.find((key) => changed.includes(key));
+      if (!moved || valueAt(before, secret) == null) continue;
+      if (valueAt(after, secret) != null && keyGiven(given, secret)) continue;
+      throw new GatewayError(
+        ErrorCode.Forbidden,
+        `${moved}: changing where ${secret} is sent needs ${secret} given again in the same change`,
+        { field: moved },
+      );
+    }
   }
 
   private refuseManaged(patch: SettingsPatch): void {
@@ -134,11 +162,18 @@ export class SettingsService {
     return () => this.listeners.delete(listener);
   }
 
-  private async write(change: (values: SettingsPatch) => void, managed?: string[]): Promise<Settings> {
+  /** `given`: what the caller sent, whose secret redirects are checked (not the private server's). */
+  private async write(
+    change: (values: SettingsPatch) => void,
+    managed?: string[],
+    given?: SettingsPatch,
+  ): Promise<Settings> {
     const before = this.current();
     const candidate = structuredClone(this.document.data.values);
     change(candidate);
-    checkConsistency(applyDefaults(candidate));
+    const applied = applyDefaults(candidate);
+    checkConsistency(applied);
+    if (given) this.refuseSecretRedirect(before, applied, changedKeys(before, applied), given);
     await this.document.update((data) => {
       data.values = candidate;
       if (managed) data.managed = managed;
@@ -242,6 +277,18 @@ function changedKeys(before: Settings, after: Settings): string[] {
     }
   }
   return changed;
+}
+
+/** The value at a dotted key (`group.name`). */
+function valueAt(settings: Settings, key: string): unknown {
+  const [group, name] = key.split('.') as [string, string];
+  return (settings as unknown as Record<string, Record<string, unknown> | undefined>)[group]?.[name];
+}
+
+function keyGiven(patch: SettingsPatch, key: string): boolean {
+  const [group, name] = key.split('.') as [string, string];
+  const keys = (patch as Record<string, Record<string, unknown> | null | undefined>)[group];
+  return keys != null && Object.hasOwn(keys, name);
 }
 
 function isSecret(key: string): boolean {

@@ -186,6 +186,21 @@ describe('apps as tenants', () => {
     expect((await send(shop, 'one more')).status).toBe(429);
   });
 
+  it('answers 404 for a person or app named by an inherited key, and the lists stay whole', async () => {
+    const edits: [string, object][] = [
+      ['/gateway/v1/users/__proto__', { role: 'viewer' }],
+      ['/gateway/v1/users/constructor', { role: 'viewer' }],
+      ['/gateway/v1/apps/__proto__', { quota: null }],
+      ['/gateway/v1/apps/toString', { quota: null }],
+    ];
+    for (const [path, json] of edits) {
+      expect((await harness.request(path, { method: 'PATCH', json })).status, path).toBe(404);
+      expect((await harness.request(path, { method: 'DELETE' })).status, path).toBe(404);
+    }
+    expect((await harness.request('/gateway/v1/users')).status).toBe(200);
+    expect((await harness.request('/gateway/v1/apps')).status).toBe(200);
+  });
+
   it('gives a place back when the message is refused for another reason', async () => {
     await addApp('shop', 'shop-secret-1', { perDay: 1 });
     const invalid = await harness.request('/messages', {

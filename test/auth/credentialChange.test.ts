@@ -89,6 +89,23 @@ describe('changing the login (issue 36, review 3)', () => {
     expect((await change(core.password)).status).toBe(204);
   });
 
+  it("refuses the owner's login a name an app logs in with (409), so the app's login keeps working", async () => {
+    const core = await startCore();
+    const owner = basic(core.username, core.password);
+    expect(
+      (await call(`${core.url}/gateway/v1/apps`, owner, 'POST', { name: 'shop', password: 'shop-secret-1' }))
+        .status,
+    ).toBe(201);
+    const renamed = await call(`${core.url}/gateway/v1/credentials`, owner, 'PUT', {
+      username: 'shop',
+      password: 'a-new-password',
+      currentPassword: core.password,
+    });
+    expect(renamed.status).toBe(409);
+    expect(JSON.parse(renamed.text).message).toMatch(/^username: /);
+    expect((await call(`${core.url}/devices`, basic('shop', 'shop-secret-1'))).status).toBe(200);
+  });
+
   it('ends every token issued before, the window’s session included', async () => {
     const core = await startCore();
     const session = `Bearer ${await ownerSessionToken(core.gateway)}`;

@@ -441,6 +441,19 @@ describe('containing a leaked token (issue 36, review 3)', () => {
     await expect(tokens.verify(a.accessToken, 'access')).resolves.toBeDefined();
     await expect(tokens.verify(c.accessToken, 'access')).resolves.toBeDefined();
   });
+
+  it("lets a holder that mints tokens without end forget only its own oldest, never another's", async () => {
+    const { disk, open } = setup();
+    const tokens = await open({ maxFamilies: 50, maxFamiliesPerHolder: 5 });
+    const owners = await tokens.issue(['logs:read']);
+    const first = await tokens.issue(['messages:send'], undefined, undefined, 'app:shop');
+    for (let minted = 0; minted < 300; minted++)
+      await tokens.issue(['messages:send'], undefined, undefined, 'app:shop');
+    await expect(tokens.verify(owners.accessToken, 'access')).resolves.toBeDefined();
+    await expect(tokens.verify(first.accessToken, 'access')).rejects.toMatchObject(rejectedAs('revoked'));
+    expect(tokens.list().filter((family) => family.user === 'app:shop')).toHaveLength(5);
+    expect(Object.keys(disk.read().families ?? {})).toHaveLength(6);
+  });
 });
 
 describe('tokens signed before token families existed (the upgrade of issue 36)', () => {

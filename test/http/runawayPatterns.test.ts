@@ -221,6 +221,22 @@ describe('regular-expression rules (review 36, item 4)', () => {
     expect(rules.body.filter((rule) => rule.patternDisabled)).toEqual([]);
   }, 60_000);
 
+  it('refuses rule tests past a short line with 503, on a thread the live rules do not share', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        harness.api.post<{ message: string }>('/gateway/v1/rules/test', { text: strangerText }),
+      ),
+    );
+    const statuses = tries.map((answer) => answer.status);
+    // Four waiting (and one running, once the thread is up) are answered; the rest are told to
+    // try again, each batch taking a whole budget.
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(4);
+    const refused = tries.filter((answer) => answer.status === 503);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    for (const answer of refused) expect(answer.body.message).toMatch(/rule test pattern thread is busy/);
+  }, 60_000);
+
   it("runs the rules on a stranger's SMS within the budget and switches off the rule that ran out of time", async () => {
     const first = created[0];
     if (!first) throw new Error('no rule created');

@@ -67,7 +67,7 @@ export function registerRuleRoutes(
     body: ruleTestSchema,
     responses: {
       200: { description: 'Every rule’s verdict, in order', schema: z.array(ruleVerdictViewSchema) },
-      ...errorResponses(400, 415, ...authErrors),
+      ...errorResponses(400, 415, 503, ...authErrors),
     },
     async handle({ body }) {
       // A sample text disables nothing: this route is `rules:read`.
