@@ -192,7 +192,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       devices: pool,
       incomingFor,
     });
-    const smppOutbox = startSmppOutbox(context, { hearsIncoming: incomingFor });
+    const smppOutbox = startSmppOutbox(context, {
+      hearsIncoming: incomingFor,
+      receivingNumber: (deviceId, simNumber) =>
+        pool.get(deviceId)?.simCards.find((sim) => sim.simNumber === simNumber)?.phoneNumber ??
+        operationSettings.settings.settings(deviceId).ownNumber ??
+        undefined,
+    });
     const mailForwarding = startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const routing = await openRouting(context, { apps: auth.apps });

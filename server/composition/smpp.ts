@@ -23,7 +23,10 @@ export interface SmppOutbox {
  */
 export function startSmppOutbox(
   context: CompositionContext,
-  deps: { hearsIncoming: IncomingRule },
+  deps: {
+    hearsIncoming: IncomingRule;
+    receivingNumber: (deviceId: string, simNumber: number) => string | undefined;
+  },
 ): SmppOutbox {
   const { storage, settings } = context;
   const sessions = new Set<SmppSession>();
@@ -32,6 +35,7 @@ export function startSmppOutbox(
     memos: storage.openCollection<SubmitMemo>('smpp-memos'),
     receivers: () => [...sessions],
     hearsIncoming: deps.hearsIncoming,
+    receivingNumber: deps.receivingNumber,
     // MO messages are kept for receivers only while the server is on; receipts for every submit.
     forwardIncoming: () => settings.current().smpp.enabled === true,
     incomingAsParts: () => settings.current().smpp.mo_as_parts === true,

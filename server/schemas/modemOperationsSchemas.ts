@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { patternDisabledViewSchema } from './patternSchemas.js';
+import { e164Pattern } from './primitives.js';
 
 /**
  * The modem operations' shapes (docs/modems.md "Modem operations"): the per-modem balance check and call
@@ -40,6 +41,15 @@ export const modemOperationsSettingsSchema = z.object({
   rejectCalls: z.boolean().default(true),
   /** Sent by SMS to each caller whose number is known; null: none. */
   callReplyText: z.string().min(1).max(480).nullable().default(null),
+  /**
+   * This modem's number, for a SIM that does not report its own (`AT+CNUM`): what an incoming
+   * SMS was sent to, which SMPP clients require of a deliver_sm (Kannel refuses an empty one).
+   */
+  ownNumber: z
+    .string()
+    .regex(e164Pattern, 'must be an E.164 number such as +4915112345678')
+    .nullable()
+    .default(null),
 });
 
 export type ModemOperationsSettings = z.output<typeof modemOperationsSettingsSchema>;

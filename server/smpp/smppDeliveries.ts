@@ -46,6 +46,8 @@ export interface SmppDeliveriesDeps {
   receivers: () => readonly SmppReceiver[];
   /** Whether an app's incoming rule gives it an incoming SMS (auth/appDirectory.ts). */
   hearsIncoming: IncomingRule;
+  /** The number of the SIM an SMS came in on: what it reports, else what the user set for it. */
+  receivingNumber: (deviceId: string, simNumber: number) => string | undefined;
   /** Whether incoming SMS are kept for receivers now (the server is on). */
   forwardIncoming: () => boolean;
   /** A long incoming SMS as one deliver_sm per part (`smpp.mo_as_parts`) rather than whole. */
@@ -159,7 +161,15 @@ export class SmppDeliveries {
 
   private moDeliveries(incoming: IncomingMessageEvent): HeldDelivery[] {
     const source = addressOfPhoneNumber(incoming.sender);
-    const destination = addressOfPhoneNumber(incoming.recipient ?? '');
+    const destination = addressOfPhoneNumber(
+      incoming.recipient ?? this.deps.receivingNumber(incoming.deviceId, incoming.simNumber) ?? '',
+    );
+    if (destination.address === '') {
+      this.deps.logger.warn(
+        'an incoming SMS goes to SMPP clients with no destination_addr: its SIM reports no number; set "This SIM\'s number" on the Modems screen',
+        { deviceId: incoming.deviceId },
+      );
+    }
     const origin: IncomingOrigin = {
       deviceId: incoming.deviceId,
       simNumber: incoming.simNumber,

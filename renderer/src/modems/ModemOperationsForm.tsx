@@ -14,6 +14,7 @@ interface Draft {
   lowBalanceThreshold: string;
   rejectCalls: boolean;
   callReplyText: string;
+  ownNumber: string;
 }
 
 function draftOf(settings: ModemOperationsSettings): Draft {
@@ -24,12 +25,13 @@ function draftOf(settings: ModemOperationsSettings): Draft {
     lowBalanceThreshold: settings.lowBalanceThreshold === null ? '' : String(settings.lowBalanceThreshold),
     rejectCalls: settings.rejectCalls,
     callReplyText: settings.callReplyText ?? '',
+    ownNumber: settings.ownNumber ?? '',
   };
 }
 
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
-/** A modem's balance check (code, interval, pattern, threshold) and what happens to calls. */
+/** A modem's balance check (code, interval, pattern, threshold), what happens to calls, and its number. */
 export function ModemOperationsForm(props: { deviceId: string; onSaved: () => void }) {
   const { api } = useApp();
   const settings = useResource(() => api.modemOperations(props.deviceId), [api, props.deviceId]);
@@ -60,6 +62,7 @@ export function ModemOperationsForm(props: { deviceId: string; onSaved: () => vo
           orNull(draft.lowBalanceThreshold) === null ? null : Number(draft.lowBalanceThreshold),
         rejectCalls: draft.rejectCalls,
         callReplyText: orNull(draft.callReplyText),
+        ownNumber: orNull(draft.ownNumber),
       });
       return 'Saved.';
     });
@@ -128,6 +131,17 @@ export function ModemOperationsForm(props: { deviceId: string; onSaved: () => vo
           placeholder="We only take messages on this number."
           onChange={(e) => set({ callReplyText: e.target.value })}
         />
+      </label>
+      <label>
+        This SIM's number
+        <input
+          value={draft.ownNumber}
+          placeholder="+4915112345678"
+          onChange={(e) => set({ ownNumber: e.target.value })}
+        />
+        <span className="hint">
+          Only where the SIM does not tell its own: SMPP clients are told incoming SMS were sent to it.
+        </span>
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={save.busy}>
