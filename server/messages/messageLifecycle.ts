@@ -43,6 +43,12 @@ export interface MessageHolder {
 export class MessageLifecycle {
   /** "<deviceId>/<reference>/<recipient>" → message id, for matching status reports. */
   private readonly reportIndex = new Map<string, string>();
+  /**
+   * Reports that came before their message was Sent: the first parts of a long message are
+   * reported while the last is still being sent. Applied once the message is Sent; kept
+   * `earlyReportMs` at most, `maxEarlyReports` in all.
+   */
+  private readonly earlyReports = new Map<string, { report: DeliveryReport; at: number }>();
   /** Sent messages `markReportsRefused` has looked at: no second read while they stay Sent. */
   private readonly refusalSeen = new Set<string>();
   private readonly holders = new Set<MessageHolder>();
@@ -222,7 +228,7 @@ export class MessageLifecycle {
     const messageId = this.reportIndex.get(key);
     const message = messageId ? this.repository.get(messageId) : undefined;
     if (!messageId || !message) {
-      this.logger.info('status report matches no sent message', { ...report });
+      this.keepEarly(key, report);
       return false;
     }
     await this.change(messageId, (draft) => {
@@ -307,25 +313,55 @@ export class MessageLifecycle {
     const change = { message: draft, previous: current, previousState: current.state };
     // The webhook outbox writes its deliveries into the batch the update is in.
     const written = this.repository.update(draft, () => this.events.record('message:updated', change));
-    this.indexReferences(draft);
+    const early = this.indexReferences(draft);
     await written;
     this.events.emit('message:updated', change);
-    return draft;
+    for (const report of early) await this.applyDeliveryReport(report);
+    return this.repository.get(messageId) ?? draft;
   }
 
-  private indexReferences(message: MessageRecord): void {
-    if (!message.deviceId) return;
+  /** Returns the reports that came early for references it just indexed. */
+  private indexReferences(message: MessageRecord): DeliveryReport[] {
+    if (!message.deviceId) return [];
+    const early: DeliveryReport[] = [];
     for (const recipient of message.recipients) {
       for (const part of recipient.parts ?? []) {
         if (part.reference === undefined) continue;
         const key = referenceKey(message.deviceId, part.reference, recipient.phoneNumber);
-        if (recipient.state === 'Sent') this.reportIndex.set(key, message.id);
-        else if (this.reportIndex.get(key) === message.id) this.reportIndex.delete(key);
+        if (recipient.state === 'Sent') {
+          this.reportIndex.set(key, message.id);
+          const waiting = this.earlyReports.get(key);
+          if (waiting && part.reportStatus === undefined) early.push(waiting.report);
+          this.earlyReports.delete(key);
+        } else if (this.reportIndex.get(key) === message.id) this.reportIndex.delete(key);
       }
     }
     if (message.state !== 'Sent') this.refusalSeen.delete(message.id);
+    return early;
+  }
+
+  /** A report for no Sent message yet: kept a while, in case its message is still being sent. */
+  private keepEarly(key: string, report: DeliveryReport): void {
+    const now = this.clock.now();
+    for (const [kept, { at }] of this.earlyReports) {
+      if (at > now - earlyReportMs && this.earlyReports.size < maxEarlyReports) break;
+      this.earlyReports.delete(kept);
+    }
+    this.earlyReports.set(key, { report, at: now });
+    this.logger.info('status report matches no sent message yet: kept until its message is sent', {
+      ...report,
+    });
   }
 }
+
+/**
+ * How long a report may wait for its message to be Sent. A long message's first parts are
+ * reported while its last is sent, seconds or a minute later at the radio's pace; a TP-MR (one
+ * octet) comes round to the same number on the same modem far later than this.
+ */
+const earlyReportMs = 5 * 60_000;
+/** Early reports kept at most: a modem reporting messages we never sent cannot grow memory. */
+const maxEarlyReports = 1_000;
 
 /** Status reports carry the recipient as the SMSC saw it: compare digits only. */
 function samePhoneNumber(left: string, right: string): boolean {
