@@ -64,8 +64,11 @@ export interface StorageOptions {
  * parameters are accepted) or empty (Samsung J700: `+CPMS: `).
  */
 export function parseCpmsOptions(lines: readonly string[]): StorageOptions | undefined {
-  const rest = findPrefixed(lines, '+CPMS');
-  if (rest === undefined) return undefined;
+  const found = findPrefixed(lines, '+CPMS');
+  if (found === undefined) return undefined;
+  // Memory names are letters and underscores: quotes carry nothing, and one a modem left out
+  // (`(ME", "SR"), …`, gammu tests/at-cpms-sr/generic.dump) would swallow the whole list.
+  const rest = found.replace(/"/g, '');
   let lists: ListItem[] = parseLists(rest);
   const only = lists[0];
   if (lists.length === 1 && Array.isArray(only) && only.length > 0 && only.every(Array.isArray)) lists = only;
@@ -129,12 +132,20 @@ export interface PduListEntry {
   pdu: string;
 }
 
+/**
+ * The PDU of a listing or read line: the hex, without the stray quote some modems leave after
+ * it (`…A301"`, gammu tests/at-sms/04.dump).
+ */
+function pduLine(line: string | undefined): string | undefined {
+  return line?.trim().replace(/^"|"$/g, '');
+}
+
 /** PDU-mode `+CMGL: <index>,<stat>,[<alpha>],<length>` headers, each followed by its PDU line. */
 export function parseCmglPdu(lines: readonly string[]): PduListEntry[] {
   const entries: PduListEntry[] = [];
   for (let i = 0; i < lines.length; i++) {
     const rest = afterPrefix(lines[i] ?? '', '+CMGL');
-    const pdu = lines[i + 1]?.trim();
+    const pdu = pduLine(lines[i + 1]);
     if (rest === undefined || pdu === undefined) continue;
     const fields = splitQuoted(rest);
     const index = toInt(fields[0]);
@@ -167,7 +178,7 @@ export function parseCmgrPdu(lines: readonly string[]): PduRead | undefined {
   const headerIndex = lines.findIndex((line) => afterPrefix(line, '+CMGR') !== undefined);
   if (headerIndex < 0) return undefined;
   const fields = splitQuoted(afterPrefix(lines[headerIndex] ?? '', '+CMGR') ?? '');
-  const pdu = lines[headerIndex + 1]?.trim();
+  const pdu = pduLine(lines[headerIndex + 1]);
   const length = toInt(fields[fields.length - 1]);
   if (pdu === undefined || length === undefined) return undefined;
   const read: PduRead = { length, pdu };
@@ -193,16 +204,33 @@ export interface ServiceCentre {
   type?: number;
 }
 
-/** `+CSCA: "+447785016005",145`. */
+/**
+ * `+CSCA: "+447785016005",145` (TS 27.005 §3.3.1). A modem whose character set is UCS2 writes
+ * the address as hex of its UTF-16 code units, quoted or not (gammu tests/at-smsc/01.dump,
+ * 05.dump); type 145 (international, TS 24.008 §10.5.4.7) with no `+` written gets one
+ * (`"6281100000",145`, tests/at-smsc/03.dump).
+ */
 export function parseCsca(lines: readonly string[]): ServiceCentre | undefined {
   const rest = findPrefixed(lines, '+CSCA');
   if (rest === undefined) return undefined;
-  const [address, type] = splitQuoted(rest);
+  const [written, type] = splitQuoted(rest);
   const centre: ServiceCentre = {};
-  if (address) centre.address = address;
   const typeValue = toInt(type);
   if (typeValue !== undefined) centre.type = typeValue;
+  const address = written === undefined ? undefined : (addressOfUcs2Hex(written) ?? written);
+  if (address)
+    centre.address = typeValue === internationalType && /^\d/.test(address) ? `+${address}` : address;
   return centre;
+}
+
+/** TS 24.008 §10.5.4.7: type of number international, numbering plan ISDN/E.164. */
+const internationalType = 145;
+
+/** A number written as UCS-2 hex (`002B0039…`), or undefined when it is not one. */
+function addressOfUcs2Hex(written: string): string | undefined {
+  if (!/^(?:00[0-9A-Fa-f]{2})+$/.test(written)) return undefined;
+  const text = Buffer.from(written, 'hex').swap16().toString('utf16le');
+  return /^\+?\d+$/.test(text) ? text : undefined;
 }
 
 export interface OwnNumber {

@@ -94,6 +94,10 @@ const ws46Technologies: Readonly<Record<number, readonly RadioTechnology[]>> = {
 
 /** Every technology any offered <n> names, in 2G…5G order; undefined if one value is unknown. */
 export function technologiesOfWs46(values: readonly number[]): RadioTechnology[] | undefined {
+  // 25 alone is "3GPP systems" with nothing beside it to say which: TS 27.007 §5.9 has meant
+  // GERAN, UTRAN and E-UTRAN by it since Release 8, and LTE modules answer just that (SIMCom
+  // SIM7600: +WS46: 25). Only beside 12 and 22 is it the pre-LTE 2G and 3G.
+  if (values.length === 1 && values[0] === 25) return ['2G', '3G', '4G'];
   const found = new Set<RadioTechnology>();
   for (const value of values) {
     const technologies = ws46Technologies[value];

@@ -82,12 +82,17 @@ export function encodeUssdString(text: string, form: UssdTextForm): string | und
   return bytesToHex(packSeptets(septets));
 }
 
-/** `+CUSD: <m>[,<str>[,<dcs>]]` (arguments only); undefined when <m> is not a number. */
+/**
+ * `+CUSD: <m>[,<str>[,<dcs>]]` (arguments only); undefined when <m> is not a number. Huawei's
+ * E160 writes <str> without quotes and no <dcs> (`+CUSD: 0, 49B41C…`, gammu
+ * tests/at-ussd/01-E160.dump): read as the default alphabet, as the E160's quoted answers say.
+ */
 export function parseCusd(args: string): UssdResult | undefined {
-  const match = /^\s*(\d+)\s*(?:,\s*"((?:[^"]|"")*)"\s*(?:,\s*(\d+))?)?/.exec(args);
+  const match = /^\s*(\d+)\s*(?:,\s*(?:"((?:[^"]|"")*)"|([^",\s]+))\s*(?:,\s*(\d+))?)?/.exec(args);
   if (!match) return undefined;
   const result: UssdResult = { status: Number(match[1]) };
-  if (match[2] !== undefined) result.text = match[2];
-  if (match[3] !== undefined) result.dcs = Number(match[3]);
+  const text = match[2] ?? match[3];
+  if (text !== undefined) result.text = text;
+  if (match[4] !== undefined) result.dcs = Number(match[4]);
   return result;
 }

@@ -65,9 +65,19 @@ function toAddress(typeOfAddress: number, body: Uint8Array, semiOctets: number):
   return { number, type, typeOfAddress };
 }
 
-/** TP-OA / TP-DA / TP-RA: the length octet counts useful semi-octets. */
+/**
+ * TP-OA / TP-DA / TP-RA: the length octet counts useful semi-octets, at most 20 (TS 23.040
+ * §9.1.2.5: the field is 2 to 12 octets). More is no address: the PDU is refused, not read on.
+ */
 export function readAddressField(reader: OctetReader, field: string): Address {
   const semiOctets = reader.readOctet(`${field} length`);
+  if (semiOctets > MAX_DIGITS) {
+    throw new GatewayError(
+      ErrorCode.PduMalformed,
+      `${field} length ${semiOctets} is more than the ${MAX_DIGITS} digits an address holds (TS 23.040 §9.1.2.5)`,
+      { field },
+    );
+  }
   const typeOfAddress = reader.readOctet(`${field} type`);
   const body = reader.readOctets(Math.ceil(semiOctets / 2), field);
   return toAddress(typeOfAddress, body, semiOctets);

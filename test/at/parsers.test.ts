@@ -16,6 +16,7 @@ import {
   parseIdentity,
   parseRegistration,
 } from '../../server/at/parsers.js';
+import { decodePdu } from '../../server/pdu/index.js';
 
 describe('parseCsq', () => {
   it.each([
@@ -154,6 +155,15 @@ describe('parseCmgrPdu', () => {
 
   it('gives undefined for an empty storage slot', () => {
     expect(parseCmgrPdu([])).toBeUndefined();
+  });
+
+  it('reads the PDU a stray quote follows, which then decodes (gammu tests/at-sms/04.dump)', () => {
+    // gammu/gammu tests/at-sms/04.dump at 78fd6a9212f3271a28c46f1cb8f7c302cd43a9b0, as the modem sent it.
+    const hex =
+      '07914487200030230406D04F59040000601191806243009F4F990E947DD741EEF71D840EDBCBA0FCBB2E0751CB783A28E8CED3D3ED3268068381AA4B10BD8CA7CF412650AC2904BDCD2072981E06D1DFA0FABC0CA2A3D373509B8E7681A4E576B92D2ECB41F43788FE86B7EA7010280603BDE5A0F65B5E0689CBE6B7BC0C8ADD6232980D447F83CE653A28FFAECB416679B90C0AB3D9EF7BD83D2E83DC653C1DD4A6A301';
+    const read = parseCmgrPdu(['+CMGR: 1,,156', `${hex}"`]);
+    expect(read?.pdu).toBe(hex);
+    expect(decodePdu(read?.pdu ?? '').type).toBe('deliver');
   });
 });
 

@@ -4,12 +4,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCpin, parseIccid, parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
+import { parseCpmsOptions, parseCsca } from '../../server/at/smsReplies.js';
 import {
   type RegistrationDomain,
   RegistrationDomains,
   technologiesOfWs46,
 } from '../../server/modem/networkState.js';
-import { iccidReplies, pinReplies, registrationReplies, ws46Replies } from '../support/modemReplyFixtures.js';
+import { decodeUssdString, parseCusd } from '../../server/modem/ussdCodec.js';
+import {
+  cpmsReplies,
+  cscaReplies,
+  cusdReplies,
+  iccidReplies,
+  pinReplies,
+  registrationReplies,
+  ws46Replies,
+} from '../support/modemReplyFixtures.js';
 
 function domainOf(line: string): RegistrationDomain {
   const domain = RegistrationDomains.find((name) => line.startsWith(`${name}:`));
@@ -52,6 +62,38 @@ describe('AT+CPIN? answers of real modems', () => {
     '%s: %s',
     (_modem, line, reply) => {
       expect(parseCpin([line])?.code ?? null).toBe(reply.expect);
+    },
+  );
+});
+
+describe('AT+CSCA? answers of real modems', () => {
+  it.each(cscaReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      expect(parseCsca([line])?.address).toBe(reply.expect);
+    },
+  );
+});
+
+describe('AT+CPMS=? answers of real modems', () => {
+  it.each(cpmsReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      const options = parseCpmsOptions([line]);
+      expect([options?.mem1, options?.mem2, options?.mem3]).toEqual(reply.expect);
+    },
+  );
+});
+
+describe('USSD answers of real modems', () => {
+  it.each(cusdReplies().map((reply) => [reply.modem, reply.line, reply] as const))(
+    '%s: %s',
+    (_modem, line, reply) => {
+      const result = parseCusd(line.replace(/^\+CUSD:/, ''));
+      expect(result?.status).toBe(reply.expect.status);
+      const text = decodeUssdString(result?.text ?? '', result?.dcs ?? 15, reply.form);
+      expect(text.startsWith(reply.expect.starts)).toBe(true);
+      expect(text.endsWith(reply.expect.ends)).toBe(true);
     },
   );
 });

@@ -30,12 +30,16 @@ describe('radio technologies', () => {
     expect(technologiesOfWs46([29, 99])).toBeUndefined();
   });
 
-  it('reads mode 25 as 2G and 3G when no other value names 4G, as pre-LTE modems mean it', () => {
+  it('reads mode 25 beside 12 and 22 alone as 2G and 3G, as pre-LTE modems mean it', () => {
     expect(technologiesOfWs46([12, 22, 25])).toEqual(['2G', '3G']);
-    expect(technologiesOfWs46([25])).toEqual(['2G', '3G']);
     expect(notRegisteredExplanation('searching', technologiesOfWs46([12, 22, 25]))).toMatch(
       /only speaks 2G and 3G/,
     );
+  });
+
+  it('reads a lone mode 25 as 2G, 3G and 4G (TS 27.007 §5.9 since Release 8), saying nothing of switched-off networks', () => {
+    expect(technologiesOfWs46([25])).toEqual(['2G', '3G', '4G']);
+    expect(notRegisteredExplanation('searching', technologiesOfWs46([25]))).not.toMatch(/only speaks/);
   });
 
   it('explains a 2G/3G-only modem that finds no network, and a 4G one plainly', () => {

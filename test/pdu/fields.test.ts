@@ -203,3 +203,16 @@ describe('decodePdu on hostile input', () => {
     expect(decoded.type === 'status-report' && decoded.userData).toBe(undefined);
   });
 });
+
+describe('address fields (TS 23.040 §9.1.2.5)', () => {
+  it('refuses an address length of more than 20 digits, as 129 would read past the field', () => {
+    // Length 0x81 (129 semi-octets), international type, then enough octets that a decoder that
+    // trusts the length reads the rest of the PDU as digits.
+    const field = hexToBytes(`8191${'21'.repeat(65)}`);
+    expect(() => readAddressField(new OctetReader(field), 'TP-DA')).toThrow(
+      expect.objectContaining({ code: ErrorCode.PduMalformed, field: 'TP-DA' }),
+    );
+    const twenty = hexToBytes(`1491${'21'.repeat(10)}`);
+    expect(readAddressField(new OctetReader(twenty), 'TP-DA').number).toBe(`+${'12'.repeat(10)}`);
+  });
+});

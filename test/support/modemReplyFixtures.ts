@@ -35,6 +35,23 @@ export interface PinReply extends Sourced {
   expect: string | null;
 }
 
+export interface CscaReply extends Sourced {
+  line: string;
+  expect: string;
+}
+
+export interface CpmsReply extends Sourced {
+  line: string;
+  /** The memories offered for <mem1>, <mem2>, <mem3>. */
+  expect: [string[], string[], string[]];
+}
+
+export interface CusdReply extends Sourced {
+  line: string;
+  form: 'text' | 'packed-hex';
+  expect: { status: number; starts: string; ends: string };
+}
+
 function load<T>(name: string): T[] {
   const url = new URL(`../fixtures/modem-replies/${name}`, import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { replies: T[] }).replies;
@@ -44,3 +61,6 @@ export const registrationReplies = (): RegistrationReply[] => load('registration
 export const ws46Replies = (): Ws46Reply[] => load('ws46.json');
 export const iccidReplies = (): IccidReply[] => load('iccid.json');
 export const pinReplies = (): PinReply[] => load('cpin.json');
+export const cscaReplies = (): CscaReply[] => load('csca.json');
+export const cpmsReplies = (): CpmsReply[] => load('cpms.json');
+export const cusdReplies = (): CusdReply[] => load('cusd.json');
