@@ -1,5 +1,6 @@
 /**
- * The platform's serialport binding, with reads that notice a hung-up port on Linux and macOS.
+ * The platform's serialport binding, with reads that notice a hung-up port on Linux and macOS,
+ * and that go on at once on Node 26 (`settleAfterPollerEvents`).
  *
  * After a USB modem is unplugged (or a pty's master closes) the kernel hangs the tty up, and
  * from then on read() returns 0 bytes at once. bindings-cpp's unixRead answers a zero-byte read
@@ -37,6 +38,21 @@ function isUnixPort(port: object): port is UnixPortBinding {
   return 'poller' in port && 'fd' in port;
 }
 
+const nothing = () => undefined;
+
+/**
+ * Since Node 26.4 (nodejs/node#62969) no microtasks run after a native callback made without a
+ * callback scope, and the poller calls its listeners that way (serialport/bindings-cpp#239 and
+ * node-serialport#3148, both open): a read or write waiting on 'readable' or 'writable' went on
+ * only when some later timer or socket event ran, seconds later on a quiet gateway, and a
+ * modem's answers came late or after their timeout. An immediate set from the event runs in a
+ * proper scope, and the waiting continuation runs right after it.
+ */
+function settleAfterPollerEvents(port: UnixPortBinding): void {
+  for (const event of ['readable', 'writable', 'disconnect'])
+    port.poller.on(event, () => setImmediate(nothing));
+}
+
 export function hangupAwareBinding(detected: BindingInterface = autoDetect()): BindingInterface {
   return {
     list: () => detected.list(),
@@ -45,6 +61,7 @@ export function hangupAwareBinding(detected: BindingInterface = autoDetect()): B
       if (isUnixPort(port)) {
         port.read = (buffer, offset, length) =>
           unixRead({ binding: port, buffer, offset, length, fsReadAsync: readOrWait });
+        settleAfterPollerEvents(port);
       }
       return port;
     },
