@@ -5,7 +5,7 @@ import type { SubmitMemo } from '../smpp/deliveryReceipt.js';
 import { type HeldDelivery, SmppDeliveries } from '../smpp/smppDeliveries.js';
 import { startSmppServer } from '../smpp/smppServer.js';
 import type { SmppSession } from '../smpp/smppSession.js';
-import { type HeldParts, SmppSubmissions } from '../smpp/smppSubmissions.js';
+import { type HeldParts, type RecentSubmit, SmppSubmissions } from '../smpp/smppSubmissions.js';
 import type { IncomingRule } from '../webhooks/webhookAudience.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
@@ -62,6 +62,7 @@ export function startSmpp(
   const submissions = new SmppSubmissions({
     messages: deps.messages,
     heldParts: storage.openCollection<HeldParts>('smpp-held-parts'),
+    recentSubmits: storage.openCollection<RecentSubmit>('smpp-recent-submits'),
     rememberSubmit: (memo) => deps.outbox.deliveries.rememberSubmit(memo),
     newMessageId: createMessageIdGenerator(() => clock.now()),
     defaultCountry: () => settings.current().desk.default_country ?? undefined,

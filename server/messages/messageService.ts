@@ -15,6 +15,7 @@ import type {
   MessageQuery,
   MessageRepository,
 } from '../store/repositories.js';
+import { BurstOrder } from './burstOrder.js';
 import { createMessageIdGenerator } from './messageId.js';
 import type { MessageLifecycle } from './messageLifecycle.js';
 
@@ -60,6 +61,11 @@ export interface EnqueueRequest {
   deviceActiveWithinHours: number;
   /** Set by fleet mode for a message the private server handed us. */
   source?: MessageRecord['source'];
+  /**
+   * The sender of a burst that must go out in the order it came (SMPP, e-mail): while its
+   * previous message waits, this one takes that one's place (burstOrder.ts).
+   */
+  burst?: string;
 }
 
 const hourMs = 3_600_000;
@@ -72,6 +78,7 @@ const hourMs = 3_600_000;
 export class MessageService {
   private lastSequence: number;
   private readonly generateId: () => string;
+  private readonly bursts: BurstOrder;
 
   constructor(
     private readonly deps: MessageServiceDependencies,
@@ -79,6 +86,7 @@ export class MessageService {
   ) {
     this.generateId = deps.generateId ?? createMessageIdGenerator(() => deps.clock.now());
     this.lastSequence = deps.repository.highestSequence();
+    this.bursts = new BurstOrder((id) => deps.repository.get(id)?.state === 'Pending');
   }
 
   /**
@@ -163,7 +171,7 @@ export class MessageService {
     ids.add(id);
 
     this.lastSequence = Math.max(this.lastSequence + 1, 1);
-    return {
+    const record: MessageRecord = {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
       ...(request.source ? { source: request.source } : {}),
@@ -188,6 +196,7 @@ export class MessageService {
       states: { Pending: now },
       state: 'Pending',
     };
+    return request.burst === undefined ? record : this.bursts.place(request.burst, record);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { type Caller, callerKey } from '../domain/caller.js';
 import type { MessageRecord } from '../domain/message.js';
@@ -27,6 +28,14 @@ export interface HeldParts {
   receivedAt: number;
 }
 
+/** A submit queued lately, by what it asked: a client that sends it again gets this id. */
+export interface RecentSubmit {
+  /** A hash of the login, source, destination and content. */
+  id: string;
+  messageId: string;
+  at: number;
+}
+
 interface SubmitOptions {
   phoneNumber: string;
   destinationAddr: string;
@@ -39,6 +48,7 @@ interface SubmitOptions {
 export interface SmppSubmissionsDeps {
   messages: Pick<MessageService, 'prepareAll' | 'enqueuePrepared' | 'get' | 'cancel'>;
   heldParts: KeyedCollection<HeldParts>;
+  recentSubmits: KeyedCollection<RecentSubmit>;
   /** Keeps what the receipt will need (SmppDeliveries.rememberSubmit). */
   rememberSubmit: (memo: SubmitMemo) => Promise<void>;
   newMessageId: () => string;
@@ -55,6 +65,15 @@ type Answer = { status: number; fields?: Record<string, unknown> };
  */
 export const heldPartsTtlMs = 24 * 3_600_000;
 
+/**
+ * How long a submit is remembered: SMPP has no idempotency key, and a client whose
+ * submit_sm_resp a crash or a broken connection cut off sends the same submit again after it
+ * rebinds, seconds later. The same login, source, destination and content within this window
+ * is the same message and gets the first one's id; the same text to the same number sent on
+ * purpose comes later than this.
+ */
+export const resubmitWindowMs = 2 * 60_000;
+
 /** Concatenated submits waiting for parts, per login: past it a new one is ESME_RMSGQFUL. */
 export const maxHeldMessagesPerLogin = 1_000;
 
@@ -70,6 +89,8 @@ const fail = (status: number, reason: string, logger: Logger): Answer => {
  * part) is durable.
  */
 export class SmppSubmissions {
+  private lastPruneAt = Number.NEGATIVE_INFINITY;
+
   constructor(private readonly deps: SmppSubmissionsDeps) {}
 
   async request(pdu: SmppPdu, caller: Caller): Promise<Answer> {
@@ -219,6 +240,13 @@ export class SmppSubmissions {
     const { logger } = this.deps;
     const content = contentOfParts(part.encoding, bytes, part.port);
     if (!content.ok) return fail(content.status, content.reason, logger);
+    const resubmitKey = this.resubmitKey(caller, options, content.content);
+    const earlier = this.deps.recentSubmits.get(resubmitKey);
+    if (earlier && earlier.at > this.deps.clock.now() - resubmitWindowMs) {
+      logger.info('SMPP submit sent again: answered with its first id', { id: earlier.messageId });
+      if (heldKey !== undefined) await this.deps.heldParts.delete(heldKey);
+      return { status: SmppStatus.ESME_ROK, fields: { message_id: earlier.messageId } };
+    }
     let records: MessageRecord[];
     try {
       records = this.deps.messages.prepareAll(
@@ -236,6 +264,7 @@ export class SmppSubmissions {
             },
             skipPhoneValidation: false,
             deviceActiveWithinHours: 0,
+            burst: `smpp ${callerKey(caller)}`,
           },
         ],
         caller,
@@ -262,9 +291,27 @@ export class SmppSubmissions {
       );
     }
     if (heldKey !== undefined) writes.push(this.deps.heldParts.delete(heldKey));
+    writes.push(this.deps.recentSubmits.put({ id: resubmitKey, messageId, at: this.deps.clock.now() }));
     writes.push(this.deps.messages.enqueuePrepared(records));
     await Promise.all(writes);
+    this.pruneRecentSubmits();
     return { status: SmppStatus.ESME_ROK, fields: { message_id: messageId } };
+  }
+
+  private resubmitKey(caller: Caller, options: SubmitOptions, content: unknown): string {
+    return createHash('sha256')
+      .update(JSON.stringify([callerKey(caller), options.sourceAddr, options.destinationAddr, content]))
+      .digest('base64url');
+  }
+
+  /** At most once a window: what was remembered longer than the window is forgotten. */
+  private pruneRecentSubmits(): void {
+    const now = this.deps.clock.now();
+    if (now - this.lastPruneAt < resubmitWindowMs) return;
+    this.lastPruneAt = now;
+    for (const recent of [...this.deps.recentSubmits.values()]) {
+      if (recent.at <= now - resubmitWindowMs) void this.deps.recentSubmits.delete(recent.id);
+    }
   }
 
   /** Another login's message is not found for this one, as over HTTP. */

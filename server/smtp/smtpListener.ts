@@ -167,6 +167,7 @@ export async function startSmtpListener(
           message: { id, textMessage: { text }, phoneNumbers },
           skipPhoneValidation: false,
           deviceActiveWithinHours: 0,
+          burst: `smtp ${callerKey(caller)}`,
         },
         caller,
       );

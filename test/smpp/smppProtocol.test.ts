@@ -292,6 +292,28 @@ describe('the SMPP server', () => {
     expect(ordered.map((part) => part.message).join('')).toBe(long);
   });
 
+  it('answers a submit sent again within the window with the first id, and queues it once', async () => {
+    const client = await bound('bind_transmitter');
+    const submit = (text: string) =>
+      client.request('submit_sm', {
+        source_addr: 'Shop',
+        destination_addr: '447700900606',
+        dest_addr_ton: 1,
+        short_message: Buffer.from(text, 'ascii'),
+      });
+    const first = await submit('Your code is 4711');
+    const again = await submit('Your code is 4711');
+    const other = await submit('Your code is 4712');
+    expect([first, again, other].map((response) => response?.command_status)).toEqual([0, 0, 0]);
+    expect(again?.message_id).toBe(first?.message_id);
+    expect(other?.message_id).not.toBe(first?.message_id);
+    const listed = await harness.api.get<{ recipients: { phoneNumber: string }[] }[]>('/messages?limit=100');
+    const toThatNumber = listed.body.filter((message) =>
+      message.recipients.some((recipient) => recipient.phoneNumber === '+447700900606'),
+    );
+    expect(toThatNumber).toHaveLength(2);
+  });
+
   it('answers ESME_RTHROTTLED while the queue is full', async () => {
     const client = await bound('bind_transmitter');
     harness.gateway.setSendingPaused(true);
