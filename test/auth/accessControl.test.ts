@@ -4,7 +4,7 @@ import { type AppDocumentData, openAppDirectory } from '../../server/auth/appDir
 import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
 import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
 import { createHashingGate } from '../../server/auth/hashingGate.js';
-import { createLoginThrottle, TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
+import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
 import { type Scope, Scopes } from '../../server/auth/scopes.js';
 import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/auth/staffDirectory.js';
 import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
+import { healthDuring } from '../support/healthDuring.js';
 
 /**
  * Security review (issue 36) item 5: a bulk request holds neither the gateway's event loop nor
@@ -18,29 +19,6 @@ afterAll(async () => {
   await harness.close();
 });
 
-/** Longest wait for `/health/live` while `work` runs, probing one request after the other. */
-async function healthDuring<T>(work: Promise<T>): Promise<{ result: T; longestMs: number }> {
-  let done = false;
-  let longestMs = 0;
-  const probing = (async () => {
-    while (!done) {
-      const started = performance.now();
-      // A connection dropped while the loop was held counts as no answer at all.
-      const answered = await fetch(`${harness.url}/health/live`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      longestMs = Math.max(longestMs, answered ? performance.now() - started : Number.POSITIVE_INFINITY);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const result = await work.finally(() => {
-    done = true;
-  });
-  await probing;
-  return { result, longestMs };
-}
-
 const healthBoundMs = 2_000;
 const numbers = (count: number) =>
   Array.from({ length: count }, (_, index) => `+49160${String(index).padStart(7, '0')}`);
@@ -56,6 +34,7 @@ describe('a contact import', () => {
   it('refuses a file of 1,000,000 bad rows with a 413 naming the limit, at once and in a few bytes', async () => {
     const csv = `phone\n${'12\n'.repeat(1_000_000)}`;
     const { result, longestMs } = await healthDuring(
+      harness.url,
       harness.api.post<{ message: string }>('/gateway/v1/contacts/import', {
         csv,
         mapping: { phoneNumber: 'phone' },
@@ -75,6 +54,7 @@ describe('a contact import', () => {
   it('keeps /health/live answering through 50,000 wrong rows, and lists 100 errors with the count', async () => {
     const csv = `phone\n${'12\n'.repeat(50_000)}`;
     const { result, longestMs } = await healthDuring(
+      harness.url,
       harness.api.post<ImportReport>('/gateway/v1/contacts/import', {
         csv,
         mapping: { phoneNumber: 'phone' },
@@ -130,6 +110,7 @@ describe('a contact import', () => {
       .map((number, index) => `${number},Customer ${index}`)
       .join('\n')}\n`;
     const { result, longestMs } = await healthDuring(
+      harness.url,
       harness.api.post<ImportReport>('/gateway/v1/contacts/import', {
         csv,
         mapping: { phoneNumber: 'phone', name: 'name' },
@@ -151,6 +132,7 @@ describe('a campaign', () => {
 
   it('keeps /health/live answering while 50,000 rows are previewed', async () => {
     const { result, longestMs } = await healthDuring(
+      harness.url,
       harness.api.post<{ recipients: number }>('/gateway/v1/campaigns/preview', {
         text: 'Your order {order} is ready',
         recipients: { rows },
@@ -164,6 +146,7 @@ describe('a campaign', () => {
 
   it('keeps /health/live answering while 10,000 messages are queued', async () => {
     const { result, longestMs } = await healthDuring(
+      harness.url,
       harness.api.post<{ recipients: number }>('/gateway/v1/campaigns', {
         text: 'Your order {order} is ready',
         recipients: { rows: rows.slice(0, 10_000) },

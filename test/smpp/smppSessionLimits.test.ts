@@ -8,27 +8,15 @@
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AccessControl } from '../../server/auth/accessControl.js';
-import { ownerId } from '../../server/auth/staffDirectory.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { type SmppServer, startSmppServer } from '../../server/smpp/smppServer.js';
 import { defaultSessionLimits, SmppSession } from '../../server/smpp/smppSession.js';
 import { SmppStatus } from '../../server/smpp/smppStatus.js';
 import type { SmppSubmissions } from '../../server/smpp/smppSubmissions.js';
+import { everyoneIsTheOwner } from '../support/everyoneIsTheOwner.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { connectSmpp, type SmppClient } from './support/smppClient.js';
-
-const everyoneIsTheOwner: AccessControl = {
-  authenticate: async () => ({
-    kind: 'basic',
-    scopes: new Set(['all:any']),
-    user: { id: ownerId, name: 'owner', role: 'owner' },
-  }),
-  authorize: () => undefined,
-  confirmPassword: async () => undefined,
-  watch: () => () => undefined,
-};
 
 const answersOk = { request: async () => ({ status: SmppStatus.ESME_ROK }) } as unknown as SmppSubmissions;
 

@@ -5,25 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import type { AccessControl } from '../../server/auth/accessControl.js';
-import { ownerId } from '../../server/auth/staffDirectory.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { createLogger } from '../../server/logging/logger.js';
 import type { EnqueueRequest } from '../../server/messages/messageService.js';
 import { type SmtpListener, startSmtpListener } from '../../server/smtp/smtpListener.js';
+import { everyoneIsTheOwner } from '../support/everyoneIsTheOwner.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
-
-const allowAll: AccessControl = {
-  authenticate: async () => ({
-    kind: 'basic',
-    scopes: new Set(['all:any']),
-    user: { id: ownerId, name: 'owner', role: 'owner' },
-  }),
-  authorize: () => undefined,
-  confirmPassword: async () => undefined,
-  watch: () => () => undefined,
-};
 
 describe('the SMTP listener and the commit', () => {
   let listener: SmtpListener | undefined;
@@ -37,7 +25,7 @@ describe('the SMTP listener and the commit', () => {
     listener = await startSmtpListener(
       { host: '127.0.0.1', port: await freeLoopbackPort() },
       {
-        accessControl: allowAll,
+        accessControl: everyoneIsTheOwner,
         messages: {
           enqueue: (request) => {
             requests.push(request);

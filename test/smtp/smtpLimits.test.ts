@@ -15,6 +15,7 @@ import {
   harnessUser,
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
+import { healthDuring } from '../support/healthDuring.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { portAnswers } from '../support/portAnswers.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
@@ -27,24 +28,6 @@ const healthBoundMs = 2_000;
 describe('the SMTP listener limits', () => {
   let harness: GatewayHarness;
   let port: number;
-
-  /** Longest wait for `/health/live` while `work` runs, probing one request after the other. */
-  async function healthDuring<T>(work: Promise<T>): Promise<{ result: T; longestMs: number }> {
-    let done = false;
-    let longestMs = 0;
-    const probing = (async () => {
-      while (!done) {
-        const started = performance.now();
-        await fetch(`${harness.url}/health/live`);
-        longestMs = Math.max(longestMs, performance.now() - started);
-      }
-    })();
-    const result = await work.finally(() => {
-      done = true;
-    });
-    await probing;
-    return { result, longestMs };
-  }
 
   beforeAll(async () => {
     harness = await startGatewayHarness({ ptyModems: 1 });
@@ -89,6 +72,7 @@ describe('the SMTP listener limits', () => {
     const html = `<html><body><table>${rows}</table></body></html>`;
     expect(html.length).toBeGreaterThan(3_800_000);
     const { result, longestMs } = await healthDuring(
+      harness.url,
       sendWithSwaks({
         port,
         auth: owner,
