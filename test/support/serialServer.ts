@@ -1,11 +1,14 @@
 /**
  * A serial-over-IP server on a loopback port, doing what ser2net does in raw mode: each client's
  * bytes pass unchanged to a serial port (here a simulated modem's pty, opened through
- * node-serialport) and back.
+ * node-serialport with the binding the gateway uses, which reads on at once on Node 26) and back.
  */
 import { createServer, type Socket } from 'node:net';
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
 import type { PtyModem } from '../../server/simulator/ptyModem.js';
+import { hangupAwareBinding } from '../../server/transport/hangupAwareBinding.js';
+
+const binding = hangupAwareBinding();
 
 export interface SerialServer {
   /** `tcp://127.0.0.1:<port>` */
@@ -20,7 +23,7 @@ export async function startSerialServer(pty: Pick<PtyModem, 'path'>): Promise<Se
   const clients = new Set<Socket>();
   const server = createServer((socket) => {
     clients.add(socket);
-    const port = new SerialPort({ path: pty.path, baudRate: 115_200 });
+    const port = new SerialPortStream({ binding, path: pty.path, baudRate: 115_200 });
     socket.pipe(port);
     port.pipe(socket);
     const hangUp = () => {
