@@ -120,7 +120,8 @@ export class SettingsService {
     for (const [secret, destinations] of Object.entries(secretDestinations)) {
       const moved = destinations.find((key) => changed.includes(key));
       if (!moved || valueAt(before, secret) == null) continue;
-      if (valueAt(after, secret) != null && keyGiven(given, secret)) continue;
+      // A secret given again, or one no longer kept, goes nowhere it was not sent by its owner.
+      if (valueAt(after, secret) == null || keyGiven(given, secret)) continue;
       throw new GatewayError(
         ErrorCode.Forbidden,
         `${moved}: changing where ${secret} is sent needs ${secret} given again in the same change`,

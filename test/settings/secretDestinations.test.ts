@@ -45,8 +45,11 @@ describe('changing where a secret is sent', () => {
     expect(
       (await patch({ email_forward: { relay_host: 'new.example', relay_password: 'new-secret' } })).status,
     ).toBe(200);
-    // What does not move the secret is taken as before.
+    // What does not move the secret is taken as before, and so is a move that drops it.
     expect((await patch({ email_forward: { forward_reports: true } })).status).toBe(200);
+    expect(
+      (await patch({ email_forward: { relay_host: 'third.example', relay_password: null } })).status,
+    ).toBe(200);
   });
 
   it('refuses a new fleet server URL without the fleet token', async () => {
