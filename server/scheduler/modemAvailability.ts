@@ -16,7 +16,10 @@ export class ModemAvailability {
   private readonly sending = new Set<string>();
   private readonly lastUsedAt = new Map<string, number>();
   private readonly parking = new ModemParking();
-  private realModemJoined = false;
+  /** Whether each device is a simulator, read from its view once per change of it. */
+  private readonly simulated = new Map<string, boolean>();
+  /** Undefined: not looked at since the last device change (a device view is costly to build). */
+  private realModemJoined: boolean | undefined;
 
   constructor(private readonly devices: DeviceDirectory) {}
 
@@ -65,7 +68,19 @@ export class ModemAvailability {
 
   /** A device changed; true when that ended its parking (it came back). */
   noteDeviceChange(deviceId: string): boolean {
+    this.simulated.delete(deviceId);
+    if (this.realModemJoined === false) this.realModemJoined = undefined;
     return this.parking.noteStatus(deviceId, this.isReady(deviceId));
+  }
+
+  /** Whether the device is the built-in simulator (its messages are marked as simulated). */
+  isSimulated(deviceId: string): boolean {
+    let simulated = this.simulated.get(deviceId);
+    if (simulated === undefined) {
+      simulated = this.devices.get(deviceId)?.modem.simulated === true;
+      this.simulated.set(deviceId, simulated);
+    }
+    return simulated;
   }
 
   /** When the modem may be offered work again; -Infinity when it is not parked. */
@@ -79,10 +94,9 @@ export class ModemAvailability {
    * run the rule holds while it recovers or is replugged, so the simulator never fills in.
    */
   benchedSimulators(online: readonly OutboundModem[]): ReadonlySet<string> {
-    const { devices } = this;
-    const simulated = online.filter((modem) => devices.get(modem.deviceId)?.modem.simulated === true);
+    const simulated = online.filter((modem) => this.isSimulated(modem.deviceId));
     if (simulated.length === 0) return new Set();
-    this.realModemJoined ||= devices
+    this.realModemJoined ??= this.devices
       .list()
       .some((device) => !device.modem.simulated && device.modem.status !== 'offline');
     return new Set(this.realModemJoined ? simulated.map((modem) => modem.deviceId) : []);

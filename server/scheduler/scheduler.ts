@@ -99,8 +99,6 @@ export class Scheduler {
   private running = false;
   private unsubscribe: (() => void) | undefined;
   private hold: Hold | undefined;
-  /** Whether each device is a simulator, from its view, read again after each change of it. */
-  private readonly simulatedDevices = new Map<string, boolean>();
 
   /** `carries` (modemSelection.ts), then the routing hook. */
   private mayTake(
@@ -162,7 +160,6 @@ export class Scheduler {
     this.logger.info('scheduler started', { restoredSends: restored, interruptedSends: recovered });
     this.running = true;
     this.unsubscribe = this.deps.devices.onChange((deviceId) => {
-      this.simulatedDevices.delete(deviceId);
       if (this.pool.noteDeviceChange(deviceId)) {
         this.logger.info('modem is back; offering it work again', { deviceId });
       }
@@ -353,20 +350,10 @@ export class Scheduler {
     this.limits.record(modem.deviceId, now);
     this.pool.taken(modem.deviceId, now);
     this.logger.debug('handing message to modem', { messageId, deviceId: modem.deviceId, simNumber });
-    const viaSimulator = this.isSimulated(modem.deviceId);
+    const viaSimulator = this.pool.isSimulated(modem.deviceId);
     const processed = lifecycle.markProcessed(messageId, modem.deviceId, viaSimulator);
     this.deps.handedOver?.(plain, modem.deviceId, simNumber);
     this.track(this.delivery.deliver(modem, stored, plain, simNumber, processed));
-  }
-
-  /** A device's view describes the whole modem: building one per hand-over showed in the drain's profile. */
-  private isSimulated(deviceId: string): boolean {
-    let simulated = this.simulatedDevices.get(deviceId);
-    if (simulated === undefined) {
-      simulated = this.deps.devices.get(deviceId)?.modem.simulated === true;
-      this.simulatedDevices.set(deviceId, simulated);
-    }
-    return simulated;
   }
 
   private failUndecryptable(messageId: string, error: unknown): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../renderer/src/format/csv.js';
-import { parseCsvTable } from '../../server/desk/csv/csvTable.js';
+import { parseCsvTable, parseCsvTableInTurns } from '../../server/desk/csv/csvTable.js';
 import { placeholdersOf, renderPlaceholders } from '../../server/desk/templates/placeholders.js';
 
 describe('CSV files as spreadsheets write them', () => {
@@ -27,6 +27,22 @@ describe('CSV files as spreadsheets write them', () => {
     );
     expect(csv).toBe('\uFEFFName,Phone\r\nAnna,"=""+491711234567"""\r\n');
     expect(parseCsvTable(csv).rows).toEqual([['Anna', '+491711234567']]);
+  });
+
+  it('reads a large file in turns as it reads it at once, quoted line breaks across chunks included', async () => {
+    const row = (index: number) =>
+      `"Berg; ${index}";0171 ${String(index).padStart(7, '0')};"line one\r\nline ""two"" of ${index}"`;
+    const csv = `\uFEFFName;Phone;Notes\r\n${Array.from({ length: 6_000 }, (_, index) => row(index)).join('\r\n')}\r\n`;
+    let turns = 0;
+    const inTurns = await parseCsvTableInTurns(csv, async () => {
+      turns++;
+    });
+    const atOnce = parseCsvTable(csv);
+    expect(atOnce.rows).toHaveLength(6_000);
+    expect(atOnce.rows[5_999]).toEqual(['Berg; 5999', '0171 0005999', 'line one\r\nline "two" of 5999']);
+    expect(inTurns).toEqual(atOnce);
+    // ≈ 430 KB in 64 KiB chunks.
+    expect(turns).toBeGreaterThanOrEqual(6);
   });
 });
 

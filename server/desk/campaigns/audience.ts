@@ -1,7 +1,8 @@
 import { planText } from '../../pdu/index.js';
 import { MaxTextLength } from '../../schemas/messageSchemas.js';
-import { chunksInTurns, rowPacer } from '../bulkPacing.js';
+import { chunksInTurns, nextTurn, rowPacer, rowsPerTurn } from '../bulkPacing.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
+import type { GroupMember } from '../contacts/model.js';
 import type { NumberReader } from '../numberReader.js';
 import { missingText, recipientFields, renderPlaceholders } from '../templates/placeholders.js';
 
@@ -190,7 +191,7 @@ async function resolve(
       problems.push({ field: `recipients.contactIds[${index}]`, message: `contact ${id} does not exist` });
     }
   }
-  for (const contact of deps.contacts.membersOf(spec.groupIds ?? [])) {
+  for await (const contact of groupMembers(spec.groupIds ?? [], deps.contacts)) {
     candidates.push(contactCandidate('recipients.groupIds', contact));
   }
   await readAll(
@@ -209,7 +210,22 @@ async function resolve(
   return candidates;
 }
 
-function contactCandidate(field: string, contact: { phoneNumber: string; name: string }): Candidate {
+/** The groups' members, a page of `rowsPerTurn` per turn of the event loop. */
+async function* groupMembers(
+  groupIds: readonly string[],
+  contacts: ContactRepository,
+): AsyncGenerator<GroupMember> {
+  let after: GroupMember | undefined;
+  for (;;) {
+    const page = contacts.membersPage(groupIds, after, rowsPerTurn);
+    yield* page;
+    after = page.at(-1);
+    if (page.length < rowsPerTurn) return;
+    await nextTurn();
+  }
+}
+
+function contactCandidate(field: string, contact: GroupMember): Candidate {
   return {
     field,
     phoneNumber: contact.phoneNumber,

@@ -8,7 +8,7 @@ import { generateMessageId } from '../../messages/messageId.js';
 import type { MessageLifecycle } from '../../messages/messageLifecycle.js';
 import type { MessageService } from '../../messages/messageService.js';
 import type { MessageRepository } from '../../store/repositories.js';
-import { chunksInTurns, rowPacer } from '../bulkPacing.js';
+import { chunksInTurns, messagesPerTurn, rowPacer } from '../bulkPacing.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import {
   type AudienceDependencies,
@@ -96,7 +96,7 @@ export interface CampaignServiceDependencies extends AudienceDependencies {
 /**
  * Bulk sends. A campaign is accepted in one action: every recipient is resolved and checked
  * first, and any problem refuses it whole. Its messages (one per recipient, each with its own
- * text) then go into the queue `rowsPerTurn` per commit, the campaign with the first of them,
+ * text) then go into the queue `messagesPerTurn` per commit, the campaign with the first of them,
  * so that the gateway keeps answering while 50,000 are written. From there they are ordinary
  * messages: the scheduler's limits, pauses and modem choice apply to each.
  */
@@ -213,7 +213,7 @@ export class CampaignService {
   }
 
   /**
-   * Queues the messages `rowsPerTurn` per commit, numbered on from `next`; stops early when the
+   * Queues the messages `messagesPerTurn` per commit, numbered on from `next`; stops early when the
    * campaign is cancelled. Answers how many it wrote and their parts.
    */
   private async writeMessages(
@@ -224,7 +224,7 @@ export class CampaignService {
     caller: Caller,
   ): Promise<{ count: number; parts: number }> {
     const added = { count: 0, parts: 0 };
-    for await (const chunk of chunksInTurns(messages)) {
+    for await (const chunk of chunksInTurns(messages, messagesPerTurn)) {
       // Read in the turn that writes: a cancel stops the messages not written yet.
       const current = this.deps.campaigns.find(record.id);
       if (current?.cancelledAt !== undefined) break;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import { chunksInTurns, rowPacer } from '../bulkPacing.js';
-import { parseCsvTable } from '../csv/csvTable.js';
+import { chunksInTurns, nextTurn, rowPacer } from '../bulkPacing.js';
+import { parseCsvTableInTurns } from '../csv/csvTable.js';
 import type { NumberReader } from '../numberReader.js';
 import { contactFields, groupName } from './contactFields.js';
 import type { ContactRepository } from './contactRepository.js';
@@ -102,7 +102,7 @@ export class ContactImport {
         { field: 'csv' },
       );
     }
-    const table = parseCsvTable(csv);
+    const table = await parseCsvTableInTurns(csv, nextTurn);
     const errors = new RowErrors();
     const indexOf = (field: keyof ImportMapping): number | undefined => {
       const column = mapping[field];

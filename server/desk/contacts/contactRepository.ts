@@ -7,7 +7,7 @@ import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from '../../store/sqlite/queryFilter.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import { StatementCache } from '../../store/sqlite/statementCache.js';
-import type { Contact, ContactInput, ContactQuery } from './model.js';
+import type { Contact, ContactInput, ContactQuery, GroupMember } from './model.js';
 
 interface ContactRow {
   id: string;
@@ -114,17 +114,32 @@ export class ContactRepository {
     return names;
   }
 
-  /** Every contact in any of the groups, each once, by name. */
-  membersOf(groupIds: readonly string[]): Contact[] {
+  /**
+   * One page of the contacts in any of the groups, each once, by name, after `after` (the last
+   * member of the page before): a group of 50,000 is read a page per turn of the event loop.
+   * Each page seeks the name index past `after` and tests membership per contact, so no page
+   * collects and sorts the whole group.
+   */
+  membersPage(groupIds: readonly string[], after: GroupMember | undefined, limit: number): GroupMember[] {
     if (groupIds.length === 0) return [];
+    const groups = groupIds.map((_id, index) => `@group${index}`).join(',');
+    // The plain `>=` lets SQLite seek the index; the row value then skips the ties already read.
+    const pastAfter = after
+      ? 'AND c.name COLLATE NOCASE >= @name AND (c.name COLLATE NOCASE, c.phone_number) > (@name, @phoneNumber)'
+      : '';
     const rows = this.queries
       .get(
-        `${selectContacts} WHERE c.id IN (SELECT contact_id FROM desk_memberships WHERE group_id IN (${groupIds
-          .map(() => '?')
-          .join(',')})) ORDER BY c.name COLLATE NOCASE, c.phone_number`,
+        `SELECT c.name, c.phone_number FROM desk_contacts c
+         WHERE EXISTS (SELECT 1 FROM desk_memberships m WHERE m.contact_id = c.id AND m.group_id IN (${groups}))
+         ${pastAfter}
+         ORDER BY c.name COLLATE NOCASE, c.phone_number LIMIT @limit`,
       )
-      .all(...groupIds) as ContactRow[];
-    return rows.map(contactOf);
+      .all({
+        ...Object.fromEntries(groupIds.map((id, index) => [`group${index}`, id])),
+        ...(after ? { name: after.name, phoneNumber: after.phoneNumber } : {}),
+        limit,
+      }) as { name: string; phone_number: string }[];
+    return rows.map((row) => ({ name: row.name, phoneNumber: row.phone_number }));
   }
 
   async create(input: ContactInput): Promise<Contact> {

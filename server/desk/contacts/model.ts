@@ -9,6 +9,9 @@ export interface Contact {
   updatedAt: number;
 }
 
+/** What a bulk send needs of a group's member. */
+export type GroupMember = Pick<Contact, 'name' | 'phoneNumber'>;
+
 /** What a caller gives to create or replace a contact; the number must already be E.164. */
 export interface ContactInput {
   phoneNumber: string;
