@@ -9,6 +9,7 @@ import { FreshnessContext } from './live/freshness.js';
 import { useStreamState } from './live/LiveEvents.js';
 import { ModemWarnings } from './modems/ModemWarnings.js';
 import { OwnPasswordPanel } from './people/OwnPasswordPanel.js';
+import { OwnSmppLogin } from './people/SmppLoginControls.js';
 import { type ScreenId, screenScopes, screens } from './screenList.js';
 import { ApiAccessScreen } from './screens/ApiAccessScreen.js';
 import { CampaignsScreen } from './screens/CampaignsScreen.js';
@@ -106,6 +107,7 @@ export function Shell() {
               </span>
             )}
             {person.me && person.me.role !== 'app' && <OwnPasswordPanel />}
+            <OwnSmppLogin />
           </div>
         </nav>
         <main

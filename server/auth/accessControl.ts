@@ -8,6 +8,7 @@ import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials, PasswordCheck } from './credentials.js';
 import type { LoginThrottle } from './loginThrottle.js';
 import { type Scope, Scopes } from './scopes.js';
+import type { SmppLogins } from './smppLogins.js';
 import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirectory.js';
 import { roleAllows } from './staffRoles.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
@@ -40,6 +41,16 @@ export interface CallerRequest {
 export interface AccessControl {
   /** Throws GatewayError Unauthorized / TooManyAttempts. */
   authenticate(request: CallerRequest, expect: 'access' | 'refresh'): Promise<Principal>;
+  /**
+   * A login from a protocol without an Authorization header (SMTP AUTH, an SMPP bind): over
+   * SMPP, the SMPP login of that system_id when there is one (auth/smppLogins.ts); otherwise a
+   * person's or app's login, or an access token given as the password under any name.
+   */
+  authenticateLogin(
+    login: { username: string; password: string },
+    caller: CallerRequest,
+    via: 'smtp' | 'smpp',
+  ): Promise<Principal>;
   /** Throws GatewayError Forbidden unless the principal holds the scope. */
   authorize(principal: Principal, scope: Scope): void;
   /**
@@ -63,6 +74,8 @@ export interface AccessControlDependencies {
   staff: StaffDirectory;
   /** The apps' own logins (auth/appDirectory.ts). */
   apps: Pick<AppDirectory, 'login' | 'identity' | 'onChange'>;
+  /** The logins that fit an SMPP bind (auth/smppLogins.ts). */
+  smppLogins: Pick<SmppLogins, 'login'>;
   tokens: TokenService;
   throttle: LoginThrottle;
   /** Spaces the checks of a user name that has had too many wrong passwords. */
@@ -72,6 +85,9 @@ export interface AccessControlDependencies {
 }
 
 const everyScope: ReadonlySet<Scope> = new Set(Scopes.filter((scope) => scope !== 'tokens:refresh'));
+
+/** A JWT's three base64url parts (RFC 7519 §3): such a password is an API token, not a login's. */
+const tokenShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export function holdsScope(principal: Principal, scope: Scope): boolean {
   const held = principal.scopes.has(scope) || (principal.scopes.has('all:any') && scope !== 'tokens:refresh');
@@ -107,11 +123,11 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     username: string,
     password: string,
     caller: CallerRequest,
-  ): Promise<Principal> => {
     // A name nobody has is checked against the owner's login, which refuses it after the same
     // hashing: the time taken tells no one which names exist.
-    const login = deps.staff.login(username) ??
-      deps.apps.login(username) ?? { identity: undefined, check: deps.credentials };
+    login: { identity: StaffIdentity | undefined; check: PasswordCheck } = deps.staff.login(username) ??
+      deps.apps.login(username) ?? { identity: undefined, check: deps.credentials },
+  ): Promise<Principal> => {
     if (login.identity && login.check.recognises(username, password)) {
       return { kind: 'basic', scopes: everyScope, user: login.identity };
     }
@@ -160,40 +176,50 @@ export function createAccessControl(deps: AccessControlDependencies): AccessCont
     return answer(matches);
   };
 
+  const authenticate: AccessControl['authenticate'] = async (caller, expect) => {
+    const { authorization } = caller;
+    // Not a failed login: clients first call without credentials to learn the scheme.
+    if (authorization === undefined || authorization.trim() === '') {
+      throw new GatewayError(ErrorCode.Unauthorized, 'credentials are required');
+    }
+    const parsed = parseAuthorization(authorization);
+    // A header that is no credentials at all guesses nothing: refused, not counted.
+    if (parsed.scheme === 'invalid') return refuse(parsed.reason);
+    if (parsed.scheme === 'basic') {
+      if (expect === 'refresh') return refuse('a Bearer refresh token is required here');
+      return authenticateBasic(parsed.username, parsed.password, caller);
+    }
+    // Tokens are HMAC-signed: they cannot be guessed, so they are neither throttled nor counted,
+    // and a valid token works while its address is locked out for wrong passwords.
+    try {
+      const token = await deps.tokens.verify(parsed.token, expect);
+      const holder = token.user ?? ownerId;
+      const user = deps.staff.identity(holder) ?? deps.apps.identity(holder);
+      if (!user) return refuse('the person or app this token was issued to has been removed');
+      return {
+        kind: 'bearer',
+        scopes: token.scopes,
+        user,
+        tokenId: token.jti,
+        tokenFamily: token.family,
+        expiresAt: token.expiresAt,
+      };
+    } catch (error) {
+      if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
+      if (error instanceof TokenRejectedError) logger.debug('token refused', { reason: error.reason });
+      return refuse(error.message);
+    }
+  };
+
   return {
-    async authenticate(caller, expect) {
-      const { authorization } = caller;
-      // Not a failed login: clients first call without credentials to learn the scheme.
-      if (authorization === undefined || authorization.trim() === '') {
-        throw new GatewayError(ErrorCode.Unauthorized, 'credentials are required');
-      }
-      const parsed = parseAuthorization(authorization);
-      // A header that is no credentials at all guesses nothing: refused, not counted.
-      if (parsed.scheme === 'invalid') return refuse(parsed.reason);
-      if (parsed.scheme === 'basic') {
-        if (expect === 'refresh') return refuse('a Bearer refresh token is required here');
-        return authenticateBasic(parsed.username, parsed.password, caller);
-      }
-      // Tokens are HMAC-signed: they cannot be guessed, so they are neither throttled nor counted,
-      // and a valid token works while its address is locked out for wrong passwords.
-      try {
-        const token = await deps.tokens.verify(parsed.token, expect);
-        const holder = token.user ?? ownerId;
-        const user = deps.staff.identity(holder) ?? deps.apps.identity(holder);
-        if (!user) return refuse('the person or app this token was issued to has been removed');
-        return {
-          kind: 'bearer',
-          scopes: token.scopes,
-          user,
-          tokenId: token.jti,
-          tokenFamily: token.family,
-          expiresAt: token.expiresAt,
-        };
-      } catch (error) {
-        if (!isGatewayError(error, ErrorCode.Unauthorized)) throw error;
-        if (error instanceof TokenRejectedError) logger.debug('token refused', { reason: error.reason });
-        return refuse(error.message);
-      }
+    authenticate,
+
+    authenticateLogin({ username, password }, caller, via) {
+      const smppLogin = via === 'smpp' ? deps.smppLogins.login(username) : undefined;
+      if (smppLogin) return authenticateBasic(username, password, caller, smppLogin);
+      if (tokenShape.test(password))
+        return authenticate({ ...caller, authorization: `Bearer ${password}` }, 'access');
+      return authenticateBasic(username, password, caller);
     },
 
     async confirmPassword(caller, name, password, field) {

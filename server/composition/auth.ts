@@ -11,9 +11,11 @@ import {
 import { createHashingGate } from '../auth/hashingGate.js';
 import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
 import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
+import { openSmppLogins, type SmppLoginDocumentData, type SmppLogins } from '../auth/smppLogins.js';
 import { openStaffDirectory, type StaffDirectory, type StaffDocumentData } from '../auth/staffDirectory.js';
 import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
 import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
+import { describeError } from '../errors/gatewayError.js';
 import { auditRecorder } from '../http/auditRecorder.js';
 import type { RouteChange } from '../http/defineRoute.js';
 import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
@@ -29,6 +31,8 @@ export interface GatewayAuth {
   staff: StaffDirectory;
   /** The apps with logins of their own, and their quotas. */
   apps: AppDirectory;
+  /** The people's and apps' logins that fit an SMPP bind. */
+  smppLogins: SmppLogins;
   quotas: AppQuotas;
   usage: SqliteUsageCounts;
   audit: AuditTrail;
@@ -67,15 +71,36 @@ export async function composeAuth(
     hashing,
     clock,
     scryptCost: deps.scryptCost,
-    nameTaken: (name) => apps.login(name) !== undefined,
+    nameTaken: (name) => apps.login(name) !== undefined || smppLogins.has(name),
   });
   const apps = openAppDirectory({
     document: await storage.openDocument<AppDocumentData>('apps', {}),
     hashing,
     clock,
     scryptCost: deps.scryptCost,
-    nameTaken: (name) => staff.login(name) !== undefined,
+    nameTaken: (name) => staff.login(name) !== undefined || smppLogins.has(name),
   });
+  const identityOf = (holder: string) => staff.identity(holder) ?? apps.identity(holder);
+  const smppLogins = openSmppLogins({
+    document: await storage.openDocument<SmppLoginDocumentData>('smpp-logins', {}),
+    hashing,
+    clock,
+    scryptCost: deps.scryptCost,
+    identity: identityOf,
+    nameTaken: (name) => (staff.login(name) ?? apps.login(name))?.identity,
+  });
+  // A person or app removed takes its SMPP login along.
+  const forgetRemoved = (holder: string) => {
+    if (identityOf(holder) !== undefined) return;
+    smppLogins.remove(holder).catch((error: unknown) => {
+      logger.warn('could not remove the SMPP login of a removed person or app', {
+        holder,
+        error: describeError(error),
+      });
+    });
+  };
+  staff.onChange(forgetRemoved);
+  apps.onChange(forgetRemoved);
   const tokens = await openTokenService({
     document: await storage.openDocument<TokenDocumentData>('tokens', {}, tokenDocumentMigrations),
     clock,
@@ -85,6 +110,7 @@ export async function composeAuth(
     credentials,
     staff,
     apps,
+    smppLogins,
     tokens,
     throttle: createLoginThrottle({ ...deps.throttle, clock }),
     pacer: createAttemptPacer({ clock }),
@@ -101,10 +127,12 @@ export async function composeAuth(
       staff,
       accessControl,
       tokens,
-      nameTaken: (name) => staff.login(name) !== undefined || apps.login(name) !== undefined,
+      nameTaken: (name) =>
+        staff.login(name) !== undefined || apps.login(name) !== undefined || smppLogins.has(name),
     }),
     staff,
     apps,
+    smppLogins,
     quotas: createAppQuotas({
       apps,
       clock,

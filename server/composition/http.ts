@@ -40,6 +40,7 @@ export function httpServicesFrom(
     staff: parts.auth.staff,
     login: parts.auth.login,
     apps: parts.auth.apps,
+    smppLogins: parts.auth.smppLogins,
     quotas: parts.auth.quotas,
     usage: parts.auth.usage,
     clock: context.clock,

@@ -8,6 +8,7 @@ import { registerInboxRoutes } from './routes/inboxRoutes.js';
 import { registerLogRoutes } from './routes/logRoutes.js';
 import { registerMessageRoutes } from './routes/messageRoutes.js';
 import { registerSettingsRoutes } from './routes/settingsRoutes.js';
+import { registerSmppLoginRoutes } from './routes/smppLoginRoutes.js';
 import { registerStaffRoutes } from './routes/staffRoutes.js';
 import { registerTokenRoutes } from './routes/tokenRoutes.js';
 import { registerUsageRoutes } from './routes/usageRoutes.js';
@@ -28,12 +29,23 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerTokenRoutes(api, { tokens: services.tokens });
   registerStaffRoutes(api, {
     staff: services.staff,
+    smppLogins: services.smppLogins,
     login: services.login,
     tokens: services.tokens,
     audit: services.audit,
   });
   registerUsageRoutes(api, { usage: services.usage, clock: services.clock });
-  registerAppRoutes(api, { apps: services.apps, tokens: services.tokens, webhooks: services.webhooks });
+  registerAppRoutes(api, {
+    apps: services.apps,
+    smppLogins: services.smppLogins,
+    tokens: services.tokens,
+    webhooks: services.webhooks,
+  });
+  registerSmppLoginRoutes(api, {
+    smppLogins: services.smppLogins,
+    staff: services.staff,
+    apps: services.apps,
+  });
   registerWebhookRoutes(api, { webhooks: services.webhooks });
   registerEventStreamRoutes(api, {
     events: services.events,

@@ -4,6 +4,7 @@ import type { AccessControl } from '../auth/accessControl.js';
 import type { AppDirectory } from '../auth/appDirectory.js';
 import type { AppQuotas } from '../auth/appQuotas.js';
 import type { LoginChange } from '../auth/loginChange.js';
+import type { SmppLogins } from '../auth/smppLogins.js';
 import type { StaffDirectory } from '../auth/staffDirectory.js';
 import type { TokenService } from '../auth/tokenService.js';
 import type { Clock } from '../clock/clock.js';
@@ -85,6 +86,8 @@ export interface HttpServices {
   login: Pick<LoginChange, 'changeOwnPassword'>;
   /** The apps with logins of their own, and their quotas. */
   apps: AppDirectory;
+  /** The people's and apps' logins that fit an SMPP bind. */
+  smppLogins: SmppLogins;
   quotas: AppQuotas;
   /** The default range of a usage report ends now. */
   clock: Clock;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Scopes } from '../auth/scopes.js';
+import { maxSystemIdLength, smppPasswordLength } from '../auth/smppLogins.js';
 import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
 import { isKnownTimeZone } from '../clock/resetPeriods.js';
 import { pageQuery, timeRangeQuery } from './primitives.js';
@@ -42,12 +43,18 @@ export const ownPasswordSchema = z.object({
   password: staffPassword,
 });
 
+const smppSystemIdSchema = z
+  .string()
+  .optional()
+  .describe('the system_id of their SMPP login (PUT …/smpp-login); absent when they have none');
+
 export const staffViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   role: staffRoleSchema,
   createdAt: z.string().optional().describe('ISO 8601; absent for the owner login'),
   createdBy: z.string().optional(),
+  smppSystemId: smppSystemIdSchema,
 });
 export type StaffView = z.infer<typeof staffViewSchema>;
 
@@ -56,6 +63,7 @@ export const meViewSchema = z.object({
   name: z.string(),
   role: z.enum(AccessRoles).describe('a person\'s role, or "app" for an app\'s credentials'),
   scopes: z.array(z.enum(Scopes)).describe('what these credentials may do: their scopes within the role'),
+  smppSystemId: smppSystemIdSchema,
 });
 export type MeView = z.infer<typeof meViewSchema>;
 
@@ -153,5 +161,20 @@ export const appViewSchema = z.object({
     .optional(),
   incoming: incomingChoiceSchema.optional(),
   allowedDeviceIds: simTargetsSchema.optional(),
+  smppSystemId: smppSystemIdSchema,
 });
 export type AppView = z.infer<typeof appViewSchema>;
+
+export const smppLoginRequestSchema = z.object({
+  systemId: z
+    .string()
+    .optional()
+    .describe(
+      `1 to ${maxSystemIdLength} letters, digits, ".", "_" or "-"; absent: the one they have, or one made from their name`,
+    ),
+});
+
+export const smppLoginIssuedSchema = z.object({
+  systemId: z.string(),
+  password: z.string().describe(`${smppPasswordLength} characters, shown this once`),
+});

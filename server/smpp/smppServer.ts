@@ -75,6 +75,7 @@ export async function startSmppServer(
               username: systemId,
               password,
               ip,
+              via: 'smpp',
             });
             return { status: SmppStatus.ESME_ROK, caller: callerOf(principal.user) };
           } catch (error) {

@@ -107,6 +107,7 @@ export async function startSmtpListener(
         username: auth.username ?? '',
         password: auth.password ?? '',
         ip: session.remoteAddress,
+        via: 'smtp',
       }).then(
         (principal) => callback(null, { user: callerOf(principal.user) }),
         (error: unknown) => callback(smtpReplyOf(error)),

@@ -48,6 +48,7 @@ async function setup() {
     credentials,
     staff,
     apps,
+    smppLogins: { login: () => undefined },
     tokens,
     throttle,
     pacer,

@@ -5,6 +5,7 @@ import { RouteTable } from '../../server/http/defineRoute.js';
 
 const refuseAll: AccessControl = {
   authenticate: () => Promise.reject(new Error('not used')),
+  authenticateLogin: () => Promise.reject(new Error('not used')),
   authorize: () => {},
   confirmPassword: () => Promise.reject(new Error('not used')),
   watch: () => () => {},

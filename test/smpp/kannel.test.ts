@@ -1,6 +1,6 @@
 /**
  * Kannel against the gateway (issue 47): Debian's bearerbox binds to our SMPP server as
- * transceiver with an app's login, as Kannel users set it up (docs/email-and-smpp.md), and
+ * transceiver with an app's SMPP login, as Kannel users set it up (docs/email-and-smpp.md), and
  * smsbox sends and receives through it. MT in GSM-7, UCS-2 and a long text reach the simulated
  * modem on a pty intact, each delivery report comes back for the id Kannel was given, MO short
  * and long arrive once, across a restart of the gateway and a Kannel that stops answering past
@@ -13,8 +13,6 @@ import { pollUntil } from '../support/pollUntil.js';
 import { portAnswers } from '../support/portAnswers.js';
 import { type Kannel, startKannel } from './support/kannel.js';
 
-/** Kannel keeps 15 characters of system_id and 8 of password (SMPP 3.4 §4.1.1 with the NUL). */
-const login = { systemId: 'kannel', password: 'kannel01' };
 /** 181 GSM-7 characters: two parts of at most 153. */
 const longText =
   'Your order 4711 has shipped. It leaves our warehouse today and reaches you in two to three working days; track it with the link in your account, or call us on 0800 123 4567 any day.';
@@ -53,12 +51,20 @@ describe('Kannel as an SMPP client of the gateway', () => {
     });
     expect(enabled.status).toBe(200);
     await pollUntil(() => portAnswers(smppPort), { what: 'the SMPP server', limitMs: 30_000 });
-    const app = await harness.api.post('/gateway/v1/apps', {
-      name: login.systemId,
-      password: login.password,
+    // Kannel keeps 15 characters of system_id and 8 of password (SMPP 3.4 §4.1.1 with the NUL):
+    // the app's own login does not fit, its SMPP login does.
+    const app = await harness.api.post<{ id: string }>('/gateway/v1/apps', {
+      name: 'Kannel on the office PC',
+      password: 'an app password far longer than eight',
     });
     expect(app.status).toBe(201);
-    kannel = await startKannel({ smppPort, ...login });
+    const login = await harness.api.request<{ systemId: string; password: string }>(
+      'PUT',
+      `/gateway/v1/apps/${app.body.id}/smpp-login`,
+      { json: {} },
+    );
+    expect(login.status).toBe(200);
+    kannel = await startKannel({ smppPort, ...login.body });
     await kannel.online();
   }, 120_000);
 

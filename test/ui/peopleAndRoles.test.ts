@@ -85,6 +85,41 @@ describe('people and roles in the window', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('lets the owner make SMPP logins for a person and an app, and an operator reset their own', async () => {
+    const owner = await signedIn(ui);
+    await openScreen(owner, 'People');
+    const people = owner.getByRole('table', { name: 'People' });
+    await people.getByRole('button', { name: 'Make an SMPP login for olga' }).click();
+    const made = people.getByText(/^SMPP login of olga: system_id olga, password (\S{8})\./);
+    await made.waitFor();
+    await people.getByText('system_id olga', { exact: true }).waitFor();
+    const apps = owner.getByRole('table', { name: 'Apps' });
+    await apps.getByRole('button', { name: 'Make an SMPP login for shop' }).click();
+    await apps.getByText(/^SMPP login of shop: system_id shop, password \S{8}\./).waitFor();
+    await apps.getByText('system_id shop', { exact: true }).waitFor();
+    const listed = await apiCall<{ name: string; smppSystemId?: string }[]>(
+      ui.baseUrl,
+      'GET',
+      '/gateway/v1/apps',
+    );
+    expect(listed.find((app) => app.name === 'shop')?.smppSystemId).toBe('shop');
+    const firstPassword = /password (\S{8})\./.exec((await made.textContent()) ?? '')?.[1];
+    await owner.context().close();
+
+    // The operator finds theirs in the sidebar and takes a new password.
+    const operator = await signedIn(olga);
+    const own = operator.getByRole('group').filter({ hasText: 'My SMPP login' });
+    await operator.getByText('My SMPP login').click();
+    await own.getByText('system_id olga', { exact: true }).waitFor();
+    await own.getByRole('button', { name: 'New SMPP password for olga' }).click();
+    const reset = own.getByText(/^SMPP login of olga: system_id olga, password (\S{8})\./);
+    await reset.waitFor();
+    const secondPassword = /password (\S{8})\./.exec((await reset.textContent()) ?? '')?.[1];
+    expect(secondPassword).toBeDefined();
+    expect(secondPassword).not.toBe(firstPassword);
+    await operator.context().close();
+  });
+
   it("lets the owner choose which incoming SMS the app's webhooks hear", async () => {
     const [modem] = await apiCall<{ id: string }[]>(ui.baseUrl, 'GET', '/devices');
     const incomingOf = async () =>

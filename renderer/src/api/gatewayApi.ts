@@ -14,6 +14,7 @@ import type {
   DeviceRecord,
   GatewayStatus,
   InboxRecord,
+  IssuedSmppLogin,
   IssuedTokenView,
   LogRecord,
   MessageRecord,
@@ -37,6 +38,7 @@ import type {
   SettingsDocument,
   SimPlanTermsInput,
   SimPlanView,
+  SmppLoginHolder,
   SmsServicePreference,
   StaffRole,
   StaffView,
@@ -78,6 +80,17 @@ export interface InboxFilter {
   from?: string;
   to?: string;
   search?: string;
+}
+
+function smppLoginPath(holder: SmppLoginHolder): string {
+  switch (holder.kind) {
+    case 'me':
+      return '/gateway/v1/me/smpp-login';
+    case 'person':
+      return `/gateway/v1/users/${encodeURIComponent(holder.id)}/smpp-login`;
+    case 'app':
+      return `/gateway/v1/apps/${encodeURIComponent(holder.id)}/smpp-login`;
+  }
 }
 
 export function createGatewayApi(client: ApiClient) {
@@ -133,6 +146,14 @@ export function createGatewayApi(client: ApiClient) {
     removeOptOut: (phoneNumber: string) => client.delete<void>(`/gateway/v1/opt-outs/${id(phoneNumber)}`),
 
     me: () => client.get<MeView>('/gateway/v1/me'),
+    /** Makes or resets an SMPP login (a new 8-character password, answered this once). */
+    issueSmppLogin: (holder: SmppLoginHolder, systemId?: string) =>
+      client
+        .request<IssuedSmppLogin>('PUT', smppLoginPath(holder), {
+          body: systemId === undefined ? {} : { systemId },
+        })
+        .then((response) => response.data),
+    removeSmppLogin: (holder: SmppLoginHolder) => client.delete<void>(smppLoginPath(holder)),
     /** The signed-in person's own password; ends the tokens issued to them. */
     changeOwnPassword: async (change: { currentPassword: string; password: string }) => {
       await client.request('PUT', '/gateway/v1/me/password', { body: change });

@@ -143,6 +143,12 @@ export type {
   StaffView,
 } from '../../../server/schemas/accountSchemas.js';
 
+import type { smppLoginIssuedSchema } from '../../../server/schemas/accountSchemas.js';
+/** PUT /gateway/v1/{users,apps}/{id}/smpp-login and /gateway/v1/me/smpp-login. */
+export type IssuedSmppLogin = z.output<typeof smppLoginIssuedSchema>;
+/** Whose SMPP login: a person's, an app's, or the signed-in person's own. */
+export type SmppLoginHolder = { kind: 'person' | 'app'; id: string } | { kind: 'me' };
+
 /** GET /gateway/v1/plans: a SIM's plan with its use against each cap. */
 export type { SimPlanView } from '../../../server/schemas/planSchemas.js';
 export type SimPlanTermsInput = z.input<typeof simPlanSchema>;

@@ -9,6 +9,7 @@ import { useResource } from '../useResource.js';
 import { AppLimitsForm } from './AppLimitsForm.js';
 import { IncomingRuleForm } from './IncomingRuleForm.js';
 import { QuotaFields, quotaDraft, quotaOf } from './QuotaFields.js';
+import { SmppLoginControls } from './SmppLoginControls.js';
 
 /**
  * Apps with logins of their own (docs/accounts-plans-routing.md, "Apps"): add one with a name,
@@ -66,6 +67,7 @@ export function AppsPanel() {
               <th scope="col">Quota</th>
               <th scope="col">Quota and modems</th>
               <th scope="col">Incoming SMS</th>
+              <th scope="col">SMPP login</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -81,6 +83,14 @@ export function AppsPanel() {
                 </td>
                 <td>
                   <IncomingRuleForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
+                </td>
+                <td>
+                  <SmppLoginControls
+                    holder={{ kind: 'app', id: app.id }}
+                    name={app.name}
+                    systemId={app.smppSystemId}
+                    onChanged={apps.reload}
+                  />
                 </td>
                 <td>
                   <button

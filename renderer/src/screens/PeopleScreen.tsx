@@ -7,6 +7,7 @@ import { EmptyState, ErrorNote, FormResult, Loading } from '../components/Status
 import { formatDateTime } from '../format/timeFormat.js';
 import { AppsPanel } from '../people/AppsPanel.js';
 import { auditCsvColumns } from '../people/auditColumns.js';
+import { SmppLoginControls } from '../people/SmppLoginControls.js';
 import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
@@ -158,6 +159,7 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
             <th scope="col">Name</th>
             <th scope="col">Role</th>
             <th scope="col">Added</th>
+            <th scope="col">SMPP login</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -170,6 +172,14 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
                 <td>{person.name}</td>
                 <td>owner (the Basic login)</td>
                 <td className="muted">—</td>
+                <td>
+                  <SmppLoginControls
+                    holder={{ kind: 'person', id: person.id }}
+                    name={person.name}
+                    systemId={person.smppSystemId}
+                    onChanged={props.onChanged}
+                  />
+                </td>
                 <td />
               </tr>
             ) : (
@@ -192,6 +202,14 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
                 <td className="nowrap">
                   {person.createdAt ? formatDateTime(person.createdAt) : '—'}
                   {person.createdBy ? ` by ${person.createdBy}` : ''}
+                </td>
+                <td>
+                  <SmppLoginControls
+                    holder={{ kind: 'person', id: person.id }}
+                    name={person.name}
+                    systemId={person.smppSystemId}
+                    onChanged={props.onChanged}
+                  />
                 </td>
                 <td className="nowrap">
                   <button

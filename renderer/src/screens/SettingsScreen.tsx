@@ -12,10 +12,12 @@ import { downloadBlob } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { FleetStatusPanel } from '../fleet/FleetStatusPanel.js';
 import { isoDay } from '../format/timeFormat.js';
+import { OwnSmppLogin } from '../people/SmppLoginControls.js';
 import { DatabasePanel } from '../settings/DatabasePanel.js';
 import {
   allSettingFields,
   bridgeOfSection,
+  bridgeSectionTitles,
   fieldPath,
   fleetSectionTitle,
   type SettingField,
@@ -121,6 +123,7 @@ export function SettingsScreen() {
                 );
               })}
               {section.title === fleetSectionTitle && <FleetStatusPanel />}
+              {section.title === bridgeSectionTitles.smpp && <OwnSmppLogin />}
               <SectionBridgePanel title={section.title} />
             </fieldset>
           ))}

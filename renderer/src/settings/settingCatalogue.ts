@@ -472,7 +472,7 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
         key: 'enabled',
         label: 'Run the SMPP server',
         meaning:
-          'Software that speaks SMPP 3.4 binds with the gateway’s user (system_id and password) or any system_id with an API token as the password, submits messages to the same queue and receives incoming SMS and delivery receipts.',
+          'Software that speaks SMPP 3.4 binds with an SMPP login (yours below; others’ on the People screen), submits messages to the same queue and receives incoming SMS and delivery receipts. A client that sends longer fields than SMPP 3.4 allows may bind with a person’s or app’s own login, or with an API token as the password.',
         kind: 'boolean',
         defaultLabel: 'off',
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AppDirectory, type AppRecord, appPrincipalPrefix } from '../../auth/appDirectory.js';
+import type { SmppLogins } from '../../auth/smppLogins.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { type AppView, appAddSchema, appChangeSchema, appViewSchema } from '../../schemas/accountSchemas.js';
@@ -14,18 +15,23 @@ import { authErrors, errorResponses } from '../responses.js';
  */
 export interface AppRouteDependencies {
   apps: AppDirectory;
+  smppLogins: Pick<SmppLogins, 'systemIdOf'>;
   tokens: Pick<TokenService, 'revokeUser'>;
   webhooks: Pick<WebhookRegistry, 'list' | 'remove'>;
 }
 
 const tag = 'Accounts';
 
-function appView(app: AppRecord): AppView {
-  return { ...app, createdAt: toIsoWithOffset(app.createdAt) };
-}
-
 export function registerAppRoutes(api: ApiBuilder, deps: AppRouteDependencies): void {
   const { apps, tokens } = deps;
+  const appView = (app: AppRecord): AppView => {
+    const smppSystemId = deps.smppLogins.systemIdOf(`${appPrincipalPrefix}${app.id}`);
+    return {
+      ...app,
+      createdAt: toIsoWithOffset(app.createdAt),
+      ...(smppSystemId === undefined ? {} : { smppSystemId }),
+    };
+  };
 
   api.route({
     method: 'get',

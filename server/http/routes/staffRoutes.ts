@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { holdsScope } from '../../auth/accessControl.js';
 import type { LoginChange } from '../../auth/loginChange.js';
 import { Scopes } from '../../auth/scopes.js';
+import type { SmppLogins } from '../../auth/smppLogins.js';
 import type { StaffDirectory, StaffMember } from '../../auth/staffDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
@@ -29,6 +30,7 @@ import { authErrors, errorResponses } from '../responses.js';
  */
 export interface StaffRouteDependencies {
   staff: StaffDirectory;
+  smppLogins: Pick<SmppLogins, 'systemIdOf'>;
   login: Pick<LoginChange, 'changeOwnPassword'>;
   tokens: Pick<TokenService, 'revokeUser'>;
   audit: Pick<AuditTrail, 'list' | 'firstActors'>;
@@ -36,18 +38,20 @@ export interface StaffRouteDependencies {
 
 const tag = 'Accounts';
 
-function staffView(member: StaffMember): StaffView {
-  return {
+export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencies): void {
+  const { staff, tokens, smppLogins } = deps;
+  const smppSystemIdOf = (holder: string) => {
+    const systemId = smppLogins.systemIdOf(holder);
+    return systemId === undefined ? {} : { smppSystemId: systemId };
+  };
+  const staffView = (member: StaffMember): StaffView => ({
     id: member.id,
     name: member.name,
     role: member.role,
     ...(member.createdAt === undefined ? {} : { createdAt: toIsoWithOffset(member.createdAt) }),
     ...(member.createdBy === undefined ? {} : { createdBy: member.createdBy }),
-  };
-}
-
-export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencies): void {
-  const { staff, tokens } = deps;
+    ...smppSystemIdOf(member.id),
+  });
 
   api.route({
     method: 'get',
@@ -60,7 +64,10 @@ export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencie
       if (!principal) throw new Error('an authenticated route without a principal');
       const { user } = principal;
       const scopes = Scopes.filter((scope) => scope !== 'all:any' && holdsScope(principal, scope));
-      return { status: 200, body: { id: user.id, name: user.name, role: user.role, scopes } };
+      return {
+        status: 200,
+        body: { id: user.id, name: user.name, role: user.role, scopes, ...smppSystemIdOf(user.id) },
+      };
     },
   });
 
