@@ -217,3 +217,30 @@ export function parseOfferedValues(lines: readonly string[], prefix: '+CGSMS' | 
   if (rest === undefined) return [];
   return expandRanges(tokensOf(parseLists(rest)[0]));
 }
+
+/**
+ * `+CFUN: <fun>[,…]` (TS 27.007 §8.2): the phone functionality level. Undefined when the modem
+ * answers otherwise, e.g. ZTE sticks that answer `AT+CFUN?` in the test form
+ * `+CFUN: (0-1,4-7),(0-1)` (ModemManager's ZTE plugin notes the same).
+ */
+export function parseCfun(lines: readonly string[]): number | undefined {
+  const rest = findPrefixed(lines, '+CFUN');
+  if (rest === undefined || rest.startsWith('(')) return undefined;
+  return toInt(rest.split(',')[0]?.trim() ?? '');
+}
+
+/** `+CSCS: "GSM"` (TS 27.007 §5.5): the TE character set in use, upper-cased. */
+export function parseCscs(lines: readonly string[]): string | undefined {
+  const rest = findPrefixed(lines, '+CSCS');
+  if (rest === undefined || rest.startsWith('(')) return undefined;
+  const name = rest.replaceAll('"', '').trim().toUpperCase();
+  return name === '' ? undefined : name;
+}
+
+/** `+CSCS: ("IRA","GSM","UCS2")`, or the list alone: every character set offered, upper-cased. */
+export function parseCscsOptions(lines: readonly string[]): string[] {
+  const rest =
+    findPrefixed(lines, '+CSCS') ?? lines.map((line) => line.trim()).find((line) => line.startsWith('('));
+  if (rest === undefined) return [];
+  return tokensOf(parseLists(rest)[0]).map((name) => name.replaceAll('"', '').trim().toUpperCase());
+}

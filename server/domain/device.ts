@@ -39,6 +39,8 @@ export const DeviceStatusReasons = [
   'disconnected',
   /** Known, but no driver runs for it now. */
   'not-connected',
+  /** Its radio is off (+CFUN 0 or 4, flight mode) and would not switch on. */
+  'radio-off',
 ] as const;
 export type DeviceStatusReason = (typeof DeviceStatusReasons)[number];
 

@@ -75,7 +75,12 @@ export class HealthRounds {
     const { state, polling } = this.options;
     const context = this.options.context();
     await context.session.execute('AT', { timeoutMs: this.options.probeTimeoutMs });
-    state.known.health = await readHealth(context, state.known.quirks.cpinWithoutOk);
+    const { quirks, charset } = state.known;
+    state.known.health = await readHealth(
+      context,
+      { cpinWithoutOk: quirks.cpinWithoutOk, charset },
+      this.options.logger,
+    );
     await polling.readUse(context);
     if (state.inService()) this.options.registrationRead();
     state.changed();

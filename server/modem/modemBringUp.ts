@@ -1,7 +1,8 @@
 import type { Logger } from '../logging/logger.js';
 import type { PortRole } from '../transport/portLayouts.js';
-import { readHealth, readRadioCapabilities } from './modemHealth.js';
+import { readHealth, readRadioCapabilities, switchRadioOn } from './modemHealth.js';
 import {
+  chooseCharacterSet,
   configureMessaging,
   type MessagingSetup,
   optional,
@@ -37,7 +38,10 @@ export async function identifyModem(
   known.quirks = quirksFor(known.identity.manufacturer, known.identity.model);
 }
 
-/** The family's own set-up commands, and its unsolicited codes routed to this port. */
+/**
+ * The family's own set-up commands, its unsolicited codes routed to this port, the character
+ * set, and the radio switched on: a module left in flight mode may not even show its SIM.
+ */
 export async function prepareLine(
   context: SetupContext,
   known: ModemKnowledge,
@@ -46,12 +50,16 @@ export async function prepareLine(
 ): Promise<void> {
   for (const command of known.quirks.extraInit) await optional(context, command, () => true);
   await routeUnsolicitedCodes(context, known.quirks, portRole, logger);
+  known.charset = await chooseCharacterSet(context);
+  const radioPower = await switchRadioOn(context, logger);
+  if (radioPower) known.health.radioPower = radioPower;
 }
 
 /** The steps that need an unlocked SIM: its identity, messaging, indications and readings. */
 export async function prepareMessaging(
   context: SetupContext,
   known: ModemKnowledge,
+  logger: Logger,
 ): Promise<MessagingSetup> {
   known.sim = await readSimIdentity(context);
   const setup = await configureMessaging(context, known.quirks);
@@ -64,6 +72,10 @@ export async function prepareMessaging(
   // The caller's number after each RING (TS 27.007 §7.6), so a missed call has a number.
   await optional(context, 'AT+CLIP=1', () => true);
   known.radio = await readRadioCapabilities(context);
-  known.health = await readHealth(context, known.quirks.cpinWithoutOk);
+  known.health = await readHealth(
+    context,
+    { cpinWithoutOk: known.quirks.cpinWithoutOk, charset: known.charset },
+    logger,
+  );
   return setup;
 }

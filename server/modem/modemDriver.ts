@@ -28,6 +28,7 @@ import { SimPin } from './simPin.js';
 import { SmsSending } from './smsSending.js';
 import { StoragePolling } from './storagePolling.js';
 import { UssdChannel } from './ussdChannel.js';
+import type { UssdDialect } from './ussdCodec.js';
 
 export interface ModemDriverOptions {
   /**
@@ -268,13 +269,13 @@ export class ModemDriver implements PoolMember {
   ussd(text: string): Promise<UssdAnswer> {
     this.readySession();
     return this.lane.run(() =>
-      this.ussdChannel.request(
-        this.readySession(),
-        text,
-        this.state.known.quirks.ussdTextForm,
-        this.timing.ussdTimeoutMs,
-      ),
+      this.ussdChannel.request(this.readySession(), text, this.ussdDialect(), this.timing.ussdTimeoutMs),
     );
+  }
+
+  private ussdDialect(): UssdDialect {
+    const { quirks, charset } = this.state.known;
+    return { form: quirks.ussdTextForm, charset };
   }
 
   /** `AT+CUSD=2`: ends a USSD session the network holds open. */
@@ -391,7 +392,7 @@ export class ModemDriver implements PoolMember {
   /** The steps that need an unlocked SIM, then in service. */
   private async finishInit(session: ModemSession): Promise<void> {
     const context = this.context(session);
-    const setup = await prepareMessaging(context, this.state.known);
+    const setup = await prepareMessaging(context, this.state.known, this.logger);
     this.relayLink.configured(await chooseRelayLinkMode(context));
     await this.polling.readUse(context);
     this.logger.info('modem ready', {
@@ -425,7 +426,7 @@ export class ModemDriver implements PoolMember {
     state.touch();
     const { setup, quirks, health } = state.known;
     if (setup && this.incoming.handleUnsolicited(session, setup, code)) return;
-    if (this.ussdChannel.handleUnsolicited(code, quirks.ussdTextForm)) return;
+    if (this.ussdChannel.handleUnsolicited(code, this.ussdDialect())) return;
     if (this.calls.handleUnsolicited(code)) return;
     if (isRegistrationDomain(code.name)) {
       const registration = parseRegistration(code.line, 'unsolicited', code.name);

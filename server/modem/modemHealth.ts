@@ -1,4 +1,5 @@
 import {
+  parseCfun,
   parseCops,
   parseCpin,
   parseCsq,
@@ -13,6 +14,8 @@ import {
   smsServiceOfCode,
 } from '../domain/smsServicePreference.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import { textFromCharacterSet } from './characterSet.js';
 import { optional, type SetupContext } from './modemSetup.js';
 import {
   RegistrationDomains,
@@ -30,15 +33,58 @@ export interface HealthReading {
   radio?: RadioTechnology;
   operator?: string;
   simState?: string;
+  /** The radio's power (+CFUN); absent when the modem does not say. */
+  radioPower?: RadioPower;
+}
+
+/** `off`: +CFUN <fun> 0 (minimum), 2 or 3 (one direction off) or 4 (flight mode), TS 27.007 §8.2. */
+export type RadioPower = { on: true } | { on: false; fun: number };
+
+/** Levels 5 and up are each vendor's own (Telit's 5 is full power with power saving): not judged. */
+const radioOffLevels: ReadonlySet<number> = new Set([0, 2, 3, 4]);
+
+/** Quectel documents up to 15 s for AT+CFUN to answer. */
+const radioSwitchTimeoutMs = 15_000;
+
+/**
+ * Reads the radio's power (`AT+CFUN?`) and, when it is off — a module left in flight mode, which
+ * SIMCom and Quectel keep across power cycles, never registers — switches it on with
+ * `AT+CFUN=1` and reads it again. Undefined when the modem does not answer in the standard form.
+ */
+export async function switchRadioOn(context: SetupContext, logger: Logger): Promise<RadioPower | undefined> {
+  const read = async (): Promise<RadioPower | undefined> => {
+    const fun = await optional(context, 'AT+CFUN?', parseCfun);
+    if (fun === undefined) return undefined;
+    return radioOffLevels.has(fun) ? { on: false, fun } : { on: true };
+  };
+  const before = await read();
+  if (!before || before.on) return before;
+  const switched = await optional(
+    { ...context, commandTimeoutMs: Math.max(context.commandTimeoutMs, radioSwitchTimeoutMs) },
+    'AT+CFUN=1',
+    () => true,
+  );
+  const after = await read();
+  if (after?.on) logger.info('the radio was off; switched it on', { cfun: before.fun });
+  else
+    logger.warn('the radio is off and did not switch on', { cfun: before.fun, refused: switched !== true });
+  return after;
 }
 
 /**
- * One health round: `AT+CSQ`, `AT+CREG?`, `AT+CGREG?`, `AT+CEREG?`, `AT+COPS?`, `AT+CPIN?`.
- * A command the modem refuses leaves its field empty (a 3G stick has no +CEREG); a timeout
- * propagates, because it means the modem stopped answering.
+ * One health round: `AT+CFUN?` (switching the radio on when it is off), `AT+CSQ`, `AT+CREG?`,
+ * `AT+CGREG?`, `AT+CEREG?`, `AT+COPS?`, `AT+CPIN?`. A command the modem refuses leaves its
+ * field empty (a 3G stick has no +CEREG); a timeout propagates, because it means the modem
+ * stopped answering. The operator's name is decoded by the modem's character set.
  */
-export async function readHealth(context: SetupContext, cpinWithoutOk: boolean): Promise<HealthReading> {
+export async function readHealth(
+  context: SetupContext,
+  modem: { cpinWithoutOk: boolean; charset: string | undefined },
+  logger: Logger,
+): Promise<HealthReading> {
   const reading: HealthReading = { registrations: {} };
+  const radioPower = await switchRadioOn(context, logger);
+  if (radioPower) reading.radioPower = radioPower;
   const csq = await optional(context, 'AT+CSQ', parseCsq);
   if (csq) {
     reading.signal = { rssi: csq.rssi, bars: csq.bars };
@@ -59,10 +105,10 @@ export async function readHealth(context: SetupContext, cpinWithoutOk: boolean):
     if (technology && registration.registered) technologies.push(technology);
   }
   const cops = await optional(context, 'AT+COPS?', parseCops);
-  if (cops?.operator) reading.operator = cops.operator;
+  if (cops?.operator) reading.operator = textFromCharacterSet(cops.operator, modem.charset);
   const radio = technologies.at(-1) ?? (cops?.act === undefined ? undefined : technologyOfAct(cops.act));
   if (radio) reading.radio = radio;
-  const cpin = await readPinState(context, cpinWithoutOk);
+  const cpin = await readPinState(context, modem.cpinWithoutOk);
   if (cpin) reading.simState = cpin;
   return reading;
 }

@@ -4,6 +4,8 @@ import {
   parseCnum,
   parseCpmsOptions,
   parseCsca,
+  parseCscs,
+  parseCscsOptions,
   parseIccid,
   parseIdentity,
 } from '../at/parsers.js';
@@ -11,6 +13,7 @@ import { type Clock, sleep } from '../clock/clock.js';
 import { ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { PortRole } from '../transport/portLayouts.js';
+import { preferredCharacterSet } from './characterSet.js';
 import type { ModemSession } from './modemSession.js';
 import type { QuirkProfile } from './quirks.js';
 
@@ -106,6 +109,19 @@ export async function readModemIdentity(context: SetupContext): Promise<ModemIde
   if (revision) identity.revision = revision;
   if (imei) identity.imei = imei;
   return identity;
+}
+
+/**
+ * The TE character set (TS 27.007 §5.5 +CSCS): `preferredCharacterSet` when the modem offers
+ * it; then the set in use, read back, which every text field is decoded by (characterSet.ts).
+ * Undefined when the modem does not say.
+ */
+export async function chooseCharacterSet(context: SetupContext): Promise<string | undefined> {
+  const offered = (await optional(context, 'AT+CSCS=?', parseCscsOptions)) ?? [];
+  if (offered.includes(preferredCharacterSet)) {
+    await optional(context, `AT+CSCS="${preferredCharacterSet}"`, () => true);
+  }
+  return optional(context, 'AT+CSCS?', parseCscs);
 }
 
 /** ICCID (three spellings across vendors), own number and service centre; all optional. */

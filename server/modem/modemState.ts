@@ -27,6 +27,8 @@ export interface ModemKnowledge {
   setup?: MessagingSetup;
   health: HealthReading;
   radio: RadioCapabilities;
+  /** The TE character set (+CSCS) text fields come in; undefined when the modem did not say. */
+  charset?: string;
   storageUse: StorageUse[];
   /** When a memory status reports land in was last found full, and which: reports were refused. */
   reportsRefused?: { memory: string; at: number };
@@ -107,11 +109,22 @@ export class ModemState {
   }
 
   /**
-   * 'ready' when registered, else 'no-network' with the reason in words: a modem registered to
-   * no network cannot send, every attempt would come back as a bare +CMS ERROR. True when it
-   * has just come back from 'no-network' (messages stored meanwhile are to be read now).
+   * 'ready' when registered, else 'no-network' with the reason in words (its radio is off, or
+   * it is not registered): a modem registered to no network cannot send, every attempt would
+   * come back as a bare +CMS ERROR. True when it has just come back from 'no-network' (messages
+   * stored meanwhile are to be read now).
    */
   settleRegistration(): boolean {
+    const { radioPower } = this.known.health;
+    if (radioPower?.on === false) {
+      this.set(
+        'no-network',
+        `The modem's radio is off (+CFUN: ${radioPower.fun}, flight mode) and did not switch on when asked: no message ` +
+          'can be sent or received. Check for a radio or flight-mode switch on the modem, or restart it.',
+        'radio-off',
+      );
+      return false;
+    }
     const { registration, registered } = combinedRegistration(this.known.health.registrations);
     if (registered === false) {
       this.set('no-network', notRegisteredExplanation(registration, this.known.radio.supported));

@@ -80,7 +80,8 @@ const zte: QuirkProfile = {
   ...genericProfile,
   family: 'zte',
   // K3565-Z/MF626: +ZDONR (operator) and +ZPASR (RAT) arrive at any time, even between the
-  // PDU and the +CMGS result. (Its AT+CFUN? answers in test format; the driver never asks it.)
+  // PDU and the +CMGS result. (Its AT+CFUN? answers in the test form, which parseCfun reads as
+  // "not said": its radio is left as it is.)
   noise: ['+ZDONR', '+ZPASR', '+ZUSIMR', '+ZEND', '+ZSTR'],
   // ZTE sticks end voice calls with AT+CHUP (their ATH only drops data connections).
   hangUp: 'AT+CHUP',

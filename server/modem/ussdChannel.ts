@@ -4,7 +4,7 @@ import type { UssdAnswer } from '../devices/capabilities.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { ModemSession } from './modemSession.js';
-import { decodeUssdString, encodeUssdString, parseCusd, UssdStatus, type UssdTextForm } from './ussdCodec.js';
+import { decodeUssdString, encodeUssdString, parseCusd, type UssdDialect, UssdStatus } from './ussdCodec.js';
 
 export interface UssdChannelOptions {
   clock: Clock;
@@ -32,7 +32,7 @@ export class UssdChannel {
   constructor(private readonly options: UssdChannelOptions) {}
 
   /** Takes `+CUSD:` codes; returns false for any other code. */
-  handleUnsolicited(code: UnsolicitedCode, form: UssdTextForm): boolean {
+  handleUnsolicited(code: UnsolicitedCode, dialect: UssdDialect): boolean {
     if (code.name !== '+CUSD') return false;
     const result = parseCusd(code.args);
     const waiter = this.waiter;
@@ -63,7 +63,9 @@ export class UssdChannel {
       return true;
     }
     const text =
-      result.text === undefined ? '' : decodeUssdString(result.text, result.dcs ?? requestDcs, form);
+      result.text === undefined
+        ? ''
+        : decodeUssdString(result.text, result.dcs ?? requestDcs, dialect.form, dialect.charset);
     waiter.resolve({ status: result.status, text });
     return true;
   }
@@ -72,10 +74,10 @@ export class UssdChannel {
   async request(
     session: ModemSession,
     text: string,
-    form: UssdTextForm,
+    dialect: UssdDialect,
     timeoutMs: number,
   ): Promise<UssdAnswer> {
-    const encoded = encodeUssdString(text, form);
+    const encoded = encodeUssdString(text, dialect.form, dialect.charset);
     if (encoded === undefined) {
       throw new GatewayError(
         ErrorCode.ValidationFailed,
@@ -100,7 +102,7 @@ export class UssdChannel {
       // Some modems answer before their OK: the line then belongs to the command's response.
       for (const line of lines) {
         const match = /^\+CUSD:\s?(.*)$/i.exec(line.trim());
-        if (match) this.handleUnsolicited({ name: '+CUSD', args: match[1] ?? '', line }, form);
+        if (match) this.handleUnsolicited({ name: '+CUSD', args: match[1] ?? '', line }, dialect);
       }
     } catch (error) {
       timer?.cancel();

@@ -2,20 +2,28 @@
  * USSD strings as modems exchange them (TS 27.007 §7.15 +CUSD). Pure.
  *
  * `<dcs>` is a Cell Broadcast Data Coding Scheme (TS 23.038 §5). What a modem prints as `<str>`
- * depends on the alphabet AND on the modem: most print GSM 7-bit answers as text (in the +CSCS
- * character set), Huawei sticks print them as the packed septets in hex (and want requests that
- * way too), and UCS-2 answers (DCS 72, common for Cyrillic or Arabic operators) come as hex of
- * the UTF-16 code units.
+ * depends on the alphabet AND on the modem: most print GSM 7-bit answers as text in the +CSCS
+ * character set (characterSet.ts), Huawei sticks print them as the packed septets in hex (and
+ * want requests that way too), and UCS-2 answers (DCS 72, common for Cyrillic or Arabic
+ * operators) come as hex of the UTF-16 code units.
  */
 import { decodeGsm7, toGsm7Characters } from '../pdu/gsm7.js';
 import { bytesToHex, hexToBytes } from '../pdu/hex.js';
 import { packSeptets, septetCapacity, unpackSeptets } from '../pdu/septets.js';
 import { decodeUcs2 } from '../pdu/ucs2.js';
+import { textFromCharacterSet, textToCharacterSet } from './characterSet.js';
 
 export type UssdAlphabet = 'gsm7' | '8bit' | 'ucs2';
 
 /** How a modem writes GSM 7-bit USSD strings: as text, or as packed septets in hex (Huawei). */
 export type UssdTextForm = 'text' | 'packed-hex';
+
+/** How one modem writes USSD strings: its form, and its TE character set (+CSCS) for text. */
+export interface UssdDialect {
+  form: UssdTextForm;
+  /** Undefined when the modem did not say: the text is taken as it comes. */
+  charset: string | undefined;
+}
 
 /** TS 27.007 §7.15 <m>. */
 export const UssdStatus = {
@@ -51,31 +59,46 @@ export function alphabetOfDcs(dcs: number): UssdAlphabet {
 const hexPattern = /^(?:[0-9A-Fa-f]{2})+$/;
 
 /**
- * The text of a `+CUSD:` string. UCS-2 arrives as hex of its code units whatever the modem; a
- * language-prefixed UCS-2 string (DCS 0x11) starts with two GSM 7-bit characters, dropped here.
- * GSM 7-bit arrives as text, or as packed hex from modems whose form is 'packed-hex'.
+ * The text of a `+CUSD:` string (TS 27.007 §7.15 <str>). UCS-2 arrives as hex of its code units
+ * whatever the modem; a language-prefixed UCS-2 string (DCS 0x11) starts with two GSM 7-bit
+ * characters, dropped here. The default alphabet arrives in the TE character set (`charset`,
+ * +CSCS: "GSM" septets, "UCS2" hex, IRA text…), or as packed hex from modems whose form is
+ * 'packed-hex' whatever their set.
  */
-export function decodeUssdString(str: string, dcs: number, form: UssdTextForm): string {
+export function decodeUssdString(
+  str: string,
+  dcs: number,
+  form: UssdTextForm,
+  charset: string | undefined,
+): string {
   const alphabet = alphabetOfDcs(dcs);
   if (alphabet === 'ucs2' && hexPattern.test(str) && str.length % 4 === 0) {
     const text = decodeUcs2(hexToBytes(str));
     return dcs === 0x11 ? text.slice(1) : text;
   }
-  if (alphabet === 'gsm7' && form === 'packed-hex' && hexPattern.test(str)) {
+  if (alphabet !== 'gsm7') return str;
+  if (form === 'packed-hex' && hexPattern.test(str)) {
     const packed = hexToBytes(str);
     const septets = unpackSeptets(packed, 0, septetCapacity(packed.length));
     // TS 23.038 §6.1.2.3.1: 7 spare bits at the end are filled with CR, which is no character.
     if (septets.length % 8 === 0 && septets.at(-1) === 0x0d) septets.pop();
     return decodeGsm7(septets);
   }
-  return str;
+  return textFromCharacterSet(str, charset);
 }
 
-/** A request (`*100#`, or a menu choice) in the modem's form; undefined when GSM 7-bit cannot spell it. */
-export function encodeUssdString(text: string, form: UssdTextForm): string | undefined {
-  if (form === 'text') return text;
+/**
+ * A request (`*100#`, or a menu choice) in the modem's form and character set; undefined when
+ * GSM 7-bit, or the set, cannot spell it.
+ */
+export function encodeUssdString(
+  text: string,
+  form: UssdTextForm,
+  charset: string | undefined,
+): string | undefined {
   const characters = toGsm7Characters(text);
   if (!characters) return undefined;
+  if (form === 'text') return textToCharacterSet(text, charset);
   const septets = characters.flat();
   // 7 spare bits would read as an "@": TS 23.038 §6.1.2.3.1 fills them with CR.
   if (septets.length % 8 === 7) septets.push(0x0d);

@@ -34,6 +34,8 @@ export interface RadioState {
   rssi: number;
   /** AT+CFUN: false after AT+CFUN=0 or 4 (radio off, "flight mode"). */
   radioOn: boolean;
+  /** False: AT+CFUN=1 is refused (a hardware radio-disable line holds the radio off). */
+  readonly radioSwitchable: boolean;
   /** What the modem can use (AT+WS46), and what it is attached with. */
   technologies: readonly RadioTechnology[];
   attached: RadioTechnology;

@@ -1,6 +1,6 @@
 /**
  * V.250 basics and identification: ATE, ATZ, AT&F, ATI, +CMEE, +CGMI/+CGMM/+CGMR/+CGSN (TS
- * 27.007 §5), +CIMI, +CCID/^ICCID, +CNUM, +CFUN and +CLAC.
+ * 27.007 §5), +CIMI, +CCID/^ICCID, +CNUM, +CFUN, +CSCS and +CLAC.
  */
 import { integerArgument } from './atCommandLine.js';
 import {
@@ -31,6 +31,8 @@ function iccidCommand(prefix: string): CommandDefinition {
   const answer = (context: CommandContext) => ok(`${prefix}: ${context.identity.iccid}`);
   return { action: answer, read: answer, test: () => ok() };
 }
+
+const characterSets = ['IRA', 'GSM', 'UCS2'];
 
 export const generalCommands: Record<string, CommandDefinition> = {
   E: {
@@ -100,8 +102,22 @@ export const generalCommands: Record<string, CommandDefinition> = {
       if (fun === undefined || reset === undefined || fun === 2 || fun === 3) {
         return cmeError(CmeCode.OperationNotSupported);
       }
+      if (fun === 1 && !context.radio.radioSwitchable) return cmeError(CmeCode.OperationNotAllowed);
       if (reset === 1) context.restart();
       context.radio.radioOn = fun === 1;
+      return ok();
+    },
+  },
+  // TS 27.007 §5.5: the character set of text fields (a USSD string, an operator name).
+  '+CSCS': {
+    read: (context) => ok(`+CSCS: "${context.profile.characterSet}"`),
+    test: () => ok(`+CSCS: (${characterSets.map((name) => `"${name}"`).join(',')})`),
+    set(context, args) {
+      const name = args[0]?.toUpperCase();
+      if (args.length !== 1 || name === undefined || !characterSets.includes(name)) {
+        return cmeError(CmeCode.OperationNotSupported);
+      }
+      context.profile.characterSet = name;
       return ok();
     },
   },

@@ -33,11 +33,14 @@ export interface ModemProfile {
   messageService: number;
   /** AT+CLIP=<n>: 1 shows the caller's number after each RING. */
   callerId: number;
+  /** AT+CSCS (TS 27.007 §5.5): the character set of text fields, e.g. "IRA", "GSM", "UCS2". */
+  characterSet: string;
 }
 
 export interface ProfileDefaults {
   echo: boolean;
   statusReports: StatusReportRouting;
+  characterSet: string;
 }
 
 export function storedProfile(defaults: ProfileDefaults): ModemProfile {
@@ -52,6 +55,7 @@ export function storedProfile(defaults: ProfileDefaults): ModemProfile {
     epsRegistrationReports: 0,
     messageService: 0,
     callerId: 0,
+    characterSet: defaults.characterSet,
   };
 }
 

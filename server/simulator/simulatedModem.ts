@@ -106,7 +106,11 @@ export class SimulatedModem {
       options.storageSize ?? DEFAULT_STORAGE_SIZE,
       options.statusReportMemory === 'SR',
     );
-    this.profileDefaults = { echo: options.echo ?? true, statusReports: options.statusReportMode ?? 'cdsi' };
+    this.profileDefaults = {
+      echo: options.echo ?? true,
+      statusReports: options.statusReportMode ?? 'cdsi',
+      characterSet: options.characterSet ?? 'IRA',
+    };
     this.profile = storedProfile(this.profileDefaults);
     this.output = new ModemOutput(port, clock, this.logger);
     this.relayLink = new RelayLink(clock, options.relayLink);
@@ -114,7 +118,8 @@ export class SimulatedModem {
     const radio = {
       registration: 1,
       rssi: 20,
-      radioOn: true,
+      radioOn: (options.radio ?? 'on') === 'on',
+      radioSwitchable: options.radio !== 'stuck-off',
       technologies,
       attached: options.attachedTechnology ?? technologies.at(-1) ?? '3G',
       smsService: 1,
@@ -135,6 +140,7 @@ export class SimulatedModem {
     this.telephony = new SimulatedTelephony({
       clock,
       ussdForm: options.ussdForm,
+      characterSet: () => this.profile.characterSet,
       ussdDelayMs: options.ussdDelayMs,
       hangUp: options.hangUp,
       emit: (lines) => this.output.write(frameResponse(lines)),

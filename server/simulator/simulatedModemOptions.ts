@@ -54,6 +54,17 @@ export interface SimulatedModemOptions {
    * for days under `npm start` should set one, or its history grows without end.
    */
   historyLimit?: number;
+  /**
+   * AT+CSCS at power-on (default "IRA"): a Quectel M35 comes up in "UCS2" (gammu
+   * tests/at-ussd/Uissue358-Quectel_M35.dump). It offers "IRA", "GSM" and "UCS2".
+   */
+  characterSet?: 'IRA' | 'GSM' | 'UCS2';
+  /**
+   * The radio at power-on: 'on' (default), 'off' (`+CFUN: 4`, flight mode kept from the last
+   * session, as SIMCom and Quectel modules keep it), or 'stuck-off' (off, and AT+CFUN=1 is
+   * refused, as with a hardware radio-disable line held).
+   */
+  radio?: 'on' | 'off' | 'stuck-off';
   /** How USSD strings are written (default 'text'; Huawei 'packed-hex'; 'ucs2' answers in DCS 72). */
   ussdForm?: UssdForm;
   /** Between the OK of AT+CUSD and the network's +CUSD answer, ms (default 200). */

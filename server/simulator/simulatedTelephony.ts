@@ -10,6 +10,7 @@
  *   command this modem ends voice calls with (Huawei sticks answer ATH with OK and keep ringing).
  */
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import { textFromCharacterSet, textToCharacterSet } from '../modem/characterSet.js';
 import { decodeUssdString, encodeUssdString } from '../modem/ussdCodec.js';
 import { bytesToHex } from '../pdu/hex.js';
 import { encodeUcs2 } from '../pdu/ucs2.js';
@@ -31,6 +32,8 @@ export type HangUpCommand = 'ATH' | 'AT+CHUP';
 export interface TelephonyOptions {
   clock: Clock;
   ussdForm?: UssdForm;
+  /** AT+CSCS now: the set a USSD string in text form is written and read in. */
+  characterSet(): string;
   /** Between the OK of AT+CUSD and the +CUSD answer, ms (default 200). */
   ussdDelayMs?: number;
   /** The command that ends a voice call on this modem (default 'ATH'). */
@@ -166,19 +169,23 @@ export class SimulatedTelephony {
   }
 
   private readRequest(str: string): string | undefined {
-    if (this.options.ussdForm !== 'packed-hex') return str;
+    if (this.options.ussdForm !== 'packed-hex') return textFromCharacterSet(str, this.options.characterSet());
     // A Huawei stick takes only the packed form: plain text is refused.
-    return /^(?:[0-9A-Fa-f]{2})+$/.test(str) ? decodeUssdString(str, 15, 'packed-hex') : undefined;
+    return /^(?:[0-9A-Fa-f]{2})+$/.test(str) ? decodeUssdString(str, 15, 'packed-hex', undefined) : undefined;
   }
 
   private answerLine(status: number, answer: string): string {
     const form = this.options.ussdForm ?? 'text';
     if (form === 'ucs2') return `+CUSD: ${status},"${bytesToHex(encodeUcs2(answer))}",72`;
-    // In text form the network's line breaks reach the host as they are, inside the quotes.
-    const str =
-      form === 'packed-hex'
-        ? (encodeUssdString(answer, 'packed-hex') ?? '')
-        : answer.replaceAll('\n', '\r\n');
-    return `+CUSD: ${status},"${str}",15`;
+    if (form === 'packed-hex')
+      return `+CUSD: ${status},"${encodeUssdString(answer, 'packed-hex', undefined) ?? ''}",15`;
+    // In text form the network's line breaks reach the host as they are, inside the quotes; a
+    // character the set cannot write comes out as "?", as modems print it.
+    const charset = this.options.characterSet();
+    const written = Array.from(
+      answer.replaceAll('\n', '\r\n'),
+      (char) => textToCharacterSet(char, charset) ?? '?',
+    );
+    return `+CUSD: ${status},"${written.join('')}",15`;
   }
 }

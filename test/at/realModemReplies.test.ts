@@ -3,7 +3,14 @@
  * fixture says; the fixtures name the modem and the upstream file each reply comes from.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCpin, parseIccid, parseOfferedValues, parseRegistration } from '../../server/at/parsers.js';
+import {
+  parseCfun,
+  parseCpin,
+  parseCscs,
+  parseIccid,
+  parseOfferedValues,
+  parseRegistration,
+} from '../../server/at/parsers.js';
 import { parseCpmsOptions, parseCsca } from '../../server/at/smsReplies.js';
 import {
   type RegistrationDomain,
@@ -12,8 +19,10 @@ import {
 } from '../../server/modem/networkState.js';
 import { decodeUssdString, parseCusd } from '../../server/modem/ussdCodec.js';
 import {
+  cfunReplies,
   cpmsReplies,
   cscaReplies,
+  cscsReplies,
   cusdReplies,
   iccidReplies,
   pinReplies,
@@ -91,9 +100,25 @@ describe('USSD answers of real modems', () => {
     (_modem, line, reply) => {
       const result = parseCusd(line.replace(/^\+CUSD:/, ''));
       expect(result?.status).toBe(reply.expect.status);
-      const text = decodeUssdString(result?.text ?? '', result?.dcs ?? 15, reply.form);
+      const text = decodeUssdString(result?.text ?? '', result?.dcs ?? 15, reply.form, reply.charset);
       expect(text.startsWith(reply.expect.starts)).toBe(true);
       expect(text.endsWith(reply.expect.ends)).toBe(true);
+    },
+  );
+});
+
+describe('radio power and character set answers of real modems', () => {
+  it.each(cfunReplies().map((reply) => [reply.modem, reply.lines.join(' '), reply] as const))(
+    '%s: %s',
+    (_modem, _lines, reply) => {
+      expect(parseCfun(reply.lines) ?? null).toBe(reply.expect);
+    },
+  );
+
+  it.each(cscsReplies().map((reply) => [reply.modem, reply.lines.join(' '), reply] as const))(
+    '%s: %s',
+    (_modem, _lines, reply) => {
+      expect(parseCscs(reply.lines)).toBe(reply.expect);
     },
   );
 });

@@ -49,7 +49,20 @@ export interface CpmsReply extends Sourced {
 export interface CusdReply extends Sourced {
   line: string;
   form: 'text' | 'packed-hex';
+  /** The modem's TE character set (+CSCS); absent: taken as it comes. */
+  charset?: string;
   expect: { status: number; starts: string; ends: string };
+}
+
+export interface CfunReply extends Sourced {
+  lines: string[];
+  /** The <fun> level, or null when the answer is not in the read form. */
+  expect: number | null;
+}
+
+export interface CscsReply extends Sourced {
+  lines: string[];
+  expect: string;
 }
 
 function load<T>(name: string): T[] {
@@ -64,3 +77,5 @@ export const pinReplies = (): PinReply[] => load('cpin.json');
 export const cscaReplies = (): CscaReply[] => load('csca.json');
 export const cpmsReplies = (): CpmsReply[] => load('cpms.json');
 export const cusdReplies = (): CusdReply[] => load('cusd.json');
+export const cfunReplies = (): CfunReply[] => load('cfun.json');
+export const cscsReplies = (): CscsReply[] => load('cscs.json');

@@ -1,7 +1,13 @@
 /** Shapes of the gateway's HTTP API as the UI reads them (the spec, upstream's records, our /gateway/v1). */
 
 import type { z } from 'zod';
-import type { ModemStatus, RadioTechnology, SimCardInfo, StorageUse } from '../../../server/domain/device.js';
+import type {
+  DeviceStatusReason,
+  ModemStatus,
+  RadioTechnology,
+  SimCardInfo,
+  StorageUse,
+} from '../../../server/domain/device.js';
 import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { MessageView } from '../../../server/domain/messageView.js';
@@ -57,7 +63,14 @@ export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js'
 // imports, so they bundle for the browser; test/architecture/boundaries.test.ts keeps it so).
 export { MessageStates } from '../../../server/domain/message.js';
 export { WebhookEventNames as WebhookEvents } from '../../../server/domain/webhookEvents.js';
-export type { MessageState, ModemStatus, RadioTechnology, SmsServicePreference, StorageUse };
+export type {
+  DeviceStatusReason,
+  MessageState,
+  ModemStatus,
+  RadioTechnology,
+  SmsServicePreference,
+  StorageUse,
+};
 export type SimCard = SimCardInfo;
 export type InboxType = IncomingType;
 

@@ -1,4 +1,4 @@
-import type { MessageState, ModemStatus } from '../api/types.js';
+import type { DeviceStatusReason, MessageState, ModemStatus } from '../api/types.js';
 
 const messageTone: Record<MessageState, string> = {
   Pending: 'neutral',
@@ -48,8 +48,14 @@ const modemLabels: Record<ModemStatus, { label: string; tone: string }> = {
   'not-a-modem': { label: 'Not a modem', tone: 'error' },
 };
 
-export function ModemStatusBadge(props: { status: ModemStatus | undefined }) {
-  const shown = props.status ? modemLabels[props.status] : undefined;
+/** A reason that names the trouble better than the status does. */
+const reasonLabels: Partial<Record<DeviceStatusReason, { label: string; tone: string }>> = {
+  'radio-off': { label: 'Radio off', tone: 'error' },
+};
+
+export function ModemStatusBadge(props: { status: ModemStatus | undefined; reason?: DeviceStatusReason }) {
+  const shown =
+    (props.reason && reasonLabels[props.reason]) ?? (props.status ? modemLabels[props.status] : undefined);
   return <span className={`badge badge-${shown?.tone ?? 'muted'}`}>{shown?.label ?? 'Unknown'}</span>;
 }
 

@@ -129,7 +129,7 @@ function ModemCard(props: { device: DeviceRecord }) {
     <article className="modem-card">
       <header>
         <strong>{modemLabel(device)}</strong>
-        <ModemStatusBadge status={modem?.status} />
+        <ModemStatusBadge status={modem?.status} reason={modem?.statusReason} />
       </header>
       <dl className="facts">
         <dt>Signal</dt>

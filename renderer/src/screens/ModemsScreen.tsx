@@ -105,7 +105,7 @@ function ModemPanel(props: {
     <section className="panel modem-panel" aria-label={`Modem ${modemLabel(device)}`}>
       <div className="panel-head">
         <h2>
-          {modemLabel(device)} <ModemStatusBadge status={modem?.status} />
+          {modemLabel(device)} <ModemStatusBadge status={modem?.status} reason={modem?.statusReason} />
         </h2>
         <SignalBars bars={modem?.signal?.bars} dbm={modem?.signal?.dbm} />
       </div>
