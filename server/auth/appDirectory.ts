@@ -73,15 +73,6 @@ export function callerOf(identity: Pick<StaffIdentity, 'id'>): Caller {
   return appId === undefined ? { kind: 'person', id: identity.id } : { kind: 'app', appId };
 }
 
-/** The received messages a caller sees: an app's, by its incoming rule; staff's, every one. */
-export function incomingAudienceOf(
-  apps: Pick<AppDirectory, 'incomingAudience'>,
-  identity: Pick<StaffIdentity, 'id'> | undefined,
-): IncomingAudience {
-  const appId = identity && appIdOf(identity);
-  return appId === undefined ? { kind: 'everything' } : apps.incomingAudience(appId);
-}
-
 export interface AppChange {
   password?: string;
   /** null: no quota. */

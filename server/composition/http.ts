@@ -7,6 +7,7 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthService } from '../health/healthService.js';
 import type { HttpExtension, HttpOptions, HttpServices } from '../http/app.js';
 import { defaultAllowedHosts } from '../http/hostCheck.js';
+import { createInboxReads } from '../inbox/inboxReads.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import type { GatewayAuth } from './auth.js';
 import type { CompositionContext } from './context.js';
@@ -28,7 +29,10 @@ export function httpServicesFrom(
   const { storage, settings } = context;
   return {
     messages: parts.messaging.messages,
-    inbox: { records: storage.inbox, replay: parts.messaging.inboxReplay },
+    inbox: {
+      reads: createInboxReads({ records: storage.inbox, apps: parts.auth.apps }),
+      replay: parts.messaging.inboxReplay,
+    },
     logs: storage.logs,
     devices: parts.devices,
     overdueReports: parts.messaging.overdueReports,

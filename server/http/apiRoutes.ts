@@ -18,11 +18,7 @@ import { registerWebhookRoutes } from './routes/webhookRoutes.js';
 export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void {
   registerMessageRoutes(api, { messages: services.messages });
   registerDeviceRoutes(api, { devices: services.devices, overdueReports: services.overdueReports });
-  registerInboxRoutes(api, {
-    inbox: services.inbox.records,
-    replay: services.inbox.replay,
-    apps: services.apps,
-  });
+  registerInboxRoutes(api, { inbox: services.inbox.reads, replay: services.inbox.replay });
   registerSettingsRoutes(api, { settings: services.settings });
   registerLogRoutes(api, { logs: services.logs });
   registerHealthRoutes(api, { health: services.health });

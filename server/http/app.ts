@@ -11,13 +11,14 @@ import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { HealthService } from '../health/healthService.js';
+import type { InboxReads } from '../inbox/inboxReads.js';
 import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { overdueReports } from '../messages/overdueReports.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { AuditTrail } from '../store/auditTrail.js';
-import type { InboxRepository, LogRepository } from '../store/repositories.js';
+import type { LogRepository } from '../store/repositories.js';
 import type { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { registerApiRoutes } from './apiRoutes.js';
@@ -65,8 +66,8 @@ export interface HttpServices {
   /** The one queue service (POST/GET/DELETE /messages); shared with the desk and fleet mode. */
   messages: MessageService;
   inbox: {
-    /** Stored incoming messages (GET /inbox). */
-    records: Pick<InboxRepository, 'get' | 'list'>;
+    /** Stored incoming messages as each caller sees them (GET /inbox). */
+    reads: InboxReads;
     /** POST /inbox/refresh and the inbox export. */
     replay: InboxReplay;
   };

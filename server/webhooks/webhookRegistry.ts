@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { appOfCaller, type Caller } from '../domain/caller.js';
 import { type WebhookEventName, WebhookEventNames } from '../domain/webhookEvents.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
@@ -35,7 +36,19 @@ export interface WebhookDocumentData {
 }
 
 export interface WebhookRegistry {
+  /** Every webhook, whoever registered it (the dispatcher, fleet mode). */
   list(): WebhookRecord[];
+  /** The webhooks a caller manages: an app its own; people and the gateway every one. */
+  listFor(caller: Caller): WebhookRecord[];
+  /**
+   * `upsert` as the caller: an app's webhook is its own, and another app's id is a 409 naming
+   * `id`; a replaced webhook stays with the app that registered it.
+   */
+  register(input: Omit<WebhookInput, 'appId'>, caller: Caller): Promise<WebhookRecord>;
+  /** `remove` of a webhook the caller manages; another app's is left as if it were not there. */
+  removeFor(id: string, caller: Caller): Promise<boolean>;
+  /** Removes every webhook the app registered (the app is being removed). */
+  removeApp(appId: string): Promise<void>;
   get(id: string): WebhookRecord | undefined;
   /** Validates (400 naming `url`, `event`, `id` or `deviceId`), stores, returns the record. */
   upsert(input: WebhookInput): Promise<WebhookRecord>;
@@ -72,8 +85,37 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
     for (const listener of listeners) listener(snapshot);
   };
 
-  return {
+  const listFor = (caller: Caller): WebhookRecord[] => {
+    const appId = appOfCaller(caller);
+    return records()
+      .filter((record) => appId === undefined || record.appId === appId)
+      .map((record) => ({ ...record }));
+  };
+
+  const registry: WebhookRegistry = {
     list: () => records().map((record) => ({ ...record })),
+    listFor,
+
+    async register(input, caller) {
+      const appId = appOfCaller(caller);
+      const existing = input.id === undefined ? undefined : registry.get(input.id.trim());
+      if (existing && appId !== undefined && existing.appId !== appId) {
+        throw new GatewayError(ErrorCode.Conflict, `id: webhook ${input.id} belongs to another app`, {
+          field: 'id',
+        });
+      }
+      const owner = existing ? existing.appId : appId;
+      return registry.upsert({ ...input, ...(owner === undefined ? {} : { appId: owner }) });
+    },
+
+    async removeFor(id, caller) {
+      if (!listFor(caller).some((record) => record.id === id)) return false;
+      return registry.remove(id);
+    },
+
+    async removeApp(appId) {
+      for (const record of records()) if (record.appId === appId) await registry.remove(record.id);
+    },
 
     get(id) {
       const found = records().find((record) => record.id === id);
@@ -136,6 +178,7 @@ export function createWebhookRegistry(options: WebhookRegistryOptions): WebhookR
       return () => listeners.delete(listener);
     },
   };
+  return registry;
 }
 
 /** While the private server manages a webhook, the local API may not change it. */

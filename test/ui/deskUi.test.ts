@@ -18,7 +18,11 @@ import {
  * simulated modems behind ptys opened by the real serialport binding.
  */
 const viewport = { width: 1024, height: 700 };
-const campaignRows = 10_000;
+/**
+ * Enough that the bar moves through many refreshes while two modems drain the queue; the
+ * 50,000-row limits and the event loop beside them are test/desk/bulkLimits.test.ts's.
+ */
+const campaignRows = 3_000;
 
 let harness: GatewayHarness;
 let browser: Browser;

@@ -115,4 +115,36 @@ describe('WebhookRegistry', () => {
     await expect(open().upsert(input)).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, field });
     expect(disk.writes).toBe(0);
   });
+
+  it('keeps each app to its own webhooks, and lets people manage every one', async () => {
+    const registry = setup().open();
+    const shop = { kind: 'app', appId: 'shop' } as const;
+    const crm = { kind: 'app', appId: 'crm' } as const;
+    const owner = { kind: 'person', id: 'owner' } as const;
+    await registry.register({ id: 'shop-in', url: 'https://example.com/shop', event: 'sms:received' }, shop);
+    await registry.register({ id: 'mine', url: 'https://example.com/owner', event: 'sms:sent' }, owner);
+
+    expect(registry.listFor(shop).map((hook) => hook.id)).toEqual(['shop-in']);
+    expect(registry.listFor(crm)).toEqual([]);
+    expect(
+      registry
+        .listFor(owner)
+        .map((hook) => hook.id)
+        .sort(),
+    ).toEqual(['mine', 'shop-in']);
+    // Another app's id is taken; a person replacing an app's webhook leaves it the app's.
+    await expect(
+      registry.register({ id: 'shop-in', url: 'https://example.com/crm', event: 'sms:received' }, crm),
+    ).rejects.toMatchObject({ code: ErrorCode.Conflict, field: 'id' });
+    await registry.register(
+      { id: 'shop-in', url: 'https://example.com/shop2', event: 'sms:received' },
+      owner,
+    );
+    expect(registry.get('shop-in')).toMatchObject({ appId: 'shop', url: 'https://example.com/shop2' });
+    // Another app's webhook is not there for crm to remove.
+    expect(await registry.removeFor('shop-in', crm)).toBe(false);
+    expect(registry.get('shop-in')).toBeDefined();
+    await registry.removeApp('shop');
+    expect(registry.list().map((hook) => hook.id)).toEqual(['mine']);
+  });
 });

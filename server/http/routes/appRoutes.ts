@@ -17,7 +17,7 @@ export interface AppRouteDependencies {
   apps: AppDirectory;
   smppLogins: Pick<SmppLogins, 'systemIdOf'>;
   tokens: Pick<TokenService, 'revokeUser'>;
-  webhooks: Pick<WebhookRegistry, 'list' | 'remove'>;
+  webhooks: Pick<WebhookRegistry, 'removeApp'>;
 }
 
 const tag = 'Accounts';
@@ -93,9 +93,7 @@ export function registerAppRoutes(api: ApiBuilder, deps: AppRouteDependencies): 
       const id = params.id ?? '';
       await apps.remove(id);
       await tokens.revokeUser(`${appPrincipalPrefix}${id}`);
-      for (const webhook of deps.webhooks.list()) {
-        if (webhook.appId === id) await deps.webhooks.remove(webhook.id);
-      }
+      await deps.webhooks.removeApp(id);
       return { status: 204 };
     },
   });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Principal } from '../../auth/accessControl.js';
-import { type AppDirectory, incomingAudienceOf } from '../../auth/appDirectory.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { audienceHears, type IncomingRecord } from '../../domain/incoming.js';
+import type { IncomingRecord } from '../../domain/incoming.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import type { InboxReads } from '../../inbox/inboxReads.js';
 import { deliveryMode, type InboxReplay } from '../../inbox/inboxReplay.js';
 import {
   inboxExportSchema,
@@ -11,15 +10,13 @@ import {
   inboxRefreshSchema,
   incomingViewSchema,
 } from '../../schemas/inboxSchemas.js';
-import type { InboxRepository } from '../../store/repositories.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';
+import { callerOfRequest } from '../routeCaller.js';
 
 export interface InboxRouteDependencies {
-  inbox: Pick<InboxRepository, 'get' | 'list'>;
+  inbox: InboxReads;
   replay: InboxReplay;
-  /** Whose received messages an app's credentials see (its incoming rule). */
-  apps: Pick<AppDirectory, 'incomingAudience'>;
 }
 
 export function toIncomingView(record: IncomingRecord): z.output<typeof incomingViewSchema> {
@@ -36,19 +33,6 @@ export function toIncomingView(record: IncomingRecord): z.output<typeof incoming
     createdAt: toIsoWithOffset(record.receivedAt),
     attachments: [],
   };
-}
-
-/** The received message, when the caller sees it (an app: by its incoming rule); 404 otherwise. */
-function callersIncoming(
-  deps: InboxRouteDependencies,
-  id: string,
-  principal: Principal | undefined,
-): IncomingRecord {
-  const record = deps.inbox.get(id);
-  if (!record || !audienceHears(incomingAudienceOf(deps.apps, principal?.user), record)) {
-    throw new GatewayError(ErrorCode.NotFound, `received message ${id} not found`, { field: 'id' });
-  }
-  return record;
 }
 
 /** GET /inbox, GET /inbox/{id}, POST /inbox/refresh, POST /messages/inbox/export (and its aliases). */
@@ -68,10 +52,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query, principal }) {
-      const page = await deps.inbox.list({
-        ...query,
-        audience: incomingAudienceOf(deps.apps, principal?.user),
-      });
+      const page = await deps.inbox.list(query, callerOfRequest(principal));
       return {
         status: 200,
         body: page.items.map(toIncomingView),
@@ -91,7 +72,10 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
       ...errorResponses(400, 404, ...authErrors),
     },
     async handle({ params, principal }) {
-      return { status: 200, body: toIncomingView(callersIncoming(deps, params.id ?? '', principal)) };
+      return {
+        status: 200,
+        body: toIncomingView(deps.inbox.get(params.id ?? '', callerOfRequest(principal))),
+      };
     },
   });
 
@@ -105,7 +89,7 @@ export function registerInboxRoutes(api: ApiBuilder, deps: InboxRouteDependencie
     async handle({ params, principal }) {
       // The app answers 404 for unknown ids and parts; every stored message here is an SMS
       // without attachments, so every part is unknown — the message's own 404 comes first.
-      const id = callersIncoming(deps, params.id ?? '', principal).id;
+      const id = deps.inbox.get(params.id ?? '', callerOfRequest(principal)).id;
       throw new GatewayError(
         ErrorCode.NotFound,
         `received message ${id} has no attachment ${params.partId ?? ''}`,

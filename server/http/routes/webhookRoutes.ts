@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { Principal } from '../../auth/accessControl.js';
-import { appIdOf } from '../../auth/appDirectory.js';
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { webhookInputSchema, webhookSchema } from '../../schemas/webhookSchemas.js';
 import type { WebhookRecord, WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { errorResponse } from '../responses.js';
+import { callerOfRequest } from '../routeCaller.js';
 
 /**
  * Webhook registration (spec: Endpoints /webhooks; Events, registration rules). The singular
@@ -39,7 +37,7 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
     async handle({ principal }) {
       return {
         status: 200,
-        body: callersWebhooks(webhooks, principal).map(({ appId: _app, ...shown }) => shown),
+        body: webhooks.listFor(callerOfRequest(principal)).map(shown),
       };
     },
   });
@@ -59,23 +57,16 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       403: errorResponse('the token lacks webhooks:write, or the id is managed by the private server'),
     },
     async handle({ body, principal }) {
-      const appId = principal && appIdOf(principal.user);
-      const id = body.id ?? undefined;
-      const existing = id === undefined ? undefined : webhooks.get(id.trim());
-      if (existing && appId !== undefined && existing.appId !== appId) {
-        throw new GatewayError(ErrorCode.Conflict, `id: webhook ${id} belongs to another app`, {
-          field: 'id',
-        });
-      }
-      const { appId: _app, ...record } = await webhooks.upsert({
-        id,
-        url: body.url,
-        event: body.event,
-        deviceId: body.deviceId ?? body.device_id ?? undefined,
-        // Replacing a webhook keeps it with the app that registered it.
-        ...((existing?.appId ?? appId) === undefined ? {} : { appId: existing?.appId ?? appId }),
-      });
-      return { status: 201, body: record };
+      const record = await webhooks.register(
+        {
+          id: body.id ?? undefined,
+          url: body.url,
+          event: body.event,
+          deviceId: body.deviceId ?? body.device_id ?? undefined,
+        },
+        callerOfRequest(principal),
+      );
+      return { status: 201, body: shown(record) };
     },
   });
 
@@ -92,17 +83,14 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
       403: errorResponse('the token lacks webhooks:delete, or the webhook is managed by the private server'),
     },
     async handle({ params, principal }) {
-      const id = params.id ?? '';
       // Another app's webhook is as good as not registered: 204, and it stays.
-      if (callersWebhooks(webhooks, principal).some((webhook) => webhook.id === id))
-        await webhooks.remove(id);
+      await webhooks.removeFor(params.id ?? '', callerOfRequest(principal));
       return { status: 204 };
     },
   });
 }
 
-/** An app's own webhooks; the default app's credentials (the owner login, people) see all. */
-function callersWebhooks(webhooks: WebhookRegistry, principal: Principal | undefined): WebhookRecord[] {
-  const appId = principal && appIdOf(principal.user);
-  return appId === undefined ? webhooks.list() : webhooks.list().filter((webhook) => webhook.appId === appId);
+/** A webhook as the API shows it: which app registered it is ours to know. */
+function shown({ appId: _app, ...record }: WebhookRecord): Omit<WebhookRecord, 'appId'> {
+  return record;
 }
