@@ -1,5 +1,6 @@
+import { minutesOfClockTime } from '../clock/zonedTime.js';
 import type { SendingPolicy } from '../scheduler/scheduler.js';
-import { minutesOfClockTime, type WorkHours } from '../scheduler/workHours.js';
+import type { WorkHours } from '../scheduler/workHours.js';
 import type { Settings } from '../settings/settingsSchema.js';
 import type { WebhookPolicy } from '../webhooks/webhookDispatcher.js';
 

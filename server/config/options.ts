@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
+import { isKnownTimeZone } from '../clock/zonedTime.js';
 import { serverUrlProblem } from '../domain/serverUrl.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
@@ -173,7 +174,7 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
   const { port, host } = options.listen;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('listen', `port ${port} is not 0..65535`);
   if (host.trim() === '') fail('listen', 'host is empty');
-  if (!isTimeZone(options.timeZone)) fail('time-zone', `"${options.timeZone}" is not an IANA time zone`);
+  if (!isKnownTimeZone(options.timeZone)) fail('time-zone', `"${options.timeZone}" is not an IANA time zone`);
   if (options.dataDir.trim() === '') fail('data-dir', 'is empty');
   for (const modem of options.modems) {
     if (modem.path.trim() === '') fail('modem', 'path is empty');
@@ -267,12 +268,3 @@ export function checkOptions(options: GatewayOptions): GatewayOptions {
 }
 
 const dayMs = 24 * 60 * 60_000;
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}

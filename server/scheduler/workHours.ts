@@ -1,3 +1,5 @@
+import { wallClockAt } from '../clock/zonedTime.js';
+
 /**
  * The daily sending window of `messages.work_hours_*` (server spec, client-go and client-rs
  * `SettingsMessages`): from `start` up to, not including, `end`, in the gateway computer's time
@@ -13,12 +15,6 @@ export interface WorkHours {
 
 const MINUTES_PER_DAY = 24 * 60;
 const MINUTE_MS = 60_000;
-
-/** "09:30" → 570. The settings schema has already checked the form. */
-export function minutesOfClockTime(text: string): number {
-  const [hours = 0, minutes = 0] = text.split(':').map(Number);
-  return hours * 60 + minutes;
-}
 
 /** `now` when a message may be sent at `now`; otherwise the instant the window next opens. */
 export function workHoursOpenAt(hours: WorkHours, now: number): number {
@@ -49,29 +45,7 @@ function signedMinutes(difference: number): number {
   return wrapped > MINUTES_PER_DAY / 2 ? wrapped - MINUTES_PER_DAY : wrapped;
 }
 
-/** Building a DateTimeFormat costs far more than using one; a scan may ask many times. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function localTimeOfDay(timeZone: string, at: number): { minute: number; millisIntoMinute: number } {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, format);
-  }
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of format.formatToParts(at)) {
-    if (part.type === 'hour') hour = Number(part.value);
-    else if (part.type === 'minute') minute = Number(part.value);
-    else if (part.type === 'second') second = Number(part.value);
-  }
-  const millis = ((at % 1000) + 1000) % 1000;
-  return { minute: hour * 60 + minute, millisIntoMinute: second * 1000 + millis };
+  const clock = wallClockAt(timeZone, at);
+  return { minute: clock.minuteOfDay, millisIntoMinute: clock.millisIntoMinute };
 }

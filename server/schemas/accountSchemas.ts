@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { Scopes } from '../auth/scopes.js';
 import { maxSystemIdLength, smppPasswordLength } from '../auth/smppLogins.js';
 import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
-import { isKnownTimeZone } from '../clock/resetPeriods.js';
-import { pageQuery, timeRangeQuery } from './primitives.js';
+import { clockTime, pageQuery, timeRangeQuery, timeZone } from './primitives.js';
 import { simTargetsSchema } from './simTargetSchema.js';
 
 /** The people who sign in, the audit trail (docs/accounts-plans-routing.md). */
@@ -87,12 +86,6 @@ export const auditEventViewSchema = z.object({
 export type AuditEventView = z.infer<typeof auditEventViewSchema>;
 
 export const auditActorsRequestSchema = z.object({ subjects: z.array(z.string().max(128)).max(1000) });
-
-export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour');
-export const timeZone = z
-  .string()
-  .max(64)
-  .refine(isKnownTimeZone, 'must be an IANA time zone, e.g. "Europe/Berlin"');
 
 export const appQuotaSchema = z
   .object({

@@ -4,7 +4,7 @@ import { MessageStates } from '../domain/message.js';
 import { RulePatternStates } from '../domain/userPatterns.js';
 import { MaxTextLength } from './messageSchemas.js';
 import { patternDisabledViewSchema } from './patternSchemas.js';
-import { dateTime, pageQuery, queryBoolean } from './primitives.js';
+import { clockTime, dateTime, pageQuery, queryBoolean, timeZone } from './primitives.js';
 
 /**
  * Request bodies and queries of the desk's routes (docs/desk.md "Conversations", "Opt-out",
@@ -76,20 +76,6 @@ export const scheduledEditSchema = z
     path: ['scheduleAt'],
   });
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (00:00–23:59)');
-
-const timeZone = z.string().refine(
-  (zone) => {
-    try {
-      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be an IANA time zone, e.g. Europe/London' },
-);
-
 /** Longest pattern a rule may hold: keeps one regex's compile and run bounded. */
 export const MaxPatternLength = 200;
 
@@ -123,12 +109,15 @@ export const ruleMatchSchema = z
 
 export const openingHoursSchema = z.object({
   timeZone,
-  /** Open periods; days 0 (Sunday) to 6 (Saturday); `to` after `from`. */
+  /** Open periods; days 0 (Sunday) to 6 (Saturday); a `to` before `from` runs past midnight. */
   periods: z
     .array(
       z
         .object({ days: z.array(z.number().int().min(0).max(6)).min(1), from: clockTime, to: clockTime })
-        .refine((period) => period.to > period.from, { message: 'must end after it starts', path: ['to'] }),
+        .refine((period) => period.to !== period.from, {
+          message: 'must not end when it starts',
+          path: ['to'],
+        }),
     )
     .max(50),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, timeZone } from './accountSchemas.js';
+import { clockTime, timeZone } from './primitives.js';
 import { MaxSimSlot } from './simTargetSchema.js';
 
 /** SIM plans (server/plans/, docs/accounts-plans-routing.md "SIM plans"). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownTimeZone } from '../clock/zonedTime.js';
 
 /**
  * Building blocks shared by the request schemas. Query strings arrive as text, so query
@@ -50,3 +51,14 @@ export const timeRangeQuery = {
   from: dateTime.optional(),
   to: dateTime.optional(),
 };
+
+/** "HH:MM" on a 24-hour clock. */
+export const clockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour (00:00–23:59)');
+
+/** An IANA time zone this runtime knows. */
+export const timeZone = z
+  .string()
+  .max(64)
+  .refine(isKnownTimeZone, 'must be an IANA time zone, e.g. "Europe/Berlin"');

@@ -20,6 +20,21 @@ describe('opening hours', () => {
     // Saturday.
     expect(isOpen(weekdays, Date.UTC(2026, 10, 28, 10, 0))).toBe(false);
   });
+
+  it('runs a period that ends before it starts past midnight, into the morning after its days', () => {
+    // Friday and Saturday nights, 18:00–02:00 in Berlin (UTC+1 in November).
+    const bar = { timeZone: 'Europe/Berlin', periods: [{ days: [5, 6], from: '18:00', to: '02:00' }] };
+    // Friday 2026-11-27 23:30 Berlin.
+    expect(isOpen(bar, Date.UTC(2026, 10, 27, 22, 30))).toBe(true);
+    // Saturday 01:30 Berlin: the Friday night goes on.
+    expect(isOpen(bar, Date.UTC(2026, 10, 28, 0, 30))).toBe(true);
+    // Saturday 02:30 Berlin: closed until 18:00.
+    expect(isOpen(bar, Date.UTC(2026, 10, 28, 1, 30))).toBe(false);
+    // Sunday 01:00 Berlin: Saturday night's morning.
+    expect(isOpen(bar, Date.UTC(2026, 10, 29, 0, 0))).toBe(true);
+    // Monday 01:00 Berlin: Sunday has no period.
+    expect(isOpen(bar, Date.UTC(2026, 10, 30, 0, 0))).toBe(false);
+  });
 });
 
 describe('matching a text', () => {

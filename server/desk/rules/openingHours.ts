@@ -1,21 +1,25 @@
 import type { z } from 'zod';
+import { minutesOfClockTime, wallClockAt } from '../../clock/zonedTime.js';
 import type { openingHoursSchema } from '../../schemas/deskSchemas.js';
 
 export type OpeningHours = z.output<typeof openingHoursSchema>;
 
-const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-/** Whether `at` falls inside one of the weekly open periods, on the clock of `timeZone`. */
+/**
+ * Whether `at` falls inside one of the weekly open periods, on the clock of `timeZone`. A
+ * period whose end is before its start runs past midnight (a bar open 18:00–02:00): it is open
+ * from the start on its days, and up to the end on the mornings after them.
+ */
 export function isOpen(hours: OpeningHours, at: number): boolean {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: hours.timeZone,
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(at));
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  const day = weekdays.indexOf(part('weekday'));
-  const time = `${part('hour')}:${part('minute')}`;
-  return hours.periods.some((period) => period.days.includes(day) && time >= period.from && time < period.to);
+  const clock = wallClockAt(hours.timeZone, at);
+  const yesterday = (clock.weekday + 6) % 7;
+  return hours.periods.some((period) => {
+    const from = minutesOfClockTime(period.from);
+    const to = minutesOfClockTime(period.to);
+    if (from < to)
+      return period.days.includes(clock.weekday) && clock.minuteOfDay >= from && clock.minuteOfDay < to;
+    return (
+      (period.days.includes(clock.weekday) && clock.minuteOfDay >= from) ||
+      (period.days.includes(yesterday) && clock.minuteOfDay < to)
+    );
+  });
 }
