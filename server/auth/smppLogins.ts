@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import { maxSystemIdLength, smppPasswordLength } from '../domain/smppLogin.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
 import { ownEntry } from '../store/ownEntry.js';
@@ -8,20 +9,9 @@ import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
 import type { StaffIdentity, StaffLogin } from './staffDirectory.js';
 
-/**
- * SMPP logins (docs/email-and-smpp.md): SMPP 3.4 §4.1.1 gives a bind 15 characters of
- * `system_id` and 8 of `password`, and clients such as Kannel cut longer ones, so the people's
- * and apps' own logins (and every API token) seldom fit. Each person or app may have one login
- * that fits, acting as them; its password is made here, shown once, and kept as a scrypt hash.
- * A bind under a login's system_id is checked against that login only: one named like its own
- * holder (the default) takes the place of the holder's name over SMPP.
- */
-export const maxSystemIdLength = 15;
-export const smppPasswordLength = 8;
-
 /** Characters a generated password is made of: none that a reader could take for another. */
 const passwordAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
-const systemIdShape = /^[A-Za-z0-9._-]{1,15}$/;
+const systemIdShape = new RegExp(`^[A-Za-z0-9._-]{1,${maxSystemIdLength}}$`);
 
 interface StoredSmppLogin {
   /** The person's id, or the app's identity id (`app:<id>`). */
@@ -41,6 +31,14 @@ export interface IssuedSmppLogin {
   password: string;
 }
 
+/**
+ * SMPP logins (docs/email-and-smpp.md): SMPP 3.4 §4.1.1 gives a bind 15 characters of
+ * `system_id` and 8 of `password`, and clients such as Kannel cut longer ones, so the people's
+ * and apps' own logins (and every API token) seldom fit. Each person or app may have one login
+ * that fits, acting as them; its password is made here, shown once, and kept as a scrypt hash.
+ * A bind under a login's system_id is checked against that login only: one named like its own
+ * holder (the default) takes the place of the holder's name over SMPP.
+ */
 export interface SmppLogins {
   /** The login a bind's system_id names, acting as its holder as they are now. */
   login(systemId: string): StaffLogin | undefined;

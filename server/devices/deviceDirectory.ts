@@ -1,4 +1,5 @@
 import type { DeviceInfo } from '../domain/device.js';
+import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { OutboundModem } from './outboundModem.js';
 
 /**
@@ -20,4 +21,11 @@ export interface DeviceDirectory {
   enterPin(deviceId: string, pin: string): Promise<void>;
   /** Called whenever a device's state changes. Returns an unsubscribe function. */
   onChange(listener: (deviceId: string) => void): () => void;
+}
+
+/** The device with that id; 404 naming `id` when the gateway does not know it. */
+export function requireDevice(devices: Pick<DeviceDirectory, 'get'>, id: string): DeviceInfo {
+  const device = devices.get(id);
+  if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
+  return device;
 }

@@ -39,6 +39,7 @@ export interface HiLinkModemOptions {
 }
 
 export const hilinkLimitations = [
+  'A HiLink stick, reached through its web API: it has no AT port.',
   'No delivery reports: the web API gives no message reference to match them to.',
   'Text messages only: no data SMS to a port.',
   "No USSD here; the SIM PIN is entered in the stick's own web page (http://192.168.8.1).",

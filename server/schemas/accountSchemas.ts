@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Scopes } from '../auth/scopes.js';
-import { maxSystemIdLength, smppPasswordLength } from '../auth/smppLogins.js';
 import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
+import { maxSystemIdLength, smppPasswordLength } from '../domain/smppLogin.js';
 import { clockTime, pageQuery, timeRangeQuery, timeZone } from './primitives.js';
 import { simTargetsSchema } from './simTargetSchema.js';
 

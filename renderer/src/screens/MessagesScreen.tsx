@@ -1,5 +1,4 @@
 import { Fragment, useState } from 'react';
-import { REPORT_LOST_ERROR } from '../../../server/messages/failureTexts.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -214,7 +213,7 @@ function MessageStatus(props: { message: MessageRecord; nameOf: (number: string)
   const scheduled = scheduledFor(message, Date.now());
   const failed = failedRecipients(message);
   const reportLost = message.recipients.some(
-    (recipient) => recipient.state === 'Sent' && recipient.error === REPORT_LOST_ERROR,
+    (recipient) => recipient.state === 'Sent' && recipient.failure?.code === 'report-lost',
   );
   return (
     <>

@@ -119,9 +119,7 @@ function ModemPanel(props: {
       {modem?.limitations && modem.limitations.length > 0 && (
         <div className="note note-warn">
           <p>
-            <strong>
-              {modem.kind === 'hilink' ? 'HiLink stick (web API, no AT port):' : 'Limits of this modem:'}
-            </strong>
+            <strong>Limits of this modem:</strong>
           </p>
           <ul>
             {modem.limitations.map((limitation) => (

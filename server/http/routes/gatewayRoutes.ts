@@ -3,7 +3,7 @@ import type { TrafficLine } from '../../at/trafficLine.js';
 import { type CallerRequest, holdsScope, type Principal } from '../../auth/accessControl.js';
 import type { LoginChangeRequest } from '../../auth/loginChange.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
+import { type DeviceDirectory, requireDevice } from '../../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../../domain/device.js';
 import type { RefusedPort } from '../../domain/portRefusal.js';
 import type { SmsServicePreference } from '../../domain/smsServicePreference.js';
@@ -88,12 +88,6 @@ function statusReader(principal: Principal | undefined): { maySeeSecrets: boolea
 }
 
 const createdFleetUserSchema = z.object({ login: z.string(), password: z.string() });
-
-function deviceOr404(devices: DeviceDirectory, id: string): DeviceInfo {
-  const device = devices.get(id);
-  if (!device) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
-  return device;
-}
 
 export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDependencies): void {
   api.route({
@@ -216,7 +210,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
     body: simPinSchema,
     responses: { 204: { description: 'PIN accepted' }, ...errorResponses(400, 404, ...authErrors) },
     handle: async ({ body, params }) => {
-      const device = deviceOr404(deps.devices, params.id ?? '');
+      const device = requireDevice(deps.devices, params.id ?? '');
       await deps.devices.enterPin(device.id, body.pin);
       return { status: 204 };
     },
@@ -234,7 +228,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, 404, 503, ...authErrors),
     },
     handle: async ({ body, params }) => {
-      const device = deviceOr404(deps.devices, params.id ?? '');
+      const device = requireDevice(deps.devices, params.id ?? '');
       await deps.setSmsService(device.id, body.service);
       return { status: 204 };
     },
@@ -252,9 +246,9 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, 404, ...authErrors),
     },
     handle: async ({ body, params }) => {
-      const device = deviceOr404(deps.devices, params.id ?? '');
+      const device = requireDevice(deps.devices, params.id ?? '');
       await deps.renameDevice(device.id, body.name);
-      return { status: 200, body: toDeviceView(deviceOr404(deps.devices, device.id)) };
+      return { status: 200, body: toDeviceView(requireDevice(deps.devices, device.id)) };
     },
   });
 
@@ -271,7 +265,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, 404, 409, ...authErrors),
     },
     handle: async ({ body, params }) => {
-      const device = deviceOr404(deps.devices, params.id ?? '');
+      const device = requireDevice(deps.devices, params.id ?? '');
       deps.simulateIncoming(device.id, body);
       return { status: 202 };
     },
@@ -289,7 +283,7 @@ export function registerGatewayRoutes(api: ApiBuilder, deps: GatewayRouteDepende
       ...errorResponses(400, 404, ...authErrors),
     },
     handle: async ({ params, query }) => {
-      const device = deviceOr404(deps.devices, params.id ?? '');
+      const device = requireDevice(deps.devices, params.id ?? '');
       const lines = deps.atLog(device.id, query.limit) ?? [];
       return { status: 200, body: lines.map((line) => ({ ...line, at: toIsoWithOffset(line.at) })) };
     },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { DeviceDirectory } from '../../devices/deviceDirectory.js';
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { type DeviceDirectory, requireDevice } from '../../devices/deviceDirectory.js';
 import type { BalanceWatch } from '../../operations/balanceWatch.js';
 import type {
   BalanceReading,
@@ -60,11 +59,6 @@ function callView(call: CallRecord): z.output<typeof missedCallViewSchema> {
   return view;
 }
 
-function requireDevice(devices: DeviceDirectory, id: string): string {
-  if (!devices.get(id)) throw new GatewayError(ErrorCode.NotFound, `device ${id} not found`, { field: 'id' });
-  return id;
-}
-
 export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperationsRouteDependencies): void {
   api.route({
     method: 'post',
@@ -89,7 +83,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       ...errorResponses(400, 404, 502, 503, 504, ...authErrors),
     },
     handle: async ({ body, params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       const exchange = await deps.sessions.request(deviceId, body.code, body.sessionId);
       return { status: 200, body: exchangeView(exchange) };
     },
@@ -103,7 +97,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
     access: { scope: 'settings:write' },
     responses: { 204: { description: 'Cancelled' }, ...errorResponses(404, 503, ...authErrors) },
     handle: async ({ params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       await deps.sessions.cancel(deviceId, params.sessionId ?? '');
       return { status: 204 };
     },
@@ -120,7 +114,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       ...errorResponses(404, ...authErrors),
     },
     handle: async ({ params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       return { status: 200, body: deps.sessions.recent(deviceId).map(exchangeView) };
     },
   });
@@ -136,7 +130,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       ...errorResponses(404, ...authErrors),
     },
     handle: async ({ params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       return { status: 200, body: operationsView(deps, deviceId) };
     },
   });
@@ -153,7 +147,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       ...errorResponses(400, 404, 415, ...authErrors),
     },
     handle: async ({ body, params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       await deps.settings.save(deviceId, body);
       deps.balance.schedule(deviceId);
       return { status: 200, body: operationsView(deps, deviceId) };
@@ -171,7 +165,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       ...errorResponses(400, 404, 502, 503, 504, ...authErrors),
     },
     handle: async ({ params }) => {
-      const deviceId = requireDevice(deps.devices, params.id ?? '');
+      const deviceId = requireDevice(deps.devices, params.id ?? '').id;
       return { status: 200, body: balanceView(await deps.balance.check(deviceId)) };
     },
   });
@@ -230,7 +224,7 @@ export function registerModemOperationsRoutes(api: ApiBuilder, deps: ModemOperat
       const ids =
         query.deviceId === undefined
           ? deps.devices.list().map((device) => device.id)
-          : [requireDevice(deps.devices, query.deviceId)];
+          : [requireDevice(deps.devices, query.deviceId).id];
       const since = deps.now() - dayMs;
       const body = ids.map((deviceId) => ({
         deviceId,
