@@ -8,7 +8,7 @@ export interface RecordOptions {
   /**
    * Hold the connection's lines until the far end answers a command of ours with `OK`, and drop
    * them if it never does: a network address may lead to any service, whose banners and answers
-   * must not be readable through the AT log (issue 36). A local port is shown from its first line.
+   * must not be readable through the AT log. A local port is shown from its first line.
    */
   untilModemAnswers?: boolean;
   /**

@@ -3,7 +3,7 @@ import type { Document } from '../store/documentStore.js';
 import type { TokenDocumentData } from './tokenDocument.js';
 
 /**
- * Tokens signed before token families existed (issue 36): an upgrade must not end the tokens
+ * Tokens signed before token families existed: an upgrade must not end the tokens
  * apps hold, so they stay valid until the longest of them has expired — unless revoked by id,
  * or all at once — and then this list is dropped. It can only shrink after the upgrade, except
  * for ids revoked by hand, which are bounded: past `maxRevoked` every legacy token ends.

@@ -5,7 +5,7 @@ import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirecto
 import type { TokenService } from './tokenService.js';
 
 /**
- * Replacing the Basic login (PUT /gateway/v1/credentials; issue 36) and a person's own password
+ * Replacing the Basic login (PUT /gateway/v1/credentials) and a person's own password
  * (PUT /gateway/v1/me/password). A token is not enough, not even the window's own session:
  * whoever holds a leaked one could set a login of their own, lock the owner out and mint
  * themselves month-long tokens with it. So the current password is asked for, and the change

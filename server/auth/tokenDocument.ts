@@ -42,7 +42,7 @@ export interface StoredFamily {
 }
 
 /**
- * Tokens signed before families existed (issue 36) carry no generation and are in no family:
+ * Tokens signed before families existed carry no generation and are in no family:
  * they stay valid until `until`, by which the longest of them has expired, unless their id is
  * in `revoked` (id → ms after which no token carrying it can be valid).
  */

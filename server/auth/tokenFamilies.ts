@@ -3,7 +3,7 @@ import type { Document } from '../store/documentStore.js';
 import type { StoredFamily, TokenDocumentData } from './tokenDocument.js';
 
 /**
- * The live token families (issue 36): what `GET /gateway/v1/tokens` lists, and the only server
+ * The live token families: what `GET /gateway/v1/tokens` lists, and the only server
  * state a token is checked against. Revoking is forgetting, so the document holds live
  * families only — never a growing list of revoked ids — and a family is pruned at its end.
  *

@@ -16,7 +16,7 @@ import { openTokenFamilies } from './tokenFamilies.js';
  * Each issued pair starts a family (`tokenFamilies.ts`), and every pair rotated from it belongs
  * to it: a token carries its family id (`fam`) and the generation it was signed in (`gen`), and
  * only the family's current generation is valid. So revoking any id of a family ends the pair,
- * its refresh token and every rotation (issue 36); a family ends at the lifetime its refresh
+ * its refresh token and every rotation; a family ends at the lifetime its refresh
  * token had at issue, however often it rotates; and a rotated refresh token presented again
  * ends its family (RFC 9700 §4.14.2: the thief and the owner cannot be told apart, so neither
  * keeps access). A token id is the family id followed by the generation and the token's use,

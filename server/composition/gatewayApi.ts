@@ -59,7 +59,7 @@ export function gatewayExtensions(
   const pool: ModemPool = deps.modemPool.pool;
   const { hilinkAdapter } = modems;
   const fleetSecrets = new FleetSecrets(() => deps.fleet.status());
-  /** A host a caller names for the gateway to connect to (issue 36: `networkTargets.ts`). */
+  /** A host a caller names for the gateway to connect to (`networkTargets.ts`). */
   const admitTarget = (host: string | undefined, field: string): Promise<void> =>
     host === undefined
       ? Promise.resolve()

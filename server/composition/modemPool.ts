@@ -58,7 +58,7 @@ export async function composeModemPool(
         source,
         createSession: (transport) =>
           // The session names itself after its port (`at:/dev/ttyUSB0`). Anything may answer at a
-          // network address: its lines are shown once it answered like a modem (issue 36).
+          // network address: its lines are shown once it answered like a modem.
           new AtSession(
             recorderFor(transport.description).record(transport, {
               untilModemAnswers: isTcpAddress(transport.description),

@@ -17,7 +17,7 @@ export interface ModemSource {
   /**
    * Connections that may open without anything answering `AT` with `OK` before the driver gives
    * the source up, while nothing there ever did: a network address may lead to any service,
-   * which must not be called forever (issue 36). Absent: a local port, tried until a modem
+   * which must not be called forever. Absent: a local port, tried until a modem
    * answers there (one may be plugged in at any time).
    */
   readonly silentConnectionLimit?: number;

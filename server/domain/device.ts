@@ -16,7 +16,7 @@ export const ModemStatuses = [
   'offline',
   /**
    * A network address where nothing answered `AT` with `OK` in several connections: the gateway
-   * stopped calling it until it is added again (issue 36).
+   * stopped calling it until it is added again.
    */
   'not-a-modem',
 ] as const;

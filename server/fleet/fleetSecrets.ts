@@ -5,7 +5,7 @@ import type { FleetStatus } from './fleetMode.js';
 export type FleetStatusView = z.output<typeof fleetStatusSchema>;
 
 /**
- * What the gateway status shows of fleet mode, and to whom (issue 36). The status is read with
+ * What the gateway status shows of fleet mode, and to whom. The status is read with
  * `messages:list`, but the login and the password of the user the server created open that
  * server's API for the whole fleet: they are shown only to a reader who may change the fleet
  * settings, and the password only once — whoever reveals it is told to note it, so a status

@@ -19,7 +19,7 @@ export function hostCheck(allowedHosts: readonly string[], logger: Logger): Koa.
     const name = hostName(ctx.get('host'));
     if (!allowed.has(name)) {
       // The names we answer to are the machine's addresses and host name: the log tells the
-      // person at the PC, the refusal tells a caller nothing it did not send (issue 36).
+      // person at the PC, the refusal tells a caller nothing it did not send.
       logger.warn('refused a request for a host name that is not ours', {
         host: name,
         allowedHosts: [...allowed].join(', '),

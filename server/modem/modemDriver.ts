@@ -350,7 +350,7 @@ export class ModemDriver implements PoolMember {
   }
 
   /**
-   * A network address may lead to any service (issue 36): after `silentConnectionLimit`
+   * A network address may lead to any service: after `silentConnectionLimit`
    * connections that opened without anything answering `AT` with `OK`, while nothing there ever
    * did, the driver stops calling it ('not-a-modem') until it is started again.
    */

@@ -177,7 +177,7 @@ export async function startPhones(deps: {
           field: 'url',
         });
       const address = PhoneAddress.fromParts(where, phone.username, phone.password);
-      // The app is asked before anything is kept (issue 36): a wrong password never replaces one
+      // The app is asked before anything is kept: a wrong password never replaces one
       // that works, and a phone that refuses the login is not added.
       const known = phones.find((member) => member.port === address.url);
       const member = known

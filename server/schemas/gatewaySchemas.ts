@@ -69,6 +69,6 @@ export const credentialsSchema = z.object({
     .max(64)
     .regex(/^[^:]+$/, 'must not contain ":"'),
   password: z.string().min(8).max(256),
-  /** A token is not enough to change the login (issue 36, server/auth/loginChange.ts). */
+  /** A token is not enough to change the login (server/auth/loginChange.ts). */
   currentPassword: z.string().min(1).max(256),
 });

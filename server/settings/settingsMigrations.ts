@@ -18,7 +18,7 @@ export const settingsMigrations: readonly DocumentMigration[] = [
     return { ...data, values: { ...values, incoming: { ...values.incoming, lifetime_days: days } } };
   },
   /**
-   * 1 → 2: `gateway.cloud_url` no longer takes a user and password (issue 36), as every settings
+   * 1 → 2: `gateway.cloud_url` no longer takes a user and password, as every settings
    * reader saw them. One kept from before loses them; fetch refuses such a URL, so it never
    * reached the server with them anyway.
    */

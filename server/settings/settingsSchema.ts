@@ -72,7 +72,7 @@ export const settingGroups = {
     allow_lan_http: z.boolean(),
   },
   /**
-   * Ours (issue 36): whether modems behind serial servers, HiLink sticks and Android phones may
+   * Ours: whether modems behind serial servers, HiLink sticks and Android phones may
    * be added at addresses of this computer or a private network (`server/transport/networkTargets.ts`).
    */
   network: {

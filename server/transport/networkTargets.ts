@@ -2,7 +2,7 @@
  * Where the gateway may be told to connect: a modem behind a serial server (`tcp://host:port`),
  * a HiLink stick's web API, an Android phone's app. Each is an address a caller of the API names,
  * and the gateway then connects there on its own, again and again: pointed at this computer or
- * the local network, it becomes a way into services that trust those (issue 36). So such
+ * the local network, it becomes a way into services that trust those. So such
  * targets are taken only while the setting `network.allow_private_targets` is on.
  */
 import { lookup } from 'node:dns/promises';

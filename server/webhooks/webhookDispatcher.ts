@@ -73,7 +73,7 @@ export interface DispatcherStatus {
   signed: boolean;
   /**
    * Named by id only: the status is read with `messages:list`, and a webhook's URL often holds
-   * its secret (a Home Assistant webhook id), which only `webhooks:list` may read (issue 36).
+   * its secret (a Home Assistant webhook id), which only `webhooks:list` may read.
    */
   lastFailure?: { webhookId: string; error: string; at: number };
 }

@@ -45,7 +45,7 @@ export function FleetStatusPanel() {
 }
 
 /**
- * The gateway hands the created user's password out once (issue 36), so it is fetched only when
+ * The gateway hands the created user's password out once, so it is fetched only when
  * asked for and kept here until the panel closes: the status polled behind it no longer has it.
  */
 function CreatedUserBanner(props: { login: string }) {

@@ -33,7 +33,7 @@ export function StatusBar(props: { staleSince: number | undefined }) {
 
   const simulated = devices.data?.filter((device) => device.modem?.simulated) ?? [];
   const webhooks = status.data?.webhooks;
-  // The status names a failing webhook by id only (its URL may hold a secret, issue 36); the
+  // The status names a failing webhook by id only (its URL may hold a secret); the
   // window may read the webhooks, so it shows people the URL they know it by.
   const failedHookId = webhooks?.lastFailure?.webhookId;
   const hooks = useResource(

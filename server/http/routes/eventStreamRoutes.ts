@@ -80,7 +80,7 @@ function streamSlots(perOwner: number, inAll: number) {
  * or when the Basic login changes (the client reconnects with what it holds now). And a client
  * that stops reading is dropped once `maxBufferedBytes` wait for it, so 20 stalled readers and a
  * few hundred long messages cannot hold hundreds of megabytes. Every event is written to every
- * stream, so their number is bounded per caller and in all (issue 36): one more is a 429.
+ * stream, so their number is bounded per caller and in all: one more is a 429.
  */
 export function registerEventStreamRoutes(api: ApiBuilder, deps: EventStreamDependencies): void {
   const logger = deps.logger.child('events');

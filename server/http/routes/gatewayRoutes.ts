@@ -49,7 +49,7 @@ export interface GatewayRouteDependencies {
   devices: DeviceDirectory;
   /**
    * The status is read with `messages:list`; secrets in it (the fleet login) are shown only to a
-   * reader who may write them (issue 36).
+   * reader who may write them.
    */
   status(reader: { maySeeSecrets: boolean }): GatewayStatus;
   /** The login and password of the user the fleet server created: the first time only. */
