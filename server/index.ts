@@ -31,6 +31,7 @@ import type { SerialAccess } from './devices/serialModemSource.js';
 import { gatewayCaller } from './domain/caller.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import { EventBus } from './events/eventBus.js';
+import { createFactAnnouncer } from './events/factAnnouncer.js';
 import type { HealthReport, HealthService } from './health/healthService.js';
 import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
 import { createHttpApp } from './http/app.js';
@@ -155,7 +156,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       logger,
       stops,
     });
-    const context: CompositionContext = { clock, logger, events, stops, storage, settings };
+    const facts = createFactAnnouncer(storage.sqlite.commits, events);
+    const context: CompositionContext = { clock, logger, events, facts, stops, storage, settings };
     const auth = await composeAuth(context, {
       login: { username: options.username, password: options.password },
       throttle: deps.loginThrottle,

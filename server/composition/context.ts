@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { EventBus } from '../events/eventBus.js';
+import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { Storage } from '../store/storage.js';
@@ -7,12 +8,15 @@ import type { StopList } from './stopList.js';
 
 /**
  * What every composition step after the store is given: injected time, the one logger, the
- * event bus, the store with the API's settings, and the list a step adds its stops to.
+ * event bus and its durable announcer, the store with the API's settings, and the list a step
+ * adds its stops to.
  */
 export interface CompositionContext {
   clock: Clock;
   logger: Logger;
   events: EventBus;
+  /** Facts that owe deliveries, announced in a commit of the store (events/factAnnouncer.ts). */
+  facts: FactAnnouncer;
   stops: StopList;
   storage: Storage;
   settings: SettingsService;

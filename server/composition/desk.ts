@@ -47,6 +47,7 @@ export async function startDesk(
     storage,
     messages: deps.messages,
     events: context.events,
+    facts: context.facts,
     settings: () => settings.current(),
     key: deps.optOuts.key,
     optOuts: deps.optOuts.list,

@@ -101,7 +101,7 @@ export async function startModems(
     receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
     clock,
     logger,
-    events: context.events,
+    facts: context.facts,
     ...(deps.phoneTiming ? { timing: deps.phoneTiming } : {}),
   });
   for (let index = 1; index <= options.simulatedModems; index++) await simulators.add();

@@ -81,7 +81,7 @@ export function composeModemOperations(
     settings: deps.settings,
     sessions: ussdSessions,
     patterns,
-    events,
+    facts: context.facts,
     clock,
     logger,
     onReading: (deviceId) => events.emit('device:updated', { deviceId }),

@@ -38,7 +38,7 @@ export async function openRouting(
   context: CompositionContext,
   deps: { apps: Pick<AppDirectory, 'get'> },
 ): Promise<GatewayRouting> {
-  const { storage, clock, events } = context;
+  const { storage, clock } = context;
   const logger = context.logger.child('plans');
   const book = openRoutingBook(await storage.openDocument<RoutingDocumentData>('routing', {}));
   const operators = openOperatorData({
@@ -57,7 +57,10 @@ export async function openRouting(
     clock,
     notify: (notice) => {
       logger.info(describePlanNotice(notice), { deviceId: notice.sim.deviceId, percent: notice.level });
-      events.emit('gateway:fact', planNoticeEvent(notice));
+      // In the turn that records the sends: the notice shares their commit.
+      context.facts.announce('gateway:fact', planNoticeEvent(notice)).catch((error: unknown) => {
+        logger.error('cannot store a SIM plan notice', { error: describeError(error) });
+      });
     },
     onWriteFailed: (error) => logger.error('cannot store a SIM plan use', { error: describeError(error) }),
   });

@@ -1,14 +1,14 @@
-import type { EventBus } from '../events/eventBus.js';
+import type { WebhookEvent } from '../domain/webhookEvents.js';
 
 /**
- * Facts of the desk raised on the event bus as `gateway:fact`, which the webhook dispatcher
- * publishes under our own names (server/domain/webhookEvents.ts, docs/decisions.md "Webhook events").
+ * A fact of the desk as `gateway:fact`, which the webhook dispatcher publishes under our own
+ * names (server/domain/webhookEvents.ts, docs/decisions.md "Webhook events"). It is recorded in
+ * the commit that stores it (events/factAnnouncer.ts), so a crash cannot lose its webhooks.
  */
-export function raiseDeskFact(
-  events: EventBus,
+export function deskFact(
   event: 'optout:added' | 'optout:removed' | 'autoreply:sent',
   deviceId: string,
   payload: Record<string, unknown>,
-): void {
-  events.emit('gateway:fact', { event, deviceId, payload });
+): WebhookEvent {
+  return { event, deviceId, payload };
 }

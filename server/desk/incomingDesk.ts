@@ -3,10 +3,11 @@ import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
+import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
 import type { PatternMatching } from '../patterns/patternMatcher.js';
 import type { Settings } from '../settings/settingsSchema.js';
-import { raiseDeskFact } from './deskEvents.js';
+import { deskFact } from './deskEvents.js';
 import type { DeskSend } from './deskSender.js';
 import { isKeyword, keywordList } from './optOut/optOutKeywords.js';
 import type { OptOutList } from './optOut/optOutList.js';
@@ -18,6 +19,8 @@ import { judgeRules, type RuleVerdict, ruleBudgetMs } from './rules/ruleEngine.j
 
 export interface IncomingDeskDependencies {
   events: EventBus;
+  /** `autoreply:sent` is announced through it, durable before it is emitted. */
+  facts: FactAnnouncer;
   optOuts: OptOutList;
   rules: RuleBook;
   memory: ReplyMemory;
@@ -145,14 +148,17 @@ export class IncomingDesk {
     }
     const message = await this.deps.actions.perform(action, incoming);
     if (!message) return;
-    raiseDeskFact(this.deps.events, 'autoreply:sent', incoming.deviceId, {
-      ruleId: rule.id,
-      ruleName: rule.name,
-      action: action.kind,
-      phoneNumber: incoming.sender,
-      messageId: message.id,
-      incomingMessageId: incoming.id,
-      sentAt: toIsoWithOffset(now),
-    });
+    await this.deps.facts.announce(
+      'gateway:fact',
+      deskFact('autoreply:sent', incoming.deviceId, {
+        ruleId: rule.id,
+        ruleName: rule.name,
+        action: action.kind,
+        phoneNumber: incoming.sender,
+        messageId: message.id,
+        incomingMessageId: incoming.id,
+        sentAt: toIsoWithOffset(now),
+      }),
+    );
   }
 }

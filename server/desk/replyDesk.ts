@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { EventBus } from '../events/eventBus.js';
+import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
@@ -26,6 +27,7 @@ export interface ReplyDeskDependencies {
   storage: Storage;
   messages: MessageService;
   events: EventBus;
+  facts: FactAnnouncer;
   settings: () => Settings;
   key: PeerKey;
   /** Built by the caller, as the bulk sends (desk.ts) filter by it too. */
@@ -75,6 +77,7 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   });
   const incoming = new IncomingDesk({
     events,
+    facts: deps.facts,
     optOuts,
     rules,
     memory: new ReplyMemory(db, commits),

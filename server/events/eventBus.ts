@@ -40,7 +40,10 @@ type MessageState = MessageRecord['state'];
  * Facts raised inside the commit that stores them (`EventBus.record`), so that what reports
  * them (the webhook outbox) is written in the same commit: both durable, or neither.
  */
-export type RecordedFacts = Pick<GatewayEvents, 'message:updated' | 'message:received' | 'call:missed'>;
+export type RecordedFacts = Pick<
+  GatewayEvents,
+  'message:updated' | 'message:received' | 'call:missed' | 'modem:low-balance' | 'gateway:fact'
+>;
 
 export class EventBus {
   private readonly emitter = new EventEmitter();

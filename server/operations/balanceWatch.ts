@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { EventBus } from '../events/eventBus.js';
+import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
 import type { PatternMatching } from '../patterns/patternMatcher.js';
 import {
@@ -16,7 +16,8 @@ export interface BalanceWatchOptions {
   sessions: UssdSessions;
   /** Runs the user's balance pattern off the event loop, within `balancePatternBudgetMs`. */
   patterns: PatternMatching;
-  events: EventBus;
+  /** `modem:low-balance` is announced through it. */
+  facts: FactAnnouncer;
   clock: Clock;
   logger: Logger;
   /** A new reading was kept (the device record shows it). */
@@ -98,11 +99,11 @@ export class BalanceWatch {
     const low = amount !== undefined && threshold !== null && amount < threshold;
     const reading: BalanceReading = { answer: exchange.answer, at: exchange.at, low };
     if (amount !== undefined) reading.amount = amount;
-    await this.options.settings.saveBalance(deviceId, reading);
-    this.options.onReading(deviceId);
+    // Owed before the reading that says "low" is kept: a crash between the two raises it again
+    // at the next check, rather than never.
     if (low && amount !== undefined && threshold !== null && !previous?.low) {
       this.options.logger.warn('balance below the threshold', { deviceId, amount, threshold });
-      this.options.events.emit('modem:low-balance', {
+      await this.options.facts.announce('modem:low-balance', {
         deviceId,
         balance: amount,
         threshold,
@@ -110,6 +111,8 @@ export class BalanceWatch {
         at: exchange.at,
       });
     }
+    await this.options.settings.saveBalance(deviceId, reading);
+    this.options.onReading(deviceId);
     return reading;
   }
 

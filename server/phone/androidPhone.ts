@@ -54,7 +54,7 @@ export interface AndroidPhoneOptions {
   webhooks?: PhoneWebhookSettings;
   pacing: PhonePacingSettings;
   /** Raises an event of ours (`mms:received`, `mms:downloaded`) for what the inbox has no record of. */
-  publish?: (event: RelayedPhoneEvent, payload: Record<string, unknown>) => void;
+  publish?: (event: RelayedPhoneEvent, payload: Record<string, unknown>) => Promise<void>;
 }
 
 /** How far back a start reads this phone's hand-overs for its pacing: its longest window, a day. */
@@ -307,13 +307,15 @@ export class AndroidPhone implements PoolMember {
   /**
    * An MMS the phone was notified of (`mms:received`) or finished downloading (`mms:downloaded`).
    * Our inbox keeps SMS and data SMS only, so it is passed on as our own webhook event of that
-   * name with the app's payload, as the app itself does, and logged.
+   * name with the app's payload, as the app itself does, and logged. Resolves once its
+   * webhooks are owed durably: the phone's webhook is answered after that, so it posts again
+   * after a crash.
    */
-  relayMms(event: RelayedPhoneEvent, payload: Record<string, unknown>): void {
+  async relayMms(event: RelayedPhoneEvent, payload: Record<string, unknown>): Promise<void> {
     this.logger.info(`the phone posted ${event}; passed on`, {
       messageId: String(payload.messageId ?? ''),
     });
-    this.options.publish?.(event, payload);
+    await this.options.publish?.(event, payload);
   }
 
   /** Whether the app refused our user or password the last time it was asked. */

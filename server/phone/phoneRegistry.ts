@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ModemPool } from '../devices/modemPool.js';
 import type { IncomingSink } from '../devices/sinks.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { EventBus } from '../events/eventBus.js';
+import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { UsbPhoneListing } from '../schemas/phoneSchemas.js';
@@ -51,8 +51,11 @@ export async function startPhones(deps: {
   receive: IncomingSink;
   clock: Clock;
   logger: Logger;
-  /** A phone's `mms:received` and `mms:downloaded` go out as our webhook events of those names. */
-  events: EventBus;
+  /**
+   * A phone's `mms:received` and `mms:downloaded` go out as our webhook events of those names,
+   * durable before the phone's webhook is answered.
+   */
+  facts: FactAnnouncer;
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
   adbPath: string;
@@ -95,7 +98,7 @@ export async function startPhones(deps: {
       pacing: document.data.pacing?.[address.url] ?? defaultPhonePacing,
       publish: (event, payload) => {
         const deviceId = phones.find((phone) => phone.port === address.url)?.deviceId ?? '';
-        deps.events.emit('gateway:fact', { event, deviceId, payload });
+        return deps.facts.announce('gateway:fact', { event, deviceId, payload });
       },
       ...deps.timing,
     };

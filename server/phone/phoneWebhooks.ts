@@ -156,7 +156,7 @@ async function takeEvent(
     return;
   }
   if (isRelayed(envelope.event)) {
-    phone.relayMms(envelope.event, payload);
+    await phone.relayMms(envelope.event, payload);
     return;
   }
   const send = sendOf(payload.messageId, phone.deviceId, repository);

@@ -140,9 +140,9 @@ export class WebhookDispatcher {
       }),
       events.on('inbox:replayed', (incoming) => this.publishInBackground(payloadForIncoming(incoming))),
       events.on('inbox:batchReplayed', (batch) => this.publishInBackground(payloadForIncomingBatch(batch))),
-      events.on('gateway:fact', (event) => this.publishInBackground(event)),
+      events.onRecord('gateway:fact', (event) => this.publishInBackground(event)),
       events.onRecord('call:missed', (call) => this.publishInBackground(payloadForMissedCall(call))),
-      events.on('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
+      events.onRecord('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
     );
     this.schedulePing();
     this.schedulePrune();

@@ -18,6 +18,7 @@ import type { DeviceDirectory } from '../../server/devices/deviceDirectory.js';
 import type { OutboundModem } from '../../server/devices/outboundModem.js';
 import type { DeviceInfo } from '../../server/domain/device.js';
 import { EventBus } from '../../server/events/eventBus.js';
+import { createFactAnnouncer } from '../../server/events/factAnnouncer.js';
 import { createHttpApp, type HttpOptions, type HttpServices } from '../../server/http/app.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
 import type { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
@@ -152,10 +153,12 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     logger: silentLogger,
     stops,
   });
+  const events = new EventBus();
   const context: CompositionContext = {
     clock,
     logger: silentLogger,
-    events: new EventBus(),
+    events,
+    facts: createFactAnnouncer(storage.sqlite.commits, events),
     stops,
     storage,
     settings,

@@ -12,8 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { OptOutList } from '../../server/desk/optOut/optOutList.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { EventBus } from '../../server/events/eventBus.js';
+import { createFactAnnouncer } from '../../server/events/factAnnouncer.js';
 import { InboxService } from '../../server/inbox/inboxService.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
@@ -41,6 +43,9 @@ beforeEach(async () => {
       { id: 'sent-hook', url: 'http://127.0.0.1:9/sent', event: 'sms:sent' },
       { id: 'received-hook', url: 'http://127.0.0.1:9/received', event: 'sms:received' },
       { id: 'call-hook', url: 'http://127.0.0.1:9/calls', event: 'call:missed' },
+      { id: 'optout-hook', url: 'http://127.0.0.1:9/optouts', event: 'optout:added' },
+      { id: 'balance-hook', url: 'http://127.0.0.1:9/balance', event: 'modem:low-balance' },
+      { id: 'mms-hook', url: 'http://127.0.0.1:9/mms', event: 'mms:received' },
     ],
     policy: () => ({ retryCount: 1, internetRequired: false, pingIntervalSeconds: null }),
     events,
@@ -134,5 +139,46 @@ describe('the transactional webhook outbox', () => {
     expect(outboxSeenFromOutside()).toEqual([
       expect.objectContaining({ webhookId: 'call-hook', event: 'call:missed', state: 'pending' }),
     ]);
+  });
+
+  it('has an opt-out’s optout:added delivery in the commit that stores the opt-out', async () => {
+    const optOuts = new OptOutList(storage.sqlite.db, storage.sqlite.commits, {
+      key: (number) => number,
+      clock,
+      events,
+    });
+    await optOuts.add('+15557654321', 'keyword', 'modem-a');
+    expect(outboxSeenFromOutside()).toEqual([
+      expect.objectContaining({ webhookId: 'optout-hook', event: 'optout:added', state: 'pending' }),
+    ]);
+  });
+
+  it('has an announced fact’s deliveries on disk before anyone hears of it', async () => {
+    const facts = createFactAnnouncer(storage.sqlite.commits, events);
+    const heard: string[] = [];
+    const stopHearing = [
+      events.on('modem:low-balance', () => heard.push(`low-balance ${outboxSeenFromOutside().length}`)),
+      events.on('gateway:fact', (fact) => heard.push(`${fact.event} ${outboxSeenFromOutside().length}`)),
+    ];
+    await facts.announce('modem:low-balance', {
+      deviceId: 'modem-a',
+      balance: 1.5,
+      threshold: 5,
+      answer: 'Balance 1.50',
+      at: clock.now(),
+    });
+    await facts.announce('gateway:fact', {
+      event: 'mms:received',
+      deviceId: 'phone-1',
+      payload: { messageId: 'mms-1' },
+    });
+    for (const stop of stopHearing) stop();
+    expect(
+      outboxSeenFromOutside()
+        .map((delivery) => delivery.webhookId)
+        .sort(),
+    ).toEqual(['balance-hook', 'mms-hook']);
+    // Each was emitted only once its delivery could be read from outside.
+    expect(heard).toEqual(['low-balance 1', 'mms:received 2']);
   });
 });

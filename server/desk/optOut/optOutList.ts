@@ -1,12 +1,13 @@
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { OptOutSource } from '../../domain/desk.js';
+import type { WebhookEvent } from '../../domain/webhookEvents.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Page } from '../../store/repositories.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 import type { RecipientFilter } from '../campaigns/audience.js';
-import { raiseDeskFact } from '../deskEvents.js';
+import { deskFact } from '../deskEvents.js';
 import type { PeerKey } from '../peerKey.js';
 
 export interface OptOut {
@@ -65,34 +66,44 @@ export class OptOutList implements RecipientFilter {
     return row && optOutOf(row);
   }
 
-  /** Adds the number (once; a second add keeps the first date). Resolves once durable. */
+  /**
+   * Adds the number (once; a second add keeps the first date). Resolves once durable; its
+   * `optout:added` is recorded in the same commit.
+   */
   async add(number: string, source: OptOutSource, deviceId = ''): Promise<OptOut> {
     const key = this.deps.key(number);
     const row: OptOutRow = { number: key, added_at: this.deps.clock.now(), source };
-    const { value: changes, durable } = this.commits.write(() => this.insertRow.run(row).changes);
-    await durable;
-    if (changes > 0) {
-      raiseDeskFact(this.deps.events, 'optout:added', deviceId, {
-        phoneNumber: key,
-        source,
-        addedAt: toIsoWithOffset(row.added_at),
-      });
-    }
+    const fact = deskFact('optout:added', deviceId, {
+      phoneNumber: key,
+      source,
+      addedAt: toIsoWithOffset(row.added_at),
+    });
+    await this.storeAnnouncing(() => this.insertRow.run(row).changes, fact);
     return optOutOf(this.selectOne.get(key) ?? row);
   }
 
   /** Removes the number; false when it was not on the list. */
   async remove(number: string, source: OptOutSource, deviceId = ''): Promise<boolean> {
     const key = this.deps.key(number);
-    const { value: changes, durable } = this.commits.write(() => this.deleteRow.run(key).changes);
-    await durable;
-    if (changes === 0) return false;
-    raiseDeskFact(this.deps.events, 'optout:removed', deviceId, {
+    const fact = deskFact('optout:removed', deviceId, {
       phoneNumber: key,
       source,
       removedAt: toIsoWithOffset(this.deps.clock.now()),
     });
-    return true;
+    return (await this.storeAnnouncing(() => this.deleteRow.run(key).changes, fact)) > 0;
+  }
+
+  /** Runs `change`; when it changed a row, `fact` is recorded in its commit and emitted once durable. */
+  private async storeAnnouncing(change: () => number, fact: WebhookEvent): Promise<number> {
+    const { events } = this.deps;
+    const { value: changes, durable } = this.commits.write(() => {
+      const changed = change();
+      if (changed > 0) events.record('gateway:fact', fact);
+      return changed;
+    });
+    await durable;
+    if (changes > 0) events.emit('gateway:fact', fact);
+    return changes;
   }
 
   /** Newest first. */
