@@ -1,27 +1,26 @@
 import type { LoginChange } from '../auth/loginChange.js';
 import type { ModemPool } from '../devices/modemPool.js';
-import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
-import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
+import type { SerialAccess } from '../devices/serialModemSource.js';
 import type { FleetMode } from '../fleet/fleetMode.js';
 import { FleetSecrets } from '../fleet/fleetSecrets.js';
 import type { HttpExtension } from '../http/app.js';
 import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
+import { registerDeviceAdminRoutes } from '../http/routes/deviceRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../http/routes/modemOperationsRoutes.js';
+import { registerPhoneHookRoute, registerPhoneRoutes } from '../http/routes/phoneRoutes.js';
 import { type PlanRouteDependencies, registerPlanRoutes } from '../http/routes/planRoutes.js';
 import { registerRoutingRoutes } from '../http/routes/routingRoutes.js';
+import { registerWebhookDeliveryRoutes } from '../http/routes/webhookRoutes.js';
 import type { MessageService } from '../messages/messageService.js';
+import { createDeviceAdministration } from '../operations/deviceAdministration.js';
 import type { ModemOperationsSettingsStore } from '../operations/modemOperationsSettings.js';
-import { registerPhoneRoutes } from '../phone/phoneRoutes.js';
-import { registerPhoneHookRoutes } from '../phone/phoneWebhooks.js';
+import { createPhoneHookReceiver } from '../phone/phoneWebhooks.js';
 import type { OperatorData } from '../routing/operatorData.js';
 import type { RoutingBook } from '../routing/routingBook.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { SimulatedModem } from '../simulator/simulatedModem.js';
 import { dailyStats } from '../stats/dailyStats.js';
-import { checkNetworkTarget, hostOfUrl } from '../transport/networkTargets.js';
-import { checkSerialPortPath } from '../transport/serialPortCheck.js';
-import { isTcpAddress, parseTcpAddress } from '../transport/tcpAddress.js';
 import type { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { CompositionContext } from './context.js';
 import type { GatewayDesk } from './desk.js';
@@ -57,83 +56,44 @@ export function gatewayExtensions(
 ): HttpExtension[] {
   const { serial, modems, operations } = deps;
   const pool: ModemPool = deps.modemPool.pool;
-  const { hilinkAdapter } = modems;
   const fleetSecrets = new FleetSecrets(() => deps.fleet.status());
-  /** A host a caller names for the gateway to connect to (`networkTargets.ts`). */
-  const admitTarget = (host: string | undefined, field: string): Promise<void> =>
-    host === undefined
-      ? Promise.resolve()
-      : checkNetworkTarget(host, field, {
-          allowPrivate: settings.current().network.allow_private_targets === true,
-        });
+  const admin = createDeviceAdministration({
+    pool,
+    serial,
+    networkModems: modems.networkModems,
+    addHiLinkMember: (url) => modems.addHiLink(url),
+    hilinkAdapter: modems.hilinkAdapter,
+    phones: modems.phones,
+    simulators: modems.simulators,
+    atLogOfPort: (port, limit) => deps.modemPool.atLog(port, limit),
+    allowPrivateTargets: () => settings.current().network.allow_private_targets === true,
+  });
   return [
     (api) => deps.desk.replyDesk.registerRoutes(api),
     (api) =>
       registerGatewayRoutes(api, {
-        devices: pool,
-        status: ({ maySeeSecrets }) => ({
-          version: deps.version,
-          simulated: deps.simulatedModems.length > 0,
-          ...(hilinkAdapter && !pool.list().some((device) => device.modem.port === hilinkAdapter.url)
-            ? { hilinkAdapter: { interfaceName: hilinkAdapter.interfaceName, url: hilinkAdapter.url } }
-            : {}),
-          sendingPaused: deps.sending.paused(),
-          scheduler: deps.scheduler.status(),
-          webhooks: deps.dispatcher.status(),
-          fleet: fleetSecrets.view(maySeeSecrets),
-        }),
+        status: ({ maySeeSecrets }) => {
+          const hilinkAdapter = admin.unaddedHiLinkAdapter();
+          return {
+            version: deps.version,
+            simulated: deps.simulatedModems.length > 0,
+            ...(hilinkAdapter
+              ? { hilinkAdapter: { interfaceName: hilinkAdapter.interfaceName, url: hilinkAdapter.url } }
+              : {}),
+            sendingPaused: deps.sending.paused(),
+            scheduler: deps.scheduler.status(),
+            webhooks: deps.dispatcher.status(),
+            fleet: fleetSecrets.view(maySeeSecrets),
+          };
+        },
         revealCreatedFleetUser: () => fleetSecrets.revealCreatedUser(),
         dailyStats: (days) => dailyStats(storage.counts, clock.now(), days),
-        serialPorts: async () => {
-          const inUse = new Set(pool.list().map((device) => device.modem.port));
-          return (await serial.listPorts()).map((port) => ({ ...port, inUse: inUse.has(port.path) }));
-        },
-        refusedPorts: () => pool.refusedPorts(),
-        addHiLink: async (url) => {
-          // The stick the gateway found on an adapter of this PC is the one private address
-          // known to be a HiLink stick, and the status offers it: no setting needed for it.
-          if (url.replace(/\/$/, '') !== hilinkAdapter?.url) await admitTarget(hostOfUrl(url), 'url');
-          const member = await modems.addHiLink(url);
-          const device = pool.get(member.deviceId);
-          if (!device) throw new Error(`HiLink stick at ${url} did not register`);
-          return device;
-        },
-        addSerialModem: async (path, baudRate) => {
-          // A serial server's address names no file here, so the path rule (security review 7)
-          // is for every other path; the schema has checked the address's form.
-          if (isTcpAddress(path)) await admitTarget(parseTcpAddress(path)?.host, 'path');
-          const driver = isTcpAddress(path)
-            ? await modems.networkModems.add(path)
-            : await checkSerialPortPath(path, { listPorts: serial.listPorts }).then(() =>
-                pool.addModem(serialModemSource(serial, { path, baudRate })),
-              );
-          const device = pool.get(driver.deviceId);
-          if (!device) throw new Error(`modem on ${path} did not register`);
-          return device;
-        },
-        atLog: (deviceId, limit) => {
-          const port = pool.get(deviceId)?.modem.port;
-          return port === undefined ? undefined : deps.modemPool.atLog(port, limit);
-        },
-        deliveries: (query) => deps.dispatcher.list(query),
-        sendTestEvent: (webhookId) => deps.dispatcher.sendTest(webhookId),
-        resendDeliveries: (filter) => deps.dispatcher.resend(filter),
         setSendingPaused: (value) => deps.sending.setPaused(value),
         changeCredentials: (caller, change) => deps.login.change(caller, change),
-        setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
-        renameDevice: (deviceId, name) => pool.rename(deviceId, name),
-        simulateIncoming: (deviceId, message) => {
-          const simulator = modems.simulators.byPort(pool.get(deviceId)?.modem.port ?? '');
-          if (!simulator) {
-            throw new GatewayError(
-              ErrorCode.Conflict,
-              `device ${deviceId} is a real modem: only a simulated modem can receive a simulated SMS`,
-              { field: 'id' },
-            );
-          }
-          simulator.injectIncoming(message);
-        },
       }),
+    (api) =>
+      registerDeviceAdminRoutes(api, { devices: pool, admin, refusedPorts: () => pool.refusedPorts() }),
+    (api) => registerWebhookDeliveryRoutes(api, { deliveries: deps.dispatcher }),
     (api) =>
       registerModemOperationsRoutes(api, {
         devices: pool,
@@ -164,22 +124,17 @@ export function gatewayExtensions(
         now: () => clock.now(),
       }),
     (api) =>
-      registerPhoneHookRoutes(api, {
-        phones: () => modems.phones.phones,
-        repository: storage.messages,
-        logger,
-        clock,
+      registerPhoneHookRoute(api, {
+        hooks: createPhoneHookReceiver({
+          phones: () => modems.phones.phones,
+          repository: storage.messages,
+          logger,
+          clock,
+        }),
       }),
     (api) =>
       registerPhoneRoutes(api, {
-        add: async (phone) => {
-          if (phone.serial === undefined && phone.url !== undefined)
-            await admitTarget(hostOfUrl(phone.url), 'url');
-          const member = await modems.phones.add(phone);
-          const device = pool.get(member.deviceId);
-          if (!device) throw new Error(`phone at ${member.port} did not register`);
-          return device;
-        },
+        add: (phone) => admin.addPhone(phone),
         usbPhones: () => modems.phones.usbPhones(),
         pacing: (deviceId) => modems.phones.phone(deviceId).pacing,
         setPacing: async (deviceId, pacing) => (await modems.phones.setPacing(deviceId, pacing)).pacing,

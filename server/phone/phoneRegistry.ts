@@ -14,10 +14,18 @@ import { AndroidPhone, type AndroidPhoneOptions } from './androidPhone.js';
 import { PhoneAddress } from './phoneAddress.js';
 import { createPhoneLedger, type PhoneDocumentData } from './phoneLedger.js';
 import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
-import type { NewPhone } from './phoneRoutes.js';
 import { UsbConnection } from './usbConnection.js';
 
 export type PhoneTiming = Pick<AndroidPhoneOptions, 'pollIntervalMs' | 'retryInitialMs' | 'requestTimeoutMs'>;
+
+/** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */
+export interface NewPhone {
+  url?: string;
+  serial?: string;
+  username: string;
+  password: string;
+  pacing?: PhonePacingSettings;
+}
 
 export interface PhoneRegistry {
   /** Every phone member, `--phone` ones and those added on the Modems screen. */

@@ -1,9 +1,6 @@
-import type Koa from 'koa';
 import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { ApiBuilder } from '../http/defineRoute.js';
-import { errorResponses } from '../http/responses.js';
 import type { Logger } from '../logging/logger.js';
 import { phoneFailed } from '../messages/failureTexts.js';
 import type { MessageRepository } from '../store/repositories.js';
@@ -61,33 +58,42 @@ const envelopeSchema = z.object({
 });
 type Envelope = z.output<typeof envelopeSchema>;
 
+/** One post a phone made to its hook path (`phoneHookPath`), as the HTTP layer received it. */
+export interface PhonePost {
+  token: string;
+  /** The exact text the phone signed. */
+  body: string;
+  signature?: string;
+  timestamp?: string;
+}
+
 /**
- * POST /gateway/v1/phone-hooks/{token}: what a phone posts. Public to our Basic auth (the phone
- * cannot log in), authenticated twice: by the path, a random per-phone token only that phone was
- * given (unknown: 404, like any unknown path), and by the app's signature with the key we set on
- * that phone (`webhookSignature.ts`; missing, wrong or older than 5 minutes: 401, logged).
+ * What a phone posts (http/routes/phoneRoutes.ts serves the path), authenticated twice: by the
+ * path, a random per-phone token only that phone was given (unknown: 404, like any unknown
+ * path), and by the app's signature with the key we set on that phone (`webhookSignature.ts`;
+ * missing, wrong or older than 5 minutes: 401, logged). Resolves once what the post brought is
+ * durable: the phone posts again when it gets no answer.
  */
-export function registerPhoneHookRoutes(
-  api: ApiBuilder,
-  deps: { phones: () => AndroidPhone[]; repository: MessageRepository; logger: Logger; clock: Clock },
-): void {
-  api.route({
-    method: 'post',
-    path: '/gateway/v1/phone-hooks/:token',
-    summary: "An Android phone's webhook (its SMS Gateway app posts message states and incoming SMS here)",
-    tag: 'Devices',
-    access: 'public',
-    responses: { 204: { description: 'Taken' }, ...errorResponses(400, 401, 404) },
-    async handle({ params, ctx }) {
-      const phone = deps.phones().find((candidate) => candidate.hookToken === params.token);
+export interface PhoneHookReceiver {
+  take(post: PhonePost): Promise<void>;
+}
+
+export function createPhoneHookReceiver(deps: {
+  phones: () => AndroidPhone[];
+  repository: MessageRepository;
+  logger: Logger;
+  clock: Clock;
+}): PhoneHookReceiver {
+  return {
+    async take(post) {
+      const phone = deps.phones().find((candidate) => candidate.hookToken === post.token);
       const signingKey = phone?.signingKey;
       if (!phone || !signingKey) throw new GatewayError(ErrorCode.NotFound, 'no phone posts here');
-      const body = rawBodyOf(ctx);
       const problem = signatureProblem({
         signingKey,
-        body,
-        signature: ctx.get('x-signature') || undefined,
-        timestamp: ctx.get('x-timestamp') || undefined,
+        body: post.body,
+        signature: post.signature,
+        timestamp: post.timestamp,
         nowMs: deps.clock.now(),
       });
       if (problem) {
@@ -97,15 +103,9 @@ export function registerPhoneHookRoutes(
         });
         throw new GatewayError(ErrorCode.Unauthorized, 'the post does not carry this phone’s signature');
       }
-      await takeEvent(phone, parseEnvelope(body), deps.repository, deps.logger);
-      return { status: 204 };
+      await takeEvent(phone, parseEnvelope(post.body), deps.repository, deps.logger);
     },
-  });
-}
-
-/** The exact text the phone signed (the body parser keeps it). */
-function rawBodyOf(ctx: Koa.Context): string {
-  return (ctx.request as Koa.Request & { rawBody?: string }).rawBody ?? '';
+  };
 }
 
 function parseEnvelope(body: string): Envelope {

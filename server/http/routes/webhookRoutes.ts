@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { deliveryListQuerySchema } from '../../schemas/gatewaySchemas.js';
+import { webhookDeliveryViewSchema } from '../../schemas/gatewayViewSchemas.js';
 import { webhookInputSchema, webhookSchema } from '../../schemas/webhookSchemas.js';
+import type { WebhookDispatcher } from '../../webhooks/webhookDispatcher.js';
 import type { WebhookRecord, WebhookRegistry } from '../../webhooks/webhookRegistry.js';
 import type { ApiBuilder } from '../defineRoute.js';
-import { errorResponse } from '../responses.js';
+import { authErrors, errorResponse, errorResponses } from '../responses.js';
 import { callerOfRequest } from '../routeCaller.js';
 
 /**
@@ -93,4 +97,64 @@ export function registerWebhookRoutes(api: ApiBuilder, deps: WebhookRouteDepende
 /** A webhook as the API shows it: which app registered it is ours to know. */
 function shown({ appId: _app, ...record }: WebhookRecord): Omit<WebhookRecord, 'appId'> {
   return record;
+}
+
+/** What each webhook was sent, with every attempt; sending failed ones again; a test event. */
+export function registerWebhookDeliveryRoutes(
+  api: ApiBuilder,
+  deps: { deliveries: Pick<WebhookDispatcher, 'list' | 'resend' | 'sendTest'> },
+): void {
+  api.route({
+    method: 'get',
+    path: '/gateway/v1/webhooks/deliveries',
+    summary: 'Webhook deliveries with their attempts, status codes and errors, newest first',
+    tag: 'Webhooks',
+    access: { scope: 'webhooks:list' },
+    query: deliveryListQuerySchema,
+    responses: {
+      200: { description: 'Deliveries', schema: z.array(webhookDeliveryViewSchema) },
+      ...errorResponses(400, ...authErrors),
+    },
+    handle: async ({ query }) => ({ status: 200, body: deps.deliveries.list(query) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/webhooks/deliveries/resend',
+    summary: 'Send failed deliveries again: those named, or every failed one (of one webhook)',
+    tag: 'Webhooks',
+    access: { scope: 'webhooks:write' },
+    body: z.object({
+      ids: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('deliveries; absent: every failed one'),
+      webhookId: z.string().min(1).optional().describe('only the failed deliveries of this webhook'),
+    }),
+    responses: {
+      202: { description: 'The deliveries queued again', schema: z.array(webhookDeliveryViewSchema) },
+      ...errorResponses(400, 415, ...authErrors),
+    },
+    handle: async ({ body }) => ({ status: 202, body: await deps.deliveries.resend(body) }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/webhooks/:id/test',
+    summary: "Send a test event of the webhook's own kind to it",
+    tag: 'Webhooks',
+    access: { scope: 'webhooks:write' },
+    responses: {
+      202: { description: 'Queued', schema: webhookDeliveryViewSchema },
+      ...errorResponses(404, ...authErrors),
+    },
+    handle: async ({ params }) => {
+      const delivery = await deps.deliveries.sendTest(params.id ?? '');
+      if (!delivery)
+        throw new GatewayError(ErrorCode.NotFound, `webhook ${params.id} not found`, { field: 'id' });
+      return { status: 202, body: delivery };
+    },
+  });
 }

@@ -1,27 +1,21 @@
+import type Koa from 'koa';
 import { z } from 'zod';
-import type { DeviceInfo } from '../domain/device.js';
-import type { ApiBuilder } from '../http/defineRoute.js';
-import { authErrors, errorResponses } from '../http/responses.js';
-import { toDeviceView } from '../http/routes/deviceRoutes.js';
-import { deviceViewSchema } from '../schemas/deviceViewSchema.js';
-import { errorBodySchema } from '../schemas/errorBodySchema.js';
+import type { DeviceInfo } from '../../domain/device.js';
+import { defaultPhonePacing, type PhonePacingSettings } from '../../phone/phonePacing.js';
+import type { NewPhone } from '../../phone/phoneRegistry.js';
+import type { PhoneHookReceiver } from '../../phone/phoneWebhooks.js';
+import { deviceViewSchema } from '../../schemas/deviceViewSchema.js';
+import { errorBodySchema } from '../../schemas/errorBodySchema.js';
 import {
   newPhoneSchema,
   pacingPatchSchema,
   phoneViewSchema,
   type UsbPhoneListing,
   usbListingSchema,
-} from '../schemas/phoneSchemas.js';
-import { defaultPhonePacing, type PhonePacingSettings } from './phonePacing.js';
-
-/** A phone the user adds: on the network by its app's address, or on USB by its adb serial. */
-export interface NewPhone {
-  url?: string;
-  serial?: string;
-  username: string;
-  password: string;
-  pacing?: PhonePacingSettings;
-}
+} from '../../schemas/phoneSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
+import { toDeviceView } from './deviceRoutes.js';
 
 /** Adding Android phones on the Modems screen; the password is write-only. */
 export function registerPhoneRoutes(
@@ -107,4 +101,30 @@ export function registerPhoneRoutes(
 /** A partial update's fields that were given (zod's partial() leaves the others undefined). */
 function stripUndefined<T extends object>(partial: T): Partial<T> {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** POST /gateway/v1/phone-hooks/{token}: what a phone's app posts (phone/phoneWebhooks.ts checks it). */
+export function registerPhoneHookRoute(api: ApiBuilder, deps: { hooks: PhoneHookReceiver }): void {
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/phone-hooks/:token',
+    summary: "An Android phone's webhook (its SMS Gateway app posts message states and incoming SMS here)",
+    tag: 'Devices',
+    access: 'public',
+    responses: { 204: { description: 'Taken' }, ...errorResponses(400, 401, 404) },
+    async handle({ params, ctx }) {
+      await deps.hooks.take({
+        token: params.token ?? '',
+        body: rawBodyOf(ctx),
+        signature: ctx.get('x-signature') || undefined,
+        timestamp: ctx.get('x-timestamp') || undefined,
+      });
+      return { status: 204 };
+    },
+  });
+}
+
+/** The exact text the phone signed (the body parser keeps it). */
+function rawBodyOf(ctx: Koa.Context): string {
+  return (ctx.request as Koa.Request & { rawBody?: string }).rawBody ?? '';
 }
