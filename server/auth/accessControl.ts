@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import { type Scope, Scopes } from '../domain/scopes.js';
+import { roleAllows } from '../domain/staffRoles.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { AppDirectory } from './appDirectory.js';
@@ -7,16 +9,14 @@ import type { AttemptPacer } from './attemptPacer.js';
 import { parseAuthorization } from './authorizationHeader.js';
 import type { BasicCredentials, PasswordCheck } from './credentials.js';
 import type { LoginThrottle } from './loginThrottle.js';
-import { type Scope, Scopes } from './scopes.js';
 import type { SmppLogins } from './smppLogins.js';
 import { ownerId, type StaffDirectory, type StaffIdentity } from './staffDirectory.js';
-import { roleAllows } from './staffRoles.js';
 import { TokenRejectedError, type TokenService } from './tokenService.js';
 
 /**
  * Who is calling and what they may do (spec: Authentication). Basic holds every scope; a Bearer
  * access token holds its token's scopes; `all:any` holds every scope. Either is limited by the
- * role of the person it belongs to (auth/staffRoles.ts). Credentials are read from the
+ * role of the person it belongs to (domain/staffRoles.ts). Credentials are read from the
  * Authorization header only, never from the query string (docs/decisions.md#security-defaults): URLs end up in logs.
  */
 export interface Principal {

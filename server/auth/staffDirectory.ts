@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
+import type { AccessRole, StaffRole } from '../domain/staffRoles.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Document } from '../store/documentStore.js';
 import { ownEntry } from '../store/ownEntry.js';
 import { type BasicCredentials, hashPassword, type PasswordCheck, type ScryptCost } from './credentials.js';
 import type { HashingGate } from './hashingGate.js';
 import { createLoginChecks } from './loginChecks.js';
-import type { AccessRole, StaffRole } from './staffRoles.js';
 
 /**
  * The people who sign in to the window (docs/accounts-plans-routing.md). The owner is the Basic

@@ -1,5 +1,5 @@
+import type { Scope } from '../domain/scopes.js';
 import type { DocumentMigration } from '../store/documentStore.js';
-import type { Scope } from './scopes.js';
 
 /**
  * The `tokens` document: the signing key, the live token families, and what is left of the

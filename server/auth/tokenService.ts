@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock/clock.js';
+import { isScope, type Scope } from '../domain/scopes.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Document } from '../store/documentStore.js';
 import { openLegacyTokens } from './legacyTokens.js';
-import { isScope, type Scope } from './scopes.js';
 import type { StoredFamily, TokenDocumentData, TokenIssuer } from './tokenDocument.js';
 import { openTokenFamilies } from './tokenFamilies.js';
 

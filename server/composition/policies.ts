@@ -1,7 +1,7 @@
 import { minutesOfClockTime } from '../clock/zonedTime.js';
 import type { SendingPolicy } from '../scheduler/scheduler.js';
 import type { WorkHours } from '../scheduler/workHours.js';
-import type { Settings } from '../settings/settingsSchema.js';
+import type { Settings } from '../schemas/settingsSchema.js';
 import type { WebhookPolicy } from '../webhooks/webhookDispatcher.js';
 
 /** The scheduler's view of the settings (read on every decision, so changes apply live). */

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock/clock.js';
 import { probeForModem } from '../devices/modemProbe.js';
 import type { SerialAccess } from '../devices/serialModemSource.js';
+import { isTcpAddress, parseTcpAddress } from '../domain/tcpAddress.js';
 import type { Logger } from '../logging/logger.js';
 import { withOpenTimeout } from '../transport/openTimeout.js';
 import { listSerialPorts } from '../transport/portDiscovery.js';
 import { createSerialTransport } from '../transport/serialTransport.js';
-import { isTcpAddress, parseTcpAddress } from '../transport/tcpAddress.js';
 import { createTcpTransport } from '../transport/tcpTransport.js';
 import type { Transport } from '../transport/transport.js';
 

@@ -1,5 +1,5 @@
 import { describeError } from '../errors/gatewayError.js';
-import type { Settings } from '../settings/settingsSchema.js';
+import type { Settings } from '../schemas/settingsSchema.js';
 import type { CompositionContext } from './context.js';
 
 /** How a listener the settings turn on and off stands, for the status bar. */

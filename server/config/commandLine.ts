@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type LogLevel, parseLogLevel } from '../domain/logLevels.js';
+import { isTcpAddress } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { type LogLevel, parseLogLevel } from '../logging/levels.js';
-import { isTcpAddress } from '../transport/tcpAddress.js';
 import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
 
 /**

@@ -2,14 +2,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { isKnownTimeZone } from '../clock/zonedTime.js';
+import type { LogLevel } from '../domain/logLevels.js';
 import { serverUrlProblem } from '../domain/serverUrl.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HealthThresholds } from '../health/healthService.js';
-import type { LogLevel } from '../logging/levels.js';
 import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
 import { PhoneAddress } from '../phone/phoneAddress.js';
 import { hilinkUrlPattern } from '../schemas/gatewaySchemas.js';
-import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by

@@ -6,7 +6,7 @@ import type { EventBus } from '../events/eventBus.js';
 import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
 import type { PatternMatching } from '../patterns/patternMatcher.js';
-import type { Settings } from '../settings/settingsSchema.js';
+import type { Settings } from '../schemas/settingsSchema.js';
 import { deskFact } from './deskEvents.js';
 import type { DeskSend } from './deskSender.js';
 import { isKeyword, keywordList } from './optOut/optOutKeywords.js';

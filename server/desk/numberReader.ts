@@ -1,5 +1,5 @@
+import { normalisePhoneNumber } from '../domain/phoneNumbers.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { normalisePhoneNumber } from './phoneNumbers.js';
 
 /**
  * Reads numbers as people typed them into E.164 with the `desk.default_country` setting in force

@@ -5,7 +5,7 @@ import type { ApiBuilder } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import { PatternMatcher } from '../patterns/patternMatcher.js';
-import type { Settings } from '../settings/settingsSchema.js';
+import type { Settings } from '../schemas/settingsSchema.js';
 import { CoreReads } from '../store/sqlite/coreReads.js';
 import type { Storage } from '../store/storage.js';
 import { ConversationIndex } from './conversations/conversationIndex.js';

@@ -1,7 +1,7 @@
+import { isTcpAddress } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { type PortRole, portRoleOf, probeOrder } from '../transport/portLayouts.js';
-import { isTcpAddress } from '../transport/tcpAddress.js';
 import type { Transport, TransportFactory } from '../transport/transport.js';
 
 /** Where a driver gets its transport from: a serial port, or an in-memory simulated modem. */

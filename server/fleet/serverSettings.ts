@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import { type SettingGroup, type SettingsPatch, settingGroups } from '../settings/settingsSchema.js';
+import { type SettingGroup, type SettingsPatch, settingGroups } from '../schemas/settingsSchema.js';
 
 /**
  * Our settings patch from upstream's `smsgateway.DeviceSettings` (client-go

@@ -1,8 +1,8 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
 import type { AccessControl, CallerRequest, Principal } from '../auth/accessControl.js';
-import type { Scope } from '../auth/scopes.js';
 import { omitNulls } from '../domain/apiJson.js';
+import type { Scope } from '../domain/scopes.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
 import { parseOrThrow } from './requestParsing.js';

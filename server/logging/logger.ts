@@ -1,4 +1,4 @@
-import { type LogLevel, levelRank } from './levels.js';
+import { type LogLevel, levelRank } from '../domain/logLevels.js';
 
 /**
  * The one logger. Each layer takes a child with its module name ("at:/dev/ttyUSB0", "modem:abc",

@@ -1,10 +1,10 @@
 import type { ModemPool } from '../devices/modemPool.js';
 import type { PoolMember } from '../devices/poolMember.js';
 import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
+import { parseTcpAddress, tcpAddressForm } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Storage } from '../store/storage.js';
-import { parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
 
 export interface NetworkModems {
   /** The kept addresses, opened at this start. */

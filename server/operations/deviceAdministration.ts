@@ -3,6 +3,7 @@ import type { ModemPool } from '../devices/modemPool.js';
 import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
 import type { DeviceInfo } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
+import { isTcpAddress, parseTcpAddress } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HiLinkAdapter } from '../hilink/hilinkDetection.js';
 import type { NetworkModems } from '../modem/networkModems.js';
@@ -11,7 +12,6 @@ import type { SimulatorRoster } from '../simulator/simulatorRoster.js';
 import { checkNetworkTarget, hostOfUrl } from '../transport/networkTargets.js';
 import type { SerialPortInfo } from '../transport/portDiscovery.js';
 import { checkSerialPortPath } from '../transport/serialPortCheck.js';
-import { isTcpAddress, parseTcpAddress } from '../transport/tcpAddress.js';
 
 /**
  * Adding and running the devices of the pool as staff do it on the Modems screen: serial

@@ -2,8 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { type NumberOperator, operatorUnknown } from '../domain/routingRules.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../errors/gatewayError.js';
-import { type NumberOperator, operatorUnknown } from './routingRules.js';
 
 /**
  * The operator a number's range is allocated to, from Google libphonenumber's carrier data as the

@@ -1,4 +1,5 @@
 import type { MessageRecord } from '../domain/message.js';
+import { decideRoute, needsOperator } from '../domain/routingRules.js';
 import {
   type ModemSlots,
   type SimTarget,
@@ -9,7 +10,6 @@ import {
 import type { PlanGate } from '../plans/planGate.js';
 import type { OperatorData } from './operatorData.js';
 import type { RoutingBook } from './routingBook.js';
-import { decideRoute, needsOperator } from './routingRules.js';
 
 /**
  * The scheduler's routing hook (`SchedulerDeps.mayRoute`): the SIM slots of this modem that may

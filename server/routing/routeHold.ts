@@ -1,9 +1,9 @@
 import type { MessageRecord } from '../domain/message.js';
+import { decideRoute, describeMatch, needsOperator } from '../domain/routingRules.js';
 import { type SimTarget, type SimTargetForm, toSimTarget } from '../domain/simTarget.js';
 import type { Hold } from '../scheduler/holdReason.js';
 import type { OperatorData } from './operatorData.js';
 import type { RoutingBook } from './routingBook.js';
-import { decideRoute, describeMatch, needsOperator } from './routingRules.js';
 
 type Modem = { deviceId: string };
 

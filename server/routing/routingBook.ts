@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { RoutingRule, RuleMatch } from '../domain/routingRules.js';
 import { type SimTargetForm, simTargetForm, toSimTarget } from '../domain/simTarget.js';
 import type { Document } from '../store/documentStore.js';
-import type { RoutingRule, RuleMatch } from './routingRules.js';
 
 /** A rule as the `routing` document keeps it: a whole modem as its id, a slot as an object. */
 export interface StoredRoutingRule extends RuleMatch {

@@ -1,7 +1,7 @@
 import type { OutboundModem } from '../devices/outboundModem.js';
 import type { MessageRecord } from '../domain/message.js';
+import { firstInOrder, type ProcessingOrder } from '../domain/messageOrder.js';
 import type { Hold } from './holdReason.js';
-import { firstInOrder, type ProcessingOrder } from './messageOrder.js';
 import { type ModemAvailability, ownLimitsAt } from './modemAvailability.js';
 import { carries } from './modemSelection.js';
 import type { Limits, SendLimits } from './sendLimits.js';

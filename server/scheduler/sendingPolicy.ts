@@ -1,4 +1,4 @@
-import type { ProcessingOrder } from './messageOrder.js';
+import type { ProcessingOrder } from '../domain/messageOrder.js';
 import type { LimitPeriod } from './rateLimiter.js';
 import type { SimSelectionMode } from './simSelection.js';
 import type { WorkHours } from './workHours.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Scopes } from '../auth/scopes.js';
-import { AccessRoles, StaffRoles } from '../auth/staffRoles.js';
+import { Scopes } from '../domain/scopes.js';
 import { maxSystemIdLength, smppPasswordLength } from '../domain/smppLogin.js';
+import { AccessRoles, StaffRoles } from '../domain/staffRoles.js';
 import { clockTime, pageQuery, timeRangeQuery, timeZone } from './primitives.js';
 import { simTargetsSchema } from './simTargetSchema.js';
 

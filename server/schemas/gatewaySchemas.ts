@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SmsServicePreferences } from '../domain/smsServicePreference.js';
-import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../transport/tcpAddress.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../domain/tcpAddress.js';
 import { queryInteger } from './primitives.js';
 
 /** Request bodies and queries of our /gateway/v1 extension routes (server/http/routes/gatewayRoutes.ts). */

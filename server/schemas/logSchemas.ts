@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LogLevels } from '../logging/levels.js';
+import { LogLevels } from '../domain/logLevels.js';
 import { queryInteger, timeRangeQuery } from './primitives.js';
 
 /** GET /logs: the spec's from/to, plus our filters for the UI's log view. */

@@ -7,7 +7,7 @@ import {
   secretDestinations,
   settingDefaults,
   writeOnlySettings,
-} from './settingsSchema.js';
+} from '../schemas/settingsSchema.js';
 
 /**
  * The small persisted document the storage layer hands out (`openDocument(name, defaults)`):

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock/clock.js';
+import { parseLogLevel } from '../domain/logLevels.js';
 import { describeError } from '../errors/gatewayError.js';
-import { parseLogLevel } from '../logging/levels.js';
 import { consoleSink, createLogger } from '../logging/logger.js';
 import { type PtyModem, startPtyModem } from './ptyModem.js';
 

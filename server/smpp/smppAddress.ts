@@ -1,4 +1,4 @@
-import { normalisePhoneNumber } from '../desk/phoneNumbers.js';
+import { normalisePhoneNumber } from '../domain/phoneNumbers.js';
 
 /** §5.2.5 addr_ton 1: an international number, written without its "+". */
 export const TonInternational = 1;

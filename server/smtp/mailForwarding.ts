@@ -5,7 +5,7 @@ import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
-import type { Settings } from '../settings/settingsSchema.js';
+import type { Settings } from '../schemas/settingsSchema.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 
 /** A mail owed to the configured addresses, kept until the relay takes it. */

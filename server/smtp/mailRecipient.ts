@@ -1,4 +1,4 @@
-import { normalisePhoneNumber } from '../desk/phoneNumbers.js';
+import { normalisePhoneNumber } from '../domain/phoneNumbers.js';
 
 export type MailRecipient = { ok: true; phoneNumber: string } | { ok: false; reason: string };
 

@@ -1,4 +1,4 @@
-import type { MailTextSources } from '../settings/settingsSchema.js';
+import type { MailTextSources } from '../schemas/settingsSchema.js';
 
 export type MailTextSource = (typeof MailTextSources)[number];
 

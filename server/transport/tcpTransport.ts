@@ -3,8 +3,8 @@
  * mode). Each transport owns one socket; reconnecting means building a new transport.
  */
 import { createConnection, type Socket } from 'node:net';
+import type { TcpAddress } from '../domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { TcpAddress } from './tcpAddress.js';
 import type { Transport } from './transport.js';
 import { TransportBase } from './transportBase.js';
 

@@ -21,6 +21,12 @@ const deviceLayer = 'devices';
  * folder and the foundations, so no service, store or route comes along.
  */
 const schemaLayer = 'schemas';
+/**
+ * What the UI and the server share, and all the UI may import of the server: the record types,
+ * names and pure rules of `domain/`, the API's shapes in `schemas/`, and the PDU codec that
+ * counts a text's parts as the modem will send them.
+ */
+const contract = ['domain', 'schemas', 'pdu'] as const;
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = readImportGraph(repoRoot, ['server', 'renderer/src', 'electron']);
@@ -99,6 +105,16 @@ describe('the import graph', () => {
           .filter((edge) => edge.target !== undefined && !allowed.has(serverFolder(edge.target) ?? ''))
           .map((edge) => chain([file, edge.target ?? ''])),
       ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('has the UI importing nothing of the server but the contract (domain, schemas, pdu)', () => {
+    const allowed = new Set<string>(contract);
+    const offenders = filesIn('renderer/src/').flatMap((file) =>
+      (graph.get(file)?.imports ?? [])
+        .filter((edge) => edge.target?.startsWith('server/') && !allowed.has(serverFolder(edge.target) ?? ''))
+        .map((edge) => chain([file, edge.target ?? ''])),
     );
     expect(offenders).toEqual([]);
   });

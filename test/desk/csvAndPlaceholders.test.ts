@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../renderer/src/format/csv.js';
-import { parseCsvTable, parseCsvTableInTurns } from '../../server/desk/csv/csvTable.js';
-import { placeholdersOf, renderPlaceholders } from '../../server/desk/templates/placeholders.js';
+import { parseCsvTable, parseCsvTableInTurns } from '../../server/domain/csvTable.js';
+import { placeholdersOf, renderPlaceholders } from '../../server/domain/placeholders.js';
 
 describe('CSV files as spreadsheets write them', () => {
   it('reads Excel CSV: BOM, semicolons, quoted separators, quotes and line breaks, CRLF', () => {

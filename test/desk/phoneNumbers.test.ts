@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { e164PeerKey } from '../../server/desk/peerKey.js';
-import { normalisePhoneNumber } from '../../server/desk/phoneNumbers.js';
 import { systemRegion } from '../../server/desk/systemRegion.js';
+import { normalisePhoneNumber } from '../../server/domain/phoneNumbers.js';
 
 describe('numbers as people type them', () => {
   it.each([

@@ -2,16 +2,16 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
-import { createRouteGuard } from '../../server/routing/routeGuard.js';
-import { routingHold } from '../../server/routing/routeHold.js';
 import {
   decideRoute,
   type NumberOperator,
   operatorUnknown,
   type RoutingRule,
-} from '../../server/routing/routingRules.js';
+} from '../../server/domain/routingRules.js';
+import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
+import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
+import { createRouteGuard } from '../../server/routing/routeGuard.js';
+import { routingHold } from '../../server/routing/routeHold.js';
 import { describeHold } from '../../server/scheduler/holdReason.js';
 import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
 import { messageTo } from './routedMessage.js';

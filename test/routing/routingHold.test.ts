@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RoutingRule } from '../../server/domain/routingRules.js';
 import { appHold, routingHold } from '../../server/routing/routeHold.js';
-import type { RoutingRule } from '../../server/routing/routingRules.js';
 import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 import { routedMessage } from './routedMessage.js';

@@ -11,7 +11,7 @@ import {
   formValue,
   settingNamed,
 } from '../../renderer/src/settings/settingFields.js';
-import { settingDefaults } from '../../server/settings/settingsSchema.js';
+import { settingDefaults } from '../../server/schemas/settingsSchema.js';
 
 const field = (path: string) => {
   const found = allSettingFields.find((entry) => fieldPath(entry) === path);

@@ -9,11 +9,11 @@ import type {
   StorageUse,
 } from '../../../server/domain/device.js';
 import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
+import type { LogLevel } from '../../../server/domain/logLevels.js';
 import type { MessageState } from '../../../server/domain/message.js';
 import type { MessageView } from '../../../server/domain/messageView.js';
 import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
 import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
-import type { LogLevel } from '../../../server/logging/levels.js';
 import type { bridgeStatusSchema, bridgeTestResultSchema } from '../../../server/schemas/bridgeSchemas.js';
 import type { databaseViewSchema } from '../../../server/schemas/databaseViewSchema.js';
 import type {
@@ -148,7 +148,7 @@ export type RefusedPortInfo = z.output<typeof refusedPortViewSchema>;
 export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
 /** GET /gateway/v1/me, /gateway/v1/users and /gateway/v1/audit (docs/accounts-plans-routing.md). */
-export type { StaffRole } from '../../../server/auth/staffRoles.js';
+export type { StaffRole } from '../../../server/domain/staffRoles.js';
 export type {
   AppView,
   AuditEventView,

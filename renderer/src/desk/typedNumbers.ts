@@ -1,4 +1,4 @@
-import { normalisePhoneNumber } from '../../../server/desk/phoneNumbers.js';
+import { normalisePhoneNumber } from '../../../server/domain/phoneNumbers.js';
 
 /** The numbers of a recipients box as typed: separated by commas, semicolons or new lines. */
 export function splitTypedNumbers(input: string): string[] {

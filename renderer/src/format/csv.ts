@@ -1,4 +1,4 @@
-import { csvSeparators } from '../../../server/desk/csv/csvTable.js';
+import { csvSeparators } from '../../../server/domain/csvTable.js';
 import { MaxPageSize } from '../../../server/schemas/primitives.js';
 
 /**

@@ -1,12 +1,12 @@
 import { type FormEvent, useMemo, useState } from 'react';
+import { EXPEDITED_PRIORITY } from '../../../server/domain/messageOrder.js';
 import {
   missingText,
   placeholdersOf,
   recipientFields,
   renderPlaceholders,
-} from '../../../server/desk/templates/placeholders.js';
+} from '../../../server/domain/placeholders.js';
 import { planText } from '../../../server/pdu/index.js';
-import { EXPEDITED_PRIORITY } from '../../../server/scheduler/messageOrder.js';
 import { PriorityRange } from '../../../server/schemas/messageSchemas.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';

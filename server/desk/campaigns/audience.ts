@@ -1,10 +1,10 @@
+import type { GroupMember } from '../../domain/contacts.js';
+import { missingText, recipientFields, renderPlaceholders } from '../../domain/placeholders.js';
 import { planText } from '../../pdu/index.js';
 import { MaxTextLength } from '../../schemas/messageSchemas.js';
 import { chunksInTurns, nextTurn, rowPacer, rowsPerTurn } from '../bulkPacing.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
-import type { GroupMember } from '../contacts/model.js';
 import type { NumberReader } from '../numberReader.js';
-import { missingText, recipientFields, renderPlaceholders } from '../templates/placeholders.js';
 
 /**
  * Who a bulk send goes to, from any mix of typed numbers, contacts, groups and rows of an

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { Caller } from '../../domain/caller.js';
+import type { CampaignRecipientReport } from '../../domain/campaignReport.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import { generateMessageId } from '../../messages/messageId.js';
@@ -17,7 +18,6 @@ import {
   type PlannedMessage,
   planAudience,
 } from './audience.js';
-import type { CampaignRecipientReport } from './campaignReport.js';
 import type { CampaignRecord, CampaignRepository } from './campaignRepository.js';
 
 /** Most recipients in one campaign: message ids are `<campaign id>-<index>`, 36 characters at most. */

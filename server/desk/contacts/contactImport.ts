@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { parseCsvTableInTurns } from '../../domain/csvTable.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { chunksInTurns, nextTurn, rowPacer } from '../bulkPacing.js';
-import { parseCsvTableInTurns } from '../csv/csvTable.js';
 import type { NumberReader } from '../numberReader.js';
 import { contactFields, groupName } from './contactFields.js';
 import type { ContactRepository } from './contactRepository.js';

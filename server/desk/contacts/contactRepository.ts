@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
+import type { Contact, ContactInput, ContactQuery, GroupMember } from '../../domain/contacts.js';
 import { foldText } from '../../domain/textFold.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Page } from '../../store/repositories.js';
@@ -7,7 +8,6 @@ import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { QueryFilter, sqlLimit } from '../../store/sqlite/queryFilter.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 import { StatementCache } from '../../store/sqlite/statementCache.js';
-import type { Contact, ContactInput, ContactQuery, GroupMember } from './model.js';
 
 interface ContactRow {
   id: string;

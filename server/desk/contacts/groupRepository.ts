@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Group } from '../../domain/contacts.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
-import type { Group } from './model.js';
 
 /** Contact groups ("Customers", "Staff"): names unique regardless of case. Writes resolve once durable. */
 export class GroupRepository {

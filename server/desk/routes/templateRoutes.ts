@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { placeholdersOf } from '../../domain/placeholders.js';
 import type { ApiBuilder } from '../../http/defineRoute.js';
 import { accessErrors, errorResponse } from '../../http/responses.js';
 import { MaxTextLength } from '../../schemas/messageSchemas.js';
-import { placeholdersOf } from '../templates/placeholders.js';
 import type { Template, TemplateRepository } from '../templates/templateRepository.js';
 
 const templateSchema = z.object({

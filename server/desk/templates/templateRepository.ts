@@ -4,7 +4,7 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import { type Database, isUniqueViolation, type Statement } from '../../store/sqlite/sqlite.js';
 
-/** A saved text with placeholders (`placeholders.ts`), picked in Compose and the reply box. */
+/** A saved text with placeholders (`domain/placeholders.ts`), picked in Compose and the reply box. */
 export interface Template {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { LogLevels } from '../../logging/levels.js';
+import { LogLevels } from '../../domain/logLevels.js';
 import { logQuerySchema } from '../../schemas/logSchemas.js';
 import type { LogRepository, StoredLogEntry } from '../../store/repositories.js';
 import type { ApiBuilder } from '../defineRoute.js';

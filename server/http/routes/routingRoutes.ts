@@ -1,10 +1,10 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { decideRoute, type RoutingRule, type RuleMatch } from '../../domain/routingRules.js';
 import { simTargetForm, toSimTarget } from '../../domain/simTarget.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { OperatorData } from '../../routing/operatorData.js';
 import type { RoutingBook } from '../../routing/routingBook.js';
-import { decideRoute, type RoutingRule, type RuleMatch } from '../../routing/routingRules.js';
 import {
   operatorListQuerySchema,
   operatorListSchema,

@@ -1,4 +1,4 @@
-import { settingsPatchSchema, settingsViewSchema } from '../../settings/settingsSchema.js';
+import { settingsPatchSchema, settingsViewSchema } from '../../schemas/settingsSchema.js';
 import type { SettingsService } from '../../settings/settingsService.js';
 import type { ApiBuilder } from '../defineRoute.js';
 import { authErrors, errorResponses } from '../responses.js';

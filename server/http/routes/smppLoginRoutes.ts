@@ -1,8 +1,8 @@
 import type { AppDirectory } from '../../auth/appDirectory.js';
 import { appPrincipalPrefix } from '../../auth/appDirectory.js';
-import type { Scope } from '../../auth/scopes.js';
 import type { SmppLogins } from '../../auth/smppLogins.js';
 import type { StaffDirectory, StaffIdentity } from '../../auth/staffDirectory.js';
+import type { Scope } from '../../domain/scopes.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { smppLoginIssuedSchema, smppLoginRequestSchema } from '../../schemas/accountSchemas.js';
 import type { ApiBuilder, RouteInput } from '../defineRoute.js';

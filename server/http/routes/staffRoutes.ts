@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { holdsScope } from '../../auth/accessControl.js';
 import type { LoginChange } from '../../auth/loginChange.js';
-import { Scopes } from '../../auth/scopes.js';
 import type { SmppLogins } from '../../auth/smppLogins.js';
 import type { StaffDirectory, StaffMember } from '../../auth/staffDirectory.js';
 import type { TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { Scopes } from '../../domain/scopes.js';
 import {
   type AuditEventView,
   auditActorsRequestSchema,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { holdsScope, type Principal } from '../../auth/accessControl.js';
 import { parseAuthorization } from '../../auth/authorizationHeader.js';
-import { Scopes } from '../../auth/scopes.js';
 import { ownerId } from '../../auth/staffDirectory.js';
 import type { TokenPair, TokenService } from '../../auth/tokenService.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
+import { Scopes } from '../../domain/scopes.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import { type IssuedTokenView, issuedTokenViewSchema } from '../../schemas/tokenViewSchemas.js';
 import type { ApiBuilder } from '../defineRoute.js';

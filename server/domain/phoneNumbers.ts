@@ -1,5 +1,5 @@
 import { ParseError, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
-import { isCountryCode } from '../domain/countryCode.js';
+import { isCountryCode } from './countryCode.js';
 
 /**
  * Numbers as people type them (`0171 1234567`, `(555) 123-4567`, `+44 20 7946 0958`) turned into

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../domain/message.js';
+import type { MessageRecord } from './message.js';
 
 export type ProcessingOrder = 'LIFO' | 'FIFO';
 

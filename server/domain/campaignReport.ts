@@ -1,4 +1,4 @@
-import type { MessageState } from '../../domain/message.js';
+import type { MessageState } from './message.js';
 
 /** One line of a campaign's report: a recipient, its state, error and times (ISO 8601). */
 export interface CampaignRecipientReport {

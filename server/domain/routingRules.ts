@@ -1,4 +1,4 @@
-import { type SimTarget, targetLabel } from '../domain/simTarget.js';
+import { type SimTarget, targetLabel } from './simTarget.js';
 
 /**
  * Routing rules (docs/accounts-plans-routing.md, "Routing"): an ordered list, each matching a
