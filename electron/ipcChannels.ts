@@ -34,7 +34,10 @@ export interface DesktopPreferences {
   showSmsPreviews: boolean;
   /** Notification and tray alert when a modem goes offline, the queue is stuck, reports or webhooks fail. */
   notifyOnProblems: boolean;
-  /** Keep the PC from sleeping while messages wait to be sent (Electron's powerSaveBlocker). */
+  /**
+   * Keep the PC from sleeping while messages wait to be sent, a campaign's included (Electron's
+   * powerSaveBlocker). On by default: an office PC left alone would otherwise sleep with them.
+   */
   keepAwakeWhileQueued: boolean;
   /** Start the app when the user logs in. */
   startAtLogin: boolean;
@@ -61,7 +64,7 @@ export const defaultPreferences: DesktopPreferences = {
   notifyOnIncoming: true,
   showSmsPreviews: false,
   notifyOnProblems: true,
-  keepAwakeWhileQueued: false,
+  keepAwakeWhileQueued: true,
   startAtLogin: false,
   closeToTray: true,
   listenPort: null,

@@ -17,8 +17,8 @@ export interface ResumeSource {
 }
 
 /**
- * A PC that sleeps stops the gateway. With the user's consent (a preference) the PC stays awake
- * while messages wait to be sent, and only then; after a sleep, every modem checks at once that
+ * A PC that sleeps stops the gateway. Unless the user turns it off (a preference, on by
+ * default) the PC stays awake while messages wait to be sent, and only then; after a sleep, every modem checks at once that
  * it still answers (a USB modem may have been reset or re-enumerated meanwhile) rather than at
  * its next health round, minutes later.
  */

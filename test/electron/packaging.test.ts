@@ -75,6 +75,12 @@ describe('electron-builder.yml', () => {
     expect(scripts.dist).toMatch(/npm run build && electron-builder/);
   });
 
+  it('builds a zip beside the macOS dmg, which the updater downloads', async () => {
+    const config = await readFile('electron-builder.yml', 'utf8');
+    const macTargets = /^mac:\n {2}target:\n((?: {4}- .+\n)+)/m.exec(config)?.[1] ?? '';
+    expect(macTargets.split('\n').map((line) => line.trim())).toEqual(['- dmg', '- zip', '']);
+  });
+
   it('packs the operator data of routing rules into app.asar', async () => {
     // electron-builder copies the production dependencies' files into the archive, leaving out
     // its default names and extensions (app-builder-lib, NodeModuleCopyHelper) and what `files`

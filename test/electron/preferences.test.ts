@@ -52,4 +52,9 @@ describe('the desktop preferences file', () => {
       'eighty',
     );
   });
+
+  it('keeps a new install’s PC awake while messages wait, until the user says otherwise', async () => {
+    const loaded = await new PreferencesFile(await folder()).load();
+    expect(loaded.keepAwakeWhileQueued).toBe(true);
+  });
 });

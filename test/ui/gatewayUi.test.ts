@@ -630,7 +630,7 @@ describe('the gateway UI in Chromium', () => {
     await page.addInitScript(`
       let calls = 0;
       window.__preferences = {
-        notifyOnIncoming: true, showSmsPreviews: false, notifyOnProblems: true, keepAwakeWhileQueued: false,
+        notifyOnIncoming: true, showSmsPreviews: false, notifyOnProblems: true, keepAwakeWhileQueued: true,
         startAtLogin: false, closeToTray: true, listenPort: null, useSimulator: false,
       };
       window.__firstRunLogin = { username: 'sms', password: 'generated-once-123' };

@@ -44,7 +44,7 @@ async function desktopWindow(): Promise<Page> {
   // Electron's binary is absent here: this stands in for the preload's window.desktop facade.
   await page.addInitScript(`
     window.__preferences = {
-      notifyOnIncoming: true, showSmsPreviews: false, notifyOnProblems: true, keepAwakeWhileQueued: false,
+      notifyOnIncoming: true, showSmsPreviews: false, notifyOnProblems: true, keepAwakeWhileQueued: true,
       startAtLogin: false, closeToTray: true, listenPort: null, useSimulator: false,
     };
     window.desktop = {

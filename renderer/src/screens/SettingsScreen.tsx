@@ -276,7 +276,7 @@ const preferenceLabels: Record<BooleanPreferenceKey, { label: string; meaning: s
   keepAwakeWhileQueued: {
     label: 'Keep this computer awake while messages are queued',
     meaning:
-      'The computer does not go to sleep while messages wait to be sent; the screen may still turn off.',
+      'On by default: the computer does not go to sleep while messages wait to be sent (a campaign too); the screen may still turn off.',
   },
   startAtLogin: { label: 'Start when I log in', meaning: 'The gateway starts with your computer session.' },
   closeToTray: {
