@@ -85,7 +85,9 @@ if (!app.requestSingleInstanceLock()) {
   const cleanShutdown = new CleanShutdown({
     coreRunning: () => core.running,
     stopCore: () => core.stop(),
+    quit: () => app.quit(),
     exit: () => app.exit(0),
+    clock: systemClock,
     logger,
   });
   const updates = new UpdateInstaller({

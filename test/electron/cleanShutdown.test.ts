@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CleanShutdown } from '../../electron/cleanShutdown.js';
+import { CleanShutdown, sessionEndBudgetMs } from '../../electron/cleanShutdown.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { FakeEmitter, FakeEvent } from './support/electronDouble.js';
 
@@ -7,6 +8,7 @@ function setup(options: { stopFails?: boolean } = {}) {
   const calls: string[] = [];
   let finishStop: () => void = () => undefined;
   let running = true;
+  const clock = new ManualClock();
   const shutdown = new CleanShutdown({
     coreRunning: () => running,
     stopCore: () => {
@@ -19,14 +21,16 @@ function setup(options: { stopFails?: boolean } = {}) {
         };
       });
     },
+    quit: () => calls.push('quit'),
     exit: () => calls.push('exit'),
+    clock,
     logger: silentLogger,
   });
   const settle = async () => {
     finishStop();
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
-  return { shutdown, calls, settle };
+  return { shutdown, calls, settle, clock };
 }
 
 describe('the clean stop of the desktop app', () => {
@@ -59,7 +63,7 @@ describe('the clean stop of the desktop app', () => {
     window.fire('session-end');
     window.fire('session-end');
     await settle();
-    expect(calls).toEqual(['stop core', 'exit']);
+    expect(calls).toEqual(['stop core', 'quit', 'quit', 'exit']);
   });
 
   it('stops the core on a Windows session end that came without the question', async () => {
@@ -68,7 +72,36 @@ describe('the clean stop of the desktop app', () => {
     shutdown.watchWindow(window);
     window.fire('session-end');
     await settle();
-    expect(calls).toEqual(['stop core', 'exit']);
+    expect(calls).toEqual(['stop core', 'quit', 'exit']);
+  });
+
+  it('is quitting before a session-end listener returns, so Electron waits for the stop (its order of events)', async () => {
+    const { shutdown, calls, settle } = setup();
+    const window = new FakeEmitter();
+    shutdown.watchWindow(window);
+    // Electron ends the process right after the session-end listeners unless the app quits.
+    window.fire('session-end');
+    expect(calls).toEqual(['stop core', 'quit']);
+    // app.quit() then brings will-quit, which is held until the stop is done.
+    const willQuit = new FakeEvent();
+    shutdown.onWillQuit(willQuit);
+    expect(willQuit.defaultPrevented).toBe(true);
+    expect(calls).toEqual(['stop core', 'quit']);
+    await settle();
+    expect(calls).toEqual(['stop core', 'quit', 'exit']);
+  });
+
+  it('exits within the time Windows gives when the core is slow to stop', async () => {
+    const { shutdown, calls, clock } = setup();
+    const window = new FakeEmitter();
+    shutdown.watchWindow(window);
+    window.fire('session-end');
+    shutdown.onWillQuit(new FakeEvent());
+    await clock.advance(sessionEndBudgetMs - 1);
+    expect(calls).toEqual(['stop core', 'quit']);
+    await clock.advance(1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual(['stop core', 'quit', 'exit']);
   });
 
   it('holds Quit until the core stopped, and lets it through when no core runs', async () => {
@@ -82,7 +115,9 @@ describe('the clean stop of the desktop app', () => {
     const idle = new CleanShutdown({
       coreRunning: () => false,
       stopCore: async () => undefined,
+      quit: () => undefined,
       exit: () => undefined,
+      clock: new ManualClock(),
       logger: silentLogger,
     });
     const untouched = new FakeEvent();
