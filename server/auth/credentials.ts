@@ -101,14 +101,18 @@ export async function openBasicCredentials(options: BasicCredentialsOptions): Pr
   }
   const stored = options.document.data.basic;
   if (stored) return credentialsFrom(stored.username, stored.passwordHash, 'stored', hashing, changeStored);
-  // 18 random bytes → 24 base64url characters (144 bits): typable, no padding, no quoting.
-  const password = randomBytes(18).toString('base64url');
+  const password = newGeneratedPassword();
   const basic: StoredCredentials = {
     username: generatedUsername,
     passwordHash: await hashPassword(password, cost),
   };
   await store(basic);
   return credentialsFrom(basic.username, basic.passwordHash, 'generated', hashing, changeStored, password);
+}
+
+/** 18 random bytes → 24 base64url characters (144 bits): typable, no padding, no quoting. */
+export function newGeneratedPassword(): string {
+  return randomBytes(18).toString('base64url');
 }
 
 function checkConfigured(username: string | undefined, password: string | undefined) {

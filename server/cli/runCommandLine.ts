@@ -7,10 +7,11 @@ import { createGateway } from '../index.js';
 import { silentLogger } from '../logging/logger.js';
 import { backupDatabase } from '../store/backup.js';
 import { databaseFileName } from '../store/sqlite/database.js';
+import { resetLogin } from './resetLogin.js';
 
 /**
- * What the headless entry (`main.ts`) does with its arguments: run the gateway, a backup, help or
- * version. Resolves with the exit code: 0 stopped cleanly, 1 failed at run time, 2 bad flags or
+ * What the headless entry (`main.ts`) does with its arguments: run the gateway, a backup, a reset
+ * of a lost login, help or version. Resolves with the exit code: 0 stopped cleanly, 1 failed at run time, 2 bad flags or
  * configuration. `onServing` is called once the API answers.
  */
 export async function runCommandLine(argv: string[], onServing: () => void): Promise<number> {
@@ -38,6 +39,19 @@ export async function runCommandLine(argv: string[], onServing: () => void): Pro
       return 1;
     }
     process.stdout.write(`Backup written to ${commandLine.target}\n`);
+    return 0;
+  }
+
+  if (commandLine.kind === 'reset-login') {
+    try {
+      const login = await resetLogin(commandLine.dataDir, silentLogger);
+      process.stdout.write(
+        `The login is now ${login.username} / ${login.password}   (shown once: keep it; every token issued before has ended)\n`,
+      );
+    } catch (error) {
+      process.stderr.write(`Could not reset the login: ${describeError(error)}\n`);
+      return 1;
+    }
     return 0;
   }
 

@@ -47,6 +47,9 @@ export const usage = `Usage: npm start -- [options]
                             the fleet token from a file            (SMSGW_SERVER_TOKEN_FILE)
   --backup <file>           copy the database of --data-dir to <file> and exit; safe while
                             the gateway runs (SQLite online backup)
+  --reset-login             a lost password: give the stored login of --data-dir a new
+                            password, print it once, end every token, and exit (stop the
+                            gateway first)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -61,6 +64,7 @@ ignored) or in the environment, not as --password, --sim-pin or --server-token.
 export type CommandLine =
   | { kind: 'run'; options: GatewayOptions }
   | { kind: 'backup'; dataDir: string; target: string }
+  | { kind: 'reset-login'; dataDir: string }
   | { kind: 'help' }
   | { kind: 'version' };
 
@@ -85,6 +89,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (values.backup.trim() === '') invalid('backup', 'needs a file name');
     return { kind: 'backup', dataDir: options.dataDir, target: values.backup };
   }
+  if (values['reset-login']) return { kind: 'reset-login', dataDir: options.dataDir };
   const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
   options.modems = modems.map(parseModem);
   options.hilinks = values.hilink ?? splitList(env.SMSGW_HILINK);
@@ -156,6 +161,7 @@ export const commandLineFlags = {
   'server-token': { type: 'string' },
   'server-token-file': { type: 'string' },
   backup: { type: 'string' },
+  'reset-login': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
