@@ -150,6 +150,15 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
     });
   };
 
+  const smppLogin = (person: StaffView) => (
+    <SmppLoginControls
+      holder={{ kind: 'person', id: person.id }}
+      name={person.name}
+      systemId={person.smppSystemId}
+      onChanged={props.onChanged}
+    />
+  );
+
   return (
     <>
       <FormResult result={change.result} />
@@ -172,14 +181,7 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
                 <td>{person.name}</td>
                 <td>owner (the Basic login)</td>
                 <td className="muted">—</td>
-                <td>
-                  <SmppLoginControls
-                    holder={{ kind: 'person', id: person.id }}
-                    name={person.name}
-                    systemId={person.smppSystemId}
-                    onChanged={props.onChanged}
-                  />
-                </td>
+                <td>{smppLogin(person)}</td>
                 <td />
               </tr>
             ) : (
@@ -203,14 +205,7 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
                   {person.createdAt ? formatDateTime(person.createdAt) : '—'}
                   {person.createdBy ? ` by ${person.createdBy}` : ''}
                 </td>
-                <td>
-                  <SmppLoginControls
-                    holder={{ kind: 'person', id: person.id }}
-                    name={person.name}
-                    systemId={person.smppSystemId}
-                    onChanged={props.onChanged}
-                  />
-                </td>
+                <td>{smppLogin(person)}</td>
                 <td className="nowrap">
                   <button
                     type="button"
