@@ -11,14 +11,28 @@ import type { EventBus, GatewayEvents, RecordedFacts } from './eventBus.js';
  */
 export interface FactAnnouncer {
   announce<K extends keyof RecordedFacts>(name: K, payload: RecordedFacts[K]): Promise<void>;
+  /**
+   * The two halves of `announce`, for a caller that must show the fact elsewhere first (a
+   * reading kept in a document) before everyone hears of it: `durable` settles once the
+   * deliveries are on disk, `emit` tells everyone else.
+   */
+  owe<K extends keyof RecordedFacts>(
+    name: K,
+    payload: RecordedFacts[K],
+  ): { durable: Promise<void>; emit(): void };
 }
 
 export function createFactAnnouncer(commits: Pick<GroupCommit, 'write'>, events: EventBus): FactAnnouncer {
+  const owe: FactAnnouncer['owe'] = (name, payload) => {
+    const { durable } = commits.write(() => events.record(name, payload));
+    return { durable, emit: () => events.emit(name, payload as GatewayEvents[typeof name]) };
+  };
   return {
+    owe,
     async announce(name, payload) {
-      const { durable } = commits.write(() => events.record(name, payload));
-      await durable;
-      events.emit(name, payload as GatewayEvents[typeof name]);
+      const owed = owe(name, payload);
+      await owed.durable;
+      owed.emit();
     },
   };
 }

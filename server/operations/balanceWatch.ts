@@ -99,20 +99,25 @@ export class BalanceWatch {
     const low = amount !== undefined && threshold !== null && amount < threshold;
     const reading: BalanceReading = { answer: exchange.answer, at: exchange.at, low };
     if (amount !== undefined) reading.amount = amount;
-    // Owed before the reading that says "low" is kept: a crash between the two raises it again
-    // at the next check, rather than never.
-    if (low && amount !== undefined && threshold !== null && !previous?.low) {
+    // Owed (durably) before the reading that says "low" is kept, so a crash between the two
+    // raises it again at the next check rather than never; heard only once the device shows it.
+    const owed =
+      low && amount !== undefined && threshold !== null && !previous?.low
+        ? this.options.facts.owe('modem:low-balance', {
+            deviceId,
+            balance: amount,
+            threshold,
+            answer: exchange.answer,
+            at: exchange.at,
+          })
+        : undefined;
+    if (owed) {
       this.options.logger.warn('balance below the threshold', { deviceId, amount, threshold });
-      await this.options.facts.announce('modem:low-balance', {
-        deviceId,
-        balance: amount,
-        threshold,
-        answer: exchange.answer,
-        at: exchange.at,
-      });
+      await owed.durable;
     }
     await this.options.settings.saveBalance(deviceId, reading);
     this.options.onReading(deviceId);
+    owed?.emit();
     return reading;
   }
 
