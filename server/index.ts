@@ -14,6 +14,7 @@ import { composeMessageRecords, composeMessaging } from './composition/messaging
 import { composeModemPool } from './composition/modemPool.js';
 import { startModems } from './composition/modems.js';
 import { composeModemOperations, openModemOperations } from './composition/operations.js';
+import { openOutbox } from './composition/outbox.js';
 import { readPackageVersion } from './composition/packageVersion.js';
 import { openRouting } from './composition/routing.js';
 import { composeScheduler } from './composition/scheduler.js';
@@ -157,7 +158,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       stops,
     });
     const facts = createFactAnnouncer(storage.sqlite.commits, events);
-    const context: CompositionContext = { clock, logger, events, facts, stops, storage, settings };
+    const outbox = openOutbox({ storage, clock, logger, stops });
+    const context: CompositionContext = { clock, logger, events, facts, outbox, stops, storage, settings };
     const auth = await composeAuth(context, {
       login: { username: options.username, password: options.password },
       throttle: deps.loginThrottle,
@@ -194,14 +196,14 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       devices: pool,
       incomingFor,
     });
-    const smppOutbox = startSmppOutbox(context, {
+    const smppOutbox = await startSmppOutbox(context, {
       hearsIncoming: incomingFor,
       receivingNumber: (deviceId, simNumber) =>
         pool.get(deviceId)?.simCards.find((sim) => sim.simNumber === simNumber)?.phoneNumber ??
         operationSettings.settings.settings(deviceId).ownNumber ??
         undefined,
     });
-    const mailForwarding = startMailForwarding(context);
+    const mailForwarding = await startMailForwarding(context);
     const optOuts = openOptOuts(context);
     const routing = await openRouting(context, { apps: auth.apps });
     const activeScheduler = composeScheduler(context, {

@@ -2,14 +2,15 @@ import type { Clock } from '../clock/clock.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
+import type { Outbox } from '../outbox/outbox.js';
 import type { SettingsService } from '../settings/settingsService.js';
 import type { Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';
 
 /**
  * What every composition step after the store is given: injected time, the one logger, the
- * event bus and its durable announcer, the store with the API's settings, and the list a step
- * adds its stops to.
+ * event bus and its durable announcer, the one outbox, the store with the API's settings, and
+ * the list a step adds its stops to.
  */
 export interface CompositionContext {
   clock: Clock;
@@ -17,6 +18,8 @@ export interface CompositionContext {
   events: EventBus;
   /** Facts that owe deliveries, announced in a commit of the store (events/factAnnouncer.ts). */
   facts: FactAnnouncer;
+  /** Every delivery owed outside, kept in the commit of its fact (outbox/outbox.ts). */
+  outbox: Outbox;
   stops: StopList;
   storage: Storage;
   settings: SettingsService;

@@ -1,7 +1,7 @@
 import { type Desk, openDesk } from '../desk/desk.js';
 import { OptOutList } from '../desk/optOut/optOutList.js';
-import { e164PeerKey, type PeerKey } from '../desk/peerKey.js';
 import { openReplyDesk, type ReplyDesk } from '../desk/replyDesk.js';
+import { e164PeerKey, type PeerKey } from '../domain/peerKey.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { CompositionContext } from './context.js';

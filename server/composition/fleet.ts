@@ -2,7 +2,7 @@ import type { GatewayOptions } from '../config/options.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import { FleetMode } from '../fleet/fleetMode.js';
 import type { FleetDeviceDocument } from '../fleet/registration.js';
-import type { QueuedReport, TrackedMessage } from '../fleet/reportOutbox.js';
+import { jobOfStoredReport, type StoredReport, type TrackedMessage } from '../fleet/reportTracker.js';
 import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { MessageService } from '../messages/messageService.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
@@ -26,11 +26,12 @@ export async function composeFleet(
     devices: DeviceDirectory;
   },
 ): Promise<FleetMode> {
-  const { storage, settings } = context;
+  const { storage, settings, outbox } = context;
+  await outbox.adopt(storage.openCollection<StoredReport>('fleet-report-outbox'), jobOfStoredReport);
   const fleet = new FleetMode({
     settings,
     document: await storage.openDocument<FleetDeviceDocument>('fleet-device', {}),
-    reports: storage.openCollection<QueuedReport>('fleet-report-outbox'),
+    outbox,
     tracked: storage.openCollection<TrackedMessage>('fleet-messages'),
     events: context.events,
     messages: deps.messages,

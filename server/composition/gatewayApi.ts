@@ -34,7 +34,7 @@ import type { ModemOperations } from './operations.js';
  * get the same validation, access control and OpenAPI entries.
  */
 export function gatewayExtensions(
-  { storage, clock, logger, settings }: CompositionContext,
+  { storage, clock, logger, settings, outbox }: CompositionContext,
   deps: {
     version: string;
     serial: SerialAccess;
@@ -83,6 +83,7 @@ export function gatewayExtensions(
             sendingPaused: deps.sending.paused(),
             scheduler: deps.scheduler.status(),
             webhooks: deps.dispatcher.status(),
+            outbox: outbox.status(),
             fleet: fleetSecrets.view(maySeeSecrets),
           };
         },

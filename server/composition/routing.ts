@@ -1,17 +1,13 @@
-import { type AppDirectory, defaultAppId } from '../auth/appDirectory.js';
-import { formattedNumberKey } from '../desk/peerKey.js';
+import type { AppDirectory } from '../auth/appDirectory.js';
+import { formattedNumberKey } from '../domain/peerKey.js';
 import { describeError } from '../errors/gatewayError.js';
-import { partsPerRecipient } from '../plans/messageParts.js';
 import { openPlanBook, type PlanBook, type PlanDocumentData } from '../plans/planBook.js';
 import { createPlanGate } from '../plans/planGate.js';
-import { describePlanNotice, planNoticeEvent } from '../plans/planNotices.js';
-import { PlanNoticeLevels } from '../plans/simPlan.js';
+import { describePlanNotice, planAlerts, planNoticeEvent } from '../plans/planNotices.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
 import { type OperatorData, openOperatorData } from '../routing/operatorData.js';
-import { createRouteGuard } from '../routing/routeGuard.js';
-import { appHold, routingHold } from '../routing/routeHold.js';
 import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
-import type { SchedulerDeps } from '../scheduler/scheduler.js';
+import { createSchedulingHooks, type SchedulingHooks } from '../routing/schedulingHooks.js';
 import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
 import type { CompositionContext } from './context.js';
 
@@ -22,7 +18,7 @@ export interface GatewayRouting {
   plans: PlanBook;
   planUsage: SimPlanUsage;
   /** The scheduler's hooks: routing rules, each app's allowed modems and the SIM plans. */
-  scheduling: Required<Pick<SchedulerDeps, 'mayRoute' | 'routeHold' | 'handedOver'>>;
+  scheduling: SchedulingHooks;
   /** The SIMs at or near a cap now, one line each, for the desktop's notifications. */
   planAlerts(): { near: string[]; reached: string[] };
   /** The app whose message this number received last (within the send log's days), if any. */
@@ -71,49 +67,8 @@ export async function openRouting(
     operators,
     plans,
     planUsage,
-    scheduling: {
-      mayRoute: createRouteGuard({
-        book,
-        operators,
-        allowedTargets: (appId) => deps.apps.get(appId)?.allowedDeviceIds,
-        plans: gate,
-      }),
-      // The app's own bounds first, then the rule within them: a cap on some other modem is not
-      // why it waits.
-      routeHold: (message, able, online) => {
-        const app = message.appId === undefined ? undefined : deps.apps.get(message.appId);
-        return (
-          appHold(app, message, able, online) ??
-          routingHold(book, operators, message, able, online, app?.allowedDeviceIds) ??
-          gate.hold(message, able)
-        );
-      },
-      handedOver: (message, deviceId, simNumber) =>
-        planUsage.record(
-          { deviceId, sim: simNumber },
-          {
-            recipients: message.recipients
-              .filter((recipient) => recipient.state === 'Pending')
-              .map((recipient) => formattedNumberKey(recipient.phoneNumber)),
-            parts: partsPerRecipient(message.content),
-            appId: message.appId ?? defaultAppId,
-          },
-        ),
-    },
-    planAlerts() {
-      const near: string[] = [];
-      const reached: string[] = [];
-      const [warning, full] = PlanNoticeLevels;
-      for (const plan of plans.list()) {
-        for (const use of planUsage.usage(plan)) {
-          const percent = use.cap.limit === 0 ? 100 : (use.used * 100) / use.cap.limit;
-          const line = describePlanNotice({ sim: plan, use, level: full, unit: plan.unit });
-          if (percent >= full) reached.push(line);
-          else if (percent >= warning) near.push(line);
-        }
-      }
-      return { near, reached };
-    },
+    scheduling: createSchedulingHooks({ book, operators, apps: deps.apps, gate, usage: planUsage }),
+    planAlerts: () => planAlerts(plans, planUsage),
     lastAppTo: (phoneNumber) => sendLog.lastAppTo(formattedNumberKey(phoneNumber), clock.now() - keptSendsMs),
   };
 }

@@ -1,37 +1,38 @@
 import type { AccessControl } from '../auth/accessControl.js';
 import { createMessageIdGenerator } from '../messages/messageId.js';
 import type { MessageService } from '../messages/messageService.js';
+import { type SwitchedListener, startSwitchedListener } from '../settings/switchedListener.js';
 import type { SubmitMemo } from '../smpp/deliveryReceipt.js';
-import { type HeldDelivery, SmppDeliveries } from '../smpp/smppDeliveries.js';
+import { jobOfStoredDelivery, SmppDeliveries, type StoredDelivery } from '../smpp/smppDeliveries.js';
 import { startSmppServer } from '../smpp/smppServer.js';
 import type { SmppSession } from '../smpp/smppSession.js';
 import { type HeldParts, type RecentSubmit, SmppSubmissions } from '../smpp/smppSubmissions.js';
 import type { IncomingRule } from '../webhooks/webhookAudience.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
-import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
 
-/** The deliver_sm outbox and the sessions it delivers to, which the SMPP server, once on, fills. */
+/** The deliver_sm deliveries and the sessions they go to, which the SMPP server, once on, fills. */
 export interface SmppOutbox {
   deliveries: SmppDeliveries;
   sessions: Set<SmppSession>;
 }
 
 /**
- * The deliver_sm outbox, a listener: started with the webhooks, before anything can raise an
+ * The deliver_sm deliveries, a listener: started with the webhooks, before anything can raise an
  * incoming SMS or a message update, so that none is missed while the SMPP server is on.
  */
-export function startSmppOutbox(
+export async function startSmppOutbox(
   context: CompositionContext,
   deps: {
     hearsIncoming: IncomingRule;
     receivingNumber: (deviceId: string, simNumber: number) => string | undefined;
   },
-): SmppOutbox {
-  const { storage, settings } = context;
+): Promise<SmppOutbox> {
+  const { storage, settings, outbox } = context;
+  await outbox.adopt(storage.openCollection<StoredDelivery>('smpp-outbox'), jobOfStoredDelivery);
   const sessions = new Set<SmppSession>();
   const deliveries = new SmppDeliveries({
-    outbox: storage.openCollection<HeldDelivery>('smpp-outbox'),
+    outbox,
     memos: storage.openCollection<SubmitMemo>('smpp-memos'),
     receivers: () => [...sessions],
     hearsIncoming: deps.hearsIncoming,

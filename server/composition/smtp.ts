@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { OptOutList } from '../desk/optOut/optOutList.js';
 import type { MessageService } from '../messages/messageService.js';
-import { type ForwardedMail, MailForwarding } from '../smtp/mailForwarding.js';
+import { type SwitchedListener, startSwitchedListener } from '../settings/switchedListener.js';
+import { jobOfStoredMail, MailForwarding, type StoredMail } from '../smtp/mailForwarding.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
-import { type SwitchedListener, startSwitchedListener } from './switchedListener.js';
 
 /**
  * E-mail → SMS (server/smtp/): off by default; on loopback unless `smtp.allow_lan`. Started after
@@ -62,12 +62,12 @@ export function startSmtp(
  * SMS → e-mail, a listener: started with the webhooks, before anything can raise an incoming
  * SMS, so that none is missed while forwarding is on.
  */
-export function startMailForwarding(context: CompositionContext): MailForwarding {
+export async function startMailForwarding(context: CompositionContext): Promise<MailForwarding> {
+  await context.outbox.adopt(context.storage.openCollection<StoredMail>('email-outbox'), jobOfStoredMail);
   const forwarding = new MailForwarding({
-    store: context.storage.openCollection<ForwardedMail>('email-outbox'),
+    outbox: context.outbox,
     settings: () => context.settings.current().email_forward,
     events: context.events,
-    clock: context.clock,
     logger: context.logger.child('email'),
   });
   forwarding.start();

@@ -1,7 +1,7 @@
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { HealthService } from '../health/healthService.js';
 import type { IncomingRule } from '../webhooks/webhookAudience.js';
-import type { WebhookDelivery } from '../webhooks/webhookDelivery.js';
+import { jobOfStoredDelivery, type WebhookDelivery } from '../webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
 import type { WebhookPoster } from '../webhooks/webhookPoster.js';
 import {
@@ -41,9 +41,10 @@ export async function startWebhookDispatcher(
     incomingFor: IncomingRule;
   },
 ): Promise<WebhookDispatcher> {
-  const { storage, settings } = context;
+  const { storage, settings, outbox } = context;
+  await outbox.adopt(storage.openCollection<WebhookDelivery>('webhook-outbox'), jobOfStoredDelivery);
   const dispatcher = new WebhookDispatcher({
-    outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
+    outbox,
     targets: () => deps.registry.list(),
     policy: () => webhookPolicyFrom(settings.current()),
     events: context.events,

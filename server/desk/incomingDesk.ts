@@ -1,6 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
+import type { PeerKey } from '../domain/peerKey.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { FactAnnouncer } from '../events/factAnnouncer.js';
@@ -11,7 +12,6 @@ import { deskFact } from './deskEvents.js';
 import type { DeskSend } from './deskSender.js';
 import { isKeyword, keywordList } from './optOut/optOutKeywords.js';
 import type { OptOutList } from './optOut/optOutList.js';
-import type { PeerKey } from './peerKey.js';
 import type { ReplyMemory } from './rules/replyMemory.js';
 import type { RuleActions } from './rules/ruleActions.js';
 import type { AutoReplyRule, RuleBook } from './rules/ruleBook.js';

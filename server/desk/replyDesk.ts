@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { PeerKey } from '../domain/peerKey.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { ApiBuilder } from '../http/defineRoute.js';
@@ -14,7 +15,6 @@ import { ConversationStore } from './conversations/conversationStore.js';
 import { deskSenderOf } from './deskSender.js';
 import { IncomingDesk } from './incomingDesk.js';
 import type { OptOutList } from './optOut/optOutList.js';
-import type { PeerKey } from './peerKey.js';
 import { registerConversationRoutes } from './routes/conversationRoutes.js';
 import { registerOptOutRoutes } from './routes/optOutRoutes.js';
 import { registerRuleRoutes } from './routes/ruleRoutes.js';

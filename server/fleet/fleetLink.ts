@@ -2,6 +2,7 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { InboxReplay } from '../inbox/inboxReplay.js';
 import type { Logger } from '../logging/logger.js';
+import type { Outbox } from '../outbox/outbox.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
 import { readServerEvents } from './eventStream.js';
@@ -14,8 +15,7 @@ import {
   type FleetDeviceDocument,
   type Registration,
 } from './registration.js';
-import type { ReportOutbox } from './reportOutbox.js';
-import { ReportSender } from './reportSender.js';
+import { serveReports } from './reportDelivery.js';
 import { ServerClient } from './serverClient.js';
 import { settingsFromServer } from './serverSettings.js';
 import { SimCardSync } from './simCardSync.js';
@@ -43,7 +43,8 @@ export interface LinkStatus {
 export interface LinkDependencies {
   document: SettingsDocument<FleetDeviceDocument>;
   intake: MessageIntake;
-  outbox: ReportOutbox;
+  /** The one outbox, whose state reports this link delivers while it is registered. */
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   /** Where the server's webhooks go (the gateway's registry, which then refuses local edits). */
@@ -63,14 +64,14 @@ export interface LinkDependencies {
  * `GET /events` (SSE; a desktop has no FCM, so the server notifies it this way), fetches
  * `GET /message` once at start, on every MessageEnqueued and every poll interval while the
  * stream is down, cancels on MessageCancelled, replays the inbox on MessagesExportRequested,
- * keeps the server's copy of our SIM cards current, and lets the report sender empty the outbox.
+ * keeps the server's copy of our SIM cards current, and delivers the outbox's state reports.
  */
 export class FleetLink {
   private readonly stopSignal = new AbortController();
   private readonly client: ServerClient;
   private readonly status: LinkStatus;
   private device?: FleetDevice;
-  private sender?: ReportSender;
+  private stopReports?: () => Promise<void>;
   private simCardSync?: SimCardSync;
   private tickTimer?: TimerHandle;
   private fetching?: Promise<void>;
@@ -93,11 +94,6 @@ export class FleetLink {
     return { ...this.status };
   }
 
-  /** A report was queued: send it when the link may. */
-  reportQueued(): void {
-    this.sender?.kick();
-  }
-
   /** A modem changed: the server hears of it if its SIM cards did. */
   devicesChanged(): void {
     this.simCardSync?.sync();
@@ -107,7 +103,7 @@ export class FleetLink {
     this.stopSignal.abort();
     this.tickTimer?.cancel();
     await this.fetching;
-    await this.sender?.stop();
+    await this.stopReports?.();
     await this.simCardSync?.stop();
   }
 
@@ -152,16 +148,13 @@ export class FleetLink {
       registration.sentSimCards && SimCardSync.signature(registration.sentSimCards),
     );
     this.simCardSync.sync();
-    this.sender = new ReportSender({
+    this.stopReports = serveReports({
       outbox: this.deps.outbox,
       client: this.client,
       deviceToken: this.device.token,
-      clock: this.deps.clock,
-      logger: this.deps.logger,
       onExchange: (error) =>
         error === undefined ? this.answered() : this.failed(error, 'state reports wait'),
     });
-    this.sender.kick();
     void this.fetchMessages();
     void this.listen();
   }
@@ -301,7 +294,7 @@ export class FleetLink {
     this.status.lastExchangeAt = this.deps.clock.now();
     delete this.status.lastError;
     if (this.status.state === 'registering') this.status.state = 'reconnecting';
-    this.sender?.retryNow();
+    if (this.stopReports) this.deps.outbox.wake('fleet-report');
     this.simCardSync?.sync();
   }
 

@@ -5,13 +5,14 @@ import { serverUrlProblem } from '../domain/serverUrl.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
+import type { Outbox } from '../outbox/outbox.js';
 import type { SettingsDocument, SettingsService } from '../settings/settingsService.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { FleetLink, type LinkDependencies, type LinkStatus } from './fleetLink.js';
 import { MessageIntake } from './messageIntake.js';
 import type { FleetDeviceDocument } from './registration.js';
-import { type QueuedReport, ReportOutbox, type TrackedMessage } from './reportOutbox.js';
+import { ReportTracker, type TrackedMessage } from './reportTracker.js';
 import { simCardsOf } from './simCards.js';
 import { isFinalState, stateReportOf } from './stateReport.js';
 
@@ -25,7 +26,7 @@ export type FleetStatus =
 export interface FleetModeDependencies {
   settings: SettingsService;
   document: SettingsDocument<FleetDeviceDocument>;
-  reports: KeyedCollection<QueuedReport>;
+  outbox: Outbox;
   tracked: KeyedCollection<TrackedMessage>;
   events: EventBus;
   messages: MessageService;
@@ -46,7 +47,7 @@ export interface FleetModeDependencies {
  * a state report, whether the link is up or not; the link sends them when it can.
  */
 export class FleetMode {
-  private readonly outbox: ReportOutbox;
+  private readonly reports: ReportTracker;
   private readonly intake: MessageIntake;
   private readonly unsubscribe: (() => void)[] = [];
   private link?: FleetLink;
@@ -54,11 +55,11 @@ export class FleetMode {
   private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: FleetModeDependencies) {
-    this.outbox = new ReportOutbox(deps.reports, deps.tracked);
+    this.reports = new ReportTracker(deps.outbox, deps.tracked);
     this.intake = new MessageIntake({
       messages: deps.messages,
       repository: deps.repository,
-      outbox: this.outbox,
+      reports: this.reports,
       clock: deps.clock,
       logger: deps.logger,
     });
@@ -75,7 +76,7 @@ export class FleetMode {
    * between), then connects if configured.
    */
   async start(): Promise<void> {
-    for (const id of this.outbox.trackedIds()) {
+    for (const id of this.reports.trackedIds()) {
       const message = this.deps.repository.get(id);
       if (message) await this.queueReport(message);
     }
@@ -95,7 +96,7 @@ export class FleetMode {
   }
 
   status(): FleetStatus {
-    const unreportedStates = this.outbox.size;
+    const unreportedStates = this.reports.size;
     if (!this.link)
       return { enabled: false, unreportedStates, ...(this.problem ? { problem: this.problem } : {}) };
     return { enabled: true, unreportedStates, ...this.link.current() };
@@ -111,13 +112,9 @@ export class FleetMode {
     );
   }
 
-  private async queueReport(message: MessageRecord): Promise<void> {
-    const queued = this.outbox.queue(stateReportOf(message), this.deps.clock.now(), {
-      final: isFinalState(message),
-    });
-    // The report leaves only once durable: a server told Sent never hears Pending after a crash.
-    await queued;
-    this.link?.reportQueued();
+  /** The report leaves only once durable: a server told Sent never hears Pending after a crash. */
+  private queueReport(message: MessageRecord): Promise<void> {
+    return this.reports.queue(stateReportOf(message), { final: isFinalState(message) });
   }
 
   private reapply(): void {
@@ -149,7 +146,7 @@ export class FleetMode {
       {
         document: this.deps.document,
         intake: this.intake,
-        outbox: this.outbox,
+        outbox: this.deps.outbox,
         webhooks: this.deps.webhooks,
         settings: this.deps.settings,
         inbox: this.deps.inbox,

@@ -6,7 +6,7 @@ import type { MessageService } from '../messages/messageService.js';
 import { type MessageRequest, messageRequestSchema } from '../schemas/messageSchemas.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { MobileMessage } from './mobileApi.js';
-import type { ReportOutbox } from './reportOutbox.js';
+import type { ReportTracker } from './reportTracker.js';
 import { cancelledReportOf, isFinalState, refusalReportOf, stateReportOf } from './stateReport.js';
 
 /**
@@ -25,7 +25,7 @@ export class MessageIntake {
     private readonly deps: {
       messages: MessageService;
       repository: MessageRepository;
-      outbox: ReportOutbox;
+      reports: ReportTracker;
       clock: Clock;
       logger: Logger;
     },
@@ -82,18 +82,18 @@ export class MessageIntake {
   /** The current state once more, unless a report of it is already on its way. */
   private async reportAgain(id: string): Promise<void> {
     const held = this.deps.repository.get(id);
-    if (!held || this.deps.outbox.holdsReportFor(id)) return;
-    await this.deps.outbox.queue(stateReportOf(held), this.deps.clock.now(), {
+    if (!held || this.deps.reports.holdsReportFor(id)) return;
+    await this.deps.reports.queue(stateReportOf(held), {
       final: isFinalState(held),
       force: true,
     });
   }
 
   private async reportCancelled(message: MobileMessage): Promise<void> {
-    if (this.deps.outbox.holdsReportFor(message.id)) return;
+    if (this.deps.reports.holdsReportFor(message.id)) return;
     this.deps.logger.info('a message the private server cancelled is not sent', { id: message.id });
     const at = this.deps.clock.now();
-    await this.deps.outbox.queue(cancelledReportOf(message.id, message.phoneNumbers ?? [], at), at, {
+    await this.deps.reports.queue(cancelledReportOf(message.id, message.phoneNumbers ?? [], at), {
       final: true,
     });
   }
@@ -125,9 +125,8 @@ export class MessageIntake {
 
   private refuse(message: MobileMessage, error: string): Promise<void> {
     this.deps.logger.warn('a message of the private server was refused', { id: message.id, error });
-    return this.deps.outbox.queue(
+    return this.deps.reports.queue(
       refusalReportOf(message.id, message.phoneNumbers ?? [], error, this.deps.clock.now()),
-      this.deps.clock.now(),
       { final: true },
     );
   }

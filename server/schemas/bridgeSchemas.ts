@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** How a listener the settings turn on stands (`ListenerState`, server/composition/switchedListener.ts). */
+/** How a listener the settings turn on stands (`ListenerState`, server/settings/switchedListener.ts). */
 export const listenerStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('off') }),
   z.object({ state: z.literal('listening'), host: z.string(), port: z.number().int() }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TrafficDirections } from '../at/trafficLine.js';
 import { HoldReasons } from '../domain/holdReasons.js';
 import { type RefusedPort, RefusedPortCodes } from '../domain/portRefusal.js';
-import { DeliveryStates } from '../webhooks/webhookDelivery.js';
+import { JobKinds, JobStates } from '../outbox/outboxJob.js';
 import { fleetStatusSchema } from './fleetStatusSchema.js';
 
 /**
@@ -32,6 +32,15 @@ export const gatewayStatusSchema = z.object({
     /** By id: a webhook's URL is for `webhooks:list` (server/webhooks/webhookDispatcher.ts). */
     lastFailure: z.object({ webhookId: z.string(), error: z.string(), at: z.number() }).optional(),
   }),
+  /** Per kind of owed delivery (webhook, mail, smpp, fleet-report): what waits, what was given up. */
+  outbox: z.record(
+    z.enum(JobKinds),
+    z.object({
+      pending: z.number().int(),
+      oldestPendingAt: z.number().optional(),
+      givenUpLastHour: z.number().int(),
+    }),
+  ),
   fleet: fleetStatusSchema,
 });
 
@@ -43,7 +52,7 @@ export const webhookDeliveryViewSchema = z.object({
   url: z.string(),
   event: z.string(),
   deviceId: z.string(),
-  state: z.enum(DeliveryStates),
+  state: z.enum(JobStates),
   createdAt: z.number(),
   nextAttemptAt: z.number(),
   attemptCount: z.number().int(),

@@ -5,7 +5,9 @@ import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
+import type { Outbox } from '../outbox/outbox.js';
+import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
+import { jobOfStoredItem, type StoredItem } from '../outbox/storedItem.js';
 import { toGsm7Characters } from '../pdu/gsm7.js';
 import { type Segment, segmentText } from '../pdu/segmenter.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
@@ -18,9 +20,9 @@ import { SmppStatus } from './smppStatus.js';
 /** Where an incoming SMS came in: what an app's incoming rule is asked about. */
 export type IncomingOrigin = Parameters<IncomingRule>[1];
 
-/** A deliver_sm owed to a receiver, kept until one acknowledges it. */
-export interface HeldDelivery extends OutboxItem {
-  kind: 'receipt' | 'mo';
+/** A deliver_sm owed to a receiver: a job of the outbox until one acknowledges it. */
+export interface HeldDelivery {
+  type: 'receipt' | 'mo';
   /** A receipt: only a session of the login that submitted (`callerKey`) takes it. */
   owner?: string;
   /** A receipt kept before `owner`: only a session bound with this system_id takes it. */
@@ -32,6 +34,27 @@ export interface HeldDelivery extends OutboxItem {
   base64Fields: string[];
 }
 
+/** A deliver_sm kept in the `smpp-outbox` collection before the one outbox. */
+export type StoredDelivery = Omit<HeldDelivery, 'type'> & StoredItem & { kind: HeldDelivery['type'] };
+
+export function jobOfStoredDelivery(stored: StoredDelivery): Omit<OutboxJob<HeldDelivery>, 'seq'> {
+  const { kind, owner, systemId, origin, fields, base64Fields } = stored;
+  const payload: HeldDelivery = {
+    type: kind,
+    fields,
+    base64Fields,
+    ...(owner !== undefined ? { owner } : {}),
+    ...(systemId !== undefined ? { systemId } : {}),
+    ...(origin !== undefined ? { origin } : {}),
+  };
+  return jobOfStoredItem(stored, { kind: 'smpp', lane: laneOf(payload), payload });
+}
+
+/** Receipts by the login they go to, incoming SMS in one lane: a login's deliveries keep their order. */
+function laneOf(delivery: HeldDelivery): string {
+  return delivery.owner ?? (delivery.systemId !== undefined ? `system-id:${delivery.systemId}` : 'incoming');
+}
+
 /** A bound session that may receive, as the outbox sees it. */
 export interface SmppReceiver {
   readonly systemId: string;
@@ -41,7 +64,7 @@ export interface SmppReceiver {
 }
 
 export interface SmppDeliveriesDeps {
-  outbox: KeyedCollection<HeldDelivery>;
+  outbox: Outbox;
   memos: KeyedCollection<SubmitMemo>;
   receivers: () => readonly SmppReceiver[];
   /** Whether an app's incoming rule gives it an incoming SMS (auth/appDirectory.ts). */
@@ -55,6 +78,12 @@ export interface SmppDeliveriesDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
+}
+
+/** A deliver_sm with the key of the fact it reports: the same fact kept twice is one job. */
+interface KeyedDelivery {
+  key: string;
+  delivery: HeldDelivery;
 }
 
 /** §5.2.12 esm_class bit 6: the short message begins with a UDH. */
@@ -78,19 +107,10 @@ const maxShortMessage = 254;
  */
 export class SmppDeliveries {
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly outbox: RetryingOutbox<HeldDelivery>;
   private readonly memoIds = new Set<string>();
+  private stopServing?: () => Promise<void>;
 
-  constructor(private readonly deps: SmppDeliveriesDeps) {
-    this.outbox = new RetryingOutbox({
-      store: deps.outbox,
-      attempt: (delivery) => this.attempt(delivery),
-      // Hourly at most once the back-off is at its cap: about two days of tries.
-      maxAttempts: 60,
-      clock: deps.clock,
-      logger: deps.logger,
-    });
-  }
+  constructor(private readonly deps: SmppDeliveriesDeps) {}
 
   /**
    * What a submit asked for that its receipt needs: written in the caller's turn, so in the
@@ -105,45 +125,60 @@ export class SmppDeliveries {
   start(): void {
     const { events } = this.deps;
     for (const memo of this.deps.memos.values()) this.memoIds.add(memo.id);
+    this.stopServing = this.deps.outbox.serve<HeldDelivery>('smpp', {
+      lanes: { order: 'parallel', inFlight: 8 },
+      attempt: async ([job]) => (job ? [await this.attempt(job)] : []),
+      // Hourly at most once the back-off is at its cap: about two days of tries.
+      maxAttempts: () => 60,
+      describe: (job) => `deliver_sm ${job.id}`,
+    });
     this.unsubscribe.push(
       events.onRecord('message:received', (incoming) => {
         if (!this.deps.forwardIncoming()) return;
-        for (const delivery of this.moDeliveries(incoming)) this.outbox.hold(delivery);
+        for (const delivery of this.moDeliveries(incoming)) this.hold(delivery);
       }),
       events.onRecord('message:updated', ({ message }) => {
         const delivery = this.receiptDelivery(message);
-        if (delivery) this.outbox.hold(delivery);
+        if (delivery) this.hold(delivery);
       }),
     );
-    this.outbox.pump();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.outbox.stop();
+    await this.stopServing?.();
   }
 
-  /** A receiver bound: send what waits for one. */
+  /** A receiver bound: what waits for one goes now. */
   pump(): void {
-    this.outbox.pump();
+    this.deps.outbox.wake('smpp');
   }
 
-  private async attempt(delivery: HeldDelivery): Promise<AttemptOutcome> {
+  private hold({ key, delivery }: { key: string; delivery: HeldDelivery }): void {
+    this.deps.outbox
+      .hold({ id: `smpp:${key}`, kind: 'smpp', lane: laneOf(delivery), payload: delivery })
+      .catch((error: unknown) =>
+        this.deps.logger.error('a deliver_sm could not be kept', { key, error: String(error) }),
+      );
+  }
+
+  private async attempt(job: OutboxJob<HeldDelivery>): Promise<AttemptOutcome> {
+    const delivery = job.payload;
     const candidates = this.deps
       .receivers()
       .filter((receiver) => receiver.canReceive && this.mayHave(receiver, delivery));
     // Spread over the receivers of the same login.
-    const receiver = candidates[delivery.attempts % Math.max(1, candidates.length)];
-    if (!receiver) return { kind: 'no-taker' };
+    const receiver = candidates[job.attemptCount % Math.max(1, candidates.length)];
+    if (!receiver) return { kind: 'wait', reason: 'no bound receiver may have it' };
     const fields: Record<string, unknown> = { ...delivery.fields };
     for (const name of delivery.base64Fields)
       fields[name] = Buffer.from(String(delivery.fields[name]), 'base64');
     const answer = await receiver.deliver(fields);
     // The session ended unanswered: it goes again on the next bind, not counted as a failure.
-    if (answer === 'closed') return { kind: 'no-taker' };
+    if (answer === 'closed') return { kind: 'wait', reason: 'the session ended before it answered' };
     return answer === SmppStatus.ESME_ROK
-      ? { kind: 'done' }
-      : { kind: 'failed', error: `deliver_sm_resp status 0x${answer.toString(16)}` };
+      ? { kind: 'done', status: answer }
+      : { kind: 'failed', status: answer, error: `deliver_sm_resp status 0x${answer.toString(16)}` };
   }
 
   private mayHave(receiver: SmppReceiver, delivery: HeldDelivery): boolean {
@@ -151,7 +186,7 @@ export class SmppDeliveries {
     if (!caller) return false;
     if (delivery.owner !== undefined) return callerKey(caller) === delivery.owner;
     if (delivery.systemId !== undefined) return receiver.systemId === delivery.systemId;
-    if (delivery.kind === 'mo' && caller.kind === 'app') {
+    if (delivery.type === 'mo' && caller.kind === 'app') {
       // An app hears what its incoming rule gives it; an MO kept before origins were recorded,
       // none (a person's login hears every one).
       return delivery.origin !== undefined && this.deps.hearsIncoming(caller.appId, delivery.origin);
@@ -159,7 +194,7 @@ export class SmppDeliveries {
     return true;
   }
 
-  private moDeliveries(incoming: IncomingMessageEvent): HeldDelivery[] {
+  private moDeliveries(incoming: IncomingMessageEvent): KeyedDelivery[] {
     const source = addressOfPhoneNumber(incoming.sender);
     const destination = addressOfPhoneNumber(
       incoming.recipient ?? this.deps.receivingNumber(incoming.deviceId, incoming.simNumber) ?? '',
@@ -220,7 +255,7 @@ export class SmppDeliveries {
     origin: IncomingOrigin,
     addressing: Record<string, string | number>,
     segments: readonly Segment[],
-  ): HeldDelivery[] {
+  ): KeyedDelivery[] {
     const reference = Number.parseInt(createHash('sha256').update(incoming.id).digest('hex').slice(0, 2), 16);
     return segments.map((segment, index) => {
       const header = Buffer.from([5, 0x00, 3, reference, segments.length, index + 1]);
@@ -246,7 +281,7 @@ export class SmppDeliveries {
     });
   }
 
-  private receiptDelivery(message: MessageRecord): HeldDelivery | undefined {
+  private receiptDelivery(message: MessageRecord): KeyedDelivery | undefined {
     if (!this.memoIds.has(message.id)) return undefined;
     const memo = this.deps.memos.get(message.id);
     if (!memo) return undefined;
@@ -280,23 +315,13 @@ export class SmppDeliveries {
   }
 
   private delivery(
-    id: string,
-    kind: HeldDelivery['kind'],
+    key: string,
+    type: HeldDelivery['type'],
     fields: HeldDelivery['fields'],
     base64Fields: string[],
     audience: Pick<HeldDelivery, 'owner' | 'systemId' | 'origin'>,
-  ): HeldDelivery {
-    const now = this.deps.clock.now();
-    return {
-      id,
-      kind,
-      fields,
-      base64Fields,
-      ...audience,
-      createdAt: now,
-      attempts: 0,
-      nextAttemptAt: now,
-    };
+  ): KeyedDelivery {
+    return { key, delivery: { type, fields, base64Fields, ...audience } };
   }
 }
 

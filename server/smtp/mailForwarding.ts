@@ -1,15 +1,15 @@
-import type { Clock } from '../clock/clock.js';
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
-import { type AttemptOutcome, type OutboxItem, RetryingOutbox } from '../outbox/retryingOutbox.js';
+import type { Outbox } from '../outbox/outbox.js';
+import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
+import { jobOfStoredItem, type StoredItem } from '../outbox/storedItem.js';
 import type { Settings } from '../schemas/settingsSchema.js';
-import type { KeyedCollection } from '../store/keyedCollection.js';
 
-/** A mail owed to the configured addresses, kept until the relay takes it. */
-export interface ForwardedMail extends OutboxItem {
+/** A mail owed to the configured addresses: a job of the outbox until the relay takes it. */
+export interface ForwardedMail {
   subject: string;
   text: string;
   /** `<number>@<reply domain>`: a reply sent through the SMTP listener goes to that number. */
@@ -20,16 +20,26 @@ export interface ForwardedMail extends OutboxItem {
 
 export type ForwardSettings = Settings['email_forward'];
 
+/** A mail kept in the `email-outbox` collection before the one outbox. */
+export type StoredMail = ForwardedMail & StoredItem;
+
+export function jobOfStoredMail(stored: StoredMail): Omit<OutboxJob<ForwardedMail>, 'seq'> {
+  const { subject, text, replyTo, messageId } = stored;
+  const mail: ForwardedMail = { subject, text, messageId, ...(replyTo !== undefined ? { replyTo } : {}) };
+  return jobOfStoredItem(stored, { kind: 'mail', lane: relayLane, payload: mail });
+}
+
 export interface MailForwardingDeps {
-  store: KeyedCollection<ForwardedMail>;
+  outbox: Outbox;
   settings: () => ForwardSettings;
   events: EventBus;
-  clock: Clock;
   logger: Logger;
 }
 
 /** A relay that refuses for two days is given up on (hourly at the back-off's cap). */
 const maxAttempts = 60;
+/** One relay: mails go out oldest first, a few at a time. */
+const relayLane = 'relay';
 
 /**
  * SMS → e-mail (docs/email-and-smpp.md): incoming SMS, and by choice failed messages and
@@ -38,23 +48,21 @@ const maxAttempts = 60;
  */
 export class MailForwarding {
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly outbox: RetryingOutbox<ForwardedMail>;
+  private stopServing?: () => Promise<void>;
 
-  constructor(private readonly deps: MailForwardingDeps) {
-    this.outbox = new RetryingOutbox({
-      store: deps.store,
-      attempt: (mail) => this.send(mail),
-      maxAttempts,
-      clock: deps.clock,
-      logger: deps.logger,
-    });
-  }
+  constructor(private readonly deps: MailForwardingDeps) {}
 
   start(): void {
     const { events } = this.deps;
+    this.stopServing = this.deps.outbox.serve<ForwardedMail>('mail', {
+      lanes: { order: 'parallel', inFlight: 4 },
+      attempt: async ([job]) => (job ? [await this.send(job.payload)] : []),
+      maxAttempts: () => maxAttempts,
+      describe: (job) => `mail "${job.payload.subject}"`,
+    });
     this.unsubscribe.push(
       events.onRecord('message:received', (incoming) => {
-        if (this.deps.settings().enabled) this.outbox.hold(this.incomingMail(incoming));
+        if (this.deps.settings().enabled) this.hold(this.incomingMail(incoming));
       }),
       events.onRecord('message:updated', ({ message, previousState }) => {
         const settings = this.deps.settings();
@@ -62,15 +70,14 @@ export class MailForwarding {
         const wanted =
           (message.state === 'Failed' && settings.forward_failures) ||
           (message.state === 'Delivered' && settings.forward_reports);
-        if (wanted) this.outbox.hold(this.outcomeMail(message));
+        if (wanted) this.hold(this.outcomeMail(message));
       }),
     );
-    this.outbox.pump();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.outbox.stop();
+    await this.stopServing?.();
   }
 
   /** The settings' test button: one mail now, not kept; resolves with the relay's answer. */
@@ -90,7 +97,7 @@ export class MailForwarding {
 
   private async send(mail: ForwardedMail): Promise<AttemptOutcome> {
     const settings = this.deps.settings();
-    if (!settings.enabled) return { kind: 'no-taker' };
+    if (!settings.enabled) return { kind: 'wait', reason: 'forwarding to e-mail is off' };
     await (await transportOf(settings)).sendMail({
       from: settings.from ?? undefined,
       to: recipientsOf(settings),
@@ -102,23 +109,26 @@ export class MailForwarding {
     return { kind: 'done' };
   }
 
-  private incomingMail(incoming: IncomingMessageEvent): ForwardedMail {
+  private incomingMail(incoming: IncomingMessageEvent): { key: string; mail: ForwardedMail } {
     const { reply_domain: domain } = this.deps.settings();
     const text =
       incoming.type === 'DATA_SMS'
         ? `A data SMS of ${Buffer.from(incoming.content, 'base64').length} bytes to port ${incoming.port ?? '?'}.`
         : incoming.content;
-    return this.item(`sms:${incoming.id}`, {
-      subject: `SMS from ${incoming.sender}`,
-      text:
-        `${text}\n\n-- \nReceived ${toIsoWithOffset(incoming.receivedAt)} by ${incoming.deviceId} (SIM ${incoming.simNumber}). ` +
-        'Reply to this mail to answer by SMS.\n',
-      replyTo: `${incoming.sender}@${domain}`,
-      messageId: `<sms-${incoming.id}@${domain}>`,
-    });
+    return {
+      key: `sms:${incoming.id}`,
+      mail: {
+        subject: `SMS from ${incoming.sender}`,
+        text:
+          `${text}\n\n-- \nReceived ${toIsoWithOffset(incoming.receivedAt)} by ${incoming.deviceId} (SIM ${incoming.simNumber}). ` +
+          'Reply to this mail to answer by SMS.\n',
+        replyTo: `${incoming.sender}@${domain}`,
+        messageId: `<sms-${incoming.id}@${domain}>`,
+      },
+    };
   }
 
-  private outcomeMail(message: MessageRecord): ForwardedMail {
+  private outcomeMail(message: MessageRecord): { key: string; mail: ForwardedMail } {
     const { reply_domain: domain } = this.deps.settings();
     const recipients = message.recipients
       .map(
@@ -127,19 +137,23 @@ export class MailForwarding {
       )
       .join('\n');
     const what = message.state === 'Failed' ? 'could not be sent' : 'was delivered';
-    return this.item(`${message.state}:${message.id}`, {
-      subject: `SMS ${message.id} ${what}`,
-      text: `${recipients}\n`,
-      messageId: `<${message.state.toLowerCase()}-${message.id}@${domain}>`,
-    });
+    return {
+      key: `${message.state}:${message.id}`,
+      mail: {
+        subject: `SMS ${message.id} ${what}`,
+        text: `${recipients}\n`,
+        messageId: `<${message.state.toLowerCase()}-${message.id}@${domain}>`,
+      },
+    };
   }
 
-  private item(
-    id: string,
-    mail: Pick<ForwardedMail, 'subject' | 'text' | 'replyTo' | 'messageId'>,
-  ): ForwardedMail {
-    const now = this.deps.clock.now();
-    return { id, ...mail, createdAt: now, attempts: 0, nextAttemptAt: now };
+  /** Kept under the fact's own key, so the same fact kept twice is one mail. */
+  private hold(mail: { key: string; mail: ForwardedMail }): void {
+    this.deps.outbox
+      .hold({ id: `mail:${mail.key}`, kind: 'mail', lane: relayLane, payload: mail.mail })
+      .catch((error: unknown) =>
+        this.deps.logger.error('a mail could not be kept', { error: String(error) }),
+      );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { WebhookEventName } from '../domain/webhookEvents.js';
+import type { JobAttempt, JobState, OutboxJob } from '../outbox/outboxJob.js';
 
 /** A registered webhook as the dispatcher needs it (the registry owns the records). */
 export interface WebhookTarget {
@@ -10,19 +11,21 @@ export interface WebhookTarget {
   appId?: string;
 }
 
-export interface DeliveryAttempt {
-  at: number;
-  /** HTTP status when the receiver answered. */
-  status?: number;
-  error?: string;
-  durationMs: number;
+/** One attempt; `status` is the HTTP status when the receiver answered. */
+export type DeliveryAttempt = JobAttempt;
+export type DeliveryState = JobState;
+
+/** What a webhook job carries (outbox/outboxJob.ts); its lane is the webhook. */
+export interface WebhookJobPayload {
+  webhookId: string;
+  url: string;
+  event: WebhookEventName;
+  deviceId: string;
+  payload: Record<string, unknown>;
 }
 
-export const DeliveryStates = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryState = (typeof DeliveryStates)[number];
-
 /**
- * One event for one webhook, stored in the outbox before the first attempt. Its `id` is the
+ * One event for one webhook as the API shows it: a job of the outbox. Its `id` is the
  * envelope's `id` and stays the same across retries, so receivers can de-duplicate.
  */
 export interface WebhookDelivery {
@@ -43,18 +46,36 @@ export interface WebhookDelivery {
   finishedAt?: number;
 }
 
-/** The outbox: a durable collection (the store's keyed collection fits it). */
-export interface DeliveryOutbox {
-  put(delivery: WebhookDelivery): Promise<void>;
-  delete(id: string): Promise<void>;
-  get(id: string): WebhookDelivery | undefined;
-  values(): Iterable<WebhookDelivery>;
+export function deliveryOf(job: OutboxJob<WebhookJobPayload>): WebhookDelivery {
+  return {
+    id: job.id,
+    ...job.payload,
+    createdAt: job.createdAt,
+    state: job.state,
+    nextAttemptAt: job.nextAttemptAt,
+    attemptCount: job.attemptCount,
+    attempts: job.attempts,
+    ...(job.lastError !== undefined ? { lastError: job.lastError } : {}),
+    ...(job.finishedAt !== undefined ? { finishedAt: job.finishedAt } : {}),
+  };
+}
+
+/** A delivery kept in the `webhook-outbox` collection, as a job (`Outbox.adopt`). */
+export function jobOfStoredDelivery(delivery: WebhookDelivery): Omit<OutboxJob<WebhookJobPayload>, 'seq'> {
+  const { id, webhookId, url, event, deviceId, payload, ...lifecycle } = delivery;
+  return {
+    id,
+    kind: 'webhook',
+    lane: webhookId,
+    payload: { webhookId, url, event, deviceId, payload },
+    ...lifecycle,
+  };
 }
 
 /** The JSON body a receiver gets. */
-export function deliveryEnvelope(delivery: WebhookDelivery): string {
+export function deliveryEnvelope(id: string, delivery: WebhookJobPayload): string {
   return JSON.stringify({
-    id: delivery.id,
+    id,
     webhookId: delivery.webhookId,
     event: delivery.event,
     deviceId: delivery.deviceId,

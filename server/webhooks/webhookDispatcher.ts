@@ -6,6 +6,8 @@ import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js'
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
+import type { Outbox } from '../outbox/outbox.js';
+import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
 import {
   type OwnNumberLookup,
   payloadForIncoming,
@@ -13,14 +15,14 @@ import {
   payloadsForUpdate,
 } from './eventPayloads.js';
 import { payloadForLowBalance, payloadForMissedCall } from './modemEventPayloads.js';
-import { hasAttemptsLeft, retryDelayMs } from './retryPolicy.js';
 import { signWebhookBody } from './signature.js';
 import { type IncomingRule, reachesTarget } from './webhookAudience.js';
 import {
-  type DeliveryOutbox,
   type DeliveryState,
   deliveryEnvelope,
+  deliveryOf,
   type WebhookDelivery,
+  type WebhookJobPayload,
   type WebhookTarget,
 } from './webhookDelivery.js';
 import type { PostOptions, WebhookPoster } from './webhookPoster.js';
@@ -37,7 +39,7 @@ export interface WebhookPolicy {
 }
 
 export interface WebhookDispatcherDeps {
-  outbox: DeliveryOutbox;
+  outbox: Outbox;
   targets: () => readonly WebhookTarget[];
   policy: () => WebhookPolicy;
   events: EventBus;
@@ -56,8 +58,6 @@ export interface WebhookDispatcherDeps {
   timeouts?: PostOptions;
   /** Parallel attempts per webhook; one slow receiver never holds up another. Default 4. */
   maxInFlightPerWebhook?: number;
-  /** Finished deliveries are kept this long for the UI, then pruned. Default 7 days. */
-  retentionMs?: number;
 }
 
 export interface DeliveryQuery {
@@ -80,30 +80,22 @@ export interface DispatcherStatus {
 
 /** While offline (internet_required), look again this often. */
 const offlineRecheckMs = 30_000;
-const keptAttempts = 10;
-const pruneIntervalMs = 60 * 60_000;
 
 /**
- * Turns gateway events into webhook deliveries: stored in the outbox first, then attempted,
- * retried with back-off, and resumed after a restart. Each webhook has its own lane, so a slow
- * or dead receiver delays nobody else — and never the sending of SMS, which does not wait here.
+ * Turns gateway events into webhook deliveries, jobs of the one outbox (outbox/outbox.ts): kept
+ * in the commit of their fact, then attempted, retried and resumed there. Each webhook is a lane,
+ * so a slow or dead receiver delays nobody else — and never the sending of SMS.
  */
 export class WebhookDispatcher {
-  private readonly pendingByWebhook = new Map<string, Set<string>>();
-  private readonly inFlight = new Map<string, Set<string>>();
-  private readonly running = new Set<Promise<void>>();
   private readonly unsubscribe: (() => void)[] = [];
-  private wakeTimer?: TimerHandle;
-  private wakeAt = Number.POSITIVE_INFINITY;
+  private stopServing?: () => Promise<void>;
   private pingTimer?: TimerHandle;
-  private pruneTimer?: TimerHandle;
   private stopped = true;
   private lastFailure?: DispatcherStatus['lastFailure'];
   /** When each webhook last took a delivery (since start): its earlier failures are not news. */
   private readonly lastDeliveredAt = new Map<string, number>();
   private readonly timeouts: PostOptions;
   private readonly maxInFlight: number;
-  private readonly retentionMs: number;
   private readonly isOnline: () => boolean;
   private readonly newId: () => string;
   private readonly ownNumber: OwnNumberLookup;
@@ -112,7 +104,6 @@ export class WebhookDispatcher {
   constructor(private readonly deps: WebhookDispatcherDeps) {
     this.timeouts = deps.timeouts ?? { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000 };
     this.maxInFlight = deps.maxInFlightPerWebhook ?? 4;
-    this.retentionMs = deps.retentionMs ?? 7 * 24 * 60 * 60_000;
     this.isOnline = deps.isOnline ?? hasNetworkInterface;
     this.newId = deps.newId ?? randomUUID;
     this.ownNumber = deps.ownNumber ?? (() => undefined);
@@ -121,11 +112,12 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     this.stopped = false;
-    for (const delivery of this.deps.outbox.values()) {
-      if (delivery.state === 'pending') this.track(delivery);
-    }
-    const resumed = [...this.pendingByWebhook.values()].reduce((sum, ids) => sum + ids.size, 0);
-    if (resumed > 0) this.deps.logger.info(`resuming ${resumed} webhook deliveries from the outbox`);
+    this.stopServing = this.deps.outbox.serve<WebhookJobPayload>('webhook', {
+      lanes: { order: 'parallel', inFlight: this.maxInFlight },
+      attempt: async ([job]) => (job ? [await this.attempt(job)] : []),
+      maxAttempts: () => 1 + Math.max(0, this.deps.policy().retryCount),
+      describe: (job) => `webhook ${job.payload.webhookId} (${job.payload.event})`,
+    });
     const { events } = this.deps;
     this.unsubscribe.push(
       // Stored facts: their deliveries go into the commit that stores the fact, so a crash after
@@ -145,7 +137,6 @@ export class WebhookDispatcher {
       events.onRecord('modem:low-balance', (low) => this.publishInBackground(payloadForLowBalance(low))),
     );
     this.schedulePing();
-    this.schedulePrune();
     await this.publish({
       event: 'app:started',
       deviceId: '',
@@ -156,10 +147,8 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.wakeTimer?.cancel();
     this.pingTimer?.cancel();
-    this.pruneTimer?.cancel();
-    await Promise.allSettled([...this.running]);
+    await this.stopServing?.();
   }
 
   /**
@@ -177,26 +166,23 @@ export class WebhookDispatcher {
           reachesTarget(target, event, this.incomingFor) &&
           (target.deviceId === undefined || target.deviceId === event.deviceId || event.deviceId === ''),
       );
-    const now = this.deps.clock.now();
-    const deliveries = targets.map(
-      (target): WebhookDelivery => ({
-        id: this.newId(),
-        webhookId: target.id,
-        url: target.url,
-        event: event.event,
-        deviceId: event.deviceId,
-        payload: event.payload,
-        createdAt: now,
-        state: 'pending',
-        nextAttemptAt: now,
-        attemptCount: 0,
-        attempts: [],
-      }),
+    const jobs = await Promise.all(
+      targets.map((target) =>
+        this.deps.outbox.hold<WebhookJobPayload>({
+          id: this.newId(),
+          kind: 'webhook',
+          lane: target.id,
+          payload: {
+            webhookId: target.id,
+            url: target.url,
+            event: event.event,
+            deviceId: event.deviceId,
+            payload: event.payload,
+          },
+        }),
+      ),
     );
-    await Promise.all(deliveries.map((delivery) => this.deps.outbox.put(delivery)));
-    for (const delivery of deliveries) this.track(delivery);
-    this.pump();
-    return deliveries;
+    return jobs.map(deliveryOf);
   }
 
   /** The UI's "send test event": a sample of the webhook's own event kind, to it alone. */
@@ -221,30 +207,23 @@ export class WebhookDispatcher {
    * is left as it is.
    */
   async resend(filter: { ids?: readonly string[]; webhookId?: string }): Promise<WebhookDelivery[]> {
-    const wanted = filter.ids && new Set(filter.ids);
-    const now = this.deps.clock.now();
-    const resent: WebhookDelivery[] = [];
-    for (const delivery of [...this.deps.outbox.values()]) {
-      if (delivery.state !== 'failed') continue;
-      if (wanted && !wanted.has(delivery.id)) continue;
-      if (filter.webhookId !== undefined && delivery.webhookId !== filter.webhookId) continue;
-      const { finishedAt: _finishedAt, ...rest } = delivery;
-      resent.push({ ...rest, state: 'pending', nextAttemptAt: now, attemptCount: 0 });
-    }
-    await Promise.all(resent.map((delivery) => this.deps.outbox.put(delivery)));
-    for (const delivery of resent) this.track(delivery);
-    this.pump();
-    return resent;
+    const resent = await this.deps.outbox.resend<WebhookJobPayload>({
+      kind: 'webhook',
+      ...(filter.ids ? { ids: filter.ids } : {}),
+      ...(filter.webhookId !== undefined ? { lane: filter.webhookId } : {}),
+    });
+    return resent.map(deliveryOf);
   }
 
   list(query: DeliveryQuery): WebhookDelivery[] {
-    const matches: WebhookDelivery[] = [];
-    for (const delivery of this.deps.outbox.values()) {
-      if (query.webhookId !== undefined && delivery.webhookId !== query.webhookId) continue;
-      if (query.state !== undefined && delivery.state !== query.state) continue;
-      matches.push(delivery);
-    }
-    return matches.sort((left, right) => right.createdAt - left.createdAt).slice(0, query.limit);
+    return this.deps.outbox
+      .list<WebhookJobPayload>({
+        kind: 'webhook',
+        limit: query.limit,
+        ...(query.webhookId !== undefined ? { lane: query.webhookId } : {}),
+        ...(query.state !== undefined ? { state: query.state } : {}),
+      })
+      .map(deliveryOf);
   }
 
   /**
@@ -253,16 +232,10 @@ export class WebhookDispatcher {
    * in the list, to send again).
    */
   status(): DispatcherStatus {
-    const hourAgo = this.deps.clock.now() - 60 * 60_000;
-    let pending = 0;
-    const failedAt: WebhookDelivery[] = [];
-    for (const delivery of this.deps.outbox.values()) {
-      if (delivery.state === 'pending') pending++;
-      else if (delivery.state === 'failed' && (delivery.finishedAt ?? 0) >= hourAgo) failedAt.push(delivery);
-    }
-    const failedLastHour = failedAt.filter(
-      (delivery) => (delivery.finishedAt ?? 0) > (this.lastDeliveredAt.get(delivery.webhookId) ?? 0),
-    ).length;
+    const pending = this.deps.outbox.pendingCount('webhook');
+    const failedLastHour = this.deps.outbox
+      .recentlyGivenUp('webhook')
+      .filter((entry) => entry.at > (this.lastDeliveredAt.get(entry.lane) ?? 0)).length;
     const lastFailure =
       this.lastFailure &&
       this.lastFailure.at > (this.lastDeliveredAt.get(this.lastFailure.webhookId) ?? 0) &&
@@ -278,79 +251,15 @@ export class WebhookDispatcher {
     );
   }
 
-  private track(delivery: WebhookDelivery): void {
-    let ids = this.pendingByWebhook.get(delivery.webhookId);
-    if (!ids) {
-      ids = new Set();
-      this.pendingByWebhook.set(delivery.webhookId, ids);
-    }
-    ids.add(delivery.id);
-  }
-
-  /** Starts every due attempt the lanes have room for, then sleeps until the next one is due. */
-  private pump(): void {
-    if (this.stopped) return;
-    const now = this.deps.clock.now();
-    let nextDue = Number.POSITIVE_INFINITY;
-    for (const [webhookId, ids] of this.pendingByWebhook) {
-      const busy = this.inFlight.get(webhookId) ?? new Set<string>();
-      this.inFlight.set(webhookId, busy);
-      const due: WebhookDelivery[] = [];
-      for (const id of ids) {
-        if (busy.has(id)) continue;
-        const delivery = this.deps.outbox.get(id);
-        if (delivery?.state !== 'pending') {
-          ids.delete(id);
-          continue;
-        }
-        if (delivery.nextAttemptAt <= now) due.push(delivery);
-        else nextDue = Math.min(nextDue, delivery.nextAttemptAt);
-      }
-      // Oldest first, so a receiver sees events in the order they happened when it keeps up.
-      due.sort((left, right) => left.createdAt - right.createdAt);
-      for (const delivery of due) {
-        if (busy.size >= this.maxInFlight) break;
-        busy.add(delivery.id);
-        const attempt = this.attempt(delivery).finally(() => {
-          busy.delete(delivery.id);
-          this.running.delete(attempt);
-          this.pump();
-        });
-        this.running.add(attempt);
-      }
-      if (ids.size === 0) this.pendingByWebhook.delete(webhookId);
-    }
-    this.scheduleWake(nextDue);
-  }
-
-  private scheduleWake(at: number): void {
-    if (at === Number.POSITIVE_INFINITY || at >= this.wakeAt) return;
-    this.wakeTimer?.cancel();
-    this.wakeAt = at;
-    this.wakeTimer = this.deps.clock.setTimer(() => {
-      this.wakeAt = Number.POSITIVE_INFINITY;
-      this.pump();
-    }, at - this.deps.clock.now());
-  }
-
-  private async attempt(delivery: WebhookDelivery): Promise<void> {
+  private async attempt(job: OutboxJob<WebhookJobPayload>): Promise<AttemptOutcome> {
     const policy = this.deps.policy();
-    const target = this.deps.targets().find((candidate) => candidate.id === delivery.webhookId);
+    const target = this.deps.targets().find((candidate) => candidate.id === job.payload.webhookId);
     const now = this.deps.clock.now();
-    if (!target) {
-      await this.finish(delivery, 'failed', 'the webhook was removed before delivery');
-      return;
-    }
+    if (!target) return { kind: 'failed', error: 'the webhook was removed before delivery', final: true };
     if (policy.internetRequired && !isLoopbackUrl(target.url) && !this.isOnline()) {
-      // Not an attempt: nothing was tried. Look again later without using up retries.
-      await this.deps.outbox.put({
-        ...delivery,
-        nextAttemptAt: now + offlineRecheckMs,
-        lastError: 'waiting for a network connection',
-      });
-      return;
+      return { kind: 'wait', reason: 'waiting for a network connection', retryAt: now + offlineRecheckMs };
     }
-    const body = deliveryEnvelope(delivery);
+    const body = deliveryEnvelope(job.id, job.payload);
     const timestamp = String(Math.floor(now / 1000));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -358,7 +267,6 @@ export class WebhookDispatcher {
       'x-timestamp': timestamp,
     };
     if (policy.signingKey) headers['x-signature'] = signWebhookBody(body, timestamp, policy.signingKey);
-
     let status: number | undefined;
     let error: string | undefined;
     try {
@@ -368,46 +276,13 @@ export class WebhookDispatcher {
       error = describeError(failure);
     }
     const finishedAt = this.deps.clock.now();
-    const attempts = [...delivery.attempts, { at: now, status, error, durationMs: finishedAt - now }].slice(
-      -keptAttempts,
-    );
-    const attempted: WebhookDelivery = {
-      ...delivery,
-      url: target.url,
-      attempts,
-      attemptCount: delivery.attemptCount + 1,
-    };
+    const answered = status !== undefined ? { status } : {};
     if (error === undefined) {
-      this.lastDeliveredAt.set(delivery.webhookId, finishedAt);
-      await this.finish(attempted, 'delivered');
-      return;
+      this.lastDeliveredAt.set(job.lane, finishedAt);
+      return { kind: 'done', ...answered };
     }
-    this.lastFailure = { webhookId: delivery.webhookId, error, at: finishedAt };
-    if (hasAttemptsLeft(attempted.attemptCount, policy.retryCount)) {
-      const delay = retryDelayMs(attempted.attemptCount);
-      this.deps.logger.warn(
-        `webhook ${delivery.webhookId} (${delivery.event}) failed, retrying in ${delay / 1000} s`,
-        { error },
-      );
-      await this.deps.outbox.put({ ...attempted, lastError: error, nextAttemptAt: finishedAt + delay });
-      return;
-    }
-    this.deps.logger.error(
-      `webhook ${delivery.webhookId} (${delivery.event}) failed for good after ${attempted.attemptCount} attempts`,
-      {
-        deliveryId: delivery.id,
-        error,
-      },
-    );
-    await this.finish(attempted, 'failed', error);
-  }
-
-  private async finish(delivery: WebhookDelivery, state: DeliveryState, lastError?: string): Promise<void> {
-    const finished: WebhookDelivery = { ...delivery, state, finishedAt: this.deps.clock.now() };
-    if (lastError === undefined) delete finished.lastError;
-    else finished.lastError = lastError;
-    await this.deps.outbox.put(finished);
-    this.pendingByWebhook.get(delivery.webhookId)?.delete(delivery.id);
+    this.lastFailure = { webhookId: job.lane, error, at: finishedAt };
+    return { kind: 'failed', error, ...answered };
   }
 
   private schedulePing(): void {
@@ -427,24 +302,6 @@ export class WebhookDispatcher {
       }
       this.schedulePing();
     }, delayMs);
-  }
-
-  private schedulePrune(): void {
-    this.pruneTimer = this.deps.clock.setTimer(() => {
-      if (this.stopped) return;
-      this.prune().catch((error) =>
-        this.deps.logger.warn('could not prune webhook deliveries', { error: describeError(error) }),
-      );
-      this.schedulePrune();
-    }, pruneIntervalMs);
-  }
-
-  private async prune(): Promise<void> {
-    const before = this.deps.clock.now() - this.retentionMs;
-    const old = [...this.deps.outbox.values()].filter(
-      (delivery) => delivery.state !== 'pending' && (delivery.finishedAt ?? delivery.createdAt) < before,
-    );
-    for (const delivery of old) await this.deps.outbox.delete(delivery.id);
   }
 
   private samplePayload(event: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { e164PeerKey } from '../../server/desk/peerKey.js';
 import { systemRegion } from '../../server/desk/systemRegion.js';
+import { e164PeerKey } from '../../server/domain/peerKey.js';
 import { normalisePhoneNumber } from '../../server/domain/phoneNumbers.js';
 
 describe('numbers as people type them', () => {

@@ -4,8 +4,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import type { PendingGroup } from '../../server/domain/incoming.js';
 import type { MessageState } from '../../server/domain/message.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { Outbox } from '../../server/outbox/outbox.js';
+import type { OutboxJob } from '../../server/outbox/outboxJob.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
-import type { WebhookDelivery } from '../../server/webhooks/webhookDelivery.js';
+import {
+  deliveryOf,
+  jobOfStoredDelivery,
+  type WebhookDelivery,
+  type WebhookJobPayload,
+} from '../../server/webhooks/webhookDelivery.js';
 import { listForm, recordingLogger, temporaryDirectory } from './storeTestKit.js';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'journal-data-dir');
@@ -121,6 +129,28 @@ describe('migrating a data directory written by the journal store', () => {
     const { storage: second, records } = await open();
     expect(second.messages.count()).toBe(380);
     expect(records.some((record) => record.message.startsWith('migrated'))).toBe(false);
+  });
+
+  it('hands its webhook deliveries to the one outbox: the pending resume, the rest stay history', async () => {
+    const { storage } = await open();
+    const deliveries = [...(await liveRecords('webhook-outbox.journal')).values()] as WebhookDelivery[];
+    const clock = new ManualClock(Date.UTC(2026, 10, 25));
+    const outbox = new Outbox({
+      store: storage.openCollection<OutboxJob>('outbox'),
+      clock,
+      logger: silentLogger,
+    });
+    try {
+      const legacy = storage.openCollection<WebhookDelivery>('webhook-outbox');
+      expect(await outbox.adopt(legacy, jobOfStoredDelivery)).toBe(200);
+      expect([...legacy.values()]).toEqual([]);
+      expect(outbox.pendingCount('webhook')).toBe(50);
+      const shown = outbox.list<WebhookJobPayload>({ kind: 'webhook', limit: 500 }).map(deliveryOf);
+      const byId = (left: WebhookDelivery, right: WebhookDelivery) => left.id.localeCompare(right.id);
+      expect(shown.sort(byId)).toEqual(deliveries.sort(byId));
+    } finally {
+      await outbox.stop();
+    }
   });
 
   it('skips a torn last line (a write cut by a power cut) and says so', async () => {

@@ -10,6 +10,7 @@ import type { CompositionContext } from '../../server/composition/context.js';
 import { composeHealth } from '../../server/composition/health.js';
 import { httpServicesFrom, serveHttp } from '../../server/composition/http.js';
 import { composeMessageRecords, composeMessaging } from '../../server/composition/messaging.js';
+import { openOutbox } from '../../server/composition/outbox.js';
 import { StopList } from '../../server/composition/stopList.js';
 import { openGatewayStorage } from '../../server/composition/storage.js';
 import { openWebhookRegistry } from '../../server/composition/webhooks.js';
@@ -159,6 +160,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     logger: silentLogger,
     events,
     facts: createFactAnnouncer(storage.sqlite.commits, events),
+    outbox: openOutbox({ storage, clock, logger: silentLogger, stops }),
     stops,
     storage,
     settings,

@@ -4,17 +4,15 @@ import { audienceHears, type IncomingAudience } from '../../server/domain/incomi
 import type { MessageRecord } from '../../server/domain/message.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import { Outbox } from '../../server/outbox/outbox.js';
 import { type IncomingRule, reachesTarget } from '../../server/webhooks/webhookAudience.js';
-import type {
-  DeliveryOutbox,
-  WebhookDelivery,
-  WebhookTarget,
-} from '../../server/webhooks/webhookDelivery.js';
+import type { WebhookTarget } from '../../server/webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
+import { MemoryJobStore } from '../support/memoryJobStore.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
- * Issue 39: an app's webhooks hear only its own messages' events, incoming messages as its rule
+ * An app's webhooks hear only its own messages' events, incoming messages as its rule
  * says, and the gateway's own events; the default app's hear everything, as before apps.
  */
 const hook = (id: string, event: string, appId?: string): WebhookTarget => ({
@@ -100,22 +98,6 @@ describe('which webhooks hear an event', () => {
   });
 });
 
-class MemoryOutbox implements DeliveryOutbox {
-  readonly records = new Map<string, WebhookDelivery>();
-  async put(delivery: WebhookDelivery) {
-    this.records.set(delivery.id, structuredClone(delivery));
-  }
-  async delete(id: string) {
-    this.records.delete(id);
-  }
-  get(id: string) {
-    return this.records.get(id);
-  }
-  values() {
-    return this.records.values();
-  }
-}
-
 const dispatchers: WebhookDispatcher[] = [];
 afterEach(async () => {
   await Promise.all(dispatchers.splice(0).map((dispatcher) => dispatcher.stop()));
@@ -141,9 +123,10 @@ function message(appId: string | undefined, state: 'Processed' | 'Sent'): Messag
 describe('the dispatcher', () => {
   it("delivers a message's sms:sent to its app's webhook and the default app's, never another app's", async () => {
     const events = new EventBus();
-    const outbox = new MemoryOutbox();
+    const outbox = new MemoryJobStore();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const dispatcher = new WebhookDispatcher({
-      outbox,
+      outbox: new Outbox({ store: outbox, clock, logger: silentLogger }),
       targets: () => [
         hook('default-hook', 'sms:sent'),
         hook('shop-hook', 'sms:sent', 'shop'),
@@ -153,7 +136,7 @@ describe('the dispatcher', () => {
       events,
       // Who receives is decided when the deliveries are stored; each answer is a plain 200.
       post: async () => ({ status: 200 }),
-      clock: new ManualClock(Date.UTC(2026, 0, 1)),
+      clock,
       logger: silentLogger,
       health: async () => ({}),
     });
@@ -165,7 +148,7 @@ describe('the dispatcher', () => {
       previousState: 'Processed',
     });
     await pollUntil(() => outbox.records.size >= 2);
-    const heard = () => [...outbox.records.values()].map((delivery) => delivery.webhookId).sort();
+    const heard = () => [...outbox.records.values()].map((job) => job.lane).sort();
     expect(heard()).toEqual(['default-hook', 'shop-hook']);
   });
 });

@@ -4,35 +4,17 @@ import { ManualClock } from '../../server/clock/manualClock.js';
 import type { MessageRecord } from '../../server/domain/message.js';
 import { EventBus } from '../../server/events/eventBus.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
+import { Outbox } from '../../server/outbox/outbox.js';
 import { verifyWebhookSignature } from '../../server/webhooks/signature.js';
-import type {
-  DeliveryOutbox,
-  WebhookDelivery,
-  WebhookTarget,
-} from '../../server/webhooks/webhookDelivery.js';
+import type { WebhookTarget } from '../../server/webhooks/webhookDelivery.js';
 import { WebhookDispatcher, type WebhookPolicy } from '../../server/webhooks/webhookDispatcher.js';
 import { createNodePoster } from '../../server/webhooks/webhookPoster.js';
+import { MemoryJobStore } from '../support/memoryJobStore.js';
 import { createTestCertificates, startReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
-
-class MemoryOutbox implements DeliveryOutbox {
-  readonly records = new Map<string, WebhookDelivery>();
-  async put(delivery: WebhookDelivery) {
-    this.records.set(delivery.id, structuredClone(delivery));
-  }
-  async delete(id: string) {
-    this.records.delete(id);
-  }
-  get(id: string) {
-    return this.records.get(id);
-  }
-  values() {
-    return this.records.values();
-  }
-}
 
 const signingKey = 'test-signing-key';
 const receivers: WebhookReceiver[] = [];
-const dispatchers: WebhookDispatcher[] = [];
+const dispatchers: { stop(): Promise<void> }[] = [];
 
 afterEach(async () => {
   await Promise.all(dispatchers.splice(0).map((dispatcher) => dispatcher.stop()));
@@ -48,7 +30,7 @@ async function receiver(options?: Parameters<typeof startReceiver>[0]) {
 interface Setup {
   targets: WebhookTarget[];
   clock?: ManualClock | typeof systemClock;
-  outbox?: MemoryOutbox;
+  outbox?: MemoryJobStore;
   policy?: Partial<WebhookPolicy>;
   ca?: string;
   isOnline?: () => boolean;
@@ -57,12 +39,14 @@ interface Setup {
 
 async function startDispatcher(setup: Setup) {
   const events = new EventBus();
-  const outbox = setup.outbox ?? new MemoryOutbox();
+  const outbox = setup.outbox ?? new MemoryJobStore();
   const logger = setup.logs
     ? createLogger({ level: 'DEBUG', sinks: [(record) => setup.logs?.push(record)] })
     : silentLogger;
+  const clock = setup.clock ?? systemClock;
+  const jobs = new Outbox({ store: outbox, clock, logger });
   const dispatcher = new WebhookDispatcher({
-    outbox,
+    outbox: jobs,
     targets: () => setup.targets,
     policy: () => ({
       retryCount: 1,
@@ -73,13 +57,18 @@ async function startDispatcher(setup: Setup) {
     }),
     events,
     post: createNodePoster({ ca: setup.ca }),
-    clock: setup.clock ?? systemClock,
+    clock,
     logger,
     health: async () => ({ status: 'pass' }),
     isOnline: setup.isOnline,
     timeouts: { connectTimeoutMs: 2_000, totalTimeoutMs: 2_000 },
   });
-  dispatchers.push(dispatcher);
+  dispatchers.push({
+    stop: async () => {
+      await dispatcher.stop();
+      await jobs.stop();
+    },
+  });
   await dispatcher.start();
   return { dispatcher, events, outbox };
 }
@@ -245,7 +234,7 @@ describe('webhook dispatcher', () => {
 
   it('resumes pending deliveries after a restart and keeps their ids', async () => {
     const clock = new ManualClock();
-    const outbox = new MemoryOutbox();
+    const outbox = new MemoryJobStore();
     const hook = await receiver();
     hook.respondWith(() => 500);
     const targets = [{ id: 'wh1', url: hook.url, event: 'sms:delivered' }];

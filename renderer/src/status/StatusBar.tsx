@@ -9,11 +9,21 @@ import { useResource } from '../useResource.js';
 
 /** How often the bar re-reads the gateway status: pause and webhook failures have no live event. */
 const statusPollMs = 5000;
+/** A mail the relay has not taken for this long is news: forwarding is not working. */
+const mailWaitNewsMs = 15 * 60_000;
+
+/** The deliveries beside webhooks (which have their own line), as people call them. */
+const deliveryNames = {
+  mail: ['forwarded mail', 'forwarded mails'],
+  smpp: ['SMPP delivery', 'SMPP deliveries'],
+  'fleet-report': ['state report to the private server', 'state reports to the private server'],
+} as const;
 
 /**
  * One bar on every screen for what changes how everything else must be read: the gateway is not
  * answering (so what is shown may be out of date), a simulated modem is in use, sending is
- * paused, webhook deliveries are failing; and which ways in beside HTTP (SMTP, SMPP) are open.
+ * paused, webhook deliveries or other owed deliveries are failing; and which ways in beside
+ * HTTP (SMTP, SMPP) are open.
  */
 export function StatusBar(props: { staleSince: number | undefined }) {
   const { api } = useApp();
@@ -77,6 +87,27 @@ export function StatusBar(props: { staleSince: number | undefined }) {
       tone: 'error',
       text: `${formatNumber(webhooks.failedLastHour)} webhook deliver${webhooks.failedLastHour === 1 ? 'y' : 'ies'} failed in the last hour${last ? ` (last: ${failedHook} — ${plainNetworkError(last.error)})` : ''}.`,
       link: { href: '#/webhooks', label: 'Webhooks' },
+    });
+  }
+  const outbox = status.data?.outbox;
+  for (const kind of ['mail', 'smpp', 'fleet-report'] as const) {
+    const given = outbox?.[kind]?.givenUpLastHour ?? 0;
+    if (given === 0) continue;
+    const [one, many] = deliveryNames[kind];
+    items.push({
+      key: `given-up-${kind}`,
+      tone: 'error',
+      text: `${formatNumber(given)} ${given === 1 ? one : many} given up in the last hour.`,
+      link: { href: '#/logs', label: 'Logs' },
+    });
+  }
+  const mail = outbox?.mail;
+  if (mail?.oldestPendingAt !== undefined && Date.now() - mail.oldestPendingAt > mailWaitNewsMs) {
+    items.push({
+      key: 'mail-waiting',
+      tone: 'warn',
+      text: `${formatNumber(mail.pending)} ${mail.pending === 1 ? 'forwarded mail waits' : 'forwarded mails wait'} for the mail relay since ${formatTime(mail.oldestPendingAt)}.`,
+      link: { href: '#/settings', label: 'Settings' },
     });
   }
   for (const name of ['smtp', 'smpp'] as const) {

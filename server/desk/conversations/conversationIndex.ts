@@ -1,10 +1,10 @@
 import type { ConversationDirection } from '../../domain/desk.js';
 import type { IncomingRecord } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
+import type { PeerKey } from '../../domain/peerKey.js';
 import type { CoreReads } from '../../store/sqlite/coreReads.js';
 import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
-import type { PeerKey } from '../peerKey.js';
 
 /** Rows read per step of a catch-up: one step stays a short pause of the event loop. */
 const batchRows = 500;

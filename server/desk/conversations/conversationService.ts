@@ -1,12 +1,12 @@
 import type { Clock, TimerHandle } from '../../clock/clock.js';
 import type { ConversationDirection } from '../../domain/desk.js';
 import type { MessageRecord, MessageState } from '../../domain/message.js';
+import type { PeerKey } from '../../domain/peerKey.js';
 import { describeError, ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Logger } from '../../logging/logger.js';
 import type { InboxRepository, MessageRepository, Page } from '../../store/repositories.js';
 import type { DeskSend } from '../deskSender.js';
-import type { PeerKey } from '../peerKey.js';
 import type { ConversationIndex } from './conversationIndex.js';
 import { type ConversationStore, type ConversationSummary, dataMessageText } from './conversationStore.js';
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { OptOutSource } from '../../domain/desk.js';
+import type { PeerKey } from '../../domain/peerKey.js';
 import type { WebhookEvent } from '../../domain/webhookEvents.js';
 import type { EventBus } from '../../events/eventBus.js';
 import type { Page } from '../../store/repositories.js';
@@ -8,7 +9,6 @@ import type { GroupCommit } from '../../store/sqlite/groupCommit.js';
 import type { Database, Statement } from '../../store/sqlite/sqlite.js';
 import type { RecipientFilter } from '../campaigns/audience.js';
 import { deskFact } from '../deskEvents.js';
-import type { PeerKey } from '../peerKey.js';
 
 export interface OptOut {
   number: string;

@@ -1,11 +1,11 @@
 import type { IncomingMessageEvent } from '../../domain/incoming.js';
 import type { MessageRecord } from '../../domain/message.js';
+import type { PeerKey } from '../../domain/peerKey.js';
 import { missingText, recipientFields, renderPlaceholders } from '../../domain/placeholders.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../errors/gatewayError.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
 import type { DeskSend } from '../deskSender.js';
-import type { PeerKey } from '../peerKey.js';
 import type { TemplateRepository } from '../templates/templateRepository.js';
 import type { AutoReplyRule } from './ruleBook.js';
 

@@ -1,4 +1,4 @@
-import { normalisePhoneNumber } from '../domain/phoneNumbers.js';
+import { normalisePhoneNumber } from './phoneNumbers.js';
 
 /**
  * The key a party is known by on the desk (conversations, opt-outs, loop protection): the same

@@ -1,8 +1,9 @@
 /**
- * The webhook outbox is written in the commit that stores the fact it reports. Checked the way a
- * process started after kill -9 would see it: the moment the fact's write is durable (the
- * lifecycle's or the inbox's promise resolves, after which the modem may delete or acknowledge
- * the SMS), a second connection to the database file must already find the delivery. When the
+ * The outbox is written in the commit that stores the fact it reports, for every kind of
+ * delivery. Checked the way a process started after kill -9 would see it: the moment the fact's
+ * write is durable (the lifecycle's or the inbox's promise resolves, after which the modem may
+ * delete or acknowledge the SMS), a second connection to the database file must already find the
+ * webhook's, the mail's and the deliver_sm's jobs. When the
  * delivery was written by a later batch, a kill in between kept the fact and lost its webhook;
  * that window lasts until the next turn of the event loop, too short for a kill from outside to
  * hit reliably (test/faults/crashRecovery.test.ts checks the whole path under kills).
@@ -20,16 +21,29 @@ import { InboxService } from '../../server/inbox/inboxService.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
 import { createCallRecorder } from '../../server/operations/callRecorder.js';
+import { Outbox } from '../../server/outbox/outbox.js';
+import type { OutboxJob } from '../../server/outbox/outboxJob.js';
+import { settingDefaults } from '../../server/schemas/settingsSchema.js';
+import type { SubmitMemo } from '../../server/smpp/deliveryReceipt.js';
+import { SmppDeliveries } from '../../server/smpp/smppDeliveries.js';
+import { MailForwarding } from '../../server/smtp/mailForwarding.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
-import type { WebhookDelivery } from '../../server/webhooks/webhookDelivery.js';
+import {
+  deliveryOf,
+  type WebhookDelivery,
+  type WebhookJobPayload,
+} from '../../server/webhooks/webhookDelivery.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
 
 const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
 let dataDir: string;
 let storage: Storage;
+let outbox: Outbox;
 let dispatcher: WebhookDispatcher;
+let forwarding: MailForwarding;
+let smppDeliveries: SmppDeliveries;
 const events = new EventBus();
 /** Ends the attempts in flight (each fails), so the dispatcher can stop. */
 const releases: (() => void)[] = [];
@@ -37,8 +51,9 @@ const releases: (() => void)[] = [];
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'smsgw-outbox-'));
   storage = await openStorage({ dataDir, clock, logger: silentLogger });
+  outbox = new Outbox({ store: storage.openCollection<OutboxJob>('outbox'), clock, logger: silentLogger });
   dispatcher = new WebhookDispatcher({
-    outbox: storage.openCollection<WebhookDelivery>('webhook-outbox'),
+    outbox,
     targets: () => [
       { id: 'sent-hook', url: 'http://127.0.0.1:9/sent', event: 'sms:sent' },
       { id: 'received-hook', url: 'http://127.0.0.1:9/received', event: 'sms:received' },
@@ -56,26 +71,61 @@ beforeEach(async () => {
     health: async () => ({ status: 'pass' }),
   });
   await dispatcher.start();
+  // No relay answers and no SMPP receiver is bound: their jobs stay pending, as after a crash.
+  forwarding = new MailForwarding({
+    outbox,
+    settings: () => ({
+      ...settingDefaults.email_forward,
+      enabled: true,
+      relay_host: '127.0.0.1',
+      relay_port: 9,
+    }),
+    events,
+    logger: silentLogger,
+  });
+  forwarding.start();
+  smppDeliveries = new SmppDeliveries({
+    outbox,
+    memos: storage.openCollection<SubmitMemo>('smpp-memos'),
+    receivers: () => [],
+    hearsIncoming: () => true,
+    receivingNumber: () => '+15550000000',
+    forwardIncoming: () => true,
+    incomingAsParts: () => false,
+    events,
+    clock,
+    logger: silentLogger,
+  });
+  smppDeliveries.start();
 });
 
 afterEach(async () => {
   for (const release of releases.splice(0)) release();
   await dispatcher.stop();
+  await forwarding.stop();
+  await smppDeliveries.stop();
+  await outbox.stop();
   await storage.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 /** What a process that starts after a crash right now would find in the outbox. */
-function outboxSeenFromOutside(): WebhookDelivery[] {
+function jobsSeenFromOutside(): OutboxJob[] {
   const outside = openSqlite(join(dataDir, databaseFileName), { readOnly: true });
   try {
     const rows = outside
       .prepare<[string], { body: string }>('SELECT body FROM collections WHERE collection = ?')
-      .all('webhook-outbox');
-    return rows.map((row) => JSON.parse(row.body) as WebhookDelivery);
+      .all('outbox');
+    return rows.map((row) => JSON.parse(row.body) as OutboxJob);
   } finally {
     outside.close();
   }
+}
+
+function outboxSeenFromOutside(): WebhookDelivery[] {
+  return jobsSeenFromOutside()
+    .filter((job): job is OutboxJob<WebhookJobPayload> => job.kind === 'webhook')
+    .map(deliveryOf);
 }
 
 function pendingMessage(): MessageRecord {
@@ -94,7 +144,7 @@ function pendingMessage(): MessageRecord {
   };
 }
 
-describe('the transactional webhook outbox', () => {
+describe('the transactional outbox', () => {
   it('has a message’s sms:sent delivery on disk once the Sent state is', async () => {
     await storage.messages.insert(pendingMessage());
     const lifecycle = new MessageLifecycle(storage.messages, events, clock, silentLogger);
@@ -105,7 +155,7 @@ describe('the transactional webhook outbox', () => {
     ]);
   });
 
-  it('has an incoming SMS’s sms:received delivery on disk once the SMS is', async () => {
+  it('has an incoming SMS’s webhook, mail and deliver_sm on disk once the SMS is', async () => {
     const inbox = new InboxService({
       repository: storage.inbox,
       pendingParts: storage.pendingParts,
@@ -122,6 +172,8 @@ describe('the transactional webhook outbox', () => {
     expect(outboxSeenFromOutside()).toEqual([
       expect.objectContaining({ webhookId: 'received-hook', event: 'sms:received', state: 'pending' }),
     ]);
+    const kinds = jobsSeenFromOutside().map((job) => `${job.kind} ${job.state}`);
+    expect(kinds.sort()).toEqual(['mail pending', 'smpp pending', 'webhook pending']);
   });
 
   it('has a missed call’s delivery on disk once the call is', async () => {

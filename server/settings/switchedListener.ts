@@ -1,6 +1,7 @@
 import { describeError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
 import type { Settings } from '../schemas/settingsSchema.js';
-import type { CompositionContext } from './context.js';
+import type { SettingsService } from './settingsService.js';
 
 /** How a listener the settings turn on and off stands, for the status bar. */
 export type ListenerState =
@@ -25,7 +26,12 @@ export interface SwitchedListener {
  * apply one at a time, in order; a listener that cannot start leaves `failed` with the reason.
  */
 export function startSwitchedListener<Config extends { host: string; port: number }>(
-  context: Pick<CompositionContext, 'settings' | 'stops' | 'logger'>,
+  context: {
+    settings: Pick<SettingsService, 'current' | 'onChange'>;
+    /** Where the listener's stop goes: it runs when the gateway stops. */
+    stops: { add(stop: () => Promise<void>): void };
+    logger: Logger;
+  },
   listener: {
     name: string;
     /** The configuration in force, or undefined while it is turned off. */
