@@ -11,6 +11,11 @@ export interface DeskText {
   simNumber?: number;
   /** Only an opt-out's own confirmation may reach a number on the list. */
   ignoreOptOut?: boolean;
+  /**
+   * Called with the message in the turn that stores it, before its commit: what the caller
+   * writes there (a fact that reports the message) is durable with it or not at all.
+   */
+  inSameCommit?: (message: MessageRecord) => void;
 }
 
 export type DeskSend = (text: DeskText) => Promise<MessageRecord>;
@@ -22,19 +27,22 @@ export type DeskSend = (text: DeskText) => Promise<MessageRecord>;
  * hence no E.164 check.
  */
 export function deskSenderOf(messages: MessageService): DeskSend {
-  return (text) =>
-    messages.enqueue(
-      {
-        message: {
-          textMessage: { text: text.text },
-          phoneNumbers: [text.to],
-          deviceId: text.deviceId,
-          simNumber: text.simNumber,
-          ignoreOptOut: text.ignoreOptOut,
-        },
-        skipPhoneValidation: true,
-        deviceActiveWithinHours: 0,
+  return async (text) => {
+    const request = {
+      message: {
+        textMessage: { text: text.text },
+        phoneNumbers: [text.to],
+        deviceId: text.deviceId,
+        simNumber: text.simNumber,
+        ignoreOptOut: text.ignoreOptOut,
       },
-      gatewayCaller,
-    );
+      skipPhoneValidation: true,
+      deviceActiveWithinHours: 0,
+    };
+    if (!text.inSameCommit) return messages.enqueue(request, gatewayCaller);
+    const records = messages.prepareAll([request], gatewayCaller);
+    for (const record of records) text.inSameCommit(record);
+    await messages.enqueuePrepared(records);
+    return records[0] as MessageRecord;
+  };
 }

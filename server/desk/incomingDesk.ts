@@ -146,19 +146,24 @@ export class IncomingDesk {
       }
       await this.deps.memory.noteActed(rule.id, sender, now);
     }
-    const message = await this.deps.actions.perform(action, incoming);
-    if (!message) return;
-    await this.deps.facts.announce(
-      'gateway:fact',
-      deskFact('autoreply:sent', incoming.deviceId, {
-        ruleId: rule.id,
-        ruleName: rule.name,
-        action: action.kind,
-        phoneNumber: incoming.sender,
-        messageId: message.id,
-        incomingMessageId: incoming.id,
-        sentAt: toIsoWithOffset(now),
-      }),
-    );
+    // The fact is recorded in the reply's own commit: a crash keeps both or neither.
+    let owed: { durable: Promise<void>; emit(): void } | undefined;
+    await this.deps.actions.perform(action, incoming, (message) => {
+      owed = this.deps.facts.owe(
+        'gateway:fact',
+        deskFact('autoreply:sent', incoming.deviceId, {
+          ruleId: rule.id,
+          ruleName: rule.name,
+          action: action.kind,
+          phoneNumber: incoming.sender,
+          messageId: message.id,
+          incomingMessageId: incoming.id,
+          sentAt: toIsoWithOffset(now),
+        }),
+      );
+    });
+    if (!owed) return;
+    await owed.durable;
+    owed.emit();
   }
 }

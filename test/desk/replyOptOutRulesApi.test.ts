@@ -2,9 +2,14 @@
  * The desk through the API of the whole gateway (createGateway on loopback, real storage, the
  * built-in simulated modem): opt-out, conversations, auto-reply rules and scheduled edits.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayEvents } from '../../server/events/eventBus.js';
+import type { OutboxJob } from '../../server/outbox/outboxJob.js';
 import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
+import { databaseFileName } from '../../server/store/sqlite/database.js';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
+import type { WebhookJobPayload } from '../../server/webhooks/webhookDelivery.js';
 import { type ApiMessage, waitForReadyModems, waitForState } from '../integration/support/apiReads.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 
@@ -42,6 +47,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
 });
+
+/** The messages that owed autoreply:sent webhooks name, as a process started after kill -9 would read them. */
+function autoRepliesOnDisk(): unknown[] {
+  const outside = openSqlite(join(harness.dataDir, databaseFileName), { readOnly: true });
+  try {
+    return outside
+      .prepare<[string], { body: string }>('SELECT body FROM collections WHERE collection = ?')
+      .all('outbox')
+      .map((row) => JSON.parse(row.body) as OutboxJob<WebhookJobPayload>)
+      .filter((job) => job.kind === 'webhook' && job.payload.event === 'autoreply:sent')
+      .map((job) => job.payload.payload.messageId);
+  } finally {
+    outside.close();
+  }
+}
 
 const pdusTo = (number: string) => modem.accepted.filter((pdu) => pdu.decoded.recipient.number === number);
 
@@ -302,6 +322,36 @@ describe('auto-reply rules', () => {
     expect(thread.body.filter((message) => message.direction === 'out')).toHaveLength(1);
     expect(pdusTo(customer)).toHaveLength(1);
     await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
+  });
+});
+
+describe('an auto-reply’s webhook', () => {
+  it('is on disk in the commit of the reply it reports', async () => {
+    const hook = await harness.api.post<{ id: string }>('/webhooks', {
+      url: 'http://127.0.0.1:9/autoreplies',
+      event: 'autoreply:sent',
+    });
+    const rule = await harness.api.post<{ id: string }>('/gateway/v1/rules', {
+      name: 'Hours',
+      match: { kind: 'startsWith', pattern: 'HOURS' },
+      action: { kind: 'reply', text: 'Open 9 to 5.' },
+    });
+    const customer = '+447700900521';
+    const seen: { messageId: string; onDisk: unknown[] }[] = [];
+    // Heard once the reply is durable: its fact's delivery must be durable by then too.
+    const stopHearing = harness.gateway.events.on('message:enqueued', ({ message }) => {
+      if (message.recipients[0]?.phoneNumber === customer)
+        seen.push({ messageId: message.id, onDisk: autoRepliesOnDisk() });
+    });
+    try {
+      await receive(customer, 'hours?');
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 10_000 });
+    } finally {
+      stopHearing();
+    }
+    expect(seen[0]?.onDisk).toContain(seen[0]?.messageId);
+    await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
+    await harness.api.request('DELETE', `/webhooks/${hook.body.id}`);
   });
 });
 

@@ -52,15 +52,28 @@ export class RuleActions {
     }
   }
 
-  /** The message sent, or undefined for an action that sends nothing. */
-  async perform(action: RuleAction, incoming: IncomingMessageEvent): Promise<MessageRecord | undefined> {
+  /**
+   * The message sent, or undefined for an action that sends nothing; `inSameCommit` is given the
+   * message in the turn that stores it (`DeskText.inSameCommit`).
+   */
+  async perform(
+    action: RuleAction,
+    incoming: IncomingMessageEvent,
+    inSameCommit?: (message: MessageRecord) => void,
+  ): Promise<MessageRecord | undefined> {
     if (action.kind === 'addToGroup') {
       await this.addToGroup(incoming.sender, action.groupId);
       return undefined;
     }
     const outgoing = this.outgoing(action, { sender: incoming.sender, content: incoming.content });
     return (
-      outgoing && this.deps.send({ ...outgoing, deviceId: incoming.deviceId, simNumber: incoming.simNumber })
+      outgoing &&
+      this.deps.send({
+        ...outgoing,
+        deviceId: incoming.deviceId,
+        simNumber: incoming.simNumber,
+        ...(inSameCommit ? { inSameCommit } : {}),
+      })
     );
   }
 
