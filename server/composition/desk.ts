@@ -39,6 +39,7 @@ export async function startDesk(
     storage,
     settings,
     lifecycle: deps.lifecycle,
+    messages: deps.messages,
     clock,
     logger,
     recipientFilters: [deps.optOuts.list],

@@ -5,12 +5,14 @@ import type { FleetMode } from '../fleet/fleetMode.js';
 import { FleetSecrets } from '../fleet/fleetSecrets.js';
 import type { HttpExtension } from '../http/app.js';
 import { registerBackupRoutes } from '../http/routes/backupRoutes.js';
+import { registerDeskRoutes } from '../http/routes/desk/deskRoutes.js';
 import { registerDeviceAdminRoutes } from '../http/routes/deviceRoutes.js';
 import { registerGatewayRoutes } from '../http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../http/routes/modemOperationsRoutes.js';
 import { registerPhoneHookRoute, registerPhoneRoutes } from '../http/routes/phoneRoutes.js';
 import { type PlanRouteDependencies, registerPlanRoutes } from '../http/routes/planRoutes.js';
 import { registerRoutingRoutes } from '../http/routes/routingRoutes.js';
+import { registerScheduledMessageRoutes } from '../http/routes/scheduledMessageRoutes.js';
 import { registerWebhookDeliveryRoutes } from '../http/routes/webhookRoutes.js';
 import type { MessageService } from '../messages/messageService.js';
 import { createDeviceAdministration } from '../operations/deviceAdministration.js';
@@ -69,7 +71,8 @@ export function gatewayExtensions(
     allowPrivateTargets: () => settings.current().network.allow_private_targets === true,
   });
   return [
-    (api) => deps.desk.replyDesk.registerRoutes(api),
+    (api) => registerDeskRoutes(api, { ...deps.desk, messages: deps.messages, now: () => clock.now() }),
+    (api) => registerScheduledMessageRoutes(api, { messages: deps.messages }),
     (api) =>
       registerGatewayRoutes(api, {
         status: ({ maySeeSecrets }) => {
@@ -140,6 +143,5 @@ export function gatewayExtensions(
         pacing: (deviceId) => modems.phones.phone(deviceId).pacing,
         setPacing: async (deviceId, pacing) => (await modems.phones.setPacing(deviceId, pacing)).pacing,
       }),
-    (api) => deps.desk.desk.register(api, deps.messages),
   ];
 }

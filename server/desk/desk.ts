@@ -1,5 +1,4 @@
 import type { Clock } from '../clock/clock.js';
-import type { ApiBuilder } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageService } from '../messages/messageService.js';
@@ -13,28 +12,27 @@ import { ContactImport } from './contacts/contactImport.js';
 import { ContactRepository } from './contacts/contactRepository.js';
 import { GroupRepository } from './contacts/groupRepository.js';
 import { type NumberReader, numberReader } from './numberReader.js';
-import { registerCampaignRoutes } from './routes/campaignRoutes.js';
-import { registerContactRoutes } from './routes/contactRoutes.js';
-import { registerTemplateRoutes } from './routes/templateRoutes.js';
 import { TemplateRepository } from './templates/templateRepository.js';
 
 /**
- * The desk: address book, templates and bulk sends, built on the gateway's database and queue.
- * `register` mounts its routes once the HTTP layer has built the `MessageService`.
+ * The desk: address book, templates and bulk sends, built on the gateway's database and queue
+ * (their routes: server/http/routes/desk/).
  */
 export interface Desk {
   readonly contacts: ContactRepository;
   readonly groups: GroupRepository;
   readonly templates: TemplateRepository;
+  readonly contactImport: ContactImport;
+  readonly campaigns: CampaignService;
   /** Typed numbers → E.164 with the `desk.default_country` setting in force. */
   readonly readNumber: NumberReader;
-  register(api: ApiBuilder, messages: MessageService): void;
 }
 
 export interface DeskDependencies {
   storage: Storage;
   settings: SettingsService;
   lifecycle: MessageLifecycle;
+  messages: MessageService;
   clock: Clock;
   logger: Logger;
   /** Recipients removed before every bulk send (the opt-out list). */
@@ -52,28 +50,18 @@ export function openDesk(deps: DeskDependencies): Desk {
     groups,
     templates,
     readNumber,
-    register(api, messages) {
-      registerContactRoutes(api, {
-        contacts,
-        groups,
-        readNumber,
-        contactImport: new ContactImport({ contacts, groups, readNumber }),
-      });
-      registerTemplateRoutes(api, { templates });
-      registerCampaignRoutes(api, {
-        campaigns: new CampaignService({
-          contacts,
-          groups,
-          readNumber,
-          filters: deps.recipientFilters ?? [],
-          campaigns: new CampaignRepository(db, commits, new CoreReads(db)),
-          messages,
-          messageRepository: deps.storage.messages,
-          lifecycle: deps.lifecycle,
-          clock: deps.clock,
-          logger: deps.logger.child('campaigns'),
-        }),
-      });
-    },
+    contactImport: new ContactImport({ contacts, groups, readNumber }),
+    campaigns: new CampaignService({
+      contacts,
+      groups,
+      readNumber,
+      filters: deps.recipientFilters ?? [],
+      campaigns: new CampaignRepository(db, commits, new CoreReads(db)),
+      messages: deps.messages,
+      messageRepository: deps.storage.messages,
+      lifecycle: deps.lifecycle,
+      clock: deps.clock,
+      logger: deps.logger.child('campaigns'),
+    }),
   };
 }

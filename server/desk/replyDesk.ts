@@ -2,7 +2,6 @@ import type { Clock } from '../clock/clock.js';
 import type { PeerKey } from '../domain/peerKey.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { FactAnnouncer } from '../events/factAnnouncer.js';
-import type { ApiBuilder } from '../http/defineRoute.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageService } from '../messages/messageService.js';
 import { PatternMatcher } from '../patterns/patternMatcher.js';
@@ -15,10 +14,6 @@ import { ConversationStore } from './conversations/conversationStore.js';
 import { deskSenderOf } from './deskSender.js';
 import { IncomingDesk } from './incomingDesk.js';
 import type { OptOutList } from './optOut/optOutList.js';
-import { registerConversationRoutes } from './routes/conversationRoutes.js';
-import { registerOptOutRoutes } from './routes/optOutRoutes.js';
-import { registerRuleRoutes } from './routes/ruleRoutes.js';
-import { registerScheduledMessageRoutes } from './routes/scheduledMessageRoutes.js';
 import { ReplyMemory } from './rules/replyMemory.js';
 import { type AddressBook, RuleActions } from './rules/ruleActions.js';
 import { type AutoReplyRule, RuleBook } from './rules/ruleBook.js';
@@ -42,12 +37,17 @@ export interface ReplyDesk {
   /** Catches the conversations up with the history and starts following incoming SMS. */
   start(): Promise<void>;
   stop(): Promise<void>;
-  registerRoutes(api: ApiBuilder): void;
+  readonly conversations: ConversationService;
+  readonly optOuts: OptOutList;
+  readonly rules: RuleBook;
+  readonly actions: RuleActions;
+  /** For "Try the rules" in the window: its own thread, so a real SMS's rules never wait behind it. */
+  readonly trialPatterns: PatternMatcher;
 }
 
 /**
  * The desk's side that talks back (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules",
- * "Scheduling"): built before the scheduler, whose sends it vets, and before the modems, whose
+ * "Scheduling"; their routes: server/http/routes/desk/): built before the scheduler, whose sends it vets, and before the modems, whose
  * incoming SMS it follows. The address book and bulk sends are `desk.ts`.
  */
 export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
@@ -91,6 +91,11 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
   });
   const stops: (() => void)[] = [];
   return {
+    conversations,
+    optOuts,
+    rules,
+    actions,
+    trialPatterns,
     async start() {
       stops.push(incoming.start());
       stops.push(await conversations.start());
@@ -100,16 +105,6 @@ export function openReplyDesk(deps: ReplyDeskDependencies): ReplyDesk {
       await incoming.settled();
       await Promise.all([patterns.close(), trialPatterns.close()]);
       await conversations.caughtUp();
-    },
-    registerRoutes(api) {
-      registerConversationRoutes(api, {
-        conversations,
-        namesOf: (numbers) => book.contacts.namesOf(numbers),
-        messageView: (message) => deps.messages.view(message),
-      });
-      registerScheduledMessageRoutes(api, { messages: deps.messages });
-      registerOptOutRoutes(api, { optOuts });
-      registerRuleRoutes(api, { rules, actions, patterns: trialPatterns, now: () => clock.now() });
     },
   };
 }

@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { accessErrors, errorResponse } from '../../http/responses.js';
-import { pageQuery } from '../../schemas/primitives.js';
-import { contactFields, groupName } from '../contacts/contactFields.js';
-import { type ContactImport, ImportErrorsListed, MaxImportRows } from '../contacts/contactImport.js';
-import type { ContactRepository } from '../contacts/contactRepository.js';
-import type { GroupRepository } from '../contacts/groupRepository.js';
-import type { NumberReader } from '../numberReader.js';
+import { contactFields, groupName } from '../../../desk/contacts/contactFields.js';
+import {
+  type ContactImport,
+  ImportErrorsListed,
+  MaxImportRows,
+} from '../../../desk/contacts/contactImport.js';
+import type { ContactRepository } from '../../../desk/contacts/contactRepository.js';
+import type { GroupRepository } from '../../../desk/contacts/groupRepository.js';
+import type { NumberReader } from '../../../desk/numberReader.js';
+import { pageQuery } from '../../../schemas/primitives.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { accessErrors, errorResponse } from '../../responses.js';
 
 const contactSchema = z.object({
   id: z.string(),

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { MessageStates } from '../../domain/message.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { accessErrors, errorResponse } from '../../http/responses.js';
-import { callerOfRequest } from '../../http/routeCaller.js';
-import { MaxTextLength } from '../../schemas/messageSchemas.js';
-import { dateTime, pageQuery } from '../../schemas/primitives.js';
 import {
   type CampaignService,
   MaxCampaignIdLength,
   MaxCampaignRecipients,
-} from '../campaigns/campaignService.js';
+} from '../../../desk/campaigns/campaignService.js';
+import { MessageStates } from '../../../domain/message.js';
+import { MaxTextLength } from '../../../schemas/messageSchemas.js';
+import { dateTime, pageQuery } from '../../../schemas/primitives.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { accessErrors, errorResponse } from '../../responses.js';
+import { callerOfRequest } from '../../routeCaller.js';
 
 const campaignRequestSchema = z.object({
   id: z

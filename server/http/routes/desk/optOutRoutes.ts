@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { authErrors, errorResponses } from '../../http/responses.js';
-import { optOutAddSchema, optOutListQuerySchema, optOutViewSchema } from '../../schemas/deskSchemas.js';
-import type { OptOut, OptOutList } from '../optOut/optOutList.js';
+import { toIsoWithOffset } from '../../../clock/isoTime.js';
+import type { OptOut, OptOutList } from '../../../desk/optOut/optOutList.js';
+import { ErrorCode, GatewayError } from '../../../errors/gatewayError.js';
+import { optOutAddSchema, optOutListQuerySchema, optOutViewSchema } from '../../../schemas/deskSchemas.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { authErrors, errorResponses } from '../../responses.js';
 
 const tag = 'Opt-outs (extension)';
 

@@ -1,8 +1,8 @@
 import { messageViewSchema } from '../../domain/messageView.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { authErrors, errorResponses } from '../../http/responses.js';
 import type { MessageService } from '../../messages/messageService.js';
 import { scheduledEditSchema } from '../../schemas/deskSchemas.js';
+import type { ApiBuilder } from '../defineRoute.js';
+import { authErrors, errorResponses } from '../responses.js';
 
 /** Our extension (docs/desk.md "Scheduling"): a queued message's time or text, until a modem takes it. */
 export function registerScheduledMessageRoutes(api: ApiBuilder, deps: { messages: MessageService }): void {

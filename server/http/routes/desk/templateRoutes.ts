@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { placeholdersOf } from '../../domain/placeholders.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { accessErrors, errorResponse } from '../../http/responses.js';
-import { MaxTextLength } from '../../schemas/messageSchemas.js';
-import type { Template, TemplateRepository } from '../templates/templateRepository.js';
+import type { Template, TemplateRepository } from '../../../desk/templates/templateRepository.js';
+import { placeholdersOf } from '../../../domain/placeholders.js';
+import { MaxTextLength } from '../../../schemas/messageSchemas.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { accessErrors, errorResponse } from '../../responses.js';
 
 const templateSchema = z.object({
   id: z.string(),

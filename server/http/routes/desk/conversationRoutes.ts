@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { toIsoWithOffset } from '../../clock/isoTime.js';
-import type { MessageRecord } from '../../domain/message.js';
-import { type MessageView, messageViewSchema } from '../../domain/messageView.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { authErrors, errorResponses } from '../../http/responses.js';
+import { toIsoWithOffset } from '../../../clock/isoTime.js';
+import type { ConversationService, ThreadMessage } from '../../../desk/conversations/conversationService.js';
+import type { ConversationSummary } from '../../../desk/conversations/conversationStore.js';
+import type { MessageRecord } from '../../../domain/message.js';
+import { type MessageView, messageViewSchema } from '../../../domain/messageView.js';
 import {
   conversationListQuerySchema,
   conversationReplySchema,
@@ -11,9 +11,9 @@ import {
   conversationViewSchema,
   threadMessageViewSchema,
   threadQuerySchema,
-} from '../../schemas/deskSchemas.js';
-import type { ConversationService, ThreadMessage } from '../conversations/conversationService.js';
-import type { ConversationSummary } from '../conversations/conversationStore.js';
+} from '../../../schemas/deskSchemas.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { authErrors, errorResponses } from '../../responses.js';
 
 const tag = 'Conversations (extension)';
 

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { toIsoWithOffset } from '../../clock/isoTime.js';
-import { ErrorCode, isGatewayError } from '../../errors/gatewayError.js';
-import type { ApiBuilder } from '../../http/defineRoute.js';
-import { authErrors, errorResponses } from '../../http/responses.js';
-import type { PatternMatching } from '../../patterns/patternMatcher.js';
+import { toIsoWithOffset } from '../../../clock/isoTime.js';
+import type { RuleActions } from '../../../desk/rules/ruleActions.js';
+import type { AutoReplyRule, RuleBook } from '../../../desk/rules/ruleBook.js';
+import { judgeRules, type RuleVerdict } from '../../../desk/rules/ruleEngine.js';
+import { ErrorCode, isGatewayError } from '../../../errors/gatewayError.js';
+import type { PatternMatching } from '../../../patterns/patternMatcher.js';
 import {
   ruleInputSchema,
   ruleOrderSchema,
   ruleTestSchema,
   ruleVerdictViewSchema,
   ruleViewSchema,
-} from '../../schemas/deskSchemas.js';
-import type { RuleActions } from '../rules/ruleActions.js';
-import type { AutoReplyRule, RuleBook } from '../rules/ruleBook.js';
-import { judgeRules, type RuleVerdict } from '../rules/ruleEngine.js';
+} from '../../../schemas/deskSchemas.js';
+import type { ApiBuilder } from '../../defineRoute.js';
+import { authErrors, errorResponses } from '../../responses.js';
 
 const tag = 'Auto-reply rules (extension)';
 
