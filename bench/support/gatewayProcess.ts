@@ -31,7 +31,7 @@ export interface GatewayProcessOptions extends Partial<GatewayLaunch> {
   modems?: readonly string[];
   /** Extra CLI flags, e.g. ['--resend-interrupted']. */
   extraArgs?: readonly string[];
-  /** How long to wait for GET /health to answer, ms (default 120 s: 16 modems start before the API). */
+  /** How long to wait for GET /health to answer, ms (default 120 s). */
   readyTimeoutMs?: number;
 }
 

@@ -18,6 +18,7 @@ export async function runFootprint(
   const storedLabel = sizes.stored.toLocaleString('en-US');
   const baselineLabel = sizes.baselineStored.toLocaleString('en-US');
   const idle = await idleResident(sizes, datasets, launch);
+  const fourModems = await fourModemStart(sizes, datasets, launch);
   const baseline = await storedStart(sizes, await datasets.baseline(), launch);
   const stored = await storedStart(sizes, await datasets.stored(), launch);
   return {
@@ -31,6 +32,7 @@ export async function runFootprint(
         'resident memory, peak during the 16-modem run',
         peakResidentBytes16 === undefined ? '(needs the modem run)' : mebibytes(peakResidentBytes16),
       ],
+      [`start → GET /health answers, 4 modems on their ports`, `${fixed(fourModems)} ms`],
       [`start → GET /health answers, ${baselineLabel} stored`, `${fixed(baseline.readyMs)} ms`],
       [`start → GET /health answers, ${storedLabel} stored`, `${fixed(stored.readyMs)} ms`],
       [`CPU time of that start, ${baselineLabel} stored`, `${fixed(baseline.readyCpuMs)} ms`],
@@ -60,6 +62,24 @@ async function idleResident(sizes: BenchSizes, datasets: Datasets, launch: Gatew
     } finally {
       await gateway.stop();
     }
+  } finally {
+    await fleet.close();
+  }
+}
+
+/** The API answers whatever the modems do: a restart with 4 simulated modems behind ptys. */
+async function fourModemStart(sizes: BenchSizes, datasets: Datasets, launch: GatewayLaunch): Promise<number> {
+  const fleet = await startPtyModemFleet(4);
+  try {
+    const dataDir = await datasets.empty();
+    await (await startGatewayProcess({ dataDir, modems: fleet.paths, ...launch })).stop();
+    const readyTimes: number[] = [];
+    for (let run = 0; run < sizes.runs; run++) {
+      const gateway = await startGatewayProcess({ dataDir, modems: fleet.paths, ...launch });
+      readyTimes.push(gateway.readyMs);
+      await gateway.stop();
+    }
+    return median(readyTimes);
   } finally {
     await fleet.close();
   }

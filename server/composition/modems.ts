@@ -2,6 +2,7 @@ import type { GatewayOptions } from '../config/options.js';
 import type { ModemPool } from '../devices/modemPool.js';
 import { startPortProbing } from '../devices/portProbing.js';
 import type { SerialAccess } from '../devices/serialModemSource.js';
+import { describeError } from '../errors/gatewayError.js';
 import { detectHiLinkAdapter, type HiLinkAdapter } from '../hilink/hilinkDetection.js';
 import { HiLinkModem } from '../hilink/hilinkModem.js';
 import { HiLinkSession } from '../hilink/hilinkSession.js';
@@ -57,7 +58,13 @@ export async function startModems(
   const { options, pool, serial } = deps;
   const { inbox } = deps.records;
   stops.add(() => pool.stop());
-  await pool.start();
+  // The API answers whatever the modems do: configured ports come up in the background, side by
+  // side; one still silent or booting holds up nothing.
+  pool
+    .start()
+    .catch((error: unknown) =>
+      logger.error('could not start the configured modems', { error: describeError(error) }),
+    );
   const networkModems = await startNetworkModems({ storage: context.storage, pool, serial, logger });
   const addHiLink = (url: string) =>
     pool.addMember(

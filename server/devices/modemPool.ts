@@ -79,19 +79,25 @@ export class ModemPool implements DeviceDirectory {
   }
 
   /** Starts the configured serial modems (their first attempt; retries go on in the background). */
+  /**
+   * Opens the configured ports side by side: a modem that is slow to answer, or silent, holds
+   * up no other. Resolves once each has come up or failed.
+   */
   async start(): Promise<void> {
     const { serial } = this.options;
     if (serial.configured.length === 0) return;
     const ports = await this.listPortsSafely();
-    for (const configured of serial.configured) {
-      const listed = ports.find((port) => port.path === configured.path);
-      const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
-      const identity = listed ? usbIdentityOf(listed) : undefined;
-      if (identity) initial.usb = identity;
-      const role = listed ? portRoleOf(listed) : undefined;
-      if (role) initial.role = role;
-      await this.addModem(serialModemSource(serial, initial));
-    }
+    await Promise.all(
+      serial.configured.map((configured) => {
+        const listed = ports.find((port) => port.path === configured.path);
+        const initial: Parameters<typeof serialModemSource>[1] = { ...configured, probed: true };
+        const identity = listed ? usbIdentityOf(listed) : undefined;
+        if (identity) initial.usb = identity;
+        const role = listed ? portRoleOf(listed) : undefined;
+        if (role) initial.role = role;
+        return this.addModem(serialModemSource(serial, initial));
+      }),
+    );
   }
 
   /** Every modem checks at once that it still answers (the PC woke from sleep). */
@@ -216,12 +222,19 @@ export class ModemPool implements DeviceDirectory {
     member.unsubscribe = driver.onChange(() => this.changed(member));
     this.members.push(member);
     await driver.start();
+    if (!this.members.includes(member)) {
+      // Dropped while it came up: an earlier way to the same modem keeps it.
+      return this.members.find((other) => other.driver.deviceId === driver.deviceId)?.driver ?? driver;
+    }
     const twin = this.members.find((other) => other !== member && other.driver.deviceId === driver.deviceId);
     if (twin) {
-      // The same modem reached through a second port (or listed twice): keep the first driver.
-      this.logger.info('second way to an already attached modem ignored', { port: driver.port });
-      await this.remove(member);
-      return twin.driver;
+      // The same modem reached through a second port (or listed twice): the member added first
+      // keeps it, whichever came up first (ports start side by side).
+      const [kept, dropped] =
+        this.members.indexOf(twin) < this.members.indexOf(member) ? [twin, member] : [member, twin];
+      this.logger.info('second way to an already attached modem ignored', { port: dropped.driver.port });
+      await this.remove(dropped);
+      if (kept === twin) return twin.driver;
     }
     this.changed(member);
     return driver;

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
@@ -25,6 +25,8 @@ class FakeUsbBus {
   ports: FakePort[] = [];
   readonly links = new Map<string, MemoryLink>();
   readonly modems = new Map<string, ScriptedModem>();
+  /** Ports whose modem says nothing until the test lets it. */
+  readonly silentPaths = new Set<string>();
   listCalls = 0;
 
   plug(ports: FakePort[]): void {
@@ -47,6 +49,7 @@ class FakeUsbBus {
     const port = this.ports.find((candidate) => candidate.info.path === path);
     if (port?.imei) {
       const modem = new ScriptedModem(link.device, { replies: standardReplies({ imei: port.imei }) });
+      modem.silent = this.silentPaths.has(path);
       void modem.start();
       this.modems.set(path, modem);
     }
@@ -214,6 +217,53 @@ describe('ModemPool discovery', () => {
     const { pool } = createPool(bus, { configured: ['/dev/ttyUSB1'] });
     await settle(pool.start());
     expect(pool.list()[0]?.modem).toMatchObject({ port: '/dev/ttyUSB1', usb: { serialNumber: 'SN9' } });
+  });
+});
+
+describe('ModemPool start', () => {
+  it('opens its configured ports side by side: a silent modem holds up no other', async () => {
+    const bus = new FakeUsbBus();
+    bus.plug([
+      usbPort('/dev/ttyUSB1', 'SN1', '356938035643809'),
+      usbPort('/dev/ttyUSB2', 'SN2', '490154203237518'),
+      usbPort('/dev/ttyUSB3', 'SN3', '352099001761481'),
+    ]);
+    bus.silentPaths.add('/dev/ttyUSB1');
+    const { pool } = createPool(bus, { configured: ['/dev/ttyUSB1', '/dev/ttyUSB2', '/dev/ttyUSB3'] });
+    const started = pool.start();
+    // No time passes for the silent one to time out: every port is open all the same.
+    await vi.waitFor(() =>
+      expect([...bus.links.keys()].sort()).toEqual(['/dev/ttyUSB1', '/dev/ttyUSB2', '/dev/ttyUSB3']),
+    );
+    const silent = bus.modems.get('/dev/ttyUSB1');
+    if (silent) silent.silent = false;
+    await settle(started);
+    await until(() => pool.list().filter((device) => device.modem?.status === 'ready').length === 3);
+    expect(
+      pool
+        .list()
+        .map((device) => device.modem?.port)
+        .sort(),
+    ).toEqual(['/dev/ttyUSB1', '/dev/ttyUSB2', '/dev/ttyUSB3']);
+  });
+
+  it('keeps the first configured way to a modem named twice, whichever answers first', async () => {
+    const bus = new FakeUsbBus();
+    bus.plug([
+      usbPort('/dev/ttyUSB1', 'SN1', '356938035643809'),
+      usbPort('/dev/ttyUSB2', 'SN1', '356938035643809'),
+    ]);
+    bus.silentPaths.add('/dev/ttyUSB1');
+    const { pool } = createPool(bus, { configured: ['/dev/ttyUSB1', '/dev/ttyUSB2'] });
+    const started = pool.start();
+    await until(() => pool.list()[0]?.modem?.status === 'ready');
+    const silent = bus.modems.get('/dev/ttyUSB1');
+    if (silent) silent.silent = false;
+    await settle(started);
+    await until(
+      () => pool.list()[0]?.modem?.port === '/dev/ttyUSB1' && pool.list()[0]?.modem?.status === 'ready',
+    );
+    expect(pool.list()).toHaveLength(1);
   });
 });
 

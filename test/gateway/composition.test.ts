@@ -11,7 +11,7 @@ import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { createMemoryLink, MemoryEndpoint } from '../../server/transport/memoryTransport.js';
 
 /** A PC with no serial modem at all. */
 const noSerialPorts: SerialAccess = {
@@ -121,6 +121,48 @@ describe('the composition root', () => {
     expect((await call('/devices')).status).toBe(200);
     expect(probes).toBe(1);
     expect(gateway.simulatedModems).toHaveLength(0);
+  });
+
+  it('listens before a configured modem has come up, and takes it once its port opens', async () => {
+    // A port whose open hangs until the test lets it (a USB modem still enumerating).
+    let letOpen = () => {};
+    const openAllowed = new Promise<void>((resolve) => {
+      letOpen = resolve;
+    });
+    class SlowOpeningPort extends MemoryEndpoint {
+      override async open(): Promise<void> {
+        await openAllowed;
+        await super.open();
+      }
+    }
+    const host = new SlowOpeningPort('/dev/ttyUSB0');
+    const device = new MemoryEndpoint('/dev/ttyUSB0 (device side)');
+    host.connect(device);
+    device.connect(host);
+    const modem = new SimulatedModem(device, { clock: systemClock, logger: silentLogger });
+    await modem.start();
+    const onePort: SerialAccess = {
+      listPorts: async () => [{ path: '/dev/ttyUSB0' }],
+      createTransport: () => host,
+      probe: async () => false,
+    };
+    // Were the start waiting on the modem, it would never end: the port opens only below.
+    const { started } = await start(
+      { username: 'office', password: 'password123', modems: [{ path: '/dev/ttyUSB0', baudRate: 115_200 }] },
+      [],
+      onePort,
+    );
+    const call = api(started.url, `Basic ${Buffer.from('office:password123').toString('base64')}`);
+    expect((await call('/devices')).status).toBe(200);
+    letOpen();
+    await vi.waitFor(
+      async () =>
+        expect((await call('/devices')).body).toEqual([
+          expect.objectContaining({ modem: expect.objectContaining({ status: 'ready' }) }),
+        ]),
+      { timeout: 20_000 },
+    );
+    await modem.stop();
   });
 
   it('generates a Basic password on first run, shows it once, and accepts it after a restart', async () => {
