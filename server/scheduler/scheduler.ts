@@ -3,7 +3,7 @@ import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { OutboundModem } from '../devices/outboundModem.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
-import { firstInOrder, isExpedited } from '../domain/messageOrder.js';
+import { compareMessages, isExpedited } from '../domain/messageOrder.js';
 import type { ModemSlots } from '../domain/simTarget.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
@@ -261,6 +261,9 @@ export class Scheduler {
       }
       ready.push(message);
     }
+    // In queue order once: each free modem then takes the first message it may carry, and the
+    // routing checks run on the few messages it passes over, not on the whole queue.
+    ready.sort((left, right) => compareMessages(policy.processingOrder, left, right));
 
     const online = policy.paused ? [] : this.pool.ready();
     const benched = this.pool.benchedSimulators(online);
@@ -277,9 +280,7 @@ export class Scheduler {
     const claimed = new Set<string>();
     for (const candidate of free) {
       const limitsAllow = this.limits.freeAt(candidate.deviceId, now, limit) <= now;
-      const best = firstInOrder(
-        policy.processingOrder,
-        ready,
+      const best = ready.find(
         (message) =>
           !claimed.has(message.id) &&
           (limitsAllow || isExpedited(message)) &&
