@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../renderer/src/format/csv.js';
 import { parseCsvTable, parseCsvTableInTurns } from '../../server/domain/csvTable.js';
-import { placeholdersOf, renderPlaceholders } from '../../server/domain/placeholders.js';
+import {
+  placeholdersOf,
+  placeholdersWithoutFallback,
+  renderPlaceholders,
+} from '../../server/domain/placeholders.js';
 
 describe('CSV files as spreadsheets write them', () => {
   it('reads Excel CSV: BOM, semicolons, quoted separators, quotes and line breaks, CRLF', () => {
@@ -59,5 +63,24 @@ describe('placeholders', () => {
       ok: false,
       missing: ['name', 'order'],
     });
+  });
+
+  it('fills {name|there} with its fallback when nobody has a name, and the name when someone has', () => {
+    const text = 'Hello {name|there}, we open at {hours|9 am}.';
+    expect(placeholdersOf(text)).toEqual(['name', 'hours']);
+    expect(placeholdersWithoutFallback(text)).toEqual([]);
+    expect(renderPlaceholders(text, { phone: '+15550001' })).toEqual({
+      ok: true,
+      text: 'Hello there, we open at 9 am.',
+    });
+    expect(renderPlaceholders(text, { name: 'Anna', hours: '' })).toEqual({
+      ok: true,
+      text: 'Hello Anna, we open at 9 am.',
+    });
+    // An empty fallback is a choice: "Hello{name|}" greets nobody by name.
+    expect(renderPlaceholders('Hello {name|}!', {})).toEqual({ ok: true, text: 'Hello !' });
+    // The same field once without a fallback still needs a value.
+    expect(renderPlaceholders('{name|there}, {name}', {})).toEqual({ ok: false, missing: ['name'] });
+    expect(placeholdersWithoutFallback('{name|there}, {Name}')).toEqual(['name']);
   });
 });

@@ -117,6 +117,30 @@ describe('customers receive the text that was meant (items 1–2)', () => {
     await expect(nthTextTo('+491601111111', 2, 'the auto-reply to reach the network')).resolves.toBe(
       'Thanks Eva Baker, we call you back.',
     );
+    // The editor warns of the same, and a fallback answers everyone.
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const editor = page.getByRole('form', { name: 'Rule', exact: true });
+    await editor.getByLabel('Reply text').fill('Thanks {name}, we call you back.');
+    await expect(editor.getByRole('note').textContent()).resolves.toContain(
+      'no value for a sender who is not in your contacts',
+    );
+    await editor.getByLabel('Reply text').fill('Thanks {name|friend}, we call you back.');
+    await editor.getByRole('note').waitFor({ state: 'detached' });
+    const greeting = await harness.api.post<{ id: string }>('/gateway/v1/rules', {
+      name: 'Greeting',
+      match: { kind: 'startsWith', pattern: 'hi ' },
+      action: { kind: 'reply', text: 'Hi {name|friend}!' },
+    });
+    await tester.getByLabel('Sample text').fill('hi anyone there');
+    await tester.getByRole('button', { name: 'Test' }).click();
+    await expect(
+      page
+        .getByRole('list', { name: 'Verdicts' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Greeting' })
+        .textContent(),
+    ).resolves.toBe('Acts Greeting: the text matches — sends to +491709999999: “Hi friend!”');
+    await harness.api.request('DELETE', `/gateway/v1/rules/${greeting.body.id}`);
     await page.close();
   });
 });

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { placeholdersWithoutFallback } from '../../../server/domain/placeholders.js';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';
@@ -358,6 +359,15 @@ function RuleEditor(props: {
             />
           </label>
         )}
+        {(draft.actionKind === 'reply' || draft.actionKind === 'template') && (
+          <UnknownSenderWarning
+            text={
+              draft.actionKind === 'template'
+                ? (props.templates?.find((template) => template.id === draft.templateId)?.text ?? '')
+                : draft.replyText
+            }
+          />
+        )}
         {draft.actionKind === 'forward' && (
           <label>
             Number
@@ -437,8 +447,10 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
           {verdicts.length === 0 && <li className="muted">There are no rules.</li>}
           {verdicts.map((verdict) => (
             <li key={verdict.ruleId}>
-              <span className={`badge badge-${verdict.applies ? 'ok' : 'muted'}`}>
-                {verdict.applies ? 'Acts' : 'Skips'}
+              <span
+                className={`badge badge-${verdict.cannotSend ? 'warn' : verdict.applies ? 'ok' : 'muted'}`}
+              >
+                {verdict.cannotSend ? 'Sends nothing' : verdict.applies ? 'Acts' : 'Skips'}
               </span>{' '}
               <strong>{verdict.name}</strong>: {verdict.reason}
               {verdict.wouldSend && (
@@ -448,13 +460,28 @@ function RuleTester(props: { devices: DeviceRecord[] | undefined }) {
                   <span className="would-send">“{verdict.wouldSend.text}”</span>
                 </>
               )}
-              {verdict.cannotSend && (
-                <span className="form-error"> — sends nothing: {verdict.cannotSend}</span>
-              )}
+              {verdict.cannotSend && <span className="form-error"> — {verdict.cannotSend}</span>}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * A reply's placeholder with no fallback that a sender outside the address book cannot fill
+ * ({phone} always can): such a sender would get no reply at all, so the editor says so.
+ */
+function UnknownSenderWarning(props: { text: string }) {
+  const unfilled = placeholdersWithoutFallback(props.text).filter((name) => name !== 'phone');
+  if (unfilled.length === 0) return null;
+  const first = unfilled[0] ?? 'name';
+  return (
+    <p className="form-warning" role="note">
+      {unfilled.map((name) => `{${name}}`).join(', ')} {unfilled.length === 1 ? 'has' : 'have'} no value for a
+      sender who is not in your contacts, and then no reply is sent. Give{' '}
+      {unfilled.length === 1 ? 'it' : 'each'} a fallback, as {`{${first}|there}`}.
+    </p>
   );
 }
