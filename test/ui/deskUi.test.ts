@@ -118,7 +118,9 @@ describe('the desk in Chromium', () => {
       await page.getByRole('button', { name: 'Preview' }).click();
       await expect(
         page.getByRole('status').filter({ hasText: 'recipients' }).first().textContent(),
-      ).resolves.toBe(`${campaignRows} recipients; 1 SMS parts per message, ${campaignRows} parts in all.`);
+      ).resolves.toBe(
+        `${campaignRows} recipients; 1 SMS part per message, ${campaignRows.toLocaleString('en-US')} parts in all.`,
+      );
       await page.getByRole('button', { name: `Send to ${campaignRows} recipients` }).click();
       await page.getByText(`Queued ${campaignRows} messages.`).waitFor({ timeout: 60_000 });
 

@@ -186,7 +186,10 @@ describe('issue 14 in Chromium with two simulated modems', () => {
     const expiredRow = page.locator(`tr[data-message-id="${expired.id}"]`);
     await page.getByRole('button', { name: /new messages? — show/ }).click();
     await expiredRow.getByRole('button', { name: 'Too late' }).click();
-    await page.locator('.detail').getByText('Expired before a modem was free (TTL 1 s).').waitFor();
+    await page
+      .locator('.detail')
+      .getByText('Expired before it was sent (TTL 1 s): no modem took it in time, or sending was paused.')
+      .waitFor();
     await expiredRow.getByRole('button', { name: 'Send again to +15551230040' }).click();
     await page.getByText('Sent again to +15551230040.').waitFor();
     const copies = page.locator('tr[data-message-id]').filter({ hasText: 'Too late' });

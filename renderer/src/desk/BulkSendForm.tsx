@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { planText } from '../../../server/pdu/index.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
+import { counted } from '../format/numberFormat.js';
 import { formatDateTime, formatDuration, localInputToIso } from '../format/timeFormat.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
@@ -207,16 +208,16 @@ function PreviewSummary(props: { preview: CampaignPreview }) {
   const { preview } = props;
   const parts =
     preview.partsPerMessage.min === preview.partsPerMessage.max
-      ? `${preview.partsPerMessage.max}`
-      : `${preview.partsPerMessage.min}–${preview.partsPerMessage.max}`;
+      ? counted(preview.partsPerMessage.max, 'SMS part')
+      : `${preview.partsPerMessage.min}–${preview.partsPerMessage.max} SMS parts`;
   const removed = Object.entries(preview.removed).filter(([, count]) => count > 0);
   return (
     <section className="panel" aria-label="Preview">
       <p role="status">
         {preview.recipients} recipients
         {preview.duplicates > 0 ? ` (${preview.duplicates} duplicates removed)` : ''}
-        {removed.map(([filter, count]) => `, ${count} removed by ${filter}`).join('')}; {parts} SMS parts per
-        message, {preview.totalParts} parts in all.
+        {removed.map(([filter, count]) => `, ${count} removed by ${filter}`).join('')}; {parts} per message,{' '}
+        {counted(preview.totalParts, 'part')} in all.
       </p>
       {preview.samples.length > 0 && (
         <ul className="plain-list" aria-label="Examples">

@@ -16,6 +16,7 @@ import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
 import { useContactNames, useOptedOut } from '../desk/useContactNames.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
+import { counted, formatNumber } from '../format/numberFormat.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { modemLabel } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
@@ -164,7 +165,7 @@ export function ComposeForm(props: {
         <span id={`${prefix}-counter`} className="hint counter" aria-live="polite">
           {text.length === 0
             ? 'Up to 160 GSM characters fit in one SMS (70 with emoji or non-Latin letters).'
-            : `${personal ? 'Before placeholders are filled: ' : ''}${encodingLabel}: ${plan.unitsUsed} ${plan.encoding === 'gsm7' ? 'characters' : 'units'}, ${plan.parts} SMS part${plan.parts === 1 ? '' : 's'}, ${plan.remainingInPart} left in this part.`}
+            : `${personal ? 'Before placeholders are filled: ' : ''}${encodingLabel}: ${characterCount(text, plan)}, ${counted(plan.parts, 'SMS part')}, ${plan.remainingInPart} left in this part.`}
         </span>
         {unfilled.length > 0 && (
           <>
@@ -268,4 +269,17 @@ export function ComposeForm(props: {
       </div>
     </form>
   );
+}
+
+/**
+ * The characters as typed, and how many of them take two places in an SMS: in GSM 7-bit the
+ * extension characters (€ [ ] { } ~ \ | ^, TS 23.038 §6.2.1.1), in UCS-2 emoji and other
+ * characters beyond 16 bits. The part count is made of places, not characters.
+ */
+function characterCount(text: string, plan: { unitsUsed: number; encoding: string }): string {
+  const characters = [...text].length;
+  const doubled = plan.unitsUsed - characters;
+  if (doubled <= 0) return counted(characters, 'character');
+  const which = plan.encoding === 'gsm7' ? '€ [ ] { } ~ \\ | ^' : 'emoji and rare characters';
+  return `${counted(characters, 'character')} (${formatNumber(doubled)} of them ${doubled === 1 ? 'counts' : 'count'} twice: ${which})`;
 }

@@ -58,7 +58,13 @@ export function MessageDetail(props: {
             )}
             <dt>Modem</dt>
             <dd>
-              {modem ? modemLabel(modem) : scheduled ? 'Chosen when it goes' : 'Not chosen yet'}{' '}
+              {modem
+                ? modemLabel(modem)
+                : scheduled
+                  ? 'Chosen when it goes'
+                  : message.state === 'Pending'
+                    ? 'Not chosen yet'
+                    : 'None: it was not sent'}{' '}
               {message.simulated && (
                 <>
                   <SimulatedBadge />{' '}

@@ -18,7 +18,8 @@ export function plainFailure(recipient: RecipientState, message: MessageRecord):
         message.validUntil && accepted
           ? Math.round((toEpochMs(message.validUntil) - toEpochMs(accepted)) / 1000)
           : undefined;
-      return `Expired before a modem was free${ttlSeconds !== undefined ? ` (TTL ${ttlSeconds} s)` : ''}.`;
+      // Not "before a modem was free": sending may have been paused, or no modem may carry it.
+      return `Expired before it was sent${ttlSeconds !== undefined ? ` (TTL ${ttlSeconds} s)` : ''}: no modem took it in time, or sending was paused.`;
     }
     case 'interrupted':
       return 'The gateway stopped while sending it: it may or may not have reached the phone.';

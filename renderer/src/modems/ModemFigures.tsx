@@ -2,6 +2,7 @@ import type { DeviceRecord, ModemFiguresRecord, StorageUse } from '../api/types.
 import { useApp } from '../appContext.js';
 import { DailyChart } from '../components/DailyChart.js';
 import { ErrorNote } from '../components/StatusViews.js';
+import { counted } from '../format/numberFormat.js';
 import { formatRelative } from '../format/timeFormat.js';
 import { useResource } from '../useResource.js';
 import { modemLabel } from './modemLabel.js';
@@ -107,7 +108,7 @@ function SignalHistory(props: { signal: ModemFiguresRecord['signal'] }) {
         <polyline points={points} fill="none" stroke="currentColor" strokeWidth="2" />
       </svg>
       <figcaption className="muted">
-        Signal, last 24 h ({props.signal.length} samples; now RSSI {last?.rssi}
+        Signal, last 24 h ({counted(props.signal.length, 'sample')}; now RSSI {last?.rssi}
         {last?.dbm !== undefined ? `, ${last.dbm} dBm` : ''})
       </figcaption>
     </figure>
