@@ -14,7 +14,7 @@ import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { ownerSessionToken } from '../support/ownerSession.js';
 import { createRefusedUsbPort, type RefusedUsbPort } from '../support/refusedUsbPort.js';
-import { newTab, startUiGateway, type UiGateway } from './uiGateway.js';
+import { newTab, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
 
 let ui: UiGateway;
 let port: RefusedUsbPort;
@@ -76,12 +76,24 @@ describe('the first-run panel when discovery may not open a modem port', () => {
     await refused.getByText('then log out and back in').waitFor();
     await refused.getByRole('button', { name: 'Copy command' }).waitFor();
     await refused.getByRole('button', { name: 'Use the simulated modem' }).waitFor();
+    // In a browser too, the Dashboard names the port and its fix.
+    const browserTab = await newTab(browser);
+    await signIn(browserTab, ui.baseUrl);
+    const banner = browserTab.getByRole('alert').filter({ hasText: 'A modem port cannot be opened.' });
+    await banner.waitFor({ timeout: 30_000 });
+    await expect(banner.textContent()).resolves.toMatch(
+      new RegExp(
+        `${port.path} may be a modem.*Run "sudo usermod -aG (dialout|uucp) \\$USER", then log out and back in`,
+      ),
+    );
 
     // Fixed (the port now leads to a modem): the next probe opens it and the panel goes.
     pty = await startPtyModem({ clock: systemClock, logger: silentLogger });
     await port.pointAt(pty.path);
     await refused.waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('region', { name: 'No modem connected' }).waitFor({ state: 'detached' });
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    await browserTab.close();
     await page.close();
   }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { DeviceRecord, GatewayStatus } from '../api/types.js';
+import { describePortRefusal } from '../../../server/domain/portRefusal.js';
+import type { DeviceRecord, GatewayStatus, RefusedPortInfo } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { DailyChart } from '../components/DailyChart.js';
@@ -20,6 +21,7 @@ export function DashboardScreen() {
   const status = useResource(() => api.status(), [api]);
   const devices = useResource(() => api.devices(), [api]);
   const stats = useResource(() => api.dailyStats(14), [api]);
+  const refused = useResource(() => api.refusedPorts(), [api]);
 
   const refreshStatus = status.reload;
   const refreshStats = stats.reload;
@@ -42,6 +44,7 @@ export function DashboardScreen() {
   useLiveEvent('message', refreshCounters);
   useLiveEvent('incoming', refreshCounters);
   useLiveEvent('device', devices.reload);
+  useLiveEvent('refused-ports', refused.reload);
 
   // Days are the gateway PC's local days, oldest first: the last one is the gateway's today even
   // when this browser's zone is already on another date.
@@ -56,7 +59,7 @@ export function DashboardScreen() {
       {status.error !== undefined && !status.data && (
         <ErrorNote title="Gateway status unavailable." error={status.error} onRetry={refreshStatus} />
       )}
-      <Banners status={status.data} devices={devices.data} />
+      <Banners status={status.data} devices={devices.data} refused={refused.data} />
 
       <section className="tiles" aria-label="Today">
         <Tile
@@ -150,8 +153,12 @@ function ModemCard(props: { device: DeviceRecord }) {
   );
 }
 
-function Banners(props: { status: GatewayStatus | undefined; devices: DeviceRecord[] | undefined }) {
-  const { status, devices } = props;
+function Banners(props: {
+  status: GatewayStatus | undefined;
+  devices: DeviceRecord[] | undefined;
+  refused: RefusedPortInfo[] | undefined;
+}) {
+  const { status, devices, refused } = props;
   const pinNeeded = devices?.filter(
     (device) => device.modem?.status === 'sim-pin-required' || device.modem?.status === 'sim-pin-wrong',
   );
@@ -161,6 +168,11 @@ function Banners(props: { status: GatewayStatus | undefined; devices: DeviceReco
       {devices && devices.length === 0 && (
         <Banner tone="error" title="No modem is connected.">
           Messages wait in the queue until a modem is available. <a href="#/modems">Add a modem</a>.
+        </Banner>
+      )}
+      {refused && refused.length > 0 && (
+        <Banner tone="error" title="A modem port cannot be opened.">
+          {refused.map(describePortRefusal).join(' ')} <a href="#/modems">Modems</a>.
         </Banner>
       )}
       {pinNeeded && pinNeeded.length > 0 && (
