@@ -11,12 +11,11 @@ export type CloseOutcome =
 
 /**
  * Close-to-tray applies only to a person closing the visible window. A close request for a
- * window nobody can see comes from another program: the NSIS installer of an upgrade asks the
- * running app to close (app-builder-lib templates/nsis/include/allowOnlyOneInstallerInstance.nsh,
- * `_CHECK_APP_RUNNING`: `taskkill` without `/F`, which posts WM_CLOSE to the app's windows, then
- * after about a second `taskkill /F`), as do `taskkill` and Windows' Restart Manager. Hiding an
- * already hidden window would swallow it and leave the installer to kill the app mid-send; so
- * such a request quits, with the core's clean stop.
+ * window nobody can see comes from another program: `taskkill` without `/F` posts WM_CLOSE to
+ * the app's windows, as does Windows' Restart Manager (and electron-builder's installer where
+ * PowerShell is missing; with it, the installer asks through `--quit` first: secondStart.ts).
+ * Hiding an already hidden window would swallow the request and leave the sender to kill the app
+ * mid-send; so such a request quits, with the core's clean stop.
  */
 export function closeOutcome(state: {
   /** The app is quitting or the session is ending: nothing may hold the close up. */

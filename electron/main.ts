@@ -37,6 +37,7 @@ import { applyStartAtLogin, nodeLoginItemFiles, startsHidden } from './loginItem
 import { nativeTray } from './nativeTray.js';
 import { PreferencesFile } from './preferences.js';
 import { RotatingLogFile } from './rotatingLogFile.js';
+import { handleSecondStarts, runsTheApp, secondStartData } from './secondStart.js';
 import { SleepGuard } from './sleepGuard.js';
 import { needsAPerson } from './startFailure.js';
 import { GatewayTray } from './tray.js';
@@ -60,8 +61,9 @@ const openLogsFolder = () => {
   });
 };
 
-if (!app.requestSingleInstanceLock()) {
-  // Another instance owns the data folder and the port: it shows its window (second-instance).
+if (!runsTheApp(process.argv, app.requestSingleInstanceLock(secondStartData(process.argv)))) {
+  // Another instance owns the data folder and the port: it shows its window, or quits on --quit
+  // (second-instance); or this was a --quit with no app running.
   app.quit();
 } else {
   let window: BrowserWindow | undefined;
@@ -256,7 +258,7 @@ if (!app.requestSingleInstanceLock()) {
   );
 
   applyAppIdentity(app, process.platform);
-  app.on('second-instance', showWindow);
+  handleSecondStarts(app, { showWindow, quit: () => app.quit(), logger });
   // macOS: a click on the dock icon (or opening the app again) shows the window.
   app.on('activate', () => {
     if (baseUrl()) showWindow();

@@ -1,16 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handleCloseRequests } from '../../electron/closeRequest.js';
 import { coreHealthOf } from '../../electron/coreHealth.js';
 import { CoreNotices, coreStatusLine } from '../../electron/coreStatus.js';
 import type { CoreState } from '../../electron/coreSupervisor.js';
 import { failureDialog } from '../../electron/failureDialog.js';
+import { handleSecondStarts, quitFlag, runsTheApp, secondStartData } from '../../electron/secondStart.js';
 import { classifyStartFailure } from '../../electron/startFailure.js';
 import { UpdateInstaller } from '../../electron/updates.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import type { HealthReport } from '../../server/health/healthService.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { FakeAutoUpdater, FakeBrowserWindow } from './support/electronDouble.js';
+import { FakeAutoUpdater, FakeBrowserWindow, FakeEmitter } from './support/electronDouble.js';
 import { supervisedCore } from './support/supervisedCore.js';
 
 function closable(options: { closeToTray?: boolean; quitting?: boolean } = {}) {
@@ -46,6 +50,62 @@ describe('the installer’s close request', () => {
     const untrayed = closable({ closeToTray: false });
     expect(untrayed.window.requestClose().defaultPrevented).toBe(false);
     expect(untrayed.quits).toEqual([]);
+  });
+});
+
+describe('the installer’s request to quit', () => {
+  function running() {
+    const app = new FakeEmitter();
+    const steps: string[] = [];
+    handleSecondStarts(app, {
+      showWindow: () => steps.push('show'),
+      quit: () => steps.push('quit'),
+      logger: silentLogger,
+    });
+    return { app, steps };
+  }
+
+  it('ends a start with --quit at once: it hands the request over, or finds nothing to stop', () => {
+    const argv = ['C:\\Program Files\\Desktop SMS Gateway\\Desktop SMS Gateway.exe', quitFlag];
+    expect(runsTheApp(argv, false)).toBe(false);
+    expect(runsTheApp(argv, true)).toBe(false);
+    expect(runsTheApp([argv[0] ?? ''], true)).toBe(true);
+    expect(secondStartData(argv)).toEqual({ quit: true });
+  });
+
+  it('quits the running app on --quit, by its data even when Chromium rewrote the command line', () => {
+    const { app, steps } = running();
+    // Electron's order (docs/api/app.md): event, commandLine, workingDirectory, additionalData.
+    app.emit('second-instance', {}, ['app.exe', '--allow-file-access-from-files'], 'C:\\', { quit: true });
+    app.emit('second-instance', {}, ['app.exe', quitFlag], 'C:\\', undefined);
+    expect(steps).toEqual(['quit', 'quit']);
+  });
+
+  it('shows the window on a plain second start', () => {
+    const { app, steps } = running();
+    app.emit('second-instance', {}, ['app.exe'], 'C:\\', { quit: false });
+    expect(steps).toEqual(['show']);
+  });
+
+  it('is what the installer sends before electron-builder’s own check, whose macros it uses', () => {
+    const script = readFileSync(join(import.meta.dirname, '..', '..', 'resources', 'installer.nsh'), 'utf8');
+    const macro = script.slice(script.indexOf('!macro customCheckAppRunning'), script.indexOf('!macroend'));
+    const asked = macro.indexOf(`ExecWait '"$INSTDIR\\\${APP_EXECUTABLE_FILENAME}" ${quitFlag}'`);
+    expect(asked).toBeGreaterThan(0);
+    expect(macro.indexOf('!insertmacro _CHECK_APP_RUNNING')).toBeGreaterThan(asked);
+    // The electron-builder this project installs defines each macro the script inserts, and
+    // includes installer.nsh from the build resources by default.
+    const builderLib = dirname(createRequire(import.meta.url).resolve('app-builder-lib/package.json'));
+    const template = readFileSync(
+      join(builderLib, 'templates', 'nsis', 'include', 'allowOnlyOneInstallerInstance.nsh'),
+      'utf8',
+    );
+    for (const inserted of macro.matchAll(/!insertmacro (\w+)/g))
+      expect(template).toContain(`!macro ${inserted[1]}`);
+    expect(template).toContain('!ifmacrodef customCheckAppRunning');
+    expect(readFileSync(join(builderLib, 'out', 'targets', 'nsis', 'NsisTarget.js'), 'utf8')).toContain(
+      'getResource(this.options.include, "installer.nsh")',
+    );
   });
 });
 
