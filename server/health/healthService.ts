@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { DeviceInfo } from '../domain/device.js';
+import { describeNotReady } from '../domain/deviceTrouble.js';
 import { describePortRefusal, type RefusedPort } from '../domain/portRefusal.js';
 import type { MessageRepository } from '../store/repositories.js';
 
@@ -124,14 +125,16 @@ export class HealthService {
   }
 }
 
+/** Each modem that is not ready is named with what to do, as the desktop's notification says it. */
 function connectedCheck(devices: readonly DeviceInfo[], refusedPorts: readonly RefusedPort[]): HealthCheck {
   const ready = devices.filter((device) => device.modem.status === 'ready').length;
   const counted = `${ready} of ${devices.length} modems ready to send`;
+  const troubles = devices.filter((device) => device.modem.status !== 'ready').map(describeNotReady);
   return {
     status: ready === 0 ? 'fail' : ready < devices.length || refusedPorts.length > 0 ? 'warn' : 'pass',
     observedValue: ready,
     observedUnit: 'modems',
-    description: [counted, ...refusedPorts.map(describePortRefusal)].join('. '),
+    description: [counted, ...troubles, ...refusedPorts.map(describePortRefusal)].join('. '),
   };
 }
 

@@ -60,6 +60,30 @@ describe('GET /health', () => {
     expect(report.checks['modems:connected']?.status).toBe('fail');
   });
 
+  it('names each modem that is not ready, with what to do about it', async () => {
+    const unplugged = deviceInfo('unplugged');
+    unplugged.name = 'Huawei E3372';
+    unplugged.modem = {
+      ...unplugged.modem,
+      port: 'COM5',
+      manufacturer: 'Huawei',
+      model: 'E3372',
+      status: 'offline',
+      statusReason: 'port-missing',
+    };
+    const locked = deviceInfo('locked');
+    locked.name = 'Front desk';
+    locked.modem = { ...locked.modem, port: '/dev/ttyUSB2', model: 'EC25', status: 'sim-pin-required' };
+    const { report } = await health({ devices: [deviceInfo('fine'), unplugged, locked] });
+    expect(report.checks['modems:connected']).toMatchObject({
+      status: 'warn',
+      description:
+        '1 of 3 modems ready to send. ' +
+        'Modem Huawei E3372 on COM5 is offline: its port is gone — check the USB cable, or close the program that holds the port. ' +
+        '“Front desk” (EC25) on /dev/ttyUSB2 waits for its SIM PIN — enter it on the Modems screen',
+    });
+  });
+
   it('answers 503 fail when the data directory does not accept writes', async () => {
     harness = await startHttpHarness();
     harness.setStorageWritable(false);
