@@ -56,8 +56,9 @@ describe('choosing SIM slots in the window', () => {
     const form = page.getByRole('form', { name: 'Add a rule' });
     await form.getByLabel('Numbers starting with').fill('+49');
     const modems = form.getByRole('group', { name: 'Modems', exact: true });
-    // The phone lists its slots under it; the single-SIM modem does not.
-    expect(await modems.getByRole('checkbox').count()).toBe(4);
+    // The phone lists its slots under it; the single-SIM modem does not. The devices load after
+    // the form shows: a count read at once may see none yet.
+    await expect.poll(() => modems.getByRole('checkbox').count(), { timeout: 15_000 }).toBe(4);
     await modems.getByRole('checkbox', { name: /SIM 2$/ }).check();
     const fallback = form.getByRole('group', { name: /^Fallback modems/ });
     await fallback.getByRole('checkbox').last().check();
