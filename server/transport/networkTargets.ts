@@ -11,6 +11,8 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 
 /** The setting that lets devices on this computer and the local network be added. */
 export const privateTargetsSetting = 'network.allow_private_targets';
+/** What the Settings screen calls it (renderer/src/settings/settingCatalogue.ts): the error names both. */
+export const privateTargetsLabel = 'Allow devices on this computer and the local network';
 
 /**
  * This computer and networks that are not the internet: "this network" 0/8 (0.0.0.0 reaches
@@ -70,7 +72,7 @@ export async function checkNetworkTarget(host: string, field: string, policy: Ta
   const refuse = (why: string): never => {
     throw new GatewayError(
       ErrorCode.ValidationFailed,
-      `${field}: ${why}; devices there can be added only with the setting ${privateTargetsSetting} on`,
+      `${field}: ${why}; devices there can be added once "${privateTargetsLabel}" is on in Settings (${privateTargetsSetting})`,
       { field },
     );
   };

@@ -12,6 +12,7 @@ import {
   settingNamed,
 } from '../../renderer/src/settings/settingFields.js';
 import { settingDefaults } from '../../server/schemas/settingsSchema.js';
+import { privateTargetsLabel, privateTargetsSetting } from '../../server/transport/networkTargets.js';
 
 const field = (path: string) => {
   const found = allSettingFields.find((entry) => fieldPath(entry) === path);
@@ -20,6 +21,10 @@ const field = (path: string) => {
 };
 
 describe('the settings form', () => {
+  it('labels the private-network setting as the error of a refused device address names it', () => {
+    expect(field(privateTargetsSetting).label).toBe(privateTargetsLabel);
+  });
+
   it('offers every setting the server knows that has an effect here, and nothing else', () => {
     const serverPaths = Object.entries(settingDefaults).flatMap(([group, keys]) =>
       Object.keys(keys).map((key) => `${group}.${key}`),
