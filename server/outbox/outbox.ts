@@ -255,10 +255,15 @@ export class Outbox {
     const wanted = filter.ids && new Set(filter.ids);
     const now = this.deps.clock.now();
     const resent: OutboxJob<P>[] = [];
-    for (const job of [...this.deps.store.values()]) {
+    // Collected before writing: the store's iteration holds its statement open.
+    const matching: OutboxJob[] = [];
+    for (const job of this.deps.store.values()) {
       if (job.kind !== filter.kind || job.state !== 'failed') continue;
       if (wanted && !wanted.has(job.id)) continue;
       if (filter.lane !== undefined && job.lane !== filter.lane) continue;
+      matching.push(job);
+    }
+    for (const job of matching) {
       const { finishedAt: _finishedAt, ...rest } = job;
       resent.push({ ...(rest as OutboxJob<P>), state: 'pending', nextAttemptAt: now, attemptCount: 0 });
     }
@@ -503,9 +508,10 @@ export class Outbox {
 
   private async prune(): Promise<void> {
     const before = this.deps.clock.now() - this.retentionMs;
-    const old = [...this.deps.store.values()].filter(
-      (job) => job.state !== 'pending' && (job.finishedAt ?? job.createdAt) < before,
-    );
-    await Promise.all(old.map((job) => this.deps.store.delete(job.id)));
+    // Ids only: the history can be large, and no job is held while it is read.
+    const old: string[] = [];
+    for (const job of this.deps.store.values())
+      if (job.state !== 'pending' && (job.finishedAt ?? job.createdAt) < before) old.push(job.id);
+    await Promise.all(old.map((id) => this.deps.store.delete(id)));
   }
 }

@@ -163,6 +163,23 @@ describe('the outbox', () => {
     expect(store.get('smpp:1')).toMatchObject({ state: 'delivered', attemptCount: 1 });
   });
 
+  it('keeps finished jobs a week as history, then prunes them; pending ones stay', async () => {
+    const { outbox, store, clock } = openOutbox(new MemoryJobStore());
+    const handler = new ScriptedHandler({ order: 'parallel', inFlight: 4 });
+    outbox.serve('webhook', handler);
+    await outbox.hold({ id: 'delivered', kind: 'webhook', lane: 'w', payload: 'one' });
+    await outbox.hold({ id: 'waiting', kind: 'webhook', lane: 'w', payload: 'two' });
+    await pollUntil(() => handler.waiting === 2);
+    handler.answer(done);
+    handler.answer({ kind: 'wait', reason: 'no receiver' });
+    await pollUntil(() => store.get('delivered')?.state === 'delivered');
+    await clock.advance(6 * 24 * 60 * 60_000);
+    expect(store.get('delivered')).toBeDefined();
+    await clock.advance(26 * 60 * 60_000);
+    expect(store.get('delivered')).toBeUndefined();
+    expect(store.get('waiting')?.state).toBe('pending');
+  });
+
   it('resumes after a restart in the order jobs were kept, and keeps their history', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'smsgw-outbox-'));
     try {
