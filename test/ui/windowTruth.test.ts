@@ -228,8 +228,22 @@ describe('issue 14 in Chromium with two simulated modems', () => {
     await form.getByLabel('Text').fill('Is my parcel on its way?');
     await form.getByRole('button', { name: 'Receive it' }).click();
     await form.getByText('Received from +15550007777: see the Inbox.').waitFor();
+    // A number as people write it is taken; what is no number says why.
+    await form.getByLabel('From').fill('call me');
+    await form
+      .getByText('A phone number: 3 to 15 digits, with + and spaces, dashes or brackets if you like.')
+      .waitFor();
+    await expect(form.getByRole('button', { name: 'Receive it' }).isDisabled()).resolves.toBe(true);
+    await form.getByLabel('From').fill('(555) 000-1111');
+    await form.getByRole('button', { name: 'Receive it' }).click();
+    await form.getByText('Received from 5550001111: see the Inbox.').waitFor();
     await openScreen(page, 'Inbox');
-    await page.getByRole('row').filter({ hasText: 'Is my parcel on its way?' }).waitFor({ timeout: 15_000 });
+    // Both arrived: the one written as +15550007777 and the one written as (555) 000-1111.
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'Is my parcel on its way?' }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(2);
     await page.close();
   });
 

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { formattedNumberKey } from '../../../server/domain/peerKey.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
@@ -13,14 +14,17 @@ export function SimulateIncomingForm(props: { deviceId: string }) {
   const [text, setText] = useState('Hello from a simulated phone');
   const { busy, result, run } = useAction();
   const prefix = `simulate-${props.deviceId}`;
-  const valid = /^\+?\d{3,15}$/.test(sender) && text !== '';
+  // A number as people write it, "(555) 000-1111" or "+44 7700 900123", sent as its digits.
+  const number = formattedNumberKey(sender);
+  const numberValid = /^\+?\d{3,15}$/.test(number);
+  const valid = numberValid && text !== '';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
     await run(async () => {
-      await api.simulateIncoming(props.deviceId, sender, text);
-      return `Received from ${sender}: see the Inbox.`;
+      await api.simulateIncoming(props.deviceId, number, text);
+      return `Received from ${number}: see the Inbox.`;
     });
   }
 
@@ -32,9 +36,15 @@ export function SimulateIncomingForm(props: { deviceId: string }) {
           <input
             id={`${prefix}-sender`}
             value={sender}
-            aria-invalid={!/^\+?\d{3,15}$/.test(sender)}
-            onChange={(event) => setSender(event.target.value.trim())}
+            aria-invalid={!numberValid}
+            aria-describedby={numberValid ? undefined : `${prefix}-sender-error`}
+            onChange={(event) => setSender(event.target.value)}
           />
+          {!numberValid && (
+            <span id={`${prefix}-sender-error`} className="field-error">
+              A phone number: 3 to 15 digits, with + and spaces, dashes or brackets if you like.
+            </span>
+          )}
         </label>
         <label htmlFor={`${prefix}-text`} className="grow">
           Text
