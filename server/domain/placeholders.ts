@@ -26,17 +26,17 @@ export type Rendered = { ok: true; text: string } | { ok: false; missing: string
  */
 export function renderPlaceholders(text: string, fields: Readonly<Record<string, string>>): Rendered {
   const values = new Map(Object.entries(fields).map(([key, value]) => [fieldKey(key), value]));
-  const valueOf = (name: string) => {
+  const filledValue = (name: string) => {
     const value = values.get(fieldKey(name));
     return value?.trim() ? value : undefined;
   };
-  const missing = placeholdersWithoutFallback(text).filter((name) => valueOf(name) === undefined);
+  const missing = placeholdersWithoutFallback(text).filter((name) => filledValue(name) === undefined);
   if (missing.length > 0) return { ok: false, missing };
   return {
     ok: true,
     text: text.replace(
       placeholderPattern,
-      (_all, name: string, fallback: string | undefined) => valueOf(name) ?? fallback ?? '',
+      (_all, name: string, fallback: string | undefined) => filledValue(name) ?? fallback ?? '',
     ),
   };
 }
