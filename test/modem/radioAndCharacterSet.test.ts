@@ -43,11 +43,18 @@ describe('radio power and character set on real ptys', () => {
       harness.ptyModem(index).setUssdService('*102#', { answer: umlautAnswer });
     }
     await waitForReadyModems(harness.api, 3);
-    for (const device of await devices()) {
-      const index = [0, 1, 2, 3].find((candidate) => harness.ptyPath(candidate) === device.modem.port);
-      if (index !== undefined) idOf.set(index, device.id);
-    }
-    expect(idOf.size).toBe(4);
+    // The configured ports come up in the background: the one whose radio stays off is listed
+    // once it has answered, which may be after the other three are ready.
+    await pollUntil(
+      async () => {
+        for (const device of await devices()) {
+          const index = [0, 1, 2, 3].find((candidate) => harness.ptyPath(candidate) === device.modem.port);
+          if (index !== undefined) idOf.set(index, device.id);
+        }
+        return idOf.size === 4;
+      },
+      { limitMs: 60_000, what: 'all four modems to be listed' },
+    );
   }, 120_000);
 
   afterAll(async () => {
