@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignSeconds } from '../../renderer/src/desk/campaignEstimate.js';
-import { searchNeedle } from '../../renderer/src/desk/typedNumbers.js';
+import { searchNeedle, splitTypedRecipients } from '../../renderer/src/desk/typedNumbers.js';
 import { plainNetworkError } from '../../renderer/src/format/networkErrors.js';
 import { foldText } from '../../server/domain/textFold.js';
 
@@ -15,6 +15,23 @@ describe('searchNeedle', () => {
     ['order 12', 'DE', 'order 12'],
   ])('reads %s (default %s) as %s', (typed, country, needle) => {
     expect(searchNeedle(typed, country)).toBe(needle);
+  });
+});
+
+describe('splitTypedRecipients', () => {
+  it('keeps the names of a name and number column pasted from a spreadsheet, in either order', () => {
+    const read = splitTypedRecipients('Anna Schmidt\t0170 1234567\r\n+49 171 7654321\tBen\n');
+    expect(read.phoneNumbers).toEqual([]);
+    expect(read.named).toEqual([
+      { line: 1, recipient: { phoneNumber: '0170 1234567', fields: { name: 'Anna Schmidt' } } },
+      { line: 2, recipient: { phoneNumber: '+49 171 7654321', fields: { name: 'Ben' } } },
+    ]);
+  });
+
+  it('reads typed numbers and a row of number cells as plain numbers, beside named lines', () => {
+    const read = splitTypedRecipients('0170 1, 0171 2\n0172 3\t0173 4\nCara\t0174 5');
+    expect(read.phoneNumbers).toEqual(['0170 1', '0171 2', '0172 3', '0173 4']);
+    expect(read.named).toEqual([{ line: 3, recipient: { phoneNumber: '0174 5', fields: { name: 'Cara' } } }]);
   });
 });
 

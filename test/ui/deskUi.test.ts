@@ -12,6 +12,7 @@ import {
   harnessUser,
   startGatewayHarness,
 } from '../support/gatewayHarness.js';
+import { pollUntil } from '../support/pollUntil.js';
 
 /**
  * The desk in real headless Chromium against the real gateway, whose modems are zero-delay
@@ -176,6 +177,47 @@ describe('the desk in Chromium', () => {
     expect(lost).toEqual([expect.objectContaining({ id: sent[0]?.id, recipients: 3 })]);
     await harness.api.post(`/gateway/v1/campaigns/${sent[0]?.id}/cancel`, {});
     await harness.api.post('/gateway/v1/sending', { paused: false });
+    await page.close();
+  });
+
+  it('fills {name} from name and number columns pasted from a spreadsheet, and names a bad line', async () => {
+    const page = await signedInPage();
+    await page.goto(`${harness.url}/ui/#/campaigns`);
+    await page.getByRole('heading', { level: 1, name: 'Bulk send' }).waitFor();
+    await page.getByLabel('Campaign name').fill('Pasted names');
+    await page.getByLabel('Message').fill('Hello {name|there}, we are open');
+    // What a copied two-column range puts on the clipboard: cells split by TAB, rows by CR LF.
+    await page
+      .getByLabel('Numbers')
+      .fill('Anna Schmidt\t0170 4000001\r\n0170 4000002\tBen\r\nCara\t12\r\n0170 4000003');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const problems = page.getByRole('table', { name: 'Recipients with problems' });
+    await expect(problems.getByRole('row').nth(1).textContent()).resolves.toBe(
+      'Numbers line 312 is too short for a number in DE',
+    );
+    await page
+      .getByLabel('Numbers')
+      .fill('Anna Schmidt\t0170 4000001\r\n0170 4000002\tBen\r\nCara\t0170 4000004\r\n0170 4000003');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Send to 4 recipients' }).click();
+    await page.getByText('Queued 4 messages.').waitFor();
+    await pollUntil(
+      () =>
+        [...harness.acceptedBy(0), ...harness.acceptedBy(1)].filter((pdu) =>
+          pdu.decoded.text?.endsWith('we are open'),
+        ).length === 4,
+      { limitMs: 60_000, what: 'the four pasted recipients to be sent' },
+    );
+    const textTo = new Map(
+      [...harness.acceptedBy(0), ...harness.acceptedBy(1)].map((pdu) => [
+        pdu.decoded.recipient.number,
+        pdu.decoded.text,
+      ]),
+    );
+    expect(textTo.get('+491704000001')).toBe('Hello Anna Schmidt, we are open');
+    expect(textTo.get('+491704000002')).toBe('Hello Ben, we are open');
+    expect(textTo.get('+491704000003')).toBe('Hello there, we are open');
+    expect(textTo.get('+491704000004')).toBe('Hello Cara, we are open');
     await page.close();
   });
 });

@@ -12,7 +12,7 @@ import { newCampaignId } from './campaignId.js';
 import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipients.js';
 import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
 import { TemplatePicker } from './TemplatePicker.js';
-import { splitTypedNumbers } from './typedNumbers.js';
+import { splitTypedRecipients } from './typedNumbers.js';
 
 /**
  * Compose to many: typed numbers, contacts, groups and the rows of a CSV in any mix, with
@@ -38,17 +38,20 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
   // first click started instead of a second one.
   const campaignId = useRef<string | undefined>(undefined);
 
-  const request = (): CampaignRequest => ({
-    name: name || undefined,
-    text,
-    recipients: {
-      phoneNumbers: splitTypedNumbers(numbers),
-      contactIds: contacts.map((contact) => contact.id),
-      groupIds,
-      rows: csv ? campaignRows(csv) : [],
-    },
-    ...(sendAt ? { scheduleAt: localInputToIso(sendAt) } : {}),
-  });
+  const request = (): CampaignRequest => {
+    const typed = splitTypedRecipients(numbers);
+    return {
+      name: name || undefined,
+      text,
+      recipients: {
+        phoneNumbers: typed.phoneNumbers,
+        contactIds: contacts.map((contact) => contact.id),
+        groupIds,
+        rows: [...typed.named.map((named) => named.recipient), ...(csv ? campaignRows(csv) : [])],
+      },
+      ...(sendAt ? { scheduleAt: localInputToIso(sendAt) } : {}),
+    };
+  };
   const changed =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -97,7 +100,8 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
           onChange={(event) => changed(setNumbers)(event.target.value)}
         />
         <span className="hint">
-          As you would dial them; numbers without + use the default country (Settings).
+          As you would dial them; numbers without + use the default country (Settings). Name and number
+          columns pasted from a spreadsheet keep their names for {'{name}'}.
         </span>
       </div>
       <ContactPicker chosen={contacts} onChange={changed(setContacts)} />
@@ -198,13 +202,18 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
         <FormResult result={previewAction.result} />
         <FormResult result={sendAction.result} />
       </div>
-      {preview && <PreviewSummary preview={preview} />}
+      {preview && (
+        <PreviewSummary
+          preview={preview}
+          pastedLines={splitTypedRecipients(numbers).named.map((named) => named.line)}
+        />
+      )}
       {preview && <SendEstimate preview={preview} />}
     </form>
   );
 }
 
-function PreviewSummary(props: { preview: CampaignPreview }) {
+function PreviewSummary(props: { preview: CampaignPreview; pastedLines: number[] }) {
   const { preview } = props;
   const parts =
     preview.partsPerMessage.min === preview.partsPerMessage.max
@@ -247,7 +256,7 @@ function PreviewSummary(props: { preview: CampaignPreview }) {
           <tbody>
             {preview.problems.map((problem) => (
               <tr key={`${problem.field}-${problem.message}`}>
-                <td>{recipientLabel(problem.field)}</td>
+                <td>{recipientLabel(problem.field, props.pastedLines)}</td>
                 <td>{problem.message}</td>
               </tr>
             ))}
@@ -287,11 +296,20 @@ const limitPeriodWords: Record<string, string> = {
   PerDay: 'a day',
 };
 
-/** `recipients.rows[3]` → "CSV line 5" (header is line 1); `recipients.phoneNumbers[0]` → "Number 1". */
-function recipientLabel(field: string): string {
+/**
+ * `recipients.phoneNumbers[0]` → "Number 1"; `recipients.rows[i]`: the recipients pasted with
+ * names come first ("Numbers line 3", the line of the box), then the CSV's ("CSV line 5": its
+ * header is line 1).
+ */
+function recipientLabel(field: string, pastedLines: number[]): string {
   const match = /^recipients\.(\w+)(?:\[(\d+)\])?$/.exec(field);
   const index = Number(match?.[2] ?? 0);
-  if (match?.[1] === 'rows') return `CSV line ${index + 2}`;
+  if (match?.[1] === 'rows') {
+    const pastedLine = pastedLines[index];
+    return pastedLine !== undefined
+      ? `Numbers line ${pastedLine}`
+      : `CSV line ${index - pastedLines.length + 2}`;
+  }
   if (match?.[1] === 'phoneNumbers') return `Number ${index + 1}`;
   if (match?.[1] === 'contactIds') return `Contact ${index + 1}`;
   return 'Group member';

@@ -1,11 +1,52 @@
 import { normalisePhoneNumber } from '../../../server/domain/phoneNumbers.js';
 
-/** The numbers of a recipients box as typed: separated by commas, semicolons or new lines. */
-export function splitTypedNumbers(input: string): string[] {
+/** The numbers of a recipients box as typed: separated by commas, semicolons, tabs or new lines. */
+function splitTypedNumbers(input: string): string[] {
   return input
-    .split(/[\n,;]+/)
+    .split(/[\n\t,;]+/)
     .map((part) => part.trim())
     .filter((part) => part !== '');
+}
+
+/** A recipient pasted from a spreadsheet with its name: `{name}` is filled from it. */
+interface NamedRecipient {
+  phoneNumber: string;
+  fields: { name: string };
+}
+
+/** The recipients box read: plain numbers, and the named ones with the box line they came from. */
+export interface TypedRecipients {
+  phoneNumbers: string[];
+  named: { line: number; recipient: NamedRecipient }[];
+}
+
+/**
+ * A recipients box, where lines pasted from a spreadsheet ("Anna Schmidt<TAB>0170 1234567", the
+ * columns in any order) keep their names: on such a line the cells of dialling characters are
+ * the numbers and the other cells the name. A line without a name cell is numbers as typed
+ * (`splitTypedNumbers`).
+ */
+export function splitTypedRecipients(input: string): TypedRecipients {
+  const read: TypedRecipients = { phoneNumbers: [], named: [] };
+  input.split('\n').forEach((line, index) => {
+    const cells = line
+      .split('\t')
+      .map((cell) => cell.trim())
+      .filter((cell) => cell !== '');
+    const numbers = cells.filter(isDialled);
+    const name = cells.filter((cell) => !isDialled(cell)).join(' ');
+    if (cells.length < 2 || numbers.length === 0 || name === '') {
+      read.phoneNumbers.push(...splitTypedNumbers(line));
+      return;
+    }
+    for (const phoneNumber of numbers)
+      read.named.push({ line: index + 1, recipient: { phoneNumber, fields: { name } } });
+  });
+  return read;
+}
+
+function isDialled(cell: string): boolean {
+  return dialledSearch.test(cell) && /\d/.test(cell);
 }
 
 /**
