@@ -1,7 +1,7 @@
+import type { TrafficLine } from '../domain/trafficLine.js';
 import type { Transport } from '../transport/transport.js';
 import { redactSecrets } from './atSession.js';
 import { PduMask } from './pduMask.js';
-import type { TrafficLine } from './trafficLine.js';
 
 /** How a connection's lines are kept. */
 export interface RecordOptions {

@@ -1,10 +1,10 @@
 import { AtSession } from '../at/atSession.js';
-import type { TrafficLine } from '../at/trafficLine.js';
 import { TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
 import { type KnownDevice, ModemPool } from '../devices/modemPool.js';
 import type { SerialAccess } from '../devices/serialModemSource.js';
 import { isTcpAddress } from '../domain/tcpAddress.js';
+import type { TrafficLine } from '../domain/trafficLine.js';
 import { ModemDriver, type ModemDriverOptions } from '../modem/modemDriver.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';

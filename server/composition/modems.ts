@@ -108,7 +108,7 @@ export async function startModems(
     receive: (deviceId, simNumber, sms) => inbox.receive(deviceId, simNumber, sms),
     clock,
     logger,
-    facts: context.facts,
+    announceFact: (fact) => context.facts.announce('gateway:fact', fact),
     ...(deps.phoneTiming ? { timing: deps.phoneTiming } : {}),
   });
   for (let index = 1; index <= options.simulatedModems; index++) await simulators.add();

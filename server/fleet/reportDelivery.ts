@@ -1,6 +1,6 @@
+import type { AttemptOutcome, OutboxJob } from '../domain/outboxJob.js';
 import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
 import type { Outbox } from '../outbox/outbox.js';
-import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
 import type { MobilePatchMessageItem } from './mobileApi.js';
 import type { ServerClient } from './serverClient.js';
 

@@ -1,5 +1,5 @@
+import type { OutboxJob } from '../domain/outboxJob.js';
 import type { Outbox } from '../outbox/outbox.js';
-import type { OutboxJob } from '../outbox/outboxJob.js';
 import type { KeyedCollection } from '../store/keyedCollection.js';
 import type { MobilePatchMessageItem } from './mobileApi.js';
 

@@ -22,8 +22,8 @@ import type { PoolMember } from '../devices/poolMember.js';
 import type { IncomingSink } from '../devices/sinks.js';
 import type { ModemDetails, ModemStatus, SimCardInfo } from '../domain/device.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
+import { deliverOfText } from '../pdu/textDeliver.js';
 import type { HiLinkSession } from './hilinkSession.js';
 import { childBlocks, childText } from './hilinkXml.js';
 

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { DeliveryReport } from '../domain/device.js';
+import { deliveryFailed, type FailureReason, reportLost } from '../domain/failureTexts.js';
+import type { HeldMessageOutcomes, MessageHolder } from '../domain/heldMessages.js';
 import {
   aggregateState,
   isFinalRecipientState,
@@ -10,7 +12,6 @@ import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { deliveryFailed, type FailureReason, reportLost } from './failureTexts.js';
 
 /**
  * How long after its send a status report is still matched after a restart. SMSCs keep trying
@@ -20,27 +21,13 @@ import { deliveryFailed, type FailureReason, reportLost } from './failureTexts.j
 const reportWaitMs = 7 * 24 * 60 * 60_000;
 
 /**
- * A device that keeps handed-over messages in a queue of its own (an Android phone's app): its
- * recipients stay Processed here until it reports, so a cancel and a restart ask it, not us.
- */
-export interface MessageHolder {
-  /** Whether this message's Processed recipients wait in the holder's own queue. */
-  holds(message: MessageRecord): boolean;
-  /**
-   * Asks the holder to drop the message's Processed recipients; marks those it dropped
-   * Cancelled (`markRecipientCancelled`). Rejects with InvalidState when it is already sending them.
-   */
-  cancel(message: MessageRecord): Promise<void>;
-}
-
-/**
  * Every change of a message's state goes through here, so the aggregate state, the `states`
  * timestamps, persistence and the `message:updated` event can never disagree.
  *
  * Read-modify-write is safe without locks: the repository applies `update` to memory
  * synchronously, and nothing awaits between the read and that call.
  */
-export class MessageLifecycle {
+export class MessageLifecycle implements HeldMessageOutcomes {
   /** "<deviceId>/<reference>/<recipient>" → message id, for matching status reports. */
   private readonly reportIndex = new Map<string, string>();
   /**

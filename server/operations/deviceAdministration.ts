@@ -1,9 +1,9 @@
-import type { TrafficLine } from '../at/trafficLine.js';
 import type { ModemPool } from '../devices/modemPool.js';
 import { type SerialAccess, serialModemSource } from '../devices/serialModemSource.js';
 import type { DeviceInfo } from '../domain/device.js';
 import type { SmsServicePreference } from '../domain/smsServicePreference.js';
 import { isTcpAddress, parseTcpAddress } from '../domain/tcpAddress.js';
+import type { TrafficLine } from '../domain/trafficLine.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { HiLinkAdapter } from '../hilink/hilinkDetection.js';
 import type { NetworkModems } from '../modem/networkModems.js';

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../clock/clock.js';
-import { describeError } from '../errors/gatewayError.js';
-import type { Logger } from '../logging/logger.js';
-import type { KeyedCollection } from '../store/keyedCollection.js';
 import {
   type AttemptOutcome,
   type JobKind,
@@ -11,7 +8,10 @@ import {
   type KindStatus,
   type NewJob,
   type OutboxJob,
-} from './outboxJob.js';
+} from '../domain/outboxJob.js';
+import { describeError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
+import type { KeyedCollection } from '../store/keyedCollection.js';
 import { retryDelayMs } from './retryPolicy.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JobKind, OutboxJob } from './outboxJob.js';
+import type { JobKind, OutboxJob } from '../domain/outboxJob.js';
 
 /**
  * What the retrying outbox of the versions before the one outbox kept beside each record's own

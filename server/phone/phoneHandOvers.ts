@@ -8,8 +8,9 @@
  * arrived, and the message goes back to the queue; for one the phone confirmed holding
  * (`confirmed`: 202, 409 or a GET) the app lost it, and it fails with the interruption text.
  */
+
+import { interrupted } from '../domain/failureTexts.js';
 import type { Logger } from '../logging/logger.js';
-import { interrupted } from '../messages/failureTexts.js';
 import type { PhoneClient } from './phoneClient.js';
 import type { OutstandingSend, PhoneLedger } from './phoneLedger.js';
 import { outcomeOf, type PhoneOutcome, phoneMessageId } from './phoneMessages.js';

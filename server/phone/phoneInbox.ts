@@ -5,8 +5,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { IncomingSink } from '../devices/sinks.js';
-import { deliverOfText } from '../inbox/textDeliver.js';
 import type { Logger } from '../logging/logger.js';
+import { deliverOfText } from '../pdu/textDeliver.js';
 import type { PhoneClient, PhoneInboxMessage } from './phoneClient.js';
 import type { PhoneLedger } from './phoneLedger.js';
 

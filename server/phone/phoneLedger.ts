@@ -1,4 +1,4 @@
-import type { MessageLifecycle } from '../messages/messageLifecycle.js';
+import type { HeldMessageOutcomes } from '../domain/heldMessages.js';
 import type { Document } from '../store/documentStore.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { PhoneOutcome } from './phoneMessages.js';
@@ -52,7 +52,7 @@ export interface PhoneDocumentData {
  */
 export function createPhoneLedger(deps: {
   repository: MessageRepository;
-  lifecycle: MessageLifecycle;
+  lifecycle: HeldMessageOutcomes;
   document: Document<PhoneDocumentData>;
   now: () => number;
 }): PhoneLedger {

@@ -1,5 +1,5 @@
 import type { SendRequest } from '../devices/outboundModem.js';
-import { type FailureReason, phoneFailed } from '../messages/failureTexts.js';
+import { type FailureReason, phoneFailed } from '../domain/failureTexts.js';
 import type { PhoneMessage, PhoneSendRequest } from './phoneClient.js';
 
 /**

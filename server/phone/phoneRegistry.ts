@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { ModemPool } from '../devices/modemPool.js';
 import type { IncomingSink } from '../devices/sinks.js';
+import type { HeldMessageOutcomes } from '../domain/heldMessages.js';
+import type { WebhookEvent } from '../domain/webhookEvents.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
-import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { UsbPhoneListing } from '../schemas/phoneSchemas.js';
 import type { Document } from '../store/documentStore.js';
 import type { Storage } from '../store/storage.js';
@@ -55,15 +55,15 @@ export async function startPhones(deps: {
   urls: string[];
   pool: ModemPool;
   storage: Storage;
-  lifecycle: MessageLifecycle;
+  lifecycle: HeldMessageOutcomes;
   receive: IncomingSink;
   clock: Clock;
   logger: Logger;
   /**
-   * A phone's `mms:received` and `mms:downloaded` go out as our webhook events of those names,
-   * durable before the phone's webhook is answered.
+   * A phone's `mms:received` and `mms:downloaded` go out as our webhook events of those names:
+   * resolves once they are durable, and the phone's webhook is answered after that.
    */
-  facts: FactAnnouncer;
+  announceFact: (fact: WebhookEvent) => Promise<void>;
   timing?: PhoneTiming;
   /** `--adb`: the adb program for phones given as adb://…@SERIAL. */
   adbPath: string;
@@ -106,7 +106,7 @@ export async function startPhones(deps: {
       pacing: document.data.pacing?.[address.url] ?? defaultPhonePacing,
       publish: (event, payload) => {
         const deviceId = phones.find((phone) => phone.port === address.url)?.deviceId ?? '';
-        return deps.facts.announce('gateway:fact', { event, deviceId, payload });
+        return deps.announceFact({ event, deviceId, payload });
       },
       ...deps.timing,
     };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
+import { phoneFailed } from '../domain/failureTexts.js';
+import { signatureProblem } from '../domain/webhookSignature.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
-import { phoneFailed } from '../messages/failureTexts.js';
 import type { MessageRepository } from '../store/repositories.js';
-import { signatureProblem } from '../webhooks/signature.js';
 import type { AndroidPhone } from './androidPhone.js';
 import type { OutstandingSend } from './phoneLedger.js';
 import { plainPhoneError } from './phoneMessages.js';

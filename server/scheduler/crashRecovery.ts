@@ -1,5 +1,5 @@
+import { interrupted as interruptedSend } from '../domain/failureTexts.js';
 import type { Logger } from '../logging/logger.js';
-import { interrupted as interruptedSend } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
 import type { SlidingWindowLimiter } from './rateLimiter.js';

@@ -1,7 +1,4 @@
 import type { OutboundModem } from '../devices/outboundModem.js';
-import type { MessageRecord } from '../domain/message.js';
-import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
-import type { Logger } from '../logging/logger.js';
 import {
   deviceGone,
   type FailureReason,
@@ -9,7 +6,10 @@ import {
   modemRefused,
   optedOut,
   sendFailed,
-} from '../messages/failureTexts.js';
+} from '../domain/failureTexts.js';
+import type { MessageRecord } from '../domain/message.js';
+import { describeError, ErrorCode, isGatewayError } from '../errors/gatewayError.js';
+import type { Logger } from '../logging/logger.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 
 /** What a modem made of one recipient's send; 'held': in the member's own queue, still Processed. */

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { DeviceDirectory } from '../devices/deviceDirectory.js';
 import type { OutboundModem } from '../devices/outboundModem.js';
+import { decryptionFailed, ttlExpired } from '../domain/failureTexts.js';
 import type { HoldReason } from '../domain/holdReasons.js';
 import type { MessageRecord } from '../domain/message.js';
 import { compareMessages, isExpedited } from '../domain/messageOrder.js';
@@ -8,7 +9,6 @@ import type { ModemSlots } from '../domain/simTarget.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { DecryptionError } from '../messages/e2eEncryption.js';
-import { decryptionFailed, ttlExpired } from '../messages/failureTexts.js';
 import type { MessageLifecycle } from '../messages/messageLifecycle.js';
 import type { MessageRepository } from '../store/repositories.js';
 import { recoverInterruptedSends } from './crashRecovery.js';

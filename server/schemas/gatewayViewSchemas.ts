@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { TrafficDirections } from '../at/trafficLine.js';
 import { HoldReasons } from '../domain/holdReasons.js';
+import { JobKinds, JobStates } from '../domain/outboxJob.js';
 import { type RefusedPort, RefusedPortCodes } from '../domain/portRefusal.js';
-import { JobKinds, JobStates } from '../outbox/outboxJob.js';
+import { TrafficDirections } from '../domain/trafficLine.js';
 import { fleetStatusSchema } from './fleetStatusSchema.js';
 
 /**

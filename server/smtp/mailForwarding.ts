@@ -1,10 +1,10 @@
 import { toIsoWithOffset } from '../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../domain/incoming.js';
 import type { MessageRecord } from '../domain/message.js';
+import type { AttemptOutcome, OutboxJob } from '../domain/outboxJob.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { Outbox } from '../outbox/outbox.js';
-import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
 import { jobOfStoredItem, type StoredItem } from '../outbox/storedItem.js';
 import type { Settings } from '../schemas/settingsSchema.js';
 

@@ -1,5 +1,5 @@
+import type { JobAttempt, JobState, OutboxJob } from '../domain/outboxJob.js';
 import type { WebhookEventName } from '../domain/webhookEvents.js';
-import type { JobAttempt, JobState, OutboxJob } from '../outbox/outboxJob.js';
 
 /** A registered webhook as the dispatcher needs it (the registry owns the records). */
 export interface WebhookTarget {

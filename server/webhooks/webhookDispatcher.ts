@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { defaultAppId } from '../auth/appDirectory.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import type { AttemptOutcome, OutboxJob } from '../domain/outboxJob.js';
 import type { WebhookEvent, WebhookEventName } from '../domain/webhookEvents.js';
+import { signWebhookBody } from '../domain/webhookSignature.js';
 import { describeError } from '../errors/gatewayError.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logging/logger.js';
 import type { Outbox } from '../outbox/outbox.js';
-import type { AttemptOutcome, OutboxJob } from '../outbox/outboxJob.js';
 import {
   type OwnNumberLookup,
   payloadForIncoming,
@@ -15,7 +16,6 @@ import {
   payloadsForUpdate,
 } from './eventPayloads.js';
 import { payloadForLowBalance, payloadForMissedCall } from './modemEventPayloads.js';
-import { signWebhookBody } from './signature.js';
 import { type IncomingRule, reachesTarget } from './webhookAudience.js';
 import {
   type DeliveryState,

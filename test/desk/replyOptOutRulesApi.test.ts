@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { OutboxJob } from '../../server/domain/outboxJob.js';
 import type { GatewayEvents } from '../../server/events/eventBus.js';
-import type { OutboxJob } from '../../server/outbox/outboxJob.js';
 import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
+import { INTERRUPTED_ERROR } from '../../server/domain/failureTexts.js';
 import type { LogRecord } from '../../server/logging/logger.js';
-import { INTERRUPTED_ERROR } from '../../server/messages/failureTexts.js';
 import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { type ChildGateway, freePort, startChildGateway } from '../integration/support/childGateway.js';
 import {

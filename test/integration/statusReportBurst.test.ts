@@ -7,7 +7,7 @@
  * ever.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPORT_LOST_ERROR } from '../../server/messages/failureTexts.js';
+import { REPORT_LOST_ERROR } from '../../server/domain/failureTexts.js';
 import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
 import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';

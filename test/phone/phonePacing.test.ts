@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { signatureProblem, signWebhookBody } from '../../server/domain/webhookSignature.js';
 import { defaultPhonePacing, PhonePacer } from '../../server/phone/phonePacing.js';
-import { signatureProblem, signWebhookBody } from '../../server/webhooks/signature.js';
 
 const MINUTE = 60_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/domain/failureTexts.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/messages/failureTexts.js';
 import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/scheduler/modemParking.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageState, RecipientRecord } from '../../server/domain/message.js';
 import {
   deliveryFailed,
   type FailureReason,
   modemRefused,
   optedOut,
   ttlExpired,
-} from '../../server/messages/failureTexts.js';
+} from '../../server/domain/failureTexts.js';
+import type { MessageState, RecipientRecord } from '../../server/domain/message.js';
 import { receiptOutcome } from '../../server/smpp/deliveryReceipt.js';
 import { MessageStateTlv } from '../../server/smpp/smppStatus.js';
 import { message } from '../store/storeTestKit.js';

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import type { PendingGroup } from '../../server/domain/incoming.js';
 import type { MessageState } from '../../server/domain/message.js';
+import type { OutboxJob } from '../../server/domain/outboxJob.js';
 import { silentLogger } from '../../server/logging/logger.js';
 import { Outbox } from '../../server/outbox/outbox.js';
-import type { OutboxJob } from '../../server/outbox/outboxJob.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import {
   deliveryOf,

@@ -1,5 +1,5 @@
+import type { OutboxJob } from '../../server/domain/outboxJob.js';
 import type { JobStore } from '../../server/outbox/outbox.js';
-import type { OutboxJob } from '../../server/outbox/outboxJob.js';
 
 /** The outbox's store in memory, for tests of a way out that need no database. */
 export class MemoryJobStore implements JobStore {

@@ -1,4 +1,4 @@
-import type { RecipientFailure } from '../domain/message.js';
+import type { RecipientFailure } from './message.js';
 
 /**
  * The failures the gateway records on recipients: upstream's `error` text with our code

@@ -1,4 +1,4 @@
-import type { DecodedDeliver } from '../pdu/index.js';
+import type { DecodedDeliver } from './types.js';
 
 /**
  * An SMS a device hands over already decoded (a HiLink stick, an Android phone: they reassemble
