@@ -1,5 +1,5 @@
-import type { HealthReport, HealthStatus } from '../server/health/healthService.js';
 import type { GatewayAttention } from '../server/index.js';
+import type { HealthReport, HealthStatus } from '../server/services/health/healthService.js';
 
 /** What the core reports to the shell about its work, from its readiness report (GET /health). */
 export interface CoreHealth {

@@ -3,7 +3,7 @@ import type { BrowserWindow, Session } from 'electron';
 /**
  * The window only ever shows our UI from the local core. Everything else is refused:
  * navigation elsewhere, new windows, permission prompts (camera, notifications from the page…).
- * The core serves the UI with its Content-Security-Policy header (server/http/contentSecurityPolicy.ts).
+ * The core serves the UI with its Content-Security-Policy header (server/doors/http/contentSecurityPolicy.ts).
  */
 export function isOwnUiUrl(url: string, baseUrl: string): boolean {
   try {

@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The gateway serves the built UI at /ui/ (server/http/staticUi.ts); the renderer imports the
+ * The gateway serves the built UI at /ui/ (server/doors/http/staticUi.ts); the renderer imports the
  * pure PDU planner from ../server/pdu for its character counter, so the build root is this
  * folder and the output lands in dist/ui beside the compiled core.
  */

@@ -1,5 +1,3 @@
-import type { LoginThrottleOptions } from './auth/loginThrottle.js';
-import type { TokenService } from './auth/tokenService.js';
 import { type Clock, systemClock } from './clock/clock.js';
 import { composeAuth } from './composition/auth.js';
 import { bridgeExtension } from './composition/bridges.js';
@@ -26,24 +24,26 @@ import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
 import type { GatewayOptions } from './config/options.js';
-import { systemRegion } from './desk/systemRegion.js';
-import type { ModemPool } from './devices/modemPool.js';
-import type { SerialAccess } from './devices/serialModemSource.js';
-import { gatewayCaller } from './domain/caller.js';
+import { gatewayCaller } from './contract/domain/caller.js';
+import type { HiLinkAdapter } from './devices/hilink/hilinkDetection.js';
+import type { PhoneTiming } from './devices/phone/phoneRegistry.js';
+import type { ModemPool } from './devices/pool/modemPool.js';
+import type { SerialAccess } from './devices/pool/serialModemSource.js';
+import type { SimulatedModem } from './devices/simulator/simulatedModem.js';
+import { createHttpApp } from './doors/http/app.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
-import { EventBus } from './events/eventBus.js';
-import { createFactAnnouncer } from './events/factAnnouncer.js';
-import type { HealthReport, HealthService } from './health/healthService.js';
-import type { HiLinkAdapter } from './hilink/hilinkDetection.js';
-import { createHttpApp } from './http/app.js';
 import type { LogSink } from './logging/logger.js';
-import { overdueReports } from './messages/overdueReports.js';
-import type { PhoneTiming } from './phone/phoneRegistry.js';
-import type { SimulatedModem } from './simulator/simulatedModem.js';
+import type { LoginThrottleOptions } from './services/auth/loginThrottle.js';
+import type { TokenService } from './services/auth/tokenService.js';
+import { systemRegion } from './services/desk/systemRegion.js';
+import { EventBus } from './services/events/eventBus.js';
+import { createFactAnnouncer } from './services/events/factAnnouncer.js';
+import type { HealthReport, HealthService } from './services/health/healthService.js';
+import { overdueReports } from './services/messages/overdueReports.js';
+import type { IncomingRule } from './services/webhooks/webhookAudience.js';
+import { createNodePoster, type WebhookPoster } from './services/webhooks/webhookPoster.js';
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
-import type { IncomingRule } from './webhooks/webhookAudience.js';
-import { createNodePoster, type WebhookPoster } from './webhooks/webhookPoster.js';
 
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
 export interface GatewayDependencies {

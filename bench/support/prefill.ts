@@ -1,10 +1,10 @@
 import type { Clock } from '../../server/clock/clock.js';
 import { systemClock } from '../../server/clock/clock.js';
-import { ConversationIndex } from '../../server/desk/conversations/conversationIndex.js';
-import type { IncomingRecord } from '../../server/domain/incoming.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { e164PeerKey } from '../../server/domain/peerKey.js';
+import type { IncomingRecord } from '../../server/contract/domain/incoming.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { e164PeerKey } from '../../server/contract/domain/peerKey.js';
 import { createLogger } from '../../server/logging/logger.js';
+import { ConversationIndex } from '../../server/services/desk/conversations/conversationIndex.js';
 import { CoreReads } from '../../server/store/sqlite/coreReads.js';
 import { openStorage } from '../../server/store/storage.js';
 

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../server/clock/clock.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
+import type { SimulatedModemOptions } from '../../server/devices/simulator/simulatedModem.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
-import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 
 /**
  * Simulated modems on ptys hosted by THIS process, each with its own IMEI so the gateway sees

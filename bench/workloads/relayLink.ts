@@ -9,7 +9,7 @@ import { waitForOnlineModems, waitUntil } from './modemPath.js';
 /**
  * Sending at the radio's pace: simulated modems whose relay link to the SMSC takes 2 s to open
  * and 0.5 s per send on an open link, held 3 s after each send under `+CMMS` 1 or 2
- * (`server/simulator/relayLink.ts`), with the modem offering `+CMMS` and without it. Each row
+ * (`server/devices/simulator/relayLink.ts`), with the modem offering `+CMMS` and without it. Each row
  * beside its ideal: the link opened once, then every part at the send time.
  *
  * The burst and the single-modem campaign with `+CMMS` run in real modem time; the other rows

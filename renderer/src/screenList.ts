@@ -1,4 +1,4 @@
-import type { Scope } from '../../server/domain/scopes.js';
+import type { Scope } from '../../server/contract/domain/scopes.js';
 
 /**
  * Hash routing (`/ui/#/messages`): reloads and deep links work with the server's plain

@@ -1,12 +1,12 @@
+import { systemClock } from '../clock/clock.js';
+import type { Logger } from '../logging/logger.js';
 import {
   type CredentialsDocumentData,
   newGeneratedPassword,
   openBasicCredentials,
-} from '../auth/credentials.js';
-import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
-import { openTokenService, type TokenDocumentData } from '../auth/tokenService.js';
-import { systemClock } from '../clock/clock.js';
-import type { Logger } from '../logging/logger.js';
+} from '../services/auth/credentials.js';
+import { tokenDocumentMigrations } from '../services/auth/tokenDocument.js';
+import { openTokenService, type TokenDocumentData } from '../services/auth/tokenService.js';
 import { openStorage } from '../store/storage.js';
 
 /**

@@ -1,23 +1,31 @@
-import { type AccessControl, createAccessControl } from '../auth/accessControl.js';
-import { type AppDirectory, type AppDocumentData, openAppDirectory } from '../auth/appDirectory.js';
-import { type AppQuotas, createAppQuotas } from '../auth/appQuotas.js';
-import { createAttemptPacer } from '../auth/attemptPacer.js';
+import { auditRecorder } from '../doors/http/auditRecorder.js';
+import type { RouteChange } from '../doors/http/defineRoute.js';
+import { describeError } from '../errors/gatewayError.js';
+import { type AccessControl, createAccessControl } from '../services/auth/accessControl.js';
+import { type AppDirectory, type AppDocumentData, openAppDirectory } from '../services/auth/appDirectory.js';
+import { type AppQuotas, createAppQuotas } from '../services/auth/appQuotas.js';
+import { createAttemptPacer } from '../services/auth/attemptPacer.js';
 import {
   type BasicCredentials,
   type CredentialsDocumentData,
   openBasicCredentials,
   type ScryptCost,
-} from '../auth/credentials.js';
-import { createHashingGate } from '../auth/hashingGate.js';
-import { createLoginChange, type LoginChange } from '../auth/loginChange.js';
-import { createLoginThrottle, type LoginThrottleOptions } from '../auth/loginThrottle.js';
-import { openSmppLogins, type SmppLoginDocumentData, type SmppLogins } from '../auth/smppLogins.js';
-import { openStaffDirectory, type StaffDirectory, type StaffDocumentData } from '../auth/staffDirectory.js';
-import { tokenDocumentMigrations } from '../auth/tokenDocument.js';
-import { openTokenService, type TokenDocumentData, type TokenService } from '../auth/tokenService.js';
-import { describeError } from '../errors/gatewayError.js';
-import { auditRecorder } from '../http/auditRecorder.js';
-import type { RouteChange } from '../http/defineRoute.js';
+} from '../services/auth/credentials.js';
+import { createHashingGate } from '../services/auth/hashingGate.js';
+import { createLoginChange, type LoginChange } from '../services/auth/loginChange.js';
+import { createLoginThrottle, type LoginThrottleOptions } from '../services/auth/loginThrottle.js';
+import { openSmppLogins, type SmppLoginDocumentData, type SmppLogins } from '../services/auth/smppLogins.js';
+import {
+  openStaffDirectory,
+  type StaffDirectory,
+  type StaffDocumentData,
+} from '../services/auth/staffDirectory.js';
+import { tokenDocumentMigrations } from '../services/auth/tokenDocument.js';
+import {
+  openTokenService,
+  type TokenDocumentData,
+  type TokenService,
+} from '../services/auth/tokenService.js';
 import { type AuditTrail, SqliteAuditTrail } from '../store/auditTrail.js';
 import { SqliteUsageCounts } from '../store/usageCounts.js';
 import type { CompositionContext } from './context.js';

@@ -1,9 +1,9 @@
-import type { HttpExtension } from '../http/app.js';
-import { type BridgeName, registerBridgeRoutes } from '../http/routes/bridgeRoutes.js';
-import type { SwitchedListener } from '../settings/switchedListener.js';
-import { probeSmppServer } from '../smpp/smppProbe.js';
-import type { MailForwarding } from '../smtp/mailForwarding.js';
-import { probeSmtpListener } from '../smtp/smtpProbe.js';
+import type { HttpExtension } from '../doors/http/app.js';
+import { type BridgeName, registerBridgeRoutes } from '../doors/http/routes/bridgeRoutes.js';
+import { probeSmppServer } from '../doors/smpp/smppProbe.js';
+import type { MailForwarding } from '../doors/smtp/mailForwarding.js';
+import { probeSmtpListener } from '../doors/smtp/smtpProbe.js';
+import type { SwitchedListener } from '../services/settings/switchedListener.js';
 
 /** The routes of the ways in beside HTTP: their state for the status bar, and a test of each. */
 export function bridgeExtension(deps: {

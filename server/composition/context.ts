@@ -1,9 +1,9 @@
 import type { Clock } from '../clock/clock.js';
-import type { EventBus } from '../events/eventBus.js';
-import type { FactAnnouncer } from '../events/factAnnouncer.js';
 import type { Logger } from '../logging/logger.js';
-import type { Outbox } from '../outbox/outbox.js';
-import type { SettingsService } from '../settings/settingsService.js';
+import type { EventBus } from '../services/events/eventBus.js';
+import type { FactAnnouncer } from '../services/events/factAnnouncer.js';
+import type { Outbox } from '../services/outbox/outbox.js';
+import type { SettingsService } from '../services/settings/settingsService.js';
 import type { Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';
 

@@ -1,9 +1,9 @@
-import { type Desk, openDesk } from '../desk/desk.js';
-import { OptOutList } from '../desk/optOut/optOutList.js';
-import { openReplyDesk, type ReplyDesk } from '../desk/replyDesk.js';
-import { e164PeerKey, type PeerKey } from '../domain/peerKey.js';
-import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import type { MessageService } from '../messages/messageService.js';
+import { e164PeerKey, type PeerKey } from '../contract/domain/peerKey.js';
+import { type Desk, openDesk } from '../services/desk/desk.js';
+import { OptOutList } from '../services/desk/optOut/optOutList.js';
+import { openReplyDesk, type ReplyDesk } from '../services/desk/replyDesk.js';
+import type { MessageLifecycle } from '../services/messages/messageLifecycle.js';
+import type { MessageService } from '../services/messages/messageService.js';
 import type { CompositionContext } from './context.js';
 
 export interface OptOuts {

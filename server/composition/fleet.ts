@@ -1,11 +1,11 @@
 import type { GatewayOptions } from '../config/options.js';
-import type { DeviceDirectory } from '../devices/deviceDirectory.js';
-import { FleetMode } from '../fleet/fleetMode.js';
-import type { FleetDeviceDocument } from '../fleet/registration.js';
-import { jobOfStoredReport, type StoredReport, type TrackedMessage } from '../fleet/reportTracker.js';
-import type { InboxReplay } from '../inbox/inboxReplay.js';
-import type { MessageService } from '../messages/messageService.js';
-import type { WebhookRegistry } from '../webhooks/webhookRegistry.js';
+import type { DeviceDirectory } from '../devices/pool/deviceDirectory.js';
+import { FleetMode } from '../doors/fleet/fleetMode.js';
+import type { FleetDeviceDocument } from '../doors/fleet/registration.js';
+import { jobOfStoredReport, type StoredReport, type TrackedMessage } from '../doors/fleet/reportTracker.js';
+import type { InboxReplay } from '../services/inbox/inboxReplay.js';
+import type { MessageService } from '../services/messages/messageService.js';
+import type { WebhookRegistry } from '../services/webhooks/webhookRegistry.js';
 import type { CompositionContext } from './context.js';
 
 /**

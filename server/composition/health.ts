@@ -1,6 +1,6 @@
-import type { DeviceDirectory } from '../devices/deviceDirectory.js';
-import type { RefusedPort } from '../domain/portRefusal.js';
-import { HealthService, type HealthThresholds } from '../health/healthService.js';
+import type { RefusedPort } from '../contract/domain/portRefusal.js';
+import type { DeviceDirectory } from '../devices/pool/deviceDirectory.js';
+import { HealthService, type HealthThresholds } from '../services/health/healthService.js';
 import type { CompositionContext } from './context.js';
 import { releaseIdOf } from './packageVersion.js';
 

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock/clock.js';
 import type { GatewayOptions } from '../config/options.js';
-import type { EventBus } from '../events/eventBus.js';
 import { consoleSink, createLogger, type Logger, type LogSink } from '../logging/logger.js';
 import { limitRepeats } from '../logging/repeatLimiter.js';
+import type { EventBus } from '../services/events/eventBus.js';
 import type { LogRepository } from '../store/repositories.js';
 
 export interface GatewayLogging {

@@ -1,10 +1,10 @@
-import type { AppQuotas } from '../auth/appQuotas.js';
-import type { DeviceDirectory } from '../devices/deviceDirectory.js';
-import { InboxReplay } from '../inbox/inboxReplay.js';
-import { InboxService } from '../inbox/inboxService.js';
-import { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { MessageService, type QueueWatcher } from '../messages/messageService.js';
-import { overdueReports } from '../messages/overdueReports.js';
+import type { DeviceDirectory } from '../devices/pool/deviceDirectory.js';
+import type { AppQuotas } from '../services/auth/appQuotas.js';
+import { InboxReplay } from '../services/inbox/inboxReplay.js';
+import { InboxService } from '../services/inbox/inboxService.js';
+import { MessageLifecycle } from '../services/messages/messageLifecycle.js';
+import { MessageService, type QueueWatcher } from '../services/messages/messageService.js';
+import { overdueReports } from '../services/messages/overdueReports.js';
 import type { CompositionContext } from './context.js';
 
 export interface MessageRecords {

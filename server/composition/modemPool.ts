@@ -1,11 +1,11 @@
-import { AtSession } from '../at/atSession.js';
-import { TrafficRecorder } from '../at/trafficRecorder.js';
 import type { GatewayOptions } from '../config/options.js';
-import { type KnownDevice, ModemPool } from '../devices/modemPool.js';
-import type { SerialAccess } from '../devices/serialModemSource.js';
-import { isTcpAddress } from '../domain/tcpAddress.js';
-import type { TrafficLine } from '../domain/trafficLine.js';
-import { ModemDriver, type ModemDriverOptions } from '../modem/modemDriver.js';
+import { isTcpAddress } from '../contract/domain/tcpAddress.js';
+import type { TrafficLine } from '../contract/domain/trafficLine.js';
+import { AtSession } from '../devices/at/atSession.js';
+import { TrafficRecorder } from '../devices/at/trafficRecorder.js';
+import { ModemDriver, type ModemDriverOptions } from '../devices/modem/modemDriver.js';
+import { type KnownDevice, ModemPool } from '../devices/pool/modemPool.js';
+import type { SerialAccess } from '../devices/pool/serialModemSource.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
 import type { ModemOperationSettings } from './operations.js';

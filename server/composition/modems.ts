@@ -1,15 +1,15 @@
 import type { GatewayOptions } from '../config/options.js';
-import type { ModemPool } from '../devices/modemPool.js';
-import { startPortProbing } from '../devices/portProbing.js';
-import type { SerialAccess } from '../devices/serialModemSource.js';
+import { detectHiLinkAdapter, type HiLinkAdapter } from '../devices/hilink/hilinkDetection.js';
+import { HiLinkModem } from '../devices/hilink/hilinkModem.js';
+import { HiLinkSession } from '../devices/hilink/hilinkSession.js';
+import { type NetworkModems, startNetworkModems } from '../devices/modem/networkModems.js';
+import { type PhoneRegistry, type PhoneTiming, startPhones } from '../devices/phone/phoneRegistry.js';
+import type { ModemPool } from '../devices/pool/modemPool.js';
+import { startPortProbing } from '../devices/pool/portProbing.js';
+import type { SerialAccess } from '../devices/pool/serialModemSource.js';
+import type { SimulatedModem } from '../devices/simulator/simulatedModem.js';
+import { createSimulatorRoster, type SimulatorRoster } from '../devices/simulator/simulatorRoster.js';
 import { describeError } from '../errors/gatewayError.js';
-import { detectHiLinkAdapter, type HiLinkAdapter } from '../hilink/hilinkDetection.js';
-import { HiLinkModem } from '../hilink/hilinkModem.js';
-import { HiLinkSession } from '../hilink/hilinkSession.js';
-import { type NetworkModems, startNetworkModems } from '../modem/networkModems.js';
-import { type PhoneRegistry, type PhoneTiming, startPhones } from '../phone/phoneRegistry.js';
-import type { SimulatedModem } from '../simulator/simulatedModem.js';
-import { createSimulatorRoster, type SimulatorRoster } from '../simulator/simulatorRoster.js';
 import type { CompositionContext } from './context.js';
 import type { MessageRecords } from './messaging.js';
 

@@ -1,15 +1,15 @@
-import type { ModemPool } from '../devices/modemPool.js';
-import type { CallSink } from '../devices/sinks.js';
-import type { EnqueueRequest } from '../messages/messageService.js';
-import { BalanceWatch } from '../operations/balanceWatch.js';
-import { answerMissedCalls, createCallRecorder } from '../operations/callRecorder.js';
+import type { ModemPool } from '../devices/pool/modemPool.js';
+import type { CallSink } from '../devices/pool/sinks.js';
+import type { EnqueueRequest } from '../services/messages/messageService.js';
+import { BalanceWatch } from '../services/operations/balanceWatch.js';
+import { answerMissedCalls, createCallRecorder } from '../services/operations/callRecorder.js';
 import {
   type ModemOperationsDocument,
   ModemOperationsSettingsStore,
-} from '../operations/modemOperationsSettings.js';
-import { recordSignalHistory } from '../operations/signalRecorder.js';
-import { UssdSessions } from '../operations/ussdSessions.js';
-import { PatternMatcher } from '../patterns/patternMatcher.js';
+} from '../services/operations/modemOperationsSettings.js';
+import { recordSignalHistory } from '../services/operations/signalRecorder.js';
+import { UssdSessions } from '../services/operations/ussdSessions.js';
+import { PatternMatcher } from '../services/patterns/patternMatcher.js';
 import type { CompositionContext } from './context.js';
 
 export interface ModemOperationSettings {

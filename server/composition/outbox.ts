@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
-import type { OutboxJob } from '../domain/outboxJob.js';
+import type { OutboxJob } from '../contract/domain/outboxJob.js';
 import type { Logger } from '../logging/logger.js';
-import { Outbox } from '../outbox/outbox.js';
+import { Outbox } from '../services/outbox/outbox.js';
 import type { Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';
 

@@ -1,8 +1,8 @@
 import { minutesOfClockTime } from '../clock/zonedTime.js';
-import type { SendingPolicy } from '../scheduler/scheduler.js';
-import type { WorkHours } from '../scheduler/workHours.js';
-import type { Settings } from '../schemas/settingsSchema.js';
-import type { WebhookPolicy } from '../webhooks/webhookDispatcher.js';
+import type { Settings } from '../contract/schemas/settingsSchema.js';
+import type { SendingPolicy } from '../services/scheduler/scheduler.js';
+import type { WorkHours } from '../services/scheduler/workHours.js';
+import type { WebhookPolicy } from '../services/webhooks/webhookDispatcher.js';
 
 /** The scheduler's view of the settings (read on every decision, so changes apply live). */
 export function sendingPolicyFrom(

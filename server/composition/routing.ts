@@ -1,13 +1,17 @@
-import type { AppDirectory } from '../auth/appDirectory.js';
-import { formattedNumberKey } from '../domain/peerKey.js';
+import { formattedNumberKey } from '../contract/domain/peerKey.js';
 import { describeError } from '../errors/gatewayError.js';
-import { openPlanBook, type PlanBook, type PlanDocumentData } from '../plans/planBook.js';
-import { createPlanGate } from '../plans/planGate.js';
-import { describePlanNotice, planAlerts, planNoticeEvent } from '../plans/planNotices.js';
-import { createSimPlanUsage, type SimPlanUsage } from '../plans/simPlanUsage.js';
-import { type OperatorData, openOperatorData } from '../routing/operatorData.js';
-import { openRoutingBook, type RoutingBook, type RoutingDocumentData } from '../routing/routingBook.js';
-import { createSchedulingHooks, type SchedulingHooks } from '../routing/schedulingHooks.js';
+import type { AppDirectory } from '../services/auth/appDirectory.js';
+import { openPlanBook, type PlanBook, type PlanDocumentData } from '../services/plans/planBook.js';
+import { createPlanGate } from '../services/plans/planGate.js';
+import { describePlanNotice, planAlerts, planNoticeEvent } from '../services/plans/planNotices.js';
+import { createSimPlanUsage, type SimPlanUsage } from '../services/plans/simPlanUsage.js';
+import { type OperatorData, openOperatorData } from '../services/routing/operatorData.js';
+import {
+  openRoutingBook,
+  type RoutingBook,
+  type RoutingDocumentData,
+} from '../services/routing/routingBook.js';
+import { createSchedulingHooks, type SchedulingHooks } from '../services/routing/schedulingHooks.js';
 import { keptSendsMs, SqliteSendLog } from '../store/sendLog.js';
 import type { CompositionContext } from './context.js';
 

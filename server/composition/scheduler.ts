@@ -1,9 +1,9 @@
 import type { GatewayOptions } from '../config/options.js';
-import type { OptOutList } from '../desk/optOut/optOutList.js';
-import type { DeviceDirectory } from '../devices/deviceDirectory.js';
-import { createMessageDecryptor } from '../messages/e2eEncryption.js';
-import type { MessageLifecycle } from '../messages/messageLifecycle.js';
-import { Scheduler, type SchedulerDeps } from '../scheduler/scheduler.js';
+import type { DeviceDirectory } from '../devices/pool/deviceDirectory.js';
+import type { OptOutList } from '../services/desk/optOut/optOutList.js';
+import { createMessageDecryptor } from '../services/messages/e2eEncryption.js';
+import type { MessageLifecycle } from '../services/messages/messageLifecycle.js';
+import { Scheduler, type SchedulerDeps } from '../services/scheduler/scheduler.js';
 import type { CompositionContext } from './context.js';
 import { sendingPolicyFrom } from './policies.js';
 

@@ -1,4 +1,4 @@
-import { SendingPause, type SendingPauseDocument } from '../scheduler/sendingPause.js';
+import { SendingPause, type SendingPauseDocument } from '../services/scheduler/sendingPause.js';
 import type { CompositionContext } from './context.js';
 
 /** The pause as a person left it (none in a new data directory). */

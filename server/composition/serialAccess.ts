@@ -1,13 +1,13 @@
 import type { Clock } from '../clock/clock.js';
-import { probeForModem } from '../devices/modemProbe.js';
-import type { SerialAccess } from '../devices/serialModemSource.js';
-import { isTcpAddress, parseTcpAddress } from '../domain/tcpAddress.js';
+import { isTcpAddress, parseTcpAddress } from '../contract/domain/tcpAddress.js';
+import { probeForModem } from '../devices/pool/modemProbe.js';
+import type { SerialAccess } from '../devices/pool/serialModemSource.js';
+import { withOpenTimeout } from '../devices/transport/openTimeout.js';
+import { listSerialPorts } from '../devices/transport/portDiscovery.js';
+import { createSerialTransport } from '../devices/transport/serialTransport.js';
+import { createTcpTransport } from '../devices/transport/tcpTransport.js';
+import type { Transport } from '../devices/transport/transport.js';
 import type { Logger } from '../logging/logger.js';
-import { withOpenTimeout } from '../transport/openTimeout.js';
-import { listSerialPorts } from '../transport/portDiscovery.js';
-import { createSerialTransport } from '../transport/serialTransport.js';
-import { createTcpTransport } from '../transport/tcpTransport.js';
-import type { Transport } from '../transport/transport.js';
 
 /** A USB or UART port opens in milliseconds; a Bluetooth COM port may block for good. */
 const OPEN_TIMEOUT_MS = 5_000;

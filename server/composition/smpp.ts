@@ -1,13 +1,13 @@
-import type { AccessControl } from '../auth/accessControl.js';
-import { createMessageIdGenerator } from '../messages/messageId.js';
-import type { MessageService } from '../messages/messageService.js';
-import { type SwitchedListener, startSwitchedListener } from '../settings/switchedListener.js';
-import type { SubmitMemo } from '../smpp/deliveryReceipt.js';
-import { jobOfStoredDelivery, SmppDeliveries, type StoredDelivery } from '../smpp/smppDeliveries.js';
-import { startSmppServer } from '../smpp/smppServer.js';
-import type { SmppSession } from '../smpp/smppSession.js';
-import { type HeldParts, type RecentSubmit, SmppSubmissions } from '../smpp/smppSubmissions.js';
-import type { IncomingRule } from '../webhooks/webhookAudience.js';
+import type { SubmitMemo } from '../doors/smpp/deliveryReceipt.js';
+import { jobOfStoredDelivery, SmppDeliveries, type StoredDelivery } from '../doors/smpp/smppDeliveries.js';
+import { startSmppServer } from '../doors/smpp/smppServer.js';
+import type { SmppSession } from '../doors/smpp/smppSession.js';
+import { type HeldParts, type RecentSubmit, SmppSubmissions } from '../doors/smpp/smppSubmissions.js';
+import type { AccessControl } from '../services/auth/accessControl.js';
+import { createMessageIdGenerator } from '../services/messages/messageId.js';
+import type { MessageService } from '../services/messages/messageService.js';
+import { type SwitchedListener, startSwitchedListener } from '../services/settings/switchedListener.js';
+import type { IncomingRule } from '../services/webhooks/webhookAudience.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
 
@@ -49,7 +49,7 @@ export async function startSmppOutbox(
   return { deliveries, sessions };
 }
 
-/** The SMPP server (server/smpp/): off by default; 127.0.0.1:2775, every interface only with `smpp.allow_lan`. */
+/** The SMPP server (server/doors/smpp/): off by default; 127.0.0.1:2775, every interface only with `smpp.allow_lan`. */
 export function startSmpp(
   context: CompositionContext,
   deps: {

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { AccessControl } from '../auth/accessControl.js';
-import type { OptOutList } from '../desk/optOut/optOutList.js';
-import type { MessageService } from '../messages/messageService.js';
-import { type SwitchedListener, startSwitchedListener } from '../settings/switchedListener.js';
-import { jobOfStoredMail, MailForwarding, type StoredMail } from '../smtp/mailForwarding.js';
+import { jobOfStoredMail, MailForwarding, type StoredMail } from '../doors/smtp/mailForwarding.js';
+import type { AccessControl } from '../services/auth/accessControl.js';
+import type { OptOutList } from '../services/desk/optOut/optOutList.js';
+import type { MessageService } from '../services/messages/messageService.js';
+import { type SwitchedListener, startSwitchedListener } from '../services/settings/switchedListener.js';
 import type { CompositionContext } from './context.js';
 import { listenError } from './http.js';
 
 /**
- * E-mail → SMS (server/smtp/): off by default; on loopback unless `smtp.allow_lan`. Started after
+ * E-mail → SMS (server/doors/smtp/): off by default; on loopback unless `smtp.allow_lan`. Started after
  * the modems and the scheduler, like the HTTP API, since every mail it takes is queued at once.
  */
 export function startSmtp(
@@ -30,7 +30,7 @@ export function startSmtp(
         : undefined,
     // The listener's SMTP and MIME libraries load when it is first switched on, not at every start.
     start: async (config) =>
-      (await import('../smtp/smtpListener.js')).startSmtpListener(
+      (await import('../doors/smtp/smtpListener.js')).startSmtpListener(
         {
           host: config.host,
           port: config.port,

@@ -1,8 +1,12 @@
 import type { Clock } from '../clock/clock.js';
-import { seedDefaultCountry } from '../desk/systemRegion.js';
 import type { Logger } from '../logging/logger.js';
-import { settingsMigrations } from '../settings/settingsMigrations.js';
-import { emptyStoredSettings, SettingsService, type StoredSettings } from '../settings/settingsService.js';
+import { seedDefaultCountry } from '../services/desk/systemRegion.js';
+import { settingsMigrations } from '../services/settings/settingsMigrations.js';
+import {
+  emptyStoredSettings,
+  SettingsService,
+  type StoredSettings,
+} from '../services/settings/settingsService.js';
 import type { SchemaUpgrade } from '../store/migrationBackup.js';
 import { openStorage, type Storage } from '../store/storage.js';
 import type { StopList } from './stopList.js';

@@ -1,14 +1,14 @@
-import type { DeviceDirectory } from '../devices/deviceDirectory.js';
-import type { HealthService } from '../health/healthService.js';
-import type { IncomingRule } from '../webhooks/webhookAudience.js';
-import { jobOfStoredDelivery, type WebhookDelivery } from '../webhooks/webhookDelivery.js';
-import { WebhookDispatcher } from '../webhooks/webhookDispatcher.js';
-import type { WebhookPoster } from '../webhooks/webhookPoster.js';
+import type { DeviceDirectory } from '../devices/pool/deviceDirectory.js';
+import type { HealthService } from '../services/health/healthService.js';
+import type { IncomingRule } from '../services/webhooks/webhookAudience.js';
+import { jobOfStoredDelivery, type WebhookDelivery } from '../services/webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../services/webhooks/webhookDispatcher.js';
+import type { WebhookPoster } from '../services/webhooks/webhookPoster.js';
 import {
   createWebhookRegistry,
   type WebhookDocumentData,
   type WebhookRegistry,
-} from '../webhooks/webhookRegistry.js';
+} from '../services/webhooks/webhookRegistry.js';
 import type { CompositionContext } from './context.js';
 import { webhookPolicyFrom } from './policies.js';
 

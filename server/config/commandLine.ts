@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type LogLevel, parseLogLevel } from '../domain/logLevels.js';
-import { isTcpAddress } from '../domain/tcpAddress.js';
+import { type LogLevel, parseLogLevel } from '../contract/domain/logLevels.js';
+import { isTcpAddress } from '../contract/domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
 

@@ -1,15 +1,19 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type AtSessionTiming, defaultAtSessionTiming } from '../at/atSession.js';
 import { isKnownTimeZone } from '../clock/zonedTime.js';
-import type { LogLevel } from '../domain/logLevels.js';
-import { serverUrlProblem } from '../domain/serverUrl.js';
-import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../domain/tcpAddress.js';
+import type { LogLevel } from '../contract/domain/logLevels.js';
+import { serverUrlProblem } from '../contract/domain/serverUrl.js';
+import { isTcpAddress, parseTcpAddress, tcpAddressForm } from '../contract/domain/tcpAddress.js';
+import { hilinkUrlPattern } from '../contract/schemas/gatewaySchemas.js';
+import { type AtSessionTiming, defaultAtSessionTiming } from '../devices/at/atSession.js';
+import {
+  checkModemTiming,
+  defaultModemTiming,
+  type ModemTimingOptions,
+} from '../devices/modem/modemTiming.js';
+import { PhoneAddress } from '../devices/phone/phoneAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import type { HealthThresholds } from '../health/healthService.js';
-import { checkModemTiming, defaultModemTiming, type ModemTimingOptions } from '../modem/modemTiming.js';
-import { PhoneAddress } from '../phone/phoneAddress.js';
-import { hilinkUrlPattern } from '../schemas/gatewaySchemas.js';
+import type { HealthThresholds } from '../services/health/healthService.js';
 
 /**
  * Every start-up option in one documented object, merged over `defaultOptions` and checked by
@@ -34,12 +38,12 @@ export interface GatewayOptions {
   modems: SerialModemOption[];
   /**
    * Huawei HiLink (router-mode) sticks by the URL of their web API, e.g. http://192.168.8.1.
-   * They have no AT port; see server/hilink/.
+   * They have no AT port; see server/devices/hilink/.
    */
   hilinks: string[];
   /**
    * Android phones running the SMS Gateway for Android app, by its Local server's URL with the
-   * app's user and password: http://sms:PASSWORD@192.168.1.20:8080. See server/phone/.
+   * app's user and password: http://sms:PASSWORD@192.168.1.20:8080. See server/devices/phone/.
    */
   phones: string[];
   /** The adb program for USB phones (adb://…): "adb" on PATH unless --adb names it. */
@@ -68,12 +72,12 @@ export interface GatewayOptions {
   moduleLogLevels: Record<string, LogLevel>;
   /**
    * The modem drivers' timeouts, intervals and back-off: unit, range and default of each are
-   * documented on `ModemTimingOptions` (server/modem/modemTiming.ts). Default `defaultModemTiming`.
+   * documented on `ModemTimingOptions` (server/devices/modem/modemTiming.ts). Default `defaultModemTiming`.
    */
   modemTiming: ModemTimingOptions;
   /**
    * Every AT session's resync and grace waits, each 1 ms..24 h, and its take-over probes (1..10):
-   * documented on `defaultAtSessionTiming` (server/at/atSession.ts), the default. A command's own
+   * documented on `defaultAtSessionTiming` (server/devices/at/atSession.ts), the default. A command's own
    * wait is the modem timing's (`commandTimeoutMs`).
    */
   atSession: AtSessionTiming;

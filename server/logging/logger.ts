@@ -1,4 +1,4 @@
-import { type LogLevel, levelRank } from '../domain/logLevels.js';
+import { type LogLevel, levelRank } from '../contract/domain/logLevels.js';
 
 /**
  * The one logger. Each layer takes a child with its module name ("at:/dev/ttyUSB0", "modem:abc",

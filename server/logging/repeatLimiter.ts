@@ -1,4 +1,4 @@
-import type { LogLevel } from '../domain/logLevels.js';
+import type { LogLevel } from '../contract/domain/logLevels.js';
 import type { LogRecord, LogSink } from './logger.js';
 
 export interface RepeatLimitOptions {

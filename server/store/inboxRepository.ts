@@ -1,5 +1,5 @@
-import type { IncomingAudience, IncomingRecord } from '../domain/incoming.js';
-import { foldText } from '../domain/textFold.js';
+import type { IncomingAudience, IncomingRecord } from '../contract/domain/incoming.js';
+import { foldText } from '../contract/domain/textFold.js';
 import type { InboxQuery, InboxRepository, Page } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';

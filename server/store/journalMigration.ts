@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import type { IncomingRecord } from '../domain/incoming.js';
-import type { MessageRecord } from '../domain/message.js';
+import type { IncomingRecord } from '../contract/domain/incoming.js';
+import type { MessageRecord } from '../contract/domain/message.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { nodeFileSystem, privateDirMode, syncDirectoryOf } from './fileSystem.js';

@@ -1,6 +1,6 @@
-import type { MessageRecord, MessageState } from '../domain/message.js';
-import { assignedDeviceId } from '../domain/messageView.js';
-import { foldText } from '../domain/textFold.js';
+import type { MessageRecord, MessageState } from '../contract/domain/message.js';
+import { assignedDeviceId } from '../contract/domain/messageView.js';
+import { foldText } from '../contract/domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type {
   AwaitingReports,

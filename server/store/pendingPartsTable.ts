@@ -1,4 +1,4 @@
-import type { PendingGroup, PendingPartsStore } from '../domain/incoming.js';
+import type { PendingGroup, PendingPartsStore } from '../contract/domain/incoming.js';
 import type { KeyedCollection } from './keyedCollection.js';
 
 export interface StoredPendingGroup {

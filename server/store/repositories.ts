@@ -1,5 +1,5 @@
-import type { IncomingAudience, IncomingRecord, IncomingType } from '../domain/incoming.js';
-import type { MessageRecord, MessageState, MessageStateFilter } from '../domain/message.js';
+import type { IncomingAudience, IncomingRecord, IncomingType } from '../contract/domain/incoming.js';
+import type { MessageRecord, MessageState, MessageStateFilter } from '../contract/domain/message.js';
 import type { LogRecord } from '../logging/logger.js';
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import type { PendingPartsStore } from '../domain/incoming.js';
+import type { PendingPartsStore } from '../contract/domain/incoming.js';
 import { describeError, ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type { Logger } from '../logging/logger.js';
 import { backupDatabase } from './backup.js';
@@ -52,7 +52,7 @@ export interface Storage {
   readonly modemRecords: SqliteModemRecords;
   /**
    * The database connection and its group commit, for feature repositories with their own tables
-   * (`server/desk/`): their writes join the same batches, so a write spanning them and the
+   * (`server/services/desk/`): their writes join the same batches, so a write spanning them and the
    * messages (a campaign and its messages) is durable in one commit or not at all.
    */
   readonly sqlite: { readonly db: Database; readonly commits: GroupCommit };

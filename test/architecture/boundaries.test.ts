@@ -3,38 +3,59 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type ImportGraph, isNodeBuiltin, isPackage, readImportGraph } from './importGraph.js';
 
-// The layers as ARCHITECTURE.md draws the data flow. Only the wire layers are held to "nothing
-// from above": the layers over them call each other sideways by design (the scheduler asks the
-// modem pool, the modem driver hands to the inbox), which the folder-cycle rule keeps acyclic.
-/** The byte and codec layers, top to bottom: each may import only itself, those below it and the foundations. */
-const wireLayers = ['at', 'transport', 'pdu'] as const;
-/** Imported by every layer; they import only each other. `domain/` holds the shared record types. */
-const foundations = ['domain', 'errors', 'logging', 'clock'] as const;
 /**
- * The pool and directory of every device kind, with the capability and sink types each kind
- * implements: below the kinds (`modem/`, `hilink/`, `phone/`, `simulator/`), above the wire.
+ * The layers of server/ as ARCHITECTURE.md draws them, top to bottom. Each may import only its
+ * own and those below it: the ways in reach the services, the services the devices, all of
+ * them the store and the contract, never the other way round. Start-up (`index.ts`, `cli/`,
+ * `composition/`, `config/`) builds everything and sits on top.
  */
-const deviceLayer = 'devices';
+const layers = [
+  ['index.ts', 'cli', 'composition', 'config'],
+  ['doors'],
+  ['services'],
+  ['devices'],
+  ['store'],
+  ['logging'],
+  ['contract'],
+  ['errors', 'clock', 'threads'],
+] as const;
 /**
- * The API's request and response shapes, which the UI imports too: they may draw on lists from
- * other folders (scopes, log levels, delivery states), but on no module that reaches past its own
- * folder and the foundations, so no service, store or route comes along.
+ * The byte layers among the device kinds, top to bottom: each may import only itself, those below
+ * it, the contract (which holds the PDU codec) and the foundations.
  */
-const schemaLayer = 'schemas';
+const wireRooms = ['devices/at', 'devices/transport'] as const;
+/** Imported by every layer above the contract. */
+const foundations = ['logging', 'errors', 'clock', 'threads'] as const;
 /**
  * What the UI and the server share, and all the UI may import of the server: the record types,
  * names and pure rules of `domain/`, the API's shapes in `schemas/`, and the PDU codec that
  * counts a text's parts as the modem will send them.
  */
-const contract = ['domain', 'schemas', 'pdu'] as const;
+const contract = 'contract';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = readImportGraph(repoRoot, ['server', 'renderer/src', 'electron']);
 
-/** `server/at/atSession.ts` → `at`; `server/index.ts` → `index.ts`; outside server/ → undefined. */
+/** `server/devices/at/atSession.ts` → `devices`; `server/index.ts` → `index.ts`; outside server/ → undefined. */
 function serverFolder(file: string): string | undefined {
   const [top, folder] = file.split('/');
   return top === 'server' ? folder : undefined;
+}
+
+/**
+ * The room a file stands in: `server/devices/at/atSession.ts` → `devices/at` (a folder inside a
+ * layer's folder), `server/clock/clock.ts` → `clock`.
+ */
+function serverRoom(file: string): string | undefined {
+  const folder = serverFolder(file);
+  if (folder === undefined) return undefined;
+  const [, , inner, rest] = file.split('/');
+  const grouped = ['doors', 'services', 'devices', 'contract'].includes(folder);
+  return grouped && inner !== undefined && rest !== undefined ? `${folder}/${inner}` : folder;
+}
+
+function layerOf(folder: string): number {
+  return layers.findIndex((layer) => (layer as readonly string[]).includes(folder));
 }
 
 function filesIn(prefix: string): string[] {
@@ -55,65 +76,64 @@ describe('the import graph', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has the wire layers (at, transport, pdu) importing nothing above them', () => {
+  it('has every folder of server/ in a layer', () => {
+    const folders = new Set(filesIn('server/').map((file) => serverFolder(file) ?? ''));
+    expect([...folders].filter((folder) => layerOf(folder) < 0)).toEqual([]);
+    expect([...folders].sort()).toEqual(layers.flat().sort());
+  });
+
+  it('has each layer importing only itself and the layers below it', () => {
+    const offenders = filesIn('server/').flatMap((file) => {
+      const from = layerOf(serverFolder(file) ?? '');
+      return (graph.get(file)?.imports ?? [])
+        .filter(
+          (edge) => edge.target?.startsWith('server/') && layerOf(serverFolder(edge.target) ?? '') < from,
+        )
+        .map((edge) => chain([file, edge.target ?? '']));
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('has the wire layers (devices/at, devices/transport) importing nothing above them', () => {
     const offenders: string[] = [];
-    wireLayers.forEach((layer, rank) => {
-      const allowed = new Set<string>([...wireLayers.slice(rank), ...foundations]);
-      for (const file of filesIn(`server/${layer}/`)) {
+    wireRooms.forEach((room, rank) => {
+      const allowed = new Set<string>([...wireRooms.slice(rank)]);
+      for (const file of filesIn(`server/${room}/`)) {
         for (const edge of graph.get(file)?.imports ?? []) {
-          const folder = edge.target && serverFolder(edge.target);
-          if (folder !== undefined && !allowed.has(folder)) offenders.push(chain([file, edge.target ?? '']));
+          const target = edge.target && serverRoom(edge.target);
+          const below =
+            target === undefined || layerOf(serverFolder(edge.target ?? '') ?? '') > layerOf('devices');
+          if (!below && !allowed.has(target)) offenders.push(chain([file, edge.target ?? '']));
         }
       }
     });
+    expect(filesIn('server/devices/at/')).toContain('server/devices/at/atSession.ts');
     expect(offenders).toEqual([]);
   });
 
-  it('has the device pool (devices) importing only itself, the wire layers and the foundations', () => {
-    const allowed = new Set<string>([deviceLayer, ...wireLayers, ...foundations]);
-    const files = filesIn(`server/${deviceLayer}/`);
+  it('has the device pool importing no device kind, only the wire layers, the contract and the foundations', () => {
+    const allowed = new Set<string>(['devices/pool', ...wireRooms]);
+    const files = filesIn('server/devices/pool/');
     const offenders = files.flatMap((file) =>
       (graph.get(file)?.imports ?? [])
-        .filter((edge) => edge.target !== undefined && !allowed.has(serverFolder(edge.target) ?? ''))
+        .filter((edge) => {
+          if (!edge.target?.startsWith('server/')) return false;
+          const folder = serverFolder(edge.target) ?? '';
+          return (
+            !(folder === contract || (foundations as readonly string[]).includes(folder)) &&
+            !allowed.has(serverRoom(edge.target) ?? '')
+          );
+        })
         .map((edge) => chain([file, edge.target ?? ''])),
     );
-    expect(files).toContain('server/devices/modemPool.ts');
+    expect(files).toContain('server/devices/pool/modemPool.ts');
     expect(offenders).toEqual([]);
   });
 
-  it('has the API schemas (schemas) reaching only themselves, the foundations and lists', () => {
-    const files = filesIn(`server/${schemaLayer}/`);
-    const ownOrFoundation = (from: string, to: string | undefined) =>
-      to === undefined || to === from || (foundations as readonly string[]).includes(to);
-    // A list: a module that leaves its own folder only for the foundations.
-    const offenders = modulesReachedFrom(graph, files).flatMap(({ file, via }) => {
-      const folder = serverFolder(file);
-      if (folder === undefined || folder === schemaLayer) return [];
-      return (graph.get(file)?.imports ?? [])
-        .filter((edge) => !ownOrFoundation(folder, edge.target && serverFolder(edge.target)))
-        .map((edge) => chain([...via, edge.target ?? '']));
-    });
-    expect(files).toContain('server/schemas/messageSchemas.ts');
-    expect(offenders).toEqual([]);
-  });
-
-  it('has the foundations (domain, errors, logging, clock) importing only each other', () => {
-    const allowed = new Set<string>(foundations);
-    const offenders = foundations.flatMap((folder) =>
-      filesIn(`server/${folder}/`).flatMap((file) =>
-        (graph.get(file)?.imports ?? [])
-          .filter((edge) => edge.target !== undefined && !allowed.has(serverFolder(edge.target) ?? ''))
-          .map((edge) => chain([file, edge.target ?? ''])),
-      ),
-    );
-    expect(offenders).toEqual([]);
-  });
-
-  it('has the UI importing nothing of the server but the contract (domain, schemas, pdu)', () => {
-    const allowed = new Set<string>(contract);
+  it('has the UI importing nothing of the server but the contract', () => {
     const offenders = filesIn('renderer/src/').flatMap((file) =>
       (graph.get(file)?.imports ?? [])
-        .filter((edge) => edge.target?.startsWith('server/') && !allowed.has(serverFolder(edge.target) ?? ''))
+        .filter((edge) => edge.target?.startsWith('server/') && serverFolder(edge.target) !== contract)
         .map((edge) => chain([file, edge.target ?? ''])),
     );
     expect(offenders).toEqual([]);
@@ -131,7 +151,7 @@ describe('the import graph', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has no cycle between server folders', () => {
+  it('has no cycle between the rooms of server/', () => {
     expect(folderCycles(graph)).toEqual([]);
   });
 });
@@ -152,17 +172,17 @@ function modulesReachedFrom(graph: ImportGraph, roots: readonly string[]): { fil
 }
 
 /**
- * One message per group of server folders that import each other in a circle (a strongly connected
- * component of the folder graph), naming the folders and one circle through them file by file.
+ * One message per group of server rooms that import each other in a circle (a strongly connected
+ * component of the room graph), naming the folders and one circle through them file by file.
  */
 function folderCycles(graph: ImportGraph): string[] {
   // folder → folder → one file-level import that makes the edge
   const edges = new Map<string, Map<string, [string, string]>>();
   for (const [file, facts] of graph) {
-    const from = serverFolder(file);
+    const from = serverRoom(file);
     if (from === undefined) continue;
     for (const edge of facts.imports) {
-      const to = edge.target && serverFolder(edge.target);
+      const to = edge.target && serverRoom(edge.target);
       if (!to || to === from || !edge.target) continue;
       const out = edges.get(from) ?? new Map<string, [string, string]>();
       if (!out.has(to)) out.set(to, [file, edge.target]);

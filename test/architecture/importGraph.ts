@@ -12,7 +12,7 @@ export interface ImportEdge {
 }
 
 export interface ModuleFacts {
-  /** Repository-relative path with forward slashes, e.g. `server/at/atSession.ts`. */
+  /** Repository-relative path with forward slashes, e.g. `server/devices/at/atSession.ts`. */
   file: string;
   imports: ImportEdge[];
   /** The Node-only globals (`nodeGlobals`) the code names, not counting comments and strings. */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock/manualClock.js';
 import {
   AtSession,
   type AtSessionOptions,
   redactSecrets,
   type UnsolicitedCode,
-} from '../../server/at/atSession.js';
-import { ManualClock } from '../../server/clock/manualClock.js';
+} from '../../server/devices/at/atSession.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 /** The waits the modem driver gives a send by default (`defaultModemTiming`). */
 const sendWaits = { promptTimeoutMs: 10_000, resultTimeoutMs: 60_000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFinalResult, finalResultError } from '../../server/at/finalResults.js';
+import { classifyFinalResult, finalResultError } from '../../server/devices/at/finalResults.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 
 describe('classifyFinalResult', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AtSession, type UnsolicitedCode } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { AtSession, type UnsolicitedCode } from '../../server/devices/at/atSession.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord } from '../../server/logging/logger.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import { ScriptedModem } from '../support/scriptedModem.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FramerEvent, LineFramer } from '../../server/at/lineFramer.js';
+import { type FramerEvent, LineFramer } from '../../server/devices/at/lineFramer.js';
 import { loadTranscript } from '../support/transcriptReplay.js';
 
 /** Feeds `text` split at the given positions and returns every event. */

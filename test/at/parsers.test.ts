@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodePdu } from '../../server/contract/pdu/index.js';
 import {
   chooseCnmiSettings,
   parseCmglPdu,
@@ -15,8 +16,7 @@ import {
   parseIccid,
   parseIdentity,
   parseRegistration,
-} from '../../server/at/parsers.js';
-import { decodePdu } from '../../server/pdu/index.js';
+} from '../../server/devices/at/parsers.js';
 
 describe('parseCsq', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PduMask } from '../../server/at/pduMask.js';
+import { PduMask } from '../../server/devices/at/pduMask.js';
 
 /** `»` written, `«` received: each line as the mask lets it be shown. */
 function shown(traffic: readonly string[]): string[] {

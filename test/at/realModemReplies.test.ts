@@ -10,14 +10,14 @@ import {
   parseIccid,
   parseOfferedValues,
   parseRegistration,
-} from '../../server/at/parsers.js';
-import { parseCpmsOptions, parseCsca } from '../../server/at/smsReplies.js';
+} from '../../server/devices/at/parsers.js';
+import { parseCpmsOptions, parseCsca } from '../../server/devices/at/smsReplies.js';
 import {
   type RegistrationDomain,
   RegistrationDomains,
   technologiesOfWs46,
-} from '../../server/modem/networkState.js';
-import { decodeUssdString, parseCusd } from '../../server/modem/ussdCodec.js';
+} from '../../server/devices/modem/networkState.js';
+import { decodeUssdString, parseCusd } from '../../server/devices/modem/ussdCodec.js';
 import {
   cfunReplies,
   cpmsReplies,

@@ -6,7 +6,7 @@ import {
   type ResyncState,
   resyncTransition,
   startResync,
-} from '../../server/at/resyncMachine.js';
+} from '../../server/devices/at/resyncMachine.js';
 
 const at = (name: Exclude<ResyncState['name'], 'inStep' | 'gaveUp'>, attemptsLeft = 3): ResyncState => ({
   name,

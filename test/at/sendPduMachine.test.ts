@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FinalResult } from '../../server/at/finalResults.js';
+import type { FinalResult } from '../../server/devices/at/finalResults.js';
 import {
   initialSendPduState,
   type SendPduAction,
@@ -8,7 +8,7 @@ import {
   type SendPduRejection,
   type SendPduState,
   transition,
-} from '../../server/at/sendPduMachine.js';
+} from '../../server/devices/at/sendPduMachine.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 
 const ok: FinalResult = { kind: 'ok' };

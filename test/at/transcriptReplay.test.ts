@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import {
   parseTranscript,
   stepsOf,

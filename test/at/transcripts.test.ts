@@ -7,7 +7,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type AtCommandOptions, AtSession, type UnsolicitedCode } from '../../server/at/atSession.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { type AtCommandOptions, AtSession, type UnsolicitedCode } from '../../server/devices/at/atSession.js';
 import {
   chooseCnmiSettings,
   parseCmglPdu,
@@ -19,11 +20,10 @@ import {
   parseCpmsUsage,
   parseCsca,
   parseRegistration,
-} from '../../server/at/parsers.js';
-import { ManualClock } from '../../server/clock/manualClock.js';
+} from '../../server/devices/at/parsers.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode, type GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import {
   loadTranscript,
   stepsOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyUnsolicited } from '../../server/at/unsolicited.js';
+import { classifyUnsolicited } from '../../server/devices/at/unsolicited.js';
 
 describe('classifyUnsolicited', () => {
   it.each([

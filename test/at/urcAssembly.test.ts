@@ -6,7 +6,7 @@ import {
   type UrcAssemblyEvent,
   type UrcAssemblyState,
   urcAssemblyTransition,
-} from '../../server/at/urcAssembly.js';
+} from '../../server/devices/at/urcAssembly.js';
 
 const idle = initialUrcAssembly;
 const ussdAwaited: UrcAssemblyState = { ussdAwaited: true };

@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { type AccessControl, createAccessControl, type Principal } from '../../server/auth/accessControl.js';
-import { type AppDocumentData, openAppDirectory } from '../../server/auth/appDirectory.js';
-import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
-import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
-import { createHashingGate } from '../../server/auth/hashingGate.js';
-import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
-import { openStaffDirectory, ownerId, type StaffDocumentData } from '../../server/auth/staffDirectory.js';
-import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { type Scope, Scopes } from '../../server/domain/scopes.js';
+import { type Scope, Scopes } from '../../server/contract/domain/scopes.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import {
+  type AccessControl,
+  createAccessControl,
+  type Principal,
+} from '../../server/services/auth/accessControl.js';
+import { type AppDocumentData, openAppDirectory } from '../../server/services/auth/appDirectory.js';
+import { createAttemptPacer } from '../../server/services/auth/attemptPacer.js';
+import {
+  type CredentialsDocumentData,
+  openBasicCredentials,
+} from '../../server/services/auth/credentials.js';
+import { createHashingGate } from '../../server/services/auth/hashingGate.js';
+import { createLoginThrottle } from '../../server/services/auth/loginThrottle.js';
+import {
+  openStaffDirectory,
+  ownerId,
+  type StaffDocumentData,
+} from '../../server/services/auth/staffDirectory.js';
+import { openTokenService, type TokenDocumentData } from '../../server/services/auth/tokenService.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { JsonDisk } from './support/jsonDocument.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAttemptPacer } from '../../server/auth/attemptPacer.js';
-import { TooManyAttemptsError } from '../../server/auth/loginThrottle.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { createAttemptPacer } from '../../server/services/auth/attemptPacer.js';
+import { TooManyAttemptsError } from '../../server/services/auth/loginThrottle.js';
 
 describe('AttemptPacer', () => {
   it("lets a key's first attempt run at once and each later one a spacing after the one before", async () => {

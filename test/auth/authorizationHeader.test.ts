@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAuthorization } from '../../server/auth/authorizationHeader.js';
+import { parseAuthorization } from '../../server/services/auth/authorizationHeader.js';
 
 const basic = (raw: string) => `Basic ${Buffer.from(raw, 'utf8').toString('base64')}`;
 

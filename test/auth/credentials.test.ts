@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../server/errors/gatewayError.js';
 import {
   type CredentialsDocumentData,
   hashPassword,
   openBasicCredentials,
   verifyPassword,
-} from '../../server/auth/credentials.js';
-import { ErrorCode } from '../../server/errors/gatewayError.js';
+} from '../../server/services/auth/credentials.js';
 import { JsonDisk } from './support/jsonDocument.js';
 
 // Cheap scrypt cost: the tests check behaviour, not hardness.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle } from '../../server/auth/loginThrottle.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { createLoginThrottle } from '../../server/services/auth/loginThrottle.js';
 
 const minute = 60_000;
 

@@ -2,11 +2,14 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
-import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import {
+  type CredentialsDocumentData,
+  openBasicCredentials,
+} from '../../server/services/auth/credentials.js';
+import { openTokenService, type TokenDocumentData } from '../../server/services/auth/tokenService.js';
 import { openDocument } from '../../server/store/documentStore.js';
 
 /** The auth state on the storage layer's real document files, as the composition root wires it. */

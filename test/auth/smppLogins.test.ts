@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createHashingGate } from '../../server/auth/hashingGate.js';
-import { openSmppLogins, type SmppLoginDocumentData } from '../../server/auth/smppLogins.js';
-import type { StaffIdentity } from '../../server/auth/staffDirectory.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
+import { createHashingGate } from '../../server/services/auth/hashingGate.js';
+import { openSmppLogins, type SmppLoginDocumentData } from '../../server/services/auth/smppLogins.js';
+import type { StaffIdentity } from '../../server/services/auth/staffDirectory.js';
 import { JsonDisk } from './support/jsonDocument.js';
 
 /** SMPP logins that fit a bind: 15 characters of system_id, 8 of password (SMPP 3.4 §4.1.1). */

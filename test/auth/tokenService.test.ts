@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { tokenDocumentMigrations } from '../../server/auth/tokenDocument.js';
+import { ManualClock } from '../../server/clock/manualClock.js';
+import { ErrorCode } from '../../server/errors/gatewayError.js';
+import { silentLogger } from '../../server/logging/logger.js';
+import { tokenDocumentMigrations } from '../../server/services/auth/tokenDocument.js';
 import {
   openTokenService,
   type TokenDocumentData,
   type TokenRejection,
   type TokenServiceOptions,
-} from '../../server/auth/tokenService.js';
-import { ManualClock } from '../../server/clock/manualClock.js';
-import { ErrorCode } from '../../server/errors/gatewayError.js';
-import { silentLogger } from '../../server/logging/logger.js';
+} from '../../server/services/auth/tokenService.js';
 import { JsonDisk } from './support/jsonDocument.js';
 
 const hour = 3_600_000;

@@ -3,13 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CredentialsDocumentData, openBasicCredentials } from '../../server/auth/credentials.js';
-import { tokenDocumentMigrations } from '../../server/auth/tokenDocument.js';
-import { openTokenService, type TokenDocumentData } from '../../server/auth/tokenService.js';
 import { resetLogin } from '../../server/cli/resetLogin.js';
 import { systemClock } from '../../server/clock/clock.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import {
+  type CredentialsDocumentData,
+  openBasicCredentials,
+} from '../../server/services/auth/credentials.js';
+import { tokenDocumentMigrations } from '../../server/services/auth/tokenDocument.js';
+import { openTokenService, type TokenDocumentData } from '../../server/services/auth/tokenService.js';
 import { openStorage } from '../../server/store/storage.js';
 
 /**

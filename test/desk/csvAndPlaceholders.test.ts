@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../renderer/src/format/csv.js';
-import { parseCsvTable, parseCsvTableInTurns } from '../../server/domain/csvTable.js';
+import { parseCsvTable, parseCsvTableInTurns } from '../../server/contract/domain/csvTable.js';
 import {
   placeholdersOf,
   placeholdersWithoutFallback,
   renderPlaceholders,
-} from '../../server/domain/placeholders.js';
+} from '../../server/contract/domain/placeholders.js';
 
 describe('CSV files as spreadsheets write them', () => {
   it('reads Excel CSV: BOM, semicolons, quoted separators, quotes and line breaks, CRLF', () => {

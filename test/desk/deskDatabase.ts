@@ -1,5 +1,5 @@
-import { ConversationIndex } from '../../server/desk/conversations/conversationIndex.js';
-import { e164PeerKey } from '../../server/domain/peerKey.js';
+import { e164PeerKey } from '../../server/contract/domain/peerKey.js';
+import { ConversationIndex } from '../../server/services/desk/conversations/conversationIndex.js';
 import { CoreReads } from '../../server/store/sqlite/coreReads.js';
 import { openTestDatabase, type TestDatabase } from '../store/storeTestKit.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { ContactRepository } from '../../server/desk/contacts/contactRepository.js';
-import { GroupRepository } from '../../server/desk/contacts/groupRepository.js';
-import type { GroupMember } from '../../server/domain/contacts.js';
+import type { GroupMember } from '../../server/contract/domain/contacts.js';
+import { ContactRepository } from '../../server/services/desk/contacts/contactRepository.js';
+import { GroupRepository } from '../../server/services/desk/contacts/groupRepository.js';
 import { type TestDatabase, temporaryDirectory } from '../store/storeTestKit.js';
 import { openRecordingDatabase } from './deskDatabase.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { systemRegion } from '../../server/desk/systemRegion.js';
-import { e164PeerKey } from '../../server/domain/peerKey.js';
-import { normalisePhoneNumber } from '../../server/domain/phoneNumbers.js';
+import { e164PeerKey } from '../../server/contract/domain/peerKey.js';
+import { normalisePhoneNumber } from '../../server/contract/domain/phoneNumbers.js';
+import { systemRegion } from '../../server/services/desk/systemRegion.js';
 
 describe('numbers as people type them', () => {
   it.each([

@@ -4,12 +4,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OutboxJob } from '../../server/domain/outboxJob.js';
-import type { GatewayEvents } from '../../server/events/eventBus.js';
-import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
+import type { OutboxJob } from '../../server/contract/domain/outboxJob.js';
+import type { SimulatedModem } from '../../server/devices/simulator/simulatedModem.js';
+import type { GatewayEvents } from '../../server/services/events/eventBus.js';
+import type { WebhookJobPayload } from '../../server/services/webhooks/webhookDelivery.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import type { WebhookJobPayload } from '../../server/webhooks/webhookDelivery.js';
 import { type ApiMessage, waitForReadyModems, waitForState } from '../integration/support/apiReads.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 

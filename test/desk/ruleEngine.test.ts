@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { isOpen } from '../../server/desk/rules/openingHours.js';
-import type { AutoReplyRule } from '../../server/desk/rules/ruleBook.js';
-import { judgeRules } from '../../server/desk/rules/ruleEngine.js';
-import { matchText } from '../../server/desk/rules/textMatch.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { PatternMatcher, type PatternMatching } from '../../server/patterns/patternMatcher.js';
+import { isOpen } from '../../server/services/desk/rules/openingHours.js';
+import type { AutoReplyRule } from '../../server/services/desk/rules/ruleBook.js';
+import { judgeRules } from '../../server/services/desk/rules/ruleEngine.js';
+import { matchText } from '../../server/services/desk/rules/textMatch.js';
+import { PatternMatcher, type PatternMatching } from '../../server/services/patterns/patternMatcher.js';
 
 const weekdays = {
   timeZone: 'Europe/Berlin',

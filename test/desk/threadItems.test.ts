@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../server/desk/conversations/conversationStore.js';
-import type { IncomingRecord } from '../../server/domain/incoming.js';
+import type { IncomingRecord } from '../../server/contract/domain/incoming.js';
+import { ConversationStore } from '../../server/services/desk/conversations/conversationStore.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import { CoreReads } from '../../server/store/sqlite/coreReads.js';

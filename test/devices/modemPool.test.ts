@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
-import { type KnownDevice, ModemPool } from '../../server/devices/modemPool.js';
-import { probeForModem } from '../../server/devices/modemProbe.js';
-import type { PoolMember } from '../../server/devices/poolMember.js';
-import type { DeliveryReport } from '../../server/domain/device.js';
+import type { DeliveryReport } from '../../server/contract/domain/device.js';
+import { encodeStatusReport } from '../../server/contract/pdu/index.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { ModemDriver } from '../../server/devices/modem/modemDriver.js';
+import { deriveDeviceId } from '../../server/devices/pool/deviceIdentity.js';
+import { type KnownDevice, ModemPool } from '../../server/devices/pool/modemPool.js';
+import { probeForModem } from '../../server/devices/pool/modemProbe.js';
+import type { PoolMember } from '../../server/devices/pool/poolMember.js';
+import { createMemoryLink, type MemoryLink } from '../../server/devices/transport/memoryTransport.js';
+import type { SerialPortInfo } from '../../server/devices/transport/portDiscovery.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
-import { encodeStatusReport } from '../../server/pdu/index.js';
-import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
-import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
 import { ScriptedModem, standardReplies } from '../support/scriptedModem.js';
 
 interface FakePort {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { ModemPool } from '../../server/devices/modemPool.js';
-import { probeForModem } from '../../server/devices/modemProbe.js';
+import { ModemPool } from '../../server/devices/pool/modemPool.js';
+import { probeForModem } from '../../server/devices/pool/modemProbe.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
-import { HealthService } from '../../server/health/healthService.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import { HealthService } from '../../server/services/health/healthService.js';
 import type { MessageRepository } from '../../server/store/repositories.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 describe('probeForModem', () => {
   /** `answer` to each AT from the `answersFrom`-th one on (an autobauding modem skips the first). */

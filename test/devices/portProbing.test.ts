@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { type PortProbing, startPortProbing } from '../../server/devices/portProbing.js';
+import { type PortProbing, startPortProbing } from '../../server/devices/pool/portProbing.js';
+import type { SerialPortInfo } from '../../server/devices/transport/portDiscovery.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
 
 /** A machine's serial ports and a record of every probe; `answersFrom` says when a port answers. */
 class FakeMachine {

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions } from '../../server/config/options.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { createGateway } from '../../server/index.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { createRefusedUsbPort, type RefusedUsbPort } from '../support/refusedUsbPort.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { omitNulls } from '../../server/domain/apiJson.js';
+import { omitNulls } from '../../server/contract/domain/apiJson.js';
 
 describe('omitNulls (every JSON answer)', () => {
   it('leaves out null fields at any depth, also in objects inside arrays, and keeps array items', () => {

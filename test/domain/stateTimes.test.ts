@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateTimes } from '../../server/domain/stateTimes.js';
+import { stateTimes } from '../../server/contract/domain/stateTimes.js';
 
 const at = Date.UTC(2026, 4, 2, 10, 30);
 

@@ -25,7 +25,7 @@ async function serve(body: unknown): Promise<string> {
 
 describe('a gateway that runs as a service', () => {
   it('is found where this app’s core would listen, and the app shows it instead of starting one', async () => {
-    // GET /health in the gateway's shape (server/health/healthService.ts, docs/decisions.md#logs-and-health).
+    // GET /health in the gateway's shape (server/services/health/healthService.ts, docs/decisions.md#logs-and-health).
     const url = await serve({ status: 'pass', version: '1.2.0', releaseId: 10200, checks: {} });
     const port = Number(new URL(url).port);
     const coreUrl = coreUrlOf(withPreferences([], { listenPort: port, useSimulator: false }), {});

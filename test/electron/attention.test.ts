@@ -3,7 +3,7 @@ import { AttentionWatch } from '../../electron/attentionWatch.js';
 import { type CoreHealth, coreHealthOf } from '../../electron/coreHealth.js';
 import { incomingNotice } from '../../electron/coreStatus.js';
 import { GatewayTray } from '../../electron/tray.js';
-import type { HealthReport } from '../../server/health/healthService.js';
+import type { HealthReport } from '../../server/services/health/healthService.js';
 import { FakeTray } from './support/electronDouble.js';
 
 const healthy: HealthReport = {

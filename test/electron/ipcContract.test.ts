@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isCoreToMain, isMainToCore } from '../../electron/coreMessages.js';
 import { defaultPreferences, IpcChannel, isPreferenceKey } from '../../electron/ipcChannels.js';
 import { isOwnUiUrl, isPermissionAllowed } from '../../electron/windowSecurity.js';
-import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
+import { contentSecurityPolicy } from '../../server/doors/http/contentSecurityPolicy.js';
 
 describe('the Electron IPC contract', () => {
   it('uses in the sandboxed preload exactly the channel names the main process handles', () => {

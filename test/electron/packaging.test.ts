@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uiDirectoryFor } from '../../electron/uiDirectory.js';
-import { packagedOperatorDirectory } from '../../server/routing/operatorData.js';
+import { packagedOperatorDirectory } from '../../server/services/routing/operatorData.js';
 
 const require = createRequire(import.meta.url);
 const bindings = resolve('node_modules/@serialport/bindings-cpp');

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withPreferences } from '../../electron/coreArguments.js';
 import { parseCommandLine } from '../../server/config/commandLine.js';
 import { defaultOptions } from '../../server/config/options.js';
-import type { SerialAccess } from '../../server/devices/serialModemSource.js';
+import type { SerialAccess } from '../../server/devices/pool/serialModemSource.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 
 /** A PC whose USB modem has not enumerated yet. */
 const noSerialPorts: SerialAccess = {

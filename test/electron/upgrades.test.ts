@@ -12,8 +12,8 @@ import { classifyStartFailure } from '../../electron/startFailure.js';
 import { UpdateInstaller } from '../../electron/updates.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import type { HealthReport } from '../../server/health/healthService.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import type { HealthReport } from '../../server/services/health/healthService.js';
 import { FakeAutoUpdater, FakeBrowserWindow, FakeEmitter } from './support/electronDouble.js';
 import { supervisedCore } from './support/supervisedCore.js';
 

@@ -9,7 +9,7 @@ import {
   startGatewayProcess,
 } from '../../bench/support/gatewayProcess.js';
 import { type PtyModemFleet, startPtyModemFleet } from '../../bench/support/ptyModems.js';
-import { INTERRUPTED_ERROR } from '../../server/domain/failureTexts.js';
+import { INTERRUPTED_ERROR } from '../../server/contract/domain/failureTexts.js';
 import { type HookServer, listenForHooks } from './support/hookServer.js';
 import { scaled } from './support/scale.js';
 import { seededRandom } from './support/seededRandom.js';

@@ -9,8 +9,8 @@ import {
   startGatewayProcess,
 } from '../../bench/support/gatewayProcess.js';
 import { systemClock } from '../../server/clock/clock.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { scaled } from './support/scale.js';
 import { waitFor } from './support/waitFor.js';
 

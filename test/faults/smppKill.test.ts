@@ -19,8 +19,8 @@ import {
 } from '../../bench/support/gatewayProcess.js';
 import { startPtyModemFleet } from '../../bench/support/ptyModems.js';
 import { systemClock } from '../../server/clock/clock.js';
+import type { HeldParts } from '../../server/doors/smpp/smppSubmissions.js';
 import { createLogger } from '../../server/logging/logger.js';
-import type { HeldParts } from '../../server/smpp/smppSubmissions.js';
 import { openStorage } from '../../server/store/storage.js';
 import { connectSmpp } from '../smpp/support/smppClient.js';
 import { portAnswers } from '../support/portAnswers.js';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
-import { INTERRUPTED_ERROR } from '../../server/domain/failureTexts.js';
+import { INTERRUPTED_ERROR } from '../../server/contract/domain/failureTexts.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import type { LogRecord } from '../../server/logging/logger.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { type ChildGateway, freePort, startChildGateway } from '../integration/support/childGateway.js';
 import {
   type DoubleMessage,

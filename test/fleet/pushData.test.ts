@@ -3,7 +3,7 @@
  * value a string, times in Go's time.RFC3339), read as the app's event classes read it.
  */
 import { describe, expect, it } from 'vitest';
-import { cancelledMessageIdOf, exportRequestOf } from '../../server/fleet/pushData.js';
+import { cancelledMessageIdOf, exportRequestOf } from '../../server/doors/fleet/pushData.js';
 
 const since = Date.parse('2026-07-01T00:00:00Z');
 const until = Date.parse('2026-07-02T00:00:00Z');

@@ -3,8 +3,8 @@
  * masked as the Android app masks them (GatewayService.kt `redact`).
  */
 import { describe, expect, it } from 'vitest';
-import type { DeviceInfo, ModemStatus } from '../../server/domain/device.js';
-import { redact, simCardsOf } from '../../server/fleet/simCards.js';
+import type { DeviceInfo, ModemStatus } from '../../server/contract/domain/device.js';
+import { redact, simCardsOf } from '../../server/doors/fleet/simCards.js';
 
 function device(id: string, status: ModemStatus, simulated = false): DeviceInfo {
   return {

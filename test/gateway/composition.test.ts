@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
-import type { SerialAccess } from '../../server/devices/serialModemSource.js';
+import type { SerialAccess } from '../../server/devices/pool/serialModemSource.js';
+import { SimulatedModem } from '../../server/devices/simulator/simulatedModem.js';
+import { createMemoryLink, MemoryEndpoint } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { createGateway, type Gateway } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
-import { createMemoryLink, MemoryEndpoint } from '../../server/transport/memoryTransport.js';
 
 /** A PC with no serial modem at all. */
 const noSerialPorts: SerialAccess = {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { MessageRecord } from '../../server/domain/message.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { dailyStats } from '../../server/stats/dailyStats.js';
+import { dailyStats } from '../../server/services/stats/dailyStats.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 
 const hour = 60 * 60_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type RecordOptions, TrafficRecorder } from '../../server/at/trafficRecorder.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { type RecordOptions, TrafficRecorder } from '../../server/devices/at/trafficRecorder.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 
 async function recordedLink(capacity?: number, options?: RecordOptions) {
   const link = createMemoryLink('modem');

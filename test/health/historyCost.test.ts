@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { HealthService } from '../../server/health/healthService.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import { HealthService } from '../../server/services/health/healthService.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 import { temporaryDirectory } from '../store/storeTestKit.js';
 import { deviceInfo, InMemoryDeviceDirectory } from '../support/httpHarness.js';

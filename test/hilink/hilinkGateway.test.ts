@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { createGateway, type GatewayDependencies } from '../../server/index.js';
 import type { LogRecord } from '../../server/logging/logger.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';
 
 /** The gateway with a HiLink stick (the contract double) and no serial modem at all. */

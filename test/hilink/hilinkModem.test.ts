@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
-import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
+import type { DecodedDeliver } from '../../server/contract/pdu/index.js';
+import { HiLinkModem, hilinkLimitations } from '../../server/devices/hilink/hilinkModem.js';
+import { HiLinkSession } from '../../server/devices/hilink/hilinkSession.js';
+import { deriveDeviceId } from '../../server/devices/pool/deviceIdentity.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../server/errors/gatewayError.js';
-import { HiLinkModem, hilinkLimitations } from '../../server/hilink/hilinkModem.js';
-import { HiLinkSession } from '../../server/hilink/hilinkSession.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { DecodedDeliver } from '../../server/pdu/index.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';
 import { pollUntil } from '../support/pollUntil.js';
 

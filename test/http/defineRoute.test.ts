@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AccessControl } from '../../server/auth/accessControl.js';
-import { RouteTable } from '../../server/http/defineRoute.js';
+import { RouteTable } from '../../server/doors/http/defineRoute.js';
+import type { AccessControl } from '../../server/services/auth/accessControl.js';
 
 const refuseAll: AccessControl = {
   authenticate: () => Promise.reject(new Error('not used')),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAllowedHosts, hostName } from '../../server/http/hostCheck.js';
+import { defaultAllowedHosts, hostName } from '../../server/doors/http/hostCheck.js';
 import { createLogger, type LogRecord } from '../../server/logging/logger.js';
 import { startHttpHarness } from '../support/httpHarness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { modemRefused } from '../../server/domain/failureTexts.js';
-import { apiBases } from '../../server/http/app.js';
+import { modemRefused } from '../../server/contract/domain/failureTexts.js';
+import { apiBases } from '../../server/doors/http/app.js';
 import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 interface View {

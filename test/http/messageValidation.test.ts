@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MaxRecipients, MaxTextLength } from '../../server/schemas/messageSchemas.js';
+import { MaxRecipients, MaxTextLength } from '../../server/contract/schemas/messageSchemas.js';
 import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 let harness: HttpHarness;

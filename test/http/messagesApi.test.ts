@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiBases } from '../../server/http/app.js';
+import { apiBases } from '../../server/doors/http/app.js';
 import { type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 interface MessageBody {

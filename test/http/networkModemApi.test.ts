@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
+import type { DeviceView } from '../../server/contract/schemas/deviceViewSchema.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { DeviceView } from '../../server/schemas/deviceViewSchema.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { type SerialServer, startSerialServer } from '../support/serialServer.js';

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceView } from '../../server/schemas/deviceViewSchema.js';
+import type { DeviceView } from '../../server/contract/schemas/deviceViewSchema.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { HiLinkStickDouble } from '../support/hilinkStick.js';

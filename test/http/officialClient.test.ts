@@ -1,6 +1,6 @@
 import * as officialClient from 'android-sms-gateway';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IncomingMessageEvent } from '../../server/domain/incoming.js';
+import type { IncomingMessageEvent } from '../../server/contract/domain/incoming.js';
 import { basicPassword, basicUser, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 /**

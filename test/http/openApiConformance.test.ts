@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiBases } from '../../server/http/app.js';
+import { apiBases } from '../../server/doors/http/app.js';
 import {
   type HarnessResponse,
   type HttpHarness,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IncomingMessageEvent, IncomingRecord } from '../../server/domain/incoming.js';
-import { apiBases } from '../../server/http/app.js';
+import type { IncomingMessageEvent, IncomingRecord } from '../../server/contract/domain/incoming.js';
+import { apiBases } from '../../server/doors/http/app.js';
 import { deviceInfo, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 
 let harness: HttpHarness;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SegmentedRouter } from '../../server/http/segmentedRouter.js';
+import { SegmentedRouter } from '../../server/doors/http/segmentedRouter.js';
 
 /** Answers with which route ran and the parameters it saw. */
 const answer =

@@ -5,10 +5,10 @@ import type {
   PendingGroup,
   PendingPartsStore,
   ReceivedSms,
-} from '../../server/domain/incoming.js';
-import { EventBus } from '../../server/events/eventBus.js';
-import { InboxService } from '../../server/inbox/inboxService.js';
+} from '../../server/contract/domain/incoming.js';
 import { silentLogger } from '../../server/logging/logger.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { InboxService } from '../../server/services/inbox/inboxService.js';
 import { MemoryInbox, memoryPendingParts } from './memoryInbox.js';
 
 const hour = 60 * 60 * 1000;

@@ -1,4 +1,8 @@
-import type { IncomingRecord, PendingGroup, PendingPartsStore } from '../../server/domain/incoming.js';
+import type {
+  IncomingRecord,
+  PendingGroup,
+  PendingPartsStore,
+} from '../../server/contract/domain/incoming.js';
 import type { InboxQuery, InboxRepository, Page } from '../../server/store/repositories.js';
 
 /** An in-memory InboxRepository with the contract's idempotent insert, for inbox tests. */

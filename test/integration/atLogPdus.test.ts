@@ -4,7 +4,7 @@
  * Both now show each PDU as its size, unless the gateway runs with `--show-pdus`.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { decodePdu } from '../../server/pdu/index.js';
+import { decodePdu } from '../../server/contract/pdu/index.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { type ApiMessage, waitForReadyModems, waitForState } from './support/apiReads.js';
 

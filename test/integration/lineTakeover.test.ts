@@ -9,7 +9,7 @@
  */
 import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeSubmit } from '../../server/pdu/index.js';
+import { encodeSubmit } from '../../server/contract/pdu/index.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { type ApiMessage, waitForReadyModems, waitForState } from './support/apiReads.js';
 

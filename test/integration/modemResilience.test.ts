@@ -9,8 +9,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
-import type { AcceptedPdu } from '../../server/simulator/simulatedModem.js';
+import type { ModemTimingOptions } from '../../server/devices/modem/modemTiming.js';
+import type { AcceptedPdu } from '../../server/devices/simulator/simulatedModem.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import {
   type ApiInboxEntry,

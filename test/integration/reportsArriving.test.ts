@@ -5,7 +5,7 @@
  * second. Each message ends Delivered, and an sms:delivered webhook arrives for each.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatedModemOptions } from '../../server/simulator/simulatedModemOptions.js';
+import type { SimulatedModemOptions } from '../../server/devices/simulator/simulatedModemOptions.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';

@@ -3,8 +3,8 @@
  * binding on a pty, to the simulated modem on the far end, and its state comes back over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePdu } from '../../server/pdu/index.js';
-import type { AcceptedPdu } from '../../server/simulator/simulatedModem.js';
+import { decodePdu } from '../../server/contract/pdu/index.js';
+import type { AcceptedPdu } from '../../server/devices/simulator/simulatedModem.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { type ApiMessage, messageTotal, waitForReadyModems, waitForState } from './support/apiReads.js';
 

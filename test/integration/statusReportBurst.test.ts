@@ -7,9 +7,9 @@
  * ever.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPORT_LOST_ERROR } from '../../server/domain/failureTexts.js';
-import type { ModemTimingOptions } from '../../server/modem/modemTiming.js';
-import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
+import { REPORT_LOST_ERROR } from '../../server/contract/domain/failureTexts.js';
+import type { ModemTimingOptions } from '../../server/devices/modem/modemTiming.js';
+import type { SimulatedModemOptions } from '../../server/devices/simulator/simulatedModem.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { type ApiMessage, listAllMessages, waitForReadyModems } from './support/apiReads.js';
 

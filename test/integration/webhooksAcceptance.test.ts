@@ -8,7 +8,7 @@
  * attempt comes about 15 s after its first: the suite takes about 45 s.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifyWebhookSignature } from '../../server/domain/webhookSignature.js';
+import { verifyWebhookSignature } from '../../server/contract/domain/webhookSignature.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import {

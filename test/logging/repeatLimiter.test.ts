@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogLevel } from '../../server/domain/logLevels.js';
+import type { LogLevel } from '../../server/contract/domain/logLevels.js';
 import type { LogRecord } from '../../server/logging/logger.js';
 import { limitRepeats } from '../../server/logging/repeatLimiter.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { isEncryptedField } from '../../server/domain/message.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { isEncryptedField } from '../../server/contract/domain/message.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import {
   createMessageDecryptor,
@@ -8,7 +8,7 @@ import {
   decryptField,
   decryptMessage,
   encryptField,
-} from '../../server/messages/e2eEncryption.js';
+} from '../../server/services/messages/e2eEncryption.js';
 
 /** From the upstream Python client's tests (android-sms-gateway client-py, tests/test_encryption.py). */
 const UPSTREAM_VECTOR = {

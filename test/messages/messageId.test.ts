@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMessageIdGenerator, generateMessageId } from '../../server/messages/messageId.js';
+import { createMessageIdGenerator, generateMessageId } from '../../server/services/messages/messageId.js';
 
 const urlSafe = /^[-0-9A-Za-z_]{21}$/;
 

@@ -1,10 +1,10 @@
-import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { DeliveryReport } from '../../server/domain/device.js';
+import type { DeliveryReport } from '../../server/contract/domain/device.js';
+import type { DecodedDeliver } from '../../server/contract/pdu/index.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { ModemDriver, type ModemDriverOptions } from '../../server/devices/modem/modemDriver.js';
+import { createMemoryLink, type MemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { type Logger, silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver, type ModemDriverOptions } from '../../server/modem/modemDriver.js';
-import type { DecodedDeliver } from '../../server/pdu/index.js';
-import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
 import { type Reply, ScriptedModem, standardReplies } from '../support/scriptedModem.js';
 
 export interface ReceivedCall {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { IncomingCall } from '../../server/devices/sinks.js';
+import { IncomingCalls, parseClipNumber } from '../../server/devices/modem/incomingCalls.js';
+import type { IncomingCall } from '../../server/devices/pool/sinks.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { IncomingCalls, parseClipNumber } from '../../server/modem/incomingCalls.js';
 
 function tracker(options: { reject: boolean; hangUp?: () => Promise<void> }) {
   const clock = new ManualClock();

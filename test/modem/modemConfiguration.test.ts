@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
+import { backoffDelay } from '../../server/devices/modem/backoff.js';
+import { checkModemTiming, defaultModemTiming } from '../../server/devices/modem/modemTiming.js';
+import { genericProfile, quirksFor } from '../../server/devices/modem/quirks.js';
+import { deriveDeviceId } from '../../server/devices/pool/deviceIdentity.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { backoffDelay } from '../../server/modem/backoff.js';
-import { checkModemTiming, defaultModemTiming } from '../../server/modem/modemTiming.js';
-import { genericProfile, quirksFor } from '../../server/modem/quirks.js';
 
 describe('quirksFor', () => {
   it.each([

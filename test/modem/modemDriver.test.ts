@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deriveDeviceId } from '../../server/devices/deviceIdentity.js';
-import type { SendRequest } from '../../server/devices/outboundModem.js';
+import { decodePdu, encodeDeliver, encodeStatusReport } from '../../server/contract/pdu/index.js';
+import { deriveDeviceId } from '../../server/devices/pool/deviceIdentity.js';
+import type { SendRequest } from '../../server/devices/pool/outboundModem.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord } from '../../server/logging/logger.js';
-import { decodePdu, encodeDeliver, encodeStatusReport } from '../../server/pdu/index.js';
 import { loadTranscript } from '../support/transcriptReplay.js';
 import { DriverHarness } from './driverHarness.js';
 

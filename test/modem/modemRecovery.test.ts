@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import {
+  ModemRecovery,
+  type RecoveryStep,
+  unreachableStatus,
+} from '../../server/devices/modem/modemRecovery.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemRecovery, type RecoveryStep, unreachableStatus } from '../../server/modem/modemRecovery.js';
 
 const timeout = new GatewayError(ErrorCode.AtTimeout, 'AT timed out: no final result within 5000 ms');
 const portGone = new GatewayError(ErrorCode.TransportOpenFailed, 'cannot open /dev/ttyUSB2');

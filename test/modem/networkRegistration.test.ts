@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
-import { ModemPool } from '../../server/devices/modemPool.js';
-import { probeForModem } from '../../server/devices/modemProbe.js';
+import { ModemPool } from '../../server/devices/pool/modemPool.js';
+import { probeForModem } from '../../server/devices/pool/modemProbe.js';
+import { startPtyModem } from '../../server/devices/simulator/ptyModem.js';
+import type { SimulatedModemOptions } from '../../server/devices/simulator/simulatedModem.js';
+import { createSerialTransport } from '../../server/devices/transport/serialTransport.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { startPtyModem } from '../../server/simulator/ptyModem.js';
-import type { SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
-import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { realTimeDrivers } from '../support/modemDrivers.js';
 import { pollUntil } from '../support/pollUntil.js';
 

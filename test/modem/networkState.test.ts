@@ -4,7 +4,7 @@ import {
   notRegisteredExplanation,
   technologiesOfWs46,
   technologyOfAct,
-} from '../../server/modem/networkState.js';
+} from '../../server/devices/modem/networkState.js';
 
 describe('registration from +CREG, +CGREG and +CEREG', () => {
   it.each([

@@ -1,19 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
-import type { SendRequest } from '../../server/devices/outboundModem.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { ModemDriver } from '../../server/devices/modem/modemDriver.js';
+import { SHORTEST_LINK_HOLD_MS } from '../../server/devices/modem/relayLinkKeeper.js';
+import type { SendRequest } from '../../server/devices/pool/outboundModem.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
+import type { MoreMessagesMode } from '../../server/devices/simulator/relayLink.js';
+import { createSerialTransport } from '../../server/devices/transport/serialTransport.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
-import { SHORTEST_LINK_HOLD_MS } from '../../server/modem/relayLinkKeeper.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
-import type { MoreMessagesMode } from '../../server/simulator/relayLink.js';
-import { createSerialTransport } from '../../server/transport/serialTransport.js';
 import { pollUntil } from '../support/pollUntil.js';
 
 /**
  * `+CMMS` (TS 27.005 §3.5.6) in the send path, through the real serialport binding on a pty to
  * the simulated modem, whose relay link makes a send that finds it closed wait for its set-up
- * (`server/simulator/relayLink.ts`). The simulator holds the link for the shortest time §3.5.6
+ * (`server/devices/simulator/relayLink.ts`). The simulator holds the link for the shortest time §3.5.6
  * allows, 1 s, so "idle" below is over a second of nothing.
  */
 const cleanups: Array<() => Promise<void>> = [];

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { DeliveryReport } from '../../server/domain/device.js';
+import type { DeliveryReport } from '../../server/contract/domain/device.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { ModemDriver } from '../../server/devices/modem/modemDriver.js';
+import { SimulatedModem } from '../../server/devices/simulator/simulatedModem.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { EventBus } from '../../server/events/eventBus.js';
-import { InboxService } from '../../server/inbox/inboxService.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver } from '../../server/modem/modemDriver.js';
-import { SimulatedModem } from '../../server/simulator/simulatedModem.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { InboxService } from '../../server/services/inbox/inboxService.js';
 import { MemoryInbox, memoryPendingParts } from '../inbox/memoryInbox.js';
 
 /** The driver against the built-in simulated modem (another engineer's), end to end in memory. */

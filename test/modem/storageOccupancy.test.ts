@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorageOccupancy } from '../../server/modem/storageOccupancy.js';
+import { StorageOccupancy } from '../../server/devices/modem/storageOccupancy.js';
 
 type Step =
   | { stored: number }

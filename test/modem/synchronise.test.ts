@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { synchronise } from '../../server/devices/modem/modemSetup.js';
+import { createMemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { synchronise } from '../../server/modem/modemSetup.js';
-import { createMemoryLink } from '../../server/transport/memoryTransport.js';
 import { ScriptedModem } from '../support/scriptedModem.js';
 
 const timing = { attempts: 5, timeoutMs: 2_000, quietMs: 200 };

@@ -4,7 +4,7 @@ import {
   decodeUssdString,
   encodeUssdString,
   parseCusd,
-} from '../../server/modem/ussdCodec.js';
+} from '../../server/devices/modem/ussdCodec.js';
 
 describe('USSD strings (TS 27.007 §7.15, TS 23.038 §5)', () => {
   it.each([

@@ -5,7 +5,7 @@
  * low-balance event, a nearly full SIM read empty, and the per-modem figures.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LowBalanceEvent, MissedCallEvent } from '../../server/domain/device.js';
+import type { LowBalanceEvent, MissedCallEvent } from '../../server/contract/domain/device.js';
 import { type ApiMessage, waitForReadyModems, waitForState } from '../integration/support/apiReads.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';

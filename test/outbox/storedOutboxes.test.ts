@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { jobOfStoredReport } from '../../server/fleet/reportTracker.js';
-import { jobOfStoredDelivery } from '../../server/smpp/smppDeliveries.js';
-import { jobOfStoredMail } from '../../server/smtp/mailForwarding.js';
+import { jobOfStoredReport } from '../../server/doors/fleet/reportTracker.js';
+import { jobOfStoredDelivery } from '../../server/doors/smpp/smppDeliveries.js';
+import { jobOfStoredMail } from '../../server/doors/smtp/mailForwarding.js';
 
 /**
  * Collections kept by the versions before the one outbox, in the shapes those versions wrote
- * (git show 3fddc63:server/outbox/retryingOutbox.ts, …/smpp/smppDeliveries.ts,
+ * (git show 3fddc63:server/services/outbox/retryingOutbox.ts, …/smpp/smppDeliveries.ts,
  * …/smtp/mailForwarding.ts, …/fleet/reportOutbox.ts): each becomes a pending job of its kind
  * with its attempts so far, its payload as the way out now reads it.
  */

@@ -13,29 +13,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { OptOutList } from '../../server/desk/optOut/optOutList.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import type { OutboxJob } from '../../server/domain/outboxJob.js';
-import { EventBus } from '../../server/events/eventBus.js';
-import { createFactAnnouncer } from '../../server/events/factAnnouncer.js';
-import { InboxService } from '../../server/inbox/inboxService.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import type { OutboxJob } from '../../server/contract/domain/outboxJob.js';
+import { settingDefaults } from '../../server/contract/schemas/settingsSchema.js';
+import type { SubmitMemo } from '../../server/doors/smpp/deliveryReceipt.js';
+import { SmppDeliveries } from '../../server/doors/smpp/smppDeliveries.js';
+import { MailForwarding } from '../../server/doors/smtp/mailForwarding.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import { createCallRecorder } from '../../server/operations/callRecorder.js';
-import { Outbox } from '../../server/outbox/outbox.js';
-import { settingDefaults } from '../../server/schemas/settingsSchema.js';
-import type { SubmitMemo } from '../../server/smpp/deliveryReceipt.js';
-import { SmppDeliveries } from '../../server/smpp/smppDeliveries.js';
-import { MailForwarding } from '../../server/smtp/mailForwarding.js';
-import { databaseFileName } from '../../server/store/sqlite/database.js';
-import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import { openStorage, type Storage } from '../../server/store/storage.js';
+import { OptOutList } from '../../server/services/desk/optOut/optOutList.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { createFactAnnouncer } from '../../server/services/events/factAnnouncer.js';
+import { InboxService } from '../../server/services/inbox/inboxService.js';
+import { MessageLifecycle } from '../../server/services/messages/messageLifecycle.js';
+import { createCallRecorder } from '../../server/services/operations/callRecorder.js';
+import { Outbox } from '../../server/services/outbox/outbox.js';
 import {
   deliveryOf,
   type WebhookDelivery,
   type WebhookJobPayload,
-} from '../../server/webhooks/webhookDelivery.js';
-import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
+} from '../../server/services/webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../../server/services/webhooks/webhookDispatcher.js';
+import { databaseFileName } from '../../server/store/sqlite/database.js';
+import { openSqlite } from '../../server/store/sqlite/sqlite.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
 
 const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
 let dataDir: string;

@@ -13,7 +13,7 @@ import type {
   PatternReply,
   PatternRequest,
   PatternThreadData,
-} from '../../server/patterns/patternProtocol.js';
+} from '../../server/services/patterns/patternProtocol.js';
 import type { ConnectionRequest } from '../../server/store/sqlite/connectionWorker.js';
 import { walkPackagedImports } from './support/packagedImports.js';
 
@@ -184,7 +184,7 @@ describe('the installed app (electron-builder --linux dir)', () => {
       expect.arrayContaining([
         'dist/server/store/sqlite/checkpointWorker.js',
         'dist/server/store/sqlite/pageReaderWorker.js',
-        'dist/server/patterns/patternThread.js',
+        'dist/server/services/patterns/patternThread.js',
       ]),
     );
     const walk = walkPackagedImports(app, [

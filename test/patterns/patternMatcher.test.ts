@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger } from '../../server/logging/logger.js';
-import { PatternMatcher } from '../../server/patterns/patternMatcher.js';
+import { PatternMatcher } from '../../server/services/patterns/patternMatcher.js';
 
 /** Backtracks through 2^n paths on a text of n characters without an X: never ends here. */
 const runaway = { source: '(.|.)*X', flags: '' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { DecodedDeliver, DecodedStatusReport, DeliverOptions } from '../../server/contract/pdu/index.js';
+import { decodePdu, encodeDeliver, encodeStatusReport } from '../../server/contract/pdu/index.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import type { DecodedDeliver, DecodedStatusReport, DeliverOptions } from '../../server/pdu/index.js';
-import { decodePdu, encodeDeliver, encodeStatusReport } from '../../server/pdu/index.js';
 
 const RECEIVED = { epochMs: Date.parse('2026-11-22T05:10:42+03:00'), timezoneOffsetMinutes: 180 };
 

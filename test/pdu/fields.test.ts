@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { encodeAddressField, readAddressField } from '../../server/contract/pdu/address.js';
+import { interpretDataCodingScheme } from '../../server/contract/pdu/dataCoding.js';
+import { bytesToHex, hexToBytes } from '../../server/contract/pdu/hex.js';
+import { decodePdu } from '../../server/contract/pdu/index.js';
+import { OctetReader } from '../../server/contract/pdu/octetReader.js';
+import { decodeTimestamp, encodeTimestamp } from '../../server/contract/pdu/timestamp.js';
+import { parseUserDataHeader } from '../../server/contract/pdu/udh.js';
+import { relativeValidityOctet, relativeValiditySeconds } from '../../server/contract/pdu/validity.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import { encodeAddressField, readAddressField } from '../../server/pdu/address.js';
-import { interpretDataCodingScheme } from '../../server/pdu/dataCoding.js';
-import { bytesToHex, hexToBytes } from '../../server/pdu/hex.js';
-import { decodePdu } from '../../server/pdu/index.js';
-import { OctetReader } from '../../server/pdu/octetReader.js';
-import { decodeTimestamp, encodeTimestamp } from '../../server/pdu/timestamp.js';
-import { parseUserDataHeader } from '../../server/pdu/udh.js';
-import { relativeValidityOctet, relativeValiditySeconds } from '../../server/pdu/validity.js';
 
 const malformed = expect.objectContaining({ name: 'GatewayError', code: ErrorCode.PduMalformed });
 

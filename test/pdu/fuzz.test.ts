@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decodePdu, encodeSubmit } from '../../server/contract/pdu/index.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { decodePdu, encodeSubmit } from '../../server/pdu/index.js';
 import { hexOf, loadPduVectors } from './vectorFixture.js';
 
 /** Deterministic PRNG (mulberry32) so a failure reproduces from its seed. */

@@ -6,14 +6,14 @@ import {
   ESCAPE,
   septetsOfCharacter,
   toGsm7Characters,
-} from '../../server/pdu/gsm7.js';
-import { bytesToHex } from '../../server/pdu/hex.js';
-import type { DecodedDeliver } from '../../server/pdu/index.js';
-import { decodePdu } from '../../server/pdu/index.js';
-import { NationalLanguage } from '../../server/pdu/nationalLanguage.js';
-import { packSeptets, unpackSeptets } from '../../server/pdu/septets.js';
-import type { HeaderElement } from '../../server/pdu/types.js';
-import { encodeUserData } from '../../server/pdu/userData.js';
+} from '../../server/contract/pdu/gsm7.js';
+import { bytesToHex } from '../../server/contract/pdu/hex.js';
+import type { DecodedDeliver } from '../../server/contract/pdu/index.js';
+import { decodePdu } from '../../server/contract/pdu/index.js';
+import { NationalLanguage } from '../../server/contract/pdu/nationalLanguage.js';
+import { packSeptets, unpackSeptets } from '../../server/contract/pdu/septets.js';
+import type { HeaderElement } from '../../server/contract/pdu/types.js';
+import { encodeUserData } from '../../server/contract/pdu/userData.js';
 
 /** A DELIVER from +1555 at 2026-01-01 00:00 UTC carrying `septets` behind the given UDH elements. */
 function deliverWithSeptets(elements: HeaderElement[], septets: number[]): DecodedDeliver {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DecodedSubmit } from '../../server/pdu/index.js';
-import { decodePdu, encodeSubmit, planText } from '../../server/pdu/index.js';
+import type { DecodedSubmit } from '../../server/contract/pdu/index.js';
+import { decodePdu, encodeSubmit, planText } from '../../server/contract/pdu/index.js';
 
 function partsOf(message: string): DecodedSubmit[] {
   return encodeSubmit({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { DecodedSubmit, SubmitOptions } from '../../server/contract/pdu/index.js';
+import { decodePdu, encodeSubmit } from '../../server/contract/pdu/index.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import type { DecodedSubmit, SubmitOptions } from '../../server/pdu/index.js';
-import { decodePdu, encodeSubmit } from '../../server/pdu/index.js';
 import { loadPduVectors } from './vectorFixture.js';
 
 const vectors = loadPduVectors();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Address, DecodedPdu, Timestamp, UserData } from '../../server/pdu/index.js';
-import { decodePdu } from '../../server/pdu/index.js';
-import { relativeValiditySeconds } from '../../server/pdu/validity.js';
+import type { Address, DecodedPdu, Timestamp, UserData } from '../../server/contract/pdu/index.js';
+import { decodePdu } from '../../server/contract/pdu/index.js';
+import { relativeValiditySeconds } from '../../server/contract/pdu/validity.js';
 import { hexOf, loadPduVectors, type PduVector, type VectorAddress } from './vectorFixture.js';
 
 const vectors = loadPduVectors();

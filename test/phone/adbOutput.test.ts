@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adbAdvice, parseDevices } from '../../server/phone/adb.js';
+import { adbAdvice, parseDevices } from '../../server/devices/phone/adb.js';
 
 /** Lines as platform-tools' `adb devices -l` prints them (adb/client/transport list). */
 const output = [

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encryptField } from '../../server/messages/e2eEncryption.js';
+import { encryptField } from '../../server/services/messages/e2eEncryption.js';
 import { AndroidPhoneDouble, limitExceededError } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signatureProblem, signWebhookBody } from '../../server/domain/webhookSignature.js';
-import { defaultPhonePacing, PhonePacer } from '../../server/phone/phonePacing.js';
+import { signatureProblem, signWebhookBody } from '../../server/contract/domain/webhookSignature.js';
+import { defaultPhonePacing, PhonePacer } from '../../server/devices/phone/phonePacing.js';
 
 const MINUTE = 60_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { phoneDetails, phoneSimCards } from '../../server/phone/phoneDetails.js';
-import { incomingKey } from '../../server/phone/phoneInbox.js';
-import { phoneSendRequestOf } from '../../server/phone/phoneMessages.js';
+import { phoneDetails, phoneSimCards } from '../../server/devices/phone/phoneDetails.js';
+import { incomingKey } from '../../server/devices/phone/phoneInbox.js';
+import { phoneSendRequestOf } from '../../server/devices/phone/phoneMessages.js';
 
 describe('the key an incoming SMS is stored once under', () => {
   it.each([

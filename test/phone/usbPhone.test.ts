@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { phoneWebhookEvents } from '../../server/phone/phoneWebhooks.js';
+import { phoneWebhookEvents } from '../../server/devices/phone/phoneWebhooks.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { createFakeAdb, type FakeAdb } from '../support/fakeAdb.js';
 import { startGatewayHarness } from '../support/gatewayHarness.js';

@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { openPlanBook, type PlanBook, type PlanDocumentData } from '../../server/plans/planBook.js';
-import type { SimPlanTerms } from '../../server/plans/simPlan.js';
-import { createSimPlanUsage, type PlanNotice, type SimPlanUsage } from '../../server/plans/simPlanUsage.js';
+import { openPlanBook, type PlanBook, type PlanDocumentData } from '../../server/services/plans/planBook.js';
+import type { SimPlanTerms } from '../../server/services/plans/simPlan.js';
+import {
+  createSimPlanUsage,
+  type PlanNotice,
+  type SimPlanUsage,
+} from '../../server/services/plans/simPlanUsage.js';
 import { SqliteSendLog } from '../../server/store/sendLog.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebhookEvent } from '../../server/domain/webhookEvents.js';
+import type { WebhookEvent } from '../../server/contract/domain/webhookEvents.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 
 /**

@@ -7,13 +7,13 @@ import {
   type NumberOperator,
   operatorUnknown,
   type RoutingRule,
-} from '../../server/domain/routingRules.js';
+} from '../../server/contract/domain/routingRules.js';
+import { routingRuleSchema } from '../../server/contract/schemas/routingSchemas.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import { openOperatorData, packagedOperatorDirectory } from '../../server/routing/operatorData.js';
-import { createRouteGuard } from '../../server/routing/routeGuard.js';
-import { routingHold } from '../../server/routing/routeHold.js';
-import { describeHold } from '../../server/scheduler/holdReason.js';
-import { routingRuleSchema } from '../../server/schemas/routingSchemas.js';
+import { openOperatorData, packagedOperatorDirectory } from '../../server/services/routing/operatorData.js';
+import { createRouteGuard } from '../../server/services/routing/routeGuard.js';
+import { routingHold } from '../../server/services/routing/routeHold.js';
+import { describeHold } from '../../server/services/scheduler/holdReason.js';
 import { messageTo } from './routedMessage.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decideRoute, type RoutingRule } from '../../server/domain/routingRules.js';
-import type { SimTargetForm } from '../../server/domain/simTarget.js';
-import type { SimRef } from '../../server/plans/simPlan.js';
-import { createRouteGuard } from '../../server/routing/routeGuard.js';
+import { decideRoute, type RoutingRule } from '../../server/contract/domain/routingRules.js';
+import type { SimTargetForm } from '../../server/contract/domain/simTarget.js';
+import type { SimRef } from '../../server/services/plans/simPlan.js';
+import { createRouteGuard } from '../../server/services/routing/routeGuard.js';
 import { routedMessage } from './routedMessage.js';
 
 const noOperators = { operatorOf: () => ({ unknown: 'operator unknown for this number' }) };

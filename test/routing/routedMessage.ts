@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../../server/domain/message.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { message } from '../store/storeTestKit.js';
 
 /** A queued message as the route guard and the holds see it: to a German landline unless told. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openRoutingBook, type RoutingDocumentData } from '../../server/routing/routingBook.js';
+import { openRoutingBook, type RoutingDocumentData } from '../../server/services/routing/routingBook.js';
 
 /** The `routing` document as a test holds it: what `update` writes is what a restart reads. */
 function document(data: RoutingDocumentData) {

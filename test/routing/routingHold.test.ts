@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RoutingRule } from '../../server/domain/routingRules.js';
-import { appHold, routingHold } from '../../server/routing/routeHold.js';
-import { describeHold, type Hold } from '../../server/scheduler/holdReason.js';
+import type { RoutingRule } from '../../server/contract/domain/routingRules.js';
+import { appHold, routingHold } from '../../server/services/routing/routeHold.js';
+import { describeHold, type Hold } from '../../server/services/scheduler/holdReason.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 import { routedMessage } from './routedMessage.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { SendingPolicy } from '../../server/scheduler/scheduler.js';
+import type { SendingPolicy } from '../../server/services/scheduler/scheduler.js';
 import { type MessageSpec, SchedulerHarness } from './fakes.js';
 
 const SECOND = 1000;

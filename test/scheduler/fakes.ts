@@ -1,14 +1,18 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
-import type { DeviceDirectory } from '../../server/devices/deviceDirectory.js';
-import type { OutboundModem, SendRequest, SendResult } from '../../server/devices/outboundModem.js';
-import type { DeviceInfo, ModemStatus } from '../../server/domain/device.js';
-import type { MessageRecord, MessageState } from '../../server/domain/message.js';
-import { toMessageView } from '../../server/domain/messageView.js';
+import type { DeviceInfo, ModemStatus } from '../../server/contract/domain/device.js';
+import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import { toMessageView } from '../../server/contract/domain/messageView.js';
+import type { DeviceDirectory } from '../../server/devices/pool/deviceDirectory.js';
+import type { OutboundModem, SendRequest, SendResult } from '../../server/devices/pool/outboundModem.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { EventBus } from '../../server/events/eventBus.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { MessageLifecycle } from '../../server/messages/messageLifecycle.js';
-import { Scheduler, type SchedulerDeps, type SendingPolicy } from '../../server/scheduler/scheduler.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { MessageLifecycle } from '../../server/services/messages/messageLifecycle.js';
+import {
+  Scheduler,
+  type SchedulerDeps,
+  type SendingPolicy,
+} from '../../server/services/scheduler/scheduler.js';
 import type {
   AwaitingReports,
   HandOver,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstInOrder, type ProcessingOrder } from '../../server/domain/messageOrder.js';
+import { firstInOrder, type ProcessingOrder } from '../../server/contract/domain/messageOrder.js';
 
 const queue = [
   { id: 'old', priority: 0, sequence: 1 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareMessages } from '../../server/domain/messageOrder.js';
-import { describeHold } from '../../server/scheduler/holdReason.js';
+import { compareMessages } from '../../server/contract/domain/messageOrder.js';
+import { describeHold } from '../../server/services/scheduler/holdReason.js';
 
 const queue = [
   { id: 'old-low', priority: -1, sequence: 1 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlidingWindowLimiter } from '../../server/scheduler/rateLimiter.js';
+import { SlidingWindowLimiter } from '../../server/services/scheduler/rateLimiter.js';
 
 const MINUTE = 60_000;
 const perMinute = (value: number | null) => ({ period: 'PerMinute' as const, value });

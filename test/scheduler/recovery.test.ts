@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { INTERRUPTED_ERROR } from '../../server/domain/failureTexts.js';
-import type { MessageRecord } from '../../server/domain/message.js';
+import { INTERRUPTED_ERROR } from '../../server/contract/domain/failureTexts.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { MemoryMessageRepository, pendingMessage, SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/domain/failureTexts.js';
+import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/contract/domain/failureTexts.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/scheduler/modemParking.js';
+import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/services/scheduler/modemParking.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;

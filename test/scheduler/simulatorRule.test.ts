@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { toMessageView } from '../../server/domain/messageView.js';
+import { toMessageView } from '../../server/contract/domain/messageView.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;

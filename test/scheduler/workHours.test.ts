@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { minutesOfClockTime } from '../../server/clock/zonedTime.js';
-import { type WorkHours, workHoursOpenAt } from '../../server/scheduler/workHours.js';
+import { type WorkHours, workHoursOpenAt } from '../../server/services/scheduler/workHours.js';
 
 const hours = (start: string, end: string, timeZone = 'UTC'): WorkHours => ({
   startMinute: minutesOfClockTime(start),

@@ -8,7 +8,7 @@ import {
   emptyStoredSettings,
   SettingsService,
   type StoredSettings,
-} from '../../server/settings/settingsService.js';
+} from '../../server/services/settings/settingsService.js';
 import { openStorage, type Storage } from '../../server/store/storage.js';
 
 let dataDir: string;

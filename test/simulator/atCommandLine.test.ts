@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, splitArguments } from '../../server/simulator/atCommandLine.js';
-import { ModemInput } from '../../server/simulator/modemInput.js';
+import { parseCommandLine, splitArguments } from '../../server/devices/simulator/atCommandLine.js';
+import { ModemInput } from '../../server/devices/simulator/modemInput.js';
 
 describe('parseCommandLine', () => {
   it.each([

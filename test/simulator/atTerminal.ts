@@ -2,7 +2,7 @@
  * The host side of a simulated modem in tests: writes raw AT text and collects what comes
  * back, like a terminal program. Waiting polls the collected bytes (I/O, not time for logic).
  */
-import type { Transport } from '../../server/transport/transport.js';
+import type { Transport } from '../../server/devices/transport/transport.js';
 
 const FINAL_RESULT = /^(OK|ERROR|\+CME ERROR: .*|\+CMS ERROR: .*)$/;
 

@@ -1,11 +1,11 @@
 import { lstat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
+import { encodeSubmit } from '../../server/contract/pdu/index.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
+import { createSerialTransport } from '../../server/devices/transport/serialTransport.js';
+import type { Transport } from '../../server/devices/transport/transport.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { encodeSubmit } from '../../server/pdu/index.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
-import { createSerialTransport } from '../../server/transport/serialTransport.js';
-import type { Transport } from '../../server/transport/transport.js';
 import { AtTerminal } from './atTerminal.js';
 
 describe('startPtyModem', () => {

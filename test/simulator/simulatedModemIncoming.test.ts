@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodePdu } from '../../server/contract/pdu/index.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import { decodePdu } from '../../server/pdu/index.js';
 import { lines } from './atTerminal.js';
 import { type SimulatorHarness, startSimulator } from './simulatorHarness.js';
 

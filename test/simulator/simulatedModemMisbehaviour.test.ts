@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedModem, type SimulatedModemOptions } from '../../server/devices/simulator/simulatedModem.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { SimulatedModem, type SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
 import { lines } from './atTerminal.js';
 import { type SimulatorHarness, startSimulator } from './simulatorHarness.js';
 

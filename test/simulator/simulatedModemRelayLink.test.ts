@@ -1,10 +1,10 @@
 /**
  * The simulator's relay link and `+CMMS` against 3GPP TS 27.005 §3.5.6 (see
- * `server/simulator/relayLink.ts` for the text each case checks).
+ * `server/devices/simulator/relayLink.ts` for the text each case checks).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeSubmit } from '../../server/pdu/index.js';
-import type { RelayLinkOptions } from '../../server/simulator/relayLink.js';
+import { encodeSubmit } from '../../server/contract/pdu/index.js';
+import type { RelayLinkOptions } from '../../server/devices/simulator/relayLink.js';
 import { lines } from './atTerminal.js';
 import { type SimulatorHarness, startSimulator } from './simulatorHarness.js';
 

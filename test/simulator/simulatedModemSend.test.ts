@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeDeliver, encodeSubmit } from '../../server/pdu/index.js';
+import { encodeDeliver, encodeSubmit } from '../../server/contract/pdu/index.js';
 import { lines } from './atTerminal.js';
 import { type SimulatorHarness, startSimulator } from './simulatorHarness.js';
 

@@ -1,8 +1,8 @@
 /** Builds a SimulatedModem on an in-memory link with a ManualClock and a terminal on the host end. */
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { SimulatedModem, type SimulatedModemOptions } from '../../server/devices/simulator/simulatedModem.js';
+import { createMemoryLink, type MemoryLink } from '../../server/devices/transport/memoryTransport.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { SimulatedModem, type SimulatedModemOptions } from '../../server/simulator/simulatedModem.js';
-import { createMemoryLink, type MemoryLink } from '../../server/transport/memoryTransport.js';
 import { AtTerminal } from './atTerminal.js';
 
 export interface SimulatorHarness {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import { SmppStatus } from '../../server/smpp/smppStatus.js';
+import { SmppStatus } from '../../server/doors/smpp/smppStatus.js';
 import {
   type GatewayHarness,
   harnessPassword,

@@ -5,10 +5,10 @@ import {
   modemRefused,
   optedOut,
   ttlExpired,
-} from '../../server/domain/failureTexts.js';
-import type { MessageState, RecipientRecord } from '../../server/domain/message.js';
-import { receiptOutcome } from '../../server/smpp/deliveryReceipt.js';
-import { MessageStateTlv } from '../../server/smpp/smppStatus.js';
+} from '../../server/contract/domain/failureTexts.js';
+import type { MessageState, RecipientRecord } from '../../server/contract/domain/message.js';
+import { receiptOutcome } from '../../server/doors/smpp/deliveryReceipt.js';
+import { MessageStateTlv } from '../../server/doors/smpp/smppStatus.js';
 import { message } from '../store/storeTestKit.js';
 
 /** A one-recipient message in `state`, its recipient failed for `reason` when given. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentOfParts, readSubmittedPart } from '../../server/smpp/shortMessage.js';
-import { SmppStatus } from '../../server/smpp/smppStatus.js';
+import { contentOfParts, readSubmittedPart } from '../../server/doors/smpp/shortMessage.js';
+import { SmppStatus } from '../../server/doors/smpp/smppStatus.js';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const base = { esmClass: 0, dataCoding: 0, shortMessage: bytes() };

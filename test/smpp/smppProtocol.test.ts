@@ -5,8 +5,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import { ourSystemId } from '../../server/smpp/smppSession.js';
-import { SmppStatus } from '../../server/smpp/smppStatus.js';
+import { ourSystemId } from '../../server/doors/smpp/smppSession.js';
+import { SmppStatus } from '../../server/doors/smpp/smppStatus.js';
 import { type ApiMessage, waitForState } from '../integration/support/apiReads.js';
 import {
   type GatewayHarness,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteSmppTime, parseSmppTime, receiptDate } from '../../server/smpp/smppTime.js';
+import { absoluteSmppTime, parseSmppTime, receiptDate } from '../../server/doors/smpp/smppTime.js';
 
 // SMPP 3.4 §7.1.1: "YYMMDDhhmmsstnnp".
 const now = Date.UTC(2026, 10, 27, 12, 0, 0);

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import { decodeGsm7 } from '../../server/pdu/gsm7.js';
+import { decodeGsm7 } from '../../server/contract/pdu/gsm7.js';
 import type { ApiMessage } from '../integration/support/apiReads.js';
 import {
   type GatewayHarness,

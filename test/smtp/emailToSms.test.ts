@@ -8,9 +8,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import { ownerId } from '../../server/auth/staffDirectory.js';
-import type { Caller } from '../../server/domain/caller.js';
-import { messageIdOfMail } from '../../server/smtp/smtpListener.js';
+import type { Caller } from '../../server/contract/domain/caller.js';
+import { messageIdOfMail } from '../../server/doors/smtp/smtpListener.js';
+import { ownerId } from '../../server/services/auth/staffDirectory.js';
 import { type ApiMessage, waitForState } from '../integration/support/apiReads.js';
 import {
   type GatewayHarness,

@@ -1,10 +1,10 @@
 /**
  * Each mail is parsed on a thread of its own, within a time and a memory budget
- * (server/smtp/mailParser.ts): what passes a budget is refused with an SMTP reply, and the
+ * (server/doors/smtp/mailParser.ts): what passes a budget is refused with an SMTP reply, and the
  * parent thread never runs the parse.
  */
 import { describe, expect, it } from 'vitest';
-import { createMailParser, defaultMailParserLimits } from '../../server/smtp/mailParser.js';
+import { createMailParser, defaultMailParserLimits } from '../../server/doors/smtp/mailParser.js';
 
 const plainMail = Buffer.from(
   'Subject: Booking\r\nMessage-ID: <b-1@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nGrüße, 19:30.\r\n',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recipientOfAddress } from '../../server/smtp/mailRecipient.js';
-import { smsTextOfMail } from '../../server/smtp/mailText.js';
+import { recipientOfAddress } from '../../server/doors/smtp/mailRecipient.js';
+import { smsTextOfMail } from '../../server/doors/smtp/mailText.js';
 
 describe('the SMS text of a mail', () => {
   const body = 'Table booked for 19:30.\n\n-- \nThe Booking System';

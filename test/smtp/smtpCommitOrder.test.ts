@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import type { MessageRecord } from '../../server/domain/message.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { type SmtpListener, startSmtpListener } from '../../server/doors/smtp/smtpListener.js';
 import { createLogger } from '../../server/logging/logger.js';
-import type { EnqueueRequest } from '../../server/messages/messageService.js';
-import { type SmtpListener, startSmtpListener } from '../../server/smtp/smtpListener.js';
+import type { EnqueueRequest } from '../../server/services/messages/messageService.js';
 import { everyoneIsTheOwner } from '../support/everyoneIsTheOwner.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';

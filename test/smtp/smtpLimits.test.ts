@@ -6,8 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../bench/support/gatewayProcess.js';
-import { MaxRecipients } from '../../server/schemas/messageSchemas.js';
-import { maxMailBytes } from '../../server/smtp/smtpListener.js';
+import { MaxRecipients } from '../../server/contract/schemas/messageSchemas.js';
+import { maxMailBytes } from '../../server/doors/smtp/smtpListener.js';
 import type { ApiMessage } from '../integration/support/apiReads.js';
 import {
   type GatewayHarness,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import {
   message,

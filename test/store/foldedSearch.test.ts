@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { ContactRepository } from '../../server/desk/contacts/contactRepository.js';
-import type { IncomingRecord } from '../../server/domain/incoming.js';
+import type { IncomingRecord } from '../../server/contract/domain/incoming.js';
+import { ContactRepository } from '../../server/services/desk/contacts/contactRepository.js';
 import { incomingRow, SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import {
@@ -16,7 +16,7 @@ import {
 
 /**
  * Every text search of the store (messages, inbox, contacts) ignores accents and case: the
- * searched text is kept folded and the needle folded the same way (server/domain/textFold.ts,
+ * searched text is kept folded and the needle folded the same way (server/contract/domain/textFold.ts,
  * schema step 16).
  */
 const start = Date.UTC(2026, 0, 1);

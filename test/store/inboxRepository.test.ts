@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IncomingRecord } from '../../server/domain/incoming.js';
+import type { IncomingRecord } from '../../server/contract/domain/incoming.js';
 import { SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import type { InboxQuery } from '../../server/store/repositories.js';
 import { openTestDatabase, type TestDatabase, temporaryDirectory } from './storeTestKit.js';

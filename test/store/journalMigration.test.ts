@@ -2,18 +2,18 @@ import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { PendingGroup } from '../../server/domain/incoming.js';
-import type { MessageState } from '../../server/domain/message.js';
-import type { OutboxJob } from '../../server/domain/outboxJob.js';
+import type { PendingGroup } from '../../server/contract/domain/incoming.js';
+import type { MessageState } from '../../server/contract/domain/message.js';
+import type { OutboxJob } from '../../server/contract/domain/outboxJob.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { Outbox } from '../../server/outbox/outbox.js';
-import { openStorage, type Storage } from '../../server/store/storage.js';
+import { Outbox } from '../../server/services/outbox/outbox.js';
 import {
   deliveryOf,
   jobOfStoredDelivery,
   type WebhookDelivery,
   type WebhookJobPayload,
-} from '../../server/webhooks/webhookDelivery.js';
+} from '../../server/services/webhooks/webhookDelivery.js';
+import { openStorage, type Storage } from '../../server/store/storage.js';
 import { listForm, recordingLogger, temporaryDirectory } from './storeTestKit.js';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'journal-data-dir');

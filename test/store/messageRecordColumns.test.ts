@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { toMessageView } from '../../server/domain/messageView.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { toMessageView } from '../../server/contract/domain/messageView.js';
 import { messageRow, SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { recordOfColumns } from '../../server/store/sqlite/messageRecordColumns.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { omitNulls } from '../../server/domain/apiJson.js';
-import type { MessageRecord, MessageState } from '../../server/domain/message.js';
-import { type MessageView, toMessageView } from '../../server/domain/messageView.js';
+import { omitNulls } from '../../server/contract/domain/apiJson.js';
+import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import { type MessageView, toMessageView } from '../../server/contract/domain/messageView.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import type { MessageQuery } from '../../server/store/repositories.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord, RecipientRecord } from '../../server/domain/message.js';
+import type { MessageRecord, RecipientRecord } from '../../server/contract/domain/message.js';
 import { SqliteEventCounts } from '../../server/store/eventCounts.js';
 import { SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import {

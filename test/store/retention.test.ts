@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import {
+  type Settings,
+  type SettingsPatch,
+  settingDefaults,
+} from '../../server/contract/schemas/settingsSchema.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { type Settings, type SettingsPatch, settingDefaults } from '../../server/schemas/settingsSchema.js';
 import { type RetainedStores, startRetention } from '../../server/store/retention.js';
 
 const day = 24 * 60 * 60_000;

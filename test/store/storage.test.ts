@@ -3,9 +3,9 @@ import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { PendingGroup } from '../../server/domain/incoming.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { toMessageView } from '../../server/domain/messageView.js';
+import type { PendingGroup } from '../../server/contract/domain/incoming.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { toMessageView } from '../../server/contract/domain/messageView.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { lockFileName } from '../../server/store/dataDirLock.js';

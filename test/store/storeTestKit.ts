@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessageRecord, MessageState } from '../../server/domain/message.js';
-import type { MessageView } from '../../server/domain/messageView.js';
+import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import type { MessageView } from '../../server/contract/domain/messageView.js';
 import { createLogger, type Logger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
 import { messageRow } from '../../server/store/messageRepository.js';
 import type {

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IncomingRecord } from '../../server/domain/incoming.js';
-import type { MessageRecord, MessageState } from '../../server/domain/message.js';
+import type { IncomingRecord } from '../../server/contract/domain/incoming.js';
+import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
 import { incomingRow, SqliteInboxRepository } from '../../server/store/inboxRepository.js';
 import { messageRow, SqliteMessageRepository } from '../../server/store/messageRepository.js';
 import { HistoryFilter } from '../../server/store/sqlite/historyFilter.js';

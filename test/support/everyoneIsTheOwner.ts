@@ -1,5 +1,5 @@
-import type { AccessControl, Principal } from '../../server/auth/accessControl.js';
-import { ownerId } from '../../server/auth/staffDirectory.js';
+import type { AccessControl, Principal } from '../../server/services/auth/accessControl.js';
+import { ownerId } from '../../server/services/auth/staffDirectory.js';
 
 /** Access control that takes any login as the owner's: for a listener tested on its own. */
 const owner = async (): Promise<Principal> => ({

@@ -10,16 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../server/clock/clock.js';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
-import type { LogLevel } from '../../server/domain/logLevels.js';
-import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
-import { createLogger, type Logger, type LogRecord } from '../../server/logging/logger.js';
-import { defaultModemTiming, type ModemTimingOptions } from '../../server/modem/modemTiming.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
+import type { LogLevel } from '../../server/contract/domain/logLevels.js';
+import { defaultModemTiming, type ModemTimingOptions } from '../../server/devices/modem/modemTiming.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import type {
   AcceptedPdu,
   SimulatedModem,
   SimulatedModemOptions,
-} from '../../server/simulator/simulatedModem.js';
+} from '../../server/devices/simulator/simulatedModem.js';
+import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
+import { createLogger, type Logger, type LogRecord } from '../../server/logging/logger.js';
 
 export const harnessUser = 'integration';
 export const harnessPassword = 'integration-secret-1';

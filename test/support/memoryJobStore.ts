@@ -1,5 +1,5 @@
-import type { OutboxJob } from '../../server/domain/outboxJob.js';
-import type { JobStore } from '../../server/outbox/outbox.js';
+import type { OutboxJob } from '../../server/contract/domain/outboxJob.js';
+import type { JobStore } from '../../server/services/outbox/outbox.js';
 
 /** The outbox's store in memory, for tests of a way out that need no database. */
 export class MemoryJobStore implements JobStore {

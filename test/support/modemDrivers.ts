@@ -1,8 +1,8 @@
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
-import type { ModemSource } from '../../server/devices/serialModemSource.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { ModemDriver, type ModemDriverOptions } from '../../server/devices/modem/modemDriver.js';
+import type { ModemSource } from '../../server/devices/pool/serialModemSource.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { ModemDriver, type ModemDriverOptions } from '../../server/modem/modemDriver.js';
 
 /**
  * The pool's driver factory for tests on real ports (ptys, sockets): the AT modem driver on the

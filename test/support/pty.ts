@@ -3,7 +3,7 @@
  * binding: the gateway opens `hostPath`, a scripted responder opens `devicePath`. Killing socat
  * (close()) makes both ends go away, as a USB unplug does.
  */
-import { openSocatPtys } from '../../server/simulator/socatPtys.js';
+import { openSocatPtys } from '../../server/devices/simulator/socatPtys.js';
 import { requireSystemTool } from './systemTools.js';
 
 export interface PtyPair {

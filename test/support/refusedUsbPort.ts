@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../server/clock/clock.js';
 import { realSerialAccess } from '../../server/composition/serialAccess.js';
-import type { SerialAccess } from '../../server/devices/serialModemSource.js';
+import type { SerialAccess } from '../../server/devices/pool/serialModemSource.js';
 import { silentLogger } from '../../server/logging/logger.js';
 
 /**

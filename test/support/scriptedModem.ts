@@ -1,4 +1,4 @@
-import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
+import type { MemoryEndpoint } from '../../server/devices/transport/memoryTransport.js';
 
 /**
  * A scripted fake modem on the device side of a MemoryLink (pattern: python-gsmmodem's
@@ -8,7 +8,7 @@ import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
  * like a real modem. `stall()` models a modem busy with a slow command: it answers nothing until
  * `answerLate`, then works through what it was sent meanwhile, in order.
  *
- * Why beside the shipped simulator (`server/simulator/simulatedModem.ts`): the simulator plays a
+ * Why beside the shipped simulator (`server/devices/simulator/simulatedModem.ts`): the simulator plays a
  * whole, well-behaved modem and network, so it cannot say the odd things a driver test needs a
  * modem to say once — a reply table of the test's own, byte for byte, a vendor's malformed line,
  * a command that never answers. Tests of the gateway's behaviour use the simulator; tests of how

@@ -5,8 +5,8 @@
  */
 import { createServer, type Socket } from 'node:net';
 import { SerialPortStream } from '@serialport/stream';
-import type { PtyModem } from '../../server/simulator/ptyModem.js';
-import { hangupAwareBinding } from '../../server/transport/hangupAwareBinding.js';
+import type { PtyModem } from '../../server/devices/simulator/ptyModem.js';
+import { hangupAwareBinding } from '../../server/devices/transport/hangupAwareBinding.js';
 
 const binding = hangupAwareBinding();
 

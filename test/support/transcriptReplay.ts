@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MemoryEndpoint } from '../../server/transport/memoryTransport.js';
+import type { MemoryEndpoint } from '../../server/devices/transport/memoryTransport.js';
 
 const CTRL_Z = '\x1a';
 

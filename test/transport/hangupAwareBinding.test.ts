@@ -6,7 +6,7 @@
  */
 import { autoDetect, type BindingPortInterface } from '@serialport/bindings-cpp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hangupAwareBinding } from '../../server/transport/hangupAwareBinding.js';
+import { hangupAwareBinding } from '../../server/devices/transport/hangupAwareBinding.js';
 import { createPtyPair } from '../support/pty.js';
 
 const opened: BindingPortInterface[] = [];

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  checkNetworkTarget,
+  hostOfUrl,
+  isPrivateAddress,
+} from '../../server/devices/transport/networkTargets.js';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import { checkNetworkTarget, hostOfUrl, isPrivateAddress } from '../../server/transport/networkTargets.js';
 
 /** Second security review (issue 36), item 8: what counts as this computer or a private network. */
 describe('isPrivateAddress', () => {

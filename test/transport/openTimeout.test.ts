@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
+import { withOpenTimeout } from '../../server/devices/transport/openTimeout.js';
+import type { Transport } from '../../server/devices/transport/transport.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
-import { withOpenTimeout } from '../../server/transport/openTimeout.js';
-import type { Transport } from '../../server/transport/transport.js';
 
 /** A port whose open hangs until `finishOpening` (a Bluetooth COM port waiting for its device). */
 function hangingPort() {

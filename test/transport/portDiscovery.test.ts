@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listSerialPorts } from '../../server/transport/portDiscovery.js';
+import { listSerialPorts } from '../../server/devices/transport/portDiscovery.js';
 
 /** A scratch /dev and /sys with a Huawei stick (ttyUSB0, by-id link) and a CDC-ACM modem. */
 async function buildTree(root: string) {

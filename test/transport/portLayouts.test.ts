@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SerialPortInfo } from '../../server/transport/portDiscovery.js';
-import { interfaceNumberOf, portRoleOf, probeOrder } from '../../server/transport/portLayouts.js';
+import type { SerialPortInfo } from '../../server/devices/transport/portDiscovery.js';
+import { interfaceNumberOf, portRoleOf, probeOrder } from '../../server/devices/transport/portLayouts.js';
 
 const ec25 = (path: string, interfaceNumber: number): SerialPortInfo => ({
   path,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type PortFileFacts, portAccessFix, serialGroupFor } from '../../server/transport/portPermission.js';
+import {
+  type PortFileFacts,
+  portAccessFix,
+  serialGroupFor,
+} from '../../server/devices/transport/portPermission.js';
 
 describe('the group a user joins to open a serial port', () => {
   const debianGroups = ['root', 'uucp', 'dialout', 'plugdev'];

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSerialPortPath } from '../../server/devices/transport/serialPortCheck.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
-import { checkSerialPortPath } from '../../server/transport/serialPortCheck.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { createPtyPair, type PtyPair } from '../support/pty.js';
 

@@ -4,12 +4,12 @@
  */
 import { SerialPort } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
-import { parseCmgs } from '../../server/at/parsers.js';
 import { systemClock } from '../../server/clock/clock.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { parseCmgs } from '../../server/devices/at/parsers.js';
+import { createSerialTransport, openFailureCode } from '../../server/devices/transport/serialTransport.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { createSerialTransport, openFailureCode } from '../../server/transport/serialTransport.js';
 import { createPtyPair, type PtyPair } from '../support/pty.js';
 
 /** A tiny modem: answers whole commands from a script, byte-exact like a real one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTcpAddress } from '../../server/domain/tcpAddress.js';
+import { parseTcpAddress } from '../../server/contract/domain/tcpAddress.js';
 
 describe('parseTcpAddress', () => {
   it.each([

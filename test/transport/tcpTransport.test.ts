@@ -1,10 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtSession } from '../../server/at/atSession.js';
 import { systemClock } from '../../server/clock/clock.js';
+import { AtSession } from '../../server/devices/at/atSession.js';
+import { createTcpTransport } from '../../server/devices/transport/tcpTransport.js';
 import { ErrorCode, isGatewayError } from '../../server/errors/gatewayError.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { createTcpTransport } from '../../server/transport/tcpTransport.js';
 
 /** A network modem on a loopback port that answers every CR-terminated command with OK. */
 async function startModemServer() {

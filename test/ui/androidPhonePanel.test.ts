@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceCapabilityNames } from '../../server/domain/device.js';
+import { DeviceCapabilityNames } from '../../server/contract/domain/device.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
 import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { campaignSeconds } from '../../renderer/src/desk/campaignEstimate.js';
 import { searchNeedle, splitTypedRecipients } from '../../renderer/src/desk/typedNumbers.js';
 import { plainNetworkError } from '../../renderer/src/format/networkErrors.js';
-import { foldText } from '../../server/domain/textFold.js';
+import { foldText } from '../../server/contract/domain/textFold.js';
 
 describe('searchNeedle', () => {
   it.each([

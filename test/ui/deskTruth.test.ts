@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatedModem } from '../../server/simulator/simulatedModem.js';
+import type { SimulatedModem } from '../../server/devices/simulator/simulatedModem.js';
 import { waitForReadyModems } from '../integration/support/apiReads.js';
 import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';

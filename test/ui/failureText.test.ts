@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord, RecipientState } from '../../renderer/src/api/types.js';
 import { plainFailure } from '../../renderer/src/messages/failureText.js';
-import { deliveryFailed, interrupted, modemRefused, sendFailed } from '../../server/domain/failureTexts.js';
+import {
+  deliveryFailed,
+  interrupted,
+  modemRefused,
+  sendFailed,
+} from '../../server/contract/domain/failureTexts.js';
 
 const message: MessageRecord = {
   id: 'm1',

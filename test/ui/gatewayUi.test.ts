@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../server/http/contentSecurityPolicy.js';
+import { contentSecurityPolicy } from '../../server/doors/http/contentSecurityPolicy.js';
 import type { Gateway } from '../../server/index.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';

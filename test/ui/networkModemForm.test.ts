@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
+import type { DeviceView } from '../../server/contract/schemas/deviceViewSchema.js';
+import { startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import type { DeviceView } from '../../server/schemas/deviceViewSchema.js';
-import { startPtyModem } from '../../server/simulator/ptyModem.js';
 import { launchBrowser, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';

@@ -8,8 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
+import { type PtyModem, startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { type PtyModem, startPtyModem } from '../../server/simulator/ptyModem.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { ownerSessionToken } from '../support/ownerSession.js';

@@ -11,8 +11,8 @@ import {
   formValue,
   settingNamed,
 } from '../../renderer/src/settings/settingFields.js';
-import { settingDefaults } from '../../server/schemas/settingsSchema.js';
-import { privateTargetsLabel, privateTargetsSetting } from '../../server/transport/networkTargets.js';
+import { settingDefaults } from '../../server/contract/schemas/settingsSchema.js';
+import { privateTargetsLabel, privateTargetsSetting } from '../../server/devices/transport/networkTargets.js';
 
 const field = (path: string) => {
   const found = allSettingFields.find((entry) => fieldPath(entry) === path);

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { WebhookEventNames } from '../../server/domain/webhookEvents.js';
-import { relayedPhoneEvents } from '../../server/phone/phoneWebhooks.js';
+import { WebhookEventNames } from '../../server/contract/domain/webhookEvents.js';
+import { relayedPhoneEvents } from '../../server/devices/phone/phoneWebhooks.js';
 
 /** What the docs tell users about which events fire, checked against the code that fires them. */
 function readDoc(name: string): string {
@@ -24,7 +24,7 @@ describe('the docs on webhook events', () => {
     const neverRaised = namedNeverRaised();
     expect(neverRaised.length).toBeGreaterThan(0);
     expect(neverRaised.every((name) => (WebhookEventNames as readonly string[]).includes(name))).toBe(true);
-    // A phone's MMS events are passed on as ours (server/phone/phoneWebhooks.ts).
+    // A phone's MMS events are passed on as ours (server/devices/phone/phoneWebhooks.ts).
     expect(neverRaised.filter((name) => (relayedPhoneEvents as readonly string[]).includes(name))).toEqual(
       [],
     );

@@ -11,8 +11,8 @@
  *   so an unknown sender is left out, not sent as null.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MessageRecord, MessageState } from '../../server/domain/message.js';
-import { type OwnNumberLookup, payloadsForUpdate } from '../../server/webhooks/eventPayloads.js';
+import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import { type OwnNumberLookup, payloadsForUpdate } from '../../server/services/webhooks/eventPayloads.js';
 import { waitForReadyModems } from '../integration/support/apiReads.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';

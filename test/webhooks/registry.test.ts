@@ -5,7 +5,7 @@ import {
   createWebhookRegistry,
   type WebhookDocumentData,
   type WebhookRecord,
-} from '../../server/webhooks/webhookRegistry.js';
+} from '../../server/services/webhooks/webhookRegistry.js';
 import { JsonDisk } from '../auth/support/jsonDocument.js';
 
 function setup() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../server/errors/gatewayError.js';
-import { checkWebhookUrl } from '../../server/webhooks/webhookUrl.js';
+import { checkWebhookUrl } from '../../server/services/webhooks/webhookUrl.js';
 
 describe('checkWebhookUrl', () => {
   it.each([

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import { audienceHears, type IncomingAudience } from '../../server/domain/incoming.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { EventBus } from '../../server/events/eventBus.js';
+import { audienceHears, type IncomingAudience } from '../../server/contract/domain/incoming.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { Outbox } from '../../server/outbox/outbox.js';
-import { type IncomingRule, reachesTarget } from '../../server/webhooks/webhookAudience.js';
-import type { WebhookTarget } from '../../server/webhooks/webhookDelivery.js';
-import { WebhookDispatcher } from '../../server/webhooks/webhookDispatcher.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { Outbox } from '../../server/services/outbox/outbox.js';
+import { type IncomingRule, reachesTarget } from '../../server/services/webhooks/webhookAudience.js';
+import type { WebhookTarget } from '../../server/services/webhooks/webhookDelivery.js';
+import { WebhookDispatcher } from '../../server/services/webhooks/webhookDispatcher.js';
 import { MemoryJobStore } from '../support/memoryJobStore.js';
 import { pollUntil } from '../support/pollUntil.js';
 

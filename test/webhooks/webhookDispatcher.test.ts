@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../server/clock/clock.js';
 import { ManualClock } from '../../server/clock/manualClock.js';
-import type { MessageRecord } from '../../server/domain/message.js';
-import { verifyWebhookSignature } from '../../server/domain/webhookSignature.js';
-import { EventBus } from '../../server/events/eventBus.js';
+import type { MessageRecord } from '../../server/contract/domain/message.js';
+import { verifyWebhookSignature } from '../../server/contract/domain/webhookSignature.js';
 import { createLogger, type LogRecord, silentLogger } from '../../server/logging/logger.js';
-import { Outbox } from '../../server/outbox/outbox.js';
-import type { WebhookTarget } from '../../server/webhooks/webhookDelivery.js';
-import { WebhookDispatcher, type WebhookPolicy } from '../../server/webhooks/webhookDispatcher.js';
-import { createNodePoster } from '../../server/webhooks/webhookPoster.js';
+import { EventBus } from '../../server/services/events/eventBus.js';
+import { Outbox } from '../../server/services/outbox/outbox.js';
+import type { WebhookTarget } from '../../server/services/webhooks/webhookDelivery.js';
+import { WebhookDispatcher, type WebhookPolicy } from '../../server/services/webhooks/webhookDispatcher.js';
+import { createNodePoster } from '../../server/services/webhooks/webhookPoster.js';
 import { MemoryJobStore } from '../support/memoryJobStore.js';
 import { createTestCertificates, startReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 

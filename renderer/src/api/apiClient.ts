@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../../server/schemas/errorBodySchema.js';
+import type { ErrorBody } from '../../../server/contract/schemas/errorBodySchema.js';
 
 /**
  * The one way the UI talks to the gateway: JSON over fetch with the session's Authorization
@@ -174,7 +174,7 @@ function errorText(response: Response, data: unknown): string {
   return `The gateway answered ${response.status} ${response.statusText}`.trim();
 }
 
-/** The `field` of an error body (`ErrorBody`, server/schemas/errorBodySchema.ts), if it names one. */
+/** The `field` of an error body (`ErrorBody`, server/contract/schemas/errorBodySchema.ts), if it names one. */
 function fieldNamedBy(data: unknown): ErrorBody['field'] {
   if (typeof data !== 'object' || data === null || !('field' in data)) return undefined;
   const { field } = data as { field: unknown };

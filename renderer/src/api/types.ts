@@ -7,15 +7,18 @@ import type {
   RadioTechnology,
   SimCardInfo,
   StorageUse,
-} from '../../../server/domain/device.js';
-import type { IncomingMessageEvent, IncomingType } from '../../../server/domain/incoming.js';
-import type { LogLevel } from '../../../server/domain/logLevels.js';
-import type { MessageState } from '../../../server/domain/message.js';
-import type { MessageView } from '../../../server/domain/messageView.js';
-import type { SmsServicePreference } from '../../../server/domain/smsServicePreference.js';
-import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
-import type { bridgeStatusSchema, bridgeTestResultSchema } from '../../../server/schemas/bridgeSchemas.js';
-import type { databaseViewSchema } from '../../../server/schemas/databaseViewSchema.js';
+} from '../../../server/contract/domain/device.js';
+import type { IncomingMessageEvent, IncomingType } from '../../../server/contract/domain/incoming.js';
+import type { LogLevel } from '../../../server/contract/domain/logLevels.js';
+import type { MessageState } from '../../../server/contract/domain/message.js';
+import type { MessageView } from '../../../server/contract/domain/messageView.js';
+import type { SmsServicePreference } from '../../../server/contract/domain/smsServicePreference.js';
+import type { WebhookEventName } from '../../../server/contract/domain/webhookEvents.js';
+import type {
+  bridgeStatusSchema,
+  bridgeTestResultSchema,
+} from '../../../server/contract/schemas/bridgeSchemas.js';
+import type { databaseViewSchema } from '../../../server/contract/schemas/databaseViewSchema.js';
 import type {
   conversationViewSchema,
   openingHoursSchema,
@@ -26,43 +29,46 @@ import type {
   ruleVerdictViewSchema,
   ruleViewSchema,
   threadMessageViewSchema,
-} from '../../../server/schemas/deskSchemas.js';
-import type { DeviceView } from '../../../server/schemas/deviceViewSchema.js';
-import type { fleetStatusSchema } from '../../../server/schemas/fleetStatusSchema.js';
+} from '../../../server/contract/schemas/deskSchemas.js';
+import type { DeviceView } from '../../../server/contract/schemas/deviceViewSchema.js';
+import type { fleetStatusSchema } from '../../../server/contract/schemas/fleetStatusSchema.js';
 import type {
   atLogLineViewSchema,
   GatewayStatus,
   refusedPortViewSchema,
   serialPortViewSchema,
   webhookDeliveryViewSchema,
-} from '../../../server/schemas/gatewayViewSchemas.js';
-import type { incomingViewSchema } from '../../../server/schemas/inboxSchemas.js';
-import type { messageRequestSchema, textContentSchema } from '../../../server/schemas/messageSchemas.js';
+} from '../../../server/contract/schemas/gatewayViewSchemas.js';
+import type { incomingViewSchema } from '../../../server/contract/schemas/inboxSchemas.js';
+import type {
+  messageRequestSchema,
+  textContentSchema,
+} from '../../../server/contract/schemas/messageSchemas.js';
 import type {
   dailyCountViewSchema,
   missedCallViewSchema,
   modemFiguresViewSchema,
   modemOperationsViewSchema,
   ussdExchangeViewSchema,
-} from '../../../server/schemas/modemOperationsSchemas.js';
+} from '../../../server/contract/schemas/modemOperationsSchemas.js';
 import type {
   newPhoneSchema,
   phoneViewSchema,
   usbListingSchema,
-} from '../../../server/schemas/phoneSchemas.js';
-import type { simPlanSchema } from '../../../server/schemas/planSchemas.js';
+} from '../../../server/contract/schemas/phoneSchemas.js';
+import type { simPlanSchema } from '../../../server/contract/schemas/planSchemas.js';
 import type {
   routeDecisionSchema,
   routingRuleSchema,
   routingRuleViewSchema,
-} from '../../../server/schemas/routingSchemas.js';
-import type { webhookSchema } from '../../../server/schemas/webhookSchemas.js';
+} from '../../../server/contract/schemas/routingSchemas.js';
+import type { webhookSchema } from '../../../server/contract/schemas/webhookSchemas.js';
 
-export { IncomingTypes as InboxTypes } from '../../../server/domain/incoming.js';
-// The server's own lists, records and schemas (server/domain/ and other modules without Node
+export { IncomingTypes as InboxTypes } from '../../../server/contract/domain/incoming.js';
+// The server's own lists, records and schemas (server/contract/domain/ and other modules without Node
 // imports, so they bundle for the browser; test/architecture/boundaries.test.ts keeps it so).
-export { MessageStates } from '../../../server/domain/message.js';
-export { WebhookEventNames as WebhookEvents } from '../../../server/domain/webhookEvents.js';
+export { MessageStates } from '../../../server/contract/domain/message.js';
+export { WebhookEventNames as WebhookEvents } from '../../../server/contract/domain/webhookEvents.js';
 export type {
   DeviceStatusReason,
   MessageState,
@@ -148,22 +154,22 @@ export type RefusedPortInfo = z.output<typeof refusedPortViewSchema>;
 export type AtLogLine = z.output<typeof atLogLineViewSchema>;
 
 /** GET /gateway/v1/me, /gateway/v1/users and /gateway/v1/audit (docs/accounts-plans-routing.md). */
-export type { StaffRole } from '../../../server/domain/staffRoles.js';
+export type { StaffRole } from '../../../server/contract/domain/staffRoles.js';
 export type {
   AppView,
   AuditEventView,
   MeView,
   StaffView,
-} from '../../../server/schemas/accountSchemas.js';
+} from '../../../server/contract/schemas/accountSchemas.js';
 
-import type { smppLoginIssuedSchema } from '../../../server/schemas/accountSchemas.js';
+import type { smppLoginIssuedSchema } from '../../../server/contract/schemas/accountSchemas.js';
 /** PUT /gateway/v1/{users,apps}/{id}/smpp-login and /gateway/v1/me/smpp-login. */
 export type IssuedSmppLogin = z.output<typeof smppLoginIssuedSchema>;
 /** Whose SMPP login: a person's, an app's, or the signed-in person's own. */
 export type SmppLoginHolder = { kind: 'person' | 'app'; id: string } | { kind: 'me' };
 
 /** GET /gateway/v1/plans: a SIM's plan with its use against each cap. */
-export type { SimPlanView } from '../../../server/schemas/planSchemas.js';
+export type { SimPlanView } from '../../../server/contract/schemas/planSchemas.js';
 export type SimPlanTermsInput = z.input<typeof simPlanSchema>;
 
 /** GET and PUT /gateway/v1/routing, GET /gateway/v1/routing/try (docs/accounts-plans-routing.md). */
@@ -171,10 +177,10 @@ export type RoutingRuleView = z.output<typeof routingRuleViewSchema>;
 export type RoutingRuleInput = z.input<typeof routingRuleSchema>;
 export type RouteDecision = z.output<typeof routeDecisionSchema>;
 /** A modem (its id: every SIM slot) or one SIM slot of it, as routing rules and apps name them. */
-export type { SimTargetForm } from '../../../server/domain/simTarget.js';
+export type { SimTargetForm } from '../../../server/contract/domain/simTarget.js';
 
 /** GET /gateway/v1/tokens: an issued pair with every pair refreshed from it. */
-export type { IssuedTokenView } from '../../../server/schemas/tokenViewSchemas.js';
+export type { IssuedTokenView } from '../../../server/contract/schemas/tokenViewSchemas.js';
 
 export interface TokenResponse {
   id: string;

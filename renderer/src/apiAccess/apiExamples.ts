@@ -1,4 +1,4 @@
-import { type Scope, Scopes } from '../../../server/domain/scopes.js';
+import { type Scope, Scopes } from '../../../server/contract/domain/scopes.js';
 
 /** Scopes a person may ask for; `tokens:refresh` is the gateway's own, put into refresh tokens. */
 type RequestableScope = Exclude<Scope, 'tokens:refresh'>;

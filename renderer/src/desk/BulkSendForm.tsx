@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { planText } from '../../../server/pdu/index.js';
+import { planText } from '../../../server/contract/pdu/index.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { counted } from '../format/numberFormat.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { parseCsvTable } from '../../../server/domain/csvTable.js';
+import { parseCsvTable } from '../../../server/contract/domain/csvTable.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';

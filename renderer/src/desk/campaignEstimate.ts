@@ -1,4 +1,4 @@
-import type { LimitPeriods } from '../../../server/schemas/settingsSchema.js';
+import type { LimitPeriods } from '../../../server/contract/schemas/settingsSchema.js';
 
 /**
  * How long a bulk send takes at the modems' limits: pure, for the preview. Each ready modem

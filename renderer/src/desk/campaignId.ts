@@ -1,4 +1,4 @@
-/** The alphabet of the gateway's own ids (server/messages/messageId.ts), all of it URL-safe. */
+/** The alphabet of the gateway's own ids (server/services/messages/messageId.ts), all of it URL-safe. */
 const alphabet = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 
 /**

@@ -1,4 +1,4 @@
-import { parseCsvTable } from '../../../server/domain/csvTable.js';
+import { parseCsvTable } from '../../../server/contract/domain/csvTable.js';
 import type { CampaignRequest } from './deskTypes.js';
 
 export interface CsvRecipients {

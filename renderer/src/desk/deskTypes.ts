@@ -1,6 +1,6 @@
 /** The desk's records as `/gateway/v1/contacts`, `groups`, `templates` and `campaigns` answer them. */
 // The address book's records are the server's own type-only module.
-export type { Contact, ContactInput, Group } from '../../../server/domain/contacts.js';
+export type { Contact, ContactInput, Group } from '../../../server/contract/domain/contacts.js';
 
 export interface Template {
   id: string;
@@ -84,4 +84,4 @@ export interface Campaign {
 }
 
 /** One line of a campaign's report (GET /gateway/v1/campaigns/{id}/recipients). */
-export type { CampaignRecipientReport } from '../../../server/domain/campaignReport.js';
+export type { CampaignRecipientReport } from '../../../server/contract/domain/campaignReport.js';

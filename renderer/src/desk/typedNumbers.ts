@@ -1,4 +1,4 @@
-import { normalisePhoneNumber } from '../../../server/domain/phoneNumbers.js';
+import { normalisePhoneNumber } from '../../../server/contract/domain/phoneNumbers.js';
 
 /** The numbers of a recipients box as typed: separated by commas, semicolons, tabs or new lines. */
 function splitTypedNumbers(input: string): string[] {

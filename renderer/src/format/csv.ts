@@ -1,5 +1,5 @@
-import { csvSeparators } from '../../../server/domain/csvTable.js';
-import { MaxPageSize } from '../../../server/schemas/primitives.js';
+import { csvSeparators } from '../../../server/contract/domain/csvTable.js';
+import { MaxPageSize } from '../../../server/contract/schemas/primitives.js';
 
 /**
  * Client-side CSV export (RFC 4180: comma separated, CRLF rows, fields with a comma, quote or

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { patternDisabledViewSchema } from '../../../server/schemas/patternSchemas.js';
+import type { patternDisabledViewSchema } from '../../../server/contract/schemas/patternSchemas.js';
 import { formatDateTime } from './timeFormat.js';
 
 export type PatternDisabledView = z.output<typeof patternDisabledViewSchema>;

@@ -1,4 +1,4 @@
-import { foldText } from '../../../server/domain/textFold.js';
+import { foldText } from '../../../server/contract/domain/textFold.js';
 import type { InboxFilter } from '../api/gatewayApi.js';
 import type { DeviceRecord, InboxRecord, IncomingEvent } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';

@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { LiveEventName } from '../../../server/domain/liveEvents.js';
+import type { LiveEventName } from '../../../server/contract/domain/liveEvents.js';
 import { buildUrl, type UnauthorizedHandler } from '../api/apiClient.js';
 import { openEventStream, type StreamState } from '../api/eventStream.js';
 

@@ -1,4 +1,4 @@
-import { type LogLevel, levelRank } from '../../../server/domain/logLevels.js';
+import { type LogLevel, levelRank } from '../../../server/contract/domain/logLevels.js';
 import type { LogRecord } from '../api/types.js';
 import { toEpochMs } from '../format/timeFormat.js';
 

@@ -1,13 +1,13 @@
 import { type FormEvent, useMemo, useState } from 'react';
-import { EXPEDITED_PRIORITY } from '../../../server/domain/messageOrder.js';
+import { EXPEDITED_PRIORITY } from '../../../server/contract/domain/messageOrder.js';
 import {
   missingText,
   placeholdersOf,
   recipientFields,
   renderPlaceholders,
-} from '../../../server/domain/placeholders.js';
-import { planText } from '../../../server/pdu/index.js';
-import { PriorityRange } from '../../../server/schemas/messageSchemas.js';
+} from '../../../server/contract/domain/placeholders.js';
+import { planText } from '../../../server/contract/pdu/index.js';
+import { PriorityRange } from '../../../server/contract/schemas/messageSchemas.js';
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';

@@ -1,4 +1,4 @@
-import { foldText } from '../../../server/domain/textFold.js';
+import { foldText } from '../../../server/contract/domain/textFold.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { hilinkUrlPattern } from '../../../server/schemas/gatewaySchemas.js';
+import { hilinkUrlPattern } from '../../../server/contract/schemas/gatewaySchemas.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { MaxDeviceNameLength } from '../../../server/schemas/gatewaySchemas.js';
+import { MaxDeviceNameLength } from '../../../server/contract/schemas/gatewaySchemas.js';
 import type { DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { BalanceIntervalMinutes } from '../../../server/schemas/modemOperationsSchemas.js';
+import { BalanceIntervalMinutes } from '../../../server/contract/schemas/modemOperationsSchemas.js';
 import type { ModemOperationsSettings } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { parseTcpAddress, tcpAddressForm } from '../../../server/domain/tcpAddress.js';
+import { parseTcpAddress, tcpAddressForm } from '../../../server/contract/domain/tcpAddress.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { PhonePacingRanges } from '../../../server/schemas/phoneSchemas.js';
+import { PhonePacingRanges } from '../../../server/contract/schemas/phoneSchemas.js';
 import type { PhonePacing } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';

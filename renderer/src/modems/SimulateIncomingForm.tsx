@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { formattedNumberKey } from '../../../server/domain/peerKey.js';
+import { formattedNumberKey } from '../../../server/contract/domain/peerKey.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';

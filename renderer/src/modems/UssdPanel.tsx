@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ussdCodePattern } from '../../../server/schemas/modemOperationsSchemas.js';
+import { ussdCodePattern } from '../../../server/contract/schemas/modemOperationsSchemas.js';
 import type { BalanceReading, UssdExchange } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** The fewest characters the gateway takes for a password (server/schemas/accountSchemas.ts). */
+/** The fewest characters the gateway takes for a password (server/contract/schemas/accountSchemas.ts). */
 const shortestPassword = 8;
 
 /**

@@ -9,7 +9,7 @@ import { usePasswordChange } from '../people/usePasswordChange.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
-/** The gateway refuses an access token longer than 30 days (720 h, server/auth/tokenService.ts). */
+/** The gateway refuses an access token longer than 30 days (720 h, server/services/auth/tokenService.ts). */
 const ttlChoices = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 86_400, label: '1 day' },

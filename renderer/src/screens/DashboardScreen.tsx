@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { describePortRefusal } from '../../../server/domain/portRefusal.js';
+import { describePortRefusal } from '../../../server/contract/domain/portRefusal.js';
 import type { DeviceRecord, GatewayStatus, RefusedPortInfo } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { type LogLevel, LogLevels } from '../../../server/domain/logLevels.js';
+import { type LogLevel, LogLevels } from '../../../server/contract/domain/logLevels.js';
 import type { LogRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { EmptyState, ErrorNote, Loading } from '../components/StatusViews.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { defaultSerialGroup, joinGroupCommand } from '../../../server/domain/portRefusal.js';
+import { defaultSerialGroup, joinGroupCommand } from '../../../server/contract/domain/portRefusal.js';
 import type { DeviceCapabilityName, DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { describeMatch } from '../../../server/domain/routingRules.js';
+import { describeMatch } from '../../../server/contract/domain/routingRules.js';
 import { ApiError, describeError } from '../api/apiClient.js';
 import type {
   DeviceRecord,

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { placeholdersWithoutFallback } from '../../../server/domain/placeholders.js';
+import { placeholdersWithoutFallback } from '../../../server/contract/domain/placeholders.js';
 import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';

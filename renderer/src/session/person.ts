@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Scope } from '../../../server/domain/scopes.js';
+import type { Scope } from '../../../server/contract/domain/scopes.js';
 import type { MeView } from '../api/types.js';
 
 /**

@@ -6,12 +6,12 @@ import {
   ProcessingOrders,
   SimSelectionModes,
   settingGroups,
-} from '../../../server/schemas/settingsSchema.js';
+} from '../../../server/contract/schemas/settingsSchema.js';
 
 /**
  * Every setting of GET/PATCH /settings as the Settings screen shows it, by section: meaning,
  * default, input kind (the form's rules are in settingFields.ts). Bounds, enum values and the
- * time format come from the server's own schema (server/schemas/settingsSchema.ts), so the form
+ * time format come from the server's own schema (server/contract/schemas/settingsSchema.ts), so the form
  * and PATCH /settings cannot disagree.
  */
 export type SettingKind = 'integer' | 'enum' | 'boolean' | 'secret' | 'url' | 'time' | 'text';

@@ -1,5 +1,5 @@
-import { serverUrlProblem } from '../../../server/domain/serverUrl.js';
-import { settingDefaults } from '../../../server/schemas/settingsSchema.js';
+import { serverUrlProblem } from '../../../server/contract/domain/serverUrl.js';
+import { settingDefaults } from '../../../server/contract/schemas/settingsSchema.js';
 import type { SettingsDocument } from '../api/types.js';
 import { allSettingFields, fieldPath, type SettingField, serverSchemaOf } from './settingCatalogue.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookEventName } from '../../../server/domain/webhookEvents.js';
+import type { WebhookEventName } from '../../../server/contract/domain/webhookEvents.js';
 
 /**
  * What the gateway accepts as a webhook target (docs/decisions.md#webhooks): https anywhere, plain

@@ -1,5 +1,5 @@
-import type { IncomingRecord } from '../../domain/incoming.js';
-import type { MessageRecord, MessageState } from '../../domain/message.js';
+import type { IncomingRecord } from '../../contract/domain/incoming.js';
+import type { MessageRecord, MessageState } from '../../contract/domain/message.js';
 import { type MessageRecordColumns, recordColumns, recordOfColumns } from './messageRecordColumns.js';
 import type { Database, Statement } from './sqlite.js';
 

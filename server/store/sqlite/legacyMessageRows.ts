@@ -1,6 +1,6 @@
-import { omitNulls } from '../../domain/apiJson.js';
-import type { MessageRecord, RecipientRecord } from '../../domain/message.js';
-import { type MessageView, toMessageView } from '../../domain/messageView.js';
+import { omitNulls } from '../../contract/domain/apiJson.js';
+import type { MessageRecord, RecipientRecord } from '../../contract/domain/message.js';
+import { type MessageView, toMessageView } from '../../contract/domain/messageView.js';
 import type { MessageRecordColumns } from './messageRecordColumns.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../../domain/message.js';
+import type { MessageRecord } from '../../contract/domain/message.js';
 
 /**
  * How a message's record is spread over its row (schema step 24), each fact stored once: the

@@ -1,5 +1,5 @@
-import { omitNulls } from '../../domain/apiJson.js';
-import { toMessageView } from '../../domain/messageView.js';
+import { omitNulls } from '../../contract/domain/apiJson.js';
+import { toMessageView } from '../../contract/domain/messageView.js';
 import type { MessageListForm } from '../repositories.js';
 import type { HistoryFilter, IndexedSearch } from './historyFilter.js';
 import { type MessageRecordColumns, recordColumns, recordOfColumns } from './messageRecordColumns.js';

@@ -1,4 +1,4 @@
-import { foldText } from '../../domain/textFold.js';
+import { foldText } from '../../contract/domain/textFold.js';
 
 /** One SQL WHERE clause built from the filters a query actually has, with named parameters. */
 export class QueryFilter {

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../../domain/message.js';
+import type { MessageRecord } from '../../contract/domain/message.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import {
   type LegacyMessageColumns,
@@ -204,7 +204,7 @@ export const schemaSteps: readonly string[] = [
       ON CONFLICT (device_id, bucket, event) DO UPDATE SET count = count + 1;
   END;
   `,
-  // The desk (server/desk/): address book, templates and campaigns.
+  // The desk (server/services/desk/): address book, templates and campaigns.
   `
   CREATE TABLE desk_contacts (
     id TEXT PRIMARY KEY,
@@ -248,7 +248,7 @@ export const schemaSteps: readonly string[] = [
   `
   -- The desk, part two (docs/desk.md "Conversations", "Opt-out", "Auto-reply rules").
   -- One row per message and party: an outgoing message to three numbers is in three threads.
-  -- Filled from messages and inbox after their rowid cursor (server/desk/conversations/), so
+  -- Filled from messages and inbox after their rowid cursor (server/services/desk/conversations/), so
   -- a thread is read by (peer, at) without looking at the history.
   CREATE TABLE desk_thread_items (
     peer TEXT NOT NULL,

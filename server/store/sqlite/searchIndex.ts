@@ -1,4 +1,4 @@
-import { foldText } from '../../domain/textFold.js';
+import { foldText } from '../../contract/domain/textFold.js';
 import type { Database } from './sqlite.js';
 
 /**

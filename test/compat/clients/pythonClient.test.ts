@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { encryptField } from '../../../server/messages/e2eEncryption.js';
+import { encryptField } from '../../../server/services/messages/e2eEncryption.js';
 import {
   ClientRefusal,
   dateText,

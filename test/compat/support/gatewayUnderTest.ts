@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../server/clock/manualClock.js';
 import { defaultOptions, type GatewayOptions } from '../../../server/config/options.js';
-import type { IncomingMessageEvent } from '../../../server/domain/incoming.js';
+import type { IncomingMessageEvent } from '../../../server/contract/domain/incoming.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../../server/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { systemClock } from '../../../server/clock/clock.js';
-import { type MessageRecord, MessageStates } from '../../../server/domain/message.js';
+import { type MessageRecord, MessageStates } from '../../../server/contract/domain/message.js';
 import { createLogger } from '../../../server/logging/logger.js';
 import { openStorage } from '../../../server/store/storage.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { FleetStatus } from '../../../server/fleet/fleetMode.js';
+import type { FleetStatus } from '../../../server/doors/fleet/fleetMode.js';
 import type { FleetServerDouble, ReceivedPatch } from '../../support/fleetServerDouble.js';
 import type { GatewayApi } from '../../support/gatewayHarness.js';
 import { pollUntil } from '../../support/pollUntil.js';

@@ -3,8 +3,8 @@
  * lengths and alphabets (each to its own number, so every PDU can be traced to its message)
  * and incoming messages, some of them multipart with parts delivered out of order.
  */
-import { planText } from '../../../server/pdu/index.js';
-import type { AcceptedPdu } from '../../../server/simulator/simulatedModem.js';
+import { planText } from '../../../server/contract/pdu/index.js';
+import type { AcceptedPdu } from '../../../server/devices/simulator/simulatedModem.js';
 
 export interface PlannedMessage {
   phoneNumber: string;
