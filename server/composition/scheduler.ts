@@ -40,6 +40,7 @@ export function composeScheduler(
     decrypt: createMessageDecryptor(() => settings.current().encryption.passphrase ?? undefined),
     isOptedOut: (phoneNumber) => deps.optOuts.isOptedOut(phoneNumber),
     ...deps.routing,
+    beforeCommit: (task) => context.storage.sqlite.commits.beforeCommit(task),
     clock: context.clock,
     logger: context.logger,
   });

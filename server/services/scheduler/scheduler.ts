@@ -43,6 +43,11 @@ export interface SchedulerDeps {
   /** Uniform in [0, 1): send pauses and Random SIM choice. */
   random?: () => number;
   /**
+   * Runs a task just before the store's open write batch commits (false when none is open): the
+   * scan after a send's answer runs there, so the answer and the next hand-over share a commit.
+   */
+  beforeCommit?: (task: () => void) => boolean;
+  /**
    * The SIM slots of this modem that routing lets carry the message, given the modems online
    * (routing rules, an app's allowed modems and SIMs, SIM plans: server/services/routing/); empty: none.
    * The slot that sends is one of them. Absent: every slot of every modem may.
@@ -80,8 +85,9 @@ export interface SchedulerStatus {
  * sliding window allow. A scan never runs inline: `wake()` sets a zero-delay timer, so every
  * event of one instant (several sends ending together) is seen by one scan. A queued message
  * asks for a scan only when a modem could take it at once (`enqueued`), so a long queue behind
- * busy modems costs nothing per POST. A modem is free again as soon as its send is answered:
- * the records of that send and the next hand-over then share one commit (group commit).
+ * busy modems costs nothing per POST. A modem is free again as soon as its send is answered,
+ * and the scan that gives it its next message runs as the commit recording that answer is made
+ * (`beforeCommit`): one commit, one fdatasync, per hand-over.
  *
  * ModemUnavailable (the modem refused the hand-over; nothing was sent) puts the recipients not
  * yet sent back to Pending, for any modem unless pinned, and parks that modem (`modemParking.ts`).
@@ -141,7 +147,7 @@ export class Scheduler {
       refused: (deviceId) => this.pool.park(deviceId, deps.clock.now()),
       answered: (deviceId) => this.release(deviceId),
     });
-    this.timers = new ScanTimers(deps.clock, () => this.scan());
+    this.timers = new ScanTimers(deps.clock, () => this.scan(), deps.beforeCommit);
   }
 
   /** Rebuilds the limit windows, settles sends a crash interrupted, then starts scheduling. */
@@ -368,7 +374,7 @@ export class Scheduler {
   private release(deviceId: string): void {
     this.pool.released(deviceId);
     this.limits.sendEnded(deviceId, this.deps.clock.now(), this.deps.policy());
-    this.wake();
+    if (this.running) this.timers.requestBeforeCommit();
   }
 
   private holdContext(limit: Limits, now: number, online: readonly OutboundModem[]): HoldContext {

@@ -55,6 +55,8 @@ export class GroupCommit {
   private waiters: Waiter[] | undefined;
   /** Told when the open batch is committed or rolled back: other connections then see it. */
   private batchEnded: (() => void)[] = [];
+  /** Run just before the open batch commits (`beforeCommit`). */
+  private commitTasks: (() => void)[] = [];
   private readonly rollbackListeners: (() => void)[] = [];
   private closed = false;
   private broken: GatewayError | undefined;
@@ -102,6 +104,17 @@ export class GroupCommit {
     return new Promise((resolve) => this.batchEnded.push(resolve));
   }
 
+  /**
+   * Runs `task` just before the open batch commits, so that what it writes joins that batch: the
+   * scheduler's next hand-over after a send's answer is recorded in the answer's commit, one
+   * fdatasync for both. False when no batch is open. `task` must not throw.
+   */
+  beforeCommit(task: () => void): boolean {
+    if (!this.waiters) return false;
+    this.commitTasks.push(task);
+    return true;
+  }
+
   /** Called after a failed COMMIT was rolled back. */
   onRollback(listener: () => void): void {
     this.rollbackListeners.push(listener);
@@ -109,8 +122,11 @@ export class GroupCommit {
 
   /** Commits the open batch now; its promises settle once the WAL is flushed. */
   flush(): void {
+    if (!this.waiters) return;
+    const tasks = this.commitTasks;
+    this.commitTasks = [];
+    for (const task of tasks) task();
     const waiters = this.waiters;
-    if (!waiters) return;
     this.waiters = undefined;
     const ended = this.batchEnded;
     this.batchEnded = [];
