@@ -75,6 +75,8 @@ export class SqliteMessageRepository implements MessageRepository {
     inFlightStates.map((state) => [state, new Map()]),
   );
   private readonly queries: StatementCache;
+  /** See `pendingRevision`. */
+  private queueRevision = 0;
   /** Positional: the binding reads a named parameter from its object one property at a time. */
   private readonly insertRow: Statement<InsertedRow>;
   private readonly updateRow: Statement<UpdatedRow>;
@@ -182,6 +184,14 @@ export class SqliteMessageRepository implements MessageRepository {
 
   pending(): MessageRecord[] {
     return this.inState('Pending');
+  }
+
+  pendingRevision(): number {
+    return this.queueRevision;
+  }
+
+  isPending(id: string): boolean {
+    return this.inFlight.get('Pending')?.has(id) ?? false;
   }
 
   inState(state: MessageState, since?: number): MessageRecord[] {
@@ -340,6 +350,7 @@ export class SqliteMessageRepository implements MessageRepository {
 
   private remember(record: MessageRecord): void {
     this.inFlight.get(record.state)?.set(record.id, record);
+    if (record.state === 'Pending') this.queueRevision++;
   }
 
   private forget(id: string): void {

@@ -83,6 +83,14 @@ export interface MessageRepository {
   /** Every message whose aggregate state is Pending, in no particular order. */
   pending(): MessageRecord[];
   /**
+   * Grows with every write that leaves a message Pending (queued, changed while queued, put back
+   * in the queue): a reader that ordered `pending()` keeps its order while this stands still,
+   * and only drops what left the queue (`isPending`).
+   */
+  pendingRevision(): number;
+  /** Whether the message is in the queue (aggregate state Pending) now. */
+  isPending(id: string): boolean;
+  /**
    * Messages in a given aggregate state (e.g. Processed after a crash); with `since`, only those
    * that reached it at or after that time (`states[state]`), so a caller never loads years of
    * Sent or Failed messages to look at the last hour.

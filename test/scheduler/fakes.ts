@@ -29,6 +29,7 @@ import type {
 export class MemoryMessageRepository implements MessageRepository {
   private readonly records = new Map<string, MessageRecord>();
   private readonly pendingIds = new Set<string>();
+  private revision = 0;
 
   recipientsOfAppSince(appId: string, since: number): number {
     let total = 0;
@@ -63,6 +64,14 @@ export class MemoryMessageRepository implements MessageRepository {
       toMessageView(record, form.withContent, form.unassignedDeviceId),
     );
     return Promise.resolve({ total: views.length, json: JSON.stringify(views) });
+  }
+
+  pendingRevision(): number {
+    return this.revision;
+  }
+
+  isPending(id: string): boolean {
+    return this.pendingIds.has(id);
   }
 
   pending(): MessageRecord[] {
@@ -129,8 +138,10 @@ export class MemoryMessageRepository implements MessageRepository {
   private put(record: MessageRecord): void {
     const copy = structuredClone(record);
     this.records.set(copy.id, copy);
-    if (copy.state === 'Pending') this.pendingIds.add(copy.id);
-    else this.pendingIds.delete(copy.id);
+    if (copy.state === 'Pending') {
+      this.pendingIds.add(copy.id);
+      this.revision++;
+    } else this.pendingIds.delete(copy.id);
   }
 }
 

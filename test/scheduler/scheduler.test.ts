@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/clock/manualClock.js';
 import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/contract/domain/failureTexts.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
@@ -30,6 +30,40 @@ describe('Scheduler: hand-over', () => {
     harness.modem('m1');
     await harness.enqueue({ id: 'low' }, { id: 'high', priority: 100 });
     expect([harness.message('low').state, harness.message('high').state]).toEqual(['Pending', 'Processed']);
+  });
+});
+
+describe('Scheduler: a long queue', () => {
+  it('reads and orders the queue once while only hand-overs change it, not once per hand-over', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const modem = harness.modem('m1', { sendMs: 1000 });
+    await harness.enqueue(...Array.from({ length: 1_000 }, (_, index) => ({ id: `m${index}` })));
+    const reads = vi.spyOn(harness.repository, 'pending');
+    await started(harness);
+    await clock.advance(50 * SECOND);
+    expect(sentIds(modem)).toEqual(Array.from({ length: 50 }, (_, index) => `m${index}`));
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
+  it('orders a message queued, an expiry or a schedule falling due into the kept order', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const modem = harness.modem('m1', { sendMs: 1000 });
+    const start = clock.now();
+    await harness.enqueue(
+      { id: 'a' },
+      { id: 'b' },
+      { id: 'c', validUntil: start + 1500 },
+      { id: 'later', scheduleAt: start + 2500 },
+      { id: 'd' },
+    );
+    await started(harness);
+    await clock.advance(500);
+    await harness.enqueue({ id: 'urgent', priority: 50 });
+    await clock.advance(10 * SECOND);
+    expect(sentIds(modem)).toEqual(['a', 'urgent', 'b', 'later', 'd']);
+    expect(harness.message('c').state).toBe('Failed');
   });
 });
 

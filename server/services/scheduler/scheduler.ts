@@ -2,7 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import { decryptionFailed, ttlExpired } from '../../contract/domain/failureTexts.js';
 import type { HoldReason } from '../../contract/domain/holdReasons.js';
 import type { MessageRecord } from '../../contract/domain/message.js';
-import { compareMessages, isExpedited } from '../../contract/domain/messageOrder.js';
+import { isExpedited } from '../../contract/domain/messageOrder.js';
 import type { ModemSlots } from '../../contract/domain/simTarget.js';
 import type { DeviceDirectory } from '../../devices/pool/deviceDirectory.js';
 import type { OutboundModem } from '../../devices/pool/outboundModem.js';
@@ -17,6 +17,7 @@ import { describeHold, type Hold } from './holdReason.js';
 import { MessageDelivery } from './messageDelivery.js';
 import { ModemAvailability, ownLimitsAt } from './modemAvailability.js';
 import { carries, compareModemLoad } from './modemSelection.js';
+import { ReadyQueue } from './readyQueue.js';
 import { ScanTimers } from './scanTimers.js';
 import type { SendingPolicy } from './sendingPolicy.js';
 import { type Limits, SendLimits } from './sendLimits.js';
@@ -101,6 +102,7 @@ export class Scheduler {
   private readonly pool: ModemAvailability;
   private readonly delivery: MessageDelivery;
   private readonly timers: ScanTimers;
+  private readonly queue: ReadyQueue;
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private unsubscribe: (() => void) | undefined;
@@ -148,6 +150,7 @@ export class Scheduler {
       answered: (deviceId) => this.release(deviceId),
     });
     this.timers = new ScanTimers(deps.clock, () => this.scan(), deps.beforeCommit);
+    this.queue = new ReadyQueue(deps.repository);
   }
 
   /** Rebuilds the limit windows, settles sends a crash interrupted, then starts scheduling. */
@@ -252,24 +255,9 @@ export class Scheduler {
     const policy = this.deps.policy();
     const limit = this.limits.at(policy, now);
 
-    const ready: MessageRecord[] = [];
-    let nextExpiry = Number.POSITIVE_INFINITY;
-    let nextScheduled = Number.POSITIVE_INFINITY;
-    for (const message of this.deps.repository.pending()) {
-      if (message.validUntil !== undefined && now >= message.validUntil) {
-        this.track(this.expire(message.id));
-        continue;
-      }
-      if (message.validUntil !== undefined) nextExpiry = Math.min(nextExpiry, message.validUntil);
-      if (message.scheduleAt !== undefined && message.scheduleAt > now) {
-        nextScheduled = Math.min(nextScheduled, message.scheduleAt);
-        continue;
-      }
-      ready.push(message);
-    }
-    // In queue order once: each free modem then takes the first message it may carry, and the
-    // routing checks run on the few messages it passes over, not on the whole queue.
-    ready.sort((left, right) => compareMessages(policy.processingOrder, left, right));
+    const { nextExpiry, nextScheduled } = this.queue.refresh(policy.processingOrder, now, (message) =>
+      this.track(this.expire(message.id)),
+    );
 
     const online = policy.paused ? [] : this.pool.ready();
     const benched = this.pool.benchedSimulators(online);
@@ -286,18 +274,21 @@ export class Scheduler {
     const claimed = new Set<string>();
     for (const candidate of free) {
       const limitsAllow = this.limits.freeAt(candidate.deviceId, now, limit) <= now;
-      const best = ready.find(
-        (message) =>
-          !claimed.has(message.id) &&
-          (limitsAllow || isExpedited(message)) &&
-          this.mayTake(message, candidate.modem, now, benched, online),
+      // Each free modem takes the first message in queue order it may carry: the routing checks
+      // run on the few messages it passes over, not on the whole queue. One its limits hold
+      // takes only an expedited message, and those lead the order.
+      const best = this.queue.first(
+        (message) => !claimed.has(message.id) && this.mayTake(message, candidate.modem, now, benched, online),
+        (message) => !limitsAllow && !isExpedited(message),
       );
       if (!best) continue;
       claimed.add(best.id);
       this.handOver(candidate.modem, best.id, policy, now, this.routedSlots(best, candidate.modem, online));
     }
 
-    const waiting = ready.filter((message) => !claimed.has(message.id));
+    // The head of what is left waiting is what the hold explains.
+    const head = this.queue.first((message) => !claimed.has(message.id));
+    const waiting = head ? [head] : [];
     this.hold =
       policy.paused && waiting.length > 0
         ? { reason: 'paused' }
