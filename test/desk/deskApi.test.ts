@@ -194,6 +194,20 @@ describe('campaigns', () => {
     expect(after.body.length).toBe(before.body.length);
   });
 
+  it('queues the rest with skipProblems, and nothing for the recipients with a problem', async () => {
+    const started = await harness.api.post<Campaign>('/gateway/v1/campaigns', {
+      text: 'Opening hours change on Monday',
+      recipients: { phoneNumbers: ['+4916055556', 'not a number', '+4916055557'] },
+      skipProblems: true,
+    });
+    expect(started.status).toBe(202);
+    expect(started.body.recipients).toBe(2);
+    const report = await harness.api.get<{ phoneNumber: string }[]>(
+      `/gateway/v1/campaigns/${started.body.id}/recipients`,
+    );
+    expect(report.body.map((row) => row.phoneNumber).sort()).toEqual(['+4916055556', '+4916055557']);
+  });
+
   it('sends a campaign to every recipient and reports it completed', async () => {
     const started = await harness.api.post<Campaign>('/gateway/v1/campaigns', {
       name: 'Price list',

@@ -29,6 +29,8 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
   const [contacts, setContacts] = useState<Contact[]>([]);
   const [csv, setCsv] = useState<CsvRecipients>();
   const [preview, setPreview] = useState<CampaignPreview>();
+  /** Send to the rest, leaving out the recipients the preview found a problem with. */
+  const [skipProblems, setSkipProblems] = useState(false);
   /** "Send later": a local date and time from the datetime-local input, '' for now. */
   const [sendAt, setSendAt] = useState('');
   const previewAction = useAction();
@@ -56,11 +58,13 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
     <T,>(set: (value: T) => void) =>
     (value: T) => {
       setPreview(undefined);
+      setSkipProblems(false);
       campaignId.current = undefined;
       set(value);
     };
   const plan = planText(text);
-  const ready = preview !== undefined && preview.problemCount === 0 && preview.recipients > 0;
+  const problems = preview?.problemCount ?? 0;
+  const ready = preview !== undefined && preview.recipients > 0 && (problems === 0 || skipProblems);
 
   return (
     <form className="compose" aria-label="Bulk send" onSubmit={(event) => event.preventDefault()}>
@@ -174,6 +178,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
           onClick={() =>
             void previewAction.run(async () => {
               setPreview(await api.previewCampaign(request()));
+              setSkipProblems(false);
               return undefined;
             })
           }
@@ -187,7 +192,11 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
           onClick={() =>
             void sendAction.run(async () => {
               campaignId.current ??= newCampaignId();
-              const campaign = await api.startCampaign({ ...request(), id: campaignId.current });
+              const campaign = await api.startCampaign({
+                ...request(),
+                id: campaignId.current,
+                ...(skipProblems ? { skipProblems: true } : {}),
+              });
               campaignId.current = undefined;
               setPreview(undefined);
               props.onStarted(campaign);
@@ -202,6 +211,25 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
         <FormResult result={previewAction.result} />
         <FormResult result={sendAction.result} />
       </div>
+      {preview && problems > 0 && preview.recipients > 0 && (
+        <div className="form-row">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={skipProblems}
+              onChange={(event) => {
+                campaignId.current = undefined;
+                setSkipProblems(event.target.checked);
+              }}
+            />
+            Skip the {counted(problems, 'recipient')} with a problem and send to the other{' '}
+            {counted(preview.recipients, 'recipient')}
+          </label>
+          {!skipProblems && (
+            <span className="hint">Send waits until the problems below are fixed, or skipped.</span>
+          )}
+        </div>
+      )}
       {preview && (
         <PreviewSummary
           preview={preview}

@@ -48,6 +48,8 @@ export interface CampaignRequest {
   };
   /** ISO 8601: not sent before then. */
   scheduleAt?: string;
+  /** Send to the rest when some recipients have a problem. */
+  skipProblems?: boolean;
 }
 
 export interface CampaignPreview {

@@ -41,6 +41,11 @@ export interface CampaignRequest {
   priority?: number;
   /** Not sent before this instant (ms since epoch): a bulk send scheduled for later. */
   scheduleAt?: number;
+  /**
+   * Send to the rest when some recipients have a problem (a number that cannot be read, a
+   * placeholder without a value); without it any problem refuses the campaign whole.
+   */
+  skipProblems?: boolean;
 }
 
 export interface CampaignPreview {
@@ -95,7 +100,7 @@ export interface CampaignServiceDependencies extends AudienceDependencies {
 
 /**
  * Bulk sends. A campaign is accepted in one action: every recipient is resolved and checked
- * first, and any problem refuses it whole. Its messages (one per recipient, each with its own
+ * first, and any problem refuses it whole, unless the request says to skip those recipients. Its messages (one per recipient, each with its own
  * text) then go into the queue `messagesPerTurn` per commit, the campaign with the first of them,
  * so that the gateway keeps answering while 50,000 are written. From there they are ordinary
  * messages: the scheduler's limits, pauses and modem choice apply to each.
@@ -132,7 +137,8 @@ export class CampaignService {
   }
 
   /**
-   * Queues the campaign, or nothing at all when any recipient has a problem (400 naming it).
+   * Queues the campaign, or nothing at all when any recipient has a problem (400 naming it) and
+   * the request does not say `skipProblems`.
    * A retry under the same `id` answers the campaign that id started — the same view, no new
    * messages — and completes one whose writing was cut short by queueing only the recipients it
    * has no message for: the client that lost its answer (a crash, a dropped connection) retries
@@ -166,11 +172,13 @@ export class CampaignService {
 
     const plan = await this.plan(request);
     const [first] = plan.problems;
-    if (first) {
+    if (first && request.skipProblems !== true) {
       const more = plan.problems.length > 1 ? ` (and ${plan.problems.length - 1} more problems)` : '';
-      throw new GatewayError(ErrorCode.ValidationFailed, `${first.field}: ${first.message}${more}`, {
-        field: first.field,
-      });
+      throw new GatewayError(
+        ErrorCode.ValidationFailed,
+        `${first.field}: ${first.message}${more}; fix it, or send with skipProblems to send to the rest`,
+        { field: first.field },
+      );
     }
     if (plan.messages.length === 0) {
       throw new GatewayError(ErrorCode.ValidationFailed, 'recipients: nobody is left to send to', {
@@ -207,6 +215,7 @@ export class CampaignService {
       id,
       recipients: queued.recipients,
       parts: queued.totalParts,
+      ...(plan.problems.length > 0 ? { skippedRecipients: plan.problems.length } : {}),
       ...(stored ? { completedAfter: written.count } : {}),
     });
     return this.view(queued);

@@ -54,6 +54,12 @@ const campaignRequestSchema = z.object({
   simNumber: z.number().int().min(1).max(3).optional(),
   priority: z.number().int().min(-128).max(127).optional(),
   scheduleAt: dateTime.optional().describe('not sent before this instant (ISO 8601 with Z or an offset)'),
+  skipProblems: z
+    .boolean()
+    .optional()
+    .describe(
+      'send to the rest when some recipients have a problem (a number that cannot be read, a placeholder without a value); without it any problem refuses the campaign whole',
+    ),
 });
 
 const previewSchema = z.object({
@@ -146,7 +152,7 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
         description: 'queued; or, for an id already used with this request, that campaign',
         schema: campaignSchema,
       },
-      400: errorResponse('a recipient has a problem (named); nothing was queued'),
+      400: errorResponse('a recipient has a problem (named) and skipProblems was not given; nothing was queued'),
       409: errorResponse('the id was used for another request'),
       503: errorResponse('the queue cannot take that many messages'),
       ...accessErrors('campaigns:send'),
