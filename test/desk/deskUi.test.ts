@@ -163,6 +163,8 @@ describe('the desk in Chromium over a pty modem', () => {
     const editedRow = page.locator(`tr[data-message-id="${id}"]`);
     await editedRow.getByRole('button', { name: 'See you on Friday' }).waitFor();
     await editedRow.getByRole('button', { name: /^Cancel message to/ }).click();
+    await editedRow.getByText('Cancel this scheduled message?').waitFor();
+    await editedRow.getByRole('button', { name: 'Yes, cancel' }).click();
     await editedRow.getByText('Cancelled', { exact: true }).waitFor();
     expect(pdusTo('+447700900705')).toHaveLength(0);
   });

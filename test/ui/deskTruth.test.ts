@@ -184,6 +184,8 @@ describe('bulk send (items 3–5)', () => {
       .filter({ hasText: /^Paused \(sending is paused\): 2 recipients/ })
       .waitFor();
     await held.getByRole('button', { name: 'Cancel campaign' }).click();
+    await held.getByText('Cancel 2 messages still waiting? Those already sent stay sent.').waitFor();
+    await held.getByRole('button', { name: 'Yes, cancel campaign' }).click();
     await held
       .getByRole('status')
       .filter({ hasText: /^Cancelled: 2 recipients — 0 sent/ })
@@ -236,6 +238,7 @@ describe('bulk send (items 3–5)', () => {
     ]);
     expect(textsTo('+491706000001')).toEqual([]);
     await card.getByRole('button', { name: 'Cancel campaign' }).click();
+    await card.getByRole('button', { name: 'Yes, cancel campaign' }).click();
     await card
       .getByRole('status')
       .filter({ hasText: /^Cancelled/ })

@@ -171,6 +171,7 @@ describe('the gateway UI in Chromium', () => {
       await row.getByText('Pending', { exact: true }).waitFor();
       await row.getByRole('button', { name: 'Please call us back' }).click();
       await page.locator('.detail').getByRole('button', { name: 'Cancel message to +15551230002' }).click();
+      await page.locator('.detail').getByRole('button', { name: 'Yes, cancel' }).click();
       await row.getByText('Cancelled', { exact: true }).waitFor();
       await expect(page.getByRole('button', { name: /^Cancel message/ }).count()).resolves.toBe(0);
       await page.close();

@@ -203,6 +203,7 @@ describe('issue 14 in Chromium with two simulated modems', () => {
       await page.getByRole('button', { name: /new messages? — show/ }).click();
       const waitingRow = page.locator(`tr[data-message-id="${waiting.id}"]`);
       await waitingRow.getByRole('button', { name: 'Cancel message to +15551230041' }).click();
+      await waitingRow.getByRole('button', { name: 'Yes, cancel' }).click();
       await waitingRow.getByText('Cancelled', { exact: true }).waitFor();
     });
 

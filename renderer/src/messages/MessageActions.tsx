@@ -1,5 +1,6 @@
 import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { ConfirmButton } from '../components/ConfirmButton.js';
 import { FormResult } from '../components/StatusViews.js';
 import { knownModem } from '../modems/modemLabel.js';
 import { usePerson } from '../session/person.js';
@@ -53,20 +54,20 @@ export function MessageActions(props: {
   return (
     <span className="row-actions">
       {cancel && (
-        <button
-          type="button"
+        <ConfirmButton
+          label="Cancel"
+          ariaLabel={`Cancel message to ${recipients}`}
           className="button-small danger-outline"
           disabled={busy}
-          aria-label={`Cancel message to ${recipients}`}
-          onClick={() =>
+          question={message.scheduleAt ? 'Cancel this scheduled message?' : 'Cancel this message?'}
+          confirmLabel="Yes, cancel"
+          onConfirm={() =>
             void run(async () => {
               props.onChanged(await api.cancelMessage(message.id));
               return undefined;
             })
           }
-        >
-          Cancel
-        </button>
+        />
       )}
       {resend && (
         <button

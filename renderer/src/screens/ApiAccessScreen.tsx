@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { IssuedTokenView, TokenResponse } from '../api/types.js';
 import { curlSendExample, tokenScopes } from '../apiAccess/apiExamples.js';
 import { useApp } from '../appContext.js';
+import { ConfirmButton } from '../components/ConfirmButton.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -197,7 +198,6 @@ const issuerLabels: Record<IssuedTokenView['issuedBy'], string> = {
 function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
   const { api } = useApp();
   const tokens = useResource(() => api.issuedTokens(), [api, props.created]);
-  const [confirming, setConfirming] = useState(false);
   const { busy, result, run } = useAction();
   const revoke = (id: string) =>
     run(async () => {
@@ -206,7 +206,6 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
       return `Token ${id} is revoked, with every token refreshed from it.`;
     });
   const revokeAll = async () => {
-    setConfirming(false);
     await run(async () => {
       await api.revokeAllTokens();
       tokens.reload();
@@ -267,26 +266,14 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
         </div>
       )}
       <div className="form-actions">
-        {confirming ? (
-          <>
-            <span>Revoke every token, this window’s sign-in included?</span>
-            <button type="button" className="danger-outline" disabled={busy} onClick={() => void revokeAll()}>
-              Yes, revoke all
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep them
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="danger-outline"
-            disabled={busy}
-            onClick={() => setConfirming(true)}
-          >
-            Revoke all
-          </button>
-        )}
+        <ConfirmButton
+          label="Revoke all"
+          disabled={busy}
+          question="Revoke every token, this window’s sign-in included?"
+          confirmLabel="Yes, revoke all"
+          keepLabel="Keep them"
+          onConfirm={() => void revokeAll()}
+        />
         <FormResult result={result} />
       </div>
     </section>

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../appContext.js';
+import { ConfirmButton } from '../components/ConfirmButton.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
 import type { Campaign, CampaignRecipientReport } from '../desk/deskTypes.js';
 import type { CsvColumn } from '../format/csv.js';
+import { counted } from '../format/numberFormat.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
@@ -132,19 +134,21 @@ function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onCha
         </p>
       )}
       {underWay.has(campaign.state) && campaign.cancelledAt === undefined && (
-        <button
-          type="button"
+        <ConfirmButton
+          label="Cancel campaign"
+          className="danger-outline"
           disabled={cancelling}
-          onClick={() => {
+          question={`Cancel ${counted(progress.queued, 'message')} still waiting? Those already sent stay sent.`}
+          confirmLabel="Yes, cancel campaign"
+          keepLabel="Keep sending"
+          onConfirm={() => {
             setCancelling(true);
             void api.cancelCampaign(campaign.id).finally(() => {
               setCancelling(false);
               props.onChanged();
             });
           }}
-        >
-          Cancel campaign
-        </button>
+        />
       )}
     </article>
   );

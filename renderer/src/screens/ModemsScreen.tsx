@@ -3,6 +3,7 @@ import { defaultSerialGroup, joinGroupCommand } from '../../../server/contract/d
 import type { DeviceCapabilityName, DeviceRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
+import { ConfirmButton } from '../components/ConfirmButton.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
@@ -82,7 +83,6 @@ function ModemPanel(props: {
   const modem = device.modem;
   const [section, setSection] = useState<Section>('none');
   const opened = useRevealOnOpen<HTMLDivElement>(section === 'simulate' ? section : undefined);
-  const [confirmRemove, setConfirmRemove] = useState(false);
   const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
   // The panels follow what the device says it can do (`modem.capabilities`), not its kind.
@@ -219,21 +219,12 @@ function ModemPanel(props: {
             Simulate incoming SMS
           </button>
         )}
-        {!confirmRemove ? (
-          <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
-            Remove
-          </button>
-        ) : (
-          <span className="inline-action">
-            <span>Remove {modemLabel(device)}? Messages waiting for it go to other modems.</span>
-            <button type="button" className="danger" onClick={() => void remove()}>
-              Yes, remove
-            </button>
-            <button type="button" onClick={() => setConfirmRemove(false)}>
-              Keep
-            </button>
-          </span>
-        )}
+        <ConfirmButton
+          label="Remove"
+          question={`Remove ${modemLabel(device)}? Messages waiting for it go to other modems.`}
+          confirmLabel="Yes, remove"
+          onConfirm={() => void remove()}
+        />
         <FormResult result={removal.result} />
       </div>
       {/* Opened sections sit under the buttons, above the panels that fill in as they load, so
