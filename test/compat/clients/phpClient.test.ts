@@ -282,12 +282,15 @@ describe('the PHP client', () => {
 
   /** CancelMessage: DELETE /messages/{rawurlencode(id)} on a message still pending. */
   it('CancelMessage', async () => {
+    // Paused, so that no modem takes it before the cancel: only a Pending message can be cancelled.
+    await gateway.request('POST', '/gateway/v1/sending', { json: { paused: true } });
     await call('POST', '/messages', 'object', {
       ...phpMessage('to cancel', '+15550104003'),
       id: 'php cancel',
     });
     await call('DELETE', `/messages/${encodeURIComponent('php cancel')}`, 'void');
     const { value } = await call('GET', `/messages/${encodeURIComponent('php cancel')}`, 'object');
+    await gateway.request('POST', '/gateway/v1/sending', { json: { paused: false } });
     expect(decode(messageState, value, 'GetMessageState').state).toBe('Cancelled');
   });
 
