@@ -12,8 +12,8 @@ import { registerGatewayRoutes } from '../doors/http/routes/gatewayRoutes.js';
 import { registerModemOperationsRoutes } from '../doors/http/routes/modemOperationsRoutes.js';
 import { registerPhoneHookRoute, registerPhoneRoutes } from '../doors/http/routes/phoneRoutes.js';
 import { type PlanRouteDependencies, registerPlanRoutes } from '../doors/http/routes/planRoutes.js';
+import { registerQueuedMessageRoutes } from '../doors/http/routes/queuedMessageRoutes.js';
 import { registerRoutingRoutes } from '../doors/http/routes/routingRoutes.js';
-import { registerScheduledMessageRoutes } from '../doors/http/routes/scheduledMessageRoutes.js';
 import { registerWebhookDeliveryRoutes } from '../doors/http/routes/webhookRoutes.js';
 import type { LoginChange } from '../services/auth/loginChange.js';
 import type { MessageService } from '../services/messages/messageService.js';
@@ -72,7 +72,7 @@ export function gatewayExtensions(
   });
   return [
     (api) => registerDeskRoutes(api, { ...deps.desk, messages: deps.messages, now: () => clock.now() }),
-    (api) => registerScheduledMessageRoutes(api, { messages: deps.messages }),
+    (api) => registerQueuedMessageRoutes(api, { messages: deps.messages }),
     (api) =>
       registerGatewayRoutes(api, {
         status: ({ maySeeSecrets }) => {

@@ -266,10 +266,11 @@ describe('real answers of our /gateway/v1/ extensions match the document', () =>
     );
     expect(reads.length).toBeGreaterThan(0);
     const problems: string[] = [];
-    // Reads whose query is required: a number to route, a country's operators.
+    // Reads whose query is required: a number to route, a country's operators, messages.
     const requiredQuery: Record<string, string> = {
       '/gateway/v1/routing/try': '?phoneNumber=%2B4917012345678',
       '/gateway/v1/routing/operators': '?country=DE',
+      '/gateway/v1/messages/waiting': '?ids=no-such-message',
     };
     for (const { path } of reads) {
       const concrete = path.replace(/\{[^}]+\}/g, device?.id ?? '') + (requiredQuery[path] ?? '');

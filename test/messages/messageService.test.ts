@@ -54,7 +54,7 @@ function service(
       events,
       clock,
       logger: silentLogger,
-      scheduler: { enqueued: options.onEnqueued ?? (() => {}) },
+      scheduler: { enqueued: options.onEnqueued ?? (() => {}), waitOf: () => undefined },
       quotas: quotas(),
     },
     { maxPendingMessages: options.maxPendingMessages ?? 10 },

@@ -200,6 +200,9 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       enqueued: () => {
         wakeups++;
       },
+      // No scheduler here: every queued message reads as waiting its turn.
+      waitOf: (message) =>
+        message.state === 'Pending' ? { reason: 'queued', detail: 'queued: no scheduler here' } : undefined,
     },
     quotas: auth.quotas,
     maxPendingMessages,

@@ -13,3 +13,15 @@ export const HoldReasons = [
   'routing',
 ] as const;
 export type HoldReason = (typeof HoldReasons)[number];
+
+/** Why one queued message waits: a hold, or its turn behind sends in progress (`queued`). */
+export const WaitReasons = [...HoldReasons, 'queued'] as const;
+export type WaitReason = (typeof WaitReasons)[number];
+
+export interface MessageWait {
+  reason: WaitReason;
+  /** In words, e.g. "outside working hours: next send in 42 min". */
+  detail: string;
+  /** When the scheduler will look again on its own (ms since epoch); absent: on an event. */
+  nextAttemptAt?: number;
+}

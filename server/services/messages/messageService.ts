@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock/clock.js';
 import { appOfCaller, type Caller } from '../../contract/domain/caller.js';
+import type { MessageWait } from '../../contract/domain/holdReasons.js';
 import type { MessageContent, MessageRecord } from '../../contract/domain/message.js';
 import { type MessageView, toMessageView } from '../../contract/domain/messageView.js';
 import type { MessageRequest } from '../../contract/schemas/messageSchemas.js';
@@ -37,6 +38,8 @@ export interface QueueWatcher {
    * text changed: plan for it.
    */
   enqueued(message: MessageRecord): void;
+  /** Why a queued message waits now; undefined for one no longer queued. */
+  waitOf(message: MessageRecord): MessageWait | undefined;
 }
 
 export interface MessageServiceDependencies {
@@ -265,10 +268,31 @@ export class MessageService {
   }
 
   /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */
-  async editScheduled(id: string, edit: { scheduleAt?: number; text?: string }): Promise<MessageRecord> {
-    const message = await this.deps.lifecycle.editScheduled(id, edit);
+  /** A message the caller may not see is not found, as for a cancel. */
+  async editScheduled(
+    id: string,
+    edit: { scheduleAt?: number; text?: string },
+    caller: Caller,
+  ): Promise<MessageRecord> {
+    const message = await this.deps.lifecycle.editScheduled(this.get(id, caller).id, edit);
     this.deps.scheduler.enqueued(message);
     return message;
+  }
+
+  /**
+   * Why each of the caller's queued messages among `ids` waits, by id; the others (not queued,
+   * not the caller's, unknown) are left out.
+   */
+  waits(ids: readonly string[], caller: Caller): Record<string, MessageWait> {
+    const appId = appOfCaller(caller);
+    const waits: Record<string, MessageWait> = {};
+    for (const id of ids) {
+      const message = this.deps.repository.get(id);
+      if (!message || (appId !== undefined && message.appId !== appId)) continue;
+      const wait = this.deps.scheduler.waitOf(message);
+      if (wait) waits[id] = wait;
+    }
+    return waits;
   }
 
   /**

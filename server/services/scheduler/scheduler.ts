@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock/clock.js';
 import { decryptionFailed, ttlExpired } from '../../contract/domain/failureTexts.js';
-import type { HoldReason } from '../../contract/domain/holdReasons.js';
+import type { HoldReason, MessageWait } from '../../contract/domain/holdReasons.js';
 import type { MessageRecord } from '../../contract/domain/message.js';
 import { isExpedited } from '../../contract/domain/messageOrder.js';
 import type { ModemSlots } from '../../contract/domain/simTarget.js';
@@ -233,6 +233,42 @@ export class Scheduler {
           policy.processingOrder,
           this.holdContext(limit, now, online),
         );
+  }
+
+  /**
+   * Why one queued message waits now, as the hold of a scan would explain it were it at the head
+   * of the queue; `queued` when a modem that may carry it is busy sending or could take it now
+   * (its turn comes). Undefined for a message that is no longer queued.
+   */
+  waitOf(message: MessageRecord): MessageWait | undefined {
+    if (message.state !== 'Pending') return undefined;
+    const now = this.deps.clock.now();
+    const policy = this.deps.policy();
+    const online = this.pool.ready();
+    const limit = this.limits.at(policy, now);
+    const startsLater = message.scheduleAt !== undefined && message.scheduleAt > now;
+    const hold: Hold | undefined = policy.paused
+      ? { reason: 'paused' }
+      : startsLater
+        ? { reason: 'scheduled', nextAttemptAt: message.scheduleAt }
+        : explainHold(
+            [message],
+            online,
+            Number.POSITIVE_INFINITY,
+            policy.processingOrder,
+            this.holdContext(limit, now, online),
+          );
+    if (!hold) {
+      return {
+        reason: 'queued',
+        detail: `queued: its turn comes when a modem is free (${this.pool.sendingCount} sending now)`,
+      };
+    }
+    return {
+      reason: hold.reason,
+      detail: describeHold(hold, now),
+      ...(hold.nextAttemptAt !== undefined ? { nextAttemptAt: hold.nextAttemptAt } : {}),
+    };
   }
 
   status(): SchedulerStatus {

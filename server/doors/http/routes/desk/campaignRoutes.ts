@@ -152,7 +152,9 @@ export function registerCampaignRoutes(api: ApiBuilder, deps: { campaigns: Campa
         description: 'queued; or, for an id already used with this request, that campaign',
         schema: campaignSchema,
       },
-      400: errorResponse('a recipient has a problem (named) and skipProblems was not given; nothing was queued'),
+      400: errorResponse(
+        'a recipient has a problem (named) and skipProblems was not given; nothing was queued',
+      ),
       409: errorResponse('the id was used for another request'),
       503: errorResponse('the queue cannot take that many messages'),
       ...accessErrors('campaigns:send'),
