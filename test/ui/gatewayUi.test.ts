@@ -158,7 +158,7 @@ describe('the gateway UI in Chromium', () => {
     await page.close();
   });
 
-  it('cancels a message that is still Pending while sending is paused', async () => {
+  it('says on its row why a Pending message waits, and cancels it while sending is paused', async () => {
     gateway.setSendingPaused(true);
     try {
       const page = await signedInPage();
@@ -169,6 +169,7 @@ describe('the gateway UI in Chromium', () => {
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       const row = page.locator('tr[data-message-id]').filter({ hasText: 'Please call us back' });
       await row.getByText('Pending', { exact: true }).waitFor();
+      await row.getByText('Waits: sending is paused').waitFor();
       await row.getByRole('button', { name: 'Please call us back' }).click();
       await page.locator('.detail').getByRole('button', { name: 'Cancel message to +15551230002' }).click();
       await page.locator('.detail').getByRole('button', { name: 'Yes, cancel' }).click();

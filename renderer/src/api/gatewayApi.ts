@@ -1,3 +1,4 @@
+import type { MessageWait } from '../../../server/contract/domain/holdReasons.js';
 import { createDeskApi } from '../desk/deskApi.js';
 import { basicAuthorization } from '../session/session.js';
 import type { ApiClient, QueryValue } from './apiClient.js';
@@ -121,6 +122,9 @@ export function createGatewayApi(client: ApiClient) {
       listPage<MessageRecord>('/messages', { ...filter, limit, offset, includeContent: true }),
     getMessage: (messageId: string) => client.get<MessageRecord>(`/messages/${id(messageId)}`),
     cancelMessage: (messageId: string) => client.delete<MessageRecord>(`/messages/${id(messageId)}`),
+    /** Why each of these queued messages waits, by id (those no longer queued are left out). */
+    messageWaits: (messageIds: string[]) =>
+      client.get<Record<string, MessageWait>>('/gateway/v1/messages/waiting', { ids: messageIds.join(',') }),
     sendMessage: (request: SendMessageRequest) => client.post<MessageRecord>('/messages', request),
 
     /** Our extension: a new time and/or text while no modem has the message. */

@@ -1,4 +1,5 @@
 import { Fragment, useState } from 'react';
+import type { MessageWait } from '../../../server/contract/domain/holdReasons.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
@@ -22,6 +23,7 @@ import {
   messageLiveRules,
   messageText,
 } from '../messages/messageRows.js';
+import { useMessageWaits, waitText } from '../messages/useMessageWaits.js';
 import { knownModem, modemLabel } from '../modems/modemLabel.js';
 import { withActorColumn } from '../people/auditColumns.js';
 import { usePerson } from '../session/person.js';
@@ -71,6 +73,7 @@ export function MessagesScreen() {
     if (offset === 0) page.showArrivals();
   };
 
+  const waits = useMessageWaits(page.rows);
   const nameOf = useContactNames(
     page.rows.flatMap((message) => message.recipients.map((recipient) => recipient.phoneNumber)),
   );
@@ -158,7 +161,7 @@ export function MessagesScreen() {
                     <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
                       <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
                       <td>
-                        <MessageStatus message={message} nameOf={nameOf} />{' '}
+                        <MessageStatus message={message} nameOf={nameOf} wait={waits[message.id]} />{' '}
                         {message.source === 'server' && <ServerOriginBadge />}
                         <MessageActions
                           message={message}
@@ -207,9 +210,16 @@ export function MessagesScreen() {
   );
 }
 
-/** The state badge; a Pending message held for its send time says Scheduled and when. */
-function MessageStatus(props: { message: MessageRecord; nameOf: (number: string) => string | undefined }) {
-  const { message, nameOf } = props;
+/**
+ * The state badge; a Pending message held for its send time says Scheduled and when, any other
+ * queued one why it waits.
+ */
+function MessageStatus(props: {
+  message: MessageRecord;
+  nameOf: (number: string) => string | undefined;
+  wait: MessageWait | undefined;
+}) {
+  const { message, nameOf, wait } = props;
   const scheduled = scheduledFor(message, Date.now());
   const failed = failedRecipients(message);
   const reportLost = message.recipients.some(
@@ -224,6 +234,7 @@ function MessageStatus(props: { message: MessageRecord; nameOf: (number: string)
       ) : (
         <MessageStateBadge state={message.state} />
       )}{' '}
+      {!scheduled && wait && message.state === 'Pending' && <span className="hint">{waitText(wait)}</span>}{' '}
       {reportLost && (
         <span
           className="badge badge-warn"
