@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { planText } from '../../../server/contract/pdu/index.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { FormResult } from '../components/StatusViews.js';
 import { counted } from '../format/numberFormat.js';
 import { formatDateTime, formatDuration, localInputToIso } from '../format/timeFormat.js';
@@ -274,22 +275,18 @@ function PreviewSummary(props: { preview: CampaignPreview; pastedLines: number[]
         </p>
       )}
       {preview.problems.length > 0 && (
-        <table className="table" aria-label="Recipients with problems">
-          <thead>
-            <tr>
-              <th scope="col">Recipient</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.problems.map((problem) => (
-              <tr key={`${problem.field}-${problem.message}`}>
-                <td>{recipientLabel(problem.field, props.pastedLines)}</td>
-                <td>{problem.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Recipients with problems"
+          rows={preview.problems}
+          rowKey={(problem) => `${problem.field}-${problem.message}`}
+          columns={[
+            {
+              header: 'Recipient',
+              cell: (problem) => recipientLabel(problem.field, props.pastedLines),
+            },
+            { header: 'Problem', cell: (problem) => problem.message },
+          ]}
+        />
       )}
     </section>
   );

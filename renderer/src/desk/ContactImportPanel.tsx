@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { parseCsvTable } from '../../../server/contract/domain/csvTable.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
 import { guessMapping } from './contactCsv.js';
@@ -125,47 +126,33 @@ function ImportPreview(props: { report: ImportReport }) {
         .{report.errorCount > report.errors.length ? ` The first ${report.errors.length} are listed.` : ''}
       </p>
       {report.errors.length > 0 && (
-        <table className="table" aria-label="Rows with errors">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Column</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.errors.map((error) => (
-              <tr key={`${error.line}-${error.field}`}>
-                <td>{error.line}</td>
-                <td>{columnLabel(error.field)}</td>
-                <td>{error.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Rows with errors"
+          rows={report.errors}
+          rowKey={(error) => `${error.line}-${error.field}`}
+          columns={[
+            { header: 'Line', cell: (error) => error.line },
+            { header: 'Column', cell: (error) => columnLabel(error.field) },
+            { header: 'Problem', cell: (error) => error.message },
+          ]}
+        />
       )}
-      <table className="table" aria-label="Contacts to import">
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">Name</th>
-            <th scope="col">Number</th>
-            <th scope="col">Groups</th>
-            <th scope="col" />
-          </tr>
-        </thead>
-        <tbody>
-          {report.contacts.slice(0, 50).map((contact) => (
-            <tr key={contact.phoneNumber}>
-              <td>{contact.line}</td>
-              <td>{contact.name}</td>
-              <td className="mono">{contact.phoneNumber}</td>
-              <td>{contact.groups.join(', ')}</td>
-              <td>{contact.existing ? 'updates a contact' : 'new'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Contacts to import"
+        rows={report.contacts.slice(0, 50)}
+        rowKey={(contact) => contact.phoneNumber}
+        columns={[
+          { header: 'Line', cell: (contact) => contact.line },
+          { header: 'Name', cell: (contact) => contact.name },
+          { header: 'Number', className: 'mono', cell: (contact) => contact.phoneNumber },
+          { header: 'Groups', cell: (contact) => contact.groups.join(', ') },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (contact) => (contact.existing ? 'updates a contact' : 'new'),
+          },
+        ]}
+      />
       {report.contacts.length > 50 && <p className="muted">and {report.contacts.length - 50} more.</p>}
     </section>
   );

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { SimPlanTermsInput, SimPlanView } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { usePerson } from '../session/person.js';
@@ -134,27 +135,24 @@ function SimPlanForm(props: {
     <section aria-label={`Plan of SIM ${sim}`}>
       <h3>Plan of SIM {sim}</h3>
       {plan ? (
-        <table className="table" aria-label={`Use of SIM ${sim}`}>
-          <thead>
-            <tr>
-              <th scope="col">Cap</th>
-              <th scope="col">Used</th>
-              <th scope="col">Resets</th>
-            </tr>
-          </thead>
-          <tbody>
-            {plan.usage.map((use) => (
-              <tr key={use.cap}>
-                <td>{capNames[use.cap]}</td>
-                <td>
+        <DataTable
+          label={`Use of SIM ${sim}`}
+          rows={plan.usage}
+          rowKey={(use) => use.cap}
+          columns={[
+            { header: 'Cap', cell: (use) => capNames[use.cap] },
+            {
+              header: 'Used',
+              cell: (use) => (
+                <>
                   <meter min={0} max={use.limit} value={Math.min(use.used, use.limit)} aria-hidden="true" />{' '}
                   {use.used} of {use.limit} {use.cap === 'recipients' ? 'recipients' : plan.unit}
-                </td>
-                <td>{formatDateTime(use.resetsAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'Resets', cell: (use) => formatDateTime(use.resetsAt) },
+          ]}
+        />
       ) : (
         <p className="muted">No plan: this SIM sends without caps.</p>
       )}

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AppView } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { downloadText } from '../components/fileDownload.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { isoDay } from '../format/timeFormat.js';
@@ -60,39 +61,47 @@ export function AppsPanel() {
       ) : apps.data.length === 0 ? (
         <p className="muted">No apps yet.</p>
       ) : (
-        <table className="table" aria-label="Apps">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Quota</th>
-              <th scope="col">Quota and modems</th>
-              <th scope="col">Incoming SMS</th>
-              <th scope="col">SMPP login</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {apps.data.map((app) => (
-              <tr key={app.id}>
-                <td>{app.name}</td>
-                <td>{quotaText(app)}</td>
-                <td>
+        <DataTable
+          label="Apps"
+          rows={apps.data}
+          rowKey={(app) => app.id}
+          columns={[
+            { header: 'Name', cell: (app) => app.name },
+            { header: 'Quota', cell: (app) => quotaText(app) },
+            {
+              header: 'Quota and modems',
+              cell: (app) => (
+                <>
                   <AppLimitsForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'Incoming SMS',
+              cell: (app) => (
+                <>
                   <IncomingRuleForm app={app} devices={devices.data ?? []} onSaved={apps.reload} />
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'SMPP login',
+              cell: (app) => (
+                <>
                   <SmppLoginControls
                     holder={{ kind: 'app', id: app.id }}
                     name={app.name}
                     systemId={app.smppSystemId}
                     onChanged={apps.reload}
                   />
-                </td>
-                <td>
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              headerHidden: true,
+              cell: (app) => (
+                <>
                   <button
                     type="button"
                     className="link-button"
@@ -101,11 +110,11 @@ export function AppsPanel() {
                   >
                     Remove {app.name}
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );

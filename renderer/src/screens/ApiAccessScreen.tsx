@@ -4,6 +4,7 @@ import { curlSendExample, tokenScopes } from '../apiAccess/apiExamples.js';
 import { useApp } from '../appContext.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { DataTable } from '../components/DataTable.js';
 import { ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { usePasswordChange } from '../people/usePasswordChange.js';
@@ -223,32 +224,47 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
         <ErrorNote error={tokens.error} onRetry={tokens.reload} />
       ) : (
         <div className="table-scroll">
-          <table className="table compact" aria-label="Issued tokens">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Allowed to</th>
-                <th scope="col">Made with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Ends</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(tokens.data ?? []).map((token) => (
-                <tr key={token.id}>
-                  <td className="mono small wrap-anywhere">
+          <DataTable
+            label="Issued tokens"
+            rows={tokens.data ?? []}
+            rowKey={(token) => token.id}
+            compact
+            columns={[
+              {
+                header: 'ID',
+                className: 'mono small wrap-anywhere',
+                cell: (token) => (
+                  <>
                     {token.id} {token.current && <span className="badge badge-neutral">this window</span>}
-                  </td>
-                  <td className="small wrap-anywhere">{token.scopes.join(', ')}</td>
-                  <td>{issuerLabels[token.issuedBy]}</td>
-                  <td className="nowrap">{formatDateTime(token.issuedAt)}</td>
-                  <td className="nowrap">{formatDateTime(token.expiresAt)}</td>
-                  <td className="nowrap">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : '—'}</td>
-                  <td>
+                  </>
+                ),
+              },
+              {
+                header: 'Allowed to',
+                className: 'small wrap-anywhere',
+                cell: (token) => token.scopes.join(', '),
+              },
+              { header: 'Made with', cell: (token) => issuerLabels[token.issuedBy] },
+              {
+                header: 'Created',
+                className: 'nowrap',
+                cell: (token) => formatDateTime(token.issuedAt),
+              },
+              {
+                header: 'Ends',
+                className: 'nowrap',
+                cell: (token) => formatDateTime(token.expiresAt),
+              },
+              {
+                header: 'Last used',
+                className: 'nowrap',
+                cell: (token) => (token.lastUsedAt ? formatDateTime(token.lastUsedAt) : '—'),
+              },
+              {
+                header: 'Actions',
+                headerHidden: true,
+                cell: (token) => (
+                  <>
                     <button
                       type="button"
                       className="button-small danger-outline"
@@ -258,11 +274,11 @@ function IssuedTokensPanel(props: { created: TokenResponse | undefined }) {
                     >
                       Revoke
                     </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         </div>
       )}
       <div className="form-actions">

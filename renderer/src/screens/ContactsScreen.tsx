@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { IdSelect } from '../components/IdSelect.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
@@ -103,24 +104,21 @@ export function ContactsScreen() {
         onOffset={setOffset}
       >
         {(rows) => (
-          <table className="table" aria-label="Contacts">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Number</th>
-                <th scope="col">Groups</th>
-                <th scope="col">Notes</th>
-                <th scope="col" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((contact) => (
-                <tr key={contact.id}>
-                  <td>{contact.name}</td>
-                  <td className="mono">{contact.phoneNumber}</td>
-                  <td>{contact.groupIds.map(groupName).join(', ')}</td>
-                  <td className="truncate">{contact.notes}</td>
-                  <td className="nowrap">
+          <DataTable
+            label="Contacts"
+            rows={rows}
+            rowKey={(contact) => contact.id}
+            columns={[
+              { header: 'Name', cell: (contact) => contact.name },
+              { header: 'Number', className: 'mono', cell: (contact) => contact.phoneNumber },
+              { header: 'Groups', cell: (contact) => contact.groupIds.map(groupName).join(', ') },
+              { header: 'Notes', className: 'truncate', cell: (contact) => contact.notes },
+              {
+                header: 'Actions',
+                headerHidden: true,
+                className: 'nowrap',
+                cell: (contact) => (
+                  <>
                     <button type="button" className="link-button" onClick={() => setEditing(contact)}>
                       Edit
                     </button>{' '}
@@ -131,11 +129,11 @@ export function ContactsScreen() {
                     >
                       Remove
                     </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </PagedListPanel>
       <GroupsPanel groups={groups.data ?? []} onChanged={reload} />

@@ -1,6 +1,7 @@
 import type { InboxFilter } from '../api/gatewayApi.js';
 import { InboxTypes } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
@@ -100,31 +101,26 @@ export function InboxScreen() {
         }
       >
         {(rows) => (
-          <table className="table" aria-label="Received messages">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">From</th>
-                <th scope="col">Message</th>
-                <th scope="col">Modem</th>
-                <th scope="col">Type</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((record) => (
-                <tr key={`${record.id}-${record.createdAt}`}>
-                  <td className="nowrap">{formatDateTime(record.createdAt)}</td>
-                  <td className="mono">{withName(record.sender, nameOf(record.sender))}</td>
-                  <td className="message-cell">{record.contentPreview}</td>
-                  <td>
-                    {deviceName(record.deviceId)}
-                    {record.simNumber !== undefined ? ` · SIM ${record.simNumber}` : ''}
-                  </td>
-                  <td>{record.type}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Received messages"
+            rows={rows}
+            rowKey={(record) => `${record.id}-${record.createdAt}`}
+            columns={[
+              { header: 'Received', className: 'nowrap', cell: (record) => formatDateTime(record.createdAt) },
+              {
+                header: 'From',
+                className: 'mono',
+                cell: (record) => withName(record.sender, nameOf(record.sender)),
+              },
+              { header: 'Message', className: 'message-cell', cell: (record) => record.contentPreview },
+              {
+                header: 'Modem',
+                cell: (record) =>
+                  `${deviceName(record.deviceId)}${record.simNumber !== undefined ? ` · SIM ${record.simNumber}` : ''}`,
+              },
+              { header: 'Type', cell: (record) => record.type },
+            ]}
+          />
         )}
       </LiveListPanel>
     </>

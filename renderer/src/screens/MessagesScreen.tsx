@@ -1,9 +1,10 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import type { MessageWait } from '../../../server/contract/domain/holdReasons.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
 import { type MessageRecord, MessageStates } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge, ServerOriginBadge, SimulatedBadge } from '../components/Badges.js';
+import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
 import { EmptyState } from '../components/StatusViews.js';
@@ -143,67 +144,78 @@ export function MessagesScreen() {
         }
       >
         {(rows) => (
-          <table className="table" aria-label="Messages">
-            <thead>
-              <tr>
-                <th scope="col">Accepted</th>
-                <th scope="col">State</th>
-                <th scope="col">Recipients</th>
-                <th scope="col">Text</th>
-                <th scope="col">Modem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((message) => {
-                const open = openId === message.id;
-                return (
-                  <Fragment key={message.id}>
-                    <tr className={open ? 'row-open' : undefined} data-message-id={message.id}>
-                      <td className="nowrap">{formatDateTime(acceptedAt(message))}</td>
-                      <td>
-                        <MessageStatus message={message} nameOf={nameOf} wait={waits[message.id]} />{' '}
-                        {message.source === 'server' && <ServerOriginBadge />}
-                        <MessageActions
-                          message={message}
-                          devices={devices.data}
-                          onChanged={page.apply}
-                          onResent={showSent}
-                        />
-                      </td>
-                      <td className="mono">
-                        {message.recipients
-                          .map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber)))
-                          .join(', ')}
-                      </td>
-                      <td className="truncate">
-                        <button
-                          type="button"
-                          className="row-toggle"
-                          aria-expanded={open}
-                          onClick={() => setOpenId(open ? undefined : message.id)}
-                        >
-                          {messageText(message) || '(no text)'}
-                        </button>
-                      </td>
-                      <td>{deviceName(message.deviceId)}</td>
-                    </tr>
-                    {open && (
-                      <tr className="detail-row" ref={openRow}>
-                        <td colSpan={5}>
-                          <MessageDetail
-                            message={message}
-                            devices={devices.data}
-                            onChanged={page.apply}
-                            onResent={showSent}
-                          />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            label="Messages"
+            rows={rows}
+            rowKey={(message) => message.id}
+            rowAttributes={(message) => ({
+              className: openId === message.id ? 'row-open' : undefined,
+              'data-message-id': message.id,
+            })}
+            opened={(message) =>
+              openId === message.id
+                ? {
+                    ref: openRow,
+                    content: (
+                      <MessageDetail
+                        message={message}
+                        devices={devices.data}
+                        onChanged={page.apply}
+                        onResent={showSent}
+                      />
+                    ),
+                  }
+                : undefined
+            }
+            columns={[
+              {
+                header: 'Accepted',
+                className: 'nowrap',
+                cell: (message) => formatDateTime(acceptedAt(message)),
+              },
+              {
+                header: 'State',
+                cell: (message) => (
+                  <>
+                    <MessageStatus message={message} nameOf={nameOf} wait={waits[message.id]} />{' '}
+                    {message.source === 'server' && <ServerOriginBadge />}
+                    <MessageActions
+                      message={message}
+                      devices={devices.data}
+                      onChanged={page.apply}
+                      onResent={showSent}
+                    />
+                  </>
+                ),
+              },
+              {
+                header: 'Recipients',
+                className: 'mono',
+                cell: (message) =>
+                  message.recipients
+                    .map((recipient) => withName(recipient.phoneNumber, nameOf(recipient.phoneNumber)))
+                    .join(', '),
+              },
+              {
+                header: 'Text',
+                className: 'truncate',
+                cell: (message) => {
+                  const open = openId === message.id;
+                  return (
+                    <button
+                      type="button"
+                      className="row-toggle"
+                      aria-expanded={open}
+                      onClick={() => setOpenId(open ? undefined : message.id)}
+                    >
+                      {messageText(message) || '(no text)'}
+                    </button>
+                  );
+                },
+              },
+              { header: 'Modem', cell: (message) => deviceName(message.deviceId) },
+            ]}
+          />
         )}
       </LiveListPanel>
     </>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { OptOutRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
@@ -89,37 +90,33 @@ export function OptOutsScreen() {
         banner={<FormResult result={remove.result} />}
       >
         {(rows) => (
-          <table className="table" aria-label="Opted-out numbers">
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Since</th>
-                <th scope="col">How</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.phoneNumber}>
-                  <td className="mono">{row.phoneNumber}</td>
-                  <td className="nowrap">{formatDateTime(row.addedAt)}</td>
-                  <td>{row.source === 'keyword' ? 'Texted a keyword' : 'Added by hand'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="link-button"
-                      disabled={remove.busy}
-                      onClick={() => void removeNumber(row.phoneNumber)}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Opted-out numbers"
+            rows={rows}
+            rowKey={(row) => row.phoneNumber}
+            columns={[
+              { header: 'Number', className: 'mono', cell: (row) => row.phoneNumber },
+              { header: 'Since', className: 'nowrap', cell: (row) => formatDateTime(row.addedAt) },
+              {
+                header: 'How',
+                cell: (row) => (row.source === 'keyword' ? 'Texted a keyword' : 'Added by hand'),
+              },
+              {
+                header: 'Actions',
+                headerHidden: true,
+                cell: (row) => (
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={remove.busy}
+                    onClick={() => void removeNumber(row.phoneNumber)}
+                  >
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </PagedListPanel>
     </>

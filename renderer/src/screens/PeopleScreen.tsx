@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { StaffRole, StaffView } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
@@ -162,51 +163,48 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
   return (
     <>
       <FormResult result={change.result} />
-      <table className="table" aria-label="People">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Added</th>
-            <th scope="col">SMPP login</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.people.map((person) =>
-            person.id === 'owner' ? (
-              <tr key={person.id}>
-                <td>{person.name}</td>
-                <td>owner (the Basic login)</td>
-                <td className="muted">—</td>
-                <td>{smppLogin(person)}</td>
-                <td />
-              </tr>
-            ) : (
-              <tr key={person.id}>
-                <td>{person.name}</td>
-                <td>
-                  <select
-                    aria-label={`Role of ${person.name}`}
-                    value={person.role}
-                    disabled={change.busy}
-                    onChange={(event) => void setRole(person, event.target.value as StaffRole)}
-                  >
-                    {roleChoices.map((choice) => (
-                      <option key={choice.role} value={choice.role}>
-                        {choice.role}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="nowrap">
-                  {person.createdAt ? formatDateTime(person.createdAt) : '—'}
-                  {person.createdBy ? ` by ${person.createdBy}` : ''}
-                </td>
-                <td>{smppLogin(person)}</td>
-                <td className="nowrap">
+      <DataTable
+        label="People"
+        rows={props.people}
+        rowKey={(person) => person.id}
+        columns={[
+          { header: 'Name', cell: (person) => person.name },
+          {
+            header: 'Role',
+            cell: (person) =>
+              person.id === 'owner' ? (
+                'owner (the Basic login)'
+              ) : (
+                <select
+                  aria-label={`Role of ${person.name}`}
+                  value={person.role}
+                  disabled={change.busy}
+                  onChange={(event) => void setRole(person, event.target.value as StaffRole)}
+                >
+                  {roleChoices.map((choice) => (
+                    <option key={choice.role} value={choice.role}>
+                      {choice.role}
+                    </option>
+                  ))}
+                </select>
+              ),
+          },
+          {
+            header: 'Added',
+            className: 'nowrap',
+            cell: (person) =>
+              person.createdAt
+                ? `${formatDateTime(person.createdAt)}${person.createdBy ? ` by ${person.createdBy}` : ''}`
+                : '—',
+          },
+          { header: 'SMPP login', cell: (person) => smppLogin(person) },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            className: 'nowrap',
+            cell: (person) =>
+              person.id === 'owner' ? null : (
+                <>
                   <button
                     type="button"
                     className="link-button"
@@ -223,12 +221,11 @@ function PeopleTable(props: { people: StaffView[]; onChanged: () => void }) {
                   >
                     Remove {person.name}
                   </button>
-                </td>
-              </tr>
-            ),
-          )}
-        </tbody>
-      </table>
+                </>
+              ),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -257,28 +254,24 @@ function AuditPanel() {
         onOffset={setOffset}
       >
         {(rows) => (
-          <table className="table" aria-label="Audit trail">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.seq}>
-                  <td className="nowrap">{formatDateTime(row.at)}</td>
-                  <td>{row.actorName}</td>
-                  <td>
+          <DataTable
+            label="Audit trail"
+            rows={rows}
+            rowKey={(row) => row.seq}
+            columns={[
+              { header: 'When', className: 'nowrap', cell: (row) => formatDateTime(row.at) },
+              { header: 'Who', cell: (row) => row.actorName },
+              {
+                header: 'What',
+                cell: (row) => (
+                  <>
                     {row.summary} <code className="small">{row.action}</code>
-                  </td>
-                  <td className="mono">{row.subject ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'Id', className: 'mono', cell: (row) => row.subject ?? '' },
+            ]}
+          />
         )}
       </PagedListPanel>
     </section>

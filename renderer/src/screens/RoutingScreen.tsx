@@ -9,6 +9,7 @@ import type {
   SimTargetForm,
 } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { SimTargetChoice } from '../modems/SimTargetChoice.js';
 import { targetsText } from '../modems/simTargets.js';
@@ -36,6 +37,7 @@ export function RoutingScreen() {
   const editing = editingIndex === undefined || editingIndex < 0 ? undefined : editingIndex;
   const change = useAction();
   const editable = may('settings:write');
+  const ruleList = rules.data ?? [];
 
   async function store(next: readonly RoutingRuleInput[], done: string) {
     const stored = await change.run(async () => {
@@ -64,85 +66,80 @@ export function RoutingScreen() {
         ) : rules.data.length === 0 ? (
           <EmptyState title="No rules: every message may go through any modem." />
         ) : (
-          <table className="table" aria-label="Routing rules">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Numbers (prefix or operator)</th>
-                <th scope="col">Modems</th>
-                <th scope="col">Fallback</th>
-                {editable && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((rule, index, all) => (
-                <tr key={rule.id}>
-                  <td>{index + 1}</td>
-                  <td>{matchText(rule)}</td>
-                  <td>{targetsText(devices.data, rule.deviceIds)}</td>
-                  <td>
+          <DataTable
+            label="Routing rules"
+            rows={ruleList}
+            rowKey={(rule) => rule.id}
+            columns={[
+              { header: '#', cell: (_rule, index) => index + 1 },
+              { header: 'Numbers (prefix or operator)', cell: (rule) => matchText(rule) },
+              { header: 'Modems', cell: (rule) => targetsText(devices.data, rule.deviceIds) },
+              {
+                header: 'Fallback',
+                cell: (rule) => (
+                  <>
                     {rule.fallbackDeviceIds.length === 0
                       ? 'none: wait'
                       : targetsText(devices.data, rule.fallbackDeviceIds)}
-                  </td>
-                  {editable && (
-                    <td>
-                      <span className="inline-action">
-                        <button
-                          aria-label={`Move rule ${index + 1} up`}
-                          type="button"
-                          className="link-button"
-                          disabled={change.busy || index === 0}
-                          onClick={() =>
-                            void store(moveRule(all, index, -1), `Rule ${describeMatch(rule)} moved up.`)
-                          }
-                        >
-                          Up
-                        </button>
-                        <button
-                          aria-label={`Move rule ${index + 1} down`}
-                          type="button"
-                          className="link-button"
-                          disabled={change.busy || index === all.length - 1}
-                          onClick={() =>
-                            void store(moveRule(all, index, 1), `Rule ${describeMatch(rule)} moved down.`)
-                          }
-                        >
-                          Down
-                        </button>
-                        <button
-                          aria-label={`Edit rule ${index + 1}`}
-                          type="button"
-                          className="link-button"
-                          onClick={() => setEditingId(rule.id)}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          aria-label={`Delete rule ${index + 1}`}
-                          type="button"
-                          className="link-button"
-                          disabled={change.busy}
-                          onClick={() =>
-                            void store(
-                              all.filter((_, at) => at !== index),
-                              `Rule ${describeMatch(rule)} deleted.`,
-                            )
-                          }
-                        >
-                          Delete
-                        </button>
-                      </span>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              editable && {
+                header: 'Actions',
+                headerHidden: true,
+                cell: (rule, index) => (
+                  <>
+                    <span className="inline-action">
+                      <button
+                        aria-label={`Move rule ${index + 1} up`}
+                        type="button"
+                        className="link-button"
+                        disabled={change.busy || index === 0}
+                        onClick={() =>
+                          void store(moveRule(ruleList, index, -1), `Rule ${describeMatch(rule)} moved up.`)
+                        }
+                      >
+                        Up
+                      </button>
+                      <button
+                        aria-label={`Move rule ${index + 1} down`}
+                        type="button"
+                        className="link-button"
+                        disabled={change.busy || index === ruleList.length - 1}
+                        onClick={() =>
+                          void store(moveRule(ruleList, index, 1), `Rule ${describeMatch(rule)} moved down.`)
+                        }
+                      >
+                        Down
+                      </button>
+                      <button
+                        aria-label={`Edit rule ${index + 1}`}
+                        type="button"
+                        className="link-button"
+                        onClick={() => setEditingId(rule.id)}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        aria-label={`Delete rule ${index + 1}`}
+                        type="button"
+                        className="link-button"
+                        disabled={change.busy}
+                        onClick={() =>
+                          void store(
+                            ruleList.filter((_, at) => at !== index),
+                            `Rule ${describeMatch(rule)} deleted.`,
+                          )
+                        }
+                      >
+                        Delete
+                      </button>
+                    </span>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
         <FormResult result={change.result} />
       </section>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Template } from '../desk/deskTypes.js';
@@ -45,22 +46,23 @@ export function TemplatesScreen() {
           }
         >
           {(shown) => (
-            <table className="table" aria-label="Templates">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Text</th>
-                  <th scope="col">Placeholders</th>
-                  <th scope="col" />
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((template) => (
-                  <tr key={template.id}>
-                    <td>{template.name}</td>
-                    <td className="truncate">{template.text}</td>
-                    <td>{template.placeholders.map((name) => `{${name}}`).join(' ')}</td>
-                    <td className="nowrap">
+            <DataTable
+              label="Templates"
+              rows={shown}
+              rowKey={(template) => template.id}
+              columns={[
+                { header: 'Name', cell: (template) => template.name },
+                { header: 'Text', className: 'truncate', cell: (template) => template.text },
+                {
+                  header: 'Placeholders',
+                  cell: (template) => template.placeholders.map((name) => `{${name}}`).join(' '),
+                },
+                {
+                  header: 'Actions',
+                  headerHidden: true,
+                  className: 'nowrap',
+                  cell: (template) => (
+                    <>
                       <button type="button" className="link-button" onClick={() => setEditing(template)}>
                         Edit
                       </button>{' '}
@@ -71,11 +73,11 @@ export function TemplatesScreen() {
                       >
                         Remove
                       </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
           )}
         </ListView>
       </section>

@@ -1,6 +1,7 @@
-import { type FormEvent, Fragment, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { WebhookEvents, type WebhookRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
+import { DataTable } from '../components/DataTable.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { ListView } from '../components/ListView.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
@@ -50,52 +51,45 @@ export function WebhooksScreen() {
           }
         >
           {(registered) => (
-            <table className="table" aria-label="Webhooks">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Modem</th>
-                  <th scope="col">ID</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {registered.map((webhook) => (
-                  <Fragment key={webhook.id}>
-                    <tr>
-                      <td>
-                        <code>{webhook.event}</code>
-                      </td>
-                      <td className="mono truncate" title={webhook.url}>
-                        {webhook.url}
-                      </td>
-                      <td>{webhook.deviceId ? modemLabelById(devices.data, webhook.deviceId) : 'All'}</td>
-                      <td className="mono small">{webhook.id}</td>
-                      <td className="nowrap">
-                        <button
-                          type="button"
-                          className="button-small"
-                          aria-expanded={openId === webhook.id}
-                          onClick={() => setOpenId(openId === webhook.id ? undefined : webhook.id)}
-                        >
-                          Deliveries
-                        </button>
-                      </td>
-                    </tr>
-                    {openId === webhook.id && (
-                      <tr className="detail-row">
-                        <td colSpan={5}>
-                          <WebhookDetail webhook={webhook} onRemoved={webhooks.reload} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              label="Webhooks"
+              rows={registered}
+              rowKey={(webhook) => webhook.id}
+              opened={(webhook) =>
+                openId === webhook.id
+                  ? { content: <WebhookDetail webhook={webhook} onRemoved={webhooks.reload} /> }
+                  : undefined
+              }
+              columns={[
+                { header: 'Event', cell: (webhook) => <code>{webhook.event}</code> },
+                {
+                  header: 'Address',
+                  className: 'mono truncate',
+                  cell: (webhook) => <span title={webhook.url}>{webhook.url}</span>,
+                },
+                {
+                  header: 'Modem',
+                  cell: (webhook) =>
+                    webhook.deviceId ? modemLabelById(devices.data, webhook.deviceId) : 'All',
+                },
+                { header: 'ID', className: 'mono small', cell: (webhook) => webhook.id },
+                {
+                  header: 'Actions',
+                  headerHidden: true,
+                  className: 'nowrap',
+                  cell: (webhook) => (
+                    <button
+                      type="button"
+                      className="button-small"
+                      aria-expanded={openId === webhook.id}
+                      onClick={() => setOpenId(openId === webhook.id ? undefined : webhook.id)}
+                    >
+                      Deliveries
+                    </button>
+                  ),
+                },
+              ]}
+            />
           )}
         </ListView>
       </section>
@@ -251,20 +245,21 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
         empty={<EmptyState title="Nothing delivered yet." />}
       >
         {(attempts) => (
-          <table className="table compact" aria-label="Deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Next retry</th>
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td className="nowrap">{formatDateTime(delivery.createdAt)}</td>
-                  <td>
+          <DataTable
+            label="Deliveries"
+            rows={attempts}
+            rowKey={(delivery) => delivery.id}
+            compact
+            columns={[
+              {
+                header: 'Created',
+                className: 'nowrap',
+                cell: (delivery) => formatDateTime(delivery.createdAt),
+              },
+              {
+                header: 'State',
+                cell: (delivery) => (
+                  <>
                     <span
                       className={`badge badge-${delivery.state === 'delivered' ? 'ok' : delivery.state === 'failed' ? 'error' : 'neutral'}`}
                     >
@@ -282,8 +277,13 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                         Send again
                       </button>
                     )}
-                  </td>
-                  <td>
+                  </>
+                ),
+              },
+              {
+                header: 'Attempts',
+                cell: (delivery) => (
+                  <>
                     <ul className="plain small">
                       {delivery.attempts.map((attempt, index) => (
                         // Attempts are an append-only list: the index is their identity.
@@ -299,16 +299,22 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                       ))}
                       {delivery.attempts.length === 0 && <li className="muted">Not tried yet</li>}
                     </ul>
-                  </td>
-                  <td className="nowrap">
+                  </>
+                ),
+              },
+              {
+                header: 'Next retry',
+                className: 'nowrap',
+                cell: (delivery) => (
+                  <>
                     {delivery.state === 'pending' && delivery.nextAttemptAt
                       ? formatRelative(delivery.nextAttemptAt, Date.now())
                       : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </ListView>
     </div>
