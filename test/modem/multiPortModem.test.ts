@@ -111,6 +111,8 @@ describe('routing unsolicited codes to the port the gateway uses', () => {
     await waitFor(() => pty.modem.commands.at(-1) === 'AT+CPMS="SM"');
     pty.modem.injectIncoming({ sender: '+15557654321', text: 'straight to PC UI' }, { delivery: 'cmti' });
     await waitFor(() => received.length === 1, 10_000);
+    // The delete follows once the sink has the message: wait for it, not for a moment.
+    await waitFor(() => pty.modem.commands.at(-1) === 'AT+CMGD=0', 10_000);
     // Read by its index from the +CMTI, not found by a listing.
     expect(pty.modem.commands.slice(-2)).toEqual(['AT+CMGR=0', 'AT+CMGD=0']);
   });
