@@ -57,7 +57,7 @@ describe('people and roles in the window', () => {
     await page.context().close();
   });
 
-  it('lets the owner add an app with a daily quota, which the app then keeps to', async () => {
+  it('lets the owner add an app with a daily quota, which the app then keeps to, its row counting it', async () => {
     const page = await signedIn(ui);
     await openScreen(page, 'People');
     const form = page.getByRole('form', { name: 'Add an app' });
@@ -67,7 +67,7 @@ describe('people and roles in the window', () => {
     await form.getByLabel('Time zone').fill('UTC');
     await form.getByRole('button', { name: 'Add app' }).click();
     await form.getByText('shop can use the API now with its own name and password.').waitFor();
-    await page.getByRole('table', { name: 'Apps' }).getByText('1 a day (resets 00:00 UTC)').waitFor();
+    await page.getByRole('table', { name: 'Apps' }).getByText('0 of 1 today (resets 00:00 UTC)').waitFor();
     await page.context().close();
 
     const send = () =>
@@ -83,6 +83,12 @@ describe('people and roles in the window', () => {
     const over = await send();
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // Its row says the quota is used up, where the owner looks for why the app is refused.
+    const again = await signedIn(ui);
+    await openScreen(again, 'People');
+    await again.getByRole('table', { name: 'Apps' }).getByText('1 of 1 today (resets 00:00 UTC)').waitFor();
+    await again.context().close();
   });
 
   it('lets the owner make SMPP logins for a person and an app, and an operator reset their own', async () => {

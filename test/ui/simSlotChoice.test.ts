@@ -106,7 +106,7 @@ describe('choosing SIM slots in the window', () => {
     await form.getByText('Saved the quota and modems of shop.').waitFor();
     await page
       .getByRole('table', { name: 'Apps' })
-      .getByText('5 a day (resets 06:00 Europe/Berlin)')
+      .getByText('0 of 5 today (resets 06:00 Europe/Berlin)')
       .waitFor();
     const [app] = await apiCall<unknown[]>(ui.baseUrl, 'GET', '/gateway/v1/apps');
     expect(app).toMatchObject({

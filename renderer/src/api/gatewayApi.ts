@@ -172,7 +172,7 @@ export function createGatewayApi(client: ApiClient) {
       appId: string,
       change: {
         incoming?: AppView['incoming'];
-        quota?: AppView['quota'] | null;
+        quota?: Omit<NonNullable<AppView['quota']>, 'usage'> | null;
         allowedDeviceIds?: AppView['allowedDeviceIds'] | null;
       },
     ) => client.patch<AppView>(`/gateway/v1/apps/${id(appId)}`, change),

@@ -120,14 +120,14 @@ export function AppsPanel() {
   );
 }
 
+/** "2 of 3 today, 40 of 500 this month (resets 00:00 Europe/Berlin)": what is left is what matters. */
 function quotaText(app: AppView): string {
   const { quota } = app;
   if (!quota) return 'No quota';
-  const limits = [
-    quota.perDay === undefined ? undefined : `${quota.perDay} a day`,
-    quota.perMonth === undefined ? undefined : `${quota.perMonth} a month`,
-  ].filter((text) => text !== undefined);
-  return `${limits.join(', ')} (resets ${quota.resetAt} ${quota.timeZone})`;
+  const used = quota.usage.map(
+    (use) => `${use.used} of ${use.limit} ${use.period === 'day' ? 'today' : 'this month'}`,
+  );
+  return `${used.join(', ')} (resets ${quota.resetAt} ${quota.timeZone})`;
 }
 
 function AddAppForm(props: { onAdded: () => void }) {

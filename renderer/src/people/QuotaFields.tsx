@@ -8,7 +8,8 @@ export interface QuotaDraft {
   timeZone: string;
 }
 
-type Quota = NonNullable<AppView['quota']>;
+/** A quota as the API takes it: the view's without the usage the gateway counts. */
+type Quota = Omit<NonNullable<AppView['quota']>, 'usage'>;
 
 /** The fields of a stored quota, or empty ones in this computer's time zone. */
 export function quotaDraft(quota: Quota | undefined): QuotaDraft {

@@ -150,6 +150,16 @@ export const appViewSchema = z.object({
       perMonth: z.number().optional(),
       resetAt: z.string(),
       timeZone: z.string(),
+      usage: z
+        .array(
+          z.object({
+            period: z.enum(['day', 'month']),
+            used: z.number().int().describe('SMS counted this period, one per recipient'),
+            limit: z.number().int(),
+            resetsAt: z.string().describe('when the period ends'),
+          }),
+        )
+        .describe('how much of each period the app has used'),
     })
     .optional(),
   incoming: incomingChoiceSchema.optional(),

@@ -33,6 +33,7 @@ export function registerApiRoutes(api: ApiBuilder, services: HttpServices): void
   registerUsageRoutes(api, { usage: services.usage, clock: services.clock });
   registerAppRoutes(api, {
     apps: services.apps,
+    quotas: services.quotas,
     smppLogins: services.smppLogins,
     tokens: services.tokens,
     webhooks: services.webhooks,

@@ -26,6 +26,16 @@ export interface AppQuotas {
   admit(appId: string, count: number): void;
   /** Gives back places admitted for SMS that were not queued after all. */
   release(appId: string, count: number): void;
+  /** How much of each period of its quota the app has used, and when each resets. */
+  usage(appId: string): QuotaUse[];
+}
+
+export interface QuotaUse {
+  period: 'day' | 'month';
+  used: number;
+  limit: number;
+  /** When the period ends (ms since epoch). */
+  resetsAt: number;
 }
 
 export function createAppQuotas(deps: {
@@ -74,6 +84,14 @@ export function createAppQuotas(deps: {
         );
       }
       for (const { count } of periods) count.used += wanted;
+    },
+    usage(appId) {
+      return periodsOf(appId).map(({ kind, limit, count }) => ({
+        period: kind,
+        used: count.used,
+        limit,
+        resetsAt: count.period.end,
+      }));
     },
     release(appId, count) {
       for (const { kind } of periodsOf(appId)) {

@@ -11,6 +11,7 @@ import {
   type AppRecord,
   appPrincipalPrefix,
 } from '../../../services/auth/appDirectory.js';
+import type { AppQuotas } from '../../../services/auth/appQuotas.js';
 import type { SmppLogins } from '../../../services/auth/smppLogins.js';
 import type { TokenService } from '../../../services/auth/tokenService.js';
 import type { WebhookRegistry } from '../../../services/webhooks/webhookRegistry.js';
@@ -24,6 +25,7 @@ import { authErrors, errorResponses } from '../responses.js';
  */
 export interface AppRouteDependencies {
   apps: AppDirectory;
+  quotas: Pick<AppQuotas, 'usage'>;
   smppLogins: Pick<SmppLogins, 'systemIdOf'>;
   tokens: Pick<TokenService, 'revokeUser'>;
   webhooks: Pick<WebhookRegistry, 'removeApp'>;
@@ -35,8 +37,13 @@ export function registerAppRoutes(api: ApiBuilder, deps: AppRouteDependencies): 
   const { apps, tokens } = deps;
   const appView = (app: AppRecord): AppView => {
     const smppSystemId = deps.smppLogins.systemIdOf(`${appPrincipalPrefix}${app.id}`);
+    const { quota, ...rest } = app;
+    const usage = deps.quotas
+      .usage(app.id)
+      .map((use) => ({ ...use, resetsAt: toIsoWithOffset(use.resetsAt) }));
     return {
-      ...app,
+      ...rest,
+      ...(quota ? { quota: { ...quota, usage } } : {}),
       createdAt: toIsoWithOffset(app.createdAt),
       ...(smppSystemId === undefined ? {} : { smppSystemId }),
     };
