@@ -80,11 +80,12 @@ export interface SchedulerStatus {
 /**
  * Decides what is sent, when, through which modem and SIM.
  *
- * Each decision is one synchronous scan of the Pending messages: expire what passed its
- * `validUntil`, then let every free modem (fewest sends in the window first) take the first
- * message in queue order it may carry — a non-expedited one only when the modem's pause and
- * sliding window allow. A scan never runs inline: `wake()` sets a zero-delay timer, so every
- * event of one instant (several sends ending together) is seen by one scan. A queued message
+ * Each decision is one synchronous scan of the queue, kept in order between scans
+ * (`readyQueue.ts`): expire what passed its `validUntil`, then let every free modem (fewest sends
+ * in the window first) take the first message in queue order it may carry — a non-expedited one
+ * only when the modem's pause and sliding window allow. A scan never runs inline: `wake()` sets a
+ * zero-delay timer, so every event of one instant (several sends ending together) is seen by one
+ * scan. A queued message
  * asks for a scan only when a modem could take it at once (`enqueued`), so a long queue behind
  * busy modems costs nothing per POST. A modem is free again as soon as its send is answered,
  * and the scan that gives it its next message runs as the commit recording that answer is made
