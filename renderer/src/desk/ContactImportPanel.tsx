@@ -146,11 +146,7 @@ function ImportPreview(props: { report: ImportReport }) {
           { header: 'Name', cell: (contact) => contact.name },
           { header: 'Number', className: 'mono', cell: (contact) => contact.phoneNumber },
           { header: 'Groups', cell: (contact) => contact.groups.join(', ') },
-          {
-            header: 'Actions',
-            headerHidden: true,
-            cell: (contact) => (contact.existing ? 'updates a contact' : 'new'),
-          },
+          { header: 'Import as', cell: (contact) => (contact.existing ? 'updates a contact' : 'new') },
         ]}
       />
       {report.contacts.length > 50 && <p className="muted">and {report.contacts.length - 50} more.</p>}
