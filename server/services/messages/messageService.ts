@@ -267,8 +267,10 @@ export class MessageService {
     return ids.length === 1 ? ids[0] : undefined;
   }
 
-  /** Edit rules live in MessageLifecycle; the scheduler then plans for the new time. */
-  /** A message the caller may not see is not found, as for a cancel. */
+  /**
+   * Edit rules live in MessageLifecycle; the scheduler then plans for the new time. A message
+   * the caller may not see is not found, as for a cancel.
+   */
   async editScheduled(
     id: string,
     edit: { scheduleAt?: number; text?: string },
@@ -285,14 +287,15 @@ export class MessageService {
    */
   waits(ids: readonly string[], caller: Caller): Record<string, MessageWait> {
     const appId = appOfCaller(caller);
-    const waits: Record<string, MessageWait> = {};
+    // Entries, not assignments: an id such as "__proto__" stays an id.
+    const waits: [string, MessageWait][] = [];
     for (const id of ids) {
       const message = this.deps.repository.get(id);
       if (!message || (appId !== undefined && message.appId !== appId)) continue;
       const wait = this.deps.scheduler.waitOf(message);
-      if (wait) waits[id] = wait;
+      if (wait) waits.push([id, wait]);
     }
-    return waits;
+    return Object.fromEntries(waits);
   }
 
   /**
