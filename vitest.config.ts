@@ -8,8 +8,10 @@ export default defineConfig({
     // stale) before the browser tests drive it.
     globalSetup: ['test/support/requireTools.ts', 'test/support/buildUi.ts'],
     setupFiles: ['test/support/waitForDefaults.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Safety nets, not paces: a test that holds finishes as soon as it does. Browser steps give up
+    // first (test/support/browser.ts) so that a failure names what it waited for.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Two cores here and in CI: pty- and browser-backed suites contend for them.
     maxWorkers: 2,
   },

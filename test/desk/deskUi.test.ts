@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiMessage, waitForReadyModems } from '../integration/support/apiReads.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
   type GatewayHarness,
@@ -37,8 +37,7 @@ const pdusTo = (number: string) =>
   harness.acceptedBy(0).filter((pdu) => pdu.decoded.recipient.number === number);
 
 async function signedInPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
-  page.setDefaultTimeout(15_000);
+  const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
   await signIn(page, harness.url, harnessUser, harnessPassword);
   return page;
 }

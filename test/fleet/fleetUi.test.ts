@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { type FleetServerDouble, startFleetServerDouble } from '../support/fleetServerDouble.js';
 import {
@@ -31,8 +31,7 @@ describe('fleet mode in the UI', () => {
       options: { uiDirectory: 'dist/ui' },
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
-    page.setDefaultTimeout(15_000);
+    page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
     await signIn(page, harness.url, harnessUser, harnessPassword);
   }, 180_000);
 

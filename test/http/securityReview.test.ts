@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, type LogRecord } from '../../server/logging/logger.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, openTab } from '../support/browser.js';
 import { basicAuth, type HttpHarness, startHttpHarness } from '../support/httpHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
 
@@ -264,7 +264,7 @@ describe('smaller findings (review 10)', () => {
     // The page still renders under it: its script ran and listed the operations.
     const browser = await launchBrowser();
     try {
-      const page = await browser.newPage();
+      const page = await openTab(browser);
       const violations: string[] = [];
       page.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());

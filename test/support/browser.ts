@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { requireSystemTool } from './systemTools.js';
 
 /**
@@ -19,6 +19,27 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * How long one Playwright step (a click, a fill, a wait for text) may take. A safety net, not a
+ * pace: a loaded two-core machine has been seen to give a tab no animation frame for 10 s, and
+ * a step that holds is seen as soon as it does. Below vitest's test timeout, so a failure names
+ * what it waited for.
+ */
+export const browserStepTimeoutMs = 25_000;
+
+/** A tab of its own (a fresh context when opened from the browser) with the step timeout. */
+export async function openTab(
+  from: Browser | BrowserContext,
+  options: { timezoneId?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const page = await from.newPage({
+    viewport: options.viewport ?? { width: 1024, height: 700 },
+    timezoneId: options.timezoneId,
+  });
+  page.setDefaultTimeout(browserStepTimeoutMs);
+  return page;
 }
 
 /** Opens the UI at `baseUrl` in `page` and signs in with Basic credentials. */

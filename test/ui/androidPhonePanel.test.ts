@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceCapabilityNames } from '../../server/contract/domain/device.js';
 import { AndroidPhoneDouble } from '../support/androidPhone.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { createFakeAdb } from '../support/fakeAdb.js';
 import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';
@@ -46,9 +46,8 @@ describe('adding an Android phone on the Modems screen', () => {
     });
     cleanups.push(() => harness.close());
 
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
-    page.setDefaultTimeout(15_000);
     await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
     await page.getByRole('button', { name: 'Add a modem' }).click();
@@ -76,9 +75,8 @@ describe('adding an Android phone on the Modems screen', () => {
       options: { uiDirectory: 'dist/ui', phones: [phone.urlWithCredentials(appPort)] },
     });
     cleanups.push(() => harness.close());
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
-    page.setDefaultTimeout(15_000);
     await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
 
@@ -117,9 +115,8 @@ describe('adding an Android phone on the Modems screen', () => {
     // An AT modem (no kind) can do everything the view names.
     expect(capabilitiesOf(undefined)).toEqual([...DeviceCapabilityNames]);
 
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
-    page.setDefaultTimeout(15_000);
     await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
     const phonePanel = page.locator('section.modem-panel', { hasText: 'Battery' });

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedModem } from '../../server/devices/simulator/simulatedModem.js';
 import { waitForReadyModems } from '../integration/support/apiReads.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
   type GatewayHarness,
@@ -38,8 +38,7 @@ afterAll(async () => {
 });
 
 async function signedInPage(size = viewport): Promise<Page> {
-  const page = await browser.newPage({ viewport: size });
-  page.setDefaultTimeout(15_000);
+  const page = await openTab(browser, { viewport: size });
   await signIn(page, harness.url, harnessUser, harnessPassword);
   return page;
 }
@@ -296,8 +295,7 @@ describe('failures that hide (items 6–9)', () => {
       options: { uiDirectory: 'dist/ui', phones: ['http://sms:app-password@127.0.0.1:9'] },
     });
     try {
-      const page = await browser.newPage({ viewport });
-      page.setDefaultTimeout(15_000);
+      const page = await openTab(browser, { viewport });
       await signIn(page, silent.url, harnessUser, harnessPassword);
       await page.goto(`${silent.url}/ui/#/modems`);
       const panel = page.locator('section.modem-panel');
@@ -576,8 +574,7 @@ describe('lost delivery reports (item 7)', () => {
         textMessage: { text: 'Will its report come?' },
         withDeliveryReport: true,
       });
-      const page = await browser.newPage({ viewport });
-      page.setDefaultTimeout(15_000);
+      const page = await openTab(browser, { viewport });
       await signIn(page, full.url, harnessUser, harnessPassword);
       await page.goto(`${full.url}/ui/#/messages`);
       await page

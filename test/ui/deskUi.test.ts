@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForReadyModems } from '../integration/support/apiReads.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import {
   type GatewayHarness,
@@ -49,8 +49,7 @@ afterAll(async () => {
 });
 
 async function signedInPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  page.setDefaultTimeout(15_000);
+  const page = await openTab(browser, { viewport });
   await signIn(page, harness.url, harnessUser, harnessPassword);
   return page;
 }

@@ -4,7 +4,7 @@ import { systemClock } from '../../server/clock/clock.js';
 import type { DeviceView } from '../../server/contract/schemas/deviceViewSchema.js';
 import { startPtyModem } from '../../server/devices/simulator/ptyModem.js';
 import { silentLogger } from '../../server/logging/logger.js';
-import { launchBrowser, signIn } from '../support/browser.js';
+import { launchBrowser, openTab, signIn } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { harnessPassword, harnessUser, startGatewayHarness } from '../support/gatewayHarness.js';
 import { startSerialServer } from '../support/serialServer.js';
@@ -39,9 +39,8 @@ describe('adding a modem behind a serial server on the Modems screen', () => {
     });
     cleanups.push(() => harness.close());
 
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
     cleanups.push(() => page.close());
-    page.setDefaultTimeout(15_000);
     await signIn(page, harness.url, harnessUser, harnessPassword);
     await page.goto(`${harness.url}/ui/#/modems`);
     await page.getByRole('button', { name: 'Add a modem' }).click();

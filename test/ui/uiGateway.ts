@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
-import { signIn as signInWith } from '../support/browser.js';
+import { openTab, signIn as signInWith } from '../support/browser.js';
 
 /**
  * The real headless gateway serving the built UI, with built-in simulated modems, and the
@@ -76,17 +76,12 @@ export async function startUiGateway(
   };
 }
 
-/** A tab of its own; Playwright gives up before vitest does, so a failure names what it waited for. */
-export async function newTab(
+/** A tab of its own at the UI tests' window size. */
+export function newTab(
   from: Browser | BrowserContext,
   options: { timezoneId?: string; viewport?: { width: number; height: number } } = {},
 ): Promise<Page> {
-  const page = await from.newPage({
-    viewport: options.viewport ?? uiViewport,
-    timezoneId: options.timezoneId,
-  });
-  page.setDefaultTimeout(10_000);
-  return page;
+  return openTab(from, { viewport: uiViewport, ...options });
 }
 
 export function signIn(

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway } from '../../server/index.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, openTab } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 
 /** The modem card's USSD box in headless Chromium against the gateway with its built-in simulated modem. */
@@ -41,8 +41,7 @@ afterAll(async () => {
 });
 
 async function modemsPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
-  page.setDefaultTimeout(10_000);
+  const page = await openTab(browser, { viewport: { width: 1024, height: 700 } });
   await page.goto(`${baseUrl}/ui/#/modems`);
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('password123');
