@@ -166,6 +166,53 @@ describe('people and roles in the window', () => {
     await page.context().close();
   });
 
+  it('offers a viewer no control the gateway would refuse, and says in words what their role allows', async () => {
+    const page = await signedIn(victor);
+    await page.getByText('victor (viewer)').waitFor();
+    const absent = async (screen: string, names: readonly (string | RegExp)[], note?: RegExp) => {
+      await openScreen(page, screen);
+      if (note) await page.getByText(note).waitFor();
+      for (const name of names) {
+        await expect(page.getByRole('button', { name }).count(), `${screen}: ${name}`).resolves.toBe(0);
+      }
+    };
+    // Each screen names what is seen there: "the campaigns and their reports", "the settings"…
+    const roleNote = (what: string) =>
+      new RegExp(`Your role \\(viewer\\) lets you see ${what}.*, not change them`);
+    await absent('Dashboard', ['Pause sending', 'Resume sending']);
+    await absent('Contacts', ['New contact', 'Import CSV', 'Add group'], roleNote('the contacts and groups'));
+    await absent('Templates', ['New template'], roleNote('the templates'));
+    await absent('Bulk send', ['Preview'], roleNote('the campaigns'));
+    await expect(page.getByRole('region', { name: 'New bulk send' }).count()).resolves.toBe(0);
+    await absent('Auto-reply', ['Add rule'], roleNote('the rules'));
+    await absent('Opt-outs', ['Add to the list'], roleNote('the list'));
+    await absent('Modems', ['Add a modem', 'Rename', 'Remove', 'Test send'], roleNote('the modems'));
+    await absent('Webhooks', ['Add webhook'], roleNote('the webhooks'));
+    await expect(page.getByRole('heading', { name: 'Add a webhook' }).count()).resolves.toBe(0);
+    await absent('Inbox', ['Re-read modem storage']);
+    await absent('Settings', ['Save settings', 'Discard changes'], roleNote('the settings'));
+    // The settings are shown, not editable: no field takes a change it could not save.
+    const fields = page.locator('form.settings').locator('input, select, textarea');
+    expect(await fields.count()).toBeGreaterThan(5);
+    expect(
+      await fields.evaluateAll((inputs) => inputs.filter((input) => !input.matches(':disabled')).length),
+    ).toBe(0);
+    // No scope's name reaches the person.
+    expect(await page.locator('main').textContent()).not.toMatch(/settings:write|contacts:write/);
+    await page.context().close();
+  });
+
+  it('still offers an operator what their role allows', async () => {
+    const page = await signedIn(olga);
+    await page.getByText('olga (operator)').waitFor();
+    await openScreen(page, 'Contacts');
+    await page.getByRole('button', { name: 'New contact' }).waitFor();
+    await expect(page.getByText(/Your role/).count()).resolves.toBe(0);
+    await openScreen(page, 'Settings');
+    await page.getByText(/Your role \(operator\) lets you see the settings, not change them/).waitFor();
+    await page.context().close();
+  });
+
   it('lets an operator send, and names them in the message and the audit trail the owner reads', async () => {
     const operator = await signedIn(olga);
     await operator.getByText('olga (operator)').waitFor();

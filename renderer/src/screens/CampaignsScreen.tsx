@@ -3,6 +3,7 @@ import { useApp } from '../appContext.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { ListView } from '../components/ListView.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
 import type { Campaign, CampaignRecipientReport } from '../desk/deskTypes.js';
@@ -10,6 +11,7 @@ import type { CsvColumn } from '../format/csv.js';
 import { counted } from '../format/numberFormat.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { usePerson } from '../session/person.js';
 import { useResource } from '../useResource.js';
 
 /**
@@ -49,10 +51,13 @@ export function CampaignsScreen() {
       <header className="page-head">
         <h1>Bulk send</h1>
       </header>
-      <section className="panel" aria-label="New bulk send">
-        <h2>New bulk send</h2>
-        <BulkSendForm onStarted={campaigns.reload} />
-      </section>
+      <RoleLimit scope="campaigns:send" what="the campaigns and their reports" />
+      <Writes scope="campaigns:send">
+        <section className="panel" aria-label="New bulk send">
+          <h2>New bulk send</h2>
+          <BulkSendForm onStarted={campaigns.reload} />
+        </section>
+      </Writes>
       <section className="panel" aria-label="Campaigns">
         <h2>Campaigns</h2>
         <ListView
@@ -100,6 +105,7 @@ function shownState(campaign: Campaign, sendingPaused: boolean): string {
 
 function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onChanged: () => void }) {
   const { api } = useApp();
+  const { may } = usePerson();
   const { campaign } = props;
   const { progress } = campaign;
   const [cancelling, setCancelling] = useState(false);
@@ -133,7 +139,7 @@ function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onCha
           cancel it.
         </p>
       )}
-      {underWay.has(campaign.state) && campaign.cancelledAt === undefined && (
+      {underWay.has(campaign.state) && campaign.cancelledAt === undefined && may('campaigns:cancel') && (
         <ConfirmButton
           label="Cancel campaign"
           className="danger-outline"

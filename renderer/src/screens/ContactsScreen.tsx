@@ -4,6 +4,7 @@ import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { IdSelect } from '../components/IdSelect.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { ContactForm } from '../desk/ContactForm.js';
 import { ContactImportPanel } from '../desk/ContactImportPanel.js';
@@ -44,14 +45,17 @@ export function ContactsScreen() {
             columns={contactCsvColumns(groups.data ?? [])}
             fetchPage={(limit, pageOffset) => api.listContacts(filter, limit, pageOffset)}
           />
-          <button type="button" aria-expanded={importing} onClick={() => setImporting(!importing)}>
-            {importing ? 'Close import' : 'Import CSV'}
-          </button>
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            New contact
-          </button>
+          <Writes scope="contacts:write">
+            <button type="button" aria-expanded={importing} onClick={() => setImporting(!importing)}>
+              {importing ? 'Close import' : 'Import CSV'}
+            </button>
+            <button type="button" className="primary" onClick={() => setEditing('new')}>
+              New contact
+            </button>
+          </Writes>
         </div>
       </header>
+      <RoleLimit scope="contacts:write" what="the contacts and groups" />
 
       {importing && <ContactImportPanel onImported={reload} />}
       {editing && (
@@ -118,7 +122,7 @@ export function ContactsScreen() {
                 headerHidden: true,
                 className: 'nowrap',
                 cell: (contact) => (
-                  <>
+                  <Writes scope="contacts:write">
                     <button type="button" className="link-button" onClick={() => setEditing(contact)}>
                       Edit
                     </button>{' '}
@@ -129,7 +133,7 @@ export function ContactsScreen() {
                     >
                       Remove
                     </button>
-                  </>
+                  </Writes>
                 ),
               },
             ]}
@@ -159,26 +163,30 @@ function GroupsPanel(props: { groups: { id: string; name: string; size: number }
         {props.groups.map((group) => (
           <li key={group.id}>
             {group.name} ({group.size}){' '}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => void api.removeGroup(group.id).then(props.onChanged)}
-            >
-              Remove group
-            </button>
+            <Writes scope="contacts:write">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void api.removeGroup(group.id).then(props.onChanged)}
+              >
+                Remove group
+              </button>
+            </Writes>
           </li>
         ))}
       </ul>
-      <form className="form-row" onSubmit={(event) => void add(event)} aria-label="New group">
-        <label>
-          New group
-          <input required value={name} onChange={(event) => setName(event.target.value)} />
-        </label>
-        <button type="submit" disabled={busy}>
-          Add group
-        </button>
-        <FormResult result={result} />
-      </form>
+      <Writes scope="contacts:write">
+        <form className="form-row" onSubmit={(event) => void add(event)} aria-label="New group">
+          <label>
+            New group
+            <input required value={name} onChange={(event) => setName(event.target.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Add group
+          </button>
+          <FormResult result={result} />
+        </form>
+      </Writes>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { ConversationRecord, DeviceRecord, ThreadMessageRecord } from '../a
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { useOptedOut } from '../desk/useContactNames.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -187,22 +188,24 @@ function Thread(props: {
           )}
         </h2>
         {conversation && (
-          <div className="head-actions">
-            <button
-              type="button"
-              disabled={mark.busy}
-              onClick={() => void change(() => api.markConversation(number, conversation.unread > 0))}
-            >
-              {conversation.unread > 0 ? 'Mark read' : 'Mark unread'}
-            </button>
-            <button
-              type="button"
-              disabled={mark.busy}
-              onClick={() => void change(() => api.archiveConversation(number, !conversation.archived))}
-            >
-              {conversation.archived ? 'Unarchive' : 'Archive'}
-            </button>
-          </div>
+          <Writes scope="conversations:write">
+            <div className="head-actions">
+              <button
+                type="button"
+                disabled={mark.busy}
+                onClick={() => void change(() => api.markConversation(number, conversation.unread > 0))}
+              >
+                {conversation.unread > 0 ? 'Mark read' : 'Mark unread'}
+              </button>
+              <button
+                type="button"
+                disabled={mark.busy}
+                onClick={() => void change(() => api.archiveConversation(number, !conversation.archived))}
+              >
+                {conversation.archived ? 'Unarchive' : 'Archive'}
+              </button>
+            </div>
+          </Writes>
         )}
       </header>
       <FormResult result={mark.result} />
@@ -215,20 +218,23 @@ function Thread(props: {
           <Bubble key={`${message.direction}-${message.id}`} message={message} deviceName={deviceName} />
         ))}
       </ol>
-      <form className="reply" onSubmit={(event) => void send(event)} aria-label="Reply">
-        <label htmlFor="reply-text">Your reply</label>
-        <textarea id="reply-text" rows={2} value={text} onChange={(event) => setText(event.target.value)} />
-        <span className="hint">
-          Sent from {deviceName(conversation?.replyDeviceId)}
-          {conversation?.replySimNumber !== undefined ? `, SIM ${conversation.replySimNumber}` : ''}.
-        </span>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={reply.busy || text.trim() === ''}>
-            {reply.busy ? 'Sending…' : 'Send reply'}
-          </button>
-          <FormResult result={reply.result} />
-        </div>
-      </form>
+      <RoleLimit scope="messages:send" what="the conversations" />
+      <Writes scope="messages:send">
+        <form className="reply" onSubmit={(event) => void send(event)} aria-label="Reply">
+          <label htmlFor="reply-text">Your reply</label>
+          <textarea id="reply-text" rows={2} value={text} onChange={(event) => setText(event.target.value)} />
+          <span className="hint">
+            Sent from {deviceName(conversation?.replyDeviceId)}
+            {conversation?.replySimNumber !== undefined ? `, SIM ${conversation.replySimNumber}` : ''}.
+          </span>
+          <div className="form-actions">
+            <button type="submit" className="primary" disabled={reply.busy || text.trim() === ''}>
+              {reply.busy ? 'Sending…' : 'Send reply'}
+            </button>
+            <FormResult result={reply.result} />
+          </div>
+        </form>
+      </Writes>
     </section>
   );
 }

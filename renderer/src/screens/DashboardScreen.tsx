@@ -5,6 +5,7 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { DailyChart } from '../components/DailyChart.js';
 import { ListView } from '../components/ListView.js';
+import { Writes } from '../components/RoleLimit.js';
 import { Banner, EmptyState, ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { formatRelative } from '../format/timeFormat.js';
@@ -54,7 +55,11 @@ export function DashboardScreen() {
     <>
       <header className="page-head">
         <h1>Dashboard</h1>
-        {status.data && <PauseControl status={status.data} onChanged={refreshStatus} />}
+        {status.data && (
+          <Writes scope="settings:write">
+            <PauseControl status={status.data} onChanged={refreshStatus} />
+          </Writes>
+        )}
       </header>
       {status.error !== undefined && !status.data && (
         <ErrorNote title="Gateway status unavailable." error={status.error} onRetry={refreshStatus} />

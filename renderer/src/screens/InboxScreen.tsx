@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { SharedFilterControls, useSharedFilters } from '../components/FilterControls.js';
+import { Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { namedExport } from '../desk/namedExport.js';
 import { useContactNames, withName } from '../desk/useContactNames.js';
@@ -72,9 +73,11 @@ export function InboxScreen() {
               lookup: api.contactNames,
             })}
           />
-          <button type="button" disabled={refresh.busy} onClick={() => void rereadStorage()}>
-            {refresh.busy ? 'Reading…' : 'Re-read modem storage'}
-          </button>
+          <Writes scope="inbox:refresh">
+            <button type="button" disabled={refresh.busy} onClick={() => void rereadStorage()}>
+              {refresh.busy ? 'Reading…' : 'Re-read modem storage'}
+            </button>
+          </Writes>
         </div>
       </header>
       <FormResult result={refresh.result} />

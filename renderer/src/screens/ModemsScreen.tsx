@@ -5,6 +5,7 @@ import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { ComposeForm } from '../messages/ComposeForm.js';
@@ -44,11 +45,19 @@ export function ModemsScreen() {
       <header className="page-head">
         <h1>Modems</h1>
         <div className="head-actions">
-          <button type="button" className="primary" aria-expanded={adding} onClick={() => setAdding(!adding)}>
-            {adding ? 'Close' : 'Add a modem'}
-          </button>
+          <Writes scope="settings:write">
+            <button
+              type="button"
+              className="primary"
+              aria-expanded={adding}
+              onClick={() => setAdding(!adding)}
+            >
+              {adding ? 'Close' : 'Add a modem'}
+            </button>
+          </Writes>
         </div>
       </header>
+      <RoleLimit scope="settings:write" what="the modems and their SIM plans" />
       {adding && <AddModemPanel onAdded={devices.reload} />}
       {adding && <NetworkModemPanel onAdded={devices.reload} />}
       {adding && <AndroidPhonePanel onAdded={devices.reload} />}
@@ -195,9 +204,11 @@ function ModemPanel(props: {
         ))}
       </dl>
       <div className="form-actions">
-        <button type="button" aria-expanded={section === 'test'} onClick={() => toggle('test')}>
-          Test send
-        </button>
+        <Writes scope="messages:send">
+          <button type="button" aria-expanded={section === 'test'} onClick={() => toggle('test')}>
+            Test send
+          </button>
+        </Writes>
         {can('atLog') && (
           <button type="button" aria-expanded={section === 'at-log'} onClick={() => toggle('at-log')}>
             AT log
@@ -211,20 +222,24 @@ function ModemPanel(props: {
         <button type="button" aria-expanded={section === 'plan'} onClick={() => toggle('plan')}>
           SIM plan
         </button>
-        <button type="button" aria-expanded={section === 'name'} onClick={() => toggle('name')}>
-          Rename
-        </button>
-        {modem?.simulated && (
-          <button type="button" aria-expanded={section === 'simulate'} onClick={() => toggle('simulate')}>
-            Simulate incoming SMS
+        <Writes scope="settings:write">
+          <button type="button" aria-expanded={section === 'name'} onClick={() => toggle('name')}>
+            Rename
           </button>
-        )}
-        <ConfirmButton
-          label="Remove"
-          question={`Remove ${modemLabel(device)}? Messages waiting for it go to other modems.`}
-          confirmLabel="Yes, remove"
-          onConfirm={() => void remove()}
-        />
+          {modem?.simulated && (
+            <button type="button" aria-expanded={section === 'simulate'} onClick={() => toggle('simulate')}>
+              Simulate incoming SMS
+            </button>
+          )}
+        </Writes>
+        <Writes scope="devices:delete">
+          <ConfirmButton
+            label="Remove"
+            question={`Remove ${modemLabel(device)}? Messages waiting for it go to other modems.`}
+            confirmLabel="Yes, remove"
+            onConfirm={() => void remove()}
+          />
+        </Writes>
         <FormResult result={removal.result} />
       </div>
       {/* Opened sections sit under the buttons, above the panels that fill in as they load, so

@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DataTable } from '../components/DataTable.js';
 import { ExportButton } from '../components/ExportButton.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { CsvColumn } from '../format/csv.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -63,23 +64,26 @@ export function OptOutsScreen() {
         join by texting an opt-out keyword (STOP…) and leave by texting START; the words and the confirmation
         text are under Settings. API clients can override the list per message with ignoreOptOut.
       </p>
-      <form className="form-row panel" onSubmit={(event) => void submit(event)} aria-label="Add a number">
-        <label>
-          Number
-          <input
-            name="phoneNumber"
-            value={number}
-            placeholder="+15551234567"
-            onChange={(event) => setNumber(event.target.value)}
-          />
-        </label>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={add.busy || number.trim() === ''}>
-            Add to the list
-          </button>
-          <FormResult result={add.result} />
-        </div>
-      </form>
+      <RoleLimit scope="optouts:write" what="the list" />
+      <Writes scope="optouts:write">
+        <form className="form-row panel" onSubmit={(event) => void submit(event)} aria-label="Add a number">
+          <label>
+            Number
+            <input
+              name="phoneNumber"
+              value={number}
+              placeholder="+15551234567"
+              onChange={(event) => setNumber(event.target.value)}
+            />
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="primary" disabled={add.busy || number.trim() === ''}>
+              Add to the list
+            </button>
+            <FormResult result={add.result} />
+          </div>
+        </form>
+      </Writes>
       <PagedListPanel
         list={page}
         what="opt-outs"
@@ -105,14 +109,16 @@ export function OptOutsScreen() {
                 header: 'Actions',
                 headerHidden: true,
                 cell: (row) => (
-                  <button
-                    type="button"
-                    className="link-button"
-                    disabled={remove.busy}
-                    onClick={() => void removeNumber(row.phoneNumber)}
-                  >
-                    Remove
-                  </button>
+                  <Writes scope="optouts:write">
+                    <button
+                      type="button"
+                      className="link-button"
+                      disabled={remove.busy}
+                      onClick={() => void removeNumber(row.phoneNumber)}
+                    >
+                      Remove
+                    </button>
+                  </Writes>
                 ),
               },
             ]}

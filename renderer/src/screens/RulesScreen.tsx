@@ -4,6 +4,7 @@ import type { DeviceRecord, RuleRecord, RuleVerdict } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';
 import { ListView } from '../components/ListView.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Group, Template } from '../desk/deskTypes.js';
 import {
@@ -55,11 +56,14 @@ export function RulesScreen() {
       <header className="page-head">
         <h1>Auto-reply rules</h1>
         <div className="head-actions">
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Add rule
-          </button>
+          <Writes scope="rules:write">
+            <button type="button" className="primary" onClick={() => setEditing('new')}>
+              Add rule
+            </button>
+          </Writes>
         </div>
       </header>
+      <RoleLimit scope="rules:write" what="the rules and try them" />
       <FormResult result={change.result} />
       {editing && (
         <RuleEditor
@@ -99,35 +103,37 @@ export function RulesScreen() {
                       <div className="form-error">{patternDisabledText(rule.patternDisabled)}</div>
                     )}
                   </div>
-                  <div className="head-actions">
-                    <button
-                      type="button"
-                      disabled={change.busy || index === 0}
-                      onClick={() => move(index, -1)}
-                      aria-label={`Move ${rule.name} up`}
-                    >
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      disabled={change.busy || index === inOrder.length - 1}
-                      onClick={() => move(index, 1)}
-                      aria-label={`Move ${rule.name} down`}
-                    >
-                      ↓
-                    </button>
-                    <button type="button" onClick={() => setEditing(rule)}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      disabled={change.busy}
-                      onClick={() => void act(() => api.removeRule(rule.id))}
-                    >
-                      Delete
-                    </button>
-                  </div>
+                  <Writes scope="rules:write">
+                    <div className="head-actions">
+                      <button
+                        type="button"
+                        disabled={change.busy || index === 0}
+                        onClick={() => move(index, -1)}
+                        aria-label={`Move ${rule.name} up`}
+                      >
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        disabled={change.busy || index === inOrder.length - 1}
+                        onClick={() => move(index, 1)}
+                        aria-label={`Move ${rule.name} down`}
+                      >
+                        ↓
+                      </button>
+                      <button type="button" onClick={() => setEditing(rule)}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={change.busy}
+                        onClick={() => void act(() => api.removeRule(rule.id))}
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  </Writes>
                 </li>
               ))}
             </ol>

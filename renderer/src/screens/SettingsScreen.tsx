@@ -9,10 +9,12 @@ import type { SettingsDocument } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { BridgePanel } from '../bridges/BridgePanel.js';
 import { downloadBlob } from '../components/fileDownload.js';
+import { RoleLimit } from '../components/RoleLimit.js';
 import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { FleetStatusPanel } from '../fleet/FleetStatusPanel.js';
 import { isoDay } from '../format/timeFormat.js';
 import { OwnSmppLogin } from '../people/SmppLoginControls.js';
+import { usePerson } from '../session/person.js';
 import { DatabasePanel } from '../settings/DatabasePanel.js';
 import {
   allSettingFields,
@@ -42,6 +44,7 @@ function valuesOf(document: SettingsDocument | undefined): Values {
 
 export function SettingsScreen() {
   const { api, desktop } = useApp();
+  const editable = usePerson().may('settings:write');
   const settings = useResource(() => api.settings(), [api]);
   // The form shows the stored values overlaid with the user's edits, so its very first render
   // already holds the stored values (no frame of empty fields).
@@ -100,12 +103,13 @@ export function SettingsScreen() {
       <header className="page-head">
         <h1>Settings</h1>
       </header>
+      <RoleLimit scope="settings:write" what="the settings" />
       {settings.loading && !settings.data && <Loading what="settings" />}
       {settings.error !== undefined && <ErrorNote error={settings.error} onRetry={settings.reload} />}
       {settings.data && (
         <form className="settings" onSubmit={save} noValidate>
           {settingSections.map((section) => (
-            <fieldset key={section.title} className="panel">
+            <fieldset key={section.title} className="panel" disabled={!editable}>
               <legend>{section.title}</legend>
               {section.fields.map((field) => {
                 const path = fieldPath(field);
@@ -127,19 +131,21 @@ export function SettingsScreen() {
               <SectionBridgePanel title={section.title} />
             </fieldset>
           ))}
-          <div className="form-actions sticky-actions">
-            <button
-              type="submit"
-              className="primary"
-              disabled={busy || !dirty || Object.keys(problems).length > 0}
-            >
-              {busy ? 'Saving…' : 'Save settings'}
-            </button>
-            <button type="button" disabled={busy || !dirty} onClick={() => setEdits({})}>
-              Discard changes
-            </button>
-            <FormResult result={result} />
-          </div>
+          {editable && (
+            <div className="form-actions sticky-actions">
+              <button
+                type="submit"
+                className="primary"
+                disabled={busy || !dirty || Object.keys(problems).length > 0}
+              >
+                {busy ? 'Saving…' : 'Save settings'}
+              </button>
+              <button type="button" disabled={busy || !dirty} onClick={() => setEdits({})}>
+                Discard changes
+              </button>
+              <FormResult result={result} />
+            </div>
+          )}
         </form>
       )}
       <DatabasePanel settings={settings.data} />

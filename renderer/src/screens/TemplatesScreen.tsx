@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { DataTable } from '../components/DataTable.js';
 import { ListView } from '../components/ListView.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import type { Template } from '../desk/deskTypes.js';
 import { useAction } from '../useAction.js';
@@ -17,11 +18,14 @@ export function TemplatesScreen() {
       <header className="page-head">
         <h1>Templates</h1>
         <div className="head-actions">
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            New template
-          </button>
+          <Writes scope="templates:write">
+            <button type="button" className="primary" onClick={() => setEditing('new')}>
+              New template
+            </button>
+          </Writes>
         </div>
       </header>
+      <RoleLimit scope="templates:write" what="the templates" />
       {editing && (
         <section className="panel" aria-label="Template">
           <TemplateForm
@@ -62,7 +66,7 @@ export function TemplatesScreen() {
                   headerHidden: true,
                   className: 'nowrap',
                   cell: (template) => (
-                    <>
+                    <Writes scope="templates:write">
                       <button type="button" className="link-button" onClick={() => setEditing(template)}>
                         Edit
                       </button>{' '}
@@ -73,7 +77,7 @@ export function TemplatesScreen() {
                       >
                         Remove
                       </button>
-                    </>
+                    </Writes>
                   ),
                 },
               ]}

@@ -4,6 +4,7 @@ import { useApp } from '../appContext.js';
 import { DataTable } from '../components/DataTable.js';
 import { DeviceSelect } from '../components/FilterControls.js';
 import { ListView } from '../components/ListView.js';
+import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { plainNetworkError } from '../format/networkErrors.js';
 import { formatDateTime, formatRelative } from '../format/timeFormat.js';
@@ -25,6 +26,7 @@ export function WebhooksScreen() {
       <header className="page-head">
         <h1>Webhooks</h1>
       </header>
+      <RoleLimit scope="webhooks:write" what="the webhooks and their deliveries" />
       <p className="muted intro">
         The gateway POSTs a JSON event to each address when something happens. Failed deliveries are retried
         with growing pauses, as many times as the “retry count” setting allows; after that, “Send again” sends
@@ -37,7 +39,9 @@ export function WebhooksScreen() {
           X-Signature).
         </p>
       )}
-      <AddWebhookForm devices={devices.data} onAdded={webhooks.reload} />
+      <Writes scope="webhooks:write">
+        <AddWebhookForm devices={devices.data} onAdded={webhooks.reload} />
+      </Writes>
       <section className="panel" aria-labelledby="webhook-list-title">
         <h2 id="webhook-list-title">Registered webhooks</h2>
         <ListView
@@ -221,20 +225,24 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
   return (
     <div className="detail">
       <div className="form-actions">
-        <button type="button" onClick={() => void sendTest()}>
-          Send test event
-        </button>
-        {failed > 0 && (
-          <button type="button" onClick={() => void sendAgain()}>
-            Send all {failed} failed again
+        <Writes scope="webhooks:write">
+          <button type="button" onClick={() => void sendTest()}>
+            Send test event
           </button>
-        )}
+          {failed > 0 && (
+            <button type="button" onClick={() => void sendAgain()}>
+              Send all {failed} failed again
+            </button>
+          )}
+        </Writes>
         <button type="button" onClick={deliveries.reload}>
           Refresh
         </button>
-        <button type="button" className="danger-outline" onClick={() => void remove()}>
-          Remove webhook
-        </button>
+        <Writes scope="webhooks:delete">
+          <button type="button" className="danger-outline" onClick={() => void remove()}>
+            Remove webhook
+          </button>
+        </Writes>
         <FormResult result={result} />
       </div>
       <h3>Delivery attempts</h3>
@@ -269,13 +277,15 @@ function WebhookDetail(props: { webhook: WebhookRecord; onRemoved: () => void })
                       <div className="form-error small">{plainNetworkError(delivery.lastError)}</div>
                     )}
                     {delivery.state === 'failed' && (
-                      <button
-                        type="button"
-                        className="button-small"
-                        onClick={() => void sendAgain([delivery.id])}
-                      >
-                        Send again
-                      </button>
+                      <Writes scope="webhooks:write">
+                        <button
+                          type="button"
+                          className="button-small"
+                          onClick={() => void sendAgain([delivery.id])}
+                        >
+                          Send again
+                        </button>
+                      </Writes>
                     )}
                   </>
                 ),
