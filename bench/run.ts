@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (full, minutes) or `npm run bench -- --quick` (every workload tiny, seconds).
  * Prints the machine and one table per workload family; BENCHMARKS.md explains the figures.
- * `--only http`, `--only modem`, `--only link`, `--only history`, `--only stalls` or `--only footprint` reruns one family (the peers table needs
+ * `--only http`, `--only modem`, `--only link`, `--only history`, `--only stalls`, `--only backlog` or `--only footprint` reruns one family (the peers table needs
  * the modem-path run, so it comes only with the whole suite; so does the footprint's 16-modem
  * peak). The full run keeps its prefilled data directories between runs (`defaultCacheDir`);
  * `--fresh-data` builds them again. `--cpu-prof <dir>` has every gateway write a V8 CPU profile
@@ -14,6 +14,7 @@ import { createDatasets, defaultCacheDir } from './support/dataset.js';
 import { type GatewayLaunch, repositoryRoot } from './support/gatewayProcess.js';
 import { describeMachine, machineLine } from './support/machine.js';
 import { formatTable } from './support/table.js';
+import { runBacklog } from './workloads/backlog.js';
 import { runBulkStalls } from './workloads/bulkStalls.js';
 import { runFootprint } from './workloads/footprint.js';
 import { runHistorySize } from './workloads/historySize.js';
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'string' },
     },
   });
-  const families = ['http', 'modem', 'link', 'history', 'stalls', 'footprint'] as const;
+  const families = ['http', 'modem', 'link', 'history', 'stalls', 'backlog', 'footprint'] as const;
   type Family = (typeof families)[number];
   if (values.only !== undefined && !families.includes(values.only as Family)) {
     throw new Error(`--only takes ${families.join(', ')}, not "${values.only}"`);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     }
     if (runs('history')) process.stdout.write(`${formatTable(await runHistorySize(sizes))}\n`);
     if (runs('stalls')) process.stdout.write(`${formatTable(await runBulkStalls(sizes, launch))}\n`);
+    if (runs('backlog')) process.stdout.write(`${formatTable(await runBacklog(sizes, datasets, launch))}\n`);
     if (runs('footprint')) {
       process.stdout.write(
         `${formatTable(await runFootprint(sizes, datasets, modemPath?.peakResidentBytes16, launch))}\n`,

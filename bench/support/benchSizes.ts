@@ -15,6 +15,12 @@ export interface BenchSizes {
   latencySamples: number;
   /** Quiet time after start-up before measuring (SIM reads, first health round, GC). */
   settleMs: number;
+  /** Messages queued up front for the backlog workload, one run each. */
+  backlogQueues: readonly number[];
+  /** Modems (at the radio's pace) that drain each backlog. */
+  backlogModems: number;
+  /** Seconds of sending timed per backlog run (at most the whole queue). */
+  backlogSeconds: number;
 }
 
 export const fullSizes: BenchSizes = {
@@ -26,6 +32,9 @@ export const fullSizes: BenchSizes = {
   modemMessages: 1_000,
   latencySamples: 50,
   settleMs: 2_000,
+  backlogQueues: [1_280, 20_000, 100_000],
+  backlogModems: 32,
+  backlogSeconds: 40,
 };
 
 export const quickSizes: BenchSizes = {
@@ -37,4 +46,7 @@ export const quickSizes: BenchSizes = {
   modemMessages: 20,
   latencySamples: 3,
   settleMs: 200,
+  backlogQueues: [16],
+  backlogModems: 4,
+  backlogSeconds: 2,
 };

@@ -1,4 +1,5 @@
 import type { MessageRecord, MessageState } from '../contract/domain/message.js';
+import type { ProcessingOrder } from '../contract/domain/messageOrder.js';
 import { assignedDeviceId } from '../contract/domain/messageView.js';
 import { foldText } from '../contract/domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
@@ -9,6 +10,8 @@ import type {
   MessageListForm,
   MessageQuery,
   MessageRepository,
+  WaitingDeadlines,
+  WaitingEntry,
 } from './repositories.js';
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
@@ -26,13 +29,17 @@ import { failedRecipientCount } from './sqlite/recipientFailures.js';
 import { flagInBody } from './sqlite/schema.js';
 import { type Database, isUniqueViolation, type Statement } from './sqlite/sqlite.js';
 import { StatementCache } from './sqlite/statementCache.js';
+import { waitingKeyColumn } from './sqlite/waitingQueue.js';
 
 /**
- * Pending and Processed messages are still in the gateway's hands (queued or at a modem): the
- * scheduler reads them all the time, so they are held in memory (bounded by --max-pending), and
- * retention never removes them, however old. Every other message is read from the database.
+ * Pending and Processed messages are still in the gateway's hands (queued or at a modem), so
+ * retention never removes them, however old. The Processed ones, one per busy modem, are read at
+ * every answer and held in memory; the queue is read from its own table a page at a time
+ * (waitingQueue.ts), so memory stays flat however long it grows. Every other message is read
+ * from the database.
  */
-const inFlightStates: readonly MessageState[] = ['Pending', 'Processed'];
+const inHandStates: readonly MessageState[] = ['Pending', 'Processed'];
+const heldStates: readonly MessageState[] = ['Processed'];
 const minuteMs = 60_000;
 
 interface MessageRow {
@@ -71,8 +78,8 @@ function updatedRow(row: MessageRow): UpdatedRow {
 }
 
 export class SqliteMessageRepository implements MessageRepository {
-  private readonly inFlight = new Map<MessageState, Map<string, MessageRecord>>(
-    inFlightStates.map((state) => [state, new Map()]),
+  private readonly held = new Map<MessageState, Map<string, MessageRecord>>(
+    heldStates.map((state) => [state, new Map()]),
   );
   private readonly queries: StatementCache;
   /** See `pendingRevision`. */
@@ -83,8 +90,11 @@ export class SqliteMessageRepository implements MessageRepository {
   private readonly selectRecord: Statement<[string], MessageRecordColumns>;
   private readonly countState: Statement<[string], { total: number }>;
   private readonly selectHighestSequence: Statement<[]>;
+  private readonly selectWaitingId: Statement<[string]>;
   /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
   private total = 0;
+  /** Rows in the waiting queue, kept up to date: checked at every POST against --max-pending. */
+  private waitingTotal = 0;
 
   constructor(
     private readonly db: Database,
@@ -111,6 +121,7 @@ export class SqliteMessageRepository implements MessageRepository {
          UNION ALL
          SELECT seq FROM (SELECT seq FROM messages ORDER BY created_at DESC, seq DESC LIMIT 1))`,
     );
+    this.selectWaitingId = db.prepare('SELECT 1 AS found FROM waiting WHERE id = ?');
     this.reload();
     // A failed commit rolled back writes the maps and the total already hold: read them again.
     commits.onRollback(() => this.reload());
@@ -130,13 +141,15 @@ export class SqliteMessageRepository implements MessageRepository {
       return Promise.reject(error);
     }
     this.total++;
-    // Only a message in flight is held, as a copy detached from the caller's object.
-    if (this.inFlight.has(record.state)) this.remember(detachedCopy(record));
+    if (record.state === 'Pending') this.queued();
+    // Only a message at a modem is held, as a copy detached from the caller's object.
+    if (this.held.has(record.state)) this.remember(detachedCopy(record));
     return durable;
   }
 
   update(record: MessageRecord, inCommit?: () => void): Promise<void> {
     const row = messageRow(record);
+    const wasPending = this.isPending(record.id);
     let written: { value: number; durable: Promise<void> };
     try {
       written = this.commits.write(() => this.updateRow.run(...updatedRow(row)).changes);
@@ -147,13 +160,15 @@ export class SqliteMessageRepository implements MessageRepository {
       return Promise.reject(new GatewayError(ErrorCode.NotFound, `message ${record.id} not found`));
     }
     this.forget(record.id);
-    this.remember(detachedCopy(record));
+    if (wasPending) this.waitingTotal--;
+    if (record.state === 'Pending') this.queued();
+    if (this.held.has(record.state)) this.remember(detachedCopy(record));
     inCommit?.();
     return written.durable;
   }
 
   get(id: string): MessageRecord | undefined {
-    for (const records of this.inFlight.values()) {
+    for (const records of this.held.values()) {
       const record = records.get(id);
       if (record) return record;
     }
@@ -182,8 +197,41 @@ export class SqliteMessageRepository implements MessageRepository {
     );
   }
 
-  pending(): MessageRecord[] {
-    return this.inState('Pending');
+  waiting(order: ProcessingOrder, now: number, limit: number, after?: string): WaitingEntry[] {
+    const key = waitingKeyColumn(order);
+    const rows = this.queries
+      .get(
+        `SELECT w.${key} AS key, ${recordColumns('m.')} FROM waiting AS w JOIN messages AS m ON m.id = w.id
+         WHERE w.${key} > @after AND (w.schedule_at IS NULL OR w.schedule_at <= @now)
+           AND (w.valid_until IS NULL OR w.valid_until > @now)
+         ORDER BY w.${key} LIMIT @limit`,
+      )
+      .all({ after: after ?? '', now, limit }) as (MessageRecordColumns & { key: string })[];
+    return rows.map((row) => ({ key: row.key, record: recordOfColumns(row) }));
+  }
+
+  expiredWaiting(now: number): MessageRecord[] {
+    const rows = this.queries
+      .get(
+        `SELECT ${recordColumns('m.')} FROM waiting AS w JOIN messages AS m ON m.id = w.id
+         WHERE w.valid_until IS NOT NULL AND w.valid_until <= @now`,
+      )
+      .all({ now }) as MessageRecordColumns[];
+    return rows.map(recordOfColumns);
+  }
+
+  waitingDeadlines(now: number): WaitingDeadlines {
+    const row = this.queries
+      .get(
+        `SELECT (SELECT min(valid_until) FROM waiting WHERE valid_until IS NOT NULL) AS nextExpiry,
+           (SELECT min(schedule_at) FROM waiting WHERE schedule_at IS NOT NULL AND schedule_at > @now)
+             AS nextScheduled`,
+      )
+      .get({ now }) as { nextExpiry: number | null; nextScheduled: number | null };
+    return {
+      nextExpiry: row.nextExpiry ?? Number.POSITIVE_INFINITY,
+      nextScheduled: row.nextScheduled ?? Number.POSITIVE_INFINITY,
+    };
   }
 
   pendingRevision(): number {
@@ -191,11 +239,11 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   isPending(id: string): boolean {
-    return this.inFlight.get('Pending')?.has(id) ?? false;
+    return this.selectWaitingId.get(id) !== undefined;
   }
 
   inState(state: MessageState, since?: number): MessageRecord[] {
-    const held = this.inFlight.get(state);
+    const held = this.held.get(state);
     if (held) {
       const records = [...held.values()];
       return since === undefined ? records : records.filter((record) => (record.states[state] ?? 0) >= since);
@@ -281,7 +329,8 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   countInState(state: MessageState): number {
-    return this.inFlight.get(state)?.size ?? (this.countState.get(state) as { total: number }).total;
+    if (state === 'Pending') return this.waitingTotal;
+    return this.held.get(state)?.size ?? (this.countState.get(state) as { total: number }).total;
   }
 
   countFailedSince(since: number): number {
@@ -324,12 +373,12 @@ export class SqliteMessageRepository implements MessageRepository {
   }
 
   async pruneOlderThan(before: number): Promise<number> {
-    const inFlight = inFlightStates.map((state) => `'${state}'`).join(', ');
+    const inHand = inHandStates.map((state) => `'${state}'`).join(', ');
     const deleted = await chunkedDelete(
       this.commits,
       this.queries.get(
         `DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages
-           WHERE created_at < @before AND state NOT IN (${inFlight}) LIMIT @chunk)`,
+           WHERE created_at < @before AND state NOT IN (${inHand}) LIMIT @chunk)`,
       ),
       { before },
     );
@@ -339,22 +388,31 @@ export class SqliteMessageRepository implements MessageRepository {
 
   private reload(): void {
     this.total = keptRowCount(this.queries, 'messages');
-    for (const records of this.inFlight.values()) records.clear();
+    this.waitingTotal = (
+      this.db.prepare('SELECT count(*) AS total FROM waiting').get() as { total: number }
+    ).total;
+    this.queueRevision++;
+    for (const records of this.held.values()) records.clear();
     const rows = this.db
       .prepare(
-        `SELECT ${recordColumns()} FROM messages WHERE state IN (${inFlightStates.map(() => '?').join(', ')})`,
+        `SELECT ${recordColumns()} FROM messages WHERE state IN (${heldStates.map(() => '?').join(', ')})`,
       )
-      .all(...inFlightStates) as MessageRecordColumns[];
+      .all(...heldStates) as MessageRecordColumns[];
     for (const row of rows) this.remember(recordOfColumns(row));
   }
 
+  /** A write left a message Pending: one more in the queue's count, and a new queue revision. */
+  private queued(): void {
+    this.waitingTotal++;
+    this.queueRevision++;
+  }
+
   private remember(record: MessageRecord): void {
-    this.inFlight.get(record.state)?.set(record.id, record);
-    if (record.state === 'Pending') this.queueRevision++;
+    this.held.get(record.state)?.set(record.id, record);
   }
 
   private forget(id: string): void {
-    for (const records of this.inFlight.values()) records.delete(id);
+    for (const records of this.held.values()) records.delete(id);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingAudience, IncomingRecord, IncomingType } from '../contract/domain/incoming.js';
 import type { MessageRecord, MessageState, MessageStateFilter } from '../contract/domain/message.js';
+import type { ProcessingOrder } from '../contract/domain/messageOrder.js';
 import type { LogRecord } from '../logging/logger.js';
 
 /**
@@ -64,6 +65,19 @@ export interface HandOver {
   at: number;
 }
 
+/** A queued message and its place in the queue's order (the key `waiting` pages after). */
+export interface WaitingEntry {
+  key: string;
+  record: MessageRecord;
+}
+
+export interface WaitingDeadlines {
+  /** The earliest `validUntil` among the queued messages; Infinity when none has one. */
+  nextExpiry: number;
+  /** The earliest `scheduleAt` after now; Infinity when none is scheduled. */
+  nextScheduled: number;
+}
+
 export interface MessageRepository {
   /** Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. */
   insert(record: MessageRecord): Promise<void>;
@@ -80,12 +94,20 @@ export interface MessageRepository {
    * from the rows on a page reader's thread); includes every write made before the call.
    */
   list(query: MessageQuery, form: MessageListForm): Promise<ListedMessages>;
-  /** Every message whose aggregate state is Pending, in no particular order. */
-  pending(): MessageRecord[];
+  /**
+   * Up to `limit` queued messages that are ready at `now` (their `scheduleAt` reached, their
+   * `validUntil` not passed), in queue order for `order`, after the entry keyed `after`: the
+   * queue is read a page at a time, never held whole.
+   */
+  waiting(order: ProcessingOrder, now: number, limit: number, after?: string): WaitingEntry[];
+  /** Every queued message whose `validUntil` is at or before `now`. */
+  expiredWaiting(now: number): MessageRecord[];
+  /** When the queue next changes by itself: its earliest expiry, and its earliest start after `now`. */
+  waitingDeadlines(now: number): WaitingDeadlines;
   /**
    * Grows with every write that leaves a message Pending (queued, changed while queued, put back
-   * in the queue): a reader that ordered `pending()` keeps its order while this stands still,
-   * and only drops what left the queue (`isPending`).
+   * in the queue): a reader that read a page of `waiting` keeps its order while this stands
+   * still, and only drops what left the queue (`isPending`).
    */
   pendingRevision(): number;
   /** Whether the message is in the queue (aggregate state Pending) now. */

@@ -31,6 +31,8 @@ const expectedRows = [
   'preview a campaign to 2,000 typed numbers',
   'preview a campaign to a group of 2,000',
   'start a campaign of 500 messages',
+  '16 queued, 4 modems',
+  '8 queued, 4 modems',
   'resident memory, idle',
   'resident memory, 100 stored',
   'resident memory, 1,000 stored',

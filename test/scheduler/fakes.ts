@@ -1,6 +1,7 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
 import type { DeviceInfo, ModemStatus } from '../../server/contract/domain/device.js';
 import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import type { ProcessingOrder } from '../../server/contract/domain/messageOrder.js';
 import { toMessageView } from '../../server/contract/domain/messageView.js';
 import type { DeviceDirectory } from '../../server/devices/pool/deviceDirectory.js';
 import type { OutboundModem, SendRequest, SendResult } from '../../server/devices/pool/outboundModem.js';
@@ -20,7 +21,21 @@ import type {
   MessageListForm,
   MessageQuery,
   MessageRepository,
+  WaitingDeadlines,
+  WaitingEntry,
 } from '../../server/store/repositories.js';
+
+/**
+ * A queued message's place as text that sorts in queue order, built as the store's `waiting`
+ * table builds it (server/store/sqlite/waitingQueue.ts): priority, then the place of the message
+ * or of its bulk send, then its sequence.
+ */
+function queueKey(order: ProcessingOrder, record: MessageRecord): string {
+  const place = BigInt(record.batchSequence ?? record.sequence);
+  const digits = (value: bigint | number, width: number) => String(value).padStart(width, '0');
+  const placeField = order === 'FIFO' ? place : 9_999_999_999_999_999n - place;
+  return digits(127 - record.priority, 3) + digits(placeField, 16) + digits(record.sequence, 16);
+}
 
 /**
  * In-memory MessageRepository with the contract's semantics (memory changes synchronously,
@@ -74,13 +89,43 @@ export class MemoryMessageRepository implements MessageRepository {
     return this.pendingIds.has(id);
   }
 
-  pending(): MessageRecord[] {
-    const result: MessageRecord[] = [];
+  waiting(order: ProcessingOrder, now: number, limit: number, after = ''): WaitingEntry[] {
+    const entries: WaitingEntry[] = [];
     for (const id of this.pendingIds) {
       const record = this.records.get(id);
-      if (record) result.push(record);
+      if (
+        !record ||
+        (record.scheduleAt ?? now) > now ||
+        (record.validUntil ?? Number.POSITIVE_INFINITY) <= now
+      )
+        continue;
+      const key = queueKey(order, record);
+      if (key > after) entries.push({ key, record: structuredClone(record) });
     }
-    return result;
+    entries.sort((left, right) => (left.key < right.key ? -1 : 1));
+    return entries.slice(0, limit);
+  }
+
+  expiredWaiting(now: number): MessageRecord[] {
+    return this.queued().filter((record) => record.validUntil !== undefined && record.validUntil <= now);
+  }
+
+  waitingDeadlines(now: number): WaitingDeadlines {
+    const queued = this.queued();
+    return {
+      nextExpiry: Math.min(...queued.map((record) => record.validUntil ?? Number.POSITIVE_INFINITY)),
+      nextScheduled: Math.min(
+        ...queued.map((record) =>
+          record.scheduleAt !== undefined && record.scheduleAt > now
+            ? record.scheduleAt
+            : Number.POSITIVE_INFINITY,
+        ),
+      ),
+    };
+  }
+
+  private queued(): MessageRecord[] {
+    return [...this.pendingIds].flatMap((id) => this.records.get(id) ?? []);
   }
 
   awaitingReports(sentFrom: number, sentBefore: number): AwaitingReports[] {

@@ -3,6 +3,7 @@ import { ManualClock } from '../../server/clock/manualClock.js';
 import { NOT_SENT_DEVICE_GONE_ERROR, TTL_EXPIRED_ERROR } from '../../server/contract/domain/failureTexts.js';
 import { ErrorCode, GatewayError } from '../../server/errors/gatewayError.js';
 import { MODEM_UNAVAILABLE_BACKOFF_MS } from '../../server/services/scheduler/modemParking.js';
+import { fruitlessWalkMs, windowSize } from '../../server/services/scheduler/readyQueue.js';
 import { SchedulerHarness, sentIds } from './fakes.js';
 
 const SECOND = 1000;
@@ -34,16 +35,48 @@ describe('Scheduler: hand-over', () => {
 });
 
 describe('Scheduler: a long queue', () => {
-  it('reads and orders the queue once while only hand-overs change it, not once per hand-over', async () => {
+  it('reads the queue a window at a time while only hand-overs change it, not once per hand-over', async () => {
     const clock = new ManualClock();
     const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
     const modem = harness.modem('m1', { sendMs: 1000 });
     await harness.enqueue(...Array.from({ length: 1_000 }, (_, index) => ({ id: `m${index}` })));
-    const reads = vi.spyOn(harness.repository, 'pending');
+    const reads = vi.spyOn(harness.repository, 'waiting');
     await started(harness);
-    await clock.advance(50 * SECOND);
-    expect(sentIds(modem)).toEqual(Array.from({ length: 50 }, (_, index) => `m${index}`));
-    expect(reads).toHaveBeenCalledTimes(1);
+    await clock.advance(300 * SECOND);
+    expect(sentIds(modem)).toEqual(Array.from({ length: 300 }, (_, index) => `m${index}`));
+    // The first window, then a top-up each time half of it was handed over: 300 hand-overs, 3 reads.
+    expect(reads.mock.calls.map(([, , limit]) => limit)).toEqual([
+      windowSize,
+      windowSize / 2,
+      windowSize / 2,
+    ]);
+  });
+
+  it('sends a modem that may carry none of a long queue past the window once per while, not per scan', async () => {
+    const clock = new ManualClock();
+    const harness = new SchedulerHarness(clock, { policy: { processingOrder: 'FIFO' } });
+    const idle = harness.modem('m1', { sendMs: 1000 });
+    const pinned = harness.modem('m2', { sendMs: 1000 });
+    const queued = 2 * windowSize + 100;
+    await harness.enqueue(
+      ...Array.from({ length: queued }, (_, index) => ({ id: `p${index}`, requestedDeviceId: 'm2' })),
+    );
+    const reads = vi.spyOn(harness.repository, 'waiting');
+    const deepReads = () =>
+      reads.mock.calls.filter(([, , limit, after]) => limit === windowSize && after).length;
+    await started(harness);
+    await clock.advance(60 * SECOND);
+    expect(sentIds(pinned)).toHaveLength(60);
+    expect(idle.sent).toHaveLength(0);
+    // 60 scans; m1 walks the rest of the queue (two pages) once per fruitlessWalkMs (5 s): 13
+    // walks, where a walk per scan would read 120 pages.
+    expect(fruitlessWalkMs).toBe(5 * SECOND);
+    expect(deepReads()).toBeLessThanOrEqual(26);
+    expect(deepReads()).toBeGreaterThan(0);
+    // A message m1 may carry, queued behind the rest, is found at once.
+    await harness.enqueue({ id: 'free' });
+    await clock.advance(2 * SECOND);
+    expect(sentIds(idle)).toEqual(['free']);
   });
 
   it('orders a message queued, an expiry or a schedule falling due into the kept order', async () => {

@@ -24,6 +24,13 @@ import {
 const start = Date.UTC(2026, 0, 1);
 const minute = 60_000;
 
+/** The ids in the waiting queue, in FIFO order, as far ahead in time as a queue can be read. */
+function queuedIds(repository: SqliteMessageRepository): string[] {
+  return repository
+    .waiting('FIFO', Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER)
+    .map((entry) => entry.record.id);
+}
+
 /** A database in `path` and the repository on it; `close` closes both. */
 function openAt(path: string): { database: TestDatabase; repository: SqliteMessageRepository } {
   const database = openTestDatabase(path);
@@ -62,7 +69,7 @@ describe('SqliteMessageRepository', () => {
   it('shows an inserted message to reads before the insert resolves', async () => {
     const inserted = repository.insert(message({ id: 'm1' }));
     expect(repository.get('m1')?.id).toBe('m1');
-    expect(repository.pending().map((record) => record.id)).toEqual(['m1']);
+    expect(queuedIds(repository)).toEqual(['m1']);
     await inserted;
   });
 
@@ -72,12 +79,12 @@ describe('SqliteMessageRepository', () => {
     );
   });
 
-  it('keeps pending() and inState() in step with every update', async () => {
+  it('keeps the queue and inState() in step with every update', async () => {
     await repository.insert(message({ id: 'm1' }));
     await repository.insert(message({ id: 'm2' }));
     const current = repository.get('m1') as MessageRecord;
     await repository.update({ ...current, state: 'Processed', deviceId: 'modem-1' });
-    expect(repository.pending().map((record) => record.id)).toEqual(['m2']);
+    expect(queuedIds(repository)).toEqual(['m2']);
     expect(repository.inState('Processed').map((record) => record.id)).toEqual(['m1']);
     await repository.update({ ...(repository.get('m1') as MessageRecord), state: 'Sent' });
     expect(repository.inState('Processed')).toEqual([]);
@@ -89,7 +96,7 @@ describe('SqliteMessageRepository', () => {
     await repository.insert(message({ id: 'new', createdAt: start + minute }));
     await repository.update({ ...(repository.get('old') as MessageRecord), state: 'Failed' });
     await reopen();
-    expect(repository.pending().map((record) => record.id)).toEqual(['new']);
+    expect(queuedIds(repository)).toEqual(['new']);
     expect(repository.inState('Failed').map((record) => record.id)).toEqual(['old']);
     expect((await listedPage(repository, { limit: 10, offset: 0 })).items.map((record) => record.id)).toEqual(
       ['new', 'old'],
@@ -127,7 +134,7 @@ describe('SqliteMessageRepository', () => {
       isGatewayError(error, ErrorCode.StoreIo),
     );
     expect(repository.get('m1')).toBeUndefined();
-    expect(repository.pending().map((record) => record.id)).toEqual(['kept']);
+    expect(queuedIds(repository)).toEqual(['kept']);
     await repository.insert(message({ id: 'm1' }));
     expect(repository.count()).toBe(2);
   });
@@ -141,7 +148,7 @@ describe('SqliteMessageRepository', () => {
     );
     expect(repository.get('m1')?.state).toBe('Pending');
     expect(repository.inState('Processed')).toEqual([]);
-    expect(repository.pending().map((record) => record.id)).toEqual(['m1']);
+    expect(queuedIds(repository)).toEqual(['m1']);
   });
 
   it('finds messages by the time they reached a state, from the database and from memory', async () => {
@@ -641,8 +648,10 @@ describe('SqliteMessageRepository.list at 12,000 messages', () => {
     expect(result.total).toBeGreaterThan(0);
   });
 
-  it('counts the pending messages the same as a scan', () => {
-    expect(repository.pending().length).toBe(all.filter((record) => record.state === 'Pending').length);
+  it('counts and queues the pending messages the same as a scan', () => {
+    const pending = all.filter((record) => record.state === 'Pending').map((record) => record.id);
+    expect(repository.countInState('Pending')).toBe(pending.length);
+    expect(new Set(queuedIds(repository))).toEqual(new Set(pending));
   });
 
   it('lists the same pages after reopening', async () => {

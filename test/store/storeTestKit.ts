@@ -138,6 +138,8 @@ const undoSteps: Readonly<Record<number, string | ((db: Database) => void)>> = {
       rewrite.run({ id, body, view, view_content });
     }
   },
+  25: `DROP TRIGGER waiting_insert; DROP TRIGGER waiting_update; DROP TRIGGER waiting_leave;
+    DROP TRIGGER waiting_delete; DROP TABLE waiting;`,
 };
 
 /** The waiting-for-report triggers of schema 17 to 23, which read the flag from the stored view. */

@@ -80,8 +80,8 @@ export interface SchedulerStatus {
 /**
  * Decides what is sent, when, through which modem and SIM.
  *
- * Each decision is one synchronous scan of the queue, kept in order between scans
- * (`readyQueue.ts`): expire what passed its `validUntil`, then let every free modem (fewest sends
+ * Each decision is one synchronous scan of the front of the queue, a window read in queue order
+ * and kept between scans (`readyQueue.ts`): expire what passed its `validUntil`, then let every free modem (fewest sends
  * in the window first) take the first message in queue order it may carry — a non-expedited one
  * only when the modem's pause and sliding window allow. A scan never runs inline: `wake()` sets a
  * zero-delay timer, so every event of one instant (several sends ending together) is seen by one
@@ -190,6 +190,7 @@ export class Scheduler {
   /** Something changed (message enqueued or cancelled, settings, modems): decide again. */
   wake(): void {
     if (!this.running) return;
+    this.queue.retryWalks();
     this.timers.request();
   }
 
@@ -317,6 +318,7 @@ export class Scheduler {
       const best = this.queue.first(
         (message) => !claimed.has(message.id) && this.mayTake(message, candidate.modem, now, benched, online),
         (message) => !limitsAllow && !isExpedited(message),
+        candidate.deviceId,
       );
       if (!best) continue;
       claimed.add(best.id);

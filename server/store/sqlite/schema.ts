@@ -18,6 +18,7 @@ import {
 } from './searchIndex.js';
 import type { Database } from './sqlite.js';
 import { stateCountTriggers } from './stateCountTriggers.js';
+import { waitingQueueStep } from './waitingQueue.js';
 
 /**
  * The schema, as steps: step N brings a database from `user_version` N to N+1. A database made
@@ -474,6 +475,9 @@ export const schemaSteps: readonly string[] = [
   ALTER TABLE messages DROP COLUMN view;
   ALTER TABLE messages DROP COLUMN view_content;
   `,
+  // The waiting queue leaves memory: a narrow table of the Pending rows, kept by triggers, read a
+  // window at a time in queue order (waitingQueue.ts). The step files every Pending row.
+  waitingQueueStep,
 ];
 
 /**
