@@ -7,7 +7,6 @@ import { FleetIndicator } from './fleet/FleetIndicator.js';
 import { useScreen } from './hashRoute.js';
 import { FreshnessContext } from './live/freshness.js';
 import { useStreamState } from './live/LiveEvents.js';
-import { ModemWarnings } from './modems/ModemWarnings.js';
 import { OwnPasswordPanel } from './people/OwnPasswordPanel.js';
 import { OwnSmppLogin } from './people/SmppLoginControls.js';
 import { type ScreenId, screenScopes, screens } from './screenList.js';
@@ -122,7 +121,6 @@ export function Shell() {
             <div className="screen-data">
               <FirstRunLoginPanel />
               <NoModemChoice />
-              <ModemWarnings />
               <View />
             </div>
           </FreshnessContext.Provider>

@@ -578,7 +578,7 @@ describe('lost delivery reports (item 7)', () => {
       await signIn(page, full.url, harnessUser, harnessPassword);
       await page.goto(`${full.url}/ui/#/messages`);
       await page
-        .getByRole('status', { name: 'Warnings' })
+        .getByRole('region', { name: 'Gateway status' })
         .getByText(/^Delivery reports are being lost on /)
         .waitFor({ timeout: 30_000 });
       const row = page.locator('tr[data-message-id]').filter({ hasText: 'Will its report come?' });

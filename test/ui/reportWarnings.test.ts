@@ -68,7 +68,7 @@ describe('delivery reports that stop arriving', () => {
   it('are named on every screen, the Modems screen included', async () => {
     const page = await newTab(browser);
     await signIn(page, ui.baseUrl);
-    const warning = page.getByRole('status', { name: 'Warnings' });
+    const warning = page.getByRole('region', { name: 'Gateway status' });
     await expect.poll(() => warning.textContent()).toContain('Delivery reports stopped arriving from');
     await expect.poll(() => warning.textContent()).toContain('3 messages sent over an hour ago have none');
     await openScreen(page, 'Modems');

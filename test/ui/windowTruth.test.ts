@@ -150,12 +150,21 @@ describe('issue 14 in Chromium with two simulated modems', () => {
       await api('POST', `/gateway/v1/webhooks/${hook.id}/test`);
       const page = await signedIn();
       await whilePaused(async () => {
+        // One line, the gravest, while three wait behind "2 more"; opened, they stay open from
+        // screen to screen.
+        const bar = statusBar(page);
+        const more = bar.getByRole('button', { name: '2 more', expanded: false });
+        await more.waitFor();
+        await expect(bar.getByRole('listitem').allTextContents()).resolves.toEqual([
+          expect.stringContaining(`(last: ${hookUrl} — receiver answered HTTP 500)`),
+        ]);
+        await more.click();
         for (const screen of screens) {
           await openScreen(page, screen.label);
-          const bar = statusBar(page);
           await bar.getByText(/^Simulated modem in use/).waitFor();
           await bar.getByText(/^Sending is paused/).waitFor();
           await bar.getByText(`(last: ${hookUrl} — receiver answered HTTP 500)`).waitFor();
+          await bar.getByRole('button', { name: 'Show less', expanded: true }).waitFor();
         }
       });
       await statusBar(page)

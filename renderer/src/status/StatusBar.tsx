@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useApp } from '../appContext.js';
 import { listenerStateText } from '../bridges/BridgePanel.js';
 import { plainNetworkError } from '../format/networkErrors.js';
@@ -6,9 +6,14 @@ import { formatNumber } from '../format/numberFormat.js';
 import { formatTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useResource } from '../useResource.js';
+import { modemNotices, type StatusItem } from './modemNotices.js';
 
 /** How often the bar re-reads the gateway status: pause and webhook failures have no live event. */
 const statusPollMs = 5000;
+/** Up to this many lines show at once; more fold behind one "N more" button. */
+const linesShown = 2;
+const toneOrder: Record<StatusItem['tone'], number> = { error: 0, warn: 1, info: 2 };
+
 /** A mail the relay has not taken for this long is news: forwarding is not working. */
 const mailWaitNewsMs = 15 * 60_000;
 
@@ -22,8 +27,9 @@ const deliveryNames = {
 /**
  * One bar on every screen for what changes how everything else must be read: the gateway is not
  * answering (so what is shown may be out of date), a simulated modem is in use, sending is
- * paused, webhook deliveries or other owed deliveries are failing; and which ways in beside
- * HTTP (SMTP, SMPP) are open.
+ * paused, webhook deliveries or other owed deliveries are failing, a modem needs attention; and
+ * which ways in beside HTTP (SMTP, SMPP) are open. One line each, the gravest first; past
+ * `linesShown` the rest fold behind one button, so the screen's own heading stays in view.
  */
 export function StatusBar(props: { staleSince: number | undefined }) {
   const { api } = useApp();
@@ -51,12 +57,8 @@ export function StatusBar(props: { staleSince: number | undefined }) {
     [api, failedHookId],
   );
   const failedHook = hooks.data?.find((hook) => hook.id === failedHookId)?.url ?? `webhook ${failedHookId}`;
-  const items: {
-    key: string;
-    tone: 'info' | 'warn' | 'error';
-    text: string;
-    link?: { href: string; label: string };
-  }[] = [];
+  const [expanded, setExpanded] = useState(false);
+  const items: StatusItem[] = [];
   if (props.staleSince !== undefined) {
     items.push({
       key: 'unreachable',
@@ -120,11 +122,15 @@ export function StatusBar(props: { staleSince: number | undefined }) {
       link: { href: '#/settings', label: 'Settings' },
     });
   }
+  items.push(...modemNotices(devices.data ?? [], Date.now()));
   if (items.length === 0) return null;
+  const ordered = items.sort((left, right) => toneOrder[left.tone] - toneOrder[right.tone]);
+  const folds = ordered.length > linesShown;
+  const shown = folds && !expanded ? ordered.slice(0, 1) : ordered;
   return (
     <section className="status-bar" aria-label="Gateway status">
-      <ul>
-        {items.map((item) => (
+      <ul id="status-lines">
+        {shown.map((item) => (
           <li key={item.key} className={`status-item status-${item.tone}`} data-status={item.key}>
             {item.text}
             {item.link && (
@@ -136,6 +142,17 @@ export function StatusBar(props: { staleSince: number | undefined }) {
           </li>
         ))}
       </ul>
+      {folds && (
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={expanded}
+          aria-controls="status-lines"
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Show less' : `${ordered.length - 1} more`}
+        </button>
+      )}
     </section>
   );
 }
