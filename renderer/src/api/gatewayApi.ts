@@ -251,6 +251,10 @@ export function createGatewayApi(client: ApiClient) {
       client.patch<DeviceRecord>(`/gateway/v1/devices/${id(deviceId)}`, { name }),
     simulateIncoming: (deviceId: string, sender: string, text: string) =>
       client.post<void>(`/gateway/v1/devices/${id(deviceId)}/simulate-incoming`, { sender, text }),
+    simulateSendFailure: (
+      deviceId: string,
+      failure: { cmsCode: number; count: number; phoneNumber?: string },
+    ) => client.post<void>(`/gateway/v1/devices/${id(deviceId)}/simulate-failure`, failure),
     atLog: (deviceId: string, limit = 200) =>
       client.get<AtLogLine[]>(`/gateway/v1/devices/${id(deviceId)}/at-log`, { limit }),
 

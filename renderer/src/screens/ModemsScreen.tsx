@@ -21,6 +21,7 @@ import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
 import { SimPlanPanel } from '../modems/SimPlanPanel.js';
+import { SimulateFailureForm } from '../modems/SimulateFailureForm.js';
 import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
@@ -80,7 +81,7 @@ export function ModemsScreen() {
   );
 }
 
-type Section = 'none' | 'test' | 'at-log' | 'operations' | 'plan' | 'name' | 'simulate';
+type Section = 'none' | 'test' | 'at-log' | 'operations' | 'plan' | 'name' | 'simulate' | 'simulate-failure';
 
 function ModemPanel(props: {
   device: DeviceRecord;
@@ -91,7 +92,9 @@ function ModemPanel(props: {
   const { device } = props;
   const modem = device.modem;
   const [section, setSection] = useState<Section>('none');
-  const opened = useRevealOnOpen<HTMLDivElement>(section === 'simulate' ? section : undefined);
+  const opened = useRevealOnOpen<HTMLDivElement>(
+    section === 'simulate' || section === 'simulate-failure' ? section : undefined,
+  );
   const removal = useAction();
   const toggle = (next: Section) => setSection(section === next ? 'none' : next);
   // The panels follow what the device says it can do (`modem.capabilities`), not its kind.
@@ -231,6 +234,15 @@ function ModemPanel(props: {
               Simulate incoming SMS
             </button>
           )}
+          {modem?.simulated && (
+            <button
+              type="button"
+              aria-expanded={section === 'simulate-failure'}
+              onClick={() => toggle('simulate-failure')}
+            >
+              Simulate a failed send
+            </button>
+          )}
         </Writes>
         <Writes scope="devices:delete">
           <ConfirmButton
@@ -268,6 +280,12 @@ function ModemPanel(props: {
         <div className="subpanel">
           <h3>Name of {modemLabel(device)}</h3>
           <ModemNameForm device={device} onDone={props.onChanged} />
+        </div>
+      )}
+      {section === 'simulate-failure' && (
+        <div className="subpanel" ref={opened}>
+          <h3>A failed send through {modemLabel(device)}</h3>
+          <SimulateFailureForm deviceId={device.id} />
         </div>
       )}
       {section === 'simulate' && (

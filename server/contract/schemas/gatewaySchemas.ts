@@ -47,6 +47,17 @@ export const simulatedIncomingSchema = z.object({
   text: z.string().min(1).max(1_600),
 });
 
+/** POST /gateway/v1/devices/:id/simulate-failure body: the next `count` sends fail (to one number if given). */
+export const simulatedFailureSchema = z.object({
+  /** A +CMS ERROR code (TS 27.005 §3.2.5; 1–127 are the network's RP-causes, TS 24.011 Annex E). */
+  cmsCode: z.number().int().min(1).max(511),
+  count: z.number().int().min(1).max(100).default(1),
+  phoneNumber: z
+    .string()
+    .regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567')
+    .optional(),
+});
+
 /** GET /gateway/v1/devices/:id/at-log query. */
 export const atLogQuerySchema = z.object({ limit: queryInteger(1, 500).default(200) });
 

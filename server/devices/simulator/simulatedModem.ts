@@ -205,9 +205,12 @@ export class SimulatedModem {
     }
   }
 
-  /** The next sends (all until cleared, or `count`) answer +CMS ERROR: <cmsCode> after the send delay. */
-  failSends(cmsCode: number, count?: number): void {
-    this.network.failSends(cmsCode, count);
+  /**
+   * The next sends (all until cleared, or `count`), or only those to `recipient`, answer
+   * +CMS ERROR: <cmsCode> after the send delay.
+   */
+  failSends(cmsCode: number, count?: number, recipient?: string): void {
+    this.network.failSends(cmsCode, count, recipient);
   }
 
   clearFailures(): void {

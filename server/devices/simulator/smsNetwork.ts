@@ -42,6 +42,22 @@ export interface InjectOptions {
 interface InjectedFailure {
   code: number;
   remaining?: number;
+  /** Only sends to this number (its digits) fail; others go through. */
+  recipientDigits?: string;
+}
+
+/** The digits of a number, so that "+1 555 000-1111" and "15550001111" name the same phone. */
+function digitsOf(number: string): string {
+  return number.replace(/\D/g, '');
+}
+
+/**
+ * Whether two numbers' digits name the same phone, with or without the country code: one ends
+ * with the other, as handsets match a caller to a contact ("(555) 000-1111" is +1 555 000 1111).
+ */
+function sameNumber(left: string, right: string): boolean {
+  const [shorter, longer] = left.length <= right.length ? [left, right] : [right, left];
+  return shorter.length >= 6 && longer.endsWith(shorter);
 }
 
 export interface SmsNetworkDeps {
@@ -76,14 +92,21 @@ export class SmsNetwork {
     return this.acceptedPdus;
   }
 
-  /** The next sends (all until cleared, or `count`) are refused with +CMS ERROR: <cmsCode>. */
-  failSends(cmsCode: number, count?: number): void {
+  /**
+   * The next sends (all until cleared, or `count`), or only those to `recipient`, are refused
+   * with +CMS ERROR: <cmsCode>.
+   */
+  failSends(cmsCode: number, count?: number, recipient?: string): void {
     if (count !== undefined && (!Number.isInteger(count) || count < 1)) {
       throw new GatewayError(ErrorCode.ValidationFailed, 'failSends count must be a positive integer', {
         field: 'count',
       });
     }
-    this.injectedFailure = count === undefined ? { code: cmsCode } : { code: cmsCode, remaining: count };
+    this.injectedFailure = {
+      code: cmsCode,
+      ...(count === undefined ? {} : { remaining: count }),
+      ...(recipient === undefined ? {} : { recipientDigits: digitsOf(recipient) }),
+    };
   }
 
   clearFailures(): void {
@@ -100,7 +123,7 @@ export class SmsNetwork {
 
   /** A checked PDU handed to the network: accepted, or the +CMS code it is refused with. */
   submit(hex: string, decoded: DecodedSubmit): AcceptedPdu | { refusedWith: number } {
-    const failureCode = this.takeInjectedFailure();
+    const failureCode = this.takeInjectedFailure(decoded.recipient.number);
     if (failureCode !== undefined) return { refusedWith: failureCode };
     if (!isRegistered(this.deps.registration.status())) return { refusedWith: CmsCode.NoNetworkService };
     const messageReference = this.nextMessageReference;
@@ -200,9 +223,11 @@ export class SmsNetwork {
     return parts;
   }
 
-  private takeInjectedFailure(): number | undefined {
+  private takeInjectedFailure(recipient: string): number | undefined {
     const failure = this.injectedFailure;
     if (!failure) return undefined;
+    if (failure.recipientDigits !== undefined && !sameNumber(failure.recipientDigits, digitsOf(recipient)))
+      return undefined;
     if (failure.remaining !== undefined) {
       failure.remaining--;
       if (failure.remaining <= 0) this.injectedFailure = undefined;

@@ -36,6 +36,15 @@ export interface DeviceAdministration {
    * modem, on which nothing may fake a message.
    */
   simulateIncoming(deviceId: string, message: { sender: string; text: string }): void;
+  /**
+   * Has a built-in simulated modem refuse its next `count` sends (to `phoneNumber` only, if
+   * given) with +CMS ERROR: `cmsCode`, so staff see a failure before a real one happens; 409
+   * for a real modem.
+   */
+  simulateSendFailure(
+    deviceId: string,
+    failure: { cmsCode: number; count: number; phoneNumber?: string },
+  ): void;
 }
 
 export function createDeviceAdministration(deps: {
@@ -55,6 +64,20 @@ export function createDeviceAdministration(deps: {
   const admitTarget = async (host: string | undefined, field: string): Promise<void> => {
     if (host !== undefined)
       await checkNetworkTarget(host, field, { allowPrivate: deps.allowPrivateTargets() });
+  };
+  /** The simulator behind a device; Conflict naming `what` for a real modem. */
+  const simulatorOf = (deviceId: string, what: string) => {
+    const simulator = deps.simulators.byPort(pool.get(deviceId)?.modem.port ?? '');
+    if (!simulator) {
+      throw new GatewayError(
+        ErrorCode.Conflict,
+        `device ${deviceId} is a real modem: only a simulated modem can ${what}`,
+        {
+          field: 'id',
+        },
+      );
+    }
+    return simulator;
   };
   const joined = (deviceId: string, what: string): DeviceInfo => {
     const device = pool.get(deviceId);
@@ -101,15 +124,14 @@ export function createDeviceAdministration(deps: {
     setSmsService: (deviceId, preference) => pool.setSmsService(deviceId, preference),
     rename: (deviceId, name) => pool.rename(deviceId, name),
     simulateIncoming(deviceId, message) {
-      const simulator = deps.simulators.byPort(pool.get(deviceId)?.modem.port ?? '');
-      if (!simulator) {
-        throw new GatewayError(
-          ErrorCode.Conflict,
-          `device ${deviceId} is a real modem: only a simulated modem can receive a simulated SMS`,
-          { field: 'id' },
-        );
-      }
-      simulator.injectIncoming(message);
+      simulatorOf(deviceId, 'receive a simulated SMS').injectIncoming(message);
+    },
+    simulateSendFailure(deviceId, failure) {
+      simulatorOf(deviceId, 'fail a send on request').failSends(
+        failure.cmsCode,
+        failure.count,
+        failure.phoneNumber,
+      );
     },
   };
 }

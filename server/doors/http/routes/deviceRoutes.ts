@@ -9,6 +9,7 @@ import {
   hilinkSchema,
   serialModemSchema,
   simPinSchema,
+  simulatedFailureSchema,
   simulatedIncomingSchema,
   smsServiceSchema,
 } from '../../../contract/schemas/gatewaySchemas.js';
@@ -231,6 +232,29 @@ export function registerDeviceAdminRoutes(
     handle: async ({ body, params }) => {
       const device = requireDevice(deps.devices, params.id ?? '');
       deps.admin.simulateIncoming(device.id, body);
+      return { status: 202 };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/gateway/v1/devices/:id/simulate-failure',
+    summary:
+      'Have a built-in simulated modem refuse its next sends (to one number if given) with a +CMS ERROR (refused with 409 for real modems)',
+    tag: 'Devices',
+    access: { scope: 'settings:write' },
+    body: simulatedFailureSchema,
+    responses: {
+      202: { description: 'The simulator refuses the next sends so' },
+      ...errorResponses(400, 404, 409, ...authErrors),
+    },
+    handle: async ({ body, params }) => {
+      const device = requireDevice(deps.devices, params.id ?? '');
+      deps.admin.simulateSendFailure(device.id, {
+        cmsCode: body.cmsCode,
+        count: body.count,
+        ...(body.phoneNumber === undefined ? {} : { phoneNumber: body.phoneNumber }),
+      });
       return { status: 202 };
     },
   });
