@@ -312,11 +312,17 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       plans: { plans: routing.plans, usage: routing.planUsage },
       sending,
     });
-    const smtp = startSmtp(context, { accessControl: auth.accessControl, messages, optOuts: optOuts.list });
+    const smtp = startSmtp(context, {
+      accessControl: auth.accessControl,
+      messages,
+      optOuts: optOuts.list,
+      recordSubmission: auth.recordChange,
+    });
     const smpp = startSmpp(context, {
       accessControl: auth.accessControl,
       messages,
       outbox: smppOutbox,
+      recordSubmission: auth.recordChange,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
     const app = createHttpApp(

@@ -4,6 +4,7 @@ import { startSmppServer } from '../doors/smpp/smppServer.js';
 import type { SmppSession } from '../doors/smpp/smppSession.js';
 import { type HeldParts, type RecentSubmit, SmppSubmissions } from '../doors/smpp/smppSubmissions.js';
 import type { AccessControl } from '../services/auth/accessControl.js';
+import type { RecordSubmission } from '../services/auth/submissionRecord.js';
 import { createMessageIdGenerator } from '../services/messages/messageId.js';
 import type { MessageService } from '../services/messages/messageService.js';
 import { type SwitchedListener, startSwitchedListener } from '../services/settings/switchedListener.js';
@@ -56,6 +57,7 @@ export function startSmpp(
     accessControl: AccessControl;
     messages: MessageService;
     outbox: SmppOutbox;
+    recordSubmission: RecordSubmission;
   },
 ): SwitchedListener {
   const { storage, settings, clock } = context;
@@ -79,6 +81,7 @@ export function startSmpp(
         accessControl: deps.accessControl,
         clock,
         submissions,
+        recordSubmission: deps.recordSubmission,
         receiverReady: () => deps.outbox.deliveries.pump(),
         sessions: deps.outbox.sessions,
         logger,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { jobOfStoredMail, MailForwarding, type StoredMail } from '../doors/smtp/mailForwarding.js';
 import type { AccessControl } from '../services/auth/accessControl.js';
+import type { RecordSubmission } from '../services/auth/submissionRecord.js';
 import type { OptOutList } from '../services/desk/optOut/optOutList.js';
 import type { MessageService } from '../services/messages/messageService.js';
 import { type SwitchedListener, startSwitchedListener } from '../services/settings/switchedListener.js';
@@ -13,7 +14,12 @@ import { listenError } from './http.js';
  */
 export function startSmtp(
   context: CompositionContext,
-  deps: { accessControl: AccessControl; messages: MessageService; optOuts: OptOutList },
+  deps: {
+    accessControl: AccessControl;
+    messages: MessageService;
+    optOuts: OptOutList;
+    recordSubmission: RecordSubmission;
+  },
 ): SwitchedListener {
   const { settings } = context;
   const logger = context.logger.child('smtp');
@@ -42,6 +48,7 @@ export function startSmtp(
           accessControl: deps.accessControl,
           messages: deps.messages,
           optOuts: deps.optOuts,
+          recordSubmission: deps.recordSubmission,
           policy: () => {
             const { smtp, desk } = settings.current();
             return {

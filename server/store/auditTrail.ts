@@ -1,3 +1,4 @@
+import { actorWithWayIn } from '../contract/domain/submissionWays.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { QueryFilter } from './sqlite/queryFilter.js';
 import type { Database, Statement } from './sqlite/sqlite.js';
@@ -48,14 +49,17 @@ export interface AuditTrail {
   record(event: AuditEvent): Promise<void>;
   /** Newest first, with the total that matches. */
   list(query: AuditQuery): { total: number; items: StoredAuditEvent[] };
-  /** Who first acted on each subject that has events (who sent a message, made a contact…). */
+  /**
+   * Who first acted on each subject that has events (who sent a message, made a contact…), and
+   * for a message queued by mail or SMPP, how ("olga, by e-mail").
+   */
   firstActors(subjects: readonly string[]): Record<string, string>;
 }
 
 export class SqliteAuditTrail implements AuditTrail {
   private readonly queries: StatementCache;
   private readonly insert: Statement<AuditRow>;
-  private readonly firstActor: Statement<[string], { actor_name: string }>;
+  private readonly firstActor: Statement<[string], { actor_name: string; action: string }>;
 
   constructor(
     db: Database,
@@ -67,7 +71,7 @@ export class SqliteAuditTrail implements AuditTrail {
        VALUES (@at, @actor_id, @actor_name, @action, @summary, @subject, @fields)`,
     );
     this.firstActor = db.prepare(
-      'SELECT actor_name FROM audit_events WHERE subject = ? ORDER BY seq LIMIT 1',
+      'SELECT actor_name, action FROM audit_events WHERE subject = ? ORDER BY seq LIMIT 1',
     );
   }
 
@@ -88,7 +92,7 @@ export class SqliteAuditTrail implements AuditTrail {
     const found: Record<string, string> = {};
     for (const subject of new Set(subjects)) {
       const row = this.firstActor.get(subject);
-      if (row) found[subject] = row.actor_name;
+      if (row) found[subject] = actorWithWayIn(row.actor_name, row.action);
     }
     return found;
   }

@@ -140,6 +140,23 @@ describe('one app over HTTP, SMTP and SMPP', () => {
       expect((await asShop('GET', `/messages/${id}`)).status).toBe(200);
     }
     expect(forbidden).not.toBe(allowed);
+    // Each names who sent it, and how (issue 50 item 6).
+    const actors = await harness.api.post<Record<string, string>>('/gateway/v1/audit/actors', {
+      subjects: ids,
+    });
+    expect(actors.body).toEqual({
+      [overHttp.body.id]: 'shop',
+      [mailId]: 'shop, by e-mail',
+      [ids[2] ?? '']: 'shop, over SMPP',
+      [ids[3] ?? '']: 'shop, over SMPP',
+    });
+    // The mail refused over the quota is in the log, with its reply and its login.
+    const logs = await harness.api.get<{ message: string; context?: Record<string, string> }[]>(
+      '/logs?module=smtp&priority=WARN',
+    );
+    const refusal = logs.body.find((entry) => entry.message === 'mail refused');
+    expect(refusal?.context).toMatchObject({ login: 'shop', to: '+447700900507@sms' });
+    expect(refusal?.context?.reply).toMatch(/^452 .*quota/);
   }, 300_000);
 
   it('gives an SMPP login only its own receipts and messages, whatever system_id it claims', async () => {

@@ -44,6 +44,7 @@ describe('the SMPP server limits', () => {
         accessControl: everyoneIsTheOwner,
         clock,
         submissions: answersOk,
+        recordSubmission: () => undefined,
         receiverReady: () => undefined,
         sessions,
         logger: silentLogger,

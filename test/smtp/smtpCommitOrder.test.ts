@@ -35,6 +35,7 @@ describe('the SMTP listener and the commit', () => {
           },
         },
         optOuts: { isOptedOut: () => false },
+        recordSubmission: () => undefined,
         policy: () => ({ source: 'body', cutMarker: '-- ', maxParts: 10, defaultCountry: 'GB' }),
         logger: createLogger({ level: 'ERROR', sinks: [] }),
         listenError: (error) => error,

@@ -1,10 +1,12 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import type { Clock } from '../../clock/clock.js';
+import { smppSubmission } from '../../contract/domain/submissionWays.js';
 import { ErrorCode, isGatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
-import type { AccessControl } from '../../services/auth/accessControl.js';
+import type { AccessControl, Principal } from '../../services/auth/accessControl.js';
 import { callerOf } from '../../services/auth/appDirectory.js';
 import { authenticateSender } from '../../services/auth/senderLogin.js';
+import type { RecordSubmission } from '../../services/auth/submissionRecord.js';
 import {
   type BindOutcome,
   defaultSessionLimits,
@@ -18,6 +20,8 @@ export interface SmppServerDeps {
   accessControl: AccessControl;
   clock: Clock;
   submissions: SmppSubmissions;
+  /** Tells the audit trail who queued each submitted message. */
+  recordSubmission: RecordSubmission;
   /** A receiver bound, or one has room again: the deliveries that wait for one may go. */
   receiverReady: () => void;
   /**
@@ -66,6 +70,10 @@ export async function startSmppServer(
     }
     sockets.add(socket);
     socket.setNoDelay(true);
+    // Who bound on this connection, and the last message told to the audit trail: the parts of
+    // one concatenated message share its id and are one submission.
+    let bound: Principal | undefined;
+    let lastRecorded: string | undefined;
     const session = new SmppSession(
       socket,
       {
@@ -77,6 +85,7 @@ export async function startSmppServer(
               ip,
               via: 'smpp',
             });
+            bound = principal;
             return { status: SmppStatus.ESME_ROK, caller: callerOf(principal.user) };
           } catch (error) {
             logger.info('SMPP bind refused', {
@@ -91,7 +100,26 @@ export async function startSmppServer(
             };
           }
         },
-        request: (pdu, _session, caller) => deps.submissions.request(pdu, caller),
+        request: async (pdu, _session, caller) => {
+          const answer = await deps.submissions.request(pdu, caller);
+          const messageId = answer.fields?.message_id;
+          if (
+            pdu.command === 'submit_sm' &&
+            bound &&
+            typeof messageId === 'string' &&
+            messageId !== lastRecorded
+          ) {
+            lastRecorded = messageId;
+            deps.recordSubmission({
+              principal: bound,
+              action: smppSubmission,
+              summary: 'Queued an SMS over SMPP',
+              subject: messageId,
+              fields: [],
+            });
+          }
+          return answer;
+        },
         canTakeDeliveries: () => deps.receiverReady(),
         closed: (closed) => {
           sessions.delete(closed);

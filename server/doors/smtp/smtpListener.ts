@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { type Caller, callerKey } from '../../contract/domain/caller.js';
+import { mailSubmission } from '../../contract/domain/submissionWays.js';
 import { planText } from '../../contract/pdu/index.js';
 import { MaxRecipients } from '../../contract/schemas/messageSchemas.js';
 import { ErrorCode, isGatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
-import type { AccessControl } from '../../services/auth/accessControl.js';
+import type { AccessControl, Principal } from '../../services/auth/accessControl.js';
 import { callerOf } from '../../services/auth/appDirectory.js';
 import { authenticateSender } from '../../services/auth/senderLogin.js';
+import type { RecordSubmission } from '../../services/auth/submissionRecord.js';
 import type { OptOutList } from '../../services/desk/optOut/optOutList.js';
 import type { MessageService } from '../../services/messages/messageService.js';
 import { createMailParser, type MailParser } from './mailParser.js';
@@ -33,6 +35,8 @@ export interface SmtpListenerDeps {
   accessControl: AccessControl;
   messages: Pick<MessageService, 'enqueue'>;
   optOuts: Pick<OptOutList, 'isOptedOut'>;
+  /** Tells the audit trail who queued each mail's SMS. */
+  recordSubmission: RecordSubmission;
   policy: () => MailPolicy;
   logger: Logger;
   /** Reads each mail off the event loop; default: within `defaultMailParserLimits`. */
@@ -69,11 +73,16 @@ export const maxMailBytes = 4 * 1024 * 1024;
 /** Connections at once: a few mail programs on this PC or the office LAN. */
 export const maxSmtpClients = 32;
 
-/** The caller a mail is queued as: who logged in on its connection (set in onAuth). */
-function callerOfSession(session: SMTPServerSession): Caller {
-  const caller = session.user as Caller | undefined;
-  if (!caller) throw smtpReply(530, 'authentication required');
-  return caller;
+/** Who logged in on a connection (set in onAuth), and the caller their mails are queued as. */
+interface SessionLogin {
+  principal: Principal;
+  caller: Caller;
+}
+
+function loginOfSession(session: SMTPServerSession): SessionLogin {
+  const login = session.user as SessionLogin | undefined;
+  if (!login) throw smtpReply(530, 'authentication required');
+  return login;
 }
 
 /**
@@ -109,7 +118,10 @@ export async function startSmtpListener(
         ip: session.remoteAddress,
         via: 'smtp',
       }).then(
-        (principal) => callback(null, { user: callerOf(principal.user) }),
+        (principal) => {
+          const login: SessionLogin = { principal, caller: callerOf(principal.user) };
+          callback(null, { user: login });
+        },
         (error: unknown) => callback(smtpReplyOf(error)),
       );
     },
@@ -119,9 +131,9 @@ export async function startSmtpListener(
         return callback(smtpReply(452, `at most ${MaxRecipients} recipients per mail`));
       }
       const recipient = recipientOfAddress(address.address, deps.policy().defaultCountry);
-      if (!recipient.ok) return callback(smtpReply(553, recipient.reason));
+      if (!recipient.ok) return callback(refused(session, smtpReply(553, recipient.reason)));
       if (deps.optOuts.isOptedOut(recipient.phoneNumber)) {
-        return callback(smtpReply(550, `${recipient.phoneNumber} is on the opt-out list`));
+        return callback(refused(session, smtpReply(550, `${recipient.phoneNumber} is on the opt-out list`)));
       }
       callback();
     },
@@ -129,13 +141,30 @@ export async function startSmtpListener(
       queueMail(stream, session).then(
         (reply) => callback(null, reply),
         (error: unknown) =>
-          callback(error instanceof Error && 'responseCode' in error ? error : smtpReplyOf(error)),
+          callback(
+            refused(session, error instanceof Error && 'responseCode' in error ? error : smtpReplyOf(error)),
+          ),
       );
     },
   });
 
+  /**
+   * A mail or recipient refused: the client is told, and so is the log, since the sender may be
+   * a program nobody watches (a scanner, a monitoring tool).
+   */
+  const refused = (session: SMTPServerSession, error: Error): Error => {
+    const login = session.user as SessionLogin | undefined;
+    logger.warn('mail refused', {
+      reply: `${(error as { responseCode?: number }).responseCode ?? ''} ${error.message}`.trim(),
+      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
+      to: session.envelope.rcptTo.map((address) => address.address).join(', ') || undefined,
+      login: login?.principal.user.name,
+    });
+    return error;
+  };
+
   const queueMail = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> => {
-    const caller = callerOfSession(session);
+    const { principal, caller } = loginOfSession(session);
     const bytes = await readMail(stream);
     if (stream.sizeExceeded) throw smtpReply(552, `the mail is larger than ${maxMailBytes} bytes`);
     const mail = await mailParser.parse(bytes);
@@ -173,6 +202,13 @@ export async function startSmtpListener(
         caller,
       );
       logger.info('mail queued as SMS', { id: queued.id, recipients: phoneNumbers.length, parts });
+      deps.recordSubmission({
+        principal,
+        action: mailSubmission,
+        summary: 'Queued an SMS from an e-mail',
+        subject: queued.id,
+        fields: [],
+      });
       return `queued as ${queued.id}`;
     } catch (error) {
       if (id !== undefined && isGatewayError(error, ErrorCode.Conflict)) return `already queued as ${id}`;
