@@ -105,6 +105,7 @@ export async function startSmppServer(
           const messageId = answer.fields?.message_id;
           if (
             pdu.command === 'submit_sm' &&
+            answer.status === SmppStatus.ESME_ROK &&
             bound &&
             typeof messageId === 'string' &&
             messageId !== lastRecorded
@@ -113,7 +114,7 @@ export async function startSmppServer(
             deps.recordSubmission({
               principal: bound,
               action: smppSubmission,
-              summary: 'Queued an SMS over SMPP',
+              summary: 'Submitted an SMS over SMPP',
               subject: messageId,
               fields: [],
             });
