@@ -16,8 +16,8 @@ import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 /**
  * Adding and running the devices of the pool as staff do it on the Modems screen: serial
  * modems by port or serial server, HiLink sticks, Android phones, a modem's name, SMS domain,
- * AT log, and a simulated SMS for the built-in simulator. Every address a caller names is
- * checked here (`networkTargets.ts`), whichever way in it came by.
+ * AT log, and a simulated SMS or failed send for the built-in simulator. Every address a
+ * caller names is checked here (`networkTargets.ts`), whichever way in it came by.
  */
 export interface DeviceAdministration {
   serialPorts(): Promise<(SerialPortInfo & { inUse: boolean })[]>;
