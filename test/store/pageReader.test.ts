@@ -78,12 +78,19 @@ describe('PageReader (pages read on a worker thread)', () => {
       offset: 0,
       items: viewsWithoutContent,
     });
-    const answered: string[] = [];
-    await Promise.all([
-      database.pages.read(slowSearch).then(() => answered.push('search')),
-      database.pages.read({ ...everyMessage(count), limit: 1 }).then(() => answered.push('newest')),
-    ]);
-    expect(answered).toEqual(['newest', 'search']);
+    // One thread answers in the order asked, so there the newest page can never come first; on
+    // two it comes first unless the machine holds its thread back for the whole search, which a
+    // loaded CI machine can do once: the race runs up to three times.
+    const orders: string[][] = [];
+    for (let attempt = 0; attempt < 3 && orders.at(-1)?.[0] !== 'newest'; attempt++) {
+      const answered: string[] = [];
+      await Promise.all([
+        database.pages.read(slowSearch).then(() => answered.push('search')),
+        database.pages.read({ ...everyMessage(count), limit: 1 }).then(() => answered.push('newest')),
+      ]);
+      orders.push(answered);
+    }
+    expect(orders.at(-1)).toEqual(['newest', 'search']);
   });
 
   it('fails a read whose SQL the database refuses with StoreIo, and keeps answering the next ones', async () => {

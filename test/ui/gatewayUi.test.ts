@@ -12,6 +12,7 @@ import {
   newTab,
   signIn,
   startUiGateway,
+  statusLine,
   type UiGateway,
   apiCall as uiApiCall,
   uiPassword,
@@ -324,20 +325,14 @@ describe('the gateway UI in Chromium', () => {
     try {
       await page.getByRole('button', { name: 'Pause sending' }).click();
       // The status bar on every screen says so (it re-reads the status every 5 s).
-      await page
-        .getByRole('region', { name: 'Gateway status' })
-        .getByText(/^Sending is paused/)
-        .waitFor();
+      await statusLine(page, /^Sending is paused/);
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
       // A person's decision: the gateway comes back paused, and the window says so at once.
       await gateway.stop();
       await ui.restart();
       gateway = ui.gateway;
       await page.reload();
-      await page
-        .getByRole('region', { name: 'Gateway status' })
-        .getByText(/^Sending is paused/)
-        .waitFor();
+      await statusLine(page, /^Sending is paused/);
       await expect(apiGet('/gateway/v1/status')).resolves.toMatchObject({ sendingPaused: true });
       await page.getByRole('button', { name: 'Resume sending' }).click();
       await page.getByText(/^Sending is paused/).waitFor({ state: 'detached' });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { defaultOptions, type GatewayOptions } from '../../server/config/options.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../server/index.js';
 import { openTab, signIn as signInWith } from '../support/browser.js';
@@ -74,6 +75,25 @@ export async function startUiGateway(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the status bar shows a line matching `text`: past two lines the bar folds the rest
+ * behind "N more", which this opens whenever it finds it closed (a line may arrive, and the bar
+ * fold, at any time).
+ */
+export async function statusLine(page: Page, text: RegExp): Promise<void> {
+  const bar = page.getByRole('region', { name: 'Gateway status' });
+  await expect
+    .poll(
+      async () => {
+        const more = bar.getByRole('button', { name: /^\d+ more$/, expanded: false });
+        if (await more.isVisible()) await more.click({ timeout: 1_000 }).catch(() => undefined);
+        return bar.getByText(text).isVisible();
+      },
+      { timeout: 25_000 },
+    )
+    .toBe(true);
 }
 
 /** A tab of its own at the UI tests' window size. */
