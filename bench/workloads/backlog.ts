@@ -24,20 +24,15 @@ interface BacklogRun {
 interface BacklogMeasurement {
   timed: number;
   seconds: number;
+  /** RSS of the paused gateway with its modems online and nothing queued, once quiet. */
   residentEmpty: number;
-  /** RSS once `warmQueue` messages are queued (the fill's load has grown the process by then). */
-  residentWarm: number | undefined;
-  residentQueued: number;
+  /** RSS right after the fill: what serving it grew, besides what the queue holds. */
+  residentFilled: number;
+  /** RSS once quiet after the fill (big queues only): what the queue itself holds. */
+  residentQueued: number | undefined;
   /** fdatasync calls of the gateway while the timed messages were handed over. */
   syncs: number | undefined;
 }
-
-/**
- * Serving the first thousands of POSTs grows the process whatever the queue holds (V8's young
- * generation, malloc's arenas); RSS at this many queued against RSS at the end is what the
- * queue itself adds.
- */
-const warmQueue = 10_000;
 
 export async function runBacklog(
   sizes: BenchSizes,
@@ -52,14 +47,14 @@ export async function runBacklog(
   for (const run of runs) {
     const measured = await measure(run, sizes, datasets, launch);
     const ideal = Math.ceil(measured.timed / run.modems) * (sendDelayMs / 1000);
-    const { residentWarm } = measured;
+    const { residentQueued } = measured;
     rows.push([
       `${run.queued.toLocaleString('en-US')} queued, ${run.modems} modems`,
       fixed(measured.seconds / ideal, 2),
       fixed(measured.timed / measured.seconds, 1),
       measured.syncs === undefined ? 'n/a (strace)' : fixed(measured.syncs / measured.timed, 2),
-      `${mebibytes(measured.residentEmpty)} / ${residentWarm === undefined ? '—' : mebibytes(residentWarm)} / ${mebibytes(measured.residentQueued)}`,
-      residentWarm === undefined ? '—' : mebibytes(measured.residentQueued - residentWarm),
+      `${mebibytes(measured.residentEmpty)} / ${mebibytes(measured.residentFilled)} / ${residentQueued === undefined ? '—' : mebibytes(residentQueued)}`,
+      residentQueued === undefined ? '—' : mebibytes(residentQueued - measured.residentEmpty),
     ]);
   }
   return {
@@ -69,8 +64,8 @@ export async function runBacklog(
       '× ideal',
       'SMS/s',
       'fdatasync per hand-over',
-      `RSS: empty / ${warmQueue.toLocaleString('en-US')} / all queued`,
-      `queue adds past ${warmQueue.toLocaleString('en-US')}`,
+      `RSS: empty / after the fill / ${sizes.quietMs / 1000} s later`,
+      'the queue adds',
     ],
     rows,
     notes: [
@@ -79,9 +74,10 @@ export async function runBacklog(
         'messages were accepted by the modems. Ideal: every modem busy the whole time.',
       "fdatasync per hand-over: the gateway's fdatasync calls over that time (strace -f -c, every thread, " +
         'checkpoints included) divided by the messages timed.',
-      `RSS (VmRSS) is read ${sizes.settleMs / 1000} s after the modems came online, ${sizes.settleMs / 1000} s ` +
-        `after the ${warmQueue.toLocaleString('en-US')}th message was queued and ${sizes.settleMs / 1000} s after ` +
-        'the last, all while paused, with the database threads gone (`--db-thread-idle 1000`).',
+      `RSS (VmRSS), all while paused with the database threads gone (\`--db-thread-idle 1000\`): empty is read ` +
+        `${sizes.quietMs / 1000} s after the modems came online, then ${sizes.settleMs / 1000} s and ` +
+        `${sizes.quietMs / 1000} s after the last message was queued (the last reading from ` +
+        `${sizes.backlogQuietFrom.toLocaleString('en-US')} queued up). The queue adds: the last reading less the empty one.`,
     ],
   };
 }
@@ -105,17 +101,17 @@ async function measure(
     try {
       await waitForOnlineModems(gateway, run.modems);
       await setPaused(gateway, true);
-      await settle(sizes);
+      const quietRead = run.queued >= sizes.backlogQuietFrom;
+      await pause(quietRead ? sizes.quietMs : sizes.settleMs);
       const residentEmpty = residentBytes(gateway.pid);
-      let residentWarm: number | undefined;
-      if (run.queued > warmQueue) {
-        await fill(gateway, warmQueue);
-        await settle(sizes);
-        residentWarm = residentBytes(gateway.pid);
+      await fill(gateway, run.queued);
+      await pause(sizes.settleMs);
+      const residentFilled = residentBytes(gateway.pid);
+      let residentQueued: number | undefined;
+      if (quietRead) {
+        await pause(sizes.quietMs - sizes.settleMs);
+        residentQueued = residentBytes(gateway.pid);
       }
-      await fill(gateway, run.queued - (residentWarm === undefined ? 0 : warmQueue));
-      await settle(sizes);
-      const residentQueued = residentBytes(gateway.pid);
       const timed = Math.min(run.queued, run.modems * sizes.backlogSeconds);
       const syncCount = await countSyscall(gateway.pid, 'fdatasync');
       const before = fleet.acceptedCount();
@@ -128,7 +124,7 @@ async function measure(
       );
       const seconds = (performance.now() - startedAt) / 1000;
       const syncs = await syncCount?.stop();
-      return { timed, seconds, residentEmpty, residentWarm, residentQueued, syncs };
+      return { timed, seconds, residentEmpty, residentFilled, residentQueued, syncs };
     } finally {
       await gateway.stop();
     }
@@ -159,6 +155,6 @@ async function fill(gateway: GatewayProcess, queued: number): Promise<void> {
   await Promise.all(Array.from({ length: POST_CONCURRENCY }, poster));
 }
 
-function settle(sizes: BenchSizes): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, sizes.settleMs));
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
