@@ -66,10 +66,10 @@ describe('a SIM plan with a daily cap of 5', () => {
     expect(stored.status).toBe(200);
 
     const ids = await sendSix(under);
-    let holding: { reason: string; detail: string } | undefined;
+    let holding: { reason: string; detail: string; deviceId?: string; simNumber?: number } | undefined;
     await under.runUntil(async () => {
       const status = (await under.request('GET', '/gateway/v1/status')).body as {
-        scheduler: { holding?: { reason: string; detail: string } };
+        scheduler: { holding?: typeof holding };
       };
       holding = status.scheduler.holding;
       return sentCount(await states(under, ids)) === 5 && holding?.reason === 'plan-cap';
@@ -77,6 +77,8 @@ describe('a SIM plan with a daily cap of 5', () => {
     expect(holding?.detail).toBe(
       `plan cap reached on SIM 1 of modem ${modem} (5 messages per day), resets at 2026-01-01T12:10:00.000Z`,
     );
+    // Named too, so the window says it with the modem's name and in local time.
+    expect(holding).toMatchObject({ deviceId: modem, simNumber: 1, nextAttemptAt: resetAt });
     const waiting = (await states(under, ids)).filter((message) => message.state === 'Pending');
     expect(waiting).toHaveLength(1);
     const sixth = waiting[0]?.id as string;

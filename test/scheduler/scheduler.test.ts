@@ -232,6 +232,7 @@ describe('Scheduler: pacing and limits', () => {
         reason: 'rate-limit',
         nextAttemptAt: start + MINUTE,
         detail: 'rate limit: next send in 42 s',
+        deviceId: 'm1',
       },
     });
   });

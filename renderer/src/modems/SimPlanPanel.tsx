@@ -6,7 +6,8 @@ import { ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { usePerson } from '../session/person.js';
 import { useAction } from '../useAction.js';
-import { useResource } from '../useResource.js';
+import type { Resource } from '../useResource.js';
+import { capUseText, isCapReached } from './simCaps.js';
 
 type Period = 'day' | 'week' | 'month';
 
@@ -56,6 +57,15 @@ function termsOf(draft: Draft): SimPlanTermsInput {
   };
 }
 
+/** The share of a cap from which its bar warns, as the `plan:cap-warning` event does (80 %). */
+const nearCapShare = 0.8;
+
+/** The IANA zones this browser knows, with the saved one even if it does not know it. */
+function timeZoneChoices(current: string): string[] {
+  const known = Intl.supportedValuesOf('timeZone');
+  return known.includes(current) ? known : [current, ...known];
+}
+
 const capNames: Record<SimPlanView['usage'][number]['cap'], string> = {
   day: 'Per day',
   week: 'Per week',
@@ -68,9 +78,12 @@ const capNames: Record<SimPlanView['usage'][number]['cap'], string> = {
  * use against each cap in its period, and, for those who may change settings, the form that
  * sets the caps, their reset, and whether a capped SIM's messages wait or go through another SIM.
  */
-export function SimPlanPanel(props: { deviceId: string; simNumbers: readonly number[] }) {
-  const { api } = useApp();
-  const plans = useResource(() => api.plans(), [api]);
+export function SimPlanPanel(props: {
+  deviceId: string;
+  simNumbers: readonly number[];
+  plans: Resource<SimPlanView[]>;
+}) {
+  const { plans } = props;
   if (plans.error !== undefined) return <ErrorNote error={plans.error} onRetry={plans.reload} />;
   if (plans.data === undefined) return <Loading what="SIM plans" />;
   return (
@@ -145,8 +158,18 @@ function SimPlanForm(props: {
               header: 'Used',
               cell: (use) => (
                 <>
-                  <meter min={0} max={use.limit} value={Math.min(use.used, use.limit)} aria-hidden="true" />{' '}
-                  {use.used} of {use.limit} {use.cap === 'recipients' ? 'recipients' : plan.unit}
+                  {/* Past `low` the bar turns amber, at the cap red. */}
+                  <meter
+                    min={0}
+                    max={use.limit}
+                    low={use.limit * nearCapShare}
+                    high={use.limit}
+                    optimum={0}
+                    value={Math.min(use.used, use.limit)}
+                    aria-hidden="true"
+                  />{' '}
+                  {capUseText(use, plan.unit)}
+                  {isCapReached(use) && <strong> — capped</strong>}
                 </>
               ),
             },
@@ -155,6 +178,11 @@ function SimPlanForm(props: {
         />
       ) : (
         <p className="muted">No plan: this SIM sends without caps.</p>
+      )}
+      {plan && (
+        <p className="hint">
+          Every message this SIM sent in a period counts, those sent before the plan was saved too.
+        </p>
       )}
       {may('settings:write') && (
         <form aria-label={`SIM ${sim} plan`} onSubmit={(event) => void submit(event)}>
@@ -197,7 +225,13 @@ function SimPlanForm(props: {
             </label>
             <label>
               Time zone
-              <input value={draft.timeZone} onChange={(event) => set({ timeZone: event.target.value })} />
+              <select value={draft.timeZone} onChange={(event) => set({ timeZone: event.target.value })}>
+                {timeZoneChoices(draft.timeZone).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone}
+                  </option>
+                ))}
+              </select>
             </label>
             <label>
               When capped

@@ -8,9 +8,9 @@ import { ListView } from '../components/ListView.js';
 import { Writes } from '../components/RoleLimit.js';
 import { Banner, EmptyState, ErrorNote, FormResult } from '../components/StatusViews.js';
 import { formatNumber } from '../format/numberFormat.js';
-import { formatRelative } from '../format/timeFormat.js';
+import { formatDateTime, formatRelative } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
-import { lastSeenText, modemLabel } from '../modems/modemLabel.js';
+import { lastSeenText, modemLabel, modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -193,7 +193,13 @@ function Banners(props: {
           <a href="#/settings">Change the limit</a>.
         </Banner>
       )}
-      {holding && holding.reason !== 'rate-limit' && holding.reason !== 'no-modem' && (
+      {holding && holding.reason === 'plan-cap' && (
+        <Banner tone="warn" title="A SIM plan's cap is holding messages back.">
+          SIM {holding.simNumber} of {modemLabelById(devices, holding.deviceId)} has used its cap; messages
+          for it wait until {formatDateTime(holding.nextAttemptAt)}. <a href="#/modems">See its plan</a>.
+        </Banner>
+      )}
+      {holding && !['rate-limit', 'no-modem', 'plan-cap'].includes(holding.reason) && (
         <Banner tone="info" title="Messages are waiting.">
           {holding.detail}
         </Banner>

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { defaultSerialGroup, joinGroupCommand } from '../../../server/contract/domain/portRefusal.js';
-import type { DeviceCapabilityName, DeviceRecord } from '../api/types.js';
+import type { DeviceCapabilityName, DeviceRecord, SimPlanView } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { ModemStatusBadge, SignalBars } from '../components/Badges.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
@@ -20,21 +20,29 @@ import { lastSeenText, modemLabel, neverSeen } from '../modems/modemLabel.js';
 import { NetworkModemPanel } from '../modems/NetworkModemPanel.js';
 import { PhoneHealthLine } from '../modems/PhoneHealthLine.js';
 import { PinForm } from '../modems/PinForm.js';
+import { SimCapNotes } from '../modems/SimCapNotes.js';
 import { SimPlanPanel } from '../modems/SimPlanPanel.js';
 import { SimulateFailureForm } from '../modems/SimulateFailureForm.js';
 import { SimulateIncomingForm } from '../modems/SimulateIncomingForm.js';
 import { SmsServiceChoice } from '../modems/SmsServiceChoice.js';
 import { UssdPanel } from '../modems/UssdPanel.js';
 import { useAction } from '../useAction.js';
-import { useResource } from '../useResource.js';
+import { type Resource, useResource } from '../useResource.js';
 import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 export function ModemsScreen() {
   const { api } = useApp();
   const devices = useResource(() => api.devices(), [api]);
   const status = useResource(() => api.status(), [api]);
+  const plans = useResource(() => api.plans(), [api]);
   const [adding, setAdding] = useState(false);
   useLiveEvent('device', devices.reload);
+  // Sends use the caps up and resets lift them without an event of their own.
+  const { reload: reloadPlans } = plans;
+  useEffect(() => {
+    const timer = setInterval(reloadPlans, planRefreshMs);
+    return () => clearInterval(timer);
+  }, [reloadPlans]);
   const hilinkAdapter = status.data?.hilinkAdapter;
   const onHiLinkAdded = () => {
     devices.reload();
@@ -75,17 +83,26 @@ export function ModemsScreen() {
         </section>
       )}
       {devices.data?.map((device) => (
-        <ModemPanel key={device.id} device={device} devices={devices.data} onChanged={devices.reload} />
+        <ModemPanel
+          key={device.id}
+          device={device}
+          devices={devices.data}
+          plans={plans}
+          onChanged={devices.reload}
+        />
       ))}
     </>
   );
 }
+
+const planRefreshMs = 15_000;
 
 type Section = 'none' | 'test' | 'at-log' | 'operations' | 'plan' | 'name' | 'simulate' | 'simulate-failure';
 
 function ModemPanel(props: {
   device: DeviceRecord;
   devices: DeviceRecord[] | undefined;
+  plans: Resource<SimPlanView[]>;
   onChanged: () => void;
 }) {
   const { api } = useApp();
@@ -127,6 +144,7 @@ function ModemPanel(props: {
         </p>
       )}
       {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
+      <SimCapNotes plans={props.plans.data} deviceId={device.id} />
       {modem?.phone && <PhoneHealthLine phone={modem.phone} deviceId={device.id} />}
       {modem?.limitations && modem.limitations.length > 0 && (
         <div className="note note-warn">
@@ -274,6 +292,7 @@ function ModemPanel(props: {
         <SimPlanPanel
           deviceId={device.id}
           simNumbers={sims.length > 0 ? sims.map((sim) => sim.simNumber) : [1]}
+          plans={props.plans}
         />
       )}
       {section === 'name' && (

@@ -21,7 +21,14 @@ export const gatewayStatusSchema = z.object({
     pending: z.number().int(),
     sending: z.number().int(),
     holding: z
-      .object({ reason: z.enum(HoldReasons), detail: z.string(), nextAttemptAt: z.number().optional() })
+      .object({
+        reason: z.enum(HoldReasons),
+        detail: z.string(),
+        nextAttemptAt: z.number().optional(),
+        /** The modem the hold is about, when one is; `simNumber`: its capped SIM slot. */
+        deviceId: z.string().optional(),
+        simNumber: z.number().int().optional(),
+      })
       .optional(),
   }),
   webhooks: z.object({

@@ -74,7 +74,17 @@ export interface SchedulerDeps {
 export interface SchedulerStatus {
   pending: number;
   sending: number;
-  holding?: { reason: HoldReason; nextAttemptAt?: number; detail: string };
+  holding?: HoldingStatus;
+}
+
+/** What holds the queue, said for a person (`detail`) and named for the window to say in its own words. */
+export interface HoldingStatus {
+  reason: HoldReason;
+  nextAttemptAt?: number;
+  detail: string;
+  /** The modem the hold is about, when one is; `simNumber` its capped SIM slot. */
+  deviceId?: string;
+  simNumber?: number;
 }
 
 /**
@@ -282,6 +292,8 @@ export class Scheduler {
     if (hold && status.pending > 0) {
       status.holding = { reason: hold.reason, detail: describeHold(hold, this.deps.clock.now()) };
       if (hold.nextAttemptAt !== undefined) status.holding.nextAttemptAt = hold.nextAttemptAt;
+      if (hold.deviceId !== undefined) status.holding.deviceId = hold.deviceId;
+      if (hold.reason === 'plan-cap') status.holding.simNumber = hold.plan.sim;
     }
     return status;
   }
