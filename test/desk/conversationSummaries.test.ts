@@ -122,7 +122,10 @@ describe('the conversations list', () => {
 
   /** Both lists and the one conversation read as the Conversations screen reads them. */
   function everything(store: ConversationStore): ConversationSummary[] {
-    return [...store.list(false, 10, 0).items, ...store.list(true, 10, 0).items];
+    return [
+      ...store.list({ archived: false, limit: 10, offset: 0 }).items,
+      ...store.list({ archived: true, limit: 10, offset: 0 }).items,
+    ];
   }
 
   beforeEach(async () => {
@@ -139,7 +142,7 @@ describe('the conversations list', () => {
     open();
     const store = await storeAndIndex();
     expect(everything(store)).toEqual(expected);
-    expect(store.list(false, 10, 0).total).toBe(2);
+    expect(store.list({ archived: false, limit: 10, offset: 0 }).total).toBe(2);
     expect(store.get(customer)).toEqual(expected[1]);
 
     // The list, one conversation, and the texts of their last messages.

@@ -206,6 +206,23 @@ describe('conversations', () => {
     });
   });
 
+  it("finds a conversation by its number's digits or its contact's name, and counts what it found", async () => {
+    const [zoe, other] = ['+447700900411', '+447700900412'];
+    await receive(zoe, 'About my order');
+    await receive(other, 'Hi');
+    expect(
+      (await harness.api.post('/gateway/v1/contacts', { phoneNumber: zoe, name: 'Zoë Ørsted' })).status,
+    ).toBe(201);
+    const search = (text: string) =>
+      harness.api.get<Conversation[]>(`/gateway/v1/conversations?search=${encodeURIComponent(text)}`);
+    // Case and accents do not matter in a name; spaces and signs do not in a number.
+    const byName = await search('zoe ors');
+    expect(byName.body.map((entry) => entry.number)).toEqual([zoe]);
+    expect(byName.headers.get('x-total-count')).toBe('1');
+    expect((await search('7700 900412')).body.map((entry) => entry.number)).toEqual([other]);
+    expect((await search('nobody')).body).toEqual([]);
+  });
+
   it('answers an empty thread for a party never heard of, and 404 for marking it', async () => {
     const thread = await harness.api.get<unknown[]>('/gateway/v1/conversations/%2B15550000000');
     expect(thread.status).toBe(200);

@@ -131,8 +131,12 @@ export function createGatewayApi(client: ApiClient) {
     editScheduledMessage: (messageId: string, edit: { scheduleAt?: string; text?: string }) =>
       client.patch<MessageRecord>(`/gateway/v1/messages/${id(messageId)}`, edit),
 
-    listConversations: (archived: boolean, limit: number, offset: number) =>
-      listPage<ConversationRecord>('/gateway/v1/conversations', { archived, limit, offset }),
+    listConversations: (query: {
+      archived: boolean;
+      limit: number;
+      offset: number;
+      search?: string | undefined;
+    }) => listPage<ConversationRecord>('/gateway/v1/conversations', query),
     thread: (number: string, limit: number, offset: number) =>
       listPage<ThreadMessageRecord>(`/gateway/v1/conversations/${id(number)}`, { limit, offset }),
     markConversation: (number: string, read: boolean) =>

@@ -3,20 +3,24 @@ import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
 import type { Contact, Group } from './deskTypes.js';
+import { useNumberExample } from './useDefaultCountry.js';
 
 /** Add or edit one contact: name, number as typed (the server reads it with the default country), notes, groups. */
 export function ContactForm(props: {
   contact?: Contact;
+  /** A new contact's number, when it is known already (a conversation's party). */
+  phoneNumber?: string;
   groups: Group[];
   onSaved: () => void;
   onClose: () => void;
 }) {
   const { api } = useApp();
   const [name, setName] = useState(props.contact?.name ?? '');
-  const [phoneNumber, setPhoneNumber] = useState(props.contact?.phoneNumber ?? '');
+  const [phoneNumber, setPhoneNumber] = useState(props.contact?.phoneNumber ?? props.phoneNumber ?? '');
   const [notes, setNotes] = useState(props.contact?.notes ?? '');
   const [groupIds, setGroupIds] = useState<string[]>(props.contact?.groupIds ?? []);
   const { busy, result, run } = useAction();
+  const numberExample = useNumberExample();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,7 +49,7 @@ export function ContactForm(props: {
           <input
             required
             value={phoneNumber}
-            placeholder="0171 1234567"
+            placeholder={numberExample}
             onChange={(event) => setPhoneNumber(event.target.value)}
           />
         </label>

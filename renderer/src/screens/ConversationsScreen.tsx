@@ -2,14 +2,19 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { ConversationRecord, DeviceRecord, ThreadMessageRecord } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { MessageStateBadge } from '../components/Badges.js';
+import { SearchInput } from '../components/FilterControls.js';
 import { PagedListPanel } from '../components/PagedListPanel.js';
 import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState, ErrorNote, FormResult, Loading } from '../components/StatusViews.js';
+import { ContactForm } from '../desk/ContactForm.js';
+import { searchNeedle } from '../desk/typedNumbers.js';
 import { useOptedOut } from '../desk/useContactNames.js';
+import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
+import { useRevealOnOpen } from '../useRevealOnOpen.js';
 
 const pageSize = 50;
 const threadPageSize = 100;
@@ -25,7 +30,12 @@ export function ConversationsScreen() {
   const [archived, setArchived] = useState(false);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | undefined>(undefined);
-  const list = useResource(() => api.listConversations(archived, pageSize, offset), [api, archived, offset]);
+  const [search, setSearch] = useState('');
+  const needle = searchNeedle(search, useDefaultCountry());
+  const list = useResource(
+    () => api.listConversations({ archived, limit: pageSize, offset, search: needle || undefined }),
+    [api, archived, offset, needle],
+  );
 
   useLiveEvent('incoming', () => list.reload());
   useLiveEvent('message', () => list.reload());
@@ -38,11 +48,22 @@ export function ConversationsScreen() {
   }
 
   const rows = list.data?.items ?? [];
+  // Where the thread sits below the list (a narrow window), opening one brings it into view.
+  const revealThread = useRevealOnOpen<HTMLElement>(open);
   return (
     <>
       <header className="page-head">
         <h1>Conversations</h1>
         <div className="head-actions">
+          <SearchInput
+            label="Search"
+            placeholder="Name or number"
+            value={search}
+            onChange={(value) => {
+              setSearch(value);
+              setOffset(0);
+            }}
+          />
           <label className="checkbox">
             <input
               type="checkbox"
@@ -62,9 +83,15 @@ export function ConversationsScreen() {
           list={list}
           what="conversations"
           empty={
-            <EmptyState title={archived ? 'No archived conversations.' : 'No conversations yet.'}>
-              Every SMS received or sent shows up here, grouped by the other party's number.
-            </EmptyState>
+            needle ? (
+              <EmptyState title="No conversation matches.">
+                The search looks at numbers and at the names and notes of contacts.
+              </EmptyState>
+            ) : (
+              <EmptyState title={archived ? 'No archived conversations.' : 'No conversations yet.'}>
+                Every SMS received or sent shows up here, grouped by the other party's number.
+              </EmptyState>
+            )
           }
           offset={offset}
           pageSize={pageSize}
@@ -108,6 +135,7 @@ export function ConversationsScreen() {
             key={open}
             conversation={rows.find((row) => row.number === open)}
             number={open}
+            panelRef={revealThread}
             devices={devices.data}
             onChanged={list.reload}
           />
@@ -123,6 +151,7 @@ export function ConversationsScreen() {
 
 function Thread(props: {
   number: string;
+  panelRef: (element: HTMLElement | null) => void;
   conversation: ConversationRecord | undefined;
   devices: DeviceRecord[] | undefined;
   onChanged: () => void;
@@ -135,6 +164,7 @@ function Thread(props: {
   const [text, setText] = useState('');
   const optedOut = useOptedOut([number]).length > 0;
   const name = conversation?.name;
+  const [addingContact, setAddingContact] = useState(false);
 
   useLiveEvent('incoming', () => thread.reload());
   useLiveEvent('message', () => thread.reload());
@@ -170,7 +200,7 @@ function Thread(props: {
     if (list && newestKey !== undefined) list.scrollTop = list.scrollHeight;
   }, [newestKey]);
   return (
-    <section className="panel thread" aria-label={`Conversation with ${name ?? number}`}>
+    <section className="panel thread" aria-label={`Conversation with ${name ?? number}`} ref={props.panelRef}>
       <header className="thread-head">
         <h2>
           {name && <>{name} </>}
@@ -187,9 +217,20 @@ function Thread(props: {
             </>
           )}
         </h2>
-        {conversation && (
-          <Writes scope="conversations:write">
-            <div className="head-actions">
+        <div className="head-actions">
+          {name === undefined && (
+            <Writes scope="contacts:write">
+              <button
+                type="button"
+                aria-expanded={addingContact}
+                onClick={() => setAddingContact(!addingContact)}
+              >
+                Add to contacts
+              </button>
+            </Writes>
+          )}
+          {conversation && (
+            <Writes scope="conversations:write">
               <button
                 type="button"
                 disabled={mark.busy}
@@ -204,10 +245,21 @@ function Thread(props: {
               >
                 {conversation.archived ? 'Unarchive' : 'Archive'}
               </button>
-            </div>
-          </Writes>
-        )}
+            </Writes>
+          )}
+        </div>
       </header>
+      {addingContact && (
+        <ContactForm
+          phoneNumber={number}
+          groups={[]}
+          onSaved={() => {
+            setAddingContact(false);
+            props.onChanged();
+          }}
+          onClose={() => setAddingContact(false)}
+        />
+      )}
       <FormResult result={mark.result} />
       {thread.loading && !thread.data && <Loading what="messages" />}
       {thread.error !== undefined && <ErrorNote error={thread.error} onRetry={thread.reload} />}
@@ -221,14 +273,26 @@ function Thread(props: {
       <RoleLimit scope="messages:send" what="the conversations" />
       <Writes scope="messages:send">
         <form className="reply" onSubmit={(event) => void send(event)} aria-label="Reply">
+          {optedOut && (
+            <p className="note note-warn" id="reply-opted-out">
+              {name ?? number} asked not to be texted, so a reply would fail. Replies go out again once they
+              text START, or once the number is taken off the <a href="#/optouts">Opt-outs</a> list.
+            </p>
+          )}
           <label htmlFor="reply-text">Your reply</label>
-          <textarea id="reply-text" rows={2} value={text} onChange={(event) => setText(event.target.value)} />
+          <textarea
+            id="reply-text"
+            rows={2}
+            value={text}
+            aria-describedby={optedOut ? 'reply-opted-out' : undefined}
+            onChange={(event) => setText(event.target.value)}
+          />
           <span className="hint">
             Sent from {deviceName(conversation?.replyDeviceId)}
             {conversation?.replySimNumber !== undefined ? `, SIM ${conversation.replySimNumber}` : ''}.
           </span>
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={reply.busy || text.trim() === ''}>
+            <button type="submit" className="primary" disabled={reply.busy || optedOut || text.trim() === ''}>
               {reply.busy ? 'Sending…' : 'Send reply'}
             </button>
             <FormResult result={reply.result} />

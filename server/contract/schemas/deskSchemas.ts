@@ -4,7 +4,7 @@ import { MessageStates } from '../domain/message.js';
 import { RulePatternStates } from '../domain/userPatterns.js';
 import { MaxTextLength } from './messageSchemas.js';
 import { patternDisabledViewSchema } from './patternSchemas.js';
-import { clockTime, dateTime, pageQuery, queryBoolean, timeZone } from './primitives.js';
+import { clockTime, dateTime, pageQuery, queryBoolean, searchQuery, timeZone } from './primitives.js';
 
 /**
  * Request bodies and queries of the desk's routes (docs/desk.md "Conversations", "Opt-out",
@@ -15,6 +15,8 @@ export const conversationListQuerySchema = z.object({
   ...pageQuery,
   /** true: only archived conversations; false (default): only the others. */
   archived: queryBoolean.default(false),
+  /** Digits of the party's number, or a piece of its contact's name, notes or number. */
+  ...searchQuery,
 });
 
 export const threadQuerySchema = z.object({ ...pageQuery });

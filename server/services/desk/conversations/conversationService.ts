@@ -8,6 +8,7 @@ import type { InboxRepository, MessageRepository, Page } from '../../../store/re
 import type { EventBus } from '../../events/eventBus.js';
 import type { DeskSend } from '../deskSender.js';
 import type { ConversationIndex } from './conversationIndex.js';
+import type { ConversationListQuery } from './conversationStore.js';
 import { type ConversationStore, type ConversationSummary, dataMessageText } from './conversationStore.js';
 
 /** One message of a thread, either direction. */
@@ -77,8 +78,8 @@ export class ConversationService {
     while (this.catchingUp) await this.catchingUp;
   }
 
-  list(archived: boolean, limit: number, offset: number): Page<ConversationSummary> {
-    return this.deps.store.list(archived, limit, offset);
+  list(query: ConversationListQuery): Page<ConversationSummary> {
+    return this.deps.store.list(query);
   }
 
   /** Any text names a party (an alphanumeric sender too); one never heard of has an empty thread. */

@@ -2,7 +2,9 @@ import type { ConversationDirection } from '../../../contract/domain/desk.js';
 import type { Page } from '../../../store/repositories.js';
 import type { CoreReads } from '../../../store/sqlite/coreReads.js';
 import type { GroupCommit } from '../../../store/sqlite/groupCommit.js';
+import { normaliseNeedle, QueryFilter } from '../../../store/sqlite/queryFilter.js';
 import type { Database, Statement } from '../../../store/sqlite/sqlite.js';
+import { StatementCache } from '../../../store/sqlite/statementCache.js';
 
 export interface ConversationSummary {
   peer: string;
@@ -14,6 +16,14 @@ export interface ConversationSummary {
   replySimNumber?: number;
   unread: number;
   archived: boolean;
+}
+
+export interface ConversationListQuery {
+  archived: boolean;
+  limit: number;
+  offset: number;
+  /** Digits of the party's number, or a piece of its contact's name, notes or number. */
+  search?: string | undefined;
 }
 
 export interface ThreadItemRef {
@@ -53,11 +63,7 @@ const columns = `conversation.peer, conversation.last_at, ${newestItem('directio
  */
 export class ConversationStore {
   private readonly selectOne: Statement<[string], ConversationRow>;
-  private readonly selectPage: Statement<
-    { archived: number; limit: number; offset: number },
-    ConversationRow
-  >;
-  private readonly countPage: Statement<{ archived: number }, { total: number }>;
+  private readonly queries: StatementCache;
   private readonly selectItems: Statement<
     { peer: string; limit: number; offset: number },
     { direction: ConversationDirection; item_id: string; at: number }
@@ -74,13 +80,7 @@ export class ConversationStore {
     private readonly core: CoreReads,
   ) {
     this.selectOne = db.prepare(`SELECT ${columns} FROM desk_conversations AS conversation WHERE peer = ?`);
-    this.selectPage = db.prepare(
-      `SELECT ${columns} FROM desk_conversations AS conversation WHERE archived = @archived
-       ORDER BY last_at DESC LIMIT @limit OFFSET @offset`,
-    );
-    this.countPage = db.prepare(
-      'SELECT count(*) AS total FROM desk_conversations WHERE archived = @archived',
-    );
+    this.queries = new StatementCache(db);
     this.selectItems = db.prepare(
       `SELECT direction, item_id, at FROM desk_thread_items WHERE peer = @peer
        ORDER BY at DESC, direction LIMIT @limit OFFSET @offset`,
@@ -97,12 +97,28 @@ export class ConversationStore {
   }
 
   /** Newest conversation first. */
-  list(archived: boolean, limit: number, offset: number): Page<ConversationSummary> {
-    const flag = archived ? 1 : 0;
-    return {
-      total: this.countPage.get({ archived: flag })?.total ?? 0,
-      items: this.summariesOf(this.selectPage.all({ archived: flag, limit, offset })),
-    };
+  list(query: ConversationListQuery): Page<ConversationSummary> {
+    const needle = normaliseNeedle(query.search);
+    const digits = query.search?.replace(/\D/g, '') ?? '';
+    // A search matches a party's number by its digits, an alphanumeric sender by its name, and a
+    // party in the address book by its contact card (scanned, as the Contacts screen's search is).
+    const filter = new QueryFilter().when('archived', query.archived ? 1 : 0, 'archived = @archived').when(
+      'search',
+      needle,
+      `(instr(lower(peer), @search) > 0 ${digits === '' ? '' : 'OR instr(peer, @digits) > 0'}
+          OR peer IN (SELECT phone_number FROM desk_contacts WHERE instr(search, @search) > 0))`,
+    );
+    if (needle !== undefined && digits !== '') filter.params.digits = digits;
+    const total = this.queries
+      .get(`SELECT count(*) AS total FROM desk_conversations ${filter.where}`)
+      .get(filter.params) as { total: number } | undefined;
+    const rows = this.queries
+      .get(
+        `SELECT ${columns} FROM desk_conversations AS conversation ${filter.where}
+         ORDER BY last_at DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...filter.params, limit: query.limit, offset: query.offset }) as ConversationRow[];
+    return { total: total?.total ?? 0, items: this.summariesOf(rows) };
   }
 
   /** Newest first. */

@@ -74,7 +74,7 @@ export function registerConversationRoutes(
       ...errorResponses(400, ...authErrors),
     },
     async handle({ query }) {
-      const page = conversations.list(query.archived, query.limit, query.offset);
+      const page = conversations.list(query);
       const names = deps.namesOf(page.items.map((summary) => summary.peer));
       return {
         status: 200,
