@@ -66,16 +66,25 @@ export function Shell() {
   const label = screens.find((entry) => entry.id === screen)?.label ?? '';
   const { staleSince, freshness } = useStaleness(stream);
   useEffect(() => {
-    document.title = `${label} — SMS Gateway`;
+    document.title = `${label} — Desktop SMS Gateway`;
   }, [label]);
   return (
     <PersonContext.Provider value={person}>
       <div className="shell">
-        <a className="skip-link" href="#main">
+        {/* The location hash names the screen: following "#main" would leave it, so the link
+            moves the focus itself. */}
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('main')?.focus();
+          }}
+        >
           Skip to content
         </a>
         <nav className="sidebar" aria-label="Screens">
-          <div className="brand">SMS Gateway</div>
+          <div className="brand">Desktop SMS Gateway</div>
           <ul>
             {screens
               .filter((entry) => {

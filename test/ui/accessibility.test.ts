@@ -79,6 +79,11 @@ describe('accessibility (axe-core)', () => {
           screen: screen.id,
           violations: [],
         });
+        // Nothing makes the page scroll sideways: wide tables scroll within themselves.
+        expect({
+          screen: screen.id,
+          overflow: await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'),
+        }).toEqual({ screen: screen.id, overflow: 0 });
       }
       await page.close();
     },

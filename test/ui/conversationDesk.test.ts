@@ -28,7 +28,8 @@ beforeAll(async () => {
       modem.injectIncoming({ sender, text: `Hello from ${sender}` });
     await pollUntil(
       async () =>
-        (await apiCall<unknown[]>(ui.baseUrl, 'GET', '/gateway/v1/conversations?limit=100')).length === start + 10,
+        (await apiCall<unknown[]>(ui.baseUrl, 'GET', '/gateway/v1/conversations?limit=100')).length ===
+        start + 10,
       { what: `${start + 10} conversations`, limitMs: 60_000, intervalMs: 250 },
     );
   }

@@ -62,8 +62,9 @@ describe('figures of the database and of the relay link', () => {
       await signIn(page, ui.baseUrl);
       await openScreen(page, 'Modems');
       await page
-        .getByText('Kept link (+CMMS=2): 2 parts sent without opening the link to the SMS centre again')
+        .getByText('2 parts of long messages went out over a link to the SMS centre kept open between them')
         .waitFor();
+      await page.getByText('+CMMS=2: the modem keeps the link open between sends').waitFor();
     } finally {
       await page.close();
     }

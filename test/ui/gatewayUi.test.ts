@@ -116,6 +116,15 @@ describe('the gateway UI in Chromium', () => {
   it('shows a message sent from Compose reaching Sent without a reload', async () => {
     const page = await signedInPage();
     await openScreen(page, 'messages', 'Messages');
+    // From "Skip to content", past the status bar's links, Tab soon reaches "New message".
+    await page.getByRole('link', { name: 'Skip to content' }).press('Enter');
+    const focused: string[] = [];
+    while (focused.length < 6 && focused.at(-1) !== 'New message') {
+      await page.keyboard.press('Tab');
+      focused.push((await page.evaluate<string | undefined>('document.activeElement?.textContent')) ?? '');
+    }
+    expect(focused.at(-1), `focus went ${focused.join(' → ')}`).toBe('New message');
+    expect(focused.length).toBeLessThanOrEqual(4);
     await page.getByRole('button', { name: 'New message' }).click();
     await page.getByLabel('Recipients').fill('+15551230001');
     await page.getByLabel('Message', { exact: true }).fill('Your order is ready');
@@ -130,6 +139,11 @@ describe('the gateway UI in Chromium', () => {
     await compose.getByLabel('Priority').fill('5');
     await compose.getByLabel('Expires after (s)').fill('3600');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
+    // The cleared form's Send is disabled: the focus waits in Recipients for the next message.
+    await compose.getByText('Queued for +15551230001.').waitFor();
+    await expect(page.evaluate<string | undefined>('document.activeElement?.id')).resolves.toMatch(
+      /recipients$/,
+    );
     const row = page.locator('tr[data-message-id]').filter({ hasText: 'Your order is ready' });
     await row.getByText('Sent', { exact: true }).waitFor({ timeout: 15_000 });
     // Every compose option reached the stored message.
@@ -369,7 +383,7 @@ describe('the gateway UI in Chromium', () => {
     });
     // A new message waits behind the bar instead of pushing the listed rows down.
     await page.getByRole('button', { name: '1 new received message — show' }).click({ timeout: 15_000 });
-    await dataRow.getByText('DATA_SMS').waitFor();
+    await dataRow.getByText('Data SMS', { exact: true }).waitFor();
     await page.getByLabel('Type').selectOption('SMS');
     await dataRow.waitFor({ state: 'detached' });
     await textRow.waitFor();

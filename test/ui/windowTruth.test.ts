@@ -273,7 +273,7 @@ describe('issue 14 in Chromium with two simulated modems', () => {
 
     for (const screen of screens) {
       await openScreen(page, screen.label);
-      await expect(page.title()).resolves.toBe(`${screen.label} — SMS Gateway`);
+      await expect(page.title()).resolves.toBe(`${screen.label} — Desktop SMS Gateway`);
     }
     const favicon = await fetch(`${ui.baseUrl}/favicon.ico`);
     expect(favicon.status).toBe(200);

@@ -14,6 +14,7 @@ import { type CsvRecipients, campaignRows, readCsvRecipients } from './csvRecipi
 import type { Campaign, CampaignPreview, CampaignRequest, Contact } from './deskTypes.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { splitTypedRecipients } from './typedNumbers.js';
+import { useNumberExample } from './useDefaultCountry.js';
 
 /**
  * Compose to many: typed numbers, contacts, groups and the rows of a CSV in any mix, with
@@ -21,6 +22,7 @@ import { splitTypedRecipients } from './typedNumbers.js';
  * parts it costs; Send queues it as one campaign.
  */
 export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void }) {
+  const numberExample = useNumberExample();
   const { api } = useApp();
   const groups = useResource(() => api.groups(), [api]);
   const [name, setName] = useState('');
@@ -100,7 +102,7 @@ export function BulkSendForm(props: { onStarted: (campaign: Campaign) => void })
         <textarea
           id="bulk-numbers"
           rows={2}
-          placeholder="0171 1234567, +44 20 7946 0958"
+          placeholder={`${numberExample}, +44 20 7946 0958`}
           value={numbers}
           onChange={(event) => changed(setNumbers)(event.target.value)}
         />

@@ -1,4 +1,4 @@
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { EXPEDITED_PRIORITY } from '../../../server/contract/domain/messageOrder.js';
 import {
   missingText,
@@ -12,6 +12,7 @@ import type { DeviceRecord, MessageRecord, SendMessageRequest } from '../api/typ
 import { useApp } from '../appContext.js';
 import { IdSelect } from '../components/IdSelect.js';
 import { FormResult } from '../components/StatusViews.js';
+import { numberExample } from '../desk/numberExample.js';
 import { TemplatePicker } from '../desk/TemplatePicker.js';
 import { readTypedNumbers } from '../desk/typedNumbers.js';
 import { useContactNames, useOptedOut } from '../desk/useContactNames.js';
@@ -35,6 +36,7 @@ export function ComposeForm(props: {
   const { api } = useApp();
   const prefix = props.idPrefix ?? 'compose';
   const [recipients, setRecipients] = useState('');
+  const recipientsField = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
   const [deviceId, setDeviceId] = useState(props.deviceId ?? '');
   const [simNumber, setSimNumber] = useState('');
@@ -47,7 +49,8 @@ export function ComposeForm(props: {
   const [sent, setSent] = useState<MessageRecord | undefined>(undefined);
 
   const plan = useMemo(() => planText(text), [text]);
-  const { numbers, problems: numberProblems } = readTypedNumbers(recipients, useDefaultCountry());
+  const defaultCountry = useDefaultCountry();
+  const { numbers, problems: numberProblems } = readTypedNumbers(recipients, defaultCountry);
   const nameOf = useContactNames(numbers);
   const optedOut = useOptedOut(numbers);
   const personal = placeholdersOf(text).length > 0;
@@ -92,7 +95,7 @@ export function ComposeForm(props: {
           textMessage: { text: result.ok ? result.text : text },
         }))
       : [request];
-    await run(async () => {
+    const queued = await run(async () => {
       let message: MessageRecord | undefined;
       for (const each of requests) {
         message = await api.sendMessage(each);
@@ -106,6 +109,9 @@ export function ComposeForm(props: {
         ? `Scheduled for ${formatDateTime(request.scheduleAt)} to ${numbers.join(', ')}.`
         : `Queued for ${numbers.join(', ')}.`;
     });
+    // The Send button is disabled once the form is cleared and would take the focus with it:
+    // it goes to the first field, for the next message (the result is announced as a status).
+    if (queued) recipientsField.current?.focus();
   }
 
   const ready =
@@ -122,10 +128,11 @@ export function ComposeForm(props: {
         <label htmlFor={`${prefix}-recipients`}>Recipients</label>
         <textarea
           id={`${prefix}-recipients`}
+          ref={recipientsField}
           name="recipients"
           rows={2}
           required
-          placeholder="0171 1234567, +15557654321"
+          placeholder={`${numberExample(defaultCountry)}, +44 20 7946 0958`}
           aria-describedby={`${prefix}-recipients-hint`}
           aria-invalid={numberProblems.length > 0}
           value={recipients}

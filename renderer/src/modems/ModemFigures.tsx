@@ -73,8 +73,15 @@ function RelayLinkLine(props: { link: DeviceRecord['modem']['relayLink'] }) {
   if (!link) return null;
   return (
     <p>
-      Kept link (+CMMS={link.mode}): {link.keptLinkSends} {link.keptLinkSends === 1 ? 'part' : 'parts'} sent
-      without opening the link to the SMS centre again
+      {link.keptLinkSends} {link.keptLinkSends === 1 ? 'part' : 'parts'} of long messages went out over a link
+      to the SMS centre kept open between them{' '}
+      <span className="hint">
+        (+CMMS={link.mode}:{' '}
+        {link.mode === 2
+          ? 'the modem keeps the link open between sends'
+          : 'the modem keeps the link open while parts follow within seconds'}
+        )
+      </span>
     </p>
   );
 }

@@ -7,6 +7,7 @@ import { RoleLimit, Writes } from '../components/RoleLimit.js';
 import { EmptyState } from '../components/StatusViews.js';
 import { BulkSendForm } from '../desk/BulkSendForm.js';
 import type { Campaign, CampaignRecipientReport } from '../desk/deskTypes.js';
+import { namedExport } from '../desk/namedExport.js';
 import type { CsvColumn } from '../format/csv.js';
 import { counted } from '../format/numberFormat.js';
 import { formatDateTime } from '../format/timeFormat.js';
@@ -82,7 +83,7 @@ export function CampaignsScreen() {
   );
 }
 
-/** The report's columns: who, what became of their message, why it failed, and when. */
+/** The report's columns, in the list's order: who, what became of their message, why it failed, and when (the contact's name is added). */
 const campaignReportColumns: CsvColumn<CampaignRecipientReport>[] = [
   { header: 'recipient', value: (row) => row.phoneNumber, phone: true },
   { header: 'state', value: (row) => row.state },
@@ -130,8 +131,13 @@ function CampaignCard(props: { campaign: Campaign; sendingPaused: boolean; onCha
       <ExportButton
         label="Download report (CSV)"
         fileStem={`campaign-${campaign.name.replace(/[^\p{L}\p{N}]+/gu, '-')}`}
-        columns={campaignReportColumns}
-        fetchPage={(limit, offset) => api.campaignReport(campaign.id, limit, offset)}
+        {...namedExport({
+          columns: campaignReportColumns,
+          header: 'name',
+          numbersOf: (row) => [row.phoneNumber],
+          fetchPage: (limit, offset) => api.campaignReport(campaign.id, limit, offset),
+          lookup: api.contactNames,
+        })}
       />
       {campaign.state === 'Interrupted' && (
         <p className="hint">

@@ -17,10 +17,14 @@ import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
 const pageSize = 50;
-const typeChoices = InboxTypes.map((type) => ({
-  id: type,
-  name: type === 'DATA_SMS' ? 'Data SMS' : type.replace('_', ' '),
-}));
+/** The inbox's types in words: an MMS is first a notice from the network, then the downloaded message. */
+const typeNames: Record<(typeof InboxTypes)[number], string> = {
+  SMS: 'SMS',
+  DATA_SMS: 'Data SMS',
+  MMS: 'MMS notice',
+  MMS_DOWNLOADED: 'MMS (downloaded)',
+};
+const typeChoices = InboxTypes.map((type) => ({ id: type, name: typeNames[type] }));
 /** How far back "Re-read modem storage" looks: messages older than this are rarely left on a SIM. */
 const refreshWindowMs = 30 * 24 * 3600 * 1000;
 
@@ -121,7 +125,7 @@ export function InboxScreen() {
                 cell: (record) =>
                   `${deviceName(record.deviceId)}${record.simNumber !== undefined ? ` · SIM ${record.simNumber}` : ''}`,
               },
-              { header: 'Type', cell: (record) => record.type },
+              { header: 'Type', cell: (record) => typeNames[record.type] },
             ]}
           />
         )}

@@ -28,7 +28,7 @@ export function LoginScreen(props: { baseUrl: string; onLoggedIn: (session: Sess
   return (
     <main className="centered">
       <form className="card login" onSubmit={(event) => void submit(event)} aria-labelledby="login-title">
-        <h1 id="login-title">SMS Gateway</h1>
+        <h1 id="login-title">Desktop SMS Gateway</h1>
         <p className="muted">Sign in with the gateway's username and password.</p>
         <label>
           Username

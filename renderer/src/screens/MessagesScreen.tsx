@@ -89,6 +89,17 @@ export function MessagesScreen() {
       <header className="page-head">
         <h1>Messages</h1>
         <div className="head-actions">
+          {/* First after the heading: the next Tab from "Skip to content" reaches it. */}
+          {may('messages:send') && (
+            <button
+              type="button"
+              className="primary"
+              aria-expanded={composing}
+              onClick={() => setComposing(!composing)}
+            >
+              {composing ? 'Close' : 'New message'}
+            </button>
+          )}
           <ExportButton
             fileStem="messages"
             {...namedExport({
@@ -104,16 +115,6 @@ export function MessagesScreen() {
               lookup: api.contactNames,
             })}
           />
-          {may('messages:send') && (
-            <button
-              type="button"
-              className="primary"
-              aria-expanded={composing}
-              onClick={() => setComposing(!composing)}
-            >
-              {composing ? 'Close' : 'New message'}
-            </button>
-          )}
         </div>
       </header>
 
