@@ -111,8 +111,28 @@ describe('CSV import', () => {
       commit: true,
     });
     expect(refused.status).toBe(400);
-    const after = await harness.api.get<Contact[]>('/gateway/v1/contacts?search=0160');
+    const after = await harness.api.get<Contact[]>('/gateway/v1/contacts?search=fritz');
     expect(after.body).toEqual([]);
+  });
+
+  it('imports the rows without errors when asked to skip the others, and says which were left out', async () => {
+    const skipped = await harness.api.post<{
+      imported: { created: number; updated: number };
+      errorCount: number;
+      errors: { line: number }[];
+    }>('/gateway/v1/contacts/import', { csv: excelCsv, mapping, commit: true, skipRowsWithErrors: true });
+    expect(skipped.status).toBe(200);
+    expect(skipped.body.imported).toEqual({ created: 2, updated: 0 });
+    expect(skipped.body.errorCount).toBe(1);
+    expect(skipped.body.errors.map((error) => error.line)).toEqual([5]);
+    const stored = await harness.api.get<Contact[]>('/gateway/v1/contacts?search=%2B49160');
+    expect(stored.body.map((contact) => contact.phoneNumber).sort()).toEqual([
+      '+491601111111',
+      '+491602222222',
+    ]);
+    // As the file was: the next test imports it whole.
+    for (const contact of stored.body)
+      await harness.api.request('DELETE', `/gateway/v1/contacts/${contact.id}`);
   });
 
   it('imports every row in one go once the file is right, creating the groups it names', async () => {

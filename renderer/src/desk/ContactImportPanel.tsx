@@ -37,6 +37,18 @@ export function ContactImportPanel(props: { onImported: () => void }) {
     setMapping(guessMapping(table.columns));
   }
 
+  async function importRows(skipRowsWithErrors: boolean) {
+    if (csv === undefined) return;
+    await commit.run(async () => {
+      const done = await api.importContacts(csv, mapping, { commit: true, skipRowsWithErrors });
+      setReport(undefined);
+      setCsv(undefined);
+      props.onImported();
+      const skipped = done.errorCount > 0 ? `; ${done.errorCount} rows with errors left out` : '';
+      return `Imported: ${done.imported?.created ?? 0} new, ${done.imported?.updated ?? 0} updated${skipped}.`;
+    });
+  }
+
   const setColumn = (field: keyof ImportMapping, column: string) => {
     setReport(undefined);
     setMapping({ ...mapping, [field]: column || undefined });
@@ -81,7 +93,7 @@ export function ContactImportPanel(props: { onImported: () => void }) {
             disabled={preview.busy}
             onClick={() =>
               void preview.run(async () => {
-                setReport(await api.importContacts(csv, mapping, false));
+                setReport(await api.importContacts(csv, mapping));
                 return undefined;
               })
             }
@@ -92,18 +104,15 @@ export function ContactImportPanel(props: { onImported: () => void }) {
             type="button"
             className="primary"
             disabled={commit.busy || !report || report.errorCount > 0 || report.contacts.length === 0}
-            onClick={() =>
-              void commit.run(async () => {
-                const done = await api.importContacts(csv, mapping, true);
-                setReport(undefined);
-                setCsv(undefined);
-                props.onImported();
-                return `Imported: ${done.imported?.created ?? 0} new, ${done.imported?.updated ?? 0} updated.`;
-              })
-            }
+            onClick={() => void importRows(false)}
           >
             Import {report ? `${report.contacts.length} contacts` : ''}
           </button>
+          {report && report.errorCount > 0 && report.contacts.length > 0 && (
+            <button type="button" disabled={commit.busy} onClick={() => void importRows(true)}>
+              Skip the rows with errors, import {report.contacts.length} contacts
+            </button>
+          )}
           <FormResult result={preview.result} />
         </div>
       )}
@@ -121,7 +130,7 @@ function ImportPreview(props: { report: ImportReport }) {
         {report.rows} rows: {report.contacts.length} contacts
         {report.duplicates > 0 ? `, ${report.duplicates} duplicate rows merged by number` : ''}
         {report.errorCount > 0
-          ? `, ${report.errorCount} error${report.errorCount === 1 ? '' : 's'} — fix them to import`
+          ? `, ${report.errorCount} error${report.errorCount === 1 ? '' : 's'} — fix them, or skip those rows`
           : ''}
         .{report.errorCount > report.errors.length ? ` The first ${report.errors.length} are listed.` : ''}
       </p>

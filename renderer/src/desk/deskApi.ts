@@ -31,8 +31,11 @@ export function createDeskApi(client: ApiClient) {
     removeContact: (contactId: string) => client.delete<void>(`/gateway/v1/contacts/${id(contactId)}`),
     contactNames: (phoneNumbers: string[]) =>
       client.post<Record<string, string>>('/gateway/v1/contacts/names', { phoneNumbers }),
-    importContacts: (csv: string, mapping: ImportMapping, commit: boolean) =>
-      client.post<ImportReport>('/gateway/v1/contacts/import', { csv, mapping, commit }),
+    importContacts: (
+      csv: string,
+      mapping: ImportMapping,
+      choice: { commit: boolean; skipRowsWithErrors?: boolean } = { commit: false },
+    ) => client.post<ImportReport>('/gateway/v1/contacts/import', { csv, mapping, ...choice }),
 
     groups: () => client.get<Group[]>('/gateway/v1/groups'),
     createGroup: (name: string) => client.post<Group>('/gateway/v1/groups', { name }),

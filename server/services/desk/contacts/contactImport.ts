@@ -44,8 +44,15 @@ export interface ImportReport {
   errors: ImportRowError[];
   /** Every row error, listed or not. */
   errorCount: number;
-  /** Set when the import was carried out (no errors and `commit`). */
+  /** Set when the import was carried out (`commit`, and no errors or skipping the rows with them). */
   imported?: { created: number; updated: number };
+}
+
+export interface ImportChoice {
+  /** Store the contacts; false: only the report. */
+  commit: boolean;
+  /** Store the rows without errors even when others have some (a wrong column still stops it). */
+  skipRowsWithErrors: boolean;
 }
 
 /**
@@ -62,8 +69,8 @@ const groupSeparator = /[,;]/;
 /**
  * Reads a CSV with a column mapping into contacts, merging rows by number (a later row fills in
  * what an earlier one left empty and adds its groups). Each cell is checked as the API checks
- * the same field (contactFields.ts). With `commit`, and only when no row has an error, stores
- * them `rowsPerTurn` contacts per commit, so the gateway keeps answering during a large import;
+ * the same field (contactFields.ts). With `commit`, when no row has an error or the rows with
+ * errors are to be skipped, stores the others `rowsPerTurn` contacts per commit, so the gateway keeps answering during a large import;
  * an import cut short by a crash is completed by running it again, as rows merge by number.
  */
 export class ContactImport {
@@ -71,9 +78,10 @@ export class ContactImport {
     private readonly deps: { contacts: ContactRepository; groups: GroupRepository; readNumber: NumberReader },
   ) {}
 
-  async run(csv: string, mapping: ImportMapping, commit: boolean): Promise<ImportReport> {
+  async run(csv: string, mapping: ImportMapping, choice: ImportChoice): Promise<ImportReport> {
     const report = await this.plan(csv, mapping);
-    if (!commit || report.errorCount > 0 || report.contacts.length === 0) return report;
+    const blocked = report.errorCount > 0 && !choice.skipRowsWithErrors;
+    if (!choice.commit || blocked || report.contacts.length === 0) return report;
     const imported = { created: 0, updated: 0 };
     for await (const chunk of chunksInTurns(report.contacts)) {
       const written = await this.deps.contacts.upsertMany(() => {
@@ -165,9 +173,11 @@ export class ContactImport {
         existing: this.deps.contacts.findByNumber(phoneNumber) !== undefined,
       });
     }
-    const contacts = [...byNumber.values()];
+    // Merged rows may name more groups than a contact takes: such a contact is a row error too.
+    const contacts = [...byNumber.values()].filter(
+      (contact) => !errors.check(contact.line, 'groups', contactFields.groupIds, contact.groups),
+    );
     for (const contact of contacts) {
-      errors.check(contact.line, 'groups', contactFields.groupIds, contact.groups);
       if (contact.name === '' && !contact.existing) contact.name = contact.phoneNumber;
     }
     return report(contacts, duplicates);

@@ -45,6 +45,10 @@ const importSchema = z.object({
     .boolean()
     .default(false)
     .describe('false: only the preview; true: import, unless any row has an error'),
+  skipRowsWithErrors: z
+    .boolean()
+    .default(false)
+    .describe('with commit: import the rows without errors and leave the listed ones out'),
 });
 
 const importReportSchema = z.object({
@@ -207,8 +211,11 @@ export function registerContactRoutes(api: ApiBuilder, deps: ContactRouteDepende
       ...write,
     },
     async handle({ body }) {
-      const report = await deps.contactImport.run(body.csv, body.mapping, body.commit);
-      if (body.commit && report.errorCount > 0) {
+      const report = await deps.contactImport.run(body.csv, body.mapping, {
+        commit: body.commit,
+        skipRowsWithErrors: body.skipRowsWithErrors,
+      });
+      if (body.commit && report.errorCount > 0 && report.imported === undefined) {
         const [first] = report.errors;
         return {
           status: 400,
