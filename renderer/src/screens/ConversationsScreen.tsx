@@ -12,6 +12,7 @@ import { useOptedOut } from '../desk/useContactNames.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { modemLabelById } from '../modems/modemLabel.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 import { useRevealOnOpen } from '../useRevealOnOpen.js';
@@ -170,7 +171,7 @@ function Thread(props: {
   useLiveEvent('message', () => thread.reload());
 
   const deviceName = (id: string | undefined) =>
-    props.devices?.find((device) => device.id === id)?.name ?? id ?? 'any modem';
+    id === undefined ? 'any modem' : modemLabelById(props.devices, id);
 
   async function change(action: () => Promise<unknown>) {
     if (await mark.run(async () => void (await action()))) props.onChanged();

@@ -5,6 +5,7 @@ import { plainNetworkError } from '../format/networkErrors.js';
 import { formatNumber } from '../format/numberFormat.js';
 import { formatTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
+import { modemLabel } from '../modems/modemLabel.js';
 import { useResource } from '../useResource.js';
 import { modemNotices, type StatusItem } from './modemNotices.js';
 
@@ -70,7 +71,7 @@ export function StatusBar(props: { staleSince: number | undefined }) {
     items.push({
       key: 'simulated',
       tone: 'warn',
-      text: `Simulated modem in use (${simulated.map((device) => device.name).join(', ')}): nothing reaches real phones.`,
+      text: `Simulated modem in use (${simulated.map(modemLabel).join(', ')}): nothing reaches real phones.`,
       link: { href: '#/modems', label: 'Modems' },
     });
   }

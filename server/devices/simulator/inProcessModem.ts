@@ -25,6 +25,8 @@ export async function startSimulatedModem(
     identity: {
       imei: `35000000000${String(index).padStart(4, '0')}`,
       iccid: `8900000000000000${String(index).padStart(4, '0')}`,
+      // Its own number too: pickers tell two simulated modems apart by their SIMs' numbers.
+      ownNumber: `+4477009000${String(index).padStart(2, '0')}`,
     },
     // A modem left running for days must not keep every command it ever saw.
     historyLimit: 1_000,
