@@ -226,6 +226,19 @@ describe('the installed app (electron-builder --linux dir)', () => {
     expect(refused).toEqual([]);
   });
 
+  it("carries only its own OS's native prebuilds", async () => {
+    for (const nativePackage of ['@photostructure/sqlite', '@serialport/bindings-cpp']) {
+      const targets = await readdir(
+        join(resources, 'app.asar.unpacked', 'node_modules', nativePackage, 'prebuilds'),
+      );
+      expect(targets).toContain('linux-x64');
+      expect({ nativePackage, others: targets.filter((target) => !target.startsWith('linux-')) }).toEqual({
+        nativePackage,
+        others: [],
+      });
+    }
+  });
+
   it('flips the Electron fuses electron-builder.yml asks for', async () => {
     const binary = await readFile(executable);
     const sentinel = binary.indexOf(fuseSentinel);
