@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { downloadElectron } from './electronDownload.mjs';
 import { npmCommand } from './npmCommand.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,17 +60,15 @@ function electronBinary() {
   return existsSync(binary) ? binary : undefined;
 }
 
+/** Why the binary could not be had, or undefined once it is there. */
 function fetchElectronBinary() {
   // The electron package has no install script since Electron 42: try its download once now, so
   // a user's machine with internet gets the desktop window.
-  const installer = join(root, 'node_modules', 'electron', 'install.js');
-  if (!existsSync(installer)) return;
-  console.error('[start] the Electron binary is not installed; trying to download it once…');
-  spawnSync(process.execPath, [installer], {
-    cwd: join(root, 'node_modules', 'electron'),
-    stdio: 'ignore',
-    timeout: 180_000,
-  });
+  const electronPackage = join(root, 'node_modules', 'electron');
+  const installer = join(electronPackage, 'install.js');
+  if (!existsSync(installer)) return 'the electron package is not installed (run npm install)';
+  const { version } = JSON.parse(readFileSync(join(electronPackage, 'package.json'), 'utf8'));
+  return downloadElectron({ installer, version, timeoutMs: 5 * 60_000, report: console.error });
 }
 
 function hasDisplay() {
@@ -84,10 +83,10 @@ else if (!hasDisplay()) reason = 'no display is available (DISPLAY/WAYLAND_DISPL
 else {
   binary = electronBinary();
   if (!binary) {
-    fetchElectronBinary();
+    const failure = fetchElectronBinary();
     binary = electronBinary();
+    if (!binary) reason = `the Electron binary is not installed: ${failure ?? 'the download left none'}`;
   }
-  if (!binary) reason = 'the Electron binary is not installed and could not be downloaded';
 }
 
 if (!binary) console.error(`[start] running headless: ${reason}. The UI is served in your browser instead.`);
