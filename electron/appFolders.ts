@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultDataDir } from '../server/config/options.js';
 import { productName } from './appIdentity.js';
 
 /**
@@ -22,6 +23,16 @@ export function browserProfileFolder(
     return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), `${productName} window`);
   if (platform === 'darwin') return join(home, 'Library', 'Caches', `${productName} window`);
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'desktop-sms-gateway-window');
+}
+
+/**
+ * The shell's own folder, Electron's `userData` (its preferences file and single-instance lock):
+ * `desktop/` inside the gateway's data folder, so each OS has one folder of the app, under one
+ * name, and nothing of the shell lies beside `gateway.db`. Electron's default, named after the
+ * package, was the data folder itself on Linux and a second, differently named one elsewhere.
+ */
+export function desktopShellFolder(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
+  return join(defaultDataDir(platform, env), 'desktop');
 }
 
 /**

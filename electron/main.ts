@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -19,7 +19,8 @@ import electronUpdater from 'electron-updater';
 import { systemClock } from '../server/clock/clock.js';
 import { ErrorCode, GatewayError } from '../server/errors/gatewayError.js';
 import { consoleSink, createLogger } from '../server/logging/logger.js';
-import { browserProfileFolder, linuxLogFolder } from './appFolders.js';
+import { browserProfileFolder, desktopShellFolder, linuxLogFolder } from './appFolders.js';
+import { productName } from './appIdentity.js';
 import { applicationMenu } from './applicationMenu.js';
 import { coreUrlOf, runningServiceAt } from './attachedCore.js';
 import { type Attention, AttentionWatch } from './attentionWatch.js';
@@ -49,6 +50,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const resources = join(here, '..', '..', 'resources');
 // Before `ready`, so Chromium opens its profile there (appFolders.ts).
 app.setPath('sessionData', browserProfileFolder(process.platform, process.env));
+// One name everywhere, and the shell's files in their own folder inside the data folder; before
+// the single-instance lock, which lives there. Electron refuses a userData folder that is not there.
+const earlierUserData = app.getPath('userData');
+app.setName(productName);
+const shellFolder = desktopShellFolder(process.platform, process.env);
+mkdirSync(shellFolder, { recursive: true });
+app.setPath('userData', shellFolder);
 // The OS's log folder: a packaged app has no console, so both processes log to files.
 app.setAppLogsPath(linuxLogFolder(process.platform, process.env));
 const logsFolder = app.getPath('logs');
@@ -68,7 +76,7 @@ if (!runsTheApp(process.argv, app.requestSingleInstanceLock(secondStartData(proc
 } else {
   let window: BrowserWindow | undefined;
   let quitting = false;
-  const preferences = new PreferencesFile(app.getPath('userData'));
+  const preferences = new PreferencesFile(shellFolder, earlierUserData);
   // Only the gateway's own flags reach the core (`npm start -- --simulate`); see coreArguments.ts.
   const { kept, dropped } = coreArguments(process.argv.slice(1));
   if (dropped.length > 0) logger.info('arguments not for the gateway core', { dropped });

@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type DesktopPreferences,
@@ -20,14 +20,20 @@ export function isValidPreference<Key extends PreferenceKey>(
   return typeof value === 'boolean';
 }
 
+const preferencesFileName = 'desktop-preferences.json';
+
 /**
  * Desktop-only preferences (notifications, autostart, close-to-tray, port) in a small JSON file in
- * the app's user-data folder; the gateway's own settings live in the core.
+ * the shell's folder (appFolders.ts, desktopShellFolder); the gateway's own settings live in the core.
  */
 export class PreferencesFile {
   private current: DesktopPreferences = { ...defaultPreferences };
 
-  constructor(private readonly directory: string) {}
+  constructor(
+    private readonly directory: string,
+    /** Where an earlier version kept the file: read once when this folder has none yet. */
+    private readonly previousDirectory?: string,
+  ) {}
 
   get values(): DesktopPreferences {
     return { ...this.current };
@@ -35,7 +41,8 @@ export class PreferencesFile {
 
   async load(): Promise<DesktopPreferences> {
     try {
-      const parsed: unknown = JSON.parse(await readFile(this.file, 'utf8'));
+      const text = (await readFile(this.file, 'utf8').catch(() => undefined)) ?? (await this.adoptPrevious());
+      const parsed: unknown = JSON.parse(text ?? '');
       if (typeof parsed === 'object' && parsed !== null) {
         for (const [key, value] of Object.entries(parsed)) {
           if (isPreferenceKey(key) && isValidPreference(key, value)) this.assign(key, value);
@@ -57,6 +64,7 @@ export class PreferencesFile {
       );
     }
     this.assign(key, value);
+    await mkdir(this.directory, { recursive: true });
     const temporary = `${this.file}.tmp`;
     await writeFile(temporary, JSON.stringify(this.current, null, 2), { mode: 0o600 });
     await rename(temporary, this.file);
@@ -67,7 +75,19 @@ export class PreferencesFile {
     this.current[key] = value;
   }
 
+  /** The earlier version's file, copied here (that version still finds its own). */
+  private async adoptPrevious(): Promise<string | undefined> {
+    if (this.previousDirectory === undefined) return undefined;
+    const text = await readFile(join(this.previousDirectory, preferencesFileName), 'utf8').catch(
+      () => undefined,
+    );
+    if (text === undefined) return undefined;
+    await mkdir(this.directory, { recursive: true });
+    await writeFile(this.file, text, { mode: 0o600 });
+    return text;
+  }
+
   private get file(): string {
-    return join(this.directory, 'desktop-preferences.json');
+    return join(this.directory, preferencesFileName);
   }
 }

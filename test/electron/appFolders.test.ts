@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { browserProfileFolder, linuxLogFolder } from '../../electron/appFolders.js';
+import { browserProfileFolder, desktopShellFolder, linuxLogFolder } from '../../electron/appFolders.js';
 import { defaultDataDir } from '../../server/config/options.js';
 
 const home = '/home/ana';
@@ -42,4 +42,18 @@ describe('the log folder', () => {
     expect(linuxLogFolder('win32', {}, home)).toBeUndefined();
     expect(linuxLogFolder('darwin', {}, home)).toBeUndefined();
   });
+});
+
+describe('the shell’s own folder', () => {
+  it.each([
+    ['linux', { HOME: home }],
+    ['win32', { APPDATA: 'C:/Users/ana/AppData/Roaming' }],
+    ['darwin', { HOME: home }],
+  ] as const)(
+    'on %s is a folder of its own inside the data folder, not the data folder itself',
+    (platform, env) => {
+      const data = defaultDataDir(platform, env);
+      expect(desktopShellFolder(platform, env)).toBe(join(data, 'desktop'));
+    },
+  );
 });

@@ -25,6 +25,17 @@ describe('the desktop preferences file', () => {
     expect((await new PreferencesFile(dir).load()).listenPort).toBeNull();
   });
 
+  it('takes an earlier version’s file from its folder once, into a folder not there yet', async () => {
+    const earlier = await folder();
+    await new PreferencesFile(earlier).set('listenPort', 8082);
+    const shell = join(await folder(), 'desktop');
+    expect((await new PreferencesFile(shell, earlier).load()).listenPort).toBe(8082);
+    // Now its own: a change is kept in the new folder and the earlier file is left as it was.
+    await new PreferencesFile(shell, earlier).set('listenPort', 8083);
+    expect((await new PreferencesFile(shell, earlier).load()).listenPort).toBe(8083);
+    expect((await new PreferencesFile(earlier).load()).listenPort).toBe(8082);
+  });
+
   it('refuses a value of the wrong kind from the window', async () => {
     const preferences = new PreferencesFile(await folder());
     for (const [key, value] of [
