@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { formattedNumberKey } from '../../../server/contract/domain/peerKey.js';
+import { simulatedPhoneNumberSchema } from '../../../server/contract/schemas/gatewaySchemas.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
@@ -30,7 +31,7 @@ export function SimulateFailureForm(props: { deviceId: string }) {
   const { busy, result, run } = useAction();
   const prefix = `simulate-failure-${props.deviceId}`;
   const number = formattedNumberKey(recipient);
-  const numberValid = recipient.trim() === '' || /^\+?\d{3,15}$/.test(number);
+  const numberValid = recipient.trim() === '' || simulatedPhoneNumberSchema.safeParse(number).success;
   const sends = Number(count);
   const countValid = Number.isInteger(sends) && sends >= 1 && sends <= 100;
 

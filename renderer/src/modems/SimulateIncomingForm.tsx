@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { formattedNumberKey } from '../../../server/contract/domain/peerKey.js';
+import { simulatedPhoneNumberSchema } from '../../../server/contract/schemas/gatewaySchemas.js';
 import { useApp } from '../appContext.js';
 import { FormResult } from '../components/StatusViews.js';
 import { useAction } from '../useAction.js';
@@ -16,7 +17,7 @@ export function SimulateIncomingForm(props: { deviceId: string }) {
   const prefix = `simulate-${props.deviceId}`;
   // A number as people write it, "(555) 000-1111" or "+44 7700 900123", sent as its digits.
   const number = formattedNumberKey(sender);
-  const numberValid = /^\+?\d{3,15}$/.test(number);
+  const numberValid = simulatedPhoneNumberSchema.safeParse(number).success;
   const valid = numberValid && text !== '';
 
   async function submit(event: FormEvent) {

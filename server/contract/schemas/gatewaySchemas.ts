@@ -41,9 +41,17 @@ export const smsServiceSchema = z.object({ service: z.enum(SmsServicePreferences
 export const MaxDeviceNameLength = 64;
 export const deviceNameSchema = z.object({ name: z.string().trim().min(1).max(MaxDeviceNameLength) });
 
+/**
+ * A simulated phone's number, as the simulator's forms send it (their digits, with a leading +
+ * if typed): what the simulated network takes as an address.
+ */
+export const simulatedPhoneNumberSchema = z
+  .string()
+  .regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567');
+
 /** POST /gateway/v1/devices/:id/simulate-incoming body. */
 export const simulatedIncomingSchema = z.object({
-  sender: z.string().regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567'),
+  sender: simulatedPhoneNumberSchema,
   text: z.string().min(1).max(1_600),
 });
 
@@ -52,10 +60,7 @@ export const simulatedFailureSchema = z.object({
   /** A +CMS ERROR code (TS 27.005 §3.2.5; 1–127 are the network's RP-causes, TS 24.011 Annex E). */
   cmsCode: z.number().int().min(1).max(511),
   count: z.number().int().min(1).max(100).default(1),
-  phoneNumber: z
-    .string()
-    .regex(/^\+?\d{3,15}$/, 'must be a phone number such as +15551234567')
-    .optional(),
+  phoneNumber: simulatedPhoneNumberSchema.optional(),
 });
 
 /** GET /gateway/v1/devices/:id/at-log query. */
