@@ -72,7 +72,9 @@ describe('electron-builder.yml', () => {
     expect(config).toMatch(/^npmRebuild: false$/m);
     expect(config).toMatch(/^ {2}resetAdHocDarwinSignature: true$/m);
     const scripts = JSON.parse(await readFile('package.json', 'utf8')).scripts as Record<string, string>;
-    expect(scripts.dist).toMatch(/npm run build && electron-builder/);
+    // Built, then packed by electron-builder's own CLI (with the Trusted Signing account, if named).
+    expect(scripts.dist).toBe('npm run build && node scripts/dist.mjs');
+    expect(await readFile('scripts/dist.mjs', 'utf8')).toContain("resolve('electron-builder/cli.js')");
   });
 
   it('builds a zip beside the macOS dmg, which the updater downloads', async () => {

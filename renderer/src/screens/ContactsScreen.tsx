@@ -115,7 +115,15 @@ export function ContactsScreen() {
             columns={[
               { header: 'Name', cell: (contact) => contact.name },
               { header: 'Number', className: 'mono', cell: (contact) => contact.phoneNumber },
-              { header: 'Groups', cell: (contact) => contact.groupIds.map(groupName).join(', ') },
+              {
+                header: 'Groups',
+                // By name: the ids a contact holds come in no order a person would recognise.
+                cell: (contact) =>
+                  contact.groupIds
+                    .map(groupName)
+                    .sort((a, b) => a.localeCompare(b))
+                    .join(', '),
+              },
               { header: 'Notes', className: 'truncate', cell: (contact) => contact.notes },
               {
                 header: 'Actions',
