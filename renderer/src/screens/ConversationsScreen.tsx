@@ -219,7 +219,8 @@ function Thread(props: {
           )}
         </h2>
         <div className="head-actions">
-          {name === undefined && (
+          {/* Once the list has named the party or not: a contact's thread never offers it. */}
+          {conversation !== undefined && name === undefined && (
             <Writes scope="contacts:write">
               <button
                 type="button"
