@@ -512,7 +512,10 @@ describe('layout and access at 640 px (items 11–12)', () => {
   it('names every webhook event and offers every scope a token may hold', async () => {
     const page = await signedInPage(narrow);
     await page.goto(`${harness.url}/ui/#/webhooks`);
-    const events = await page.getByLabel('Event').locator('option').allTextContents();
+    // The options come with the screen's first render, which the navigation does not wait for.
+    const options = page.getByLabel('Event').locator('option');
+    await options.filter({ hasText: 'autoreply:sent' }).waitFor({ state: 'attached' });
+    const events = await options.allTextContents();
     expect(events.filter((label) => !/^\S+ — \S/.test(label))).toEqual([]);
     expect(events).toContain('autoreply:sent — An auto-reply rule answered an SMS');
 
