@@ -45,6 +45,9 @@ import { createNodePoster, type WebhookPoster } from './services/webhooks/webhoo
 import type { SchemaUpgrade } from './store/migrationBackup.js';
 import { startRetention } from './store/retention.js';
 
+/** The PC's own zone and language, for what the desktop shell shows its person. */
+const localDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /** What a host (CLI, Electron core process, tests, benchmarks) may inject. */
 export interface GatewayDependencies {
   clock?: Clock;
@@ -240,7 +243,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
           webhookFailuresLastHour: webhooks.failedLastHour,
           ...(webhooks.lastFailure ? { lastWebhookError: webhooks.lastFailure.error } : {}),
           overdueReports: overdue,
-          planCaps: routing.planAlerts(),
+          planCaps: routing.planAlerts({
+            modemName: (deviceId) => {
+              const device = pool.get(deviceId);
+              return device && `${device.name} (${device.modem.port})`;
+            },
+            localTime: (ms) => localDateTime.format(ms),
+          }),
         };
       },
     };

@@ -3,7 +3,12 @@ import { describeError } from '../errors/gatewayError.js';
 import type { AppDirectory } from '../services/auth/appDirectory.js';
 import { openPlanBook, type PlanBook, type PlanDocumentData } from '../services/plans/planBook.js';
 import { createPlanGate } from '../services/plans/planGate.js';
-import { describePlanNotice, planAlerts, planNoticeEvent } from '../services/plans/planNotices.js';
+import {
+  type AlertWording,
+  describePlanNotice,
+  planAlerts,
+  planNoticeEvent,
+} from '../services/plans/planNotices.js';
 import { createSimPlanUsage, type SimPlanUsage } from '../services/plans/simPlanUsage.js';
 import { type OperatorData, openOperatorData } from '../services/routing/operatorData.js';
 import {
@@ -24,7 +29,7 @@ export interface GatewayRouting {
   /** The scheduler's hooks: routing rules, each app's allowed modems and the SIM plans. */
   scheduling: SchedulingHooks;
   /** The SIMs at or near a cap now, one line each, for the desktop's notifications. */
-  planAlerts(): { near: string[]; reached: string[] };
+  planAlerts(wording: AlertWording): { near: string[]; reached: string[] };
   /** The app whose message this number received last (within the send log's days), if any. */
   lastAppTo(phoneNumber: string): string | undefined;
 }
@@ -72,7 +77,7 @@ export async function openRouting(
     plans,
     planUsage,
     scheduling: createSchedulingHooks({ book, operators, apps: deps.apps, gate, usage: planUsage }),
-    planAlerts: () => planAlerts(plans, planUsage),
+    planAlerts: (wording) => planAlerts(plans, planUsage, wording),
     lastAppTo: (phoneNumber) => sendLog.lastAppTo(formattedNumberKey(phoneNumber), clock.now() - keptSendsMs),
   };
 }

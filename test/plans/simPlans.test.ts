@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../server/contract/domain/webhookEvents.js';
+import type { DeviceView } from '../../server/contract/schemas/deviceViewSchema.js';
 import { type GatewayUnderTest, startGatewayUnderTest } from '../compat/support/gatewayUnderTest.js';
 
 /**
@@ -98,11 +99,22 @@ describe('a SIM plan with a daily cap of 5', () => {
       resetsAt: '2026-01-01T12:10:00.000Z',
     });
 
-    // The desktop shell's notification reads the same through the core's attention.
-    expect(under.gateway.attention().planCaps).toEqual({
+    // The desktop shell's notification says it for the person at the PC: the modem as its card
+    // names it and the reset on the PC's clock, never the raw id or a UTC timestamp.
+    const devices = (await under.request('GET', '/devices')).body as DeviceView[];
+    const device = devices.find((entry) => entry.id === modem);
+    const localReset = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+      resetAt,
+    );
+    const capped = under.gateway.attention().planCaps;
+    expect(capped).toEqual({
       near: [],
-      reached: [`SIM 1 of modem ${modem} used 5 of 5 messages per day; resets at 2026-01-01T12:10:00.000Z`],
+      reached: [
+        `SIM 1 of ${device?.name} (${device?.modem.port}) used 5 of 5 messages per day; counts again from ${localReset}`,
+      ],
     });
+    expect(capped?.reached[0]).not.toContain(modem);
+    expect(capped?.reached[0]).not.toMatch(/\d{4}-\d\d-\d\dT/);
 
     // To a second before the reset in the steps runUntil takes, so the modem's real I/O keeps
     // pace with the clock: still held.

@@ -25,17 +25,34 @@ export function planNoticeEvent(notice: PlanNotice): WebhookEvent {
   };
 }
 
-/** One line for a person: the desktop notification and the tray. */
+/** One line for the log: the SIM by its modem's id, the reset in UTC. */
 export function describePlanNotice(notice: PlanNotice): string {
   const { sim, use, unit } = notice;
   const counted = use.cap.name === 'recipients' ? 'recipients' : unit;
   return `SIM ${simName(sim)} used ${use.used} of ${use.cap.limit} ${counted} per ${use.cap.period}; resets at ${new Date(use.resetsAt).toISOString()}`;
 }
 
+/** How the desktop names a modem and a moment for the person at the PC. */
+export interface AlertWording {
+  /** The modem's name as its card shows it, or undefined for one the pool no longer knows. */
+  modemName(deviceId: string): string | undefined;
+  /** A moment in the PC's own time zone and language. */
+  localTime(ms: number): string;
+}
+
+/** "SIM 1 of Huawei E3372 (/dev/ttyUSB0) used 5 of 5 messages per day; counts again from 8 Dec 2026, 12:10". */
+export function describePlanAlert(notice: PlanNotice, wording: AlertWording): string {
+  const { sim, use, unit } = notice;
+  const counted = use.cap.name === 'recipients' ? 'recipients' : unit;
+  const modem = wording.modemName(sim.deviceId) ?? `modem ${sim.deviceId}`;
+  return `SIM ${sim.sim} of ${modem} used ${use.used} of ${use.cap.limit} ${counted} per ${use.cap.period}; counts again from ${wording.localTime(use.resetsAt)}`;
+}
+
 /** The SIMs at or near a cap now, one line each, for the desktop's notifications. */
 export function planAlerts(
   plans: Pick<PlanBook, 'list'>,
   usage: Pick<SimPlanUsage, 'usage'>,
+  wording: AlertWording,
 ): { near: string[]; reached: string[] } {
   const near: string[] = [];
   const reached: string[] = [];
@@ -43,7 +60,7 @@ export function planAlerts(
   for (const plan of plans.list()) {
     for (const use of usage.usage(plan)) {
       const percent = use.cap.limit === 0 ? 100 : (use.used * 100) / use.cap.limit;
-      const line = describePlanNotice({ sim: plan, use, level: full, unit: plan.unit });
+      const line = describePlanAlert({ sim: plan, use, level: full, unit: plan.unit }, wording);
       if (percent >= full) reached.push(line);
       else if (percent >= warning) near.push(line);
     }
