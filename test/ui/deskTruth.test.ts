@@ -452,6 +452,26 @@ describe('layout and access at 640 px (items 11–12)', () => {
     const detail = page.locator('tr.detail-row');
     await detail.waitFor();
     await expect.poll(() => onScreen(detail, true)).toBe('on screen');
+    // The opened row spans every column, wider than the table's visible part: its detail keeps
+    // within that part, and stays there while the columns scroll sideways.
+    const table = page.getByRole('table', { name: 'Messages' });
+    const detailWithinTable = async () => {
+      const [outer, inner] = [await table.boundingBox(), await detail.locator('.detail').boundingBox()];
+      return (
+        outer !== null &&
+        inner !== null &&
+        inner.x >= outer.x &&
+        inner.x + inner.width <= outer.x + outer.width
+      );
+    };
+    await expect.poll(detailWithinTable).toBe(true);
+    await table.evaluate((element) => {
+      element.scrollLeft = element.scrollWidth;
+    });
+    await expect.poll(detailWithinTable).toBe(true);
+    await table.evaluate((element) => {
+      element.scrollLeft = 0;
+    });
     await expect(
       onScreen(page.getByRole('table', { name: 'Messages' }).getByRole('columnheader', { name: 'State' })),
     ).resolves.toBe('on screen');
