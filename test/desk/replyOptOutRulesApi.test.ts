@@ -414,6 +414,46 @@ describe('auto-reply rules with the address book', () => {
     expect(list.body.find((entry) => entry.number === customer)).toMatchObject({ name: 'Ada' });
     for (const rule of rules) await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
   });
+
+  it('sends nothing to a stranger its placeholder cannot name, and says so on the rule until it is edited', async () => {
+    const stranger = '+447700900512';
+    const greeting = {
+      name: 'Greet by name',
+      match: { kind: 'startsWith', pattern: 'HELLO' },
+      action: { kind: 'reply', text: 'Hello {name}, we read you.' },
+    };
+    const rule = await harness.api.post<{ id: string }>('/gateway/v1/rules', greeting);
+    const skippedOf = async () =>
+      (await harness.api.get<{ id: string; lastSkipped?: unknown }[]>('/gateway/v1/rules')).body.find(
+        (entry) => entry.id === rule.body.id,
+      )?.lastSkipped;
+    await receive(stranger, 'hello there');
+    await vi.waitFor(async () => expect(await skippedOf()).toBeDefined(), { timeout: 10_000 });
+    expect(await skippedOf()).toEqual({
+      phoneNumber: stranger,
+      missing: ['name'],
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(pdusTo(stranger)).toEqual([]);
+    const logged = await harness.api.get<{ priority: string; message: string }[]>('/logs');
+    expect(logged.body).toContainEqual(
+      expect.objectContaining({
+        priority: 'WARN',
+        message: 'an auto-reply was not sent: the sender cannot fill its placeholders',
+      }),
+    );
+    // Mended in the editor, the note goes; the next hello is answered (a skipped reply did not
+    // count as one for loop protection).
+    const mended = { ...greeting, action: { kind: 'reply', text: 'Hello {name|there}, we read you.' } };
+    expect(
+      (await harness.api.request('PUT', `/gateway/v1/rules/${rule.body.id}`, { json: mended })).status,
+    ).toBe(200);
+    expect(await skippedOf()).toBeUndefined();
+    await receive(stranger, 'hello again');
+    await vi.waitFor(() => expect(pdusTo(stranger)).toHaveLength(1), { timeout: 10_000 });
+    expect(pdusTo(stranger)[0]?.decoded.text).toBe('Hello there, we read you.');
+    await harness.api.request('DELETE', `/gateway/v1/rules/${rule.body.id}`);
+  });
 });
 
 describe('editing a scheduled message', () => {

@@ -10,6 +10,7 @@ import { ContactForm } from '../desk/ContactForm.js';
 import { searchNeedle } from '../desk/typedNumbers.js';
 import { useOptedOut } from '../desk/useContactNames.js';
 import { useDefaultCountry } from '../desk/useDefaultCountry.js';
+import { skippedInConversation } from '../format/skippedReply.js';
 import { formatDateTime } from '../format/timeFormat.js';
 import { useLiveEvent } from '../live/LiveEvents.js';
 import { modemLabelById } from '../modems/modemLabel.js';
@@ -160,6 +161,8 @@ function Thread(props: {
   const { api } = useApp();
   const { number, conversation } = props;
   const thread = useResource(() => api.thread(number, threadPageSize, 0), [api, number]);
+  const rules = useResource(() => api.rules(), [api]);
+  const silentRules = (rules.data ?? []).filter((rule) => rule.lastSkipped?.phoneNumber === number);
   const mark = useAction();
   const reply = useAction();
   const [text, setText] = useState('');
@@ -167,7 +170,10 @@ function Thread(props: {
   const name = conversation?.name;
   const [addingContact, setAddingContact] = useState(false);
 
-  useLiveEvent('incoming', () => thread.reload());
+  useLiveEvent('incoming', () => {
+    thread.reload();
+    rules.reload();
+  });
   useLiveEvent('message', () => thread.reload());
 
   const deviceName = (id: string | undefined) =>
@@ -265,6 +271,14 @@ function Thread(props: {
       <FormResult result={mark.result} />
       {thread.loading && !thread.data && <Loading what="messages" />}
       {thread.error !== undefined && <ErrorNote error={thread.error} onRetry={thread.reload} />}
+      {silentRules.map(
+        (rule) =>
+          rule.lastSkipped && (
+            <p key={rule.id} className="note note-warn">
+              {skippedInConversation(rule, rule.lastSkipped)}
+            </p>
+          ),
+      )}
       {/* Focusable: the list scrolls, and a keyboard user scrolls it with the arrow keys. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1, axe scrollable-region-focusable). */}
       <ol className="bubbles" aria-label="Messages" ref={bubbles} tabIndex={0}>

@@ -8,6 +8,7 @@ import { EmptyState, FormResult } from '../components/StatusViews.js';
 import { RuleEditor } from '../desk/RuleEditor.js';
 import { describeRule } from '../desk/ruleForm.js';
 import { patternDisabledText } from '../format/patternDisabled.js';
+import { skippedOnRule } from '../format/skippedReply.js';
 import { useAction } from '../useAction.js';
 import { useResource } from '../useResource.js';
 
@@ -88,10 +89,12 @@ export function RulesScreen() {
                     <strong>{rule.name}</strong>{' '}
                     {!rule.enabled && <span className="badge badge-muted">Off</span>}
                     {rule.patternDisabled && <span className="badge badge-warn">Pattern off</span>}
+                    {rule.lastSkipped && <span className="badge badge-warn">Reply skipped</span>}
                     <div className="hint">{describeRule(rule, names)}</div>
                     {rule.patternDisabled && (
                       <div className="form-error">{patternDisabledText(rule.patternDisabled)}</div>
                     )}
+                    {rule.lastSkipped && <div className="form-error">{skippedOnRule(rule.lastSkipped)}</div>}
                   </div>
                   <Writes scope="rules:write">
                     <div className="head-actions">

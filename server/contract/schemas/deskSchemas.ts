@@ -190,6 +190,8 @@ export const ruleViewSchema = z.object({
   action: ruleActionSchema,
   /** Present while the rule's regular expression is not run (the rule applies to nothing). */
   patternDisabled: patternDisabledViewSchema.optional(),
+  /** The last reply it did not send, as its placeholders had no value for the sender. */
+  lastSkipped: z.object({ phoneNumber: z.string(), missing: z.array(z.string()), at: z.string() }).optional(),
 });
 
 /** What a rule would make of a sample text (POST /gateway/v1/rules/test). */

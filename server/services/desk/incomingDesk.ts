@@ -2,6 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import type { IncomingMessageEvent } from '../../contract/domain/incoming.js';
 import type { PeerKey } from '../../contract/domain/peerKey.js';
+import { missingText } from '../../contract/domain/placeholders.js';
 import type { Settings } from '../../contract/schemas/settingsSchema.js';
 import { describeError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
@@ -138,6 +139,17 @@ export class IncomingDesk {
     const sender = this.deps.key(incoming.sender);
     const now = this.deps.clock.now();
     const { action } = rule;
+    const missing = this.deps.actions.unfilled(action, incoming.sender);
+    if (missing.length > 0) {
+      // Said on the rule, where staff mend it, and in the sender's conversation.
+      this.deps.logger.warn('an auto-reply was not sent: the sender cannot fill its placeholders', {
+        ruleId: rule.id,
+        sender,
+        missing: missingText(missing),
+      });
+      await this.deps.rules.noteSkipped(rule.id, action, { phoneNumber: sender, missing, at: now });
+      return;
+    }
     if (this.deps.actions.sends(action)) {
       const last = this.deps.memory.lastActedAt(rule.id, sender);
       if (last !== undefined && now - last < periodMs) {

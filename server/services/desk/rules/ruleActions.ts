@@ -1,7 +1,12 @@
 import type { IncomingMessageEvent } from '../../../contract/domain/incoming.js';
 import type { MessageRecord } from '../../../contract/domain/message.js';
 import type { PeerKey } from '../../../contract/domain/peerKey.js';
-import { missingText, recipientFields, renderPlaceholders } from '../../../contract/domain/placeholders.js';
+import {
+  missingText,
+  type Rendered,
+  recipientFields,
+  renderPlaceholders,
+} from '../../../contract/domain/placeholders.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../../../errors/gatewayError.js';
 import type { ContactRepository } from '../contacts/contactRepository.js';
 import type { GroupRepository } from '../contacts/groupRepository.js';
@@ -93,15 +98,20 @@ export class RuleActions {
     }
   }
 
+  /**
+   * The placeholders of `action`'s reply that `sender` cannot fill (no contact, no fallback):
+   * such a reply is not sent. Empty for one that can be, and for other actions.
+   */
+  unfilled(action: RuleAction, sender: string): string[] {
+    if (action.kind !== 'reply') return [];
+    const { rendered } = this.renderReply(action, sender);
+    return rendered.ok ? [] : rendered.missing;
+  }
+
   /** A reply's text (typed in the rule or a template's) with `{name}` and `{phone}` filled. */
   private replyText(action: Extract<RuleAction, { kind: 'reply' }>, sender: string): string {
-    const template =
-      action.templateId === undefined ? undefined : this.deps.book.templates.get(action.templateId);
-    const text = template ? template.text : (action.text ?? '');
-    const contact = this.deps.book.contacts.findByNumber(this.deps.key(sender));
-    const rendered = renderPlaceholders(text, recipientFields(sender, contact?.name));
+    const { rendered, field } = this.renderReply(action, sender);
     if (!rendered.ok) {
-      const field = template ? 'action.templateId' : 'action.text';
       throw new GatewayError(
         ErrorCode.ValidationFailed,
         `${field}: no value for ${missingText(rendered.missing)} from ${sender}, who is not in the address book`,
@@ -109,6 +119,20 @@ export class RuleActions {
       );
     }
     return rendered.text;
+  }
+
+  private renderReply(
+    action: Extract<RuleAction, { kind: 'reply' }>,
+    sender: string,
+  ): { rendered: Rendered; field: string } {
+    const template =
+      action.templateId === undefined ? undefined : this.deps.book.templates.get(action.templateId);
+    const text = template ? template.text : (action.text ?? '');
+    const contact = this.deps.book.contacts.findByNumber(this.deps.key(sender));
+    return {
+      rendered: renderPlaceholders(text, recipientFields(sender, contact?.name)),
+      field: template ? 'action.templateId' : 'action.text',
+    };
   }
 
   /** A sender not in the address book joins it under their number. */

@@ -10,6 +10,16 @@ export interface AutoReplyRule extends RuleInput {
   position: number;
   /** Its regular expression is not run (kept until `match` changes). */
   patternDisabled?: PatternDisabled;
+  /** The last reply it could not send (kept until the rule is saved again). */
+  lastSkipped?: SkippedReply;
+}
+
+/** A reply a sender could not receive: its text names placeholders nobody filled for them. */
+export interface SkippedReply {
+  phoneNumber: string;
+  /** The placeholders without a value, as named in the text (`name`, not `{name}`). */
+  missing: string[];
+  at: number;
 }
 
 /** The auto-reply rules, kept in the database's small collections, in evaluation order. */
@@ -38,7 +48,10 @@ export class RuleBook {
     return rule;
   }
 
-  /** A disabled pattern stays so while the rule keeps it (the editor saves every field at once). */
+  /**
+   * A disabled pattern stays so while the rule keeps it (the editor saves every field at once);
+   * a skipped reply is forgotten, as the edit is how it is mended.
+   */
   async replace(id: string, input: RuleInput): Promise<AutoReplyRule> {
     const { position, patternDisabled, match } = this.get(id);
     this.checkRegexRules(input, id);
@@ -53,6 +66,13 @@ export class RuleBook {
     const rule = this.collection.get(id);
     if (!rule || !sameMatch(rule.match, match)) return;
     await this.collection.put({ ...rule, patternDisabled: disabled });
+  }
+
+  /** Only while the rule still holds `action`: an edited reply is not the one that failed. */
+  async noteSkipped(id: string, action: RuleInput['action'], skipped: SkippedReply): Promise<void> {
+    const rule = this.collection.get(id);
+    if (!rule || JSON.stringify(rule.action) !== JSON.stringify(action)) return;
+    await this.collection.put({ ...rule, lastSkipped: skipped });
   }
 
   async remove(id: string): Promise<void> {

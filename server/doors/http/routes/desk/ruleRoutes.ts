@@ -135,12 +135,13 @@ export function registerRuleRoutes(
   });
 }
 
-function ruleView({ patternDisabled, ...rule }: AutoReplyRule): z.output<typeof ruleViewSchema> {
+function ruleView({ patternDisabled, lastSkipped, ...rule }: AutoReplyRule): z.output<typeof ruleViewSchema> {
   return {
     ...rule,
     ...(patternDisabled
       ? { patternDisabled: { ...patternDisabled, at: toIsoWithOffset(patternDisabled.at) } }
       : {}),
+    ...(lastSkipped ? { lastSkipped: { ...lastSkipped, at: toIsoWithOffset(lastSkipped.at) } } : {}),
   };
 }
 
