@@ -33,6 +33,18 @@ describe('splitTypedRecipients', () => {
     expect(read.phoneNumbers).toEqual(['0170 1', '0171 2', '0172 3', '0173 4']);
     expect(read.named).toEqual([{ line: 3, recipient: { phoneNumber: '0174 5', fields: { name: 'Cara' } } }]);
   });
+
+  it('reads a pasted row without a number as one recipient, its last cell the number', () => {
+    const read = splitTypedRecipients('Ann\t0170 1\nBad row\tnot a number\nWorse\t12');
+    expect(read.phoneNumbers).toEqual([]);
+    expect(
+      read.named.map((named) => [named.line, named.recipient.phoneNumber, named.recipient.fields.name]),
+    ).toEqual([
+      [1, '0170 1', 'Ann'],
+      [2, 'not a number', 'Bad row'],
+      [3, '12', 'Worse'],
+    ]);
+  });
 });
 
 describe('foldText', () => {

@@ -23,7 +23,9 @@ export interface TypedRecipients {
 /**
  * A recipients box, where lines pasted from a spreadsheet ("Anna Schmidt<TAB>0170 1234567", the
  * columns in any order) keep their names: on such a line the cells of dialling characters are
- * the numbers and the other cells the name. A line without a name cell is numbers as typed
+ * the numbers and the other cells the name. A row whose number cell holds no number at all
+ * ("Bad row<TAB>n/a") is one recipient whose last cell is its number, so its problem names its
+ * line once. A line of one cell, or of number cells only, is numbers as typed
  * (`splitTypedNumbers`).
  */
 export function splitTypedRecipients(input: string): TypedRecipients {
@@ -33,9 +35,10 @@ export function splitTypedRecipients(input: string): TypedRecipients {
       .split('\t')
       .map((cell) => cell.trim())
       .filter((cell) => cell !== '');
-    const numbers = cells.filter(isDialled);
-    const name = cells.filter((cell) => !isDialled(cell)).join(' ');
-    if (cells.length < 2 || numbers.length === 0 || name === '') {
+    const dialled = cells.filter(isDialled);
+    const numbers = dialled.length > 0 ? dialled : cells.slice(-1);
+    const name = cells.filter((cell) => !numbers.includes(cell)).join(' ');
+    if (cells.length < 2 || name === '') {
       read.phoneNumbers.push(...splitTypedNumbers(line));
       return;
     }
