@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode, type Ref } from 'react';
+import { Fragment, type ReactNode, type Ref, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** One column: its header and what each row shows in it. */
 export interface TableColumn<Row> {
@@ -33,8 +33,16 @@ export function DataTable<Row>(props: {
   opened?: (row: Row) => OpenedRow | undefined;
 }) {
   const columns = props.columns.filter((column): column is TableColumn<Row> => column !== false);
+  const { ref, scrolls } = useScrollsSideways();
   return (
-    <table className={props.compact ? 'table compact' : 'table'} aria-label={props.label}>
+    // A table wider than its part of the window scrolls within itself: a keyboard must reach it
+    // then (WCAG 2.1.1, axe scrollable-region-focusable), and only then, to add no needless Tab.
+    <table
+      className={props.compact ? 'table compact' : 'table'}
+      aria-label={props.label}
+      ref={ref}
+      tabIndex={scrolls ? 0 : undefined}
+    >
       <thead>
         <tr>
           {columns.map((column) => (
@@ -67,4 +75,26 @@ export function DataTable<Row>(props: {
       </tbody>
     </table>
   );
+}
+
+/** Whether the table is wider than its box (rows changed, or the window was resized). */
+function useScrollsSideways() {
+  const ref = useRef<HTMLTableElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  // After every render: its rows may have made it wider.
+  useLayoutEffect(() => {
+    if (ref.current) setScrolls(widerThanBox(ref.current));
+  });
+  useEffect(() => {
+    const table = ref.current;
+    if (!table) return undefined;
+    const observer = new ResizeObserver(() => setScrolls(widerThanBox(table)));
+    observer.observe(table);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, scrolls };
+}
+
+function widerThanBox(element: HTMLElement): boolean {
+  return element.scrollWidth > element.clientWidth;
 }

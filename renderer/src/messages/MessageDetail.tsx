@@ -31,7 +31,7 @@ export function MessageDetail(props: {
     <div className="detail">
       <div className="detail-grid">
         <section>
-          <h3>Content</h3>
+          <h2>Content</h2>
           <p className="message-text">
             {messageText(message) || <span className="muted">(encrypted or empty)</span>}
           </p>
@@ -87,7 +87,7 @@ export function MessageDetail(props: {
           </dl>
         </section>
         <section>
-          <h3>Recipients</h3>
+          <h2>Recipients</h2>
           <ul className="plain">
             {message.recipients.map((recipient) => (
               <li key={recipient.phoneNumber}>
@@ -99,7 +99,7 @@ export function MessageDetail(props: {
               </li>
             ))}
           </ul>
-          <h3>Timeline</h3>
+          <h2>Timeline</h2>
           <ol className="timeline">
             {stateTimeline(message).map((step) => (
               <li key={step.state}>
