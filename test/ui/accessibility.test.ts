@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screens } from '../../renderer/src/screenList.js';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { startFleetServerDouble } from '../support/fleetServerDouble.js';
@@ -12,14 +11,6 @@ import { newTab, openScreen, signIn, startUiGateway, type UiGateway } from './ui
  * axe-core over every screen of the UI, with two simulated modems (so the Modems screen holds
  * two panels) and the sign-in form; any violation fails the test with its rule and elements.
  */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 let ui: UiGateway;
 let browser: Browser;
 
@@ -33,22 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await ui?.close();
 });
-
-/** What axe finds on the page as it is now: "rule: help — elements" per violation. */
-async function axeViolations(page: import('playwright-core').Page): Promise<string[]> {
-  if (!(await page.evaluate<boolean>('typeof window.axe === "object"'))) {
-    // Evaluated over the DevTools protocol: the UI's Content Security Policy (rightly) refuses
-    // an inline <script>, and the test must not loosen it.
-    await page.evaluate(axeSource);
-  }
-  const violations = await page.evaluate<AxeViolation[]>(
-    'window.axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations)',
-  );
-  return violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-}
 
 /** Each look a user may have: light and dark colours, and the narrow 640 px window. */
 const looks = [
