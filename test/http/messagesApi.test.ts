@@ -56,11 +56,14 @@ describe('POST /messages', () => {
       isEncrypted: false,
       recipients: [{ phoneNumber: '+15551234567', state: 'Pending' }],
       states: { Pending: expect.stringMatching(/^2026-01-01T\d{2}:\d{2}:00\.000([+-]\d{2}:\d{2})$/) },
+      createdAt: expect.stringMatching(/^2026-01-01T\d{2}:\d{2}:00\.000([+-]\d{2}:\d{2})$/),
       textMessage: { text: 'Hello from the gateway' },
       priority: 100,
       withDeliveryReport: true,
     });
     expect(response.text).not.toContain('null');
+    // The moment it was accepted, as client-go reads MessageState.CreatedAt (RFC 3339).
+    expect(Date.parse((response.body as { createdAt: string }).createdAt)).toBe(harness.clock.now());
   });
 
   it('stores every accepted field of the spec and scheduleAt', async () => {

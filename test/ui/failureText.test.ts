@@ -15,6 +15,7 @@ const message: MessageRecord = {
   isEncrypted: false,
   recipients: [],
   states: { Pending: '2026-11-22T10:00:00.000+00:00' },
+  createdAt: '2026-11-22T10:00:00.000+00:00',
 };
 
 function failed(reason: { error: string; failure: RecipientState['failure'] }): RecipientState {

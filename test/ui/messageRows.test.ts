@@ -4,7 +4,6 @@ import { readTypedNumbers } from '../../renderer/src/desk/typedNumbers.js';
 import { toCsv } from '../../renderer/src/format/csv.js';
 import { applyLiveItem, livePageOf, showArrivals } from '../../renderer/src/live/livePage.js';
 import {
-  acceptedAt,
   matchesMessageFilter,
   messageCsvColumns,
   messageLiveRules,
@@ -20,6 +19,8 @@ function message(overrides: Partial<MessageRecord> = {}): MessageRecord {
     isEncrypted: false,
     recipients: [{ phoneNumber: '+15551230001', state: 'Pending' }],
     states: { Pending: '2026-11-22T10:00:00.000+00:00' },
+    // Accepted when it first became Pending, as the gateway answers.
+    createdAt: overrides.states?.Pending ?? '2026-11-22T10:00:00.000+00:00',
     textMessage: { text: 'Your order is ready' },
     ...overrides,
   };
@@ -35,7 +36,6 @@ describe('message rows', () => {
       },
     });
     expect(stateTimeline(sent).map((step) => step.state)).toEqual(['Pending', 'Processed', 'Sent']);
-    expect(acceptedAt(sent)).toBe('2026-11-22T10:00:00.000+00:00');
   });
 
   it('matches live messages against state, modem, time range and text or number', () => {

@@ -1,6 +1,5 @@
 import type { MessageRecord, RecipientState } from '../api/types.js';
 import { toEpochMs } from '../format/timeFormat.js';
-import { acceptedAt } from './messageRows.js';
 
 /**
  * A recipient's failure (or a Sent one's lost report) in words staff understand, chosen by its
@@ -13,11 +12,9 @@ export function plainFailure(recipient: RecipientState, message: MessageRecord):
   const detail = error ? ` (${error})` : '';
   switch (failure.code) {
     case 'ttl-expired': {
-      const accepted = acceptedAt(message);
-      const ttlSeconds =
-        message.validUntil && accepted
-          ? Math.round((toEpochMs(message.validUntil) - toEpochMs(accepted)) / 1000)
-          : undefined;
+      const ttlSeconds = message.validUntil
+        ? Math.round((toEpochMs(message.validUntil) - toEpochMs(message.createdAt)) / 1000)
+        : undefined;
       // Not "before a modem was free": sending may have been paused, or no modem may carry it.
       return `Expired before it was sent${ttlSeconds !== undefined ? ` (TTL ${ttlSeconds} s)` : ''}: no modem took it in time, or sending was paused.`;
     }

@@ -8,11 +8,6 @@ import { knownModem, modemLabel } from '../modems/modemLabel.js';
 
 /** Pure rules of the Messages screen: what a row shows, which live updates it takes, CSV columns. */
 
-/** When the message was accepted: the time it first became Pending. */
-export function acceptedAt(message: MessageRecord): string | undefined {
-  return message.states.Pending ?? MessageStates.map((state) => message.states[state]).find(Boolean);
-}
-
 /** The state timeline in the order the states were reached. */
 export function stateTimeline(message: MessageRecord): { state: string; at: string }[] {
   return Object.entries(message.states)
@@ -35,10 +30,9 @@ export function matchesMessageFilter(message: MessageRecord, filter: MessageFilt
   if (filter.state && message.state !== filter.state) return false;
   if (filter.anyRecipientFailed && failedRecipients(message).length === 0) return false;
   if (filter.deviceId && message.deviceId !== filter.deviceId) return false;
-  const accepted = acceptedAt(message);
-  const acceptedMs = accepted === undefined ? undefined : toEpochMs(accepted);
-  if (filter.from && acceptedMs !== undefined && acceptedMs < toEpochMs(filter.from)) return false;
-  if (filter.to && acceptedMs !== undefined && acceptedMs > toEpochMs(filter.to)) return false;
+  const acceptedMs = toEpochMs(message.createdAt);
+  if (filter.from && acceptedMs < toEpochMs(filter.from)) return false;
+  if (filter.to && acceptedMs > toEpochMs(filter.to)) return false;
   const search = foldText(filter.search?.trim() ?? '');
   if (search) {
     const haystack = [messageText(message), ...message.recipients.map((recipient) => recipient.phoneNumber)];
@@ -56,7 +50,7 @@ export function failedRecipients(message: MessageRecord): MessageRecord['recipie
 export function messageLiveRules(filter: MessageFilter): LiveRules<MessageRecord> {
   return {
     id: (message) => message.id,
-    listedAt: (message) => toEpochMs(acceptedAt(message) ?? '') || 0,
+    listedAt: (message) => toEpochMs(message.createdAt),
     // A row that stops matching (e.g. the Pending filter and it was sent) stays until the next
     // reload, updated, so it does not vanish under the user's pointer.
     matches: (message) => matchesMessageFilter(message, filter),
@@ -83,7 +77,7 @@ export const messageCsvColumns = (
 ): CsvColumn<MessageRecord>[] => [
   { header: 'id', value: (message) => message.id },
   { header: 'state', value: (message) => message.state },
-  { header: 'accepted_at', value: (message) => acceptedAt(message) },
+  { header: 'accepted_at', value: (message) => message.createdAt },
   {
     header: 'recipients',
     value: (message) => message.recipients.map((recipient) => recipient.phoneNumber).join(' '),

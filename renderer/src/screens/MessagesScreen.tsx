@@ -18,7 +18,6 @@ import { scheduledFor } from '../messages/failureText.js';
 import { MessageActions } from '../messages/MessageActions.js';
 import { MessageDetail } from '../messages/MessageDetail.js';
 import {
-  acceptedAt,
   failedRecipients,
   messageCsvColumns,
   messageLiveRules,
@@ -172,7 +171,7 @@ export function MessagesScreen() {
               {
                 header: 'Accepted',
                 className: 'nowrap',
-                cell: (message) => formatDateTime(acceptedAt(message)),
+                cell: (message) => formatDateTime(message.createdAt),
               },
               {
                 header: 'State',

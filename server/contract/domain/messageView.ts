@@ -36,6 +36,8 @@ export const messageViewSchema = z.object({
     }),
   ),
   states: z.partialRecord(messageStateSchema, z.string()),
+  /** When the gateway accepted it; in every state, as upstream's clients read it (client-go's MessageState.CreatedAt, no omitempty). */
+  createdAt: z.string(),
   textMessage: z.object({ text: z.string() }).optional(),
   dataMessage: z.object({ data: z.string(), port: z.number().int() }).optional(),
   priority: z.number().int().optional(),
@@ -88,6 +90,7 @@ function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId
       failure: recipient.failure,
     })),
     states,
+    createdAt: toIsoWithOffset(message.createdAt),
     priority: message.priority,
     simNumber: message.simNumber,
     withDeliveryReport: message.withDeliveryReport,
