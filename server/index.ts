@@ -9,6 +9,7 @@ import { composeHealth } from './composition/health.js';
 import { httpOptionsFrom, httpServicesFrom, serveHttp } from './composition/http.js';
 import { createGatewayLogging } from './composition/logging.js';
 import { composeMessageRecords, composeMessaging } from './composition/messaging.js';
+import { metricsExtension } from './composition/metrics.js';
 import { composeModemPool } from './composition/modemPool.js';
 import { startModems } from './composition/modems.js';
 import { composeModemOperations, openModemOperations } from './composition/operations.js';
@@ -334,6 +335,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       recordSubmission: auth.recordChange,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
+    extensions.push(
+      metricsExtension(context, {
+        scheduler: activeScheduler,
+        devices: pool,
+        plans: { plans: routing.plans, usage: routing.planUsage },
+        smtp,
+        smpp,
+      }),
+    );
     const app = createHttpApp(
       httpServicesFrom(context, {
         auth,

@@ -34,8 +34,9 @@ function expectedVerdicts(route: SpecRoute): Record<string, Verdict> {
   );
 }
 
-/** docs/decisions.md#mounts: our own routes live under this prefix, at the root only. */
+/** docs/decisions.md#mounts: our own routes live under this prefix, and /metrics, at the root only. */
 const extensionPrefix = '/gateway/v1/';
+const isOurs = (path: string) => path.startsWith(extensionPrefix) || path === '/metrics';
 
 let gateway: GatewayUnderTest;
 const tokenFor = new Map<string, string>();
@@ -108,11 +109,9 @@ async function documentedOperations() {
   );
 }
 
-describe('our extensions under /gateway/v1/', () => {
+describe('our extensions under /gateway/v1/ and at /metrics', () => {
   it('are each open to exactly the scope the OpenAPI document names for them', async () => {
-    const extensions = (await documentedOperations()).filter((operation) =>
-      operation.path.startsWith(extensionPrefix),
-    );
+    const extensions = (await documentedOperations()).filter((operation) => isOurs(operation.path));
     expect(extensions.length).toBeGreaterThan(0);
     const seen: Record<string, Record<string, Verdict>> = {};
     const expected: Record<string, Record<string, Verdict>> = {};
@@ -146,7 +145,7 @@ describe('our extensions under /gateway/v1/', () => {
 describe('the route catalog these checks walk', () => {
   it('holds every spec operation the OpenAPI document lists, with the scope it documents', async () => {
     const documented = (await documentedOperations())
-      .filter((operation) => !operation.path.startsWith(extensionPrefix))
+      .filter((operation) => !isOurs(operation.path))
       .map((operation) => ({ route: routeName(operation), scope: operation.scope }));
     const catalog = specRoutes.map((route) => ({ route: routeName(route), scope: requiredScope(route) }));
     const byRoute = (a: { route: string }, b: { route: string }) => a.route.localeCompare(b.route);

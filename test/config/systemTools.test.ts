@@ -18,6 +18,9 @@ describe('the test prerequisites message', () => {
       'sudo apt-get update && sudo apt-get install -y socat kannel\n  sudo snap install chromium',
     );
     expect(installCommand('ubuntu', ['chromium'])).toBe('sudo snap install chromium');
+    expect(installCommand('debian', ['prometheus-parser'])).toBe(
+      'sudo apt-get update && sudo apt-get install -y python3-prometheus-client',
+    );
     expect(installCommand('fedora', ['socat'])).toBe('sudo dnf install -y socat');
     expect(installCommand('macos', ['socat', 'chromium'])).toBe(
       'brew install socat\n  brew install --cask chromium',

@@ -45,6 +45,7 @@ const defaults = {
     reply_domain: 'sms.gateway',
   },
   smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
+  metrics: { enabled: false },
 };
 
 const patch = (body: unknown, base = '') =>

@@ -8,6 +8,8 @@
  *   so the tests drive the system's Chromium (`CHROMIUM_PATH` names another one).
  * - The real counterparts users bring, which no one here wrote: `swaks` (with Net::SSLeay, for
  *   STARTTLS) as the mail client, Perl's Net::SMPP and Kannel's bearerbox/smsbox as SMPP clients.
+ * - The Prometheus project's own Python client, whose text-format parser reads GET /metrics as
+ *   a Prometheus server would.
  *
  * `npm test` checks them first (test/support/preflight.ts) and every suite that needs one
  * fails with the same message (never skips), so a missing tool is named, not a stack trace.
@@ -17,10 +19,17 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-export type SystemTool = 'socat' | 'chromium' | 'swaks' | 'net-smpp' | 'kannel';
+export type SystemTool = 'socat' | 'chromium' | 'swaks' | 'net-smpp' | 'kannel' | 'prometheus-parser';
 
 /** Every tool, in the order the messages name them. */
-export const systemTools: readonly SystemTool[] = ['socat', 'chromium', 'swaks', 'net-smpp', 'kannel'];
+export const systemTools: readonly SystemTool[] = [
+  'socat',
+  'chromium',
+  'swaks',
+  'net-smpp',
+  'kannel',
+  'prometheus-parser',
+];
 
 /** Where the distributions and Homebrew put Chromium; the first that exists is used. */
 const chromiumCandidates = [
@@ -55,6 +64,19 @@ function perlHas(...modules: string[]): boolean {
   return spawnSync('perl', [...loads, '-e', '1'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * The Python that imports `prometheus_client`: the system's first (a pyenv or venv python on
+ * PATH does not see the distribution's packages), then the one on PATH.
+ */
+function pythonWithPrometheusClient(): string | undefined {
+  const candidates = ['/usr/bin/python3', onPath('python3')].filter((path) => path !== undefined);
+  return candidates.find(
+    (python) =>
+      isExecutable(python) &&
+      spawnSync(python, ['-c', 'import prometheus_client.parser'], { stdio: 'ignore' }).status === 0,
+  );
+}
+
 /** The Chromium the UI tests launch: `CHROMIUM_PATH` when set, else the first one installed. */
 export function findChromium(): string | undefined {
   const chosen = process.env.CHROMIUM_PATH;
@@ -69,6 +91,7 @@ const finders: Record<SystemTool, () => string | undefined> = {
   swaks: () => (perlHas('Net::SSLeay', 'IO::Socket::SSL') ? onPath('swaks') : undefined),
   'net-smpp': () => (perlHas('Net::SMPP') ? onPath('perl') : undefined),
   kannel: () => (onPath('smsbox') ? onPath('bearerbox') : undefined),
+  'prometheus-parser': pythonWithPrometheusClient,
 };
 
 export function findSystemTool(tool: SystemTool): string | undefined {
@@ -105,6 +128,7 @@ const packages: Record<SystemTool, { apt: string[]; dnf?: string[]; brew?: strin
   },
   'net-smpp': { apt: ['libnet-smpp-perl'] },
   kannel: { apt: ['kannel'] },
+  'prometheus-parser': { apt: ['python3-prometheus-client'], dnf: ['python3-prometheus_client'] },
 };
 
 /** The Debian packages that install `tools`. */
@@ -153,6 +177,8 @@ const purpose: Record<SystemTool, string> = {
   swaks: 'swaks with Net::SSLeay (the real mail client of the e-mail → SMS tests, STARTTLS included)',
   'net-smpp': "Perl's Net::SMPP (a real SMPP client of the SMPP tests)",
   kannel: "Kannel's bearerbox and smsbox (the SMPP client users run against the gateway)",
+  'prometheus-parser':
+    "Prometheus's Python client (its parser reads GET /metrics as a Prometheus server does)",
 };
 
 /** One message naming each missing tool and the command that installs it here. */

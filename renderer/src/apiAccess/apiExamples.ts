@@ -40,6 +40,7 @@ const scopeMeanings: Record<RequestableScope, string> = {
   'users:manage': 'Add, change and remove people',
   'apps:manage': 'Add, change and remove apps',
   'audit:read': 'Read the audit trail',
+  'metrics:read': 'Read the Prometheus metrics (GET /metrics)',
 };
 
 /** The token form's choices, in the gateway's scope order. */

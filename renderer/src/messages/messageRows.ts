@@ -1,6 +1,6 @@
 import { foldText } from '../../../server/contract/domain/textFold.js';
 import type { MessageFilter } from '../api/gatewayApi.js';
-import { type DeviceRecord, type MessageRecord, MessageStates } from '../api/types.js';
+import type { DeviceRecord, MessageRecord } from '../api/types.js';
 import type { CsvColumn } from '../format/csv.js';
 import { toEpochMs } from '../format/timeFormat.js';
 import type { LiveRules } from '../live/livePage.js';

@@ -183,6 +183,15 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
         unit: 'days',
         defaultLabel: '30 days',
       },
+      {
+        group: 'metrics',
+        key: 'enabled',
+        label: 'Serve Prometheus metrics',
+        meaning:
+          'GET /metrics answers in the Prometheus text format: queue, sends, modems, SIM plans, webhooks and the process. A scraper needs a token with the metrics:read scope (API access); off, the path answers 404.',
+        kind: 'boolean',
+        defaultLabel: 'off',
+      },
     ],
   },
   {

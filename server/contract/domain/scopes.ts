@@ -44,6 +44,8 @@ export const Scopes = [
   'users:manage',
   'apps:manage',
   'audit:read',
+  // Ours (docs/metrics.md): GET /metrics for a Prometheus scraper, nothing else.
+  'metrics:read',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

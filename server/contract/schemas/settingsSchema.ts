@@ -141,6 +141,10 @@ export const settingGroups = {
     /** A long incoming SMS as one deliver_sm per part (concatenation UDH) instead of whole. */
     mo_as_parts: z.boolean(),
   },
+  /** Ours (docs/metrics.md): GET /metrics for Prometheus, behind the metrics:read scope. */
+  metrics: {
+    enabled: z.boolean(),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -209,6 +213,7 @@ export const settingDefaults: Settings = {
     reply_domain: 'sms.gateway',
   },
   smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
+  metrics: { enabled: false },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

@@ -68,6 +68,8 @@ export interface RouteSpec<
   path: string;
   /** Other paths serving the same route, e.g. ['/message/:id'] (upstream singular forms). */
   aliases?: string[];
+  /** Ours outside `/gateway/v1/` (GET /metrics, where scrapers look): at the root only. */
+  rootOnly?: true;
   summary: string;
   tag: string;
   access: RouteAccess;
@@ -136,13 +138,13 @@ export class RouteTable implements ApiBuilder {
 
   /**
    * Registers every route at every base, under its path and each alias. Our own extensions
-   * (`/gateway/v1/…`, docs/decisions.md#mounts) are served at the root only: they are not the
-   * spec's routes.
+   * (`/gateway/v1/…` and `rootOnly` ones, docs/decisions.md#mounts) are served at the root only:
+   * they are not the spec's routes.
    */
   mount(router: Pick<SegmentedRouter, 'register'>): void {
     for (const spec of this.specs) {
       const handler = routeMiddleware(spec, this.options.accessControl, this.options.onChange);
-      const bases = spec.path.startsWith(extensionPrefix) ? [''] : this.options.bases;
+      const bases = spec.path.startsWith(extensionPrefix) || spec.rootOnly ? [''] : this.options.bases;
       for (const base of bases) {
         for (const path of [spec.path, ...(spec.aliases ?? [])]) {
           router.register(`${base}${path}`, [spec.method.toUpperCase()], handler);

@@ -39,6 +39,8 @@ export interface SmppServerDeps {
 
 export interface SmppServer {
   readonly port: number;
+  /** Clients connected now, bound or not yet. */
+  openSessions(): number;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export async function startSmppServer(
   logger.info(`SMPP listening on ${address.host}:${port}`);
   return {
     port,
+    openSessions: () => sessions.size,
     close: async () => {
       const ending = [...sessions];
       // Gone from the outbox's view at once, not when each socket's close event comes.

@@ -47,6 +47,8 @@ export interface SmtpListenerDeps {
 
 export interface SmtpListener {
   readonly port: number;
+  /** Mail clients connected now. */
+  openSessions(): number;
   close(): Promise<void>;
 }
 
@@ -229,6 +231,7 @@ export async function startSmtpListener(
   logger.info(`SMTP listening on ${config.host}:${port}${config.tls ? ' (STARTTLS offered)' : ''}`);
   return {
     port,
+    openSessions: () => server.connections.size,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

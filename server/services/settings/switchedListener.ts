@@ -11,11 +11,15 @@ export type ListenerState =
 
 export interface Listening {
   readonly port: number;
+  /** Clients connected now. */
+  openSessions(): number;
   close(): Promise<void>;
 }
 
 export interface SwitchedListener {
   state(): ListenerState;
+  /** Clients connected now (0 while off). */
+  openSessions(): number;
   /** Resolves once the latest settings are applied (started, restarted or stopped). */
   settled(): Promise<void>;
 }
@@ -74,5 +78,5 @@ export function startSwitchedListener<Config extends { host: string; port: numbe
     queue(undefined);
     await chain;
   });
-  return { state: () => state, settled: () => chain };
+  return { state: () => state, openSessions: () => running?.openSessions() ?? 0, settled: () => chain };
 }
