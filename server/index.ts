@@ -23,6 +23,7 @@ import { startSmpp, startSmppOutbox } from './composition/smpp.js';
 import { startMailForwarding, startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
+import { verificationExtension } from './composition/verification.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
 import type { GatewayOptions } from './config/options.js';
 import { gatewayCaller } from './contract/domain/caller.js';
@@ -335,6 +336,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       recordSubmission: auth.recordChange,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
+    extensions.push(await verificationExtension(context, { messages }));
     extensions.push(
       metricsExtension(context, {
         scheduler: activeScheduler,

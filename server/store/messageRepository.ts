@@ -1,6 +1,7 @@
 import type { MessageRecord, MessageState } from '../contract/domain/message.js';
 import type { ProcessingOrder } from '../contract/domain/messageOrder.js';
 import { assignedDeviceId } from '../contract/domain/messageView.js';
+import { shownText } from '../contract/domain/shownText.js';
 import { foldText } from '../contract/domain/textFold.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
 import type {
@@ -427,7 +428,8 @@ function detachedCopy(record: MessageRecord): MessageRecord {
  */
 export function messageRow(record: MessageRecord): MessageRow {
   const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
-  const text = record.content.kind === 'text' ? record.content.text : '';
+  // A verification code is not searchable: the search shows only what the list shows.
+  const text = record.content.kind === 'text' ? shownText(record, record.content.text) : '';
   return {
     id: record.id,
     created_at: record.createdAt,

@@ -276,8 +276,10 @@ describe('real answers of our /gateway/v1/ extensions match the document', () =>
       const concrete = path.replace(/\{[^}]+\}/g, device?.id ?? '') + (requiredQuery[path] ?? '');
       const response = await gateway.request('GET', concrete);
       // The desk's records have ids of their own: a device id names none of them (404, documented);
-      // the first device here is a simulated modem, no Android phone (404, documented).
-      const unknownDeskRecord = /^\/gateway\/v1\/(contacts|groups|templates|campaigns|phones)\/\{/.test(path);
+      // the first device here is a simulated modem, no Android phone, and no verification (404,
+      // documented).
+      const unknownDeskRecord =
+        /^\/gateway\/v1\/(contacts|groups|templates|campaigns|phones|verifications)\/\{/.test(path);
       if (response.status !== (unknownDeskRecord ? 404 : 200))
         problems.push(`GET ${concrete} ${response.status}: ${response.text}`);
       const problem = mismatch('GET', concrete, response);

@@ -140,6 +140,7 @@ const undoSteps: Readonly<Record<number, string | ((db: Database) => void)>> = {
   },
   25: `DROP TRIGGER waiting_insert; DROP TRIGGER waiting_update; DROP TRIGGER waiting_leave;
     DROP TRIGGER waiting_delete; DROP TABLE waiting;`,
+  26: 'DROP TABLE verifications;',
 };
 
 /** The waiting-for-report triggers of schema 17 to 23, which read the flag from the stored view. */

@@ -41,6 +41,8 @@ const scopeMeanings: Record<RequestableScope, string> = {
   'apps:manage': 'Add, change and remove apps',
   'audit:read': 'Read the audit trail',
   'metrics:read': 'Read the Prometheus metrics (GET /metrics)',
+  'verify:send': 'Send a verification code by SMS',
+  'verify:check': 'Check a verification code',
 };
 
 /** The token form's choices, in the gateway's scope order. */

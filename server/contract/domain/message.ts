@@ -81,6 +81,8 @@ export interface MessageRecord {
   simulated?: true;
   /** Fetched from the private server in fleet mode (its id is the server's); absent: our own API. */
   source?: 'server';
+  /** A verification code's SMS (services/verify/): its text is shown with the code masked. */
+  purpose?: 'verification';
   /** The app (auth/appDirectory.ts) whose credentials queued it; absent: the default app. */
   appId?: string;
   content: MessageContent;

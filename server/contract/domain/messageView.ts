@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toIsoWithOffset } from '../../clock/isoTime.js';
 import { type MessageRecord, MessageStates, RecipientFailureCodes } from './message.js';
+import { shownText } from './shownText.js';
 import { stateTimes } from './stateTimes.js';
 
 /**
@@ -101,6 +102,6 @@ function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId
 
 function contentMembers(message: MessageRecord): Pick<MessageView, 'textMessage' | 'dataMessage'> {
   return message.content.kind === 'text'
-    ? { textMessage: { text: message.content.text } }
+    ? { textMessage: { text: shownText(message, message.content.text) } }
     : { dataMessage: { data: message.content.data, port: message.content.port } };
 }

@@ -46,6 +46,9 @@ export const Scopes = [
   'audit:read',
   // Ours (docs/metrics.md): GET /metrics for a Prometheus scraper, nothing else.
   'metrics:read',
+  // Ours (docs/verification.md): send a verification code, and check one.
+  'verify:send',
+  'verify:check',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

@@ -52,8 +52,8 @@ const operatorScopes: readonly Scope[] = [
 ];
 
 /**
- * An app: the spec's API for its own messages, webhooks, inbox (what its incoming rule hears)
- * and tokens, and nothing of the gateway's running (people, settings, logs, the desk).
+ * An app: the spec's API for its own messages, webhooks, inbox (what its incoming rule hears),
+ * tokens and verification codes, and nothing of the gateway's running (people, settings, logs, the desk).
  */
 const appScopes: readonly Scope[] = [
   'messages:send',
@@ -68,6 +68,8 @@ const appScopes: readonly Scope[] = [
   'webhooks:write',
   'webhooks:delete',
   'tokens:manage',
+  'verify:send',
+  'verify:check',
 ];
 
 const scopesByRole: Record<AccessRole, ReadonlySet<Scope>> = {

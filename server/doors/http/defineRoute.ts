@@ -70,6 +70,8 @@ export interface RouteSpec<
   aliases?: string[];
   /** Ours outside `/gateway/v1/` (GET /metrics, where scrapers look): at the root only. */
   rootOnly?: true;
+  /** An extension an app's credentials may use: it acts on the app's own things only. */
+  openToApps?: true;
   summary: string;
   tag: string;
   access: RouteAccess;
@@ -208,14 +210,12 @@ function answeredId(body: unknown): string {
 }
 
 /**
- * An app's credentials (auth/appDirectory.ts) open the spec's routes and `me`, none of our
- * extensions: those read or change the whole gateway (its status, the desk, scheduled messages
- * of anyone), which is not one app's to see.
+ * An app's credentials (auth/appDirectory.ts) open the spec's routes and the extensions marked
+ * `openToApps` (`me`, verifications), no others: those read or change the whole gateway (its
+ * status, the desk, scheduled messages of anyone), which is not one app's to see.
  */
-const extensionsOpenToApps: ReadonlySet<string> = new Set([`${extensionPrefix}me`]);
-
 async function checkAccess(
-  spec: Pick<AnyRouteSpec, 'access' | 'path'>,
+  spec: Pick<AnyRouteSpec, 'access' | 'path' | 'openToApps'>,
   accessControl: AccessControl,
   ctx: Koa.Context,
 ): Promise<Principal | undefined> {
@@ -224,11 +224,7 @@ async function checkAccess(
   const request = callerOf(ctx);
   if (access === 'refresh-token') return accessControl.authenticate(request, 'refresh');
   const principal = await accessControl.authenticate(request, 'access');
-  if (
-    principal.user.role === 'app' &&
-    spec.path.startsWith(extensionPrefix) &&
-    !extensionsOpenToApps.has(spec.path)
-  ) {
+  if (principal.user.role === 'app' && spec.path.startsWith(extensionPrefix) && !spec.openToApps) {
     throw new GatewayError(ErrorCode.Forbidden, "an app's credentials open the spec's routes only");
   }
   if (access === 'authenticated') return principal;

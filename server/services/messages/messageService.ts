@@ -64,6 +64,8 @@ export interface EnqueueRequest {
   deviceActiveWithinHours: number;
   /** Set by fleet mode for a message the private server handed us. */
   source?: MessageRecord['source'];
+  /** Set by the verification service: the text holds a code that only the modem may read. */
+  purpose?: MessageRecord['purpose'];
   /**
    * The sender of a burst that must go out in the order it came (SMPP, e-mail): while its
    * previous message waits, this one takes that one's place (burstOrder.ts).
@@ -178,6 +180,7 @@ export class MessageService {
       id,
       requestedDeviceId: message.deviceId ?? undefined,
       ...(request.source ? { source: request.source } : {}),
+      ...(request.purpose ? { purpose: request.purpose } : {}),
       ...(appId !== undefined ? { appId } : {}),
       content: content(message),
       recipients: message.phoneNumbers.map((phoneNumber) => ({

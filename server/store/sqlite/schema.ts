@@ -478,6 +478,22 @@ export const schemaSteps: readonly string[] = [
   // The waiting queue leaves memory: a narrow table of the Pending rows, kept by triggers, read a
   // window at a time in queue order (waitingQueue.ts). The step files every Pending row.
   waitingQueueStep,
+  // Verification codes (services/verify/): the code only as its keyed hash, the wrong guesses
+  // counted, found by id and by number for the per-number limits.
+  `
+  CREATE TABLE verifications (
+    id TEXT PRIMARY KEY,
+    app_id TEXT,
+    phone_number TEXT NOT NULL,
+    code_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    wrong_attempts INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    message_id TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX verifications_by_number ON verifications (phone_number, created_at);
+  `,
 ];
 
 /**

@@ -40,6 +40,8 @@ export interface ApiRequest {
 
 export interface GatewayUnderTest {
   url: string;
+  /** Its data folder, removed at stop. */
+  dataDir: string;
   clock: ManualClock;
   gateway: Gateway;
   request(method: string, path: string, request?: ApiRequest): Promise<ApiResponse>;
@@ -151,6 +153,7 @@ export async function startGatewayUnderTest(
 
   return {
     url,
+    dataDir,
     clock,
     gateway,
     request,

@@ -56,6 +56,7 @@ export function registerStaffRoutes(api: ApiBuilder, deps: StaffRouteDependencie
   api.route({
     method: 'get',
     path: '/gateway/v1/me',
+    openToApps: true,
     summary: 'Who these credentials belong to, their role and what they may do',
     tag,
     access: 'authenticated',

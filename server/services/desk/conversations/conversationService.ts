@@ -2,6 +2,7 @@ import type { Clock, TimerHandle } from '../../../clock/clock.js';
 import type { ConversationDirection } from '../../../contract/domain/desk.js';
 import type { MessageRecord, MessageState } from '../../../contract/domain/message.js';
 import type { PeerKey } from '../../../contract/domain/peerKey.js';
+import { shownText } from '../../../contract/domain/shownText.js';
 import { describeError, ErrorCode, GatewayError } from '../../../errors/gatewayError.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { InboxRepository, MessageRepository, Page } from '../../../store/repositories.js';
@@ -181,7 +182,7 @@ export class ConversationService {
       direction: 'out',
       id,
       at: message.createdAt,
-      text: message.content.kind === 'text' ? message.content.text : dataMessageText,
+      text: message.content.kind === 'text' ? shownText(message, message.content.text) : dataMessageText,
       ...(message.deviceId === undefined ? {} : { deviceId: message.deviceId }),
       ...(message.simNumber === undefined ? {} : { simNumber: message.simNumber }),
       state: recipient?.state ?? message.state,
