@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { pollUntil } from '../support/pollUntil.js';
-import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
+import {
+  apiCall,
+  deskWindowSizes,
+  newTab,
+  openScreen,
+  signIn,
+  startUiGateway,
+  type UiGateway,
+} from './uiGateway.js';
 
 /**
  * Issue 50, item 4: Conversations with many parties, at both window sizes, as an owner and as a
@@ -48,10 +56,7 @@ afterAll(async () => {
   await ui?.close();
 });
 
-const sizes = [
-  { width: 1280, height: 800 },
-  { width: 640, height: 700 },
-] as const;
+const sizes = deskWindowSizes;
 
 async function conversationsAs(size: (typeof sizes)[number], login?: typeof viewer): Promise<Page> {
   const page = await newTab(browser, { viewport: size });

@@ -9,6 +9,7 @@ import { portAnswers } from '../support/portAnswers.js';
 import { sendWithSwaks, serverReplies } from '../support/swaks.js';
 import {
   apiCall,
+  deskWindowSizes,
   newTab,
   openScreen,
   signIn,
@@ -117,10 +118,7 @@ afterAll(async () => {
   await ui?.close();
 });
 
-const sizes = [
-  { width: 1280, height: 800 },
-  { width: 640, height: 700 },
-] as const;
+const sizes = deskWindowSizes;
 
 const walks = sizes.flatMap((size) => [owner, operator, viewer].map((person) => ({ size, person })));
 

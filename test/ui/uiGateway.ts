@@ -14,6 +14,11 @@ import { openTab, signIn as signInWith } from '../support/browser.js';
 export const uiUser = 'admin';
 export const uiPassword = 'password123';
 export const uiViewport = { width: 1024, height: 700 };
+/** The two windows issue 50's Done-when names: a desktop's and a narrow one. */
+export const deskWindowSizes = [
+  { width: 1280, height: 800 },
+  { width: 640, height: 700 },
+] as const;
 
 export interface UiGateway {
   gateway: Gateway;
