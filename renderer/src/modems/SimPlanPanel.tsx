@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { PlanNoticeLevels } from '../../../server/contract/domain/planNoticeLevels.js';
 import type { SimPlanTermsInput, SimPlanView } from '../api/types.js';
 import { useApp } from '../appContext.js';
 import { DataTable } from '../components/DataTable.js';
@@ -57,13 +58,15 @@ function termsOf(draft: Draft): SimPlanTermsInput {
   };
 }
 
-/** The share of a cap from which its bar warns, as the `plan:cap-warning` event does (80 %). */
-const nearCapShare = 0.8;
+/** The share of a cap from which its bar warns, as the `plan:cap-warning` event does. */
+const nearCapShare = PlanNoticeLevels[0] / 100;
 
-/** The IANA zones this browser knows, with the saved one even if it does not know it. */
-function timeZoneChoices(current: string): string[] {
-  const known = Intl.supportedValuesOf('timeZone');
-  return known.includes(current) ? known : [current, ...known];
+/** The IANA zones this browser knows: asked once, the list is long and never changes. */
+const knownTimeZones = Intl.supportedValuesOf('timeZone');
+
+/** The known zones, with the saved one even if this browser does not know it. */
+function timeZoneChoices(current: string): readonly string[] {
+  return knownTimeZones.includes(current) ? knownTimeZones : [current, ...knownTimeZones];
 }
 
 const capNames: Record<SimPlanView['usage'][number]['cap'], string> = {

@@ -1,6 +1,7 @@
+import { PlanNoticeLevels } from '../../contract/domain/planNoticeLevels.js';
 import type { WebhookEvent } from '../../contract/domain/webhookEvents.js';
 import type { PlanBook } from './planBook.js';
-import { PlanNoticeLevels, simName } from './simPlan.js';
+import { simName } from './simPlan.js';
 import type { PlanNotice, SimPlanUsage } from './simPlanUsage.js';
 
 /**

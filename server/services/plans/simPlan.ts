@@ -58,7 +58,3 @@ export function simKey(sim: SimRef): string {
 export function simName(sim: SimRef): string {
   return `${sim.sim} of modem ${sim.deviceId}`;
 }
-
-/** The share of a cap at which a notice goes out: near it, then at it. */
-export const PlanNoticeLevels = [80, 100] as const;
-export type PlanNoticeLevel = (typeof PlanNoticeLevels)[number];

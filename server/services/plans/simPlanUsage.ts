@@ -1,15 +1,9 @@
 import type { Clock, TimerHandle } from '../../clock/clock.js';
 import { type Period, type PeriodKind, periodAt } from '../../clock/resetPeriods.js';
+import { type PlanNoticeLevel, PlanNoticeLevels } from '../../contract/domain/planNoticeLevels.js';
 import type { SendRecord, SendTally } from '../../store/sendLog.js';
 import type { PlanBook } from './planBook.js';
-import {
-  type PlanCap,
-  type PlanNoticeLevel,
-  PlanNoticeLevels,
-  planCaps,
-  type SimPlan,
-  type SimRef,
-} from './simPlan.js';
+import { type PlanCap, planCaps, type SimPlan, type SimRef } from './simPlan.js';
 
 /** One cap of a SIM's plan against what the SIM sent in the cap's period. */
 export interface CapUse {
