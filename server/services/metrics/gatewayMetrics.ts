@@ -42,11 +42,14 @@ const prefix = 'sms_gateway_';
  * The gateway's Prometheus metrics (docs/metrics.md), on a registry of its own so two gateways
  * in one process (tests) never share one. Counters count from this start, as Prometheus expects
  * of a process (`rate()` handles the restart); gauges are read from `sources` at each scrape;
- * prom-client's default metrics add the process's memory, CPU and event-loop lag.
+ * prom-client's default metrics add the process's memory, CPU and event-loop lag from the first
+ * scrape on.
  */
 export function createGatewayMetrics(sources: MetricSources, events: EventBus): GatewayMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // prom-client's defaults start an event-loop monitor that runs for the life of the process:
+  // only a gateway someone scrapes gets one.
+  let defaultsCollected = false;
 
   const recipients = new Counter({
     name: `${prefix}recipients_total`,
@@ -144,7 +147,13 @@ export function createGatewayMetrics(sources: MetricSources, events: EventBus): 
   ];
   return {
     contentType: registry.contentType,
-    render: () => registry.metrics(),
+    render: () => {
+      if (!defaultsCollected) {
+        collectDefaultMetrics({ register: registry });
+        defaultsCollected = true;
+      }
+      return registry.metrics();
+    },
     stop: () => {
       for (const stop of stops) stop();
     },
