@@ -76,67 +76,92 @@ export function createGatewayMetrics(sources: MetricSources, events: EventBus): 
     registers: [registry],
   });
 
-  new Gauge({
-    name: `${prefix}messages`,
-    help: 'Stored outgoing messages, by state',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const state of MessageStates) this.set({ state }, sources.messagesInState(state));
-    },
-  });
-  new Gauge({
-    name: `${prefix}queue_oldest_waiting_seconds`,
-    help: 'How long the message first in line has waited since it was accepted (0: none waits)',
-    registers: [registry],
-    collect() {
-      const since = sources.oldestWaitingSince();
-      this.set(since === undefined ? 0 : Math.max(0, (sources.now() - since) / 1000));
-    },
-  });
-  new Gauge({
-    name: `${prefix}queue_sending`,
-    help: 'Messages handed to a modem and not yet answered',
-    registers: [registry],
-    collect() {
-      this.set(sources.sending());
-    },
-  });
-  outboxGauges(registry, sources);
-  deviceGauges(registry, sources);
-  new Gauge({
-    name: `${prefix}sim_plan_used`,
-    help: "A SIM plan cap's use in its current period",
-    labelNames: ['device', 'sim', 'cap'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const use of sources.planUse())
-        this.set({ device: use.deviceId, sim: String(use.sim), cap: use.cap }, use.used);
-    },
-  });
-  new Gauge({
-    name: `${prefix}sim_plan_limit`,
-    help: "A SIM plan cap's limit per period",
-    labelNames: ['device', 'sim', 'cap'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const use of sources.planUse())
-        this.set({ device: use.deviceId, sim: String(use.sim), cap: use.cap }, use.limit);
-    },
-  });
-  new Gauge({
-    name: `${prefix}sessions`,
-    help: 'Open sessions of the e-mail (smtp) and SMPP (smpp) ways in',
-    labelNames: ['way'],
-    registers: [registry],
-    collect() {
-      const open = sources.sessions();
-      this.set({ way: 'smtp' }, open.smtp);
-      this.set({ way: 'smpp' }, open.smpp);
-    },
+  const gauge = (name: string, help: string, labelNames: readonly string[], read: () => Samples) =>
+    sampledGauge(registry, `${prefix}${name}`, help, labelNames, read);
+  const ageSeconds = (since: number | undefined) =>
+    since === undefined ? 0 : Math.max(0, (sources.now() - since) / 1000);
+
+  gauge('messages', 'Stored outgoing messages, by state', ['state'], () =>
+    MessageStates.map((state) => [{ state }, sources.messagesInState(state)]),
+  );
+  gauge(
+    'queue_oldest_waiting_seconds',
+    'How long the message first in line has waited since it was accepted (0: none waits)',
+    [],
+    () => [[{}, ageSeconds(sources.oldestWaitingSince())]],
+  );
+  gauge('queue_sending', 'Messages handed to a modem and not yet answered', [], () => [
+    [{}, sources.sending()],
+  ]);
+  const byKind = (value: (status: KindStatus) => number) => (): Samples => {
+    const status = sources.outbox();
+    return JobKinds.map((kind) => [{ kind }, value(status[kind])]);
+  };
+  gauge(
+    'outbox_pending',
+    'Deliveries waiting in the outbox (webhook, mail, smpp, fleet-report)',
+    ['kind'],
+    byKind((status) => status.pending),
+  );
+  gauge(
+    'outbox_given_up_last_hour',
+    'Deliveries the outbox gave up in the last hour and has not sent again',
+    ['kind'],
+    byKind((status) => status.givenUpLastHour),
+  );
+  gauge(
+    'outbox_oldest_pending_seconds',
+    'How long the oldest waiting delivery has waited (0: none waits)',
+    ['kind'],
+    byKind((status) => ageSeconds(status.oldestPendingAt)),
+  );
+  gauge('modem_ready', 'Whether the modem can send now (1) or not (0)', ['device', 'name'], () =>
+    sources
+      .devices()
+      .map((device) => [{ device: device.id, name: device.name }, device.modem.status === 'ready' ? 1 : 0]),
+  );
+  gauge(
+    'modem_signal_dbm',
+    "The modem's received signal strength (from +CSQ), where it reports one",
+    ['device'],
+    () =>
+      sources.devices().flatMap((device) => {
+        const dbm = device.modem.signal?.dbm;
+        return dbm === undefined ? [] : [[{ device: device.id }, dbm] as const];
+      }),
+  );
+  gauge(
+    'modem_registration',
+    'The network registration the modem reports (1 on the series of its current state)',
+    ['device', 'registration'],
+    () =>
+      sources.devices().flatMap((device) => {
+        const registration = device.modem.registration;
+        return registration === undefined ? [] : [[{ device: device.id, registration }, 1] as const];
+      }),
+  );
+  const byCap = (value: (use: PlanUseSample) => number) => (): Samples =>
+    sources
+      .planUse()
+      .map((use) => [{ device: use.deviceId, sim: String(use.sim), cap: use.cap }, value(use)]);
+  gauge(
+    'sim_plan_used',
+    "A SIM plan cap's use in its current period",
+    ['device', 'sim', 'cap'],
+    byCap((use) => use.used),
+  );
+  gauge(
+    'sim_plan_limit',
+    "A SIM plan cap's limit per period",
+    ['device', 'sim', 'cap'],
+    byCap((use) => use.limit),
+  );
+  gauge('sessions', 'Open sessions of the e-mail (smtp) and SMPP (smpp) ways in', ['way'], () => {
+    const open = sources.sessions();
+    return [
+      [{ way: 'smtp' }, open.smtp],
+      [{ way: 'smpp' }, open.smpp],
+    ];
   });
 
   const stops = [
@@ -179,80 +204,24 @@ function countTransitions(
   }
 }
 
-function outboxGauges(registry: Registry, sources: MetricSources): void {
-  const labelNames = ['kind'];
-  new Gauge({
-    name: `${prefix}outbox_pending`,
-    help: 'Deliveries waiting in the outbox (webhook, mail, smpp, fleet-report)',
-    labelNames,
-    registers: [registry],
-    collect() {
-      const status = sources.outbox();
-      for (const kind of JobKinds) this.set({ kind }, status[kind].pending);
-    },
-  });
-  new Gauge({
-    name: `${prefix}outbox_given_up_last_hour`,
-    help: 'Deliveries the outbox gave up in the last hour and has not sent again',
-    labelNames,
-    registers: [registry],
-    collect() {
-      const status = sources.outbox();
-      for (const kind of JobKinds) this.set({ kind }, status[kind].givenUpLastHour);
-    },
-  });
-  new Gauge({
-    name: `${prefix}outbox_oldest_pending_seconds`,
-    help: 'How long the oldest waiting delivery has waited (0: none waits)',
-    labelNames,
-    registers: [registry],
-    collect() {
-      const status = sources.outbox();
-      const now = sources.now();
-      for (const kind of JobKinds) {
-        const since = status[kind].oldestPendingAt;
-        this.set({ kind }, since === undefined ? 0 : Math.max(0, (now - since) / 1000));
-      }
-    },
-  });
-}
+type Samples = readonly (readonly [Record<string, string>, number])[];
 
-function deviceGauges(registry: Registry, sources: MetricSources): void {
+/** A gauge whose series are read afresh at each scrape: a series no longer read goes. */
+function sampledGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly string[],
+  read: () => Samples,
+): void {
   new Gauge({
-    name: `${prefix}modem_ready`,
-    help: 'Whether the modem can send now (1) or not (0)',
-    labelNames: ['device', 'name'],
+    name,
+    help,
+    labelNames,
     registers: [registry],
     collect() {
       this.reset();
-      for (const device of sources.devices())
-        this.set({ device: device.id, name: device.name }, device.modem.status === 'ready' ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: `${prefix}modem_signal_dbm`,
-    help: "The modem's received signal strength (from +CSQ), where it reports one",
-    labelNames: ['device'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const device of sources.devices()) {
-        const dbm = device.modem.signal?.dbm;
-        if (dbm !== undefined) this.set({ device: device.id }, dbm);
-      }
-    },
-  });
-  new Gauge({
-    name: `${prefix}modem_registration`,
-    help: 'The network registration the modem reports (1 on the series of its current state)',
-    labelNames: ['device', 'registration'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const device of sources.devices()) {
-        const registration = device.modem.registration;
-        if (registration !== undefined) this.set({ device: device.id, registration }, 1);
-      }
+      for (const [labels, value] of read()) this.set(labels, value);
     },
   });
 }
