@@ -527,7 +527,7 @@ describe('layout and access at 640 px (items 11–12)', () => {
       page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null"),
     ).resolves.toBe('Messages');
     await page.close();
-  });
+  }, 180_000);
 
   it('names every webhook event and offers every scope a token may hold', async () => {
     const page = await signedInPage(narrow);
