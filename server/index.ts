@@ -8,6 +8,7 @@ import { gatewayExtensions } from './composition/gatewayApi.js';
 import { composeHealth } from './composition/health.js';
 import { httpOptionsFrom, httpServicesFrom, serveHttp } from './composition/http.js';
 import { createGatewayLogging } from './composition/logging.js';
+import { mcpExtension } from './composition/mcp.js';
 import { composeMessageRecords, composeMessaging } from './composition/messaging.js';
 import { metricsExtension } from './composition/metrics.js';
 import { composeModemPool } from './composition/modemPool.js';
@@ -23,7 +24,7 @@ import { startSmpp, startSmppOutbox } from './composition/smpp.js';
 import { startMailForwarding, startSmtp } from './composition/smtp.js';
 import { StopList } from './composition/stopList.js';
 import { openGatewayStorage } from './composition/storage.js';
-import { verificationExtension } from './composition/verification.js';
+import { composeVerifications } from './composition/verification.js';
 import { openWebhookRegistry, startWebhookDispatcher } from './composition/webhooks.js';
 import type { GatewayOptions } from './config/options.js';
 import { gatewayCaller } from './contract/domain/caller.js';
@@ -33,6 +34,7 @@ import type { ModemPool } from './devices/pool/modemPool.js';
 import type { SerialAccess } from './devices/pool/serialModemSource.js';
 import type { SimulatedModem } from './devices/simulator/simulatedModem.js';
 import { createHttpApp } from './doors/http/app.js';
+import { registerVerificationRoutes } from './doors/http/routes/verificationRoutes.js';
 import { ErrorCode, GatewayError } from './errors/gatewayError.js';
 import type { LogSink } from './logging/logger.js';
 import type { LoginThrottleOptions } from './services/auth/loginThrottle.js';
@@ -336,7 +338,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDependencies
       recordSubmission: auth.recordChange,
     });
     extensions.push(bridgeExtension({ smtp, smpp, forwarding: mailForwarding }));
-    extensions.push(await verificationExtension(context, { messages }));
+    const verifications = await composeVerifications(context, { messages });
+    extensions.push((api) => registerVerificationRoutes(api, { verifications }));
+    extensions.push(mcpExtension(context, { version, auth, messaging, devices: pool, verifications, desk }));
     extensions.push(
       metricsExtension(context, {
         scheduler: activeScheduler,

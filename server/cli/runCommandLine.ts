@@ -7,11 +7,12 @@ import { createGateway } from '../index.js';
 import { silentLogger } from '../logging/logger.js';
 import { backupDatabase } from '../store/backup.js';
 import { databaseFileName } from '../store/sqlite/database.js';
+import { runMcpBridge } from './mcpBridge.js';
 import { resetLogin } from './resetLogin.js';
 
 /**
  * What the headless entry (`main.ts`) does with its arguments: run the gateway, a backup, a reset
- * of a lost login, help or version. Resolves with the exit code: 0 stopped cleanly, 1 failed at run time, 2 bad flags or
+ * of a lost login, the MCP stdio bridge, help or version. Resolves with the exit code: 0 stopped cleanly, 1 failed at run time, 2 bad flags or
  * configuration. `onServing` is called once the API answers.
  */
 export async function runCommandLine(argv: string[], onServing: () => void): Promise<number> {
@@ -53,6 +54,10 @@ export async function runCommandLine(argv: string[], onServing: () => void): Pro
       return 1;
     }
     return 0;
+  }
+
+  if (commandLine.kind === 'mcp') {
+    return runMcpBridge(commandLine, { stderr: process.stderr });
   }
 
   const options = commandLine.options;

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { HttpExtension } from '../doors/http/app.js';
-import { registerVerificationRoutes } from '../doors/http/routes/verificationRoutes.js';
 import type { MessageService } from '../services/messages/messageService.js';
 import { VerificationService } from '../services/verify/verificationService.js';
 import { SqliteVerificationStore } from '../store/verificationStore.js';
 import type { CompositionContext } from './context.js';
 
-/** Verification codes (docs/verification.md): their store, their hash key and their routes. */
-export async function verificationExtension(
+/** Verification codes (docs/verification.md): their store and their hash key. */
+export async function composeVerifications(
   context: CompositionContext,
   deps: { messages: MessageService },
-): Promise<HttpExtension> {
+): Promise<VerificationService> {
   const { storage, settings, clock } = context;
   const document = await storage.openDocument<{ hashKey?: string }>('verification', {});
   if (!document.data.hashKey) {
@@ -19,12 +17,11 @@ export async function verificationExtension(
       data.hashKey = hashKey;
     });
   }
-  const verifications = new VerificationService({
+  return new VerificationService({
     store: new SqliteVerificationStore(storage.sqlite.db, storage.sqlite.commits),
     messages: deps.messages,
     clock,
     hashKey: new Uint8Array(Buffer.from(document.data.hashKey ?? '', 'base64url')),
     defaultCountry: () => settings.current().desk.default_country ?? undefined,
   });
-  return (api) => registerVerificationRoutes(api, { verifications });
 }

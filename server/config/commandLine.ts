@@ -3,7 +3,13 @@ import { parseArgs } from 'node:util';
 import { type LogLevel, parseLogLevel } from '../contract/domain/logLevels.js';
 import { isTcpAddress } from '../contract/domain/tcpAddress.js';
 import { ErrorCode, GatewayError } from '../errors/gatewayError.js';
-import { checkOptions, defaultOptions, type GatewayOptions, type SerialModemOption } from './options.js';
+import {
+  checkOptions,
+  defaultOptions,
+  type GatewayOptions,
+  localUrlOf,
+  type SerialModemOption,
+} from './options.js';
 
 /**
  * `npm start -- <flags>`. Every flag has an environment twin (flag wins); both are listed in
@@ -50,6 +56,11 @@ export const usage = `Usage: npm start -- [options]
   --reset-login             a lost password: give the stored login of --data-dir a new
                             password, print it once, end every token, and exit (stop the
                             gateway first)
+  mcp                       an MCP server on stdin/stdout for a desktop AI agent, passing
+                            each call to the running gateway at --listen (docs/mcp.md)
+  --mcp-token <token>       mcp: an access token holding mcp:use,  (SMSGW_MCP_TOKEN)
+                            or an app's <name>:<password>
+  --mcp-token-file <path>   mcp: the token from a file             (SMSGW_MCP_TOKEN_FILE)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -65,6 +76,7 @@ export type CommandLine =
   | { kind: 'run'; options: GatewayOptions }
   | { kind: 'backup'; dataDir: string; target: string }
   | { kind: 'reset-login'; dataDir: string }
+  | { kind: 'mcp'; gatewayUrl: string; authorization: string }
   | { kind: 'help' }
   | { kind: 'version' };
 
@@ -90,6 +102,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     return { kind: 'backup', dataDir: options.dataDir, target: values.backup };
   }
   if (values['reset-login']) return { kind: 'reset-login', dataDir: options.dataDir };
+  if (positionals[0] === 'mcp') return mcpCommand(values, positionals.slice(1), env, options.listen);
   const modems = values.modem ?? splitList(env.SMSGW_MODEMS);
   options.modems = modems.map(parseModem);
   options.hilinks = values.hilink ?? splitList(env.SMSGW_HILINK);
@@ -162,6 +175,8 @@ export const commandLineFlags = {
   'server-token-file': { type: 'string' },
   backup: { type: 'string' },
   'reset-login': { type: 'boolean' },
+  'mcp-token': { type: 'string' },
+  'mcp-token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -170,7 +185,28 @@ function parseFlags(argv: readonly string[]) {
   return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: commandLineFlags });
 }
 
-type SecretFlag = 'password' | 'sim-pin' | 'server-token';
+type SecretFlag = 'password' | 'sim-pin' | 'server-token' | 'mcp-token';
+
+/**
+ * `mcp`: the stdio bridge to the gateway listening at `listen`. Its credentials are an access
+ * token, or an app's login (`name:password`), which never expires as a token does.
+ */
+function mcpCommand(
+  values: ReturnType<typeof parseFlags>['values'],
+  rest: readonly string[],
+  env: NodeJS.ProcessEnv,
+  listen: GatewayOptions['listen'],
+): CommandLine {
+  if (rest.length > 0) invalid('mcp', `unexpected arguments: ${rest.join(' ')}`);
+  const token = secret(values, env, 'mcp-token', 'SMSGW_MCP_TOKEN')?.trim();
+  if (!token) invalid('mcp-token', 'mcp needs --mcp-token-file or SMSGW_MCP_TOKEN: a token holding mcp:use');
+  const separator = token.indexOf(':');
+  const authorization =
+    separator > 0 && !token.includes('.')
+      ? `Basic ${Buffer.from(token).toString('base64')}`
+      : `Bearer ${token.replace(/^Bearer\s+/i, '')}`;
+  return { kind: 'mcp', gatewayUrl: localUrlOf(listen), authorization };
+}
 
 /**
  * A secret from its flag, its -file flag, its variable or its _FILE variable, flags first. A

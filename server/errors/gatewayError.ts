@@ -121,6 +121,15 @@ export function isGatewayError(error: unknown, code?: ErrorCode): error is Gatew
   return error instanceof GatewayError && (code === undefined || error.code === code);
 }
 
+/**
+ * When a refused caller may try again (the Retry-After of a 429), in whole seconds: what the
+ * error says (a quota's reset, a login lockout), else a minute.
+ */
+export function retryAfterSeconds(error: GatewayError): number {
+  const value = (error as GatewayError & { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof value === 'number' && value > 0 ? Math.ceil(value) : 60;
+}
+
 /** Message text of anything thrown, for logs and `error` fields. */
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

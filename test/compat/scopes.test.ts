@@ -34,9 +34,9 @@ function expectedVerdicts(route: SpecRoute): Record<string, Verdict> {
   );
 }
 
-/** docs/decisions.md#mounts: our own routes live under this prefix, and /metrics, at the root only. */
+/** docs/decisions.md#mounts: our own routes live under this prefix, and /metrics and /mcp, at the root only. */
 const extensionPrefix = '/gateway/v1/';
-const isOurs = (path: string) => path.startsWith(extensionPrefix) || path === '/metrics';
+const isOurs = (path: string) => path.startsWith(extensionPrefix) || path === '/metrics' || path === '/mcp';
 
 let gateway: GatewayUnderTest;
 const tokenFor = new Map<string, string>();
@@ -109,7 +109,7 @@ async function documentedOperations() {
   );
 }
 
-describe('our extensions under /gateway/v1/ and at /metrics', () => {
+describe('our extensions under /gateway/v1/, at /metrics and at /mcp', () => {
   it('are each open to exactly the scope the OpenAPI document names for them', async () => {
     const extensions = (await documentedOperations()).filter((operation) => isOurs(operation.path));
     expect(extensions.length).toBeGreaterThan(0);

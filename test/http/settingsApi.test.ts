@@ -46,6 +46,7 @@ const defaults = {
   },
   smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
   metrics: { enabled: false },
+  mcp: { confirm_sends: true },
 };
 
 const patch = (body: unknown, base = '') =>

@@ -43,6 +43,7 @@ const scopeMeanings: Record<RequestableScope, string> = {
   'metrics:read': 'Read the Prometheus metrics (GET /metrics)',
   'verify:send': 'Send a verification code by SMS',
   'verify:check': 'Check a verification code',
+  'mcp:use': 'Connect an AI agent (MCP); each tool also needs its own scope',
 };
 
 /** The token form's choices, in the gateway's scope order. */

@@ -192,6 +192,15 @@ const sections: readonly { title: string; fields: readonly SettingField[] }[] = 
         kind: 'boolean',
         defaultLabel: 'off',
       },
+      {
+        group: 'mcp',
+        key: 'confirm_sends',
+        label: 'AI agents confirm each send',
+        meaning:
+          'An agent connected over MCP first gets a draft from send_sms (recipients, text, SMS parts) and sends it with confirm_send once its user agreed. Off, send_sms sends at once.',
+        kind: 'boolean',
+        defaultLabel: 'on',
+      },
     ],
   },
   {

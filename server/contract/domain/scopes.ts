@@ -49,6 +49,8 @@ export const Scopes = [
   // Ours (docs/verification.md): send a verification code, and check one.
   'verify:send',
   'verify:check',
+  // Ours (docs/mcp.md): the MCP endpoint for AI agents; each tool also needs its own scope.
+  'mcp:use',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 

@@ -49,11 +49,12 @@ const operatorScopes: readonly Scope[] = [
   'campaigns:cancel',
   'conversations:write',
   'optouts:write',
+  'mcp:use',
 ];
 
 /**
  * An app: the spec's API for its own messages, webhooks, inbox (what its incoming rule hears),
- * tokens and verification codes, and nothing of the gateway's running (people, settings, logs, the desk).
+ * tokens, verification codes and the MCP endpoint, and nothing of the gateway's running (people, settings, logs, the desk).
  */
 const appScopes: readonly Scope[] = [
   'messages:send',
@@ -70,6 +71,7 @@ const appScopes: readonly Scope[] = [
   'tokens:manage',
   'verify:send',
   'verify:check',
+  'mcp:use',
 ];
 
 const scopesByRole: Record<AccessRole, ReadonlySet<Scope>> = {

@@ -145,6 +145,11 @@ export const settingGroups = {
   metrics: {
     enabled: z.boolean(),
   },
+  /** Ours (docs/mcp.md): the MCP endpoint for AI agents. */
+  mcp: {
+    /** send_sms only drafts; the agent sends with confirm_send once its user agreed. */
+    confirm_sends: z.boolean(),
+  },
 } as const;
 
 type Groups = typeof settingGroups;
@@ -214,6 +219,7 @@ export const settingDefaults: Settings = {
   },
   smpp: { enabled: false, port: 2775, allow_lan: false, mo_as_parts: false },
   metrics: { enabled: false },
+  mcp: { confirm_sends: true },
 };
 
 /** Secrets accepted on write and never returned (spec: write-only settings). */

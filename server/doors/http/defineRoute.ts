@@ -52,6 +52,11 @@ export interface RouteResult {
   /** Serialised as JSON with null fields omitted (a `JsonText` is sent as it is); absent: no body. */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The handler wrote the answer on `ctx.res` itself (the MCP transport): nothing more is set,
+   * and the change, if any, is the handler's to record.
+   */
+  streamed?: true;
 }
 
 export interface RouteResponseSpec {
@@ -169,6 +174,10 @@ function routeMiddleware(
     const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : undefined;
     const params = (ctx as Koa.Context & { params?: Record<string, string> }).params ?? {};
     const result = await spec.handle({ body, query, params, ctx, principal });
+    if (result.streamed) {
+      ctx.respond = false;
+      return;
+    }
     if (result.body instanceof JsonText) {
       // The type first: Koa takes a string body for text/plain unless a type is set.
       ctx.type = 'application/json';
@@ -253,7 +262,7 @@ export const jsonBodyTypes = ['application/json', 'application/*+json'];
  * read as empty, so a client posting form data learns why nothing it sent was seen; and a body
  * the parser did not read (no `rawBody`) is never taken for an empty one.
  */
-function requestBody(ctx: Koa.Context): unknown {
+export function requestBody(ctx: Koa.Context): unknown {
   const request = ctx.request as Koa.Request & { body?: unknown; rawBody?: string };
   const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
   if (ctx.is(jsonBodyTypes) === false || (hasBody && request.rawBody === undefined)) {

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
+import { ErrorCode, GatewayError, retryAfterSeconds } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 
 /**
@@ -116,9 +116,4 @@ export function bodyParseError(error: unknown): GatewayError {
       cause: error,
     },
   );
-}
-
-function retryAfterSeconds(error: GatewayError): number {
-  const value = (error as GatewayError & { retryAfterSeconds?: unknown }).retryAfterSeconds;
-  return typeof value === 'number' && value > 0 ? Math.ceil(value) : 60;
 }

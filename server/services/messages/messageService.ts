@@ -110,6 +110,19 @@ export class MessageService {
   }
 
   /**
+   * What `enqueue` would store, after the same checks (the app's quota too), storing nothing and
+   * keeping no place on the quota: a draft someone confirms later (docs/mcp.md).
+   */
+  check(request: EnqueueRequest, caller: Caller): MessageRecord {
+    const appId = appOfCaller(caller);
+    const record = this.prepare(request, appId, this.deps.clock.now(), new Set());
+    this.checkQueueCapacity(1);
+    this.admit(appId, [record]);
+    if (appId !== undefined) this.deps.quotas.release(appId, recipientCount([record]));
+    return record;
+  }
+
+  /**
    * Many messages in one action (a campaign), first step: checks every request and returns the
    * records, storing nothing; a failure names the request by index
    * (`messages[3].phoneNumbers[0]: …`). The last check counts the recipients on an app's quota

@@ -20,7 +20,7 @@ import { authErrors, errorResponses } from '../../responses.js';
 
 const tag = 'Conversations (extension)';
 
-function conversationView(
+export function conversationView(
   summary: ConversationSummary,
   name?: string,
 ): z.output<typeof conversationViewSchema> {
@@ -37,7 +37,7 @@ function conversationView(
   };
 }
 
-function threadMessageView(message: ThreadMessage): z.output<typeof threadMessageViewSchema> {
+export function threadMessageView(message: ThreadMessage): z.output<typeof threadMessageViewSchema> {
   return {
     ...message,
     at: toIsoWithOffset(message.at),
