@@ -1,4 +1,4 @@
-import type { MessageRecord, MessageState } from '../contract/domain/message.js';
+import type { MessageRecord, MessageState, MmsAttachment } from '../contract/domain/message.js';
 import type { ProcessingOrder } from '../contract/domain/messageOrder.js';
 import { assignedDeviceId } from '../contract/domain/messageView.js';
 import { shownText } from '../contract/domain/shownText.js';
@@ -17,6 +17,7 @@ import type {
 import { chunkedDelete } from './sqlite/chunkedDelete.js';
 import type { GroupCommit } from './sqlite/groupCommit.js';
 import { HistoryFilter } from './sqlite/historyFilter.js';
+import { MessageAttachmentRows } from './sqlite/messageAttachments.js';
 import {
   type MessageRecordColumns,
   recordColumns,
@@ -92,6 +93,7 @@ export class SqliteMessageRepository implements MessageRepository {
   private readonly countState: Statement<[string], { total: number }>;
   private readonly selectHighestSequence: Statement<[]>;
   private readonly selectWaitingId: Statement<[string]>;
+  private readonly attachments: MessageAttachmentRows;
   /** Rows in the table, kept up to date: the total of an unfiltered page without a full count. */
   private total = 0;
   /** Rows in the waiting queue, kept up to date: checked at every POST against --max-pending. */
@@ -103,6 +105,7 @@ export class SqliteMessageRepository implements MessageRepository {
     private readonly pages: PageReader,
   ) {
     this.queries = new StatementCache(db);
+    this.attachments = new MessageAttachmentRows(db);
     this.insertRow = db.prepare(
       `INSERT INTO messages (id, created_at, seq, state, state_at, device_id, failed_recipients, search, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -128,11 +131,14 @@ export class SqliteMessageRepository implements MessageRepository {
     commits.onRollback(() => this.reload());
   }
 
-  insert(record: MessageRecord): Promise<void> {
+  insert(record: MessageRecord, attachments: readonly MmsAttachment[] = []): Promise<void> {
     const row = messageRow(record);
     let durable: Promise<void>;
     try {
-      durable = this.commits.write(() => this.insertRow.run(...insertedRow(row))).durable;
+      durable = this.commits.write(() => {
+        this.insertRow.run(...insertedRow(row));
+        this.attachments.insert(record.id, attachments);
+      }).durable;
     } catch (error) {
       if (isUniqueViolation(error)) {
         return Promise.reject(
@@ -146,6 +152,10 @@ export class SqliteMessageRepository implements MessageRepository {
     // Only a message at a modem is held, as a copy detached from the caller's object.
     if (this.held.has(record.state)) this.remember(detachedCopy(record));
     return durable;
+  }
+
+  attachmentsOf(id: string): MmsAttachment[] {
+    return this.attachments.read(id);
   }
 
   update(record: MessageRecord, inCommit?: () => void): Promise<void> {
@@ -429,7 +439,13 @@ function detachedCopy(record: MessageRecord): MessageRecord {
 export function messageRow(record: MessageRecord): MessageRow {
   const numbers = record.recipients.map((recipient) => recipient.phoneNumber).join('\n');
   // A verification code is not searchable: the search shows only what the list shows.
-  const text = record.content.kind === 'text' ? shownText(record, record.content.text) : '';
+  const { content } = record;
+  const text =
+    content.kind === 'text'
+      ? shownText(record, content.text)
+      : content.kind === 'mms'
+        ? [content.subject, content.text].filter(Boolean).join('\n')
+        : '';
   return {
     id: record.id,
     created_at: record.createdAt,

@@ -1,5 +1,10 @@
 import type { IncomingAudience, IncomingRecord, IncomingType } from '../contract/domain/incoming.js';
-import type { MessageRecord, MessageState, MessageStateFilter } from '../contract/domain/message.js';
+import type {
+  MessageRecord,
+  MessageState,
+  MessageStateFilter,
+  MmsAttachment,
+} from '../contract/domain/message.js';
 import type { ProcessingOrder } from '../contract/domain/messageOrder.js';
 import type { LogRecord } from '../logging/logger.js';
 
@@ -79,8 +84,13 @@ export interface WaitingDeadlines {
 }
 
 export interface MessageRepository {
-  /** Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. */
-  insert(record: MessageRecord): Promise<void>;
+  /**
+   * Throws GatewayError(Conflict, field "id") when the id exists. Visible to reads at once. An
+   * MMS's attachments are stored in the same commit, beside its row.
+   */
+  insert(record: MessageRecord, attachments?: readonly MmsAttachment[]): Promise<void>;
+  /** An MMS's attachments with their bytes, in order; none for any other message. */
+  attachmentsOf(id: string): MmsAttachment[];
   /**
    * Replaces the stored record with the same id. Applies to memory synchronously, before the
    * returned promise settles, so a read-modify-write with no await in between is atomic.

@@ -38,13 +38,23 @@ describe('Host check (DNS rebinding)', () => {
 describe('request bodies', () => {
   it('answers 413 for a body above the limit', async () => {
     harness = await startHttpHarness({ bodyLimitBytes: 1024 });
+    const response = await harness.request('/webhooks', {
+      method: 'POST',
+      json: { url: `https://example.com/${'x'.repeat(2000)}`, event: 'sms:received' },
+    });
+    expect(response.status).toBe(413);
+    expect(errorText(response.body)).toMatch(/^body: /);
+    expect((await harness.request('/webhooks')).body).toEqual([]);
+  });
+
+  it('takes a message body up to the bulk limit, for an MMS’s attachments', async () => {
+    harness = await startHttpHarness({ bodyLimitBytes: 1024 });
     const response = await harness.request('/messages', {
       method: 'POST',
       json: { ...message, textMessage: { text: 'x'.repeat(2000) } },
     });
-    expect(response.status).toBe(413);
-    expect(errorText(response.body)).toMatch(/^body: /);
-    expect(harness.storage.messages.count()).toBe(0);
+    expect(response.status).toBe(202);
+    expect(harness.storage.messages.count()).toBe(1);
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded'])('answers 415 for a %s body', async (type) => {

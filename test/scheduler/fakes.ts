@@ -1,6 +1,6 @@
 import type { ManualClock } from '../../server/clock/manualClock.js';
 import type { DeviceInfo, ModemStatus } from '../../server/contract/domain/device.js';
-import type { MessageRecord, MessageState } from '../../server/contract/domain/message.js';
+import type { MessageRecord, MessageState, MmsAttachment } from '../../server/contract/domain/message.js';
 import type { ProcessingOrder } from '../../server/contract/domain/messageOrder.js';
 import { toMessageView } from '../../server/contract/domain/messageView.js';
 import type { DeviceDirectory } from '../../server/devices/pool/deviceDirectory.js';
@@ -53,12 +53,19 @@ export class MemoryMessageRepository implements MessageRepository {
     return total;
   }
 
-  insert(record: MessageRecord): Promise<void> {
+  private readonly attachments = new Map<string, readonly MmsAttachment[]>();
+
+  insert(record: MessageRecord, attachments: readonly MmsAttachment[] = []): Promise<void> {
     if (this.records.has(record.id)) {
       return Promise.reject(new GatewayError(ErrorCode.Conflict, 'id exists', { field: 'id' }));
     }
     this.put(record);
+    if (attachments.length > 0) this.attachments.set(record.id, attachments);
     return Promise.resolve();
+  }
+
+  attachmentsOf(id: string): MmsAttachment[] {
+    return [...(this.attachments.get(id) ?? [])];
   }
 
   update(record: MessageRecord, inCommit?: () => void): Promise<void> {

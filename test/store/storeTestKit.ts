@@ -141,6 +141,7 @@ const undoSteps: Readonly<Record<number, string | ((db: Database) => void)>> = {
   25: `DROP TRIGGER waiting_insert; DROP TRIGGER waiting_update; DROP TRIGGER waiting_leave;
     DROP TRIGGER waiting_delete; DROP TABLE waiting;`,
   26: 'DROP TABLE verifications;',
+  27: 'DROP TRIGGER message_attachments_follow; DROP TABLE message_attachments;',
 };
 
 /** The waiting-for-report triggers of schema 17 to 23, which read the flag from the stored view. */

@@ -17,6 +17,12 @@
  * - modules/localserver/domain/messages/PostMessageRequest.kt (validate()), Message.kt (id,
  *   deviceId, state, isHashed, isEncrypted, scheduleAt, textMessage, dataMessage, hashedMessage,
  *   recipients[phoneNumber, state, error], states), TextMessage.kt, DataMessage.kt.
+ * - MMS, from the branch "mms/extended-support" (docs/MMS.md, domain/messages/MmsMessage.kt,
+ *   PostMessageRequest.kt `validate`), only while `takesMms` is on (a release before it ignores
+ *   the unknown field, as Gson does): `mmsMessage {subject?, text?, attachments[{contentType,
+ *   name?, data}]}` as a fourth content; "MMS message must have text or at least one
+ *   attachment", "MMS attachment contentType cannot be empty", "MMS attachment data cannot be
+ *   empty", "MMS attachment size exceeds the 2MB limit" (Base64 longer than 2 MiB), each 400.
  * - domain/ProcessingState.kt: Pending, Cancelling, Cancelled, Processed, Sent, Delivered, Failed.
  * - extensions/GsonBuilder.kt: dates as "yyyy-MM-dd'T'HH:mm:ss.SSSXXX" in the phone's offset;
  *   Gson omits null fields.
@@ -69,6 +75,7 @@ export interface PhoneMessage {
   phoneNumbers: string[];
   textMessage?: { text: string };
   dataMessage?: { data: string; port: number };
+  mmsMessage?: PhoneMms;
   simNumber?: number;
   withDeliveryReport: boolean;
   isEncrypted: boolean;
@@ -76,6 +83,15 @@ export interface PhoneMessage {
   recipients: { phoneNumber: string; state: ProcessingState; error?: string }[];
   states: Partial<Record<ProcessingState, number>>;
 }
+
+export interface PhoneMms {
+  subject?: string;
+  text?: string;
+  attachments: { contentType: string; name?: string; data: string }[];
+}
+
+/** PostMessageRequest.kt MAX_ATTACHMENT_BASE64_LENGTH. */
+const maxAttachmentBase64Length = 2 * 1024 * 1024;
 
 interface PhoneInboxMessage {
   hash: number;
@@ -111,6 +127,10 @@ export class AndroidPhoneDouble {
   signingKey: string | undefined;
   /** How far the phone's clock is off ours, seconds (its X-Timestamp follows it). */
   clockSkewSeconds = 0;
+  /** The app's release takes `mmsMessage` (branch "mms/extended-support"); off: one before it. */
+  takesMms = false;
+  /** The app's version, as GET /health answers it: an update changes it. */
+  appVersion = '1.40.0';
   /** Held POSTs: the phone stores the message, then answers only when released (a hand-over cut short). */
   holdPosts = false;
   /**
@@ -372,16 +392,23 @@ export class AndroidPhoneDouble {
     }
     const textMessage = request.textMessage as { text?: string } | undefined;
     const dataMessage = request.dataMessage as { data?: string; port?: number } | undefined;
+    const mmsMessage = this.takesMms ? (request.mmsMessage as Partial<PhoneMms> | undefined) : undefined;
     const phoneNumbers = request.phoneNumbers as string[] | undefined;
-    const kinds = [textMessage, dataMessage, request.message].filter((kind) => kind !== undefined);
+    const kinds = [textMessage, dataMessage, mmsMessage, request.message].filter(
+      (kind) => kind !== undefined,
+    );
     if (kinds.length === 0) {
       return this.json(response, 400, {
-        message: 'Must specify exactly one of: textMessage, dataMessage, or message',
+        message: this.takesMms
+          ? 'Must specify exactly one of: textMessage, dataMessage, mmsMessage, or message'
+          : 'Must specify exactly one of: textMessage, dataMessage, or message',
       });
     }
     if (kinds.length > 1) {
       return this.json(response, 400, { message: 'Cannot specify multiple message types simultaneously' });
     }
+    const mmsProblem = mmsMessage && this.mmsProblem(mmsMessage);
+    if (mmsProblem) return this.json(response, 400, { message: mmsProblem });
     if (!phoneNumbers || phoneNumbers.length === 0) {
       return this.json(response, 400, { message: 'Empty phone numbers list' });
     }
@@ -404,11 +431,31 @@ export class AndroidPhoneDouble {
     if (dataMessage?.data !== undefined && dataMessage.port !== undefined) {
       message.dataMessage = { data: dataMessage.data, port: dataMessage.port };
     }
+    if (mmsMessage) {
+      message.mmsMessage = {
+        ...(mmsMessage.subject ? { subject: mmsMessage.subject } : {}),
+        ...(mmsMessage.text ? { text: mmsMessage.text } : {}),
+        attachments: mmsMessage.attachments ?? [],
+      };
+    }
     if (typeof request.simNumber === 'number') message.simNumber = request.simNumber;
     this.messages.set(id, message);
     const answer = () => this.json(response, 202, this.view(message, true));
     if (this.holdPosts) this.heldResponses.push(answer);
     else answer();
+  }
+
+  /** PostMessageRequest.kt `validate`, the MMS part. */
+  private mmsProblem(mms: Partial<PhoneMms>): string | undefined {
+    const attachments = mms.attachments ?? [];
+    if (attachments.length === 0 && !mms.text) return 'MMS message must have text or at least one attachment';
+    for (const attachment of attachments) {
+      if (!attachment.contentType?.trim()) return 'MMS attachment contentType cannot be empty';
+      if (!attachment.data) return 'MMS attachment data cannot be empty';
+      if (attachment.data.length > maxAttachmentBase64Length)
+        return 'MMS attachment size exceeds the 2MB limit';
+    }
+    return undefined;
   }
 
   private getMessage(response: ServerResponse, id: string): undefined {
@@ -504,6 +551,7 @@ export class AndroidPhoneDouble {
       isEncrypted: message.isEncrypted,
       ...(includeContent && message.textMessage ? { textMessage: message.textMessage } : {}),
       ...(includeContent && message.dataMessage ? { dataMessage: message.dataMessage } : {}),
+      ...(includeContent && message.mmsMessage ? { mmsMessage: message.mmsMessage } : {}),
       recipients: message.recipients.map((recipient) => ({
         phoneNumber: recipient.phoneNumber,
         state: recipient.state,
@@ -529,7 +577,7 @@ export class AndroidPhoneDouble {
         'connection:transport': check(2, 'flags', 'Network transport type'),
         'connection:cellular': check(5, 'index', 'Cellular network type'),
       },
-      version: '1.40.0',
+      version: this.appVersion,
       releaseId: 40000,
     };
   }

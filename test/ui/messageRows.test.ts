@@ -7,6 +7,7 @@ import {
   matchesMessageFilter,
   messageCsvColumns,
   messageLiveRules,
+  messageText,
   stateTimeline,
 } from '../../renderer/src/messages/messageRows.js';
 
@@ -27,6 +28,19 @@ function message(overrides: Partial<MessageRecord> = {}): MessageRecord {
 }
 
 describe('message rows', () => {
+  it('shows an MMS by its subject, text and attachments, and finds it by them', () => {
+    const mms = message({
+      textMessage: undefined,
+      mmsMessage: {
+        subject: 'Your order',
+        text: 'Here is the receipt',
+        attachments: [{ contentType: 'image/jpeg', name: 'receipt.jpg', size: 900_000 }],
+      },
+    });
+    expect(messageText(mms)).toBe('[MMS: Your order] Here is the receipt (receipt.jpg, image/jpeg, 879 KB)');
+    expect(matchesMessageFilter(mms, { search: 'receipt.jpg' })).toBe(true);
+  });
+
   it('orders the state timeline by the time each state was reached', () => {
     const sent = message({
       states: {

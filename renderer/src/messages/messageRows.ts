@@ -19,7 +19,18 @@ export function stateTimeline(message: MessageRecord): { state: string; at: stri
 export function messageText(message: MessageRecord): string {
   if (message.textMessage) return message.textMessage.text;
   if (message.dataMessage) return `[data to port ${message.dataMessage.port}] ${message.dataMessage.data}`;
+  if (message.mmsMessage) return mmsText(message.mmsMessage);
   return '';
+}
+
+/** "[MMS: Your order] Here is the receipt (receipt.jpg, image/jpeg, 879 KB)". */
+function mmsText(mms: NonNullable<MessageRecord['mmsMessage']>): string {
+  const subject = mms.subject ? `[MMS: ${mms.subject}]` : '[MMS]';
+  const attachments = mms.attachments.map(
+    (attachment) =>
+      `(${[attachment.name, attachment.contentType].filter(Boolean).join(', ')}, ${Math.max(1, Math.round(attachment.size / 1024))} KB)`,
+  );
+  return [subject, mms.text, ...attachments].filter(Boolean).join(' ');
 }
 
 /**

@@ -34,6 +34,7 @@ const reasonWords: Record<Exclude<MessageWait['reason'], 'routing'>, string> = {
   'work-hours': 'outside working hours',
   'plan-cap': 'its SIM’s plan cap is reached',
   'no-modem': 'no modem can send it now',
+  'no-mms-device': 'a phone that sends MMS (none is connected)',
   queued: 'its turn, behind messages being sent',
 };
 

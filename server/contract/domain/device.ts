@@ -63,6 +63,7 @@ export const DeviceCapabilityNames = [
   'calls',
   'deliveryReports',
   'atLog',
+  'mms',
 ] as const;
 export type DeviceCapabilityName = (typeof DeviceCapabilityNames)[number];
 

@@ -6,6 +6,8 @@ export const HoldReasons = [
   'rate-limit',
   'send-interval',
   'no-modem',
+  /** An MMS, and no member that sends MMS is online (docs/phones.md "MMS"). */
+  'no-mms-device',
   'scheduled',
   'paused',
   'work-hours',

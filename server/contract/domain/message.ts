@@ -16,7 +16,28 @@ export type MessageStateFilter = (typeof MessageStateFilters)[number];
 export type MessageContent =
   | { kind: 'text'; text: string }
   /** `data` is the Base64 text the client sent; `port` the 16-bit destination port. */
-  | { kind: 'data'; data: string; port: number };
+  | { kind: 'data'; data: string; port: number }
+  /** An MMS: only a phone whose app takes MMS sends it (schemas/mmsContent.ts). */
+  | { kind: 'mms'; subject?: string; text?: string; attachments: MmsAttachmentInfo[] };
+
+/** What one SMS carries: a modem, SMPP and e-mail deal in these only. */
+export type SmsContent = Extract<MessageContent, { kind: 'text' | 'data' }>;
+
+/**
+ * An MMS attachment as the message's record keeps it. Its bytes are stored beside the message
+ * (store/messageAttachments.ts), never in its row: every read of the queue would carry them.
+ */
+export interface MmsAttachmentInfo {
+  contentType: string;
+  name?: string;
+  /** Bytes. */
+  size: number;
+}
+
+/** An attachment with its bytes (Base64), as the client sent it and a phone is handed it. */
+export interface MmsAttachment extends MmsAttachmentInfo {
+  data: string;
+}
 
 /** One SMS part as handed to the modem (a long text is several). */
 export interface PartRecord {

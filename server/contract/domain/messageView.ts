@@ -41,6 +41,16 @@ export const messageViewSchema = z.object({
   createdAt: z.string(),
   textMessage: z.object({ text: z.string() }).optional(),
   dataMessage: z.object({ data: z.string(), port: z.number().int() }).optional(),
+  /** Upstream's MMS as it was asked for; each attachment by its type, name and size (the bytes stay stored, not echoed). */
+  mmsMessage: z
+    .object({
+      subject: z.string().optional(),
+      text: z.string().optional(),
+      attachments: z.array(
+        z.object({ contentType: z.string(), name: z.string().optional(), size: z.number().int() }),
+      ),
+    })
+    .optional(),
   priority: z.number().int().optional(),
   simNumber: z.number().int().optional(),
   withDeliveryReport: z.boolean().optional(),
@@ -100,8 +110,18 @@ function viewWithoutContent(message: MessageRecord): Omit<MessageView, 'deviceId
   };
 }
 
-function contentMembers(message: MessageRecord): Pick<MessageView, 'textMessage' | 'dataMessage'> {
-  return message.content.kind === 'text'
-    ? { textMessage: { text: shownText(message, message.content.text) } }
-    : { dataMessage: { data: message.content.data, port: message.content.port } };
+function contentMembers(
+  message: MessageRecord,
+): Pick<MessageView, 'textMessage' | 'dataMessage' | 'mmsMessage'> {
+  const { content } = message;
+  switch (content.kind) {
+    case 'text':
+      return { textMessage: { text: shownText(message, content.text) } };
+    case 'data':
+      return { dataMessage: { data: content.data, port: content.port } };
+    case 'mms':
+      return {
+        mmsMessage: { subject: content.subject, text: content.text, attachments: content.attachments },
+      };
+  }
 }

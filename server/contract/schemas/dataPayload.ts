@@ -15,7 +15,8 @@ export function dataPayloadProblem(data: string): string | undefined {
   return undefined;
 }
 
-function decodedLength(text: string): number {
+/** The bytes valid Base64 holds. */
+export function decodedLength(text: string): number {
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   return (text.length / 4) * 3 - padding;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isEncryptedField, MessageStateFilters } from '../domain/message.js';
 import { dataPayloadProblem } from './dataPayload.js';
+import { mmsContentSchema } from './mmsContent.js';
 import {
   dateTime,
   pageQuery,
@@ -56,6 +57,8 @@ export const messageRequestSchema = z
     message: z.string().min(1, 'must not be empty').max(MaxTextLength).nullish(),
     textMessage: textContentSchema.nullish(),
     dataMessage: dataContentSchema.nullish(),
+    /** Upstream's MMS (mmsContent.ts); sent only through a phone whose app takes it. */
+    mmsMessage: mmsContentSchema.nullish(),
     phoneNumbers: z
       .array(z.string().min(1, 'must not be empty').max(MaxPhoneNumberLength))
       .min(1)
@@ -80,7 +83,7 @@ export const messageRequestSchema = z
       ),
   })
   .superRefine((request, context) => {
-    const contents = (['textMessage', 'dataMessage', 'message'] as const).filter(
+    const contents = (['textMessage', 'dataMessage', 'mmsMessage', 'message'] as const).filter(
       (field) => request[field] !== undefined && request[field] !== null,
     );
     if (contents.length !== 1) {
@@ -89,8 +92,15 @@ export const messageRequestSchema = z
         path: [contents[1] ?? 'textMessage'],
         message:
           contents.length === 0
-            ? 'one of textMessage, dataMessage or message is required'
-            : 'only one of textMessage, dataMessage or message may be given',
+            ? 'one of textMessage, dataMessage, mmsMessage or message is required'
+            : 'only one of textMessage, dataMessage, mmsMessage or message may be given',
+      });
+    }
+    if (request.mmsMessage && request.isEncrypted) {
+      context.addIssue({
+        code: 'custom',
+        path: ['isEncrypted'],
+        message: 'an MMS cannot be end-to-end encrypted: send it without isEncrypted',
       });
     }
     const data = request.dataMessage?.data;

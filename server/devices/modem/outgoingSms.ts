@@ -9,15 +9,22 @@ import type { SendRequest } from '../pool/outboundModem.js';
 
 /** The SMS-SUBMIT options for one request; `concatReference` ties the parts of a long text. */
 export function submitOptionsFor(request: SendRequest, concatReference: number, now: number): SubmitOptions {
+  const { content } = request;
+  // The scheduler hands an MMS only to a member that `sendsMms`, which no modem is.
+  if (content.kind === 'mms') {
+    throw new GatewayError(ErrorCode.InvalidState, 'a modem sends SMS only, not an MMS', {
+      field: 'mmsMessage',
+    });
+  }
   const options: SubmitOptions = {
     recipient: request.recipient,
     content:
-      request.content.kind === 'text'
-        ? { kind: 'text', text: request.content.text }
+      content.kind === 'text'
+        ? { kind: 'text', text: content.text }
         : {
             kind: 'data',
-            bytes: new Uint8Array(Buffer.from(request.content.data, 'base64')),
-            destinationPort: request.content.port,
+            bytes: new Uint8Array(Buffer.from(content.data, 'base64')),
+            destinationPort: content.port,
           },
     requestStatusReport: request.requestStatusReport,
     concatReference,

@@ -70,6 +70,8 @@ export class AndroidPhone implements PoolMember {
    * itself); its message states carry delivery.
    */
   readonly capabilities: DeviceCapabilities = { storage: this, deliveryReports: true };
+  /** The app version whose MMS support was probed (`PhoneClient.takesMms`); a new one is probed again. */
+  private mmsProbedFor?: string;
   private readonly client: PhoneClient;
   private readonly logger: Logger;
   private readonly state: MemberState;
@@ -367,6 +369,7 @@ export class AndroidPhone implements PoolMember {
       try {
         this.health = await this.client.health();
         if (!this.device) this.device = await this.client.device();
+        await this.probeMms(this.health.version ?? '');
         this.touch();
         this.failures = 0;
         this.loginRefused_ = false;
@@ -391,6 +394,29 @@ export class AndroidPhone implements PoolMember {
     );
     const delay = this.failures > 0 ? retry : (this.options.pollIntervalMs ?? 10_000);
     this.timer = this.options.clock.setTimer(() => void this.round(), delay);
+  }
+
+  get sendsMms(): boolean {
+    return this.capabilities.mms === true;
+  }
+
+  /** Once per app version: whether it takes MMS. A refusal to say is a no, logged. */
+  private async probeMms(version: string): Promise<void> {
+    if (this.mmsProbedFor === version) return;
+    let takes = false;
+    try {
+      takes = await this.client.takesMms();
+    } catch (error) {
+      this.logger.warn('could not tell whether the app sends MMS; it is given none', {
+        error: describeError(error),
+      });
+    }
+    this.mmsProbedFor = version;
+    if (takes === (this.capabilities.mms === true)) return;
+    if (takes) this.capabilities.mms = true;
+    else delete this.capabilities.mms;
+    this.logger.info(takes ? 'the app sends MMS' : 'the app sends no MMS', { version });
+    this.state.changed();
   }
 
   private markUnreachable(error: unknown, detail?: string): void {

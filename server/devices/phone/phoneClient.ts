@@ -39,6 +39,12 @@ export interface PhoneSendRequest {
   phoneNumbers: string[];
   textMessage?: { text: string };
   dataMessage?: { data: string; port: number };
+  /** localserver/domain/messages/MmsMessage.kt (branch "mms/extended-support", docs/MMS.md). */
+  mmsMessage?: {
+    subject?: string;
+    text?: string;
+    attachments: { contentType: string; name?: string; data: string }[];
+  };
   simNumber?: number;
   withDeliveryReport: boolean;
   isEncrypted: boolean;
@@ -94,6 +100,25 @@ export class PhoneClient {
   async send(request: PhoneSendRequest): Promise<'accepted' | 'known'> {
     const answer = await this.request('POST', '/messages', request, [202, 409]);
     return answer.status === 202 ? 'accepted' : 'known';
+  }
+
+  /**
+   * Whether the app takes `mmsMessage` (its MMS support is upstream's branch "mms/extended-
+   * support", not in every release). Asks with an MMS that every version refuses with 400 and
+   * sends nothing: an app that knows MMS objects to the empty MMS ("MMS message must have text
+   * or at least one attachment", PostMessageRequest.kt `validate`), one that does not to the
+   * missing content ("Must specify exactly one of: textMessage, dataMessage, or message",
+   * MessagesRoutes.kt). Anything else answers no: a phone is never handed an MMS on a guess.
+   */
+  async takesMms(): Promise<boolean> {
+    const answer = await this.request<{ message?: unknown }>(
+      'POST',
+      '/messages',
+      { phoneNumbers: [], mmsMessage: { attachments: [] } },
+      [400],
+    );
+    const message = answer.body?.message;
+    return typeof message === 'string' && /\bMMS\b/.test(message);
   }
 
   /**

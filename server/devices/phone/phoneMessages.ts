@@ -1,4 +1,5 @@
 import { type FailureReason, phoneFailed } from '../../contract/domain/failureTexts.js';
+import type { MessageContent, MmsAttachment } from '../../contract/domain/message.js';
 import type { SendRequest } from '../pool/outboundModem.js';
 import type { PhoneMessage, PhoneSendRequest } from './phoneClient.js';
 
@@ -17,10 +18,7 @@ export function phoneSendRequestOf(id: string, request: SendRequest): PhoneSendR
   // An encrypted message goes as it came (number and content): the app decrypts it itself.
   const sealed = request.encrypted;
   const body = sealed?.content ?? request.content;
-  const content =
-    body.kind === 'text'
-      ? { textMessage: { text: body.text } }
-      : { dataMessage: { data: body.data, port: body.port } };
+  const content = phoneContentOf(body, request.attachments ?? []);
   return {
     id,
     phoneNumbers: [sealed?.recipient ?? request.recipient],
@@ -30,6 +28,26 @@ export function phoneSendRequestOf(id: string, request: SendRequest): PhoneSendR
     isEncrypted: sealed !== undefined,
     ...(request.validUntil === undefined ? {} : { validUntil: new Date(request.validUntil).toISOString() }),
   };
+}
+
+function phoneContentOf(
+  body: MessageContent,
+  attachments: readonly MmsAttachment[],
+): Pick<PhoneSendRequest, 'textMessage' | 'dataMessage' | 'mmsMessage'> {
+  switch (body.kind) {
+    case 'text':
+      return { textMessage: { text: body.text } };
+    case 'data':
+      return { dataMessage: { data: body.data, port: body.port } };
+    case 'mms':
+      return {
+        mmsMessage: {
+          subject: body.subject,
+          text: body.text,
+          attachments: attachments.map(({ contentType, name, data }) => ({ contentType, name, data })),
+        },
+      };
+  }
 }
 
 /** What a recipient's state on the phone means for ours; undefined while the phone still holds it. */

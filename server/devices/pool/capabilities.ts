@@ -22,6 +22,8 @@ export interface DeviceCapabilities {
   deliveryReports?: true;
   /** Its AT traffic is recorded for the modem page. */
   atLog?: true;
+  /** It sends MMS (`OutboundModem.sendsMms`): a phone whose app takes `mmsMessage`, found by probing. */
+  mms?: true;
 }
 
 /** The network's answer to one USSD request. */

@@ -336,10 +336,9 @@ export class ModemPool implements DeviceDirectory {
   }
 
   /** A connected device's capability; InvalidState when its kind has none such. */
-  private capability<Name extends Exclude<keyof DeviceCapabilities, 'calls' | 'deliveryReports' | 'atLog'>>(
-    deviceId: string,
-    name: Name,
-  ): NonNullable<DeviceCapabilities[Name]> {
+  private capability<
+    Name extends Exclude<keyof DeviceCapabilities, 'calls' | 'deliveryReports' | 'atLog' | 'mms'>,
+  >(deviceId: string, name: Name): NonNullable<DeviceCapabilities[Name]> {
     const capability = this.requireDriver(deviceId).capabilities[name];
     if (capability === undefined) {
       throw new GatewayError(ErrorCode.InvalidState, `device ${deviceId} has no ${capabilityWords[name]}`);

@@ -1,5 +1,5 @@
 import type { ModemStatus } from '../../contract/domain/device.js';
-import type { MessageContent } from '../../contract/domain/message.js';
+import type { MessageContent, MmsAttachment } from '../../contract/domain/message.js';
 
 /**
  * What the scheduler needs from a modem driver to send. The driver owns the AT session,
@@ -19,6 +19,8 @@ export interface SendRequest {
    * ciphertext), for a member that `passesEncrypted`.
    */
   encrypted?: { recipient: string; content: MessageContent };
+  /** An MMS's attachments with their bytes, in order, read from the store for this hand-over. */
+  attachments?: MmsAttachment[];
   /** SIM slot 1..n; modems with one SIM only have 1. */
   simNumber: number;
   requestStatusReport: boolean;
@@ -57,4 +59,6 @@ export interface OutboundModem {
   availableAt?(now: number): number;
   /** Takes end-to-end encrypted messages as they came (`SendRequest.encrypted`): it decrypts them itself. */
   readonly passesEncrypted?: boolean;
+  /** Sends MMS: an Android phone whose app was found to take `mmsMessage`. Absent: SMS only. */
+  readonly sendsMms?: boolean;
 }

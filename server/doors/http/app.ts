@@ -126,6 +126,11 @@ export const bulkBodyPaths: readonly string[] = [
 ];
 export const bulkBodyLimitBytes = 16 * 1024 * 1024;
 
+/** POST /message(s) at every base: an MMS carries its attachments, each up to 2 MiB of Base64. */
+function postsMessage(ctx: Koa.Context): boolean {
+  return ctx.method === 'POST' && /\/messages?$/.test(ctx.path);
+}
+
 export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   const logger = deps.logger.child('http');
   const routes = new RouteTable({
@@ -194,7 +199,10 @@ export function createHttpApp(deps: HttpServices, options: HttpOptions): Koa {
   const ordinaryBody = jsonBody(options.bodyLimitBytes ?? defaultBodyLimitBytes);
   const bulkBody = jsonBody(bulkBodyLimitBytes);
   app.use((ctx, next) =>
-    (bulkBodyPaths.some((path) => ctx.path.startsWith(path)) ? bulkBody : ordinaryBody)(ctx, next),
+    (bulkBodyPaths.some((path) => ctx.path.startsWith(path)) || postsMessage(ctx) ? bulkBody : ordinaryBody)(
+      ctx,
+      next,
+    ),
   );
   app.use(router.middleware());
   // Koa logs unhandled errors itself; ours are all handled by errorMapper, so silence duplicates.

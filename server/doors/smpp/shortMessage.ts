@@ -1,4 +1,4 @@
-import type { MessageContent } from '../../contract/domain/message.js';
+import type { SmsContent } from '../../contract/domain/message.js';
 import { decodeGsm7 } from '../../contract/pdu/gsm7.js';
 import { SmppStatus } from './smppStatus.js';
 
@@ -146,7 +146,7 @@ export function contentOfParts(
   encoding: SmppEncoding,
   parts: readonly Uint8Array[],
   port: number | undefined,
-): { ok: true; content: MessageContent } | { ok: false; status: number; reason: string } {
+): { ok: true; content: SmsContent } | { ok: false; status: number; reason: string } {
   const bytes = Buffer.concat(parts.map((part) => Buffer.from(part)));
   switch (encoding) {
     case 'binary':

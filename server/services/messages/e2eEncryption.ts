@@ -82,7 +82,8 @@ function decryptedData(value: string, passphrase: string): string {
 
 /** A plain copy of an encrypted message: its text (or data) and every phone number. */
 export function decryptMessage(record: MessageRecord, passphrase: string): MessageRecord {
-  if (!record.isEncrypted) return record;
+  // An MMS is never encrypted (messageSchemas.ts refuses it).
+  if (!record.isEncrypted || record.content.kind === 'mms') return record;
   const content: MessageRecord['content'] =
     record.content.kind === 'text'
       ? { kind: 'text', text: decryptField(record.content.text, passphrase) }

@@ -1,8 +1,9 @@
 import type { Clock } from '../../clock/clock.js';
 import { appOfCaller, type Caller } from '../../contract/domain/caller.js';
 import type { MessageWait } from '../../contract/domain/holdReasons.js';
-import type { MessageContent, MessageRecord } from '../../contract/domain/message.js';
+import type { MessageContent, MessageRecord, MmsAttachment } from '../../contract/domain/message.js';
 import { type MessageView, toMessageView } from '../../contract/domain/messageView.js';
+import { decodedLength } from '../../contract/schemas/dataPayload.js';
 import type { MessageRequest } from '../../contract/schemas/messageSchemas.js';
 import { e164Pattern } from '../../contract/schemas/primitives.js';
 import type { DeviceDirectory } from '../../devices/pool/deviceDirectory.js';
@@ -104,7 +105,7 @@ export class MessageService {
     const record = this.prepare(request, appId, this.deps.clock.now(), new Set());
     this.checkQueueCapacity(1);
     this.admit(appId, [record]);
-    await this.enqueuePrepared([record]);
+    await this.enqueuePrepared([record], mmsAttachmentsOf(request.message));
     // As stored now: a modem that took it in the insert's turn is in its commit (see `store`).
     return this.deps.repository.get(record.id) ?? record;
   }
@@ -135,6 +136,15 @@ export class MessageService {
     const appId = appOfCaller(caller);
     const records = requests.map((request, index) => {
       try {
+        if (request.message.mmsMessage) {
+          throw new GatewayError(
+            ErrorCode.ValidationFailed,
+            'mmsMessage: an MMS is sent on its own (POST /messages)',
+            {
+              field: 'mmsMessage',
+            },
+          );
+        }
         return this.prepare(request, appId, now, ids);
       } catch (error) {
         throw error instanceof GatewayError ? prefixed(error, `messages[${index}]`) : error;
@@ -155,9 +165,12 @@ export class MessageService {
    * group commit with the caller's other writes of the turn: all are queued or none, and an
    * app's quota gets back the places of messages that were not stored.
    */
-  async enqueuePrepared(records: readonly MessageRecord[]): Promise<void> {
+  async enqueuePrepared(
+    records: readonly MessageRecord[],
+    attachments?: readonly MmsAttachment[],
+  ): Promise<void> {
     try {
-      await this.store(records);
+      await this.store(records, attachments);
     } catch (error) {
       const appId = records[0]?.appId;
       if (appId !== undefined) this.deps.quotas.release(appId, recipientCount(records));
@@ -227,9 +240,15 @@ export class MessageService {
    * once it is durable: each announcement waits on its own insert, whose promise settles before
    * those of the batch's later writes (the Processed mark's "updated" included).
    */
-  private async store(records: readonly MessageRecord[]): Promise<void> {
+  /** `attachments`: those of the one MMS among `records` (an MMS is enqueued alone). */
+  private async store(
+    records: readonly MessageRecord[],
+    attachments?: readonly MmsAttachment[],
+  ): Promise<void> {
     const announced = records.map((record) =>
-      this.deps.repository.insert(record).then(() => this.announce(record)),
+      this.deps.repository
+        .insert(record, record.content.kind === 'mms' ? attachments : undefined)
+        .then(() => this.announce(record)),
     );
     for (const record of records) this.deps.scheduler.enqueued(record);
     await Promise.all(announced);
@@ -392,12 +411,31 @@ function prefixed(error: GatewayError, prefix: string): GatewayError {
 }
 
 function content(message: MessageRequest): MessageContent {
+  const mms = message.mmsMessage;
+  if (mms) {
+    return {
+      kind: 'mms',
+      ...(mms.subject ? { subject: mms.subject } : {}),
+      ...(mms.text ? { text: mms.text } : {}),
+      attachments: mmsAttachmentsOf(message).map(({ data: _data, ...info }) => info),
+    };
+  }
   if (message.dataMessage)
     return { kind: 'data', data: message.dataMessage.data, port: message.dataMessage.port };
   const text = message.textMessage?.text ?? message.message;
   // The schema guarantees exactly one content field; this guards the type, not the client.
   if (text == null) throw new GatewayError(ErrorCode.ValidationFailed, 'textMessage: is required');
   return { kind: 'text', text };
+}
+
+/** The request's MMS attachments with their bytes; none for any other message. */
+function mmsAttachmentsOf(message: MessageRequest): MmsAttachment[] {
+  return (message.mmsMessage?.attachments ?? []).map((attachment) => ({
+    contentType: attachment.contentType,
+    ...(attachment.name ? { name: attachment.name } : {}),
+    size: decodedLength(attachment.data),
+    data: attachment.data,
+  }));
 }
 
 /** Absolute expiry from `ttl` (seconds from now) or `validUntil`; an instant already past is refused. */

@@ -40,6 +40,9 @@ export function explainHold(
     return Number.isFinite(nextScheduled) ? { reason: 'scheduled', nextAttemptAt: nextScheduled } : undefined;
   }
   const head = first;
+  if (head.content.kind === 'mms' && !online.some((modem) => modem.sendsMms === true)) {
+    return { reason: 'no-mms-device' };
+  }
   const benched = pool.benchedSimulators(online);
   const able = online.filter((modem) => carries(head, modem, now, benched));
   const carriers = able.filter((modem) => context.mayRoute(head, modem));

@@ -60,6 +60,8 @@ export function describeHold(hold: Hold, now: number): string {
       return `plan cap reached on SIM ${hold.plan.sim} of modem ${hold.deviceId} (${hold.plan.cap}), resets at ${new Date(hold.nextAttemptAt).toISOString()}`;
     case 'routing':
       return describeRoutingHold(hold);
+    case 'no-mms-device':
+      return 'no MMS device: an MMS waits for a phone whose SMS Gateway app sends MMS';
     case 'no-modem':
       return hold.deviceId === undefined
         ? 'no modem: waiting for a modem able to send'

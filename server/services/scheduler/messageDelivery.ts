@@ -6,7 +6,7 @@ import {
   optedOut,
   sendFailed,
 } from '../../contract/domain/failureTexts.js';
-import type { MessageRecord } from '../../contract/domain/message.js';
+import type { MessageRecord, MmsAttachment } from '../../contract/domain/message.js';
 import type { OutboundModem } from '../../devices/pool/outboundModem.js';
 import { describeError, ErrorCode, isGatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
@@ -27,6 +27,8 @@ export interface MessageDeliveryDeps {
   refused: (deviceId: string) => void;
   /** The modem answered its last recipient of this hand-over: it is free again. */
   answered: (deviceId: string) => void;
+  /** An MMS's attachments with their bytes (`MessageRepository.attachmentsOf`). */
+  attachmentsOf: (messageId: string) => MmsAttachment[];
 }
 
 /**
@@ -123,6 +125,7 @@ export class MessageDelivery {
         recipient: phoneNumber,
         recipientIndex,
         content: plain.content,
+        ...(plain.content.kind === 'mms' ? { attachments: this.deps.attachmentsOf(stored.id) } : {}),
         ...(stored.isEncrypted && modem.passesEncrypted && sealedNumber !== undefined
           ? { encrypted: { recipient: sealedNumber, content: stored.content } }
           : {}),

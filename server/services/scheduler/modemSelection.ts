@@ -6,18 +6,22 @@ const HOUR_MS = 3_600_000;
 export interface ModemCandidate {
   deviceId: string;
   lastSeen: number;
+  /** `OutboundModem.sendsMms`: only such a member carries an MMS. */
+  sendsMms?: boolean;
 }
 
 /**
  * May this modem carry this message at all (limits aside)? A `requestedDeviceId` pins the message
  * to that modem: it waits for it rather than move. `deviceActiveWithinHours` (0 or absent: any)
- * keeps it off modems not heard from within that many hours.
+ * keeps it off modems not heard from within that many hours. An MMS goes only to a member that
+ * sends MMS (a phone whose app takes them).
  */
 export function canCarry(
-  message: Pick<MessageRecord, 'requestedDeviceId' | 'deviceActiveWithinHours'>,
+  message: Pick<MessageRecord, 'requestedDeviceId' | 'deviceActiveWithinHours' | 'content'>,
   modem: ModemCandidate,
   now: number,
 ): boolean {
+  if (message.content.kind === 'mms' && modem.sendsMms !== true) return false;
   if (message.requestedDeviceId !== undefined && message.requestedDeviceId !== modem.deviceId) return false;
   const hours = message.deviceActiveWithinHours;
   if (hours !== undefined && hours > 0 && modem.lastSeen < now - hours * HOUR_MS) return false;

@@ -159,6 +159,7 @@ export class Scheduler {
       isOptedOut: deps.isOptedOut,
       refused: (deviceId) => this.pool.park(deviceId, deps.clock.now()),
       answered: (deviceId) => this.release(deviceId),
+      attachmentsOf: (messageId) => deps.repository.attachmentsOf(messageId),
     });
     this.timers = new ScanTimers(deps.clock, () => this.scan(), deps.beforeCommit);
     this.queue = new ReadyQueue(deps.repository);

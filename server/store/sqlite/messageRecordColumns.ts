@@ -1,11 +1,12 @@
-import type { MessageRecord } from '../../contract/domain/message.js';
+import type { MessageContent, MessageRecord } from '../../contract/domain/message.js';
 
 /**
  * How a message's record is spread over its row (schema step 24), each fact stored once: the
  * columns hold its id, creation time, sequence, state and device; `body` the rest, as JSON that
  * the schema's SQL reads (the state times in ms for the chart's count triggers, the recipients'
  * states, `withDeliveryReport` for the waiting-for-report counts, the app). The content is its
- * text (`text`), or its data and port (`data`, `port`); a flag at its default is left out
+ * text (`text`), or its data and port (`data`, `port`), or an MMS's subject, text and attachments
+ * without their bytes (`mms`, store/messageAttachments.ts keeps those); a flag at its default is left out
  * (`withDeliveryReport` true, `priority` 0, `isEncrypted` false), which the SQL that reads one
  * knows. `recordOfColumns` gives the record back as it was written; pages and GET by id render
  * the API view from it (`toMessageView`).
@@ -50,6 +51,7 @@ type StoredBody = Omit<
   text?: string;
   data?: string;
   port?: number;
+  mms?: Omit<Extract<MessageContent, { kind: 'mms' }>, 'kind'>;
   withDeliveryReport?: false;
   priority?: number;
   isEncrypted?: true;
@@ -70,7 +72,7 @@ export function recordOwnFields(record: MessageRecord): string {
     ...own
   } = record;
   const body: StoredBody = {
-    ...(content.kind === 'text' ? { text: content.text } : { data: content.data, port: content.port }),
+    ...storedContent(content),
     ...own,
   };
   if (deviceId === undefined && record.requestedDeviceId !== undefined) body.deviceId = null;
@@ -80,23 +82,42 @@ export function recordOwnFields(record: MessageRecord): string {
   return JSON.stringify(body);
 }
 
+function storedContent(content: MessageContent): Pick<StoredBody, 'text' | 'data' | 'port' | 'mms'> {
+  switch (content.kind) {
+    case 'text':
+      return { text: content.text };
+    case 'data':
+      return { data: content.data, port: content.port };
+    case 'mms': {
+      const { kind: _kind, ...mms } = content;
+      return { mms };
+    }
+  }
+}
+
+function contentOf({ text, data, port, mms }: StoredBody): MessageContent {
+  if (mms !== undefined) return { kind: 'mms', ...mms };
+  return data === undefined ? { kind: 'text', text: text ?? '' } : { kind: 'data', data, port: port ?? 0 };
+}
+
 /** The record a row holds, merged from its columns and `body`. */
 export function recordOfColumns(row: MessageRecordColumns): MessageRecord {
+  const body = JSON.parse(row.body) as StoredBody;
   const {
     deviceId: unassigned,
-    text,
-    data,
-    port,
+    text: _text,
+    data: _data,
+    port: _port,
+    mms: _mms,
     withDeliveryReport,
     priority,
     isEncrypted,
     ...own
-  } = JSON.parse(row.body) as StoredBody;
+  } = body;
   return {
     id: row.id,
     ...(unassigned === null || row.device_id === null ? {} : { deviceId: row.device_id }),
-    content:
-      data === undefined ? { kind: 'text', text: text ?? '' } : { kind: 'data', data, port: port ?? 0 },
+    content: contentOf(body),
     ...own,
     withDeliveryReport: withDeliveryReport ?? true,
     priority: priority ?? 0,

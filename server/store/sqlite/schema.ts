@@ -494,6 +494,21 @@ export const schemaSteps: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX verifications_by_number ON verifications (phone_number, created_at);
   `,
+  // MMS attachments (store/sqlite/messageAttachments.ts): their bytes beside the message's row,
+  // never in it, and gone with it when retention removes the message.
+  `
+  CREATE TABLE message_attachments (
+    message_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    name TEXT,
+    data BLOB NOT NULL,
+    PRIMARY KEY (message_id, position)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER message_attachments_follow AFTER DELETE ON messages BEGIN
+    DELETE FROM message_attachments WHERE message_id = old.id;
+  END;
+  `,
 ];
 
 /**
