@@ -46,6 +46,8 @@ export interface DoubleMessage {
   deviceId: string;
   text?: string;
   data?: { data: string; port: number };
+  /** modules/messages MmsMessageContent (models/migrations …_mms_messages_support.sql: type Mms). */
+  mms?: DoubleMms;
   phoneNumbers: string[];
   simNumber?: number;
   withDeliveryReport?: boolean;
@@ -57,6 +59,12 @@ export interface DoubleMessage {
   state: ProcessingState;
   recipients: DoubleRecipient[];
   states: Record<string, string>;
+}
+
+export interface DoubleMms {
+  subject?: string;
+  text?: string;
+  attachments?: { contentType: string; name?: string; data: string }[];
 }
 
 /** `smsgateway.SimCard` (client-go domain_devices.go): the optional strings are omitted when null. */
@@ -100,6 +108,8 @@ export interface FleetServerDouble {
   readonly deviceUpdates: readonly ReceivedDeviceUpdate[];
   /** Counts of requests by "METHOD /path" (path below the base). */
   readonly requests: ReadonlyMap<string, number>;
+  /** The `order` of every GET /message, in arrival order ("(none)" when not given). */
+  readonly pullOrders: readonly string[];
   /** Open SSE connections of a device. */
   openStreams(deviceId: string): number;
   /**
@@ -118,6 +128,7 @@ export interface FleetServerDouble {
   enqueue(message: {
     id?: string;
     text?: string;
+    mms?: DoubleMms;
     phoneNumbers: string[];
     withDeliveryReport?: boolean;
     simNumber?: number;
@@ -184,6 +195,7 @@ export async function startFleetServerDouble(
   const patches: ReceivedPatch[] = [];
   const deviceUpdates: ReceivedDeviceUpdate[] = [];
   const requests = new Map<string, number>();
+  const pullOrders: string[] = [];
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
   let turn = 0;
@@ -252,6 +264,9 @@ export async function startFleetServerDouble(
     id: message.id,
     ...(message.text !== undefined ? { message: message.text, textMessage: { text: message.text } } : {}),
     ...(message.data ? { dataMessage: message.data } : {}),
+    // MobileMessageDTO: the MMS is the top-level `mmsMessage` (client-go's `message` is
+    // omitempty, so the empty text of an MMS is left out).
+    ...(message.mms ? { mmsMessage: message.mms } : {}),
     phoneNumbers: message.phoneNumbers,
     ...(message.isEncrypted ? { isEncrypted: true } : {}),
     ...(message.simNumber !== undefined ? { simNumber: message.simNumber } : {}),
@@ -365,6 +380,7 @@ export async function startFleetServerDouble(
     // (messages/params.go mobileGetQueryParams).
     if (key === 'GET /message' || key === 'GET /messages') {
       const order = url.searchParams.get('order') ?? 'lifo';
+      pullOrders.push(url.searchParams.get('order') ?? '(none)');
       if (order !== 'lifo' && order !== 'fifo') return fail(response, 400, 'failed to validate: order');
       const pending = messages.filter(
         (message) =>
@@ -473,6 +489,7 @@ export async function startFleetServerDouble(
     patches,
     deviceUpdates,
     requests,
+    pullOrders,
     openStreams: (deviceId) => streams.get(deviceId)?.size ?? 0,
     setRouteAvailable(route, available) {
       if (available) {
@@ -497,6 +514,7 @@ export async function startFleetServerDouble(
         id: input.id ?? nanoid(),
         deviceId: device.id,
         ...(input.text !== undefined ? { text: input.text } : {}),
+        ...(input.mms ? { mms: input.mms } : {}),
         phoneNumbers: input.phoneNumbers,
         ...(input.simNumber !== undefined ? { simNumber: input.simNumber } : {}),
         ...(input.withDeliveryReport !== undefined ? { withDeliveryReport: input.withDeliveryReport } : {}),

@@ -49,8 +49,11 @@ export interface LinkDependencies {
   logger: Logger;
   /** Where the server's webhooks go (the gateway's registry, which then refuses local edits). */
   webhooks: Pick<WebhookRegistry, 'replaceFromServer'>;
-  /** Where the server's settings go (the gateway's settings, which then refuse local edits). */
-  settings: Pick<SettingsService, 'applyFromServer'>;
+  /**
+   * Where the server's settings go (the gateway's settings, which then refuse local edits), and
+   * the processing order each `GET /message` asks for.
+   */
+  settings: Pick<SettingsService, 'applyFromServer' | 'current'>;
   /** Serves MessagesExportRequested (the same replay as our POST /inbox/export). */
   inbox: Pick<InboxReplay, 'export'>;
   /** The SIM cards the server is told about, as they are now. */
@@ -215,7 +218,8 @@ export class FleetLink {
       const token = this.device?.token;
       if (!token || this.stopped) return;
       try {
-        const messages = await this.client.pendingMessages(token);
+        const order = this.deps.settings.current().messages.processing_order === 'FIFO' ? 'fifo' : 'lifo';
+        const messages = await this.client.pendingMessages(token, order);
         this.answered();
         await this.deps.intake.take(messages);
       } catch (error) {

@@ -150,7 +150,9 @@ function requestOf(message: MobileMessage): Record<string, unknown> {
     ttl: message.validUntil ? null : (message.ttl ?? null),
     scheduleAt: message.scheduleAt ?? null,
   };
-  if (message.dataMessage) request.dataMessage = message.dataMessage;
+  // An MMS's deprecated `message` is the empty string Go leaves: the MMS is its content.
+  if (message.mmsMessage) request.mmsMessage = message.mmsMessage;
+  else if (message.dataMessage) request.dataMessage = message.dataMessage;
   else if (text !== undefined) request.textMessage = { text };
   return request;
 }

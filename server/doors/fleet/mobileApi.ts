@@ -79,6 +79,15 @@ export interface MobileMessage {
   message?: string;
   textMessage?: { text: string } | null;
   dataMessage?: { data: string; port: number } | null;
+  /**
+   * An MMS (converters/messages.go MobileMessageDTO, modules/messages MmsMessageContent:
+   * subject and text omitted when empty, attachments of contentType, name and Base64 data).
+   */
+  mmsMessage?: {
+    subject?: string;
+    text?: string;
+    attachments?: { contentType: string; name?: string; data: string }[];
+  } | null;
   phoneNumbers: string[];
   isEncrypted?: boolean;
   simNumber?: number | null;

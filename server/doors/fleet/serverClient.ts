@@ -41,9 +41,13 @@ export class ServerClient {
     await this.call('PATCH', '/device', `Bearer ${deviceToken}`, request);
   }
 
-  /** `GET /message`: the messages the server holds for this device, Pending or Cancelling. */
-  async pendingMessages(deviceToken: string): Promise<MobileMessage[]> {
-    const response = await this.call('GET', '/message', `Bearer ${deviceToken}`);
+  /**
+   * `GET /message?order=`: the messages the server holds for this device, Pending or
+   * Cancelling, newest first (`lifo`, the server's default) or oldest first (`fifo`), as the
+   * app asks in its processing order (handlers/messages/params.go mobileGetQueryParams).
+   */
+  async pendingMessages(deviceToken: string, order: 'lifo' | 'fifo'): Promise<MobileMessage[]> {
+    const response = await this.call('GET', `/message?order=${order}`, `Bearer ${deviceToken}`);
     const body: unknown = await response.json();
     if (!Array.isArray(body))
       throw new GatewayError(ErrorCode.FleetProtocol, 'GET /message answered no list');
