@@ -87,6 +87,14 @@ describe('verification codes', () => {
     );
     const found = await gateway.request('GET', `/messages?search=${code}`);
     expect(found.body).toEqual([]);
+    // The staff's conversation list shows it masked too, as its last message.
+    await gateway.runUntil(async () => {
+      const listed = await gateway.request('GET', '/gateway/v1/conversations');
+      return JSON.stringify(listed.body).includes('Ihr Code lautet ••••••••');
+    }, 'the masked code in the conversation list');
+    expect(JSON.stringify((await gateway.request('GET', '/gateway/v1/conversations')).body)).not.toContain(
+      code,
+    );
     // The verification keeps only the code's keyed hash (read as another program would).
     const outside = openSqlite(join(gateway.dataDir, databaseFileName), { readOnly: true });
     try {

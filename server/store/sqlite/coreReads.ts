@@ -1,5 +1,6 @@
 import type { IncomingRecord } from '../../contract/domain/incoming.js';
 import type { MessageRecord, MessageState } from '../../contract/domain/message.js';
+import { shownText } from '../../contract/domain/shownText.js';
 import { type MessageRecordColumns, recordColumns, recordOfColumns } from './messageRecordColumns.js';
 import type { Database, Statement } from './sqlite.js';
 
@@ -27,7 +28,7 @@ export class CoreReads {
   private readonly statesOfIds: Statement<[string], { state: MessageState; count: number }>;
   private readonly textsOfIds: Record<
     'messages' | 'inbox',
-    Statement<[string], { id: string; text: string | null }>
+    Statement<[string], { id: string; text: string | null; purpose: MessageRecord['purpose'] | null }>
   >;
 
   constructor(db: Database) {
@@ -47,15 +48,16 @@ export class CoreReads {
     this.statesOfIds = db.prepare(
       'SELECT state, count(*) AS count FROM messages WHERE id IN (SELECT value FROM json_each(?)) GROUP BY state',
     );
-    // By id through each table's unique index; the text from the record (a data message has
-    // none: messageRecordColumns.ts) or the received record.
+    // By id through each table's unique index; the text from the record (an SMS's, an MMS's; a
+    // data message has none: messageRecordColumns.ts) or the received record.
     this.textsOfIds = {
       messages: db.prepare(
-        `SELECT id, json_extract(body, '$.text') AS text FROM messages
-         WHERE id IN (SELECT value FROM json_each(?))`,
+        `SELECT id, coalesce(json_extract(body, '$.text'), json_extract(body, '$.mms.text')) AS text,
+           json_extract(body, '$.purpose') AS purpose
+         FROM messages WHERE id IN (SELECT value FROM json_each(?))`,
       ),
       inbox: db.prepare(
-        "SELECT id, json_extract(body, '$.content') AS text FROM inbox WHERE id IN (SELECT value FROM json_each(?))",
+        "SELECT id, json_extract(body, '$.content') AS text, NULL AS purpose FROM inbox WHERE id IN (SELECT value FROM json_each(?))",
       ),
     };
   }
@@ -81,11 +83,19 @@ export class CoreReads {
 
   /**
    * The texts of the outgoing messages (`messages`) or received messages (`inbox`) with these
-   * ids: null for a data message; ids no longer stored are left out.
+   * ids, as the window shows them (a verification code masked): null for a data message; ids
+   * no longer stored are left out.
    */
   textsOf(table: 'messages' | 'inbox', ids: readonly string[]): Map<string, string | null> {
     if (ids.length === 0) return new Map();
-    return new Map(this.textsOfIds[table].all(JSON.stringify(ids)).map((row) => [row.id, row.text]));
+    return new Map(
+      this.textsOfIds[table]
+        .all(JSON.stringify(ids))
+        .map((row) => [
+          row.id,
+          row.text === null ? null : shownText({ purpose: row.purpose ?? undefined }, row.text),
+        ]),
+    );
   }
 
   /** How many of the messages with these ids are in each state (ids no longer stored count nowhere). */

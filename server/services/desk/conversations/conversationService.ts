@@ -182,7 +182,7 @@ export class ConversationService {
       direction: 'out',
       id,
       at: message.createdAt,
-      text: message.content.kind === 'text' ? shownText(message, message.content.text) : dataMessageText,
+      text: threadText(message),
       ...(message.deviceId === undefined ? {} : { deviceId: message.deviceId }),
       ...(message.simNumber === undefined ? {} : { simNumber: message.simNumber }),
       state: recipient?.state ?? message.state,
@@ -190,4 +190,12 @@ export class ConversationService {
       ...(message.scheduleAt === undefined ? {} : { scheduleAt: message.scheduleAt }),
     };
   }
+}
+
+/** An outgoing message's text in a thread: an SMS's as shown, an MMS's with its mark. */
+function threadText(message: MessageRecord): string {
+  const { content } = message;
+  if (content.kind === 'text') return shownText(message, content.text);
+  if (content.kind === 'mms') return ['[MMS]', content.subject, content.text].filter(Boolean).join(' ');
+  return dataMessageText;
 }
