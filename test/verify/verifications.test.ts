@@ -157,6 +157,19 @@ describe('verification codes', () => {
     expect((overQuota.body as { message: string }).message).toMatch(/quota/);
   });
 
+  it('sends one code when two starts for a number come at once', async () => {
+    const gateway = await withShop();
+    const answers = await Promise.all([
+      send(gateway, { phoneNumber: '+15551230207' }),
+      send(gateway, { phoneNumber: '+15551230207' }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 429]);
+    const listed = await gateway.request('GET', '/messages?search=%2B15551230207', {
+      authorization: shopBasic,
+    });
+    expect(listed.body).toHaveLength(1);
+  });
+
   it('refuses bad input naming the field', async () => {
     const gateway = await withShop();
     const noCode = await send(gateway, { phoneNumber: '+15551230206', template: 'Hello' });

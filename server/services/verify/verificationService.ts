@@ -36,6 +36,12 @@ export interface VerificationDependencies {
  * another app's is not found for it.
  */
 export class VerificationService {
+  /**
+   * Numbers a start is under way for: its row is stored only after the SMS is queued, so a
+   * second start in that time would pass the resend check the first one has not written yet.
+   */
+  private readonly starting = new Set<string>();
+
   constructor(private readonly deps: VerificationDependencies) {}
 
   async start(request: VerificationRequest, caller: Caller): Promise<VerificationView> {
@@ -47,7 +53,27 @@ export class VerificationService {
       });
     }
     const phoneNumber = read.e164;
+    if (this.starting.has(phoneNumber)) {
+      throw new QuotaExceededError(
+        ResendLimits.minGapMs / 1000,
+        `a code is being sent to ${phoneNumber}: wait before sending another`,
+      );
+    }
     this.checkResend(phoneNumber, now);
+    this.starting.add(phoneNumber);
+    try {
+      return await this.send(request, phoneNumber, now, caller);
+    } finally {
+      this.starting.delete(phoneNumber);
+    }
+  }
+
+  private async send(
+    request: VerificationRequest,
+    phoneNumber: string,
+    now: number,
+    caller: Caller,
+  ): Promise<VerificationView> {
     const code = String(randomInt(0, 10 ** request.length)).padStart(request.length, '0');
     const id = randomUUID();
     const text = (request.template ?? defaultTemplate).replaceAll('{code}', code);
