@@ -95,7 +95,14 @@ describe('verification codes', () => {
     expect(JSON.stringify((await gateway.request('GET', '/gateway/v1/conversations')).body)).not.toContain(
       code,
     );
-    // The verification keeps only the code's keyed hash (read as another program would).
+    // The verification keeps only the code's keyed hash, and once the SMS has left, its stored
+    // text the masked code only (read as another program would).
+    await gateway.runUntil(async () => {
+      const sent = await gateway.request('GET', `/messages/${verification.messageId}`, {
+        authorization: shopBasic,
+      });
+      return ['Sent', 'Delivered'].includes((sent.body as { state: string }).state);
+    }, 'the code’s SMS sent');
     const outside = openSqlite(join(gateway.dataDir, databaseFileName), { readOnly: true });
     try {
       const row = outside
@@ -103,6 +110,11 @@ describe('verification codes', () => {
         .get(verification.id);
       expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(row)).not.toContain(code);
+      const stored = outside
+        .prepare<[string], { body: string }>('SELECT body FROM messages WHERE id = ?')
+        .get(verification.messageId);
+      expect(stored?.body).toContain('Ihr Code lautet ••••••••');
+      expect(stored?.body).not.toContain(code);
     } finally {
       outside.close();
     }

@@ -8,6 +8,7 @@ import {
   type MessageRecord,
   type RecipientRecord,
 } from '../../contract/domain/message.js';
+import { shownText } from '../../contract/domain/shownText.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import type { MessageRepository } from '../../store/repositories.js';
@@ -290,6 +291,7 @@ export class MessageLifecycle implements HeldMessageOutcomes {
     if (!current) throw new GatewayError(ErrorCode.NotFound, `message ${messageId} not found`);
     const draft = structuredClone(current);
     mutate(draft);
+    forgetSpentCode(draft);
     const now = this.clock.now();
     for (const [index, recipient] of draft.recipients.entries()) {
       if (recipient.state !== current.recipients[index]?.state) recipient.updatedAt = now;
@@ -361,4 +363,21 @@ function referenceKey(deviceId: string, reference: number, recipient: string): s
 
 function digits(phoneNumber: string): string {
   return phoneNumber.replace(/\D/g, '');
+}
+
+/**
+ * A verification code's SMS that no recipient can be sent again (each Sent, Delivered, Failed or
+ * Cancelled) keeps only its masked text: from then on the stored message no longer holds the
+ * code, whoever reads the database.
+ */
+function forgetSpentCode(message: MessageRecord): void {
+  if (message.purpose !== 'verification' || message.content.kind !== 'text') return;
+  if (
+    !message.recipients.every(
+      (recipient) => recipient.state === 'Sent' || isFinalRecipientState(recipient.state),
+    )
+  ) {
+    return;
+  }
+  message.content = { kind: 'text', text: shownText(message, message.content.text) };
 }
