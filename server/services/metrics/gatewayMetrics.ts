@@ -187,7 +187,11 @@ export function createGatewayMetrics(sources: MetricSources, events: EventBus): 
 
 const endStates = new Set<MessageState>(['Sent', 'Delivered', 'Failed']);
 
-/** Each recipient that changed into Sent, Delivered or Failed counts once, as webhooks raise it. */
+/**
+ * Each recipient that changed into Sent, Delivered or Failed counts once, as webhooks raise it.
+ * One that went from Processed to Delivered at once (a phone reporting late) passed Sent unseen:
+ * it counts as Sent too, with its parts and its latency up to then.
+ */
 function countTransitions(
   message: MessageRecord,
   previous: MessageRecord,
@@ -195,9 +199,12 @@ function countTransitions(
 ): void {
   const device = message.deviceId ?? message.requestedDeviceId ?? '';
   for (const [index, recipient] of message.recipients.entries()) {
-    if (recipient.state === previous.recipients[index]?.state || !endStates.has(recipient.state)) continue;
+    const before = previous.recipients[index]?.state;
+    if (recipient.state === before || !endStates.has(recipient.state)) continue;
     metrics.recipients.inc({ device, state: recipient.state });
-    if (recipient.state !== 'Sent') continue;
+    const passedSentUnseen = recipient.state === 'Delivered' && before !== 'Sent';
+    if (passedSentUnseen) metrics.recipients.inc({ device, state: 'Sent' });
+    if (recipient.state !== 'Sent' && !passedSentUnseen) continue;
     metrics.parts.inc({ device }, recipient.parts?.length ?? 1);
     const sentAt = recipient.updatedAt ?? message.createdAt;
     metrics.latency.observe(Math.max(0, (sentAt - message.createdAt) / 1000));
