@@ -62,6 +62,8 @@ describe('adding an Android phone on the Modems screen', () => {
     await form.getByRole('status').waitFor();
 
     await page.getByText('Battery 87% (charging)').waitFor();
+    // The app before MMS support: the card says so (docs/phones.md "MMS").
+    await page.getByText('no MMS (this app version sends SMS only)').waitFor();
     expect(phone.requests.some((request) => request.path === '/health')).toBe(true);
     expect(await page.content()).not.toContain(phone.password);
   }, 90_000);

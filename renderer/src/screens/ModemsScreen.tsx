@@ -145,7 +145,7 @@ function ModemPanel(props: {
       )}
       {modem?.statusDetail && <p className="muted">{modem.statusDetail}</p>}
       <SimCapNotes plans={props.plans.data} deviceId={device.id} />
-      {modem?.phone && <PhoneHealthLine phone={modem.phone} deviceId={device.id} />}
+      {modem?.phone && <PhoneHealthLine phone={modem.phone} deviceId={device.id} sendsMms={can('mms')} />}
       {modem?.limitations && modem.limitations.length > 0 && (
         <div className="note note-warn">
           <p>
