@@ -154,6 +154,11 @@ describe('the MCP endpoint', () => {
       ['MCP send_sms', expect.stringMatching(/^app:/)],
     ]);
     expect(lines.at(-2)?.subject).toBe(message.id);
+    // The window's "Sent by" names the app and the way it came.
+    const actors = await gateway.request('POST', '/gateway/v1/audit/actors', {
+      json: { subjects: [message.id] },
+    });
+    expect(actors.body).toEqual({ [message.id]: 'assistant, by an AI agent (MCP)' });
   });
 
   it('lists only what a token’s scopes open, and refuses a token without mcp:use', async () => {
@@ -173,6 +178,12 @@ describe('the MCP endpoint', () => {
     const operator = await connect(
       gateway,
       await gateway.bearer(['mcp:use', 'conversations:read', 'inbox:list']),
+    );
+    // The desk files an arrival into its conversations on its own time.
+    await gateway.runUntil(
+      async () =>
+        ((await callTool(operator, 'list_conversations')).json.conversations as unknown[]).length > 0,
+      'the conversation filed',
     );
     const conversations = await callTool(operator, 'list_conversations');
     expect(conversations.json.conversations).toEqual([

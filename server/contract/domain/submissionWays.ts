@@ -4,6 +4,8 @@
  */
 export const mailSubmission = 'SMTP DATA';
 export const smppSubmission = 'SMPP submit_sm';
+/** An AI agent's tool call (doors/mcp/): `MCP send_sms`, `MCP confirm_send`… */
+export const mcpActionPrefix = 'MCP ';
 
 const wayInWords: Readonly<Record<string, string>> = {
   [mailSubmission]: 'by e-mail',
@@ -12,6 +14,6 @@ const wayInWords: Readonly<Record<string, string>> = {
 
 /** "olga", or "olga, by e-mail" for what came in by mail. */
 export function actorWithWayIn(actorName: string, action: string): string {
-  const way = wayInWords[action];
+  const way = action.startsWith(mcpActionPrefix) ? 'by an AI agent (MCP)' : wayInWords[action];
   return way === undefined ? actorName : `${actorName}, ${way}`;
 }

@@ -2,10 +2,10 @@ import type Koa from 'koa';
 import type { z } from 'zod';
 import { omitNulls } from '../../contract/domain/apiJson.js';
 import type { Scope } from '../../contract/domain/scopes.js';
+import { parseOrThrow } from '../../contract/schemas/requestParsing.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { AccessControl, CallerRequest, Principal } from '../../services/auth/accessControl.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openApiDocument.js';
-import { parseOrThrow } from './requestParsing.js';
 import type { SegmentedRouter } from './segmentedRouter.js';
 
 /**

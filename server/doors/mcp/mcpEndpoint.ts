@@ -4,18 +4,19 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { omitNulls } from '../../contract/domain/apiJson.js';
 import type { Scope } from '../../contract/domain/scopes.js';
+import { mcpActionPrefix } from '../../contract/domain/submissionWays.js';
 import { ErrorCode, GatewayError, retryAfterSeconds } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
 import type { AccessControl, Principal } from '../../services/auth/accessControl.js';
 import { callerOf } from '../../services/auth/appDirectory.js';
-import type { RouteChange } from '../http/defineRoute.js';
+import type { RecordSubmission } from '../../services/auth/submissionRecord.js';
 import type { McpTool } from './mcpTools.js';
 
 export interface McpEndpointDependencies {
   tools: readonly McpTool[];
   accessControl: Pick<AccessControl, 'authorize'>;
   /** The audit trail's recorder: each tool call that changes something, as an API change. */
-  recordChange?: (change: RouteChange) => void;
+  recordChange?: RecordSubmission;
   version: string;
   logger: Logger;
 }
@@ -58,7 +59,7 @@ export function createMcpEndpoint(deps: McpEndpointDependencies): McpEndpoint {
       if (tool.changes) {
         deps.recordChange?.({
           principal,
-          action: `MCP ${tool.name}`,
+          action: `${mcpActionPrefix}${tool.name}`,
           summary: tool.title,
           subject: subject ?? '',
           fields: args !== null && typeof args === 'object' ? Object.keys(args) : [],

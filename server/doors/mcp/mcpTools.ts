@@ -10,6 +10,7 @@ import {
   MaxTextLength,
   messageRequestSchema,
 } from '../../contract/schemas/messageSchemas.js';
+import { parseOrThrow } from '../../contract/schemas/requestParsing.js';
 import {
   verificationCheckSchema,
   verificationRequestSchema,
@@ -19,7 +20,6 @@ import type { InboxReads } from '../../services/inbox/inboxReads.js';
 import type { MessageService } from '../../services/messages/messageService.js';
 import { partsPerRecipient } from '../../services/plans/messageParts.js';
 import type { VerificationService } from '../../services/verify/verificationService.js';
-import { parseOrThrow } from '../http/requestParsing.js';
 import type { SendDrafts } from './sendDrafts.js';
 
 /**
