@@ -7,7 +7,7 @@
  * double of the app's Local server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { AndroidPhoneDouble, fastPhonePolling } from '../support/androidPhone.js';
 import { type FleetServerDouble, startFleetServerDouble } from '../support/fleetServerDouble.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 import { pollUntil } from '../support/pollUntil.js';
@@ -25,7 +25,7 @@ describe('fleet mode: the pull order and MMS', () => {
     const phonePort = await phone.start();
     harness = await startGatewayHarness({
       fleetPollIntervalMs: 500,
-      phoneTiming: { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 },
+      phoneTiming: fastPhonePolling,
       options: {
         fleetServer: { url: double.baseUrl, token: double.serverKey },
         phones: [phone.urlWithCredentials(phonePort)],

@@ -2,12 +2,14 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encryptField } from '../../server/services/messages/e2eEncryption.js';
-import { AndroidPhoneDouble, limitExceededError } from '../support/androidPhone.js';
+import {
+  AndroidPhoneDouble,
+  fastPhonePolling,
+  limitExceededError,
+  phonePatience,
+} from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 
-/** Room for a loaded shared machine: these wait on real HTTP round trips and timers. */
-const patiently = { timeout: 20_000, interval: 50 };
-const fastPolling = { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 };
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -31,7 +33,7 @@ async function phoneAndGateway(options: { ptyModems?: number; logLevel?: 'DEBUG'
   const harness = await startGatewayHarness({
     ptyModems: options.ptyModems ?? 0,
     logLevel: options.logLevel ?? 'WARN',
-    phoneTiming: fastPolling,
+    phoneTiming: fastPhonePolling,
     options: { phones: [phone.urlWithCredentials(port)] },
   });
   cleanups.push(() => harness.close());
@@ -41,7 +43,7 @@ async function phoneAndGateway(options: { ptyModems?: number; logLevel?: 'DEBUG'
     if (!device) throw new Error('no phone in GET /devices');
     return device;
   };
-  await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('ready'), patiently);
+  await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('ready'), phonePatience);
   return { phone, harness, phoneDevice };
 }
 
@@ -75,17 +77,20 @@ describe('an Android phone given with --phone', () => {
   it('sends a message once, under our id, Processed while the phone holds it, and follows it to Delivered by polling', async () => {
     const { phone, harness, phoneDevice } = await phoneAndGateway();
     const id = await send(harness, 'via the phone');
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     expect((await messageOf(harness, id)).state).toBe('Processed');
     await phone.advance(id, 'Sent');
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), phonePatience);
     expect(phone.messages.get(id)).toMatchObject({
       phoneNumbers: ['+15551234567'],
       textMessage: { text: 'via the phone' },
       withDeliveryReport: true,
     });
     await phone.advance(id, 'Delivered');
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Delivered'), patiently);
+    await vi.waitFor(
+      async () => expect((await messageOf(harness, id)).state).toBe('Delivered'),
+      phonePatience,
+    );
     expect((await messageOf(harness, id)).deviceId).toBe((await phoneDevice()).id);
     expect(phone.posts.get(id)).toBe(1);
   });
@@ -93,16 +98,16 @@ describe('an Android phone given with --phone', () => {
   it('gives each recipient of a message its own phone message, with a stable id', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'to two', { phoneNumbers: ['+15551230001', '+15551230002'] });
-    await vi.waitFor(() => expect([...phone.messages.keys()].sort()).toEqual([id, `${id}-1`]), patiently);
+    await vi.waitFor(() => expect([...phone.messages.keys()].sort()).toEqual([id, `${id}-1`]), phonePatience);
     expect(phone.messages.get(`${id}-1`)?.phoneNumbers).toEqual(['+15551230002']);
   });
 
   it('says in plain words what to change on the phone when Android refuses: too many SMS', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'one too many');
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     await phone.advance(id, 'Failed', limitExceededError);
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Failed'), patiently);
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Failed'), phonePatience);
     const error = (await messageOf(harness, id)).recipients[0]?.error ?? '';
     expect(error).toMatch(/about 30 SMS per 30 minutes/);
     expect(error).toMatch(/Always allow/);
@@ -115,7 +120,7 @@ describe('an Android phone given with --phone', () => {
     await vi.waitFor(async () => {
       const inbox = (await harness.api.get<{ sender?: string; message?: string }[]>('/inbox')).body;
       expect(JSON.stringify(inbox)).toContain('hello from the phone');
-    }, patiently);
+    }, phonePatience);
     // Several more polls over the same inbox (its `from` is inclusive).
     const requestsBefore = phone.requests.filter((request) => request.path === '/inbox').length;
     await vi.waitFor(
@@ -123,7 +128,7 @@ describe('an Android phone given with --phone', () => {
         expect(phone.requests.filter((request) => request.path === '/inbox').length).toBeGreaterThan(
           requestsBefore + 2,
         ),
-      patiently,
+      phonePatience,
     );
     const inbox = (await harness.api.get<unknown[]>('/inbox')).body;
     expect(inbox.filter((entry) => JSON.stringify(entry).includes('hello from the phone'))).toHaveLength(1);
@@ -136,7 +141,7 @@ describe('an Android phone given with --phone', () => {
     await vi.waitFor(async () => {
       const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
       expect(devices[0]?.modem.status).toBe('offline');
-    }, patiently);
+    }, phonePatience);
     const answers = await Promise.all(
       ['/devices', '/settings', '/health', '/gateway/v1/status', '/logs', '/messages'].map(
         async (path) => (await harness.api.get(path)).text,
@@ -155,11 +160,11 @@ describe('a phone that goes away with messages queued', () => {
     await vi.waitFor(async () => {
       const devices = (await harness.api.get<DeviceBody[]>('/devices')).body;
       expect(devices.filter((device) => device.modem.status === 'ready')).toHaveLength(2);
-    }, patiently);
+    }, phonePatience);
     const phoneId = (await phoneDevice()).id;
     // One message the phone accepts before it goes.
     const accepted = await send(harness, 'accepted by the phone', { deviceId: phoneId });
-    await vi.waitFor(() => expect(phone.messages.has(accepted)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(accepted)).toBe(true), phonePatience);
     expect((await messageOf(harness, accepted)).state).toBe('Processed');
     expect((await harness.api.post('/gateway/v1/sending', { paused: true })).status).toBe(200);
     const queued = [
@@ -170,18 +175,18 @@ describe('a phone that goes away with messages queued', () => {
     await phone.unplug();
     expect((await harness.api.post('/gateway/v1/sending', { paused: false })).status).toBe(200);
     for (const id of queued) {
-      await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+      await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), phonePatience);
       expect((await messageOf(harness, id)).deviceId).not.toBe(phoneId);
     }
     expect(harness.acceptedBy(0)).toHaveLength(3);
     expect([...phone.messages.keys()]).toEqual([accepted]);
-    await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('offline'), patiently);
+    await vi.waitFor(async () => expect((await phoneDevice()).modem.status).toBe('offline'), phonePatience);
     // Back again: what it accepted is followed up, not sent anywhere else.
     await phone.plugIn();
     await phone.advance(accepted, 'Delivered');
     await vi.waitFor(
       async () => expect((await messageOf(harness, accepted)).state).toBe('Delivered'),
-      patiently,
+      phonePatience,
     );
     expect(harness.acceptedBy(0)).toHaveLength(3);
   });
@@ -192,7 +197,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
+    const harness = await startGatewayHarness({ phoneTiming: fastPhonePolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const added = await harness.api.post<DeviceBody>('/gateway/v1/phones', {
       url: `http://127.0.0.1:${port}`,
@@ -204,7 +209,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     const phoneStatus = async () =>
       (await harness.api.get<DeviceBody[]>('/devices')).body.find((device) => device.modem.kind === 'android')
         ?.modem.status;
-    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), phonePatience);
     const file = join(harness.dataDir, 'phones.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readFile(file, 'utf8')).toContain(phone.password);
@@ -214,14 +219,14 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     expect(everything.join('\n')).not.toContain(phone.password);
 
     await harness.restart();
-    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), phonePatience);
   });
 
   it('checks a new password with the phone first: a wrong one is a 400 and the kept one stays (issue 36, item 11)', async () => {
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
+    const harness = await startGatewayHarness({ phoneTiming: fastPhonePolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const url = `http://127.0.0.1:${port}`;
     const add = (password: string) =>
@@ -234,7 +239,7 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
       (await harness.api.get<DeviceBody[]>('/devices')).body.find((device) => device.modem.kind === 'android')
         ?.modem.status;
     expect((await add(phone.password)).status).toBe(201);
-    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), phonePatience);
 
     const wrong = await add('not-the-password');
     expect(wrong.status).toBe(400);
@@ -244,14 +249,14 @@ describe('an Android phone added on the Modems screen (POST /gateway/v1/phones)'
     expect(await readFile(file, 'utf8')).not.toContain('not-the-password');
 
     await harness.restart();
-    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), patiently);
+    await vi.waitFor(async () => expect(await phoneStatus()).toBe('ready'), phonePatience);
   });
 
   it('adds no phone whose app refuses the password (issue 36, item 11)', async () => {
     const phone = new AndroidPhoneDouble();
     const port = await phone.start();
     cleanups.push(() => phone.stop());
-    const harness = await startGatewayHarness({ phoneTiming: fastPolling, allowPrivateTargets: true });
+    const harness = await startGatewayHarness({ phoneTiming: fastPhonePolling, allowPrivateTargets: true });
     cleanups.push(() => harness.close());
     const refused = await harness.api.post<{ message: string }>('/gateway/v1/phones', {
       url: `http://127.0.0.1:${port}`,
@@ -292,7 +297,7 @@ describe('a data message through a phone', () => {
       withDeliveryReport: false,
     });
     expect(posted.status).toBe(202);
-    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), phonePatience);
     expect(phone.messages.get(posted.body.id)).toMatchObject({
       dataMessage: { data: 'SGVsbG8=', port: 53739 },
       withDeliveryReport: false,
@@ -304,7 +309,7 @@ describe('our cancel of a message a phone holds', () => {
   it('becomes the app’s DELETE while the message is still Pending on the phone', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'changed my mind');
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     const cancelled = await harness.api.request<MessageBody>('DELETE', `/messages/${id}`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.state).toBe('Cancelled');
@@ -316,14 +321,14 @@ describe('our cancel of a message a phone holds', () => {
   it('is refused once the phone has taken the message up, which then goes on to Sent', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'too late to stop');
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     await phone.advance(id, 'Processed');
     const refused = await harness.api.request<{ message: string }>('DELETE', `/messages/${id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/being sent by the phone/);
     expect((await messageOf(harness, id)).state).toBe('Processed');
     await phone.advance(id, 'Sent');
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), phonePatience);
   });
 });
 
@@ -338,16 +343,16 @@ describe('a phone’s own pace', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.pacing).toMatchObject({ maxInFlight: 2, maxPerPeriod: 30 });
     const ids = [await send(harness, 'one'), await send(harness, 'two'), await send(harness, 'three')];
-    await vi.waitFor(() => expect(phone.messages.size).toBe(2), patiently);
+    await vi.waitFor(() => expect(phone.messages.size).toBe(2), phonePatience);
     // Several polls later the third still waits in our queue, not on the phone.
     const polls = phone.requests.length;
-    await vi.waitFor(() => expect(phone.requests.length).toBeGreaterThan(polls + 6), patiently);
+    await vi.waitFor(() => expect(phone.requests.length).toBeGreaterThan(polls + 6), phonePatience);
     expect(phone.messages.size).toBe(2);
     const third = ids.find((id) => !phone.messages.has(id)) ?? '';
     expect((await messageOf(harness, third)).state).toBe('Pending');
     const first = ids.find((id) => phone.messages.has(id)) ?? '';
     await phone.advance(first, 'Sent');
-    await vi.waitFor(() => expect(phone.messages.has(third)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(third)).toBe(true), phonePatience);
   });
 
   it('keeps to its cap per period, and says why the queue waits', async () => {
@@ -358,14 +363,14 @@ describe('a phone’s own pace', () => {
     });
     const first = await send(harness, 'within the cap');
     const second = await send(harness, 'over the cap');
-    await vi.waitFor(() => expect(phone.messages.has(first)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(first)).toBe(true), phonePatience);
     await phone.advance(first, 'Sent');
     await vi.waitFor(async () => {
       const status = (
         await harness.api.get<{ scheduler?: { holding?: { reason: string } } }>('/gateway/v1/status')
       ).text;
       expect(status).toContain('rate-limit');
-    }, patiently);
+    }, phonePatience);
     expect(phone.messages.has(second)).toBe(false);
     const kept = (
       await harness.api.get<{ pacing: { maxPerPeriod: number } }>(`/gateway/v1/phones/${deviceId}`)
@@ -400,7 +405,7 @@ describe('an end-to-end encrypted message through a phone', () => {
       isEncrypted: true,
     });
     expect(posted.status).toBe(202);
-    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(posted.body.id)).toBe(true), phonePatience);
     expect(phone.messages.get(posted.body.id)).toMatchObject({
       isEncrypted: true,
       textMessage: { text },
@@ -417,7 +422,7 @@ describe('a data SMS the phone received', () => {
     await vi.waitFor(async () => {
       const inbox = (await harness.api.get<{ type: string; contentPreview?: string }[]>('/inbox')).body;
       expect(inbox.filter((entry) => entry.type === 'DATA_SMS')).toHaveLength(1);
-    }, patiently);
+    }, phonePatience);
   });
 });
 
@@ -425,13 +430,13 @@ describe('a restart while a phone holds a message', () => {
   it('leaves the message Processed even when the phone is away then, and follows it once it is back', async () => {
     const { phone, harness } = await phoneAndGateway();
     const id = await send(harness, 'held across a restart');
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     await phone.unplug();
     await harness.restart();
     expect((await messageOf(harness, id)).state).toBe('Processed');
     await phone.plugIn();
     await phone.advance(id, 'Sent');
-    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), patiently);
+    await vi.waitFor(async () => expect((await messageOf(harness, id)).state).toBe('Sent'), phonePatience);
     expect(phone.posts.get(id)).toBe(1);
   });
 });
@@ -446,11 +451,11 @@ describe('a hand-over nobody answered', () => {
         expect(
           harness.logs.some((record) => record.message.includes('stopped answering during a hand-over')),
         ).toBe(true),
-      patiently,
+      phonePatience,
     );
     expect((await messageOf(harness, id)).state).toBe('Processed');
     phone.unresponsive = false;
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     expect(harness.logs.some((record) => record.message.includes('never reached the phone'))).toBe(true);
     expect(phone.posts.get(id)).toBe(1);
     expect((await messageOf(harness, id)).state).toBe('Processed');

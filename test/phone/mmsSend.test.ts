@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { databaseFileName } from '../../server/store/sqlite/database.js';
 import { openSqlite } from '../../server/store/sqlite/sqlite.js';
-import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { AndroidPhoneDouble, fastPhonePolling, phonePatience } from '../support/androidPhone.js';
 import { startGatewayHarness } from '../support/gatewayHarness.js';
 
 /**
@@ -12,8 +12,6 @@ import { startGatewayHarness } from '../support/gatewayHarness.js';
  * (test/support/androidPhone.ts), the modem a simulator behind a pty and the real serialport
  * binding.
  */
-const patiently = { timeout: 20_000, interval: 50 };
-const fastPolling = { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 };
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -39,7 +37,7 @@ async function phoneModemAndGateway(takesMms: boolean) {
   cleanups.push(() => phone.stop());
   const harness = await startGatewayHarness({
     ptyModems: 1,
-    phoneTiming: fastPolling,
+    phoneTiming: fastPhonePolling,
     options: { phones: [phone.urlWithCredentials(port)] },
   });
   cleanups.push(() => harness.close());
@@ -48,7 +46,7 @@ async function phoneModemAndGateway(takesMms: boolean) {
   await vi.waitFor(async () => {
     const all = await devices();
     expect(all.map((device) => device.modem.status)).toEqual(['ready', 'ready']);
-  }, patiently);
+  }, phonePatience);
   return { phone, harness, phoneDevice, devices };
 }
 
@@ -57,7 +55,7 @@ describe('MMS out', () => {
     const { phone, harness, phoneDevice, devices } = await phoneModemAndGateway(true);
     await vi.waitFor(
       async () => expect((await phoneDevice())?.modem.capabilities).toContain('mms'),
-      patiently,
+      phonePatience,
     );
     const modem = (await devices()).find((device) => device.modem.kind !== 'android');
     expect(modem?.modem.capabilities).not.toContain('mms');
@@ -74,7 +72,7 @@ describe('MMS out', () => {
       attachments: [{ contentType: 'image/jpeg', name: 'receipt.jpg', size: 900_000 }],
     });
     const { id } = posted.body;
-    await vi.waitFor(() => expect(phone.messages.has(`${id}-1`)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(`${id}-1`)).toBe(true), phonePatience);
     expect(phone.messages.get(id)?.mmsMessage).toEqual(mms);
     expect(phone.messages.get(`${id}-1`)?.phoneNumbers).toEqual(['+15551230502']);
     expect(harness.acceptedBy(0)).toEqual([]);
@@ -85,7 +83,7 @@ describe('MMS out', () => {
           (await harness.api.get<{ recipients: { state: string }[] }>(`/messages/${id}`)).body.recipients[0]
             ?.state,
         ).toBe('Sent'),
-      patiently,
+      phonePatience,
     );
 
     // The bytes are in their own table, not in the message's row.
@@ -121,7 +119,7 @@ describe('MMS out', () => {
         `/gateway/v1/messages/waiting?ids=${id}`,
       );
       expect(waits.body[id]?.reason).toBe('no-mms-device');
-    }, patiently);
+    }, phonePatience);
     // An SMS behind it still goes, through the modem it names.
     const modem = (await devices()).find((device) => device.modem.kind !== 'android');
     const sms = await harness.api.post<{ id: string }>('/messages', {
@@ -132,7 +130,7 @@ describe('MMS out', () => {
     expect(sms.status).toBe(202);
     await vi.waitFor(
       () => expect(harness.acceptedBy(0).map((pdu) => pdu.decoded.text)).toContain('An ordinary SMS'),
-      patiently,
+      phonePatience,
     );
     expect(phone.messages.has(id)).toBe(false);
 
@@ -140,7 +138,7 @@ describe('MMS out', () => {
     phone.appVersion = '1.41.0';
     await vi.waitFor(
       async () => expect((await phoneDevice())?.modem.capabilities).toContain('mms'),
-      patiently,
+      phonePatience,
     );
     await vi.waitFor(
       () =>
@@ -148,7 +146,7 @@ describe('MMS out', () => {
           text: 'Only text, still an MMS',
           attachments: [],
         }),
-      patiently,
+      phonePatience,
     );
     expect(harness.acceptedBy(0).some((pdu) => pdu.decoded.text === 'Only text, still an MMS')).toBe(false);
   });

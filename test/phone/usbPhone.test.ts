@@ -1,14 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { phoneWebhookEvents } from '../../server/devices/phone/phoneWebhooks.js';
-import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { AndroidPhoneDouble, phonePatience } from '../support/androidPhone.js';
 import { createFakeAdb, type FakeAdb } from '../support/fakeAdb.js';
 import { startGatewayHarness } from '../support/gatewayHarness.js';
 import { startReceiver } from '../support/webhookReceiver.js';
 
 /** Polling slowed to a crawl: what arrives within the wait came by webhook. */
 const webhooksOnly = { pollIntervalMs: 120_000, retryInitialMs: 200, requestTimeoutMs: 3_000 };
-const patiently = { timeout: 20_000, interval: 50 };
 const serial = 'R58M123ABC';
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -59,13 +58,13 @@ async function readPhoneInboxAgain(
   const inboxReads = () => phone.requests.filter((request) => request.path === '/inbox').length;
   const before = inboxReads();
   expect((await harness.api.post('/inbox/refresh', {})).status).toBe(202);
-  await vi.waitFor(() => expect(inboxReads()).toBeGreaterThan(before), patiently);
+  await vi.waitFor(() => expect(inboxReads()).toBeGreaterThan(before), phonePatience);
 }
 
 describe('an Android phone on USB (adb://…@SERIAL)', () => {
   it('is reached through an adb forward, reverses our port and registers its webhooks there', async () => {
     const { phone, adb, harness, device } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     expect((await device()).modem).toMatchObject({ status: 'ready', port: `adb://${serial}` });
     const gatewayPort = new URL(harness.url).port;
     const { calls, reverses } = await adb.state();
@@ -92,24 +91,24 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('follows a message to Delivered by webhook', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     const posted = await harness.api.post<{ id: string }>('/messages', {
       textMessage: { text: 'over USB' },
       phoneNumbers: ['+15551234567'],
     });
     const id = posted.body.id;
-    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), patiently);
+    await vi.waitFor(() => expect(phone.messages.has(id)).toBe(true), phonePatience);
     await phone.advance(id, 'Sent');
     await vi.waitFor(
       async () =>
         expect((await harness.api.get<{ state: string }>(`/messages/${id}`)).body.state).toBe('Sent'),
-      patiently,
+      phonePatience,
     );
     await phone.advance(id, 'Delivered');
     await vi.waitFor(
       async () =>
         expect((await harness.api.get<{ state: string }>(`/messages/${id}`)).body.state).toBe('Delivered'),
-      patiently,
+      phonePatience,
     );
     expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
     expect(phone.posts.get(id)).toBe(1);
@@ -117,24 +116,24 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('stores an incoming SMS once when both the webhook and the inbox read bring it', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     await phone.receive('+15557654321', 'by webhook and by inbox');
     const inboxWith = async () =>
       (await harness.api.get<unknown[]>('/inbox')).body.filter((entry) =>
         JSON.stringify(entry).includes('by webhook and by inbox'),
       );
-    await vi.waitFor(async () => expect(await inboxWith()).toHaveLength(1), patiently);
+    await vi.waitFor(async () => expect(await inboxWith()).toHaveLength(1), phonePatience);
     await readPhoneInboxAgain(phone, harness);
     expect(await inboxWith()).toHaveLength(1);
   });
 
   it('stores a data SMS once when both the webhook and the inbox read bring it', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     await phone.receiveData('+15557654321', Uint8Array.from([0x0b, 0x05, 0x04]));
     const dataInInbox = async () =>
       (await harness.api.get<{ type: string }[]>('/inbox')).body.filter((entry) => entry.type === 'DATA_SMS');
-    await vi.waitFor(async () => expect(await dataInInbox()).toHaveLength(1), patiently);
+    await vi.waitFor(async () => expect(await dataInInbox()).toHaveLength(1), phonePatience);
     expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
     await readPhoneInboxAgain(phone, harness);
     expect(await dataInInbox()).toHaveLength(1);
@@ -147,9 +146,9 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect((await harness.api.post('/webhooks', { url: receiver.url, event: 'mms:received' })).status).toBe(
       201,
     );
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     await phone.receiveMms('+15557654321', 'holiday photos', 51_200);
-    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), patiently);
+    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), phonePatience);
     const posted = JSON.parse(receiver.requests[0]?.body ?? '{}') as { event: string; payload: unknown };
     expect(posted.event).toBe('mms:received');
     expect(posted.payload).toMatchObject({ sender: '+15557654321', subject: 'holiday photos', size: 51_200 });
@@ -169,14 +168,14 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
     expect((await harness.api.post('/webhooks', { url: receiver.url, event: 'mms:downloaded' })).status).toBe(
       201,
     );
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     const photo = randomBytes(400 * 1024);
     await phone.receiveMmsDownloaded('+15557654321', {
       subject: 'holiday',
       body: 'the beach',
       parts: [{ contentType: 'image/jpeg', name: 'beach.jpg', bytes: photo }],
     });
-    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), patiently);
+    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), phonePatience);
     expect(phone.webhookDeliveries.every((delivery) => delivery.status === 204)).toBe(true);
     const posted = JSON.parse(receiver.requests[0]?.body ?? '{}') as {
       event: string;
@@ -199,7 +198,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('refuses with 401 a post on the right path that the phone did not sign, or signed too long ago', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     const hookUrl = (phone.webhooks[0]?.url ?? '').replace(/^http:\/\/127\.0\.0\.1:\d+/, harness.url);
     const body = JSON.stringify({
       event: 'sms:received',
@@ -238,7 +237,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
 
   it('refuses a post to an unknown hook path', async () => {
     const { phone, harness } = await usbPhoneAndGateway();
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     const response = await fetch(`${harness.url}/gateway/v1/phone-hooks/${'0'.repeat(48)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -265,7 +264,7 @@ describe('an Android phone on USB (adb://…@SERIAL)', () => {
       const { modem } = await device();
       expect(modem.status).toBe('offline');
       expect(modem.statusDetail).toMatch(/allow USB debugging/);
-    }, patiently);
+    }, phonePatience);
   });
 });
 
@@ -275,7 +274,7 @@ describe('a USB phone that goes away and comes back', () => {
       ...webhooksOnly,
       pollIntervalMs: 300,
     });
-    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), patiently);
+    await vi.waitFor(() => expect(phone.webhooks).toHaveLength(phoneWebhookEvents.length), phonePatience);
     const appPort = (await adb.state()).phones[0]?.appPort ?? 0;
     await adb.setPhones([]);
     await phone.unplug();
@@ -283,10 +282,10 @@ describe('a USB phone that goes away and comes back', () => {
       const { modem } = await device();
       expect(modem.status).toBe('offline');
       expect(modem.statusDetail).toMatch(/not plugged in/);
-    }, patiently);
+    }, phonePatience);
     await phone.plugIn();
     await adb.setPhones([{ serial, state: 'device', appPort }]);
-    await vi.waitFor(async () => expect((await device()).modem.status).toBe('ready'), patiently);
+    await vi.waitFor(async () => expect((await device()).modem.status).toBe('ready'), phonePatience);
     const forwards = (await adb.state()).calls.filter((call) => call.endsWith('forward tcp:0 tcp:8080'));
     expect(forwards.length).toBeGreaterThanOrEqual(2);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { AndroidPhoneDouble, fastPhonePolling, phonePatience } from '../support/androidPhone.js';
 import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarness.js';
 
 /**
@@ -7,8 +7,6 @@ import { type GatewayHarness, startGatewayHarness } from '../support/gatewayHarn
  * on loopback) with a dual-SIM Android phone (the contract double, two SIM cards in GET /device):
  * the slot that sends is one its plan, its rule and its app allow.
  */
-const patiently = { timeout: 20_000, interval: 50 };
-const fastPolling = { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 };
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -21,7 +19,7 @@ async function dualSimGateway() {
   cleanups.push(() => phone.stop());
   const harness = await startGatewayHarness({
     ptyModems: 0,
-    phoneTiming: fastPolling,
+    phoneTiming: fastPhonePolling,
     options: { phones: [phone.urlWithCredentials(port)] },
   });
   cleanups.push(() => harness.close());
@@ -34,7 +32,7 @@ async function dualSimGateway() {
     expect(devices[0]?.modem.status).toBe('ready');
     expect(devices[0]?.simCards).toHaveLength(2);
     deviceId = devices[0]?.id ?? '';
-  }, patiently);
+  }, phonePatience);
   return { phone, harness, deviceId };
 }
 
@@ -57,7 +55,7 @@ async function slotsOnPhone(
   phone: AndroidPhoneDouble,
   ids: readonly string[],
 ): Promise<(number | undefined)[]> {
-  await vi.waitFor(() => expect(ids.every((id) => phone.messages.has(id))).toBe(true), patiently);
+  await vi.waitFor(() => expect(ids.every((id) => phone.messages.has(id))).toBe(true), phonePatience);
   return ids.map((id) => phone.messages.get(id)?.simNumber);
 }
 
@@ -88,7 +86,7 @@ describe('a dual-SIM phone whose slot 1 has a daily cap of 1', () => {
     const held = await send(harness, 'waits for the reset', { simNumber: 1 });
     await vi.waitFor(
       async () => expect(await holdingDetail(harness)).toMatch(/^plan cap reached on SIM 1 of modem /),
-      patiently,
+      phonePatience,
     );
     expect(phone.messages.has(held)).toBe(false);
   });
@@ -118,7 +116,7 @@ describe('an app allowed only slot 2 of a dual-SIM phone', () => {
         expect(await holdingDetail(harness)).toBe(
           `SIM 1 asked for, but app shop may use only modem ${deviceId} (SIM 2)`,
         ),
-      patiently,
+      phonePatience,
     );
     expect(phone.messages.has(held)).toBe(false);
   });

@@ -108,6 +108,11 @@ interface Webhook {
   event: string;
 }
 
+/** The gateway's phone timing for tests: a phone is polled and retried quickly. */
+export const fastPhonePolling = { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 };
+/** `vi.waitFor` room for a loaded shared machine: these wait on real HTTP round trips and timers. */
+export const phonePatience = { timeout: 20_000, interval: 50 };
+
 export const limitExceededError =
   'Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)';
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AndroidPhoneDouble } from '../support/androidPhone.js';
+import { AndroidPhoneDouble, fastPhonePolling } from '../support/androidPhone.js';
 import { launchBrowser } from '../support/browser.js';
 import buildUi from '../support/buildUi.js';
 import { apiCall, newTab, openScreen, signIn, startUiGateway, type UiGateway } from './uiGateway.js';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   phone.simCardCount = 2;
   const port = await phone.start();
   ui = await startUiGateway({ simulatedModems: 1, phones: [phone.urlWithCredentials(port)] }, false, {
-    phoneTiming: { pollIntervalMs: 200, retryInitialMs: 200, requestTimeoutMs: 3_000 },
+    phoneTiming: fastPhonePolling,
   });
   await vi.waitFor(
     async () => {
