@@ -7,7 +7,6 @@ import { createGateway } from '../index.js';
 import { silentLogger } from '../logging/logger.js';
 import { backupDatabase } from '../store/backup.js';
 import { databaseFileName } from '../store/sqlite/database.js';
-import { runMcpBridge } from './mcpBridge.js';
 import { resetLogin } from './resetLogin.js';
 
 /**
@@ -57,6 +56,8 @@ export async function runCommandLine(argv: string[], onServing: () => void): Pro
   }
 
   if (commandLine.kind === 'mcp') {
+    // Only this command needs the MCP SDK's client and stdio layers.
+    const { runMcpBridge } = await import('./mcpBridge.js');
     return runMcpBridge(commandLine, { stderr: process.stderr });
   }
 

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { omitNulls } from '../../contract/domain/apiJson.js';
 import type { Scope } from '../../contract/domain/scopes.js';
@@ -11,6 +10,11 @@ import type { AccessControl, Principal } from '../../services/auth/accessControl
 import { callerOf } from '../../services/auth/appDirectory.js';
 import type { RecordSubmission } from '../../services/auth/submissionRecord.js';
 import type { McpTool } from './mcpTools.js';
+
+interface Sdk {
+  McpServer: typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+}
 
 export interface McpEndpointDependencies {
   tools: readonly McpTool[];
@@ -90,7 +94,18 @@ export function createMcpEndpoint(deps: McpEndpointDependencies): McpEndpoint {
     };
   };
 
-  const serverFor = (principal: Principal): McpServer => {
+  // The SDK (with its JSON Schema and HTTP layers) is loaded at the first call, not at start:
+  // most gateways never serve an agent, and an idle one keeps what it loaded.
+  let sdk: Promise<Sdk> | undefined;
+  const loadSdk = () => {
+    sdk ??= Promise.all([
+      import('@modelcontextprotocol/sdk/server/mcp.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ]).then(([mcp, http]) => ({ McpServer: mcp.McpServer, Transport: http.StreamableHTTPServerTransport }));
+    return sdk;
+  };
+
+  const serverFor = ({ McpServer }: Sdk, principal: Principal): McpServer => {
     const server = new McpServer(
       { name: 'desktop-sms-gateway', title: 'Desktop SMS Gateway', version: deps.version },
       { instructions },
@@ -112,9 +127,10 @@ export function createMcpEndpoint(deps: McpEndpointDependencies): McpEndpoint {
 
   return {
     async handle(request, response, principal, body) {
-      const server = serverFor(principal);
+      const loaded = await loadSdk();
+      const server = serverFor(loaded, principal);
       // Stateless: no session to keep between requests, so nothing outlives a token's revocation.
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new loaded.Transport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
