@@ -163,7 +163,14 @@ describe('the MCP endpoint', () => {
 
   it('lists only what a token’s scopes open, and refuses a token without mcp:use', async () => {
     const gateway = await gatewayWithAssistant(100);
-    const reader = await connect(gateway, await appToken(gateway, ['mcp:use', 'devices:list']));
+    const readerToken = await appToken(gateway, ['mcp:use', 'devices:list']);
+    const reader = await connect(gateway, readerToken);
+    // Stateless: no server-sent stream and no session to end.
+    const headers = { Accept: 'text/event-stream' };
+    expect((await gateway.request('GET', '/mcp', { authorization: readerToken, headers })).status).toBe(405);
+    expect((await gateway.request('DELETE', '/mcp', { authorization: readerToken, headers })).status).toBe(
+      405,
+    );
     expect((await reader.listTools()).tools.map((tool) => tool.name)).toEqual(['list_modems']);
     const modems = await callTool(reader, 'list_modems');
     expect((modems.json.devices as { id: string }[]).length).toBe(1);
