@@ -1,11 +1,9 @@
 import type { Clock } from '../../clock/clock.js';
 import { appOfCaller, type Caller } from '../../contract/domain/caller.js';
 import type { MessageWait } from '../../contract/domain/holdReasons.js';
-import type { MessageContent, MessageRecord, MmsAttachment } from '../../contract/domain/message.js';
+import type { MessageRecord, MmsAttachment } from '../../contract/domain/message.js';
 import { type MessageView, toMessageView } from '../../contract/domain/messageView.js';
-import { decodedLength } from '../../contract/schemas/dataPayload.js';
 import type { MessageRequest } from '../../contract/schemas/messageSchemas.js';
-import { e164Pattern } from '../../contract/schemas/primitives.js';
 import type { DeviceDirectory } from '../../devices/pool/deviceDirectory.js';
 import { ErrorCode, GatewayError } from '../../errors/gatewayError.js';
 import type { Logger } from '../../logging/logger.js';
@@ -20,6 +18,7 @@ import type { EventBus } from '../events/eventBus.js';
 import { BurstOrder } from './burstOrder.js';
 import { createMessageIdGenerator } from './messageId.js';
 import type { MessageLifecycle } from './messageLifecycle.js';
+import { checkDistinct, checkPhoneNumbers, content, expiry, mmsAttachmentsOf } from './messageRequest.js';
 
 export interface MessageServiceOptions {
   /** Most messages allowed in Pending at once; one more is refused with 503 (spec "Limits"). */
@@ -408,75 +407,4 @@ function prefixed(error: GatewayError, prefix: string): GatewayError {
     field: error.field === undefined ? prefix : `${prefix}.${error.field}`,
     cause: error,
   });
-}
-
-function content(message: MessageRequest): MessageContent {
-  const mms = message.mmsMessage;
-  if (mms) {
-    return {
-      kind: 'mms',
-      ...(mms.subject ? { subject: mms.subject } : {}),
-      ...(mms.text ? { text: mms.text } : {}),
-      attachments: mmsAttachmentsOf(message).map(({ data: _data, ...info }) => info),
-    };
-  }
-  if (message.dataMessage)
-    return { kind: 'data', data: message.dataMessage.data, port: message.dataMessage.port };
-  const text = message.textMessage?.text ?? message.message;
-  // The schema guarantees exactly one content field; this guards the type, not the client.
-  if (text == null) throw new GatewayError(ErrorCode.ValidationFailed, 'textMessage: is required');
-  return { kind: 'text', text };
-}
-
-/** The request's MMS attachments with their bytes; none for any other message. */
-function mmsAttachmentsOf(message: MessageRequest): MmsAttachment[] {
-  return (message.mmsMessage?.attachments ?? []).map((attachment) => ({
-    contentType: attachment.contentType,
-    ...(attachment.name ? { name: attachment.name } : {}),
-    size: decodedLength(attachment.data),
-    data: attachment.data,
-  }));
-}
-
-/** Absolute expiry from `ttl` (seconds from now) or `validUntil`; an instant already past is refused. */
-function expiry(message: MessageRequest, now: number): number | undefined {
-  if (message.ttl != null) return now + message.ttl * 1000;
-  if (message.validUntil == null) return undefined;
-  if (message.validUntil <= now) {
-    throw new GatewayError(ErrorCode.ValidationFailed, 'validUntil: is already in the past', {
-      field: 'validUntil',
-    });
-  }
-  return message.validUntil;
-}
-
-function checkPhoneNumbers(phoneNumbers: readonly string[]): void {
-  for (const [index, phoneNumber] of phoneNumbers.entries()) {
-    if (!e164Pattern.test(phoneNumber)) {
-      throw new GatewayError(
-        ErrorCode.ValidationFailed,
-        `phoneNumbers[${index}]: ${JSON.stringify(phoneNumber)} is not an E.164 number (+ and up to 15 digits); ` +
-          'send skipPhoneValidation=true to pass it unchanged',
-        { field: `phoneNumbers[${index}]` },
-      );
-    }
-  }
-}
-
-/** Recipients are tracked by number, so one number twice would share a single state. */
-function checkDistinct(phoneNumbers: readonly string[]): void {
-  const seen = new Map<string, number>();
-  for (const [index, phoneNumber] of phoneNumbers.entries()) {
-    const first = seen.get(phoneNumber);
-    if (first !== undefined) {
-      throw new GatewayError(
-        ErrorCode.ValidationFailed,
-        `phoneNumbers[${index}]: repeats phoneNumbers[${first}]`,
-        {
-          field: `phoneNumbers[${index}]`,
-        },
-      );
-    }
-    seen.set(phoneNumber, index);
-  }
 }
