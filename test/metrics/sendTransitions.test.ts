@@ -41,47 +41,40 @@ function value(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** The metrics text after the recipient went through `steps` ([state, at] each, from Processed at 1 s). */
+async function metricsAfter(steps: readonly (readonly [MessageState, number])[]): Promise<string> {
+  const events = new EventBus();
+  const metrics = createGatewayMetrics(sources, events);
+  try {
+    let previous = message('Processed', 1_000);
+    for (const [state, at] of steps) {
+      const next = message(state, at);
+      events.emit('message:updated', { message: next, previous, previousState: previous.state });
+      previous = next;
+    }
+    return await metrics.render();
+  } finally {
+    metrics.stop();
+  }
+}
+
 describe('send transitions in the metrics', () => {
   it('count a recipient that went from Processed to Delivered at once as Sent too, with its latency', async () => {
-    const events = new EventBus();
-    const metrics = createGatewayMetrics(sources, events);
-    try {
-      events.emit('message:updated', {
-        message: message('Delivered', 42_000),
-        previous: message('Processed', 1_000),
-        previousState: 'Processed',
-      });
-      const text = await metrics.render();
-      expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Delivered"}')).toBe(1);
-      expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Sent"}')).toBe(1);
-      expect(value(text, 'sms_gateway_sms_parts_sent_total{device="phone-a"}')).toBe(1);
-      expect(value(text, 'sms_gateway_send_latency_seconds_count')).toBe(1);
-      expect(value(text, 'sms_gateway_send_latency_seconds_sum')).toBe(42);
-    } finally {
-      metrics.stop();
-    }
+    const text = await metricsAfter([['Delivered', 42_000]]);
+    expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Delivered"}')).toBe(1);
+    expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Sent"}')).toBe(1);
+    expect(value(text, 'sms_gateway_sms_parts_sent_total{device="phone-a"}')).toBe(1);
+    expect(value(text, 'sms_gateway_send_latency_seconds_count')).toBe(1);
+    expect(value(text, 'sms_gateway_send_latency_seconds_sum')).toBe(42);
   });
 
   it('count Sent once for a recipient reported Sent, then Delivered', async () => {
-    const events = new EventBus();
-    const metrics = createGatewayMetrics(sources, events);
-    try {
-      events.emit('message:updated', {
-        message: message('Sent', 5_000),
-        previous: message('Processed', 1_000),
-        previousState: 'Processed',
-      });
-      events.emit('message:updated', {
-        message: message('Delivered', 9_000),
-        previous: message('Sent', 5_000),
-        previousState: 'Sent',
-      });
-      const text = await metrics.render();
-      expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Sent"}')).toBe(1);
-      expect(value(text, 'sms_gateway_send_latency_seconds_count')).toBe(1);
-      expect(value(text, 'sms_gateway_send_latency_seconds_sum')).toBe(5);
-    } finally {
-      metrics.stop();
-    }
+    const text = await metricsAfter([
+      ['Sent', 5_000],
+      ['Delivered', 9_000],
+    ]);
+    expect(value(text, 'sms_gateway_recipients_total{device="phone-a",state="Sent"}')).toBe(1);
+    expect(value(text, 'sms_gateway_send_latency_seconds_count')).toBe(1);
+    expect(value(text, 'sms_gateway_send_latency_seconds_sum')).toBe(5);
   });
 });

@@ -110,10 +110,16 @@ export function mcpTools(deps: McpToolDependencies): McpTool[] {
     );
     return { answer: { sent: true, message: messages.view(message) }, subject: message.id };
   };
-  /** A message with why it waits, when it does. */
-  const withWait = (view: { id: string }, caller: Caller) => {
-    const wait = messages.waits([view.id], caller)[view.id];
-    return wait ? { ...view, waiting: wait } : view;
+  /** Messages with why each waits, when it does: one look at the queue for them all. */
+  const withWaits = <View extends { id: string }>(views: readonly View[], caller: Caller) => {
+    const waits = messages.waits(
+      views.map((view) => view.id),
+      caller,
+    );
+    return views.map((view) => {
+      const wait = waits[view.id];
+      return wait ? { ...view, waiting: wait } : view;
+    });
   };
 
   return [
@@ -181,7 +187,7 @@ export function mcpTools(deps: McpToolDependencies): McpTool[] {
       input: z.object({ id: z.string().min(1).max(100).describe('the message id send_sms answered') }),
       async run(args, caller) {
         const view = messages.view(messages.get(args.id, caller));
-        return { answer: withWait(view, caller), subject: view.id };
+        return { answer: withWaits([view], caller)[0], subject: view.id };
       },
     }),
     tool({
@@ -203,7 +209,7 @@ export function mcpTools(deps: McpToolDependencies): McpTool[] {
           caller,
         );
         const views = JSON.parse(listed.json) as { id: string }[];
-        return { answer: { total: listed.total, messages: views.map((view) => withWait(view, caller)) } };
+        return { answer: { total: listed.total, messages: withWaits(views, caller) } };
       },
     }),
     tool({

@@ -53,6 +53,8 @@ export class MessageDelivery {
     const records: Promise<unknown>[] = [];
     /** Recipients of this hand-over the member holds in its own queue (still Processed). */
     let held = 0;
+    // An MMS's bytes, read once for every recipient of the hand-over.
+    const attachments = plain.content.kind === 'mms' ? this.deps.attachmentsOf(stored.id) : undefined;
     try {
       await processed;
       for (const [index, recipient] of stored.recipients.entries()) {
@@ -62,7 +64,12 @@ export class MessageDelivery {
           records.push(this.record(stored.id, recipient.phoneNumber, { failure: optedOut }));
           continue;
         }
-        const outcome = await this.sendTo(modem, stored, plain, phoneNumber, index, simNumber);
+        const outcome = await this.sendTo(modem, stored, plain, {
+          phoneNumber,
+          index,
+          simNumber,
+          attachments,
+        });
         if (outcome === 'modem-unavailable') {
           this.deps.refused(modem.deviceId);
           if (held > 0) {
@@ -114,10 +121,9 @@ export class MessageDelivery {
     modem: OutboundModem,
     stored: MessageRecord,
     plain: MessageRecord,
-    phoneNumber: string,
-    recipientIndex: number,
-    simNumber: number,
+    to: { phoneNumber: string; index: number; simNumber: number; attachments: MmsAttachment[] | undefined },
   ): Promise<SendOutcome> {
+    const { phoneNumber, index: recipientIndex, simNumber, attachments } = to;
     const sealedNumber = stored.recipients[recipientIndex]?.phoneNumber;
     try {
       const result = await modem.send({
@@ -125,7 +131,7 @@ export class MessageDelivery {
         recipient: phoneNumber,
         recipientIndex,
         content: plain.content,
-        ...(plain.content.kind === 'mms' ? { attachments: this.deps.attachmentsOf(stored.id) } : {}),
+        ...(attachments ? { attachments } : {}),
         ...(stored.isEncrypted && modem.passesEncrypted && sealedNumber !== undefined
           ? { encrypted: { recipient: sealedNumber, content: stored.content } }
           : {}),
